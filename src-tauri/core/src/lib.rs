@@ -1,0 +1,1 @@
+//! Redline core.
