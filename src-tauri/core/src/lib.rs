@@ -1,1 +1,26 @@
-//! Redline core.
+//! Redline's core: the IDE-companion servers AI coding CLIs connect to, their discovery files and
+//! tokens, and the review queue. Knows nothing of Tauri; tested without a display.
+
+pub mod clock;
+pub mod companion;
+pub mod config;
+pub mod context;
+pub mod control;
+pub mod diff;
+pub mod dirs;
+pub mod discovery;
+pub mod error;
+pub mod guard;
+pub mod instance;
+pub mod keyring;
+pub mod private_file;
+pub mod process;
+pub mod review;
+pub mod server;
+pub mod session;
+pub mod shell;
+pub mod token;
+pub mod tools;
+pub mod workspace;
+
+pub use error::{Error, Result};

@@ -1,0 +1,356 @@
+//! Parses the command line and prints results; every action is the core's.
+
+use clap::{Parser, Subcommand};
+use redline_core::clock::SystemClock;
+use redline_core::config::{self, Config};
+use redline_core::control::{self, Request};
+use redline_core::dirs::Dirs;
+use redline_core::instance::{Instance, Pin, Status, World};
+use redline_core::keyring::Tokens;
+use redline_core::process::{own_pid, OsProcessTable};
+use redline_core::review::Summary;
+use redline_core::shell::{self, Shell};
+use redline_core::{Error, Result};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Parser)]
+#[command(name = "redline", version, about = "Diff review for AI coding CLIs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the companion servers of the enabled workspaces until stopped.
+    Serve {
+        /// No window and no tray: the servers and the control channel only.
+        #[arg(long)]
+        headless: bool,
+    },
+    /// Add, remove or list workspaces.
+    #[command(subcommand)]
+    Workspace(WorkspaceCmd),
+    /// Ports, discovery files, clients and pending reviews of each workspace.
+    Status {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Pending reviews: list, show, accept, reject, wait.
+    #[command(subcommand)]
+    Review(ReviewCmd),
+    /// Workspace tokens.
+    #[command(subcommand)]
+    Token(TokenCmd),
+    /// Print the exports that pin a CLI in this terminal to a workspace's server.
+    Env {
+        #[arg(long, default_value = "sh")]
+        shell: Shell,
+        /// A path inside the workspace (default: the current directory).
+        path: Option<PathBuf>,
+    },
+    /// Stop the running instance.
+    Quit,
+}
+
+#[derive(Subcommand)]
+enum WorkspaceCmd {
+    Add {
+        path: PathBuf,
+    },
+    Remove {
+        path: PathBuf,
+    },
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum ReviewCmd {
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// A unified diff of the original and the current text.
+    Show {
+        id: u64,
+    },
+    /// Accept with the current text, or with a file's text as the edited result.
+    Accept {
+        id: u64,
+        #[arg(long)]
+        content_file: Option<PathBuf>,
+    },
+    Reject {
+        id: u64,
+    },
+    /// Wait for a pending review and print it as JSON.
+    Wait {
+        /// Only a review of this file path (as the CLI sent it).
+        #[arg(long)]
+        file: Option<String>,
+        /// Seconds to wait before giving up.
+        #[arg(long, default_value_t = 30)]
+        timeout: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum TokenCmd {
+    /// Replace a workspace's token and rewrite its discovery files.
+    Rotate { workspace: PathBuf },
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("redline: cannot start: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli
+        .command
+        .unwrap_or(Command::Serve { headless: true })))
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("redline: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(command: Command) -> Result<()> {
+    let dirs = Dirs::from_env();
+    match command {
+        Command::Serve { headless: _ } => serve(dirs).await,
+        Command::Workspace(cmd) => workspace(&dirs, cmd).await,
+        Command::Status { json } => {
+            let status: Status = decode(control::call(&dirs, &Request::Status).await?)?;
+            print_status(&status, json);
+            Ok(())
+        }
+        Command::Review(cmd) => review(&dirs, cmd).await,
+        Command::Token(TokenCmd::Rotate { workspace }) => {
+            let path = absolute(&workspace)?;
+            control::call(&dirs, &Request::TokenRotate { path }).await?;
+            println!("token rotated; CLIs already connected need `/ide enable` again");
+            Ok(())
+        }
+        Command::Env { shell: sh, path } => {
+            let path = match path {
+                Some(p) => absolute(&p)?,
+                None => std::env::current_dir().map_err(|e| Error::io(".", e))?,
+            };
+            let pin: Pin = decode(control::call(&dirs, &Request::Pin { path }).await?)?;
+            print!("{}", shell::exports(&pin, sh));
+            Ok(())
+        }
+        Command::Quit => {
+            control::call(&dirs, &Request::Quit).await?;
+            Ok(())
+        }
+    }
+}
+
+async fn serve(dirs: Dirs) -> Result<()> {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,rmcp=warn".into()),
+        )
+        .init();
+    // The control socket first: a second instance stops here, before touching any file.
+    let listener = control::bind(&dirs).await?;
+    let world = World {
+        dirs,
+        pid: own_pid(),
+        procs: Arc::new(OsProcessTable),
+        clock: Arc::new(SystemClock),
+        tokens: Tokens::os(),
+    };
+    let instance = Instance::start(world).await?;
+    tokio::spawn(control::serve(instance.clone(), listener));
+    println!("ready");
+    wait_for_stop(&instance).await;
+    tracing::info!("stopping: servers down, discovery files removed");
+    instance.shutdown().await;
+    Ok(())
+}
+
+async fn wait_for_stop(instance: &Instance) {
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term => {}
+        _ = instance.quit_requested() => {}
+    }
+}
+
+async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
+    match cmd {
+        WorkspaceCmd::Add { path } => {
+            let path = config::canonical_dir(&path)?;
+            match control::call(dirs, &Request::WorkspaceAdd { path: path.clone() }).await {
+                Err(Error::NotRunning) => {
+                    let mut c = Config::load(&dirs.config_file())?;
+                    c.add(path.clone())?;
+                    c.save(&dirs.config_file())?;
+                    println!(
+                        "added {} (starts with the next `redline serve`)",
+                        path.display()
+                    );
+                }
+                Err(e) => return Err(e),
+                Ok(_) => println!("added {}", path.display()),
+            }
+            Ok(())
+        }
+        WorkspaceCmd::Remove { path } => {
+            let path = absolute(&path)?;
+            match control::call(dirs, &Request::WorkspaceRemove { path: path.clone() }).await {
+                Err(Error::NotRunning) => {
+                    let mut c = Config::load(&dirs.config_file())?;
+                    let path = match dunce::canonicalize(&path) {
+                        Ok(p) if c.find(&p).is_some() => p,
+                        _ => path,
+                    };
+                    c.remove(&path)?;
+                    c.save(&dirs.config_file())?;
+                    // Without a keyring answer the token stays; it is useless without the files.
+                    let _ = Tokens::os().forget(&path.to_string_lossy());
+                    println!("removed {}", path.display());
+                }
+                Err(e) => return Err(e),
+                Ok(v) => println!("removed {}", v.as_str().unwrap_or_default()),
+            }
+            Ok(())
+        }
+        WorkspaceCmd::List { json } => {
+            let list: Vec<config::WorkspaceEntry> =
+                match control::call(dirs, &Request::WorkspaceList).await {
+                    Ok(v) => decode(v)?,
+                    Err(Error::NotRunning) => Config::load(&dirs.config_file())?.workspaces,
+                    Err(e) => return Err(e),
+                };
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&list).unwrap_or_default()
+                );
+            } else if list.is_empty() {
+                println!("no workspaces; add one with `redline workspace add PATH`");
+            } else {
+                for w in list {
+                    let on = if w.enabled { "on " } else { "off" };
+                    println!("{on}  {}", w.path.display());
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
+    match cmd {
+        ReviewCmd::List { json } => {
+            let list: Vec<Summary> = decode(control::call(dirs, &Request::ReviewList).await?)?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&list).unwrap_or_default()
+                );
+            } else if list.is_empty() {
+                println!("no pending reviews");
+            } else {
+                for r in list {
+                    let new = if r.new_file { " (new file)" } else { "" };
+                    println!(
+                        "{:>4}  +{} -{}  {}{new}  [{} {}]",
+                        r.id, r.added, r.removed, r.file_path, r.client.name, r.client.version
+                    );
+                }
+            }
+        }
+        ReviewCmd::Show { id } => {
+            let diff = control::call(dirs, &Request::ReviewShow { id }).await?;
+            print!("{}", diff.as_str().unwrap_or_default());
+        }
+        ReviewCmd::Accept { id, content_file } => {
+            let content = match content_file {
+                Some(f) => Some(std::fs::read_to_string(&f).map_err(|e| Error::io(&f, e))?),
+                None => None,
+            };
+            control::call(dirs, &Request::ReviewAccept { id, content }).await?;
+        }
+        ReviewCmd::Reject { id } => {
+            control::call(dirs, &Request::ReviewReject { id }).await?;
+        }
+        ReviewCmd::Wait { file, timeout } => {
+            let timeout_ms = timeout.saturating_mul(1000);
+            let r = control::call(dirs, &Request::ReviewWait { file, timeout_ms }).await?;
+            println!("{r}");
+        }
+    }
+    Ok(())
+}
+
+fn print_status(s: &Status, json: bool) {
+    if json {
+        println!("{}", serde_json::to_string_pretty(s).unwrap_or_default());
+        return;
+    }
+    let keyring = if s.keyring.available {
+        "tokens in the OS keyring".to_owned()
+    } else {
+        format!("keyring {}", s.keyring.detail)
+    };
+    println!("Redline (pid {}), {keyring}", s.pid);
+    if s.workspaces.is_empty() {
+        println!("no workspaces; add one with `redline workspace add PATH`");
+    }
+    for w in &s.workspaces {
+        match w.port {
+            Some(port) => println!("{}  on  127.0.0.1:{port}", w.path.display()),
+            None => println!("{}  off", w.path.display()),
+        }
+        for f in &w.discovery_files {
+            println!("  discovery file  {}", f.display());
+        }
+        for f in &w.discovery_failures {
+            println!("  NOT WRITTEN     {f}");
+        }
+        for c in &w.clients {
+            println!("  client          {} {}", c.name, c.version);
+        }
+        if w.port.is_some() {
+            println!("  pending reviews {}", w.pending_reviews);
+        }
+    }
+}
+
+fn decode<T: serde::de::DeserializeOwned>(v: Value) -> Result<T> {
+    serde_json::from_value(v).map_err(|e| Error::Control(format!("unexpected answer: {e}")))
+}
+
+fn absolute(p: &Path) -> Result<PathBuf> {
+    std::path::absolute(p).map_err(|e| Error::io(p, e))
+}

@@ -1,0 +1,298 @@
+//! One active workspace: its server, token, discovery files and context updates.
+
+use crate::context::{self, ContextFile};
+use crate::dirs::Dirs;
+use crate::discovery::{self, Announcement, Written};
+use crate::error::{Error, Result};
+use crate::guard::Guard;
+use crate::review::{Outcome, ReviewEvent, ReviewId, ReviewQueue};
+use crate::server;
+use crate::session::{sse_event, Sessions};
+use crate::token::Token;
+use crate::workspace::Workspace;
+use bytes::Bytes;
+use serde::Serialize;
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, RwLock};
+use tokio::sync::broadcast::error::RecvError;
+use tokio_util::sync::CancellationToken;
+
+/// The user's decision on a review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Accept with this text, or the review's current text.
+    Accept(Option<String>),
+    Reject,
+}
+
+/// What the server's handlers share about their workspace.
+pub struct Shared {
+    pub workspace: Workspace,
+    pub reviews: Arc<ReviewQueue>,
+    pub sessions: Sessions,
+    pub trusted: Option<bool>,
+    last_context: Mutex<Option<serde_json::Value>>,
+}
+
+impl Shared {
+    pub fn new(workspace: Workspace, reviews: Arc<ReviewQueue>, trusted: Option<bool>) -> Self {
+        Shared {
+            workspace,
+            reviews,
+            sessions: Sessions::default(),
+            trusted,
+            last_context: Mutex::new(None),
+        }
+    }
+
+    /// Settles a review and tells the CLI session that asked. Only one decision can win.
+    pub fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
+        let review = self.reviews.get(id).ok_or(Error::NoSuchReview(id))?;
+        let (outcome, event) = match decision {
+            Decision::Accept(content) => {
+                let content = content.unwrap_or_else(|| review.current.clone());
+                if content.is_empty() {
+                    return Err(Error::EmptyContent);
+                }
+                let params = json!({"filePath": review.file_path, "content": content});
+                (Outcome::Accepted, sse_event("ide/diffAccepted", params))
+            }
+            Decision::Reject => {
+                let params = json!({"filePath": review.file_path});
+                (Outcome::Rejected, sse_event("ide/diffRejected", params))
+            }
+        };
+        let review = self.reviews.resolve(id, outcome)?;
+        self.sessions.notify(&review.session, event);
+        Ok(())
+    }
+
+    /// A session is gone: forget it and dismiss its reviews.
+    pub fn end_session(&self, id: &str) {
+        self.sessions.remove(id);
+        let ws = self.workspace.id();
+        self.reviews
+            .dismiss(|r| r.session == id && r.workspace == ws);
+    }
+
+    fn context(&self) -> serde_json::Value {
+        let ws = self.workspace.id();
+        let files = self
+            .reviews
+            .list()
+            .into_iter()
+            .filter(|r| r.workspace == ws)
+            .map(|r| ContextFile {
+                path: r.path.clone(),
+                timestamp: r.updated_at,
+                cursor: None,
+                selected_text: None,
+            });
+        context::ide_context(files, self.trusted)
+    }
+
+    /// The current context as an event, for a stream that just opened.
+    pub fn context_event(&self) -> Bytes {
+        sse_event("ide/contextUpdate", self.context())
+    }
+
+    /// Sends the context to every session if it changed since last sent.
+    fn push_context_if_changed(&self) {
+        let now = self.context();
+        let mut last = self.last_context.lock().unwrap_or_else(|e| e.into_inner());
+        if last.as_ref() != Some(&now) {
+            self.sessions
+                .broadcast(sse_event("ide/contextUpdate", now.clone()));
+            *last = Some(now);
+        }
+    }
+}
+
+/// A workspace's status for `redline status` and the tray.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkspaceStatus {
+    pub path: PathBuf,
+    pub enabled: bool,
+    pub port: Option<u16>,
+    pub token_store: String,
+    pub discovery_files: Vec<PathBuf>,
+    pub discovery_failures: Vec<String>,
+    pub clients: Vec<ClientStatus>,
+    pub pending_reviews: usize,
+}
+
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct ClientStatus {
+    pub session: String,
+    pub name: String,
+    pub version: String,
+}
+
+/// A running companion.
+pub struct Companion {
+    pub shared: Arc<Shared>,
+    pub port: u16,
+    token: Arc<RwLock<Token>>,
+    written: Written,
+    cancel: CancellationToken,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Companion {
+    /// Binds, then announces, then serves: the port in the files is always live.
+    pub async fn start(
+        workspace: Workspace,
+        trusted: Option<bool>,
+        token: Token,
+        reviews: Arc<ReviewQueue>,
+        dirs: &Dirs,
+        pid: u32,
+    ) -> Result<Companion> {
+        let listener = server::bind()
+            .await
+            .map_err(|e| Error::io(workspace.id(), e))?;
+        let port = listener
+            .local_addr()
+            .map_err(|e| Error::io(workspace.id(), e))?
+            .port();
+        let shared = Arc::new(Shared::new(workspace, reviews, trusted));
+        let token = Arc::new(RwLock::new(token));
+        let cancel = CancellationToken::new();
+        let server = server::serve(
+            listener,
+            shared.clone(),
+            Guard {
+                port,
+                token: token.clone(),
+            },
+            cancel.clone(),
+        );
+        tokio::spawn(context_updates(shared.clone(), cancel.clone()));
+        let written = {
+            let t = token.read().unwrap_or_else(|e| e.into_inner());
+            discovery::write(
+                dirs,
+                &Announcement {
+                    pid,
+                    port,
+                    workspace_path: &shared.workspace.joined(),
+                    token: &t,
+                },
+            )
+        };
+        tracing::info!(
+            "workspace {} listening on 127.0.0.1:{port}",
+            shared.workspace.id().display()
+        );
+        Ok(Companion {
+            shared,
+            port,
+            token,
+            written,
+            cancel,
+            server,
+        })
+    }
+
+    pub fn token(&self) -> Token {
+        self.token.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Swaps in a new token and rewrites the discovery files with it.
+    pub fn rotate(&mut self, token: Token, dirs: &Dirs, pid: u32) {
+        *self.token.write().unwrap_or_else(|e| e.into_inner()) = token.clone();
+        discovery::remove(&self.written.files);
+        self.written = discovery::write(
+            dirs,
+            &Announcement {
+                pid,
+                port: self.port,
+                workspace_path: &self.shared.workspace.joined(),
+                token: &token,
+            },
+        );
+    }
+
+    pub fn discovery(&self) -> &Written {
+        &self.written
+    }
+
+    /// Stops serving, removes the files, dismisses the workspace's reviews.
+    pub async fn stop(self) {
+        discovery::remove(&self.written.files);
+        self.cancel.cancel();
+        let _ = self.server.await;
+        let ws = self.shared.workspace.id().to_owned();
+        self.shared.reviews.dismiss(|r| r.workspace == ws);
+    }
+
+    pub fn status(&self, token_store: &str) -> WorkspaceStatus {
+        let ws = self.shared.workspace.id();
+        WorkspaceStatus {
+            path: ws.to_owned(),
+            enabled: true,
+            port: Some(self.port),
+            token_store: token_store.to_owned(),
+            discovery_files: self.written.files.clone(),
+            discovery_failures: self
+                .written
+                .failures
+                .iter()
+                .map(|(p, e)| format!("{}: {e}", p.display()))
+                .collect(),
+            clients: self
+                .shared
+                .sessions
+                .list()
+                .into_iter()
+                .map(|(session, c)| ClientStatus {
+                    session,
+                    name: c.name,
+                    version: c.version,
+                })
+                .collect(),
+            pending_reviews: self
+                .shared
+                .reviews
+                .list()
+                .iter()
+                .filter(|r| r.workspace == ws)
+                .count(),
+        }
+    }
+}
+
+/// Debounces review changes in this workspace into `ide/contextUpdate`s.
+async fn context_updates(shared: Arc<Shared>, cancel: CancellationToken) {
+    let mut events = shared.reviews.subscribe();
+    let ws = shared.workspace.id().to_owned();
+    let mut due: Option<tokio::time::Instant> = None;
+    loop {
+        let wait = async {
+            match due {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = cancel.cancelled() => return,
+            _ = wait => {
+                due = None;
+                shared.push_context_if_changed();
+            }
+            event = events.recv() => {
+                let ours = match &event {
+                    Ok(ReviewEvent::Added(r) | ReviewEvent::Updated(r)) => r.workspace == ws,
+                    Ok(ReviewEvent::Resolved { workspace, .. }) => *workspace == ws,
+                    Err(RecvError::Lagged(_)) => true,
+                    Err(RecvError::Closed) => return,
+                };
+                if ours && due.is_none() {
+                    due = Some(tokio::time::Instant::now() + context::DEBOUNCE);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! The local control channel between `redline` commands and the running instance: one JSON
+//! request line, one JSON response line, over a socket no other user and no browser can reach.
+
+use crate::companion::Decision;
+use crate::dirs::Dirs;
+use crate::error::{Error, Result};
+use crate::instance::Instance;
+use crate::review::ReviewId;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "cmd", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Request {
+    Status,
+    WorkspaceAdd {
+        path: PathBuf,
+    },
+    WorkspaceRemove {
+        path: PathBuf,
+    },
+    WorkspaceEnable {
+        path: PathBuf,
+        enabled: bool,
+    },
+    WorkspaceList,
+    ReviewList,
+    ReviewShow {
+        id: ReviewId,
+    },
+    ReviewAccept {
+        id: ReviewId,
+        content: Option<String>,
+    },
+    ReviewReject {
+        id: ReviewId,
+    },
+    ReviewWait {
+        file: Option<String>,
+        timeout_ms: u64,
+    },
+    TokenRotate {
+        path: PathBuf,
+    },
+    Pin {
+        path: PathBuf,
+    },
+    Quit,
+}
+
+/// An error as the other side sees it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Fault {
+    pub code: String,
+    pub message: String,
+}
+
+impl From<&Error> for Fault {
+    fn from(e: &Error) -> Self {
+        Fault {
+            code: e.code().into(),
+            message: e.to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum Reply {
+    Ok(Value),
+    Error(Fault),
+}
+
+async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
+    Ok(match req {
+        Request::Status => value(&instance.status().await),
+        Request::WorkspaceAdd { path } => json!(instance.add_workspace(&path).await?),
+        Request::WorkspaceRemove { path } => json!(instance.remove_workspace(&path).await?),
+        Request::WorkspaceEnable { path, enabled } => {
+            instance.set_enabled(&path, enabled).await?;
+            Value::Null
+        }
+        Request::WorkspaceList => value(&instance.workspaces().await),
+        Request::ReviewList => value(instance.list()),
+        Request::ReviewShow { id } => json!(instance.show(id)?),
+        Request::ReviewAccept { id, content } => {
+            instance.decide(id, Decision::Accept(content)).await?;
+            Value::Null
+        }
+        Request::ReviewReject { id } => {
+            instance.decide(id, Decision::Reject).await?;
+            Value::Null
+        }
+        Request::ReviewWait { file, timeout_ms } => value(
+            &instance
+                .wait(file.as_deref(), Duration::from_millis(timeout_ms))
+                .await?,
+        ),
+        Request::TokenRotate { path } => {
+            instance.rotate_token(&path).await?;
+            Value::Null
+        }
+        Request::Pin { path } => value(&instance.pin(&path).await?),
+        Request::Quit => {
+            instance.request_quit();
+            Value::Null
+        }
+    })
+}
+
+fn value<T: Serialize>(v: T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+/// Answers one connection: a request line in, a reply line out.
+async fn answer<S: AsyncRead + AsyncWrite + Unpin>(instance: &Instance, stream: S) {
+    let mut stream = BufReader::new(stream);
+    let mut line = String::new();
+    if stream.read_line(&mut line).await.is_err() {
+        return;
+    }
+    let reply = match serde_json::from_str::<Request>(&line) {
+        Ok(req) => match dispatch(instance, req).await {
+            Ok(v) => Reply::Ok(v),
+            Err(e) => Reply::Error((&e).into()),
+        },
+        Err(e) => Reply::Error(Fault {
+            code: "bad_request".into(),
+            message: format!("bad control request: {e}"),
+        }),
+    };
+    let mut out = serde_json::to_vec(&reply).unwrap_or_default();
+    out.push(b'\n');
+    let _ = stream.get_mut().write_all(&out).await;
+}
+
+async fn request<S: AsyncRead + AsyncWrite + Unpin>(stream: S, req: &Request) -> Result<Value> {
+    let mut stream = BufReader::new(stream);
+    let mut out = serde_json::to_vec(req).map_err(|e| Error::Control(e.to_string()))?;
+    out.push(b'\n');
+    stream
+        .get_mut()
+        .write_all(&out)
+        .await
+        .map_err(|e| Error::Control(e.to_string()))?;
+    let mut line = String::new();
+    stream
+        .read_line(&mut line)
+        .await
+        .map_err(|e| Error::Control(e.to_string()))?;
+    match serde_json::from_str::<Reply>(&line) {
+        Ok(Reply::Ok(v)) => Ok(v),
+        Ok(Reply::Error(f)) => Err(Error::Control(f.message)),
+        Err(_) => Err(Error::Control("the instance closed the connection".into())),
+    }
+}
+
+#[cfg(unix)]
+mod endpoint {
+    use super::*;
+    use crate::private_file;
+    use std::os::unix::fs::PermissionsExt;
+    use tokio::net::{UnixListener, UnixStream};
+
+    pub struct Listener {
+        inner: UnixListener,
+        path: PathBuf,
+    }
+
+    impl Drop for Listener {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+
+    /// Binds the socket in a 0700 directory, refusing if a live instance answers there.
+    pub async fn bind(dirs: &Dirs) -> Result<Listener> {
+        private_file::ensure_dir(&dirs.runtime)?;
+        std::fs::set_permissions(&dirs.runtime, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| Error::io(&dirs.runtime, e))?;
+        let path = dirs.control_socket();
+        if UnixStream::connect(&path).await.is_ok() {
+            return Err(Error::AlreadyRunning);
+        }
+        let _ = std::fs::remove_file(&path);
+        let inner = UnixListener::bind(&path).map_err(|e| Error::io(&path, e))?;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| Error::io(&path, e))?;
+        Ok(Listener { inner, path })
+    }
+
+    pub async fn serve(instance: Arc<Instance>, listener: Listener) {
+        loop {
+            let Ok((stream, _)) = listener.inner.accept().await else {
+                continue;
+            };
+            let instance = instance.clone();
+            tokio::spawn(async move { answer(&instance, stream).await });
+        }
+    }
+
+    pub async fn call(dirs: &Dirs, req: &Request) -> Result<Value> {
+        let stream = UnixStream::connect(dirs.control_socket())
+            .await
+            .map_err(|_| Error::NotRunning)?;
+        request(stream, req).await
+    }
+}
+
+#[cfg(windows)]
+mod endpoint {
+    use super::*;
+    use tokio::net::windows::named_pipe::{ClientOptions, NamedPipeServer, ServerOptions};
+
+    fn pipe_name(dirs: &Dirs) -> String {
+        // Named pipes are per-machine; the runtime dir's name carries the user.
+        let user = dirs
+            .runtime
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "redline".into());
+        format!(r"\\.\pipe\{user}")
+    }
+
+    pub struct Listener {
+        name: String,
+        first: NamedPipeServer,
+    }
+
+    pub async fn bind(dirs: &Dirs) -> Result<Listener> {
+        let name = pipe_name(dirs);
+        // first_pipe_instance fails if another instance owns the name; remote clients are refused.
+        let first = ServerOptions::new()
+            .first_pipe_instance(true)
+            .reject_remote_clients(true)
+            .create(&name)
+            .map_err(|_| Error::AlreadyRunning)?;
+        Ok(Listener { name, first })
+    }
+
+    pub async fn serve(instance: Arc<Instance>, listener: Listener) {
+        let mut server = listener.first;
+        loop {
+            if server.connect().await.is_err() {
+                continue;
+            }
+            let connected = server;
+            server = match ServerOptions::new()
+                .reject_remote_clients(true)
+                .create(&listener.name)
+            {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::error!("control pipe: {e}");
+                    return;
+                }
+            };
+            let instance = instance.clone();
+            tokio::spawn(async move { answer(&instance, connected).await });
+        }
+    }
+
+    pub async fn call(dirs: &Dirs, req: &Request) -> Result<Value> {
+        let client = ClientOptions::new()
+            .open(pipe_name(dirs))
+            .map_err(|_| Error::NotRunning)?;
+        request(client, req).await
+    }
+}
+
+pub use endpoint::{bind, call, serve, Listener};

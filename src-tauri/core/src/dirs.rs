@@ -1,0 +1,160 @@
+//! Where Redline and the CLIs keep their files, resolved from an injected environment.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The directories Redline reads and writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dirs {
+    /// Holds `config.json`.
+    pub config: PathBuf,
+    /// Holds the control socket; private to the user (0700).
+    pub runtime: PathBuf,
+    /// Gemini CLI's discovery directory: Node's `os.tmpdir()` + `/gemini/ide`.
+    pub gemini: PathBuf,
+    /// Qwen Code's lock directory.
+    pub qwen: PathBuf,
+}
+
+impl Dirs {
+    /// Resolves from this process's environment.
+    pub fn from_env() -> Self {
+        Self::resolve(&std::env::vars().collect())
+    }
+
+    /// Resolves from the given environment, so tests isolate a run with temp dirs.
+    pub fn resolve(env: &HashMap<String, String>) -> Self {
+        let var = |k: &str| env.get(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let home = home_dir(&var);
+        let tmp = node_tmpdir(env);
+        Dirs {
+            config: config_dir(&var, &home),
+            runtime: runtime_dir(&var, &tmp),
+            gemini: tmp.join("gemini").join("ide"),
+            qwen: var("QWEN_HOME")
+                .unwrap_or_else(|| home.join(".qwen"))
+                .join("ide"),
+        }
+    }
+
+    pub fn config_file(&self) -> PathBuf {
+        self.config.join("config.json")
+    }
+
+    pub fn control_socket(&self) -> PathBuf {
+        self.runtime.join("control.sock")
+    }
+}
+
+fn home_dir(var: &impl Fn(&str) -> Option<PathBuf>) -> PathBuf {
+    let found = if cfg!(windows) {
+        var("USERPROFILE")
+    } else {
+        var("HOME")
+    };
+    found.unwrap_or_else(|| PathBuf::from("/"))
+}
+
+fn config_dir(var: &impl Fn(&str) -> Option<PathBuf>, home: &Path) -> PathBuf {
+    let base = if cfg!(windows) {
+        var("APPDATA").unwrap_or_else(|| home.join("AppData").join("Roaming"))
+    } else if cfg!(target_os = "macos") {
+        home.join("Library").join("Application Support")
+    } else {
+        var("XDG_CONFIG_HOME").unwrap_or_else(|| home.join(".config"))
+    };
+    base.join("redline")
+}
+
+fn runtime_dir(var: &impl Fn(&str) -> Option<PathBuf>, tmp: &Path) -> PathBuf {
+    if cfg!(target_os = "linux") {
+        if let Some(dir) = var("XDG_RUNTIME_DIR") {
+            return dir.join("redline");
+        }
+    }
+    tmp.join(format!("redline-{}", user_tag()))
+}
+
+#[cfg(unix)]
+fn user_tag() -> String {
+    // SAFETY: getuid cannot fail and touches no memory.
+    unsafe { libc::getuid() }.to_string()
+}
+
+#[cfg(not(unix))]
+fn user_tag() -> String {
+    std::env::var("USERNAME").unwrap_or_else(|_| "user".into())
+}
+
+/// Node's `os.tmpdir()`, which is where Gemini CLI looks; Rust's `temp_dir()` differs.
+pub fn node_tmpdir(env: &HashMap<String, String>) -> PathBuf {
+    let var = |k: &str| env.get(k).filter(|v| !v.is_empty()).cloned();
+    if cfg!(windows) {
+        let dir = var("TEMP")
+            .or_else(|| var("TMP"))
+            .or_else(|| var("SystemRoot").map(|r| format!("{r}\\temp")))
+            .or_else(|| var("windir").map(|r| format!("{r}\\temp")))
+            .unwrap_or_else(|| "C:\\Windows\\temp".into());
+        let trimmed = if dir.len() > 1 && dir.ends_with('\\') && !dir.ends_with(":\\") {
+            &dir[..dir.len() - 1]
+        } else {
+            &dir
+        };
+        PathBuf::from(trimmed)
+    } else {
+        let dir = var("TMPDIR")
+            .or_else(|| var("TMP"))
+            .or_else(|| var("TEMP"))
+            .unwrap_or_else(|| "/tmp".into());
+        let trimmed = if dir.len() > 1 && dir.ends_with('/') {
+            &dir[..dir.len() - 1]
+        } else {
+            &dir
+        };
+        PathBuf::from(trimmed)
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn follows_node_tmpdir_order_and_strips_trailing_slash() {
+        assert_eq!(node_tmpdir(&env(&[])), PathBuf::from("/tmp"));
+        assert_eq!(
+            node_tmpdir(&env(&[("TEMP", "/c"), ("TMP", "/b/")])),
+            PathBuf::from("/b")
+        );
+        assert_eq!(
+            node_tmpdir(&env(&[("TMPDIR", "/a/"), ("TMP", "/b")])),
+            PathBuf::from("/a")
+        );
+        assert_eq!(node_tmpdir(&env(&[("TMPDIR", "/")])), PathBuf::from("/"));
+    }
+
+    #[test]
+    fn linux_dirs_follow_xdg_and_qwen_home() {
+        let d = Dirs::resolve(&env(&[
+            ("HOME", "/h"),
+            ("TMPDIR", "/t"),
+            ("XDG_CONFIG_HOME", "/c"),
+            ("XDG_RUNTIME_DIR", "/r"),
+        ]));
+        assert_eq!(d.config, PathBuf::from("/c/redline"));
+        assert_eq!(d.runtime, PathBuf::from("/r/redline"));
+        assert_eq!(d.gemini, PathBuf::from("/t/gemini/ide"));
+        assert_eq!(d.qwen, PathBuf::from("/h/.qwen/ide"));
+        let d = Dirs::resolve(&env(&[("HOME", "/h"), ("QWEN_HOME", "/q")]));
+        assert_eq!(d.config, PathBuf::from("/h/.config/redline"));
+        assert_eq!(d.qwen, PathBuf::from("/q/ide"));
+        assert!(d.runtime.starts_with("/tmp"));
+    }
+}

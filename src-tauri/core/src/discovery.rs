@@ -1,0 +1,270 @@
+//! The discovery files that let Gemini CLI and Qwen Code find a workspace's server.
+
+use crate::dirs::Dirs;
+use crate::private_file;
+use crate::process::ProcessTable;
+use crate::token::Token;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// Our own IDE identity: never claim another IDE's (the CLI would try to install extensions).
+pub const IDE_NAME: &str = "redline";
+pub const IDE_DISPLAY_NAME: &str = "Redline";
+
+/// What a workspace's server announces.
+pub struct Announcement<'a> {
+    /// Redline's own live PID: the CLIs drop files whose PID is dead.
+    pub pid: u32,
+    pub port: u16,
+    pub workspace_path: &'a str,
+    pub token: &'a Token,
+}
+
+/// Which files were written, and which could not be.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Written {
+    pub files: Vec<PathBuf>,
+    pub failures: Vec<(PathBuf, String)>,
+}
+
+pub fn gemini_file(dirs: &Dirs, pid: u32, port: u16) -> PathBuf {
+    dirs.gemini
+        .join(format!("gemini-ide-server-{pid}-{port}.json"))
+}
+
+/// Qwen Code ignores `<PID>-<PORT>.lock` (the spec's name): it scans `^\d+\.lock$`.
+pub fn qwen_file(dirs: &Dirs, port: u16) -> PathBuf {
+    dirs.qwen.join(format!("{port}.lock"))
+}
+
+fn ide_info() -> Value {
+    json!({"name": IDE_NAME, "displayName": IDE_DISPLAY_NAME})
+}
+
+/// Writes both files (0600, atomically); a failure of one does not stop the other.
+pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
+    let gemini = json!({
+        "port": a.port,
+        "workspacePath": a.workspace_path,
+        "authToken": a.token.expose(),
+        "ideInfo": ide_info(),
+    });
+    let qwen = json!({
+        "port": a.port,
+        "workspacePath": a.workspace_path,
+        "ppid": a.pid,
+        "authToken": a.token.expose(),
+        "ideInfo": ide_info(),
+    });
+    let mut written = Written::default();
+    for (path, body) in [
+        (gemini_file(dirs, a.pid, a.port), gemini),
+        (qwen_file(dirs, a.port), qwen),
+    ] {
+        match private_file::write(&path, body.to_string().as_bytes()) {
+            Ok(()) => written.files.push(path),
+            Err(e) => {
+                tracing::warn!("could not write discovery file: {e}");
+                written.failures.push((path, e.to_string()));
+            }
+        }
+    }
+    written
+}
+
+pub fn remove(files: &[PathBuf]) {
+    for f in files {
+        if let Err(e) = std::fs::remove_file(f) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                tracing::warn!("could not remove {}: {e}", f.display());
+            }
+        }
+    }
+}
+
+/// Removes files that Redline left behind: ours by `ideInfo`, with a dead PID or this very
+/// PID (nothing is written yet when this runs). Other IDEs' files are never touched.
+pub fn sweep_stale(dirs: &Dirs, procs: &dyn ProcessTable, own_pid: u32) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let stale = |pid: Option<u64>| match pid.and_then(|p| u32::try_from(p).ok()) {
+        Some(pid) => pid == own_pid || !procs.is_alive(pid),
+        None => true,
+    };
+    for path in entries(&dirs.gemini) {
+        let Some(pid) = gemini_pid(&path) else {
+            continue;
+        };
+        if is_ours(&path).is_some() && stale(Some(pid)) {
+            removed.push(path);
+        }
+    }
+    for path in entries(&dirs.qwen) {
+        if !is_qwen_lock(&path) {
+            continue;
+        }
+        if let Some(body) = is_ours(&path) {
+            if stale(body.get("ppid").and_then(Value::as_u64)) {
+                removed.push(path);
+            }
+        }
+    }
+    remove(&removed);
+    removed
+}
+
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default()
+}
+
+/// The PID in a `gemini-ide-server-<PID>-<PORT>.json` name.
+fn gemini_pid(path: &Path) -> Option<u64> {
+    let name = path.file_name()?.to_str()?;
+    let middle = name
+        .strip_prefix("gemini-ide-server-")?
+        .strip_suffix(".json")?;
+    let (pid, port) = middle.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(port)).then(|| pid.parse().ok())?
+}
+
+fn is_qwen_lock(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(".lock"))
+        .is_some_and(|stem| !stem.is_empty() && stem.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The file's JSON if it carries Redline's `ideInfo`.
+fn is_ours(path: &Path) -> Option<Value> {
+    let body: Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    (body.pointer("/ideInfo/name").and_then(Value::as_str) == Some(IDE_NAME)).then_some(body)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+    use std::os::unix::fs::PermissionsExt;
+
+    struct Alive(HashSet<u32>);
+    impl ProcessTable for Alive {
+        fn is_alive(&self, pid: u32) -> bool {
+            self.0.contains(&pid)
+        }
+    }
+
+    fn dirs(root: &Path) -> Dirs {
+        Dirs {
+            config: root.join("config"),
+            runtime: root.join("run"),
+            gemini: root.join("tmp/gemini/ide"),
+            qwen: root.join("home/.qwen/ide"),
+        }
+    }
+
+    #[test]
+    fn writes_both_files_with_the_fields_the_clis_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = dirs(tmp.path());
+        let token = Token::generate();
+        let w = write(
+            &d,
+            &Announcement {
+                pid: 4242,
+                port: 5151,
+                workspace_path: "/a:/b",
+                token: &token,
+            },
+        );
+        assert!(w.failures.is_empty());
+        let gemini = d.gemini.join("gemini-ide-server-4242-5151.json");
+        let qwen = d.qwen.join("5151.lock");
+        assert_eq!(w.files, vec![gemini.clone(), qwen.clone()]);
+        let g: Value = serde_json::from_slice(&std::fs::read(&gemini).unwrap()).unwrap();
+        assert_eq!(
+            g,
+            json!({"port": 5151, "workspacePath": "/a:/b", "authToken": token.expose(),
+                   "ideInfo": {"name": "redline", "displayName": "Redline"}})
+        );
+        let q: Value = serde_json::from_slice(&std::fs::read(&qwen).unwrap()).unwrap();
+        assert_eq!(q["ppid"], 4242);
+        assert_eq!(q["authToken"], token.expose());
+        assert_eq!(q["workspacePath"], "/a:/b");
+        for f in [&gemini, &qwen] {
+            assert_eq!(
+                std::fs::metadata(f).unwrap().permissions().mode() & 0o777,
+                0o600
+            );
+        }
+        assert_eq!(
+            std::fs::metadata(&d.gemini).unwrap().permissions().mode() & 0o777,
+            0o700
+        );
+        remove(&w.files);
+        assert!(!gemini.exists() && !qwen.exists());
+    }
+
+    #[test]
+    fn a_failed_file_does_not_stop_the_other() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = dirs(tmp.path());
+        std::fs::create_dir_all(d.qwen.parent().unwrap()).unwrap();
+        std::fs::write(&d.qwen, "a file where the dir should be").unwrap();
+        let token = Token::generate();
+        let w = write(
+            &d,
+            &Announcement {
+                pid: 1,
+                port: 2,
+                workspace_path: "/w",
+                token: &token,
+            },
+        );
+        assert_eq!(w.files.len(), 1);
+        assert_eq!(w.failures.len(), 1);
+        assert_eq!(w.failures[0].0, d.qwen.join("2.lock"));
+    }
+
+    #[test]
+    fn sweeps_only_our_dead_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = dirs(tmp.path());
+        std::fs::create_dir_all(&d.gemini).unwrap();
+        std::fs::create_dir_all(&d.qwen).unwrap();
+        let ours = r#"{"port":1,"ideInfo":{"name":"redline"},"ppid":PID}"#;
+        let theirs = r#"{"port":1,"ideInfo":{"name":"vscode"},"ppid":PID}"#;
+        let put = |dir: &Path, name: &str, body: &str, pid: u32| {
+            let p = dir.join(name);
+            std::fs::write(&p, body.replace("PID", &pid.to_string())).unwrap();
+            p
+        };
+        let dead_ours = put(&d.gemini, "gemini-ide-server-100-1.json", ours, 100);
+        let live_ours = put(&d.gemini, "gemini-ide-server-200-2.json", ours, 200);
+        let own_pid_ours = put(&d.gemini, "gemini-ide-server-300-3.json", ours, 300);
+        let dead_theirs = put(&d.gemini, "gemini-ide-server-101-4.json", theirs, 101);
+        let dead_qwen_ours = put(&d.qwen, "5.lock", ours, 100);
+        let live_qwen_ours = put(&d.qwen, "6.lock", ours, 200);
+        let dead_qwen_theirs = put(&d.qwen, "7.lock", theirs, 100);
+        let odd_name = put(&d.qwen, "100-8.lock", ours, 100);
+        let procs = Alive([200, 300].into_iter().collect());
+        let mut removed = sweep_stale(&d, &procs, 300);
+        removed.sort();
+        let mut expected = vec![dead_ours, own_pid_ours, dead_qwen_ours];
+        expected.sort();
+        assert_eq!(removed, expected);
+        for p in &expected {
+            assert!(!p.exists());
+        }
+        for p in [
+            live_ours,
+            dead_theirs,
+            live_qwen_ours,
+            dead_qwen_theirs,
+            odd_name,
+        ] {
+            assert!(p.exists(), "{} must stay", p.display());
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Typed errors of the core, each with a stable code that every edge maps once.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{path} is outside the workspace ({roots})")]
+    OutsideWorkspace { path: String, roots: String },
+    #[error("file paths must be absolute: {0}")]
+    RelativePath(String),
+    #[error("{0} is not a UTF-8 text file")]
+    NotText(String),
+    #[error("{0} is a directory")]
+    IsDirectory(String),
+    #[error("no review with id {0}")]
+    NoSuchReview(u64),
+    #[error("no diff is open for {0}")]
+    NoOpenDiff(String),
+    #[error("an empty accepted text would be ignored by the CLI; reject instead")]
+    EmptyContent,
+    #[error("{0} is not a workspace")]
+    NoSuchWorkspace(PathBuf),
+    #[error("{0} is already a workspace")]
+    WorkspaceExists(PathBuf),
+    #[error("no enabled workspace contains {0}")]
+    NotInWorkspace(PathBuf),
+    #[error("workspace {0} is turned off")]
+    WorkspaceOff(PathBuf),
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("config file {path} is invalid: {message}")]
+    Config { path: PathBuf, message: String },
+    #[error("keyring: {0}")]
+    Keyring(String),
+    #[error("no running Redline instance (start one with `redline serve --headless`)")]
+    NotRunning,
+    #[error("another Redline instance is already running")]
+    AlreadyRunning,
+    #[error("timed out waiting for a review")]
+    Timeout,
+    #[error("control channel: {0}")]
+    Control(String),
+}
+
+impl Error {
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A stable machine-readable code for the UI, the control channel and scripts.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::OutsideWorkspace { .. } => "outside_workspace",
+            Error::RelativePath(_) => "relative_path",
+            Error::NotText(_) => "not_text",
+            Error::IsDirectory(_) => "is_directory",
+            Error::NoSuchReview(_) => "no_such_review",
+            Error::NoOpenDiff(_) => "no_open_diff",
+            Error::EmptyContent => "empty_content",
+            Error::NoSuchWorkspace(_) => "no_such_workspace",
+            Error::WorkspaceExists(_) => "workspace_exists",
+            Error::NotInWorkspace(_) => "not_in_workspace",
+            Error::WorkspaceOff(_) => "workspace_off",
+            Error::Io { .. } => "io",
+            Error::Config { .. } => "config",
+            Error::Keyring(_) => "keyring",
+            Error::NotRunning => "not_running",
+            Error::AlreadyRunning => "already_running",
+            Error::Timeout => "timeout",
+            Error::Control(_) => "control",
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,336 @@
+//! The running Redline: its workspaces and their companions, the review queue, and every action a
+//! surface (the command line, the tray, the review window) can take on them.
+
+use crate::clock::Clock;
+use crate::companion::{Companion, Decision, WorkspaceStatus};
+use crate::config::{self, Config};
+use crate::diff;
+use crate::dirs::Dirs;
+use crate::discovery;
+use crate::error::{Error, Result};
+use crate::keyring::{KeyringState, Tokens};
+use crate::process::ProcessTable;
+use crate::review::{Review, ReviewEvent, ReviewId, ReviewQueue, Summary};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+
+/// Everything outside the process that Redline depends on, injected so tests use temp dirs.
+pub struct World {
+    pub dirs: Dirs,
+    pub pid: u32,
+    pub procs: Arc<dyn ProcessTable>,
+    pub clock: Arc<dyn Clock>,
+    pub tokens: Tokens,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    pub pid: u32,
+    pub keyring: KeyringStatus,
+    pub workspaces: Vec<WorkspaceStatus>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct KeyringStatus {
+    pub available: bool,
+    pub detail: String,
+}
+
+impl From<&KeyringState> for KeyringStatus {
+    fn from(s: &KeyringState) -> Self {
+        KeyringStatus {
+            available: s.available,
+            detail: s.detail.clone(),
+        }
+    }
+}
+
+/// What pins a CLI in one terminal to a workspace's server.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Pin {
+    pub port: u16,
+    pub workspace_path: String,
+    pub auth_token: String,
+}
+
+struct State {
+    config: Config,
+    companions: BTreeMap<PathBuf, Companion>,
+}
+
+pub struct Instance {
+    world: World,
+    reviews: Arc<ReviewQueue>,
+    state: Mutex<State>,
+    quit: CancellationToken,
+}
+
+impl Instance {
+    /// Cleans up what a crashed run left, then starts every enabled workspace.
+    pub async fn start(world: World) -> Result<Arc<Instance>> {
+        let swept = discovery::sweep_stale(&world.dirs, world.procs.as_ref(), world.pid);
+        for f in &swept {
+            tracing::info!("removed stale discovery file {}", f.display());
+        }
+        let config = Config::load(&world.dirs.config_file())?;
+        let reviews = Arc::new(ReviewQueue::new(world.clock.clone()));
+        let instance = Arc::new(Instance {
+            world,
+            reviews,
+            state: Mutex::new(State {
+                config: config.clone(),
+                companions: BTreeMap::new(),
+            }),
+            quit: CancellationToken::new(),
+        });
+        for entry in config.workspaces.iter().filter(|w| w.enabled) {
+            let mut state = instance.state.lock().await;
+            if let Err(e) = instance.start_companion(&mut state, &entry.path).await {
+                tracing::error!("workspace {} not started: {e}", entry.path.display());
+            }
+        }
+        Ok(instance)
+    }
+
+    pub fn reviews(&self) -> &Arc<ReviewQueue> {
+        &self.reviews
+    }
+
+    pub fn dirs(&self) -> &Dirs {
+        &self.world.dirs
+    }
+
+    fn token_store(&self) -> &'static str {
+        if self.world.tokens.state().available {
+            "keyring"
+        } else {
+            "memory"
+        }
+    }
+
+    async fn start_companion(&self, state: &mut State, path: &Path) -> Result<()> {
+        if state.companions.contains_key(path) {
+            return Ok(());
+        }
+        let entry = state
+            .config
+            .find(path)
+            .ok_or_else(|| Error::NoSuchWorkspace(path.to_owned()))?;
+        let token = self.world.tokens.token_for(&path.to_string_lossy())?;
+        let companion = Companion::start(
+            crate::workspace::Workspace::new(path.to_owned()),
+            entry.trusted,
+            token,
+            self.reviews.clone(),
+            &self.world.dirs,
+            self.world.pid,
+        )
+        .await?;
+        state.companions.insert(path.to_owned(), companion);
+        Ok(())
+    }
+
+    fn save(&self, state: &State) -> Result<()> {
+        state.config.save(&self.world.dirs.config_file())
+    }
+
+    pub async fn add_workspace(&self, path: &Path) -> Result<PathBuf> {
+        let path = config::canonical_dir(path)?;
+        let mut state = self.state.lock().await;
+        state.config.add(path.clone())?;
+        self.save(&state)?;
+        self.start_companion(&mut state, &path).await?;
+        Ok(path)
+    }
+
+    pub async fn remove_workspace(&self, path: &Path) -> Result<PathBuf> {
+        let mut state = self.state.lock().await;
+        let path = known_path(&state.config, path)?;
+        state.config.remove(&path)?;
+        self.save(&state)?;
+        if let Some(c) = state.companions.remove(&path) {
+            c.stop().await;
+        }
+        if let Err(e) = self.world.tokens.forget(&path.to_string_lossy()) {
+            tracing::warn!("could not delete the token of {}: {e}", path.display());
+        }
+        Ok(path)
+    }
+
+    /// Turns a workspace on (server started, files written) or off (stopped, files removed).
+    pub async fn set_enabled(&self, path: &Path, enabled: bool) -> Result<()> {
+        let mut state = self.state.lock().await;
+        let path = known_path(&state.config, path)?;
+        if let Some(entry) = state.config.find_mut(&path) {
+            entry.enabled = enabled;
+        }
+        self.save(&state)?;
+        if enabled {
+            self.start_companion(&mut state, &path).await
+        } else {
+            if let Some(c) = state.companions.remove(&path) {
+                c.stop().await;
+            }
+            Ok(())
+        }
+    }
+
+    pub async fn rotate_token(&self, path: &Path) -> Result<()> {
+        let mut state = self.state.lock().await;
+        let path = known_path(&state.config, path)?;
+        let token = self.world.tokens.rotate(&path.to_string_lossy())?;
+        if let Some(c) = state.companions.get_mut(&path) {
+            c.rotate(token, &self.world.dirs, self.world.pid);
+        }
+        Ok(())
+    }
+
+    pub async fn workspaces(&self) -> Vec<config::WorkspaceEntry> {
+        self.state.lock().await.config.workspaces.clone()
+    }
+
+    pub async fn status(&self) -> Status {
+        let state = self.state.lock().await;
+        let workspaces = state
+            .config
+            .workspaces
+            .iter()
+            .map(|w| match state.companions.get(&w.path) {
+                Some(c) => c.status(self.token_store()),
+                None => WorkspaceStatus {
+                    path: w.path.clone(),
+                    enabled: w.enabled,
+                    port: None,
+                    token_store: self.token_store().into(),
+                    discovery_files: vec![],
+                    discovery_failures: vec![],
+                    clients: vec![],
+                    pending_reviews: 0,
+                },
+            })
+            .collect();
+        Status {
+            pid: self.world.pid,
+            keyring: self.world.tokens.state().into(),
+            workspaces,
+        }
+    }
+
+    /// The pin for the enabled workspace holding `path`.
+    pub async fn pin(&self, path: &Path) -> Result<Pin> {
+        let state = self.state.lock().await;
+        let resolved = dunce::canonicalize(path).map_err(|e| Error::io(path, e))?;
+        let c = state
+            .companions
+            .values()
+            .filter(|c| {
+                c.shared
+                    .workspace
+                    .roots
+                    .iter()
+                    .any(|r| resolved.starts_with(r))
+            })
+            .max_by_key(|c| c.shared.workspace.id().as_os_str().len())
+            .ok_or_else(|| Error::NotInWorkspace(resolved.clone()))?;
+        Ok(Pin {
+            port: c.port,
+            workspace_path: c.shared.workspace.joined(),
+            auth_token: c.token().expose().to_owned(),
+        })
+    }
+
+    pub fn list(&self) -> Vec<Summary> {
+        self.reviews.list().iter().map(|r| r.summary()).collect()
+    }
+
+    pub fn review(&self, id: ReviewId) -> Result<Arc<Review>> {
+        self.reviews.get(id).ok_or(Error::NoSuchReview(id))
+    }
+
+    /// A unified diff of the review's original and current text.
+    pub fn show(&self, id: ReviewId) -> Result<String> {
+        let r = self.review(id)?;
+        let ws = crate::workspace::Workspace::new(r.workspace.clone());
+        let label = ws.relative(&r.path).to_string_lossy().into_owned();
+        Ok(diff::unified(r.original_text(), &r.current, &label))
+    }
+
+    pub fn update(&self, id: ReviewId, content: String) -> Result<()> {
+        self.reviews.update(id, content)
+    }
+
+    pub async fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
+        let review = self.review(id)?;
+        let state = self.state.lock().await;
+        let c = state
+            .companions
+            .get(&review.workspace)
+            .ok_or_else(|| Error::WorkspaceOff(review.workspace.clone()))?;
+        c.shared.decide(id, decision)
+    }
+
+    /// Waits for a pending review (of `file`, if given) and returns it.
+    pub async fn wait(&self, file: Option<&str>, timeout: Duration) -> Result<Summary> {
+        let matches = |r: &Review| file.is_none_or(|f| r.file_path == f);
+        // Subscribe before looking, so a review added in between is not missed.
+        let mut events = self.reviews.subscribe();
+        if let Some(r) = self.reviews.list().iter().find(|r| matches(r)) {
+            return Ok(r.summary());
+        }
+        let found = async {
+            loop {
+                match events.recv().await {
+                    Ok(ReviewEvent::Added(r) | ReviewEvent::Updated(r)) if matches(&r) => {
+                        return Ok(r.summary())
+                    }
+                    Ok(_) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        if let Some(r) = self.reviews.list().iter().find(|r| matches(r)) {
+                            return Ok(r.summary());
+                        }
+                    }
+                    Err(_) => return Err(Error::Timeout),
+                }
+            }
+        };
+        tokio::time::timeout(timeout, found)
+            .await
+            .map_err(|_| Error::Timeout)?
+    }
+
+    /// Asks the process to stop; `quit_requested` resolves.
+    pub fn request_quit(&self) {
+        self.quit.cancel();
+    }
+
+    pub async fn quit_requested(&self) {
+        self.quit.cancelled().await
+    }
+
+    /// Stops every server and removes every discovery file.
+    pub async fn shutdown(&self) {
+        let mut state = self.state.lock().await;
+        let companions = std::mem::take(&mut state.companions);
+        for c in companions.into_values() {
+            c.stop().await;
+        }
+    }
+}
+
+/// The config's spelling of a user-given workspace path (which may no longer exist on disk).
+fn known_path(config: &Config, path: &Path) -> Result<PathBuf> {
+    if config.find(path).is_some() {
+        return Ok(path.to_owned());
+    }
+    match dunce::canonicalize(path) {
+        Ok(p) if config.find(&p).is_some() => Ok(p),
+        _ => Err(Error::NoSuchWorkspace(path.to_owned())),
+    }
+}

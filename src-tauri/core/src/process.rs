@@ -1,0 +1,48 @@
+//! The process table: whether a PID is alive, injected so stale-file cleanup is testable.
+
+pub trait ProcessTable: Send + Sync + 'static {
+    fn is_alive(&self, pid: u32) -> bool;
+}
+
+/// The operating system's process table.
+pub struct OsProcessTable;
+
+impl ProcessTable for OsProcessTable {
+    #[cfg(unix)]
+    fn is_alive(&self, pid: u32) -> bool {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        if pid <= 0 {
+            return false;
+        }
+        // Signal 0 checks existence only; EPERM still means the process exists.
+        // SAFETY: kill with signal 0 sends nothing and touches no memory.
+        let rc = unsafe { libc::kill(pid, 0) };
+        rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+
+    #[cfg(windows)]
+    fn is_alive(&self, pid: u32) -> bool {
+        use windows_sys::Win32::Foundation::{CloseHandle, STILL_ACTIVE};
+        use windows_sys::Win32::System::Threading::{
+            GetExitCodeProcess, OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION,
+        };
+        // SAFETY: plain Win32 calls on a handle we own and close.
+        unsafe {
+            let handle = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid);
+            if handle.is_null() {
+                return false;
+            }
+            let mut code = 0u32;
+            let ok = GetExitCodeProcess(handle, &mut code) != 0;
+            CloseHandle(handle);
+            ok && code == STILL_ACTIVE as u32
+        }
+    }
+}
+
+/// This process's PID: the one discovery files must carry.
+pub fn own_pid() -> u32 {
+    std::process::id()
+}

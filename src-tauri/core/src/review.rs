@@ -1,0 +1,351 @@
+//! The review queue: proposals waiting for the user's decision, and events for surfaces to follow.
+
+use crate::clock::Clock;
+use crate::diff::{self, Stats};
+use crate::error::{Error, Result};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::broadcast;
+
+pub type ReviewId = u64;
+
+/// The CLI that asked, as it named itself in `initialize`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ClientInfo {
+    pub name: String,
+    pub version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Review {
+    pub id: ReviewId,
+    pub workspace: PathBuf,
+    /// The MCP session that opened the diff and is told the decision.
+    pub session: String,
+    pub client: ClientInfo,
+    /// The path exactly as the CLI sent it: notifications must echo it unchanged.
+    pub file_path: String,
+    /// The resolved path on disk.
+    pub path: PathBuf,
+    /// The file's text when the diff opened; `None` for a new file.
+    pub original: Option<String>,
+    pub proposal: String,
+    /// The proposal with the user's edits.
+    pub current: String,
+    pub stats: Stats,
+    pub created_at: u64,
+    pub updated_at: u64,
+}
+
+impl Review {
+    pub fn original_text(&self) -> &str {
+        self.original.as_deref().unwrap_or("")
+    }
+
+    pub fn summary(&self) -> Summary {
+        Summary {
+            id: self.id,
+            workspace: self.workspace.clone(),
+            file_path: self.file_path.clone(),
+            client: self.client.clone(),
+            added: self.stats.added,
+            removed: self.stats.removed,
+            new_file: self.original.is_none(),
+            created_at: self.created_at,
+        }
+    }
+}
+
+/// What scripts and `redline review list --json` see of a review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub id: ReviewId,
+    pub workspace: PathBuf,
+    pub file_path: String,
+    pub client: ClientInfo,
+    pub added: usize,
+    pub removed: usize,
+    pub new_file: bool,
+    pub created_at: u64,
+}
+
+/// How a review ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The user accepted; the CLI is sent the current text.
+    Accepted,
+    /// The user rejected; the CLI is told.
+    Rejected,
+    /// The CLI closed the diff itself (the user answered in the terminal).
+    Closed,
+    /// The CLI's session or the workspace went away.
+    Dismissed,
+}
+
+#[derive(Debug, Clone)]
+pub enum ReviewEvent {
+    Added(Arc<Review>),
+    Updated(Arc<Review>),
+    Resolved {
+        id: ReviewId,
+        workspace: PathBuf,
+        outcome: Outcome,
+    },
+}
+
+/// A new proposal from a CLI.
+pub struct Proposal {
+    pub workspace: PathBuf,
+    pub session: String,
+    pub client: ClientInfo,
+    pub file_path: String,
+    pub path: PathBuf,
+    pub original: Option<String>,
+    pub proposal: String,
+}
+
+pub struct ReviewQueue {
+    state: Mutex<State>,
+    events: broadcast::Sender<ReviewEvent>,
+    clock: Arc<dyn Clock>,
+}
+
+#[derive(Default)]
+struct State {
+    next_id: ReviewId,
+    reviews: BTreeMap<ReviewId, Arc<Review>>,
+}
+
+impl ReviewQueue {
+    pub fn new(clock: Arc<dyn Clock>) -> Self {
+        ReviewQueue {
+            state: Mutex::new(State {
+                next_id: 1,
+                ..State::default()
+            }),
+            events: broadcast::channel(256).0,
+            clock,
+        }
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<ReviewEvent> {
+        self.events.subscribe()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues a proposal. A second one for the same file from the same session replaces the
+    /// first (keeping its id), as a CLI re-proposing an edit expects.
+    pub fn open(&self, p: Proposal) -> ReviewId {
+        let stats = diff::stats(p.original.as_deref().unwrap_or(""), &p.proposal);
+        let now = self.clock.now_ms();
+        let mut state = self.lock();
+        let existing = state.reviews.values().find(|r| {
+            r.session == p.session && r.file_path == p.file_path && r.workspace == p.workspace
+        });
+        if let Some(existing) = existing {
+            let mut review = Review::clone(existing);
+            review.original = p.original;
+            review.current = p.proposal.clone();
+            review.proposal = p.proposal;
+            review.stats = stats;
+            review.updated_at = now;
+            let review = Arc::new(review);
+            state.reviews.insert(review.id, review.clone());
+            let _ = self.events.send(ReviewEvent::Updated(review.clone()));
+            return review.id;
+        }
+        let id = state.next_id;
+        state.next_id += 1;
+        let review = Arc::new(Review {
+            id,
+            workspace: p.workspace,
+            session: p.session,
+            client: p.client,
+            file_path: p.file_path,
+            path: p.path,
+            original: p.original,
+            current: p.proposal.clone(),
+            proposal: p.proposal,
+            stats,
+            created_at: now,
+            updated_at: now,
+        });
+        state.reviews.insert(id, review.clone());
+        let _ = self.events.send(ReviewEvent::Added(review));
+        id
+    }
+
+    /// Records the user's edits so a terminal-side answer gets them.
+    pub fn update(&self, id: ReviewId, content: String) -> Result<()> {
+        let original = self.get(id).ok_or(Error::NoSuchReview(id))?;
+        let stats = diff::stats(original.original_text(), &content);
+        let now = self.clock.now_ms();
+        let mut state = self.lock();
+        let slot = state.reviews.get_mut(&id).ok_or(Error::NoSuchReview(id))?;
+        let review = Arc::make_mut(slot);
+        review.current = content;
+        review.stats = stats;
+        review.updated_at = now;
+        let _ = self.events.send(ReviewEvent::Updated(slot.clone()));
+        Ok(())
+    }
+
+    pub fn get(&self, id: ReviewId) -> Option<Arc<Review>> {
+        self.lock().reviews.get(&id).cloned()
+    }
+
+    pub fn list(&self) -> Vec<Arc<Review>> {
+        self.lock().reviews.values().cloned().collect()
+    }
+
+    /// The review of `file_path` in `workspace`: the given session's first, else the oldest.
+    pub fn find(&self, workspace: &Path, session: &str, file_path: &str) -> Option<Arc<Review>> {
+        let state = self.lock();
+        let mut candidates = state
+            .reviews
+            .values()
+            .filter(|r| r.workspace == workspace && r.file_path == file_path);
+        let first = candidates.next()?.clone();
+        if first.session == session {
+            return Some(first);
+        }
+        Some(
+            candidates
+                .find(|r| r.session == session)
+                .cloned()
+                .unwrap_or(first),
+        )
+    }
+
+    /// Removes a review, reporting how it ended.
+    pub fn resolve(&self, id: ReviewId, outcome: Outcome) -> Result<Arc<Review>> {
+        let mut state = self.lock();
+        let review = state.reviews.remove(&id).ok_or(Error::NoSuchReview(id))?;
+        let _ = self.events.send(ReviewEvent::Resolved {
+            id,
+            workspace: review.workspace.clone(),
+            outcome,
+        });
+        Ok(review)
+    }
+
+    /// Dismisses every review matching `pred` (a session ended, a workspace was turned off).
+    pub fn dismiss(&self, pred: impl Fn(&Review) -> bool) -> usize {
+        let mut state = self.lock();
+        let ids: Vec<ReviewId> = state
+            .reviews
+            .values()
+            .filter(|r| pred(r))
+            .map(|r| r.id)
+            .collect();
+        for id in &ids {
+            if let Some(review) = state.reviews.remove(id) {
+                let _ = self.events.send(ReviewEvent::Resolved {
+                    id: *id,
+                    workspace: review.workspace.clone(),
+                    outcome: Outcome::Dismissed,
+                });
+            }
+        }
+        ids.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    struct FakeClock(AtomicU64);
+    impl Clock for FakeClock {
+        fn now_ms(&self) -> u64 {
+            self.0.fetch_add(10, Ordering::SeqCst)
+        }
+    }
+
+    fn queue() -> ReviewQueue {
+        ReviewQueue::new(Arc::new(FakeClock(AtomicU64::new(1000))))
+    }
+
+    fn proposal(session: &str, file: &str, text: &str) -> Proposal {
+        Proposal {
+            workspace: "/ws".into(),
+            session: session.into(),
+            client: ClientInfo {
+                name: "cli".into(),
+                version: "1".into(),
+            },
+            file_path: file.into(),
+            path: PathBuf::from(file),
+            original: Some("a\nb\n".into()),
+            proposal: text.into(),
+        }
+    }
+
+    #[test]
+    fn lifecycle_add_replace_update_resolve_with_events() {
+        let q = queue();
+        let mut events = q.subscribe();
+        let id = q.open(proposal("s1", "/ws/f", "a\nB\n"));
+        let r = q.get(id).unwrap();
+        assert_eq!((r.stats.added, r.stats.removed), (1, 1));
+        assert_eq!(r.created_at, 1000);
+        assert!(matches!(events.try_recv().unwrap(), ReviewEvent::Added(r) if r.id == id));
+
+        // Same session and file: replaced in place.
+        assert_eq!(q.open(proposal("s1", "/ws/f", "x\n")), id);
+        assert_eq!(q.get(id).unwrap().current, "x\n");
+        assert!(matches!(
+            events.try_recv().unwrap(),
+            ReviewEvent::Updated(_)
+        ));
+        // Another session: a review of its own.
+        let other = q.open(proposal("s2", "/ws/f", "y\n"));
+        assert_ne!(other, id);
+        let _ = events.try_recv();
+
+        q.update(id, "edited\n".into()).unwrap();
+        let r = q.get(id).unwrap();
+        assert_eq!(r.current, "edited\n");
+        assert_eq!(r.proposal, "x\n");
+        assert!(r.updated_at > r.created_at);
+        let _ = events.try_recv();
+
+        assert_eq!(q.find(Path::new("/ws"), "s2", "/ws/f").unwrap().id, other);
+        assert_eq!(q.find(Path::new("/ws"), "s9", "/ws/f").unwrap().id, id);
+        assert!(q.find(Path::new("/ws"), "s1", "/ws/g").is_none());
+
+        let done = q.resolve(id, Outcome::Accepted).unwrap();
+        assert_eq!(done.current, "edited\n");
+        assert!(matches!(
+            events.try_recv().unwrap(),
+            ReviewEvent::Resolved { outcome: Outcome::Accepted, id: i, .. } if i == id
+        ));
+        assert_eq!(
+            q.resolve(id, Outcome::Rejected).unwrap_err().code(),
+            "no_such_review"
+        );
+        assert_eq!(
+            q.update(id, "z".into()).unwrap_err().code(),
+            "no_such_review"
+        );
+    }
+
+    #[test]
+    fn dismisses_a_sessions_reviews_only() {
+        let q = queue();
+        q.open(proposal("s1", "/ws/a", "1"));
+        q.open(proposal("s1", "/ws/b", "2"));
+        let keep = q.open(proposal("s2", "/ws/a", "3"));
+        assert_eq!(q.dismiss(|r| r.session == "s1"), 2);
+        let left: Vec<_> = q.list().iter().map(|r| r.id).collect();
+        assert_eq!(left, vec![keep]);
+    }
+}
