@@ -36,6 +36,8 @@ pub async fn bind() -> std::io::Result<TcpListener> {
 struct AppState {
     shared: Arc<Shared>,
     sessions: Arc<LocalSessionManager>,
+    /// Ends every stream when the server stops: graceful shutdown waits for open connections.
+    cancel: CancellationToken,
 }
 
 /// Serves until `cancel` fires.
@@ -73,6 +75,7 @@ pub fn serve(
     let state = AppState {
         shared,
         sessions: manager,
+        cancel: cancel.clone(),
     };
     let app = Router::new()
         .route(
@@ -113,10 +116,12 @@ fn accepts_event_stream(headers: &HeaderMap) -> bool {
         .any(|v| v.contains("text/event-stream") || v.contains("*/*"))
 }
 
-/// Items from `rx`, with a keep-alive comment whenever nothing else was sent for a while.
+/// Items from `rx`, with a keep-alive comment whenever nothing else was sent for a while,
+/// until `rx` ends or the server stops.
 fn with_keep_alive<G: Send + 'static>(
     rx: impl Stream<Item = Bytes> + Send + Unpin + 'static,
     guard: G,
+    cancel: CancellationToken,
 ) -> Body {
     let start = tokio::time::Instant::now() + KEEP_ALIVE;
     let ticks = tokio::time::interval_at(start, KEEP_ALIVE);
@@ -129,6 +134,7 @@ fn with_keep_alive<G: Send + 'static>(
             }
         },
     );
+    let stream = stream.take_until(async move { cancel.cancelled_owned().await });
     Body::from_stream(stream.map(Ok::<_, Infallible>))
 }
 
@@ -201,6 +207,7 @@ async fn open_stream(State(st): State<AppState>, req: Request) -> Response {
     sse_response(with_keep_alive(
         tokio_stream::wrappers::UnboundedReceiverStream::new(rx),
         guard,
+        st.cancel.clone(),
     ))
 }
 
@@ -208,7 +215,7 @@ async fn open_stream(State(st): State<AppState>, req: Request) -> Response {
 async fn events(State(st): State<AppState>) -> Response {
     let rx = tokio_stream::wrappers::BroadcastStream::new(st.shared.sessions.subscribe_events())
         .filter_map(|r| async move { r.ok() });
-    sse_response(with_keep_alive(Box::pin(rx), ()))
+    sse_response(with_keep_alive(Box::pin(rx), (), st.cancel.clone()))
 }
 
 /// rmcp puts `id:` on POST response events; the TypeScript SDK 1.23 then reopens its GET stream

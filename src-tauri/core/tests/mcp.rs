@@ -1,0 +1,201 @@
+//! The MCP surface on a real socket: versions, tool shapes, protocol faults, paths outside.
+
+mod common;
+use common::{messages, start};
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn negotiates_each_supported_version() {
+    let f = start().await;
+    for v in ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] {
+        let mut c = f.client();
+        let init = c.connect(v).await;
+        assert_eq!(init["result"]["protocolVersion"], v);
+        assert_eq!(init["result"]["serverInfo"]["name"], "redline");
+        assert!(init["result"]["capabilities"]["tools"].is_object());
+    }
+}
+
+#[tokio::test]
+async fn lists_the_four_tools_with_their_schemas() {
+    let f = start().await;
+    let mut c = f.client();
+    c.connect("2025-06-18").await;
+    let r = c.rpc("tools/list", json!({})).await;
+    let tools = r["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["openDiff", "closeDiff", "acceptDiff", "rejectDiff"]);
+    assert_eq!(
+        tools[0]["inputSchema"]["required"],
+        json!(["filePath", "newContent"])
+    );
+}
+
+#[tokio::test]
+async fn open_diff_answers_empty_content_and_close_diff_one_json_text_block() {
+    let f = start().await;
+    let mut c = f.client();
+    c.connect("2025-06-18").await;
+    let path = f.file("a.txt");
+    let r = c
+        .call(
+            "openDiff",
+            json!({"filePath": path, "newContent": "one\nTWO\n"}),
+        )
+        .await;
+    assert_eq!(
+        r["result"],
+        json!({"content": []}),
+        "exactly content: [] and nothing else"
+    );
+    let reviews = f.instance.list();
+    assert_eq!(reviews.len(), 1);
+    assert_eq!(reviews[0].file_path, path);
+    assert_eq!(reviews[0].client.name, "test-cli");
+    assert_eq!(reviews[0].client.version, "9.9.9");
+    assert_eq!((reviews[0].added, reviews[0].removed), (1, 1));
+    f.instance
+        .update(reviews[0].id, "one\nedited\n".into())
+        .unwrap();
+    let r = c
+        .call(
+            "closeDiff",
+            json!({"filePath": path, "suppressNotification": true}),
+        )
+        .await;
+    let content = r["result"]["content"].as_array().unwrap();
+    assert_eq!(content.len(), 1);
+    assert_eq!(content[0]["type"], "text");
+    let inner: Value = serde_json::from_str(content[0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(inner, json!({"content": "one\nedited\n"}));
+    assert!(r["result"].get("isError").is_none());
+    assert!(f.instance.list().is_empty());
+    // Nothing left to close: a tool error the user can read, not a protocol fault.
+    let r = c.call("closeDiff", json!({"filePath": path})).await;
+    assert_eq!(r["result"]["isError"], true);
+    assert!(r["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("no diff is open"));
+}
+
+#[tokio::test]
+async fn paths_outside_the_workspace_are_refused_with_a_message() {
+    let f = start().await;
+    let mut c = f.client();
+    c.connect("2025-06-18").await;
+    let outside = f.tmp.path().join("outside.txt");
+    std::fs::write(&outside, "secret").unwrap();
+    std::os::unix::fs::symlink(&outside, f.ws.join("link.txt")).unwrap();
+    for path in [
+        outside.to_string_lossy().into_owned(),
+        format!("{}/../outside.txt", f.ws.display()),
+        f.file("link.txt"),
+        "relative/x.txt".to_owned(),
+    ] {
+        let r = c
+            .call("openDiff", json!({"filePath": path, "newContent": "x"}))
+            .await;
+        assert_eq!(r["result"]["isError"], true, "{path}");
+        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.contains("outside the workspace") || text.contains("must be absolute"),
+            "{text}"
+        );
+    }
+    assert!(f.instance.list().is_empty(), "nothing queued");
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "secret");
+}
+
+#[tokio::test]
+async fn unknown_tools_and_bad_params_are_json_rpc_errors() {
+    let f = start().await;
+    let mut c = f.client();
+    c.connect("2025-06-18").await;
+    let r = c.call("rm -rf", json!({})).await;
+    assert_eq!(r["error"]["code"], -32602);
+    assert!(r["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("unknown tool"));
+    for args in [
+        json!({"filePath": f.file("a.txt")}),
+        json!({"filePath": 7, "newContent": "x"}),
+        json!({}),
+    ] {
+        let r = c.call("openDiff", args.clone()).await;
+        assert_eq!(r["error"]["code"], -32602, "{args}");
+        assert!(r.get("result").is_none());
+    }
+    assert!(f.instance.list().is_empty());
+}
+
+#[tokio::test]
+async fn malformed_json_rpc_is_refused_without_internals() {
+    let f = start().await;
+    let mut c = f.client();
+    c.connect("2025-06-18").await;
+    for body in ["{not json", r#"{"jsonrpc":"2.0"}"#, r#"[1,2"#] {
+        let resp = c
+            .request(reqwest::Method::POST)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let status = resp.status().as_u16();
+        let text = resp.text().await.unwrap();
+        assert!((400..500).contains(&status), "{body}: {status} {text}");
+        assert!(!text.contains("src/") && !text.contains(".rs"), "{text}");
+    }
+}
+
+#[tokio::test]
+async fn a_new_file_and_a_non_text_file() {
+    let f = start().await;
+    let mut c = f.client();
+    c.connect("2025-06-18").await;
+    let r = c
+        .call(
+            "openDiff",
+            json!({"filePath": f.file("new/b.rs"), "newContent": "fn main() {}\n"}),
+        )
+        .await;
+    assert_eq!(r["result"], json!({"content": []}));
+    let list = f.instance.list();
+    assert!(list[0].new_file);
+    assert_eq!(list[0].added, 1);
+    std::fs::write(f.ws.join("bin"), [0xff, 0xfe, 0x00]).unwrap();
+    let r = c
+        .call(
+            "openDiff",
+            json!({"filePath": f.file("bin"), "newContent": "x"}),
+        )
+        .await;
+    assert_eq!(r["result"]["isError"], true);
+    assert!(r["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("UTF-8"));
+    let r = c
+        .call(
+            "openDiff",
+            json!({"filePath": f.ws.to_string_lossy(), "newContent": "x"}),
+        )
+        .await;
+    assert_eq!(r["result"]["isError"], true);
+}
+
+#[tokio::test]
+async fn post_responses_carry_no_event_ids() {
+    let f = start().await;
+    let mut c = f.client();
+    c.connect("2025-06-18").await;
+    let resp = c
+        .post(json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {}}))
+        .await;
+    let text = resp.text().await.unwrap();
+    assert!(text.starts_with("data: "), "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("id:")), "{text}");
+    let _ = messages; // shared helper used elsewhere
+}
