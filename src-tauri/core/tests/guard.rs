@@ -3,9 +3,8 @@
 mod common;
 use common::{raw, start};
 
-fn request(port: u16, headers: &[String], body: &str) -> String {
+fn request(headers: &[String], body: &str) -> String {
     let mut r = format!("POST /mcp HTTP/1.1\r\nconnection: close\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n", body.len());
-    let _ = port;
     for h in headers {
         r.push_str(h);
         r.push_str("\r\n");
@@ -22,13 +21,13 @@ async fn the_right_token_and_host_get_through() {
     let f = start().await;
     let host = format!("host: 127.0.0.1:{}", f.port);
     let auth = format!("authorization: Bearer {}", f.token);
-    let (status, body) = raw(f.port, &request(f.port, &[host, auth.clone()], INIT)).await;
+    let (status, body) = raw(f.port, &request(&[host, auth.clone()], INIT)).await;
     assert_eq!(status, 200, "{body}");
     assert!(body.contains(r#""serverInfo""#));
     // localhost is as good as 127.0.0.1, the scheme word in any case.
     let host = format!("host: localhost:{}", f.port);
     let auth = format!("authorization: bearer {}", f.token);
-    let (status, _) = raw(f.port, &request(f.port, &[host, auth], INIT)).await;
+    let (status, _) = raw(f.port, &request(&[host, auth], INIT)).await;
     assert_eq!(status, 200);
 }
 
@@ -49,7 +48,7 @@ async fn a_missing_wrong_or_partial_token_is_401_and_says_nothing_more() {
     ] {
         let mut headers = vec![host.clone()];
         headers.extend(auth.clone());
-        let (status, body) = raw(f.port, &request(f.port, &headers, INIT)).await;
+        let (status, body) = raw(f.port, &request(&headers, INIT)).await;
         assert_eq!(status, 401, "{auth:?}");
         assert_eq!(
             body.trim_end_matches("\r\n0\r\n\r\n").trim(),
@@ -69,15 +68,11 @@ async fn a_wrong_host_or_any_origin_is_403_even_with_the_token() {
         "host: 127.0.0.1".to_owned(),
         format!("host: 0.0.0.0:{}", f.port),
     ] {
-        let (status, body) = raw(
-            f.port,
-            &request(f.port, &[host.clone(), auth.clone()], INIT),
-        )
-        .await;
+        let (status, body) = raw(f.port, &request(&[host.clone(), auth.clone()], INIT)).await;
         assert_eq!(status, 403, "{host}");
         assert!(body.contains("Forbidden"));
     }
-    let (status, _) = raw(f.port, &request(f.port, &[auth.clone()], INIT)).await;
+    let (status, _) = raw(f.port, &request(std::slice::from_ref(&auth), INIT)).await;
     assert_eq!(status, 403, "no Host at all");
     let host = format!("host: 127.0.0.1:{}", f.port);
     for origin in [
@@ -86,7 +81,7 @@ async fn a_wrong_host_or_any_origin_is_403_even_with_the_token() {
         "origin: http://127.0.0.1",
     ] {
         let headers = [host.clone(), auth.clone(), origin.to_owned()];
-        let (status, _) = raw(f.port, &request(f.port, &headers, INIT)).await;
+        let (status, _) = raw(f.port, &request(&headers, INIT)).await;
         assert_eq!(status, 403, "{origin}");
     }
 }
