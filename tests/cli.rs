@@ -1,0 +1,626 @@
+//! The `redline` binary end to end, isolated in temp dirs: start, announce, stop, clean up, and
+//! every command against a running instance (or none).
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_redline");
+
+struct Env {
+    tmp: tempfile::TempDir,
+    root: PathBuf,
+    /// Whether commands see the D-Bus session (and so the Secret Service), if there is one.
+    keyring: bool,
+}
+
+impl Env {
+    fn new() -> Env {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = dunce_canon(tmp.path());
+        for d in ["home", "tmp", "config", "run", "ws/sub"] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        std::fs::set_permissions(root.join("run"), std::fs::Permissions::from_mode(0o700)).unwrap();
+        Env {
+            tmp,
+            root,
+            keyring: true,
+        }
+    }
+
+    fn ws(&self) -> PathBuf {
+        self.root.join("ws")
+    }
+
+    fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(BIN);
+        c.args(args)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.root.join("home"))
+            .env("TMPDIR", self.root.join("tmp"))
+            .env("XDG_CONFIG_HOME", self.root.join("config"))
+            .env("XDG_RUNTIME_DIR", self.root.join("run"))
+            .env("RUST_LOG", "warn");
+        if let Some(bus) = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").filter(|_| self.keyring) {
+            c.env("DBUS_SESSION_BUS_ADDRESS", bus);
+        }
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.cmd(args).output().unwrap()
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "redline {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn json(&self, args: &[&str]) -> Value {
+        serde_json::from_str(&self.ok(args)).unwrap()
+    }
+
+    /// Starts `serve --headless` and returns once it printed `ready`.
+    fn serve(&self) -> Child {
+        let mut child = self
+            .cmd(&["serve", "--headless"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(line, "ready\n");
+        child
+    }
+
+    fn gemini_dir(&self) -> PathBuf {
+        self.root.join("tmp/gemini/ide")
+    }
+
+    fn qwen_dir(&self) -> PathBuf {
+        self.root.join("home/.qwen/ide")
+    }
+}
+
+fn dunce_canon(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap()
+}
+
+fn mode(p: &Path) -> u32 {
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+fn signal(child: &Child, sig: i32) {
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as i32, sig) };
+}
+
+fn files(status: &Value) -> Vec<PathBuf> {
+    status["workspaces"][0]["discoveryFiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| PathBuf::from(f.as_str().unwrap()))
+        .collect()
+}
+
+#[test]
+fn serve_announces_with_its_own_pid_and_cleans_up_on_sigterm() {
+    let env = Env::new();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    let mut child = env.serve();
+    let status = env.json(&["status", "--json"]);
+    assert_eq!(status["pid"], child.id());
+    let ws = &status["workspaces"][0];
+    assert_eq!(ws["path"], env.ws().to_str().unwrap());
+    let port = ws["port"].as_u64().unwrap();
+    let gemini = env
+        .gemini_dir()
+        .join(format!("gemini-ide-server-{}-{port}.json", child.id()));
+    let qwen = env.qwen_dir().join(format!("{port}.lock"));
+    assert_eq!(files(&status), vec![gemini.clone(), qwen.clone()]);
+    for f in [&gemini, &qwen] {
+        assert_eq!(mode(f), 0o600, "{}", f.display());
+    }
+    assert_eq!(mode(&env.gemini_dir()), 0o700);
+    assert_eq!(mode(&env.qwen_dir()), 0o700);
+    let g: Value = serde_json::from_slice(&std::fs::read(&gemini).unwrap()).unwrap();
+    assert_eq!(g["port"], port);
+    assert_eq!(g["workspacePath"], env.ws().to_str().unwrap());
+    assert_eq!(
+        g["ideInfo"],
+        json!({"name": "redline", "displayName": "Redline"})
+    );
+    let q: Value = serde_json::from_slice(&std::fs::read(&qwen).unwrap()).unwrap();
+    assert_eq!(q["ppid"], child.id());
+    assert_eq!(q["authToken"], g["authToken"]);
+    let socket = env.root.join("run/redline/control.sock");
+    assert!(socket.exists());
+    assert_eq!(mode(&env.root.join("run/redline")), 0o700);
+
+    signal(&child, libc::SIGTERM);
+    assert!(child.wait().unwrap().success());
+    assert!(
+        !gemini.exists() && !qwen.exists(),
+        "discovery files removed"
+    );
+    assert!(!socket.exists(), "control socket removed");
+}
+
+#[test]
+fn quit_and_ctrl_c_stop_it_too() {
+    for how in ["quit", "SIGINT"] {
+        let env = Env::new();
+        env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+        let mut child = env.serve();
+        let before = files(&env.json(&["status", "--json"]));
+        if how == "quit" {
+            env.ok(&["quit"]);
+        } else {
+            signal(&child, libc::SIGINT);
+        }
+        assert!(child.wait().unwrap().success(), "{how}");
+        assert!(before.iter().all(|f| !f.exists()), "{how}");
+    }
+}
+
+#[test]
+fn stale_files_of_a_dead_redline_go_at_start_and_other_ides_files_stay() {
+    let env = Env::new();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    // A PID that surely is dead: a child we started and reaped.
+    let mut gone = Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let dead = gone.id();
+    std::fs::create_dir_all(env.gemini_dir()).unwrap();
+    std::fs::create_dir_all(env.qwen_dir()).unwrap();
+    let ours = json!({"port": 1, "workspacePath": "/x", "ppid": dead,
+                      "ideInfo": {"name": "redline", "displayName": "Redline"}});
+    let theirs = json!({"port": 2, "workspacePath": "/x", "ppid": dead,
+                        "ideInfo": {"name": "vscode", "displayName": "VS Code"}});
+    let stale_g = env
+        .gemini_dir()
+        .join(format!("gemini-ide-server-{dead}-1.json"));
+    let stale_q = env.qwen_dir().join("1.lock");
+    let other_g = env
+        .gemini_dir()
+        .join(format!("gemini-ide-server-{dead}-2.json"));
+    let other_q = env.qwen_dir().join("2.lock");
+    std::fs::write(&stale_g, ours.to_string()).unwrap();
+    std::fs::write(&stale_q, ours.to_string()).unwrap();
+    std::fs::write(&other_g, theirs.to_string()).unwrap();
+    std::fs::write(&other_q, theirs.to_string()).unwrap();
+    let mut child = env.serve();
+    assert!(
+        !stale_g.exists() && !stale_q.exists(),
+        "Redline's stale files removed"
+    );
+    assert!(
+        other_g.exists() && other_q.exists(),
+        "other IDEs' files untouched"
+    );
+    env.ok(&["quit"]);
+    child.wait().unwrap();
+}
+
+#[test]
+fn workspaces_change_in_the_running_instance_at_once() {
+    let env = Env::new();
+    let mut child = env.serve();
+    assert!(env.json(&["status", "--json"])["workspaces"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    // A relative path is taken from the caller's directory.
+    let out = env
+        .cmd(&["workspace", "add", "ws"])
+        .current_dir(&env.root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let status = env.json(&["status", "--json"]);
+    let f = files(&status);
+    assert_eq!(f.len(), 2);
+    assert!(f.iter().all(|p| p.exists()));
+    let listed = env.json(&["workspace", "list", "--json"]);
+    assert_eq!(listed[0]["path"], env.ws().to_str().unwrap());
+    let dup = env.run(&["workspace", "add", env.ws().to_str().unwrap()]);
+    assert_eq!(dup.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&dup.stderr).contains("already a workspace"));
+    env.ok(&["workspace", "remove", env.ws().to_str().unwrap()]);
+    assert!(f.iter().all(|p| !p.exists()), "removed with the workspace");
+    let config: Value = serde_json::from_slice(
+        &std::fs::read(env.root.join("config/redline/config.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(config["workspaces"], json!([]));
+    env.ok(&["quit"]);
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_second_instance_is_refused_and_the_first_keeps_serving() {
+    let env = Env::new();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    let mut first = env.serve();
+    let before = files(&env.json(&["status", "--json"]));
+    let second = env.run(&["serve", "--headless"]);
+    assert_eq!(second.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&second.stderr).contains("already running"));
+    assert!(
+        before.iter().all(|f| f.exists()),
+        "the first one's files stay"
+    );
+    assert_eq!(env.json(&["status", "--json"])["pid"], first.id());
+    env.ok(&["quit"]);
+    first.wait().unwrap();
+}
+
+#[test]
+fn without_an_instance_commands_say_so_and_workspaces_still_edit_the_config() {
+    let env = Env::new();
+    for args in [
+        vec!["status"],
+        vec!["review", "list"],
+        vec!["token", "rotate", "/x"],
+        vec!["env"],
+        vec!["quit"],
+    ] {
+        let out = env.run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("no running Redline instance"),
+            "{args:?}: {err}"
+        );
+    }
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    assert!(env
+        .ok(&["workspace", "list"])
+        .contains(env.ws().to_str().unwrap()));
+    let missing = env.run(&["workspace", "add", "/definitely/not/here"]);
+    assert_eq!(missing.status.code(), Some(1));
+    env.ok(&["workspace", "remove", env.ws().to_str().unwrap()]);
+    assert!(env.ok(&["workspace", "list"]).contains("no workspaces"));
+}
+
+fn raw_status(port: u64, token: &str) -> u16 {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port as u16)).unwrap();
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    write!(
+        s,
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\nauthorization: Bearer {token}\r\nconnection: close\r\naccept: application/json, text/event-stream\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn token_rotate_rewrites_the_files_and_the_old_token_stops_working() {
+    let env = Env::new();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    let mut child = env.serve();
+    let status = env.json(&["status", "--json"]);
+    let port = status["workspaces"][0]["port"].as_u64().unwrap();
+    let read_token = |f: &Path| -> String {
+        let v: Value = serde_json::from_slice(&std::fs::read(f).unwrap()).unwrap();
+        v["authToken"].as_str().unwrap().to_owned()
+    };
+    let f = files(&status);
+    let old = read_token(&f[0]);
+    assert_eq!(old.len(), 64);
+    assert_eq!(raw_status(port, &old), 200);
+    env.ok(&["token", "rotate", env.ws().to_str().unwrap()]);
+    let new = read_token(&f[0]);
+    assert_ne!(new, old);
+    assert_eq!(read_token(&f[1]), new, "both files rewritten");
+    assert_eq!(mode(&f[0]), 0o600);
+    assert_eq!(raw_status(port, &old), 401);
+    assert_eq!(raw_status(port, &new), 200);
+    env.ok(&["quit"]);
+    child.wait().unwrap();
+}
+
+#[test]
+fn env_prints_the_pin_for_the_workspace_holding_a_path() {
+    let env = Env::new();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    let mut child = env.serve();
+    let port = env.json(&["status", "--json"])["workspaces"][0]["port"]
+        .as_u64()
+        .unwrap();
+    let sh = env.ok(&["env", env.ws().join("sub").to_str().unwrap()]);
+    assert!(sh.contains(&format!("export GEMINI_CLI_IDE_SERVER_PORT='{port}'")));
+    assert!(sh.contains(&format!("export QWEN_CODE_IDE_SERVER_PORT='{port}'")));
+    assert!(sh.contains(&format!(
+        "export GEMINI_CLI_IDE_WORKSPACE_PATH='{}'",
+        env.ws().display()
+    )));
+    assert!(sh.contains("export GEMINI_CLI_IDE_AUTH_TOKEN='"));
+    let fish = env
+        .cmd(&["env", "--shell", "fish"])
+        .current_dir(env.ws().join("sub"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&fish.stdout).contains("set -gx GEMINI_CLI_IDE_SERVER_PORT"));
+    let outside = env.run(&["env", env.root.join("home").to_str().unwrap()]);
+    assert_eq!(outside.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&outside.stderr).contains("no enabled workspace contains"));
+    env.ok(&["quit"]);
+    child.wait().unwrap();
+}
+
+/// A minimal MCP session over HTTP, enough to open a diff and read the decision.
+struct Session {
+    http: reqwest::Client,
+    url: String,
+    token: String,
+    id: String,
+}
+
+impl Session {
+    async fn open(port: u64, token: &str) -> Session {
+        let http = reqwest::Client::new();
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let resp = http
+            .post(&url)
+            .bearer_auth(token)
+            .header("accept", "application/json, text/event-stream")
+            .json(
+                &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "cli-test", "version": "1.2.3"}}}),
+            )
+            .send()
+            .await
+            .unwrap();
+        let id = resp.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let s = Session {
+            http,
+            url,
+            token: token.to_owned(),
+            id,
+        };
+        s.post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        s
+    }
+
+    async fn post(&self, body: Value) -> String {
+        self.http
+            .post(&self.url)
+            .bearer_auth(&self.token)
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &self.id)
+            .header("mcp-protocol-version", "2025-06-18")
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
+    async fn stream(&self) -> reqwest::Response {
+        self.http
+            .get(&self.url)
+            .bearer_auth(&self.token)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", &self.id)
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
+/// Reads the stream until a diff decision arrives.
+async fn next_decision(stream: &mut reqwest::Response) -> Value {
+    let mut buf = String::new();
+    loop {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        buf.push_str(std::str::from_utf8(&chunk).unwrap());
+        while let Some(i) = buf.find("\n\n") {
+            let block: String = buf.drain(..i + 2).collect();
+            if let Some(data) = block.strip_prefix("data: ") {
+                let m: Value = serde_json::from_str(data.trim()).unwrap();
+                if m["method"] != "ide/contextUpdate" {
+                    return m;
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn reviews_are_listed_shown_waited_for_and_decided_from_the_command_line() {
+    let env = Env::new();
+    std::fs::write(env.ws().join("a.txt"), "one\ntwo\n").unwrap();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    let mut child = env.serve();
+    let status = env.json(&["status", "--json"]);
+    let port = status["workspaces"][0]["port"].as_u64().unwrap();
+    let f = files(&status);
+    let v: Value = serde_json::from_slice(&std::fs::read(&f[0]).unwrap()).unwrap();
+    let s = Session::open(port, v["authToken"].as_str().unwrap()).await;
+    let mut stream = s.stream().await;
+    let path = env.ws().join("a.txt").to_string_lossy().into_owned();
+
+    // `review wait` blocks until the proposal arrives: start it first.
+    let waiter = env
+        .cmd(&["review", "wait", "--file", &path, "--timeout", "10"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    s.post(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "openDiff", "arguments": {"filePath": path, "newContent": "one\nTWO\n"}}}),
+    )
+    .await;
+    let waited = waiter.wait_with_output().unwrap();
+    assert!(waited.status.success());
+    let review: Value = serde_json::from_slice(&waited.stdout).unwrap();
+    assert_eq!(review["filePath"], path);
+    assert_eq!(review["workspace"], env.ws().to_str().unwrap());
+    assert_eq!(
+        review["client"],
+        json!({"name": "cli-test", "version": "1.2.3"})
+    );
+    assert_eq!(
+        (review["added"].as_u64(), review["removed"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(review["newFile"], false);
+    let id = review["id"].as_u64().unwrap().to_string();
+
+    let list = env.json(&["review", "list", "--json"]);
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list[0], review);
+    let status = env.json(&["status", "--json"]);
+    assert_eq!(status["workspaces"][0]["pendingReviews"], 1);
+    assert_eq!(status["workspaces"][0]["clients"][0]["name"], "cli-test");
+    let shown = env.ok(&["review", "show", &id]);
+    assert!(shown.contains("--- a/a.txt\n+++ b/a.txt\n"), "{shown}");
+    assert!(shown.contains("-two\n+TWO\n"), "{shown}");
+
+    let edited = env.root.join("edited.txt");
+    std::fs::write(&edited, "one\nmy edit, ünïcode").unwrap();
+    env.ok(&[
+        "review",
+        "accept",
+        &id,
+        "--content-file",
+        edited.to_str().unwrap(),
+    ]);
+    let m = next_decision(&mut stream).await;
+    assert_eq!(m["method"], "ide/diffAccepted");
+    assert_eq!(
+        m["params"],
+        json!({"filePath": path, "content": "one\nmy edit, ünïcode"})
+    );
+    assert_eq!(
+        std::fs::read_to_string(env.ws().join("a.txt")).unwrap(),
+        "one\ntwo\n"
+    );
+
+    let missing = env.run(&["review", "accept", &id]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no review with id"));
+    let timeout = env.run(&["review", "wait", "--timeout", "0"]);
+    assert_eq!(timeout.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&timeout.stderr).contains("timed out"));
+
+    s.post(
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "openDiff", "arguments": {"filePath": path, "newContent": "x\n"}}}),
+    )
+    .await;
+    let review = env.json(&["review", "wait"]);
+    env.ok(&["review", "reject", &review["id"].to_string()]);
+    let m = next_decision(&mut stream).await;
+    assert_eq!(
+        m,
+        json!({"jsonrpc": "2.0", "method": "ide/diffRejected", "params": {"filePath": path}})
+    );
+
+    env.ok(&["quit"]);
+    child.wait().unwrap();
+    drop(env.tmp);
+}
+
+fn token_in(status: &Value) -> String {
+    let v: Value = serde_json::from_slice(&std::fs::read(&files(status)[0]).unwrap()).unwrap();
+    v["authToken"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn tokens_survive_a_restart_when_the_os_keyring_answers() {
+    use redline_core::keyring::{OsKeyring, SecretStore};
+    if let Err(e) = OsKeyring::probe() {
+        assert!(
+            std::env::var_os("REDLINE_REQUIRE_KEYRING").is_none(),
+            "REDLINE_REQUIRE_KEYRING is set but the keyring does not answer: {e}"
+        );
+        eprintln!("skipped: no OS keyring here ({e})");
+        return;
+    }
+    let env = Env::new();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    let mut child = env.serve();
+    let status = env.json(&["status", "--json"]);
+    assert_eq!(status["keyring"]["available"], true);
+    assert_eq!(status["workspaces"][0]["tokenStore"], "keyring");
+    let first = token_in(&status);
+    env.ok(&["quit"]);
+    child.wait().unwrap();
+    let mut child = env.serve();
+    let again = env.json(&["status", "--json"]);
+    assert_eq!(token_in(&again), first, "the same token after a restart");
+    let account = env.ws().to_string_lossy().into_owned();
+    assert_eq!(
+        OsKeyring.get(&account).unwrap().as_deref(),
+        Some(first.as_str())
+    );
+    env.ok(&["workspace", "remove", env.ws().to_str().unwrap()]);
+    assert_eq!(
+        OsKeyring.get(&account).unwrap(),
+        None,
+        "forgotten with the workspace"
+    );
+    env.ok(&["quit"]);
+    child.wait().unwrap();
+}
+
+#[test]
+fn without_a_keyring_it_says_so_and_keeps_the_token_in_memory() {
+    let mut env = Env::new();
+    env.keyring = false;
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    let mut child = env.serve();
+    let status = env.json(&["status", "--json"]);
+    assert_eq!(status["keyring"]["available"], false);
+    assert!(status["keyring"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("memory"));
+    assert_eq!(status["workspaces"][0]["tokenStore"], "memory");
+    assert!(env.ok(&["status"]).contains("keyring unavailable"));
+    let first = token_in(&status);
+    env.ok(&["quit"]);
+    child.wait().unwrap();
+    let mut child = env.serve();
+    assert_ne!(
+        token_in(&env.json(&["status", "--json"])),
+        first,
+        "a per-run token"
+    );
+    env.ok(&["quit"]);
+    child.wait().unwrap();
+}
