@@ -7,9 +7,10 @@
 //   await q.stop();
 //
 // Every wait is bounded and polls the screen (capture-pane): a TUI gives no other signal.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -23,7 +24,7 @@ const POLL_MS = 150;
 
 function tmux(socket, args, { timeoutMs = 10_000 } = {}) {
   return new Promise((resolve, reject) => {
-    execFile('tmux', ['-L', socket, '-f', '/dev/null', ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
+    execFile('tmux', ['-S', socket, '-f', '/dev/null', ...args], { timeout: timeoutMs }, (err, stdout, stderr) => {
       if (err) {
         err.message += `\ntmux ${args.join(' ')}: ${stderr}`;
         reject(err);
@@ -62,11 +63,13 @@ export async function writeQwenSettings(home, { qwenHome, model = 'redline-fake-
 }
 
 /**
- * Starts qwen in a private tmux server (its own -L socket, so nothing is shared with a
+ * Starts qwen in a private tmux server (its own -S socket in a temp dir, so nothing is shared with a
  * developer's tmux). `env` is the COMPLETE environment qwen gets (run through `env -i`).
  */
 export async function startQwen({ cwd, env, args = ['--approval-mode', 'default'], cols = 200, rows = 50, name = 'qwen' }) {
-  const socket = `redline-qwen-${process.pid}-${Date.now().toString(36)}`;
+  // A private tmux server whose socket lives in a temp dir removed by stop().
+  const sockDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-qwen-tmux-'));
+  const socket = path.join(sockDir, 'tmux.sock');
   const envArgs = Object.entries(env)
     .filter(([, v]) => v !== undefined && v !== null)
     .map(([k, v]) => shQuote(`${k}=${v}`))
@@ -75,10 +78,25 @@ export async function startQwen({ cwd, env, args = ['--approval-mode', 'default'
   const cmd =
     `env -i ${envArgs} ${shQuote(process.execPath)} ${shQuote(QWEN_ENTRY)} ${args.map(shQuote).join(' ')}; ` +
     `echo "[qwen exited with status $?]"; exec sleep 3600`;
-  await tmux(socket, ['new-session', '-d', '-s', name, '-x', String(cols), '-y', String(rows), '-c', cwd, cmd]);
+  try {
+    await tmux(socket, ['new-session', '-d', '-s', name, '-x', String(cols), '-y', String(rows), '-c', cwd, cmd]);
+  } catch (err) {
+    await fsp.rm(sockDir, { recursive: true, force: true });
+    throw err;
+  }
   const target = `${name}:0.0`;
 
   let stopped = false;
+  // Last resort if the test process ends without calling stop(): no qwen left behind.
+  const onExit = () => {
+    try {
+      execFileSync('tmux', ['-S', socket, 'kill-server'], { stdio: 'ignore', timeout: 5000 });
+    } catch {
+      // already gone
+    }
+    fs.rmSync(sockDir, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
   const q = {
     socket,
     target,
@@ -125,11 +143,13 @@ export async function startQwen({ cwd, env, args = ['--approval-mode', 'default'
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.off('exit', onExit);
       try {
         await tmux(socket, ['kill-server']);
       } catch {
         // already gone
       }
+      await fsp.rm(sockDir, { recursive: true, force: true });
     },
   };
   return q;

@@ -325,4 +325,64 @@ describe(`real qwen ${QWEN_VERSION} against Redline`, { timeout: 300_000 }, () =
       assert.deepEqual(pending, [], 'no pending review after reject');
     });
   });
+
+  // When the user answers in qwen's own terminal instead, qwen sends
+  // closeDiff {filePath, suppressNotification: true}: Redline must drop the review.
+  test('(e) answered "Yes" in the qwen terminal: the review closes, qwen writes its proposal', { timeout: 120_000 }, async () => {
+    assert.ok(q, 'needs (b)');
+    const file = path.join(ws, 'terminal-yes.txt');
+    fs.writeFileSync(file, 'original terminal-yes line\n');
+    const proposed = 'proposal allowed in the terminal\n';
+    model.setPlan({ trigger: 'REDLINE-TERMINAL-YES', filePath: file, content: proposed, final: 'Terminal yes finished.' });
+
+    await explain(async () => {
+      await q.submit('Please do REDLINE-TERMINAL-YES');
+      const review = await runJson(r, ['review', 'wait', '--file', file, '--timeout', '40']);
+      assert.equal(review.filePath, file);
+      await q.waitForScreen((s) => /› 1\. Yes, allow once/.test(screenAfter(s, 'REDLINE-TERMINAL-YES')), STEP_MS, 'the confirmation menu');
+      await q.keys('Enter');
+
+      const done = await model.waitFor((x) => x.decision.kind === 'final' && x.decision.toolResult.includes(file), STEP_MS, 'the write_file result');
+      assert.match(done.decision.toolResult, /Successfully overwrote file/);
+      assert.equal(fs.readFileSync(file, 'utf8'), proposed);
+      await pollUntil(
+        async () => {
+          const list = await runJson(r, ['review', 'list', '--json']);
+          return { ok: list.length === 0, value: list };
+        },
+        15_000,
+        'Redline to drop the review after qwen\'s closeDiff',
+      );
+    });
+  });
+
+  test('(f) answered "No" (esc) in the qwen terminal: the review closes, the file is unchanged', { timeout: 120_000 }, async () => {
+    assert.ok(q, 'needs (b)');
+    const file = path.join(ws, 'terminal-no.txt');
+    fs.writeFileSync(file, 'original terminal-no line\n');
+    model.setPlan({ trigger: 'REDLINE-TERMINAL-NO', filePath: file, content: 'proposal refused in the terminal\n', final: 'Terminal no finished.' });
+
+    await explain(async () => {
+      await q.submit('Please do REDLINE-TERMINAL-NO');
+      const review = await runJson(r, ['review', 'wait', '--file', file, '--timeout', '40']);
+      assert.equal(review.filePath, file);
+      await q.waitForScreen((s) => /› 1\. Yes, allow once/.test(screenAfter(s, 'REDLINE-TERMINAL-NO')), STEP_MS, 'the confirmation menu');
+      await q.keys('Escape');
+
+      await q.waitForScreen(
+        (s) => /^\s*-\s+WriteFile\s+Writing to terminal-no\.txt/m.test(screenAfter(s, 'REDLINE-TERMINAL-NO')),
+        STEP_MS,
+        'qwen to cancel the write',
+      );
+      await pollUntil(
+        async () => {
+          const list = await runJson(r, ['review', 'list', '--json']);
+          return { ok: list.length === 0, value: list };
+        },
+        15_000,
+        'Redline to drop the review after qwen\'s closeDiff',
+      );
+      assert.equal(fs.readFileSync(file, 'utf8'), 'original terminal-no line\n');
+    });
+  });
 });
