@@ -1,0 +1,223 @@
+// A tiny OpenAI-compatible chat-completions server that stands in for the model
+// when the real `qwen` binary runs in tests. See qwen/README.md.
+//
+// It is deterministic and driven by the conversation qwen sends:
+//   - a request without tools (a side request: title, summary, checks) gets a short text;
+//   - a main request whose last message is the user's prompt, while a plan is set,
+//     gets a `read_file` tool call for plan.filePath (qwen refuses to overwrite a
+//     file it has not read in the session);
+//   - a main request whose last tool result answers that read gets a `write_file`
+//     tool call with plan.content (this is what makes qwen ask for confirmation
+//     and, in IDE mode, call the companion's `openDiff`);
+//   - a main request whose last tool result answers the write gets plan.final as text;
+//   - anything else gets "ok".
+// Every request is recorded and announced, so tests synchronise on events instead
+// of sleeping.
+import http from 'node:http';
+import { EventEmitter } from 'node:events';
+
+const MODEL = 'redline-fake-model';
+
+function lastMessage(body) {
+  const msgs = Array.isArray(body?.messages) ? body.messages : [];
+  return msgs[msgs.length - 1];
+}
+
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((p) => (typeof p === 'string' ? p : p?.text ?? '')).join('');
+  }
+  return '';
+}
+
+export async function startFakeModel({ log = () => {} } = {}) {
+  const events = new EventEmitter();
+  const requests = [];
+  let plan = null;
+  let seq = 0;
+
+  function decide(body) {
+    const hasTools = Array.isArray(body?.tools) && body.tools.length > 0;
+    if (!hasTools) return { kind: 'side', text: 'ok' };
+    const last = lastMessage(body);
+    if (!plan) return { kind: 'text', text: 'ok' };
+    if (last?.role === 'user' && textOf(last.content).includes(plan.trigger)) {
+      return {
+        kind: 'read',
+        call: { id: `rl_read_${++seq}`, name: 'read_file', args: { file_path: plan.filePath } },
+      };
+    }
+    if (last?.role === 'tool' && String(last.tool_call_id).startsWith('rl_read_')) {
+      return {
+        kind: 'write',
+        call: {
+          id: `rl_write_${++seq}`,
+          name: 'write_file',
+          args: { file_path: plan.filePath, content: plan.content },
+        },
+      };
+    }
+    if (last?.role === 'tool' && String(last.tool_call_id).startsWith('rl_write_')) {
+      return { kind: 'final', text: plan.final, toolResult: textOf(last.content) };
+    }
+    return { kind: 'text', text: 'ok' };
+  }
+
+  function completionJson(d) {
+    const message = d.call
+      ? {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: d.call.id,
+              type: 'function',
+              function: { name: d.call.name, arguments: JSON.stringify(d.call.args) },
+            },
+          ],
+        }
+      : { role: 'assistant', content: d.text };
+    return {
+      id: `chatcmpl-${seq}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: MODEL,
+      choices: [{ index: 0, message, finish_reason: d.call ? 'tool_calls' : 'stop' }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    };
+  }
+
+  function streamChunks(d) {
+    const base = {
+      id: `chatcmpl-${seq}`,
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: MODEL,
+    };
+    const chunks = [];
+    if (d.call) {
+      chunks.push({
+        ...base,
+        choices: [{ index: 0, delta: { role: 'assistant', content: null }, finish_reason: null }],
+      });
+      chunks.push({
+        ...base,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [
+                {
+                  index: 0,
+                  id: d.call.id,
+                  type: 'function',
+                  function: { name: d.call.name, arguments: JSON.stringify(d.call.args) },
+                },
+              ],
+            },
+            finish_reason: null,
+          },
+        ],
+      });
+      chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
+    } else {
+      chunks.push({
+        ...base,
+        choices: [{ index: 0, delta: { role: 'assistant', content: d.text }, finish_reason: null }],
+      });
+      chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+    }
+    chunks.push({
+      ...base,
+      choices: [],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    });
+    return chunks;
+  }
+
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const url = new URL(req.url, 'http://x');
+      if (req.method === 'GET' && url.pathname.endsWith('/models')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: [{ id: MODEL, object: 'model' }] }));
+        return;
+      }
+      if (req.method !== 'POST' || !url.pathname.endsWith('/chat/completions')) {
+        log(`fake model: 404 ${req.method} ${req.url}`);
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'not found' } }));
+        return;
+      }
+      let body;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'bad json' } }));
+        return;
+      }
+      const d = decide(body);
+      const record = { n: requests.length + 1, body, decision: d, stream: !!body.stream };
+      requests.push(record);
+      log(`fake model: request #${record.n} stream=${record.stream} -> ${d.kind}${d.call ? ' ' + d.call.name : ''}`);
+      if (body.stream) {
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          connection: 'keep-alive',
+        });
+        for (const c of streamChunks(d)) res.write(`data: ${JSON.stringify(c)}\n\n`);
+        res.end('data: [DONE]\n\n');
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(completionJson(d)));
+      }
+      events.emit('request', record);
+    });
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+
+  return {
+    port,
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    model: MODEL,
+    requests,
+    events,
+    /** plan = {trigger, filePath, content, final}; null clears it. */
+    setPlan(p) {
+      plan = p;
+    },
+    /** Resolves with the first request (already received or future) matching pred. */
+    waitFor(pred, timeoutMs, what = 'a matching model request') {
+      const found = requests.find(pred);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const onReq = (r) => {
+          if (!pred(r)) return;
+          clearTimeout(timer);
+          events.off('request', onReq);
+          resolve(r);
+        };
+        const timer = setTimeout(() => {
+          events.off('request', onReq);
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+        }, timeoutMs);
+        events.on('request', onReq);
+      });
+    },
+    close() {
+      server.closeAllConnections?.();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
