@@ -52,13 +52,7 @@ async fn accept_with_edits_reaches_the_session_that_asked_exactly_once() {
     let again = f.instance.decide(id, Decision::Reject).await.unwrap_err();
     assert_eq!(again.code(), "no_such_review");
     // The bystander's next decision event is its own reject, not the asker's accept.
-    bystander
-        .call(
-            "openDiff",
-            json!({"filePath": f.file("b.txt"), "newContent": "b"}),
-        )
-        .await;
-    let bid = f.instance.list()[0].id;
+    let bid = f.propose(&mut bystander, "b.txt", "b").await;
     f.instance.decide(bid, Decision::Reject).await.unwrap();
     let m = bystander_stream.next_decision().await.unwrap();
     assert_eq!(m["method"], "ide/diffRejected");
@@ -117,12 +111,7 @@ async fn an_empty_accept_is_refused_and_nothing_is_lost() {
     let f = start().await;
     let mut c = f.client();
     c.connect("2025-06-18").await;
-    c.call(
-        "openDiff",
-        json!({"filePath": f.file("a.txt"), "newContent": "x\n"}),
-    )
-    .await;
-    let id = f.instance.list()[0].id;
+    let id = f.propose(&mut c, "a.txt", "x\n").await;
     let e = f
         .instance
         .decide(id, Decision::Accept(Some(String::new())))
@@ -137,12 +126,7 @@ async fn a_notification_while_no_stream_is_open_arrives_when_one_opens_and_is_ne
     let f = start().await;
     let mut c = f.client();
     c.connect("2025-06-18").await;
-    c.call(
-        "openDiff",
-        json!({"filePath": f.file("a.txt"), "newContent": "x\n"}),
-    )
-    .await;
-    let id = f.instance.list()[0].id;
+    let id = f.propose(&mut c, "a.txt", "x\n").await;
     f.instance.decide(id, Decision::Accept(None)).await.unwrap();
     let mut first = c.stream().await;
     let m = first.next_decision().await.unwrap();
@@ -152,12 +136,7 @@ async fn a_notification_while_no_stream_is_open_arrives_when_one_opens_and_is_ne
     let mut second = c.stream().await;
     let m = second.next_message().await.unwrap();
     assert_eq!(m["method"], "ide/contextUpdate");
-    c.call(
-        "openDiff",
-        json!({"filePath": f.file("b.txt"), "newContent": "y\n"}),
-    )
-    .await;
-    let bid = f.instance.list()[0].id;
+    let bid = f.propose(&mut c, "b.txt", "y\n").await;
     f.instance.decide(bid, Decision::Reject).await.unwrap();
     let m = second.next_decision().await.unwrap();
     assert_eq!(m["method"], "ide/diffRejected", "no replayed diffAccepted");

@@ -76,6 +76,22 @@ impl Fixture {
         }
     }
 
+    /// Proposes `content` for the workspace file `name` from `client`; returns the review's id.
+    pub async fn propose(&self, client: &mut Mcp, name: &str, content: &str) -> u64 {
+        let path = self.file(name);
+        let r = client
+            .call("openDiff", json!({"filePath": path, "newContent": content}))
+            .await;
+        assert_eq!(r["result"], json!({"content": []}), "{r}");
+        let review = self
+            .instance
+            .list()
+            .into_iter()
+            .rev()
+            .find(|r| r.file_path == path);
+        review.expect("the review is queued").id
+    }
+
     pub fn file(&self, name: &str) -> String {
         self.ws.join(name).to_string_lossy().into_owned()
     }
