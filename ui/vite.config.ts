@@ -29,6 +29,7 @@ export default defineConfig(({ mode }) => {
     test: {
       environment: 'happy-dom',
       include: ['test/**/*.test.ts'],
+      setupFiles: ['test/setup.ts'],
     },
   };
 });

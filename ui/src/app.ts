@@ -99,6 +99,9 @@ export class ReviewWindow {
   private tabs: ReviewTabs;
   readonly toasts: Toasts;
   readonly dialog: CloseDialog;
+  /** Ends the window-level listeners on destroy; the page itself never needs it, tests do. */
+  private readonly lifetime = new AbortController();
+  private unlisten: (() => void)[] = [];
 
   constructor(private root: HTMLElement, options: AppOptions = {}) {
     this.createEditor = options.createEditor ?? createReviewEditor;
@@ -131,24 +134,36 @@ export class ReviewWindow {
     });
     this.el.settingsToggle.addEventListener('click', () => void this.toggleSettings());
     this.el.settings.addEventListener('change', () => void this.saveSettings());
+    const signal = this.lifetime.signal;
     document.addEventListener('mousedown', (e) => {
       const target = e.target as Node;
       if (!this.el.settings.hidden && !this.el.settings.contains(target) && !this.el.settingsToggle.contains(target)) {
         this.hideSettings();
       }
-    });
+    }, { signal });
     // Capture phase: these shortcuts must win over CodeMirror's own bindings (Mod-Enter, Alt-Up/Down).
-    window.addEventListener('keydown', (e) => this.onKey(e), true);
-    window.addEventListener('focus', () => this.checkDisk());
+    window.addEventListener('keydown', (e) => this.onKey(e), { capture: true, signal });
+    window.addEventListener('focus', () => this.checkDisk(), { signal });
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') this.checkDisk();
-    });
+    }, { signal });
+  }
+
+  destroy(): void {
+    this.lifetime.abort();
+    for (const stop of this.unlisten) stop();
+    this.unlisten = [];
+    if (this.pushTimer !== null) clearTimeout(this.pushTimer);
+    this.pushTimer = null;
+    this.editor?.destroy();
+    this.editor = null;
+    this.editorFor = null;
   }
 
   /** Subscribes before listing, so a review that arrives in between is not missed. */
   async start(): Promise<void> {
     try {
-      await Promise.all([
+      this.unlisten = await Promise.all([
         ipc.on('review-added', (d) => this.onAdded(d)),
         ipc.on('review-updated', (d) => this.onUpdated(d)),
         ipc.on('review-resolved', (r) => this.onResolved(r)),
