@@ -12,6 +12,7 @@ import {
 } from '@codemirror/view';
 import { classHighlighter, tagHighlighter, tags } from '@lezer/highlight';
 import { languageFor, languageIfLoaded, loadLanguage } from './language';
+import { lineFirstDiff } from './linediff';
 
 export interface EditorInput {
   /** The file as it was before the proposal; read-only. */
@@ -43,6 +44,7 @@ export type EditorFactory = (parent: HTMLElement, input: EditorInput, onChange: 
 const languageSlot = new Compartment();
 const themeSlot = new Compartment();
 const collapse = { margin: 3, minSize: 4 };
+const diffConfig = { override: lineFirstDiff };
 
 // Colours live in CSS variables (style.css) so light and dark follow the OS without a second theme.
 // Selectors repeat a class where @codemirror/merge's own light/dark rules would otherwise win.
@@ -210,6 +212,7 @@ class CodeMirrorReviewEditor implements ReviewEditor {
               mergeControls: unifiedControls,
               collapseUnchanged: collapse,
               highlightChanges: this.input.highlightChanges,
+              diffConfig,
             }),
           ],
         }),
@@ -223,6 +226,7 @@ class CodeMirrorReviewEditor implements ReviewEditor {
         renderRevertControl: revertButton,
         collapseUnchanged: collapse,
         highlightChanges: this.input.highlightChanges,
+        diffConfig,
       });
     }
     for (const v of this.views()) liveViews.add(v);
