@@ -1,0 +1,290 @@
+// The diff editor of one review: CodeMirror's merge view (side by side or unified), its look and keys.
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import {
+  getChunks, getOriginalDoc, goToNextChunk, goToPreviousChunk, MergeView, unifiedMergeView, type Chunk,
+} from '@codemirror/merge';
+import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
+import { Compartment, EditorSelection, EditorState, type Extension, type Text } from '@codemirror/state';
+import {
+  drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, highlightSpecialChars,
+  keymap, lineNumbers,
+} from '@codemirror/view';
+import { classHighlighter, tagHighlighter, tags } from '@lezer/highlight';
+import { languageFor, languageIfLoaded, loadLanguage } from './language';
+import { lineFirstDiff } from './linediff';
+
+export interface EditorInput {
+  /** The file as it was before the proposal; read-only. */
+  original: string;
+  /** The text to edit: the proposal, or the user's edits of it so far. */
+  text: string;
+  /** Used only to choose the language. */
+  path: string;
+  unified: boolean;
+  /** Word-level marks; pointless for a new file, where every word is new. */
+  highlightChanges: boolean;
+}
+
+export interface ReviewEditor {
+  readonly unified: boolean;
+  getText(): string;
+  setUnified(unified: boolean): void;
+  nextChange(): boolean;
+  previousChange(): boolean;
+  /** Changed lines of the edited text against the original, from the chunks the view already has. */
+  counts(): { added: number; removed: number };
+  focus(): void;
+  destroy(): void;
+}
+
+/** Builds an editor inside `parent`; `onChange` runs on every edit, so it must be cheap. */
+export type EditorFactory = (parent: HTMLElement, input: EditorInput, onChange: () => void) => ReviewEditor;
+
+const languageSlot = new Compartment();
+const themeSlot = new Compartment();
+const collapse = { margin: 3, minSize: 4 };
+const diffConfig = { override: lineFirstDiff };
+
+// Colours live in CSS variables (style.css) so light and dark follow the OS without a second theme.
+// Selectors repeat a class where @codemirror/merge's own light/dark rules would otherwise win.
+const look = EditorView.theme({
+  '&': { height: '100%', fontSize: '13px', color: 'var(--fg)', backgroundColor: 'var(--editor-bg)' },
+  '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.5' },
+  '.cm-content': { caretColor: 'var(--fg)' },
+  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--fg)' },
+  '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground':
+    { backgroundColor: 'var(--selection)' },
+  '.cm-gutters': {
+    backgroundColor: 'var(--gutter-bg)', color: 'var(--gutter-fg)', borderRight: '1px solid var(--border)',
+  },
+  '.cm-activeLine': { backgroundColor: 'var(--active-line)' },
+  '.cm-activeLineGutter': { backgroundColor: 'var(--active-line)', color: 'var(--fg)' },
+  '&.cm-merge-a .cm-changedLine, .cm-deletedChunk.cm-deletedChunk': { backgroundColor: 'var(--del-line)' },
+  '&.cm-merge-b .cm-changedLine, .cm-inlineChangedLine': { backgroundColor: 'var(--ins-line)' },
+  '&.cm-merge-a.cm-merge-a .cm-changedText, & .cm-deletedChunk.cm-deletedChunk .cm-deletedText':
+    { background: 'var(--del-text)', borderRadius: '2px' },
+  '&.cm-merge-b.cm-merge-b .cm-changedText': { background: 'var(--ins-text)', borderRadius: '2px' },
+  '&.cm-merge-a.cm-merge-a .cm-changedLineGutter, &.cm-merge-b .cm-deletedLineGutter.cm-deletedLineGutter':
+    { background: 'var(--del-mark)' },
+  '&.cm-merge-b.cm-merge-b .cm-changedLineGutter': { background: 'var(--ins-mark)' },
+  '.cm-changeGutter': { width: '4px', paddingLeft: '0' },
+  '& .cm-collapsedLines.cm-collapsedLines': {
+    background: 'var(--collapsed-bg)', color: 'var(--muted)', fontFamily: 'var(--sans)', fontSize: '12px',
+    borderTop: '1px solid var(--border)', borderBottom: '1px solid var(--border)',
+  },
+  // The default ⦚ marks are missing from common Linux fonts and render as boxes.
+  '& .cm-collapsedLines.cm-collapsedLines:before': { content: '"↕"', marginInlineEnd: '6px' },
+  '& .cm-collapsedLines.cm-collapsedLines:after': { content: 'none' },
+  '.cm-deletedChunk .cm-chunkButtons': { top: '1px' },
+  '.cm-deletedChunk .cm-chunkButtons button.rl-revert': {
+    color: 'var(--fg)', background: 'var(--editor-bg)', border: '1px solid var(--border)', padding: '0 6px',
+    fontFamily: 'var(--sans)', fontSize: '12px', lineHeight: '18px',
+  },
+  '.cm-mergeSpacer': { background: 'var(--spacer-bg)' },
+  '.cm-panels': { backgroundColor: 'var(--panel-bg)', color: 'var(--fg)' },
+  '.cm-searchMatch': { backgroundColor: 'var(--search-match)' },
+  '.cm-selectionMatch': { backgroundColor: 'var(--selection-match)' },
+});
+
+// classHighlighter does not tell function names apart; this adds a class for them.
+const functionNames = tagHighlighter([
+  { tag: [tags.function(tags.variableName), tags.function(tags.propertyName)], class: 'tok-function' },
+]);
+
+const darkQuery: MediaQueryList | null =
+  typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+const liveViews = new Set<EditorView>();
+
+function themeFor(dark: boolean): Extension {
+  return EditorView.darkTheme.of(dark);
+}
+
+darkQuery?.addEventListener('change', (e) => {
+  for (const view of liveViews) view.dispatch({ effects: themeSlot.reconfigure(themeFor(e.matches)) });
+});
+
+function common(lang: Extension): Extension {
+  return [
+    lineNumbers(),
+    highlightSpecialChars(),
+    drawSelection(),
+    syntaxHighlighting(classHighlighter),
+    syntaxHighlighting(functionNames),
+    highlightSelectionMatches(),
+    languageSlot.of(lang),
+    themeSlot.of(themeFor(darkQuery?.matches ?? false)),
+    look,
+    keymap.of([...searchKeymap, ...defaultKeymap]),
+  ];
+}
+
+function editable(onChange: () => void): Extension {
+  return [
+    history(),
+    indentOnInput(),
+    bracketMatching(),
+    highlightActiveLine(),
+    highlightActiveLineGutter(),
+    keymap.of([...historyKeymap, indentWithTab]),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) onChange();
+    }),
+  ];
+}
+
+function revertButton(): HTMLElement {
+  const button = document.createElement('button');
+  button.className = 'rl-revert';
+  button.type = 'button';
+  button.title = 'Revert this change to the original';
+  button.setAttribute('aria-label', 'Revert this change');
+  button.textContent = '↶';
+  return button;
+}
+
+// The unified view offers only "revert": "accept" there would rewrite the original we compare with.
+function unifiedControls(type: 'accept' | 'reject', action: (e: MouseEvent) => void): HTMLElement {
+  if (type === 'accept') return document.createElement('span');
+  const button = revertButton();
+  button.textContent = '↶ Revert';
+  button.addEventListener('mousedown', action);
+  return button;
+}
+
+function linesIn(doc: Text, from: number, to: number, end: number): number {
+  return to > from ? doc.lineAt(end).number - doc.lineAt(from).number + 1 : 0;
+}
+
+function countChunks(chunks: readonly Chunk[], a: Text, b: Text): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const c of chunks) {
+    removed += linesIn(a, c.fromA, c.toA, c.endA);
+    added += linesIn(b, c.fromB, c.toB, c.endB);
+  }
+  return { added, removed };
+}
+
+class CodeMirrorReviewEditor implements ReviewEditor {
+  private merge: MergeView | null = null;
+  private single: EditorView | null = null;
+  private lang: Extension;
+  private destroyed = false;
+  unified: boolean;
+
+  constructor(private parent: HTMLElement, private input: EditorInput, private onChange: () => void) {
+    this.unified = input.unified;
+    const id = languageFor(input.path, input.text.slice(0, 200).split('\n', 1)[0]);
+    this.lang = (id && languageIfLoaded(id)) ?? [];
+    this.mount(input.text, 0);
+    if (id && !languageIfLoaded(id)) {
+      loadLanguage(id).then((ext) => {
+        this.lang = ext;
+        if (!this.destroyed) for (const v of this.views()) v.dispatch({ effects: languageSlot.reconfigure(ext) });
+      }, () => { /* Highlighting is a nicety: the plain text stays fully usable. */ });
+    }
+  }
+
+  private views(): EditorView[] {
+    if (this.single) return [this.single];
+    return this.merge ? [this.merge.a, this.merge.b] : [];
+  }
+
+  /** The view the user edits (and navigates by default). */
+  private get main(): EditorView {
+    return this.single ?? this.merge!.b;
+  }
+
+  private mount(text: string, head: number): void {
+    const selection = EditorSelection.cursor(Math.min(head, text.length));
+    if (this.unified) {
+      this.single = new EditorView({
+        parent: this.parent,
+        state: EditorState.create({
+          doc: text,
+          selection,
+          extensions: [
+            common(this.lang),
+            editable(this.onChange),
+            unifiedMergeView({
+              original: this.input.original,
+              mergeControls: unifiedControls,
+              collapseUnchanged: collapse,
+              highlightChanges: this.input.highlightChanges,
+              diffConfig,
+            }),
+          ],
+        }),
+      });
+    } else {
+      this.merge = new MergeView({
+        parent: this.parent,
+        a: { doc: this.input.original, extensions: [common(this.lang), EditorState.readOnly.of(true)] },
+        b: { doc: text, selection, extensions: [common(this.lang), editable(this.onChange)] },
+        revertControls: 'a-to-b',
+        renderRevertControl: revertButton,
+        collapseUnchanged: collapse,
+        highlightChanges: this.input.highlightChanges,
+        diffConfig,
+      });
+    }
+    for (const v of this.views()) liveViews.add(v);
+  }
+
+  private unmount(): void {
+    for (const v of this.views()) liveViews.delete(v);
+    this.merge?.destroy();
+    this.single?.destroy();
+    this.merge = null;
+    this.single = null;
+  }
+
+  getText(): string {
+    return this.main.state.doc.toString();
+  }
+
+  setUnified(unified: boolean): void {
+    if (unified === this.unified || this.destroyed) return;
+    const text = this.getText();
+    const head = this.main.state.selection.main.head;
+    this.unmount();
+    this.unified = unified;
+    this.mount(text, head);
+    this.main.dispatch({ effects: EditorView.scrollIntoView(Math.min(head, text.length), { y: 'center' }) });
+  }
+
+  private move(command: typeof goToNextChunk): boolean {
+    const focusedA = this.merge?.a.hasFocus;
+    const view = focusedA ? this.merge!.a : this.main;
+    const moved = command(view);
+    view.focus();
+    return moved;
+  }
+
+  nextChange(): boolean {
+    return this.move(goToNextChunk);
+  }
+
+  previousChange(): boolean {
+    return this.move(goToPreviousChunk);
+  }
+
+  counts(): { added: number; removed: number } {
+    if (this.merge) return countChunks(this.merge.chunks, this.merge.a.state.doc, this.merge.b.state.doc);
+    const state = this.single!.state;
+    return countChunks(getChunks(state)?.chunks ?? [], getOriginalDoc(state), state.doc);
+  }
+
+  focus(): void {
+    this.main.focus();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.unmount();
+  }
+}
+
+export const createReviewEditor: EditorFactory = (parent, input, onChange) =>
+  new CodeMirrorReviewEditor(parent, input, onChange);

@@ -1,0 +1,55 @@
+// The review window's only door to the Tauri backend: typed commands and events.
+import { invoke } from '@tauri-apps/api/core';
+import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import type { IpcError, Resolved, ReviewDetail, Settings } from './types';
+
+/** Payloads of the events the backend emits to this window. */
+export interface BackendEvents {
+  'review-added': ReviewDetail;
+  'review-updated': ReviewDetail;
+  'review-resolved': Resolved;
+  'close-requested': null;
+}
+
+function isIpcError(value: unknown): value is IpcError {
+  return typeof value === 'object' && value !== null
+    && typeof (value as IpcError).code === 'string'
+    && typeof (value as IpcError).message === 'string';
+}
+
+/**
+ * A command's Err arrives as whatever serde made of it; a broken bridge rejects with a string or an
+ * Error. Callers get one shape so every failure can be shown to the user the same way.
+ */
+export function toIpcError(err: unknown): IpcError {
+  if (isIpcError(err)) return err;
+  if (err instanceof Error) return { code: 'internal', message: err.message };
+  if (typeof err === 'string') return { code: 'internal', message: err };
+  return { code: 'internal', message: JSON.stringify(err) ?? String(err) };
+}
+
+async function call<T>(cmd: string, args: Record<string, unknown> = {}): Promise<T> {
+  try {
+    return await invoke<T>(cmd, args);
+  } catch (err) {
+    throw toIpcError(err);
+  }
+}
+
+export const reviewsList = () => call<ReviewDetail[]>('reviews_list');
+export const reviewUpdate = (id: number, content: string) => call<void>('review_update', { id, content });
+export const reviewAccept = (id: number, content: string) => call<void>('review_accept', { id, content });
+export const reviewReject = (id: number) => call<void>('review_reject', { id });
+export const reviewDiskChanged = (id: number) => call<boolean>('review_disk_changed', { id });
+export const settingsGet = () => call<Settings>('settings_get');
+export const settingsSet = (settings: Settings) => call<void>('settings_set', { settings });
+export const windowHide = () => call<void>('window_hide');
+export const windowCloseAnswer = (rejectPending: boolean) =>
+  call<void>('window_close_answer', { rejectPending });
+
+export function on<K extends keyof BackendEvents>(
+  name: K,
+  handler: (payload: BackendEvents[K]) => void,
+): Promise<UnlistenFn> {
+  return listen<BackendEvents[K]>(name, (event) => handler(event.payload));
+}

@@ -1,0 +1,217 @@
+// The pending reviews as the window shows them: order, selection, labels, the tab strip and the summary.
+import { languageFor, languageNames } from './language';
+import type { ClientInfo, ReviewDetail } from './types';
+
+export type Layout = 'split' | 'unified';
+
+export interface Review {
+  detail: ReviewDetail;
+  /** The user's text as of the last push or tab switch; the open editor holds the live text. */
+  text: string;
+  added: number;
+  removed: number;
+  diskChanged: boolean;
+  /** An accept or reject is in flight: its buttons stay disabled until it settles. */
+  busy: boolean;
+  /** Arrived while another review was in front; cleared once looked at. */
+  fresh: boolean;
+  /** The layout the user chose for this review, if any. */
+  layout?: Layout;
+}
+
+export type UpsertResult = 'added' | 'replaced' | 'refreshed';
+
+export class ReviewList {
+  private byId = new Map<number, Review>();
+  private order: number[] = [];
+  selected: number | null = null;
+
+  get size(): number {
+    return this.order.length;
+  }
+
+  get(id: number | null): Review | undefined {
+    return id === null ? undefined : this.byId.get(id);
+  }
+
+  get current(): Review | undefined {
+    return this.get(this.selected);
+  }
+
+  all(): Review[] {
+    return this.order.map((id) => this.byId.get(id)!);
+  }
+
+  /**
+   * Adds a review or refreshes one we have. The user's edits survive a refresh unless the CLI sent a
+   * different proposal or original, which makes them meaningless ('replaced'). An `arriving`
+   * review is marked fresh when another one is in front, so the user notices its tab.
+   */
+  upsert(detail: ReviewDetail, arriving = false): UpsertResult {
+    const known = this.byId.get(detail.id);
+    if (!known) {
+      this.byId.set(detail.id, {
+        detail, text: detail.current, added: detail.added, removed: detail.removed,
+        diskChanged: false, busy: false, fresh: arriving && this.selected !== null,
+      });
+      this.order.push(detail.id);
+      if (this.selected === null) this.selected = detail.id;
+      return 'added';
+    }
+    const replaced = known.detail.proposal !== detail.proposal || known.detail.original !== detail.original;
+    known.detail = detail;
+    known.added = detail.added;
+    known.removed = detail.removed;
+    if (replaced) known.text = detail.current;
+    return replaced ? 'replaced' : 'refreshed';
+  }
+
+  /** Removes a review; if it was in front, its right-hand neighbour (else the left) takes its place. */
+  remove(id: number): Review | undefined {
+    const review = this.byId.get(id);
+    if (!review) return undefined;
+    const index = this.order.indexOf(id);
+    this.order.splice(index, 1);
+    this.byId.delete(id);
+    if (this.selected === id) {
+      this.selected = this.order[Math.min(index, this.order.length - 1)] ?? null;
+    }
+    return review;
+  }
+
+  select(id: number): boolean {
+    const review = this.byId.get(id);
+    if (!review) return false;
+    this.selected = id;
+    review.fresh = false;
+    return true;
+  }
+
+  /** The id `step` tabs away from the selected one, wrapping around. */
+  neighbour(step: number): number | null {
+    if (this.order.length === 0) return null;
+    const n = this.order.length;
+    const at = this.selected === null ? 0 : this.order.indexOf(this.selected);
+    return this.order[(((at + step) % n) + n) % n];
+  }
+}
+
+export function baseName(path: string): string {
+  const parts = path.split(/[\\/]/).filter(Boolean);
+  return parts[parts.length - 1] ?? path;
+}
+
+export function workspaceLabel(workspace: string): string {
+  return baseName(workspace);
+}
+
+export function clientLabel(client: ClientInfo): string {
+  return client.version ? `${client.name} ${client.version}` : client.name;
+}
+
+// U+2212 MINUS SIGN: a hyphen looks like a dash next to a number.
+export function countsLabel(added: number, removed: number): string {
+  return `+${added} \u2212${removed}`;
+}
+
+/** One line describing a review, for tooltips and screen readers. */
+export function describe(review: Review): string {
+  const d = review.detail;
+  const parts = [`${d.relativePath} in ${d.workspace}`, `from ${clientLabel(d.client)}`];
+  if (d.newFile) parts.push('new file');
+  parts.push(countsLabel(review.added, review.removed));
+  return parts.join(', ');
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function counts(added: number, removed: number): HTMLElement {
+  const box = el('span', 'counts');
+  box.setAttribute('aria-label', `${added} lines added, ${removed} removed`);
+  box.append(el('span', 'add', `+${added}`), el('span', 'del', `\u2212${removed}`));
+  return box;
+}
+
+export interface TabActions {
+  select(id: number): void;
+  close(id: number): void;
+}
+
+/** The tab strip: one tab per review; its close button rejects the review. */
+export class ReviewTabs {
+  constructor(private strip: HTMLElement, actions: TabActions) {
+    strip.addEventListener('click', (e) => {
+      const target = e.target as HTMLElement;
+      const tab = target.closest<HTMLElement>('[data-id]');
+      if (!tab) return;
+      const id = Number(tab.dataset.id);
+      if (target.closest('.tab-close')) actions.close(id);
+      else actions.select(id);
+    });
+    // Middle-click closes, as in browsers and editors.
+    strip.addEventListener('auxclick', (e) => {
+      const tab = (e.target as HTMLElement).closest<HTMLElement>('[data-id]');
+      if (tab && e.button === 1) actions.close(Number(tab.dataset.id));
+    });
+  }
+
+  render(list: ReviewList): void {
+    // Labels that would collide get their workspace shown, so two main.rs tabs stay distinguishable.
+    const names = new Map<string, number>();
+    for (const r of list.all()) {
+      const name = baseName(r.detail.relativePath);
+      names.set(name, (names.get(name) ?? 0) + 1);
+    }
+    const multiWorkspace = new Set(list.all().map((r) => r.detail.workspace)).size > 1;
+    const tabs = list.all().map((review) => {
+      const d = review.detail;
+      const selected = d.id === list.selected;
+      const tab = el('div', 'tab');
+      tab.dataset.id = String(d.id);
+      tab.setAttribute('role', 'tab');
+      tab.setAttribute('aria-selected', String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+      tab.title = describe(review);
+      if (review.fresh) tab.classList.add('fresh');
+      const name = baseName(d.relativePath);
+      const label = el('span', 'tab-label');
+      label.append(el('span', 'tab-name', name));
+      if (multiWorkspace || (names.get(name) ?? 0) > 1) label.append(el('span', 'tab-ws', workspaceLabel(d.workspace)));
+      if (d.newFile) label.append(el('span', 'badge new', 'new'));
+      const close = el('button', 'tab-close', '×');
+      close.type = 'button';
+      close.tabIndex = -1;
+      close.title = 'Reject and close';
+      close.setAttribute('aria-label', `Reject ${d.relativePath}`);
+      tab.append(label, counts(review.added, review.removed), close);
+      return tab;
+    });
+    this.strip.replaceChildren(...tabs);
+  }
+}
+
+/** The line above the diff: where the file is, who asked, and how big the change is. */
+export function renderSummary(box: HTMLElement, review: Review): void {
+  const d = review.detail;
+  const path = el('div', 'path');
+  const ws = el('span', 'ws', workspaceLabel(d.workspace));
+  ws.title = d.workspace;
+  const rel = el('span', 'rel', d.relativePath);
+  rel.title = d.filePath;
+  path.append(ws, el('span', 'sep', '/'), rel);
+
+  const meta = el('div', 'meta');
+  const client = el('span', 'client', clientLabel(d.client));
+  client.title = 'The CLI that proposed this edit';
+  meta.append(client);
+  if (d.newFile) meta.append(el('span', 'badge new', 'new file'));
+  meta.append(counts(review.added, review.removed));
+  const lang = languageFor(d.relativePath, d.proposal.slice(0, 200).split('\n', 1)[0]);
+  if (lang) meta.append(el('span', 'lang', languageNames[lang]));
+  box.replaceChildren(path, meta);
+}
