@@ -24,6 +24,8 @@ fn enabled_by_default() -> bool {
 pub struct Config {
     #[serde(default)]
     pub workspaces: Vec<WorkspaceEntry>,
+    #[serde(default)]
+    pub settings: crate::settings::Settings,
 }
 
 impl Config {

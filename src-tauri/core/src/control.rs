@@ -49,11 +49,14 @@ pub enum Request {
     Pin {
         path: PathBuf,
     },
+    /// Show the review window (a second `redline` launch reaching the running one).
+    Show,
     Quit,
 }
 
-/// An error as the other side sees it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+/// An error as the other side (a `redline` command, the review window) sees it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ts_rs::TS)]
+#[ts(rename = "IpcError")]
 pub struct Fault {
     pub code: String,
     pub message: String,
@@ -105,6 +108,7 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
             Value::Null
         }
         Request::Pin { path } => value(&instance.pin(&path).await?),
+        Request::Show => json!(instance.request_show()),
         Request::Quit => {
             instance.request_quit();
             Value::Null

@@ -70,6 +70,8 @@ pub struct Instance {
     reviews: Arc<ReviewQueue>,
     state: Mutex<State>,
     quit: CancellationToken,
+    /// Asks a surface to show the reviews (a second launch, the tray, a command).
+    show: tokio::sync::broadcast::Sender<()>,
 }
 
 impl Instance {
@@ -89,6 +91,7 @@ impl Instance {
                 companions: BTreeMap::new(),
             }),
             quit: CancellationToken::new(),
+            show: tokio::sync::broadcast::channel(4).0,
         });
         for entry in config.workspaces.iter().filter(|w| w.enabled) {
             let mut state = instance.state.lock().await;
@@ -303,6 +306,52 @@ impl Instance {
         tokio::time::timeout(timeout, found)
             .await
             .map_err(|_| Error::Timeout)?
+    }
+
+    /// Every pending review as the review window shows it.
+    pub fn details(&self) -> Vec<crate::review::Detail> {
+        self.reviews.list().iter().map(|r| r.detail()).collect()
+    }
+
+    /// Whether the file changed on disk since the review opened (created, edited or deleted).
+    pub fn disk_changed(&self, id: ReviewId) -> Result<bool> {
+        let r = self.review(id)?;
+        let now = match std::fs::read(&r.path) {
+            Ok(bytes) => Some(bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Error::io(&r.path, e)),
+        };
+        Ok(now.as_deref() != r.original.as_deref().map(str::as_bytes))
+    }
+
+    /// Rejects every pending review (the window closed with "reject them").
+    pub async fn reject_all(&self) -> Result<()> {
+        for r in self.reviews.list() {
+            match self.decide(r.id, Decision::Reject).await {
+                Ok(()) | Err(Error::NoSuchReview(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    pub async fn settings(&self) -> crate::settings::Settings {
+        self.state.lock().await.config.settings
+    }
+
+    pub async fn set_settings(&self, settings: crate::settings::Settings) -> Result<()> {
+        let mut state = self.state.lock().await;
+        state.config.settings = settings;
+        self.save(&state)
+    }
+
+    /// Asks whichever surface runs to show the reviews; false if none listens (headless).
+    pub fn request_show(&self) -> bool {
+        self.show.send(()).is_ok()
+    }
+
+    pub fn show_requests(&self) -> tokio::sync::broadcast::Receiver<()> {
+        self.show.subscribe()
     }
 
     /// Asks the process to stop; `quit_requested` resolves.

@@ -1,6 +1,7 @@
 //! Redline's core: the IDE-companion servers AI coding CLIs connect to, their discovery files and
 //! tokens, and the review queue. Knows nothing of Tauri; tested without a display.
 
+pub mod bindings;
 pub mod clock;
 pub mod companion;
 pub mod config;
@@ -13,11 +14,13 @@ pub mod error;
 pub mod guard;
 pub mod instance;
 pub mod keyring;
+pub mod menu;
 pub mod private_file;
 pub mod process;
 pub mod review;
 pub mod server;
 pub mod session;
+pub mod settings;
 pub mod shell;
 pub mod token;
 pub mod tools;

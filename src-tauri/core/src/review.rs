@@ -8,11 +8,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
+use ts_rs::TS;
 
 pub type ReviewId = u64;
 
 /// The CLI that asked, as it named itself in `initialize`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize, TS)]
 pub struct ClientInfo {
     pub name: String,
     pub version: String,
@@ -44,6 +45,31 @@ impl Review {
         self.original.as_deref().unwrap_or("")
     }
 
+    /// Everything the review window shows of a review.
+    pub fn detail(&self) -> Detail {
+        let relative = self
+            .path
+            .strip_prefix(&self.workspace)
+            .unwrap_or(&self.path)
+            .to_string_lossy()
+            .into_owned();
+        Detail {
+            id: self.id,
+            workspace: self.workspace.to_string_lossy().into_owned(),
+            relative_path: relative,
+            file_path: self.file_path.clone(),
+            client: self.client.clone(),
+            new_file: self.original.is_none(),
+            original: self.original_text().to_owned(),
+            proposal: self.proposal.clone(),
+            current: self.current.clone(),
+            added: self.stats.added,
+            removed: self.stats.removed,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+        }
+    }
+
     pub fn summary(&self) -> Summary {
         Summary {
             id: self.id,
@@ -72,8 +98,42 @@ pub struct Summary {
     pub created_at: u64,
 }
 
+/// A review as the review window shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "ReviewDetail")]
+pub struct Detail {
+    #[ts(type = "number")]
+    pub id: ReviewId,
+    pub workspace: String,
+    /// The path relative to the workspace, for labels.
+    pub relative_path: String,
+    pub file_path: String,
+    pub client: ClientInfo,
+    pub new_file: bool,
+    pub original: String,
+    pub proposal: String,
+    pub current: String,
+    #[ts(type = "number")]
+    pub added: usize,
+    #[ts(type = "number")]
+    pub removed: usize,
+    #[ts(type = "number")]
+    pub created_at: u64,
+    #[ts(type = "number")]
+    pub updated_at: u64,
+}
+
+/// A review that left the queue, for surfaces to drop it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+pub struct Resolved {
+    #[ts(type = "number")]
+    pub id: ReviewId,
+    pub outcome: Outcome,
+}
+
 /// How a review ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// The user accepted; the CLI is sent the current text.

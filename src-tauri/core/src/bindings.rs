@@ -1,0 +1,33 @@
+//! The TypeScript declarations of the types the review window shares with Rust, generated from
+//! the Rust types so neither side is copied by hand (`ui/src/bindings.ts`, kept current by a test).
+
+use crate::control::Fault;
+use crate::review::{ClientInfo, Detail, Outcome, Resolved};
+use crate::settings::{PopupMode, Settings};
+use ts_rs::TS;
+
+/// The whole `ui/src/bindings.ts`.
+pub fn typescript() -> String {
+    let cfg = ts_rs::Config::default();
+    let decls = [
+        ClientInfo::decl(&cfg),
+        Detail::decl(&cfg),
+        Outcome::decl(&cfg),
+        Resolved::decl(&cfg),
+        PopupMode::decl(&cfg),
+        Settings::decl(&cfg),
+        Fault::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from the Rust types by `redline_core::bindings`; do not edit.\n\
+         // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test bindings\n\n",
+    );
+    for d in decls {
+        out.push_str("export ");
+        out.push_str(&d);
+        out.push_str("\n\n");
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}

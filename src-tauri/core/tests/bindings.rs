@@ -1,0 +1,17 @@
+//! `ui/src/bindings.ts` must be exactly what the Rust types generate.
+
+use std::path::PathBuf;
+
+#[test]
+fn the_ui_bindings_match_the_rust_types() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/bindings.ts");
+    let generated = redline_core::bindings::typescript();
+    if std::env::var_os("UPDATE_BINDINGS").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "ui/src/bindings.ts is stale; run UPDATE_BINDINGS=1 cargo test -p redline-core --test bindings\n--- generated ---\n{generated}"
+    );
+}
