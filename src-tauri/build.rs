@@ -1,0 +1,23 @@
+//! Generates the Tauri context; the app's commands are declared here so that each gets an
+//! `allow-…` permission and only the capabilities in `src-tauri/capabilities/` grant them.
+
+const COMMANDS: &[&str] = &[
+    "reviews_list",
+    "review_update",
+    "review_accept",
+    "review_reject",
+    "review_disk_changed",
+    "settings_get",
+    "settings_set",
+    "window_hide",
+    "window_close_answer",
+];
+
+fn main() {
+    let attrs = tauri_build::Attributes::new()
+        .capabilities_path_pattern("src-tauri/capabilities/*.json")
+        .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));
+    if let Err(e) = tauri_build::try_build(attrs) {
+        panic!("tauri-build: {e:#}");
+    }
+}
