@@ -10,6 +10,7 @@ use redline_core::keyring::Tokens;
 use redline_core::process::{own_pid, OsProcessTable};
 use redline_core::review::Summary;
 use redline_core::shell::{self, Shell};
+use redline_core::stop::StopSignals;
 use redline_core::{Error, Result};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -25,7 +26,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the companion servers of the enabled workspaces until stopped.
+    /// Run the companion servers of the enabled workspaces until stopped (what `redline` alone
+    /// does, with a tray and the review window).
     Serve {
         /// No window and no tray: the servers and the control channel only.
         #[arg(long)]
@@ -108,6 +110,16 @@ enum TokenCmd {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The desktop app runs Tauri's own event loop and runtime: start it outside ours.
+    if matches!(cli.command, None | Some(Command::Serve { headless: false })) {
+        return match redline_app::run(Dirs::from_env()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("redline: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
@@ -170,6 +182,7 @@ async fn serve(dirs: Dirs) -> Result<()> {
         .init();
     // The control socket first: a second instance stops here, before touching any file.
     let listener = control::bind(&dirs).await?;
+    let mut signals = StopSignals::install().map_err(|e| Error::io("signals", e))?;
     let world = World {
         dirs,
         pid: own_pid(),
@@ -180,29 +193,13 @@ async fn serve(dirs: Dirs) -> Result<()> {
     let instance = Instance::start(world).await?;
     tokio::spawn(control::serve(instance.clone(), listener));
     println!("ready");
-    wait_for_stop(&instance).await;
+    tokio::select! {
+        _ = signals.recv() => {}
+        _ = instance.quit_requested() => {}
+    }
     tracing::info!("stopping: servers down, discovery files removed");
     instance.shutdown().await;
     Ok(())
-}
-
-async fn wait_for_stop(instance: &Instance) {
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term => {}
-        _ = instance.quit_requested() => {}
-    }
 }
 
 async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {

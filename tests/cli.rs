@@ -624,3 +624,25 @@ fn without_a_keyring_it_says_so_and_keeps_the_token_in_memory() {
     env.ok(&["quit"]);
     child.wait().unwrap();
 }
+
+#[test]
+fn a_signal_the_moment_it_is_ready_still_cleans_up() {
+    // `ready` promises the stop signals are heard: a race here left stale files behind.
+    let env = Env::new();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    for round in 0..20 {
+        let mut child = env.serve();
+        signal(
+            &child,
+            if round % 2 == 0 {
+                libc::SIGTERM
+            } else {
+                libc::SIGINT
+            },
+        );
+        let status = child.wait().unwrap();
+        assert!(status.success(), "round {round}: {status:?}");
+        let left: Vec<_> = std::fs::read_dir(env.gemini_dir()).unwrap().collect();
+        assert!(left.is_empty(), "round {round}: {left:?}");
+    }
+}

@@ -195,6 +195,17 @@ impl Instance {
         Ok(())
     }
 
+    /// A workspace's token, for the tray's "Copy token".
+    pub async fn token(&self, path: &Path) -> Result<String> {
+        let state = self.state.lock().await;
+        let path = known_path(&state.config, path)?;
+        let token = match state.companions.get(&path) {
+            Some(c) => c.token(),
+            None => self.world.tokens.token_for(&path.to_string_lossy())?,
+        };
+        Ok(token.expose().to_owned())
+    }
+
     pub async fn workspaces(&self) -> Vec<config::WorkspaceEntry> {
         self.state.lock().await.config.workspaces.clone()
     }

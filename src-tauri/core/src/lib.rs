@@ -22,6 +22,7 @@ pub mod server;
 pub mod session;
 pub mod settings;
 pub mod shell;
+pub mod stop;
 pub mod token;
 pub mod tools;
 pub mod workspace;

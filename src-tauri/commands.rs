@@ -1,0 +1,74 @@
+//! The review window's commands: each one a call into the core, errors as `{code, message}`.
+
+use redline_core::companion::Decision;
+use redline_core::control::Fault;
+use redline_core::instance::Instance;
+use redline_core::review::Detail;
+use redline_core::settings::Settings;
+use std::sync::Arc;
+use tauri::{State, WebviewWindow};
+
+type Core<'a> = State<'a, Arc<Instance>>;
+type Answer<T = ()> = Result<T, Fault>;
+
+fn fault(e: redline_core::Error) -> Fault {
+    Fault::from(&e)
+}
+
+#[tauri::command]
+pub fn reviews_list(core: Core<'_>) -> Vec<Detail> {
+    core.details()
+}
+
+#[tauri::command]
+pub fn review_update(core: Core<'_>, id: u64, content: String) -> Answer {
+    core.update(id, content).map_err(fault)
+}
+
+#[tauri::command]
+pub async fn review_accept(core: Core<'_>, id: u64, content: String) -> Answer {
+    core.decide(id, Decision::Accept(Some(content)))
+        .await
+        .map_err(fault)
+}
+
+#[tauri::command]
+pub async fn review_reject(core: Core<'_>, id: u64) -> Answer {
+    core.decide(id, Decision::Reject).await.map_err(fault)
+}
+
+#[tauri::command]
+pub fn review_disk_changed(core: Core<'_>, id: u64) -> Answer<bool> {
+    core.disk_changed(id).map_err(fault)
+}
+
+#[tauri::command]
+pub async fn settings_get(core: Core<'_>) -> Answer<Settings> {
+    Ok(core.settings().await)
+}
+
+#[tauri::command]
+pub async fn settings_set(core: Core<'_>, settings: Settings) -> Answer {
+    core.set_settings(settings).await.map_err(fault)
+}
+
+#[tauri::command]
+pub fn window_hide(window: WebviewWindow) -> Answer {
+    window.hide().map_err(|e| Fault {
+        code: "window".into(),
+        message: e.to_string(),
+    })
+}
+
+/// The answer to "close the window with reviews pending?": reject them, or keep them pending.
+#[tauri::command]
+pub async fn window_close_answer(
+    core: Core<'_>,
+    window: WebviewWindow,
+    reject_pending: bool,
+) -> Answer {
+    if reject_pending {
+        core.reject_all().await.map_err(fault)?;
+    }
+    window_hide(window)
+}

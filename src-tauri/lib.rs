@@ -1,0 +1,129 @@
+//! The desktop app: a tray icon, the review window and the core's companion servers. It only
+//! wires: the core's state and events to the tray and the window, their actions back to the core.
+
+mod commands;
+mod tray;
+mod window;
+
+use redline_core::clock::SystemClock;
+use redline_core::control::{self, Request};
+use redline_core::dirs::Dirs;
+use redline_core::instance::{Instance, World};
+use redline_core::keyring::Tokens;
+use redline_core::process::{own_pid, OsProcessTable};
+use redline_core::review::{Resolved, ReviewEvent};
+use redline_core::stop::StopSignals;
+use redline_core::Error;
+use std::sync::Arc;
+use tauri::async_runtime::{block_on, spawn};
+use tauri::{AppHandle, Emitter, Manager, RunEvent};
+
+/// Runs the app until Quit. A second launch shows the running instance's window and returns.
+pub fn run(dirs: Dirs) -> Result<(), Error> {
+    let listener = match block_on(control::bind(&dirs)) {
+        Ok(l) => l,
+        Err(Error::AlreadyRunning) => {
+            block_on(control::call(&dirs, &Request::Show))?;
+            return Ok(());
+        }
+        Err(e) => return Err(e),
+    };
+    let instance = block_on(Instance::start(World {
+        dirs,
+        pid: own_pid(),
+        procs: Arc::new(OsProcessTable),
+        clock: Arc::new(SystemClock),
+        tokens: Tokens::os(),
+    }))?;
+    spawn(control::serve(instance.clone(), listener));
+    let signals =
+        block_on(async { StopSignals::install() }).map_err(|e| Error::io("signals", e))?;
+
+    let app = tauri::Builder::default()
+        .plugin(tauri_plugin_autostart::init(
+            tauri_plugin_autostart::MacosLauncher::LaunchAgent,
+            None,
+        ))
+        .plugin(tauri_plugin_clipboard_manager::init())
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_opener::init())
+        .manage(instance.clone())
+        .invoke_handler(tauri::generate_handler![
+            commands::reviews_list,
+            commands::review_update,
+            commands::review_accept,
+            commands::review_reject,
+            commands::review_disk_changed,
+            commands::settings_get,
+            commands::settings_set,
+            commands::window_hide,
+            commands::window_close_answer,
+        ])
+        .setup(|app| {
+            // Created hidden now, so a review shows without waiting for a page to load.
+            window::create(app.handle())?;
+            tray::create(app.handle())?;
+            let handle = app.handle().clone();
+            spawn(forward_reviews(handle.clone()));
+            spawn(forward_show_requests(handle.clone()));
+            spawn(exit_on_quit(handle, signals));
+            Ok(())
+        })
+        .on_window_event(window::on_event)
+        .build(tauri::generate_context!())
+        .map_err(|e| Error::Control(format!("cannot start the desktop app: {e}")))?;
+
+    app.run(move |_, event| match event {
+        // Closing the window never quits a tray app; only Quit does.
+        RunEvent::ExitRequested {
+            code: None, api, ..
+        } => api.prevent_exit(),
+        RunEvent::Exit => block_on(instance.shutdown()),
+        _ => {}
+    });
+    Ok(())
+}
+
+fn instance(app: &AppHandle) -> Arc<Instance> {
+    app.state::<Arc<Instance>>().inner().clone()
+}
+
+/// The core's review events, to the window (as events) and the tray (as a rebuilt menu).
+async fn forward_reviews(app: AppHandle) {
+    let instance = instance(&app);
+    let mut events = instance.reviews().subscribe();
+    loop {
+        match events.recv().await {
+            Ok(ReviewEvent::Added(r)) => {
+                let _ = app.emit("review-added", r.detail());
+                window::pop_up(&app, instance.settings().await.popup);
+            }
+            Ok(ReviewEvent::Updated(r)) => {
+                let _ = app.emit("review-updated", r.detail());
+            }
+            Ok(ReviewEvent::Resolved { id, outcome, .. }) => {
+                let _ = app.emit("review-resolved", Resolved { id, outcome });
+            }
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+        }
+        tray::refresh(&app).await;
+    }
+}
+
+async fn forward_show_requests(app: AppHandle) {
+    let mut requests = instance(&app).show_requests();
+    while requests.recv().await.is_ok() {
+        window::show(&app, true);
+    }
+}
+
+/// `redline quit`, the tray's Quit, SIGTERM and Ctrl+C all end the app the same way.
+async fn exit_on_quit(app: AppHandle, mut signals: StopSignals) {
+    let core = instance(&app);
+    tokio::select! {
+        _ = core.quit_requested() => {}
+        _ = signals.recv() => {}
+    }
+    app.exit(0);
+}
