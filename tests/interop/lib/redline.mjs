@@ -219,6 +219,8 @@ export async function startRedline({ workspaces = [], env: envOverrides = {}, re
     },
     process: child,
     stderr: () => stderrText,
+    /** Resolves {code, signal} when `redline serve` exits (for whatever reason). */
+    waitExit: () => exitPromise,
     port: (wsPath) => readDiscovery(wsPath).port,
     token: (wsPath) => readDiscovery(wsPath).authToken,
     discoveryFile,
