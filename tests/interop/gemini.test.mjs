@@ -162,6 +162,13 @@ test('openDiff, then accept with edited text: the client gets exactly the edited
     [],
     'accepted review still listed',
   );
+
+  // Answering the same review again fails and sends nothing.
+  const mark = g.events.length;
+  const again = await r.run(['review', 'accept', String(review.id), '--content-file', contentFile]);
+  assert.equal(again.code, 1, `second accept: exit ${again.code}, stdout ${again.stdout}`);
+  assert.match(again.stderr, /^redline: /);
+  await probeNoStrayNotifications(r, g, ws, mark);
 });
 
 test('openDiff, then reject: the client gets rejected', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -364,3 +371,142 @@ test('openDiff for a path outside the workspace is refused and queues no review'
   await ok(r, ['review', 'reject', String(review.id)]);
   assert.equal((await diff.result).status, 'rejected');
 });
+
+test('two workspaces: each has its own server; a client of one cannot open diffs in the other', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const ws1 = await makeWorkspace(t, 'one');
+  const ws2 = await makeWorkspace(t, 'two');
+  await fsp.writeFile(path.join(ws1, 'a.txt'), 'a\n');
+  const r = await redline(t, [ws1, ws2]);
+  assert.notEqual(r.port(ws1), r.port(ws2));
+  assert.notEqual(r.discoveryFile(ws1), r.discoveryFile(ws2));
+
+  const g = await connectedGemini(t, r, ws2);
+  const status = await r.json(['status', '--json']);
+  const clientsOf = (ws) => status.workspaces.find((x) => x.path === ws)?.clients;
+  assert.equal(clientsOf(ws2)?.length, 1, JSON.stringify(status));
+  assert.deepEqual(clientsOf(ws1), []);
+
+  const foreign = path.join(ws1, 'a.txt');
+  const diff = g.openDiff(foreign, 'b\n', { timeoutMs: 15_000 });
+  await assert.rejects(diff.result, (err) => err.ideClientError !== undefined, 'openDiff into the other workspace was not refused');
+  assert.deepEqual(await reviewList(r), []);
+
+  const own = path.join(ws2, 'b.txt');
+  const ok2 = g.openDiff(own, 'b\n');
+  await ok2.started;
+  const review = await waitReview(r, own);
+  assert.equal(review.workspace, ws2);
+  await ok(r, ['review', 'accept', String(review.id)]);
+  assert.deepEqual(await ok2.result, { status: 'accepted', content: 'b\n' });
+});
+
+test('the CLI disabling IDE mode (closeDiff without suppressNotification) closes its pending review', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const ws = await makeWorkspace(t);
+  const target = path.join(ws, 'x.txt');
+  await fsp.writeFile(target, 'x\n');
+  const r = await redline(t, [ws]);
+  const g = await connectedGemini(t, r, ws);
+
+  const diff = g.openDiff(target, 'y\n');
+  await diff.started;
+  const review = await waitReview(r, target);
+  const after = await g.disconnect(); // IdeClient.disconnect(): closeDiff for each pending diff, then close
+  assert.equal(after.state.status, 'disconnected');
+  assert.deepEqual(
+    (await reviewList(r)).filter((x) => x.id === review.id),
+    [],
+    'review still pending after the CLI closed the diff',
+  );
+  const rej = await r.run(['review', 'reject', String(review.id)]);
+  assert.equal(rej.code, 1, 'rejecting a review the CLI already closed should fail');
+});
+
+test('token rotate: the new token works, the old one is refused, also for an open session', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const ws = await makeWorkspace(t);
+  const r = await redline(t, [ws]);
+  const oldToken = r.token(ws);
+  const oldFile = r.discoveryFile(ws);
+  const oldDisc = r.readDiscovery(ws);
+  const before = await connectedGemini(t, r, ws);
+
+  await ok(r, ['token', 'rotate', ws]);
+  const newToken = r.token(ws);
+  assert.notEqual(newToken, oldToken, 'discovery file still has the old token');
+  assert.equal(r.port(ws), oldDisc.port);
+
+  // The session opened with the old token cannot queue a review any more.
+  const target = path.join(ws, 'x.txt');
+  const stale = before.openDiff(target, 'x\n', { timeoutMs: 15_000 });
+  let staleOutcome;
+  try {
+    staleOutcome = { resolved: await stale.result };
+  } catch (err) {
+    staleOutcome = { error: err.message.split('\n')[0] };
+  }
+  t.diagnostic(`old session after rotate: ${JSON.stringify(staleOutcome)}`);
+  assert.ok(staleOutcome.error !== undefined, `old session still works: ${JSON.stringify(staleOutcome)}`);
+  assert.deepEqual(await reviewList(r), [], 'old session queued a review after rotate');
+
+  // A new client with the old token (a stale copy of the file) is refused.
+  const tmp = await fsp.mkdtemp(path.join(r.dirs.root, 'client-tmp-'));
+  await fsp.mkdir(path.join(tmp, 'gemini', 'ide'), { recursive: true });
+  await fsp.writeFile(path.join(tmp, 'gemini', 'ide', path.basename(oldFile)), JSON.stringify(oldDisc), { mode: 0o600 });
+  const staleClient = await gemini(t, r, ws, { TMPDIR: tmp });
+  assert.equal((await staleClient.connect()).state.status, 'disconnected', 'old token accepted after rotate');
+
+  // A client reading the rewritten file connects and works.
+  const fresh = await connectedGemini(t, r, ws);
+  const diff = fresh.openDiff(target, 'y\n');
+  await diff.started;
+  const review = await waitReview(r, target);
+  await ok(r, ['review', 'reject', String(review.id)]);
+  assert.equal((await diff.result).status, 'rejected');
+});
+
+test('redline env: its exports let the real client connect without a discovery file', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const ws = await makeWorkspace(t);
+  const sub = path.join(ws, 'pkg');
+  await fsp.mkdir(sub);
+  const r = await redline(t, [ws]);
+
+  const res = await ok(r, ['env', '--shell', 'sh', sub]);
+  const vars = {};
+  for (const line of res.stdout.split('\n').filter(Boolean)) {
+    const m = /^export ([A-Z_]+)='((?:[^']|'\\'')*)'$/.exec(line);
+    assert.ok(m, `not an sh export line: ${JSON.stringify(line)}`);
+    vars[m[1]] = m[2].replaceAll("'\\''", "'");
+  }
+  assert.equal(vars.GEMINI_CLI_IDE_SERVER_PORT, String(r.port(ws)));
+  assert.equal(vars.GEMINI_CLI_IDE_WORKSPACE_PATH, ws);
+  assert.equal(vars.GEMINI_CLI_IDE_AUTH_TOKEN, r.token(ws));
+
+  // No discovery file visible: the env alone (in an IDE-type terminal; without a file there is no
+  // ideInfo, so the client only runs IDE mode in such terminals).
+  const emptyTmp = await fsp.mkdtemp(path.join(r.dirs.root, 'client-empty-'));
+  const g = await gemini(t, r, sub, { ...vars, TMPDIR: emptyTmp, TERM_PROGRAM: 'vscode' });
+  const c = await g.connect();
+  assert.equal(c.state.status, 'connected', `${c.state.details}\n${g.output()}`);
+  assert.equal(c.diffing, true);
+});
+
+// The contract: once `ready` is printed, SIGTERM or `redline quit` stops cleanly. A signal sent
+// right after `ready` is the edge case, so each way is tried a few times, each time at once.
+for (const how of ['quit', 'SIGTERM']) {
+  test(`stopping (${how}) right after ready exits 0 and removes the discovery file`, { timeout: TEST_TIMEOUT_MS }, async (t) => {
+    const ws = await makeWorkspace(t);
+    for (let round = 1; round <= 3; round++) {
+      const r = await redline(t, [ws]);
+      const file = r.discoveryFile(ws);
+      assert.ok(fs.existsSync(file));
+      if (how === 'quit') await ok(r, ['quit']);
+      else r.process.kill('SIGTERM');
+      const exit = await r.waitExit();
+      assert.deepEqual(exit, { code: 0, signal: null }, `round ${round}: serve exit ${JSON.stringify(exit)}\n${r.stderr()}`);
+      assert.equal(fs.existsSync(file), false, `round ${round}: discovery file left behind`);
+      const st = await r.run(['status', '--json']);
+      assert.equal(st.code, 1, 'status should fail with no instance running');
+      assert.match(st.stderr, /^redline: /);
+      await r.stop();
+    }
+  });
+}
