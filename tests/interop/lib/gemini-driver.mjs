@@ -7,6 +7,7 @@
 // for each command, plus events: {event: 'status', state}, {event: 'notification', method, params},
 // {event: 'diffResult', diffId, result} | {event: 'diffError', diffId, error}.
 
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { IdeClient } from '@google/gemini-cli-core';
 
 const send = (msg) => {
@@ -18,6 +19,20 @@ const send = (msg) => {
 // instead of letting Node end the process.
 process.on('unhandledRejection', (reason) => {
   send({ event: 'unhandledRejection', error: reason instanceof Error ? reason.message : String(reason) });
+});
+
+// Every HTTP request the client makes (undici reports them on a diagnostics channel), with the
+// headers that matter to the server's session handling.
+const httpRequests = [];
+diagnosticsChannel.subscribe('undici:request:create', ({ request }) => {
+  const headers = {};
+  const raw = request.headers;
+  const pairs = Array.isArray(raw) ? raw : String(raw ?? '').split('\r\n').filter(Boolean).map((l) => l.split(/:\s*/, 2));
+  for (let i = 0; i < pairs.length; i++) {
+    const [k, v] = Array.isArray(pairs[i]) ? pairs[i] : [pairs[i], pairs[++i]];
+    headers[String(k).toLowerCase()] = String(v);
+  }
+  httpRequests.push({ method: request.method, path: request.path, lastEventId: headers['last-event-id'] ?? null });
 });
 
 const client = await IdeClient.getInstance();
@@ -82,6 +97,9 @@ const commands = {
   },
   async status() {
     return { state: { ...client.getConnectionStatus() }, diffing: client.isDiffingEnabled() };
+  },
+  async httpRequests() {
+    return httpRequests;
   },
   async disconnect() {
     await client.disconnect();

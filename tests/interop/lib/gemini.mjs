@@ -131,6 +131,8 @@ export async function startGeminiClient({ cwd, env, name = 'gemini' }) {
     connect: () => request('connect'),
     status: () => request('status'),
     disconnect: () => request('disconnect'),
+    /** HTTP requests the client made so far: [{method, path, lastEventId}]. */
+    httpRequests: () => request('httpRequests'),
     /** Notifications received so far (optionally only those after index `from` of events). */
     notifications: (from = 0) => events.slice(from).filter((e) => e.event === 'notification'),
     /**
