@@ -43,6 +43,31 @@ async function connectedGemini(t, r, cwd) {
   return g;
 }
 
+/**
+ * The client never dropped to Disconnected (a transport error, e.g. an empty SSE "priming" event,
+ * makes the real CLI drop for good) and still is connected.
+ */
+async function assertStillConnected(g) {
+  const drops = g.events.filter((e) => e.event === 'status' && e.state.status === 'disconnected');
+  assert.deepEqual(drops, [], 'the client lost its connection');
+  const { state, diffing } = await g.status();
+  assert.equal(state.status, 'connected');
+  assert.equal(diffing, true);
+}
+
+/**
+ * One GET stream for the whole session: SDK 1.23 reopens it (with Last-Event-ID) after every POST
+ * response that carries SSE `id:` lines, piling up idle streams.
+ */
+async function assertOneGetStream(g) {
+  const reqs = await g.httpRequests();
+  assert.ok(reqs.every((q) => q.path === '/mcp'), JSON.stringify(reqs));
+  const gets = reqs.filter((q) => q.method === 'GET');
+  assert.equal(gets.length, 1, `GET streams opened: ${JSON.stringify(reqs)}`);
+  assert.equal(gets[0].lastEventId, null);
+  assert.ok(reqs.filter((q) => q.method === 'POST').length >= 4, `too few POSTs to prove anything: ${JSON.stringify(reqs)}`);
+}
+
 /** `redline review wait --file PATH`: the pending review for exactly that filePath. */
 async function waitReview(r, filePath) {
   const res = await r.run(['review', 'wait', '--file', filePath, '--timeout', '20']);
@@ -169,6 +194,8 @@ test('openDiff, then accept with edited text: the client gets exactly the edited
   assert.equal(again.code, 1, `second accept: exit ${again.code}, stdout ${again.stdout}`);
   assert.match(again.stderr, /^redline: /);
   await probeNoStrayNotifications(r, g, ws, mark);
+  await assertStillConnected(g);
+  await assertOneGetStream(g);
 });
 
 test('openDiff, then reject: the client gets rejected', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -191,6 +218,7 @@ test('openDiff, then reject: the client gets rejected', { timeout: TEST_TIMEOUT_
   assert.deepEqual(diffNotes.map((n) => [n.method, n.params]), [['ide/diffRejected', { filePath: target }]]);
   assert.equal(await fsp.readFile(target, 'utf8'), original);
   assert.deepEqual(await reviewList(r), []);
+  await assertStillConnected(g);
 });
 
 for (const outcome of ['accepted', 'rejected']) {
@@ -224,6 +252,8 @@ for (const outcome of ['accepted', 'rejected']) {
     );
     await probeNoStrayNotifications(r, g, ws, mark);
     assert.equal(await fsp.readFile(target, 'utf8'), '# Notes\n');
+    await assertStillConnected(g);
+    await assertOneGetStream(g);
   });
 }
 
@@ -252,6 +282,7 @@ test('new file: review says newFile, accept gives the proposal, nothing written'
   assert.deepEqual(result, { status: 'accepted', content: proposal });
   assert.equal(fs.existsSync(path.join(ws, 'new')), false, 'the companion must not create the file or its dirs');
   assert.deepEqual(await reviewList(r), []);
+  await assertStillConnected(g);
 });
 
 test('wrong token is refused (discovery file and env fallback), right token connects', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -510,3 +541,27 @@ for (const how of ['quit', 'SIGTERM']) {
     }
   });
 }
+
+// undici cuts a response body after 300 s without bytes; the GET stream must carry keep-alive
+// traffic or the CLI drops to Disconnected. Idling IS the scenario here, so this test waits
+// 320 s: opt in with REDLINE_IT_LONG=1.
+test('an idle session survives 320 s (keep-alive on the GET stream)', { skip: !process.env.REDLINE_IT_LONG && 'set REDLINE_IT_LONG=1', timeout: 420_000 }, async (t) => {
+  const ws = await makeWorkspace(t);
+  const r = await redline(t, [ws]);
+  const g = await connectedGemini(t, r, ws);
+  const idleMs = 320_000;
+  const drop = g.waitEvent((e) => e.event === 'status' && e.state.status === 'disconnected', { timeoutMs: idleMs, what: 'disconnect' }).then(
+    (e) => e,
+    () => null,
+  );
+  const dropped = await drop;
+  assert.equal(dropped, null, `the client dropped while idle: ${JSON.stringify(dropped)}`);
+
+  const target = path.join(ws, 'after-idle.txt');
+  const diff = g.openDiff(target, 'still here\n');
+  await diff.started;
+  const review = await waitReview(r, target);
+  await ok(r, ['review', 'accept', String(review.id)]);
+  assert.deepEqual(await diff.result, { status: 'accepted', content: 'still here\n' });
+  await assertStillConnected(g);
+});
