@@ -21,15 +21,22 @@ async function makeWorkspace(t, prefix = 'ws') {
   return dir;
 }
 
+const clientsOf = new WeakMap(); // redline instance -> its test's client processes
+
+/** A Redline instance for this test; after the test its clients end first, then Redline. */
 async function redline(t, workspaces, opts = {}) {
   const r = await startRedline({ workspaces, ...opts });
-  t.after(() => r.stop());
+  clientsOf.set(r, []);
+  t.after(async () => {
+    await Promise.all(clientsOf.get(r).map((g) => g.close()));
+    await r.stop();
+  });
   return r;
 }
 
 async function gemini(t, r, cwd, extraEnv = {}) {
   const g = await startGeminiClient({ cwd, env: clientEnv(r, extraEnv) });
-  t.after(() => g.close());
+  clientsOf.get(r).push(g);
   return g;
 }
 
@@ -413,9 +420,9 @@ test('two workspaces: each has its own server; a client of one cannot open diffs
 
   const g = await connectedGemini(t, r, ws2);
   const status = await r.json(['status', '--json']);
-  const clientsOf = (ws) => status.workspaces.find((x) => x.path === ws)?.clients;
-  assert.equal(clientsOf(ws2)?.length, 1, JSON.stringify(status));
-  assert.deepEqual(clientsOf(ws1), []);
+  const clientsIn = (ws) => status.workspaces.find((x) => x.path === ws)?.clients;
+  assert.equal(clientsIn(ws2)?.length, 1, JSON.stringify(status));
+  assert.deepEqual(clientsIn(ws1), []);
 
   const foreign = path.join(ws1, 'a.txt');
   const diff = g.openDiff(foreign, 'b\n', { timeoutMs: 15_000 });
