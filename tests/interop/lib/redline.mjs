@@ -3,7 +3,7 @@
 //   const r = await startRedline({ workspaces: ['/abs/ws'], env: { QWEN_HOME: '...' } });
 //   r.port(ws); r.token(ws); r.discoveryFile(ws);
 //   const { code, stdout, stderr } = await r.run(['review', 'list', '--json']);
-//   await r.stop();
+//   await r.stop();   // ends serve, then deletes the temp dirs: end clients that use them first
 //
 // Isolation: HOME, TMPDIR, XDG_CONFIG_HOME and XDG_RUNTIME_DIR (0700) are fresh temp dirs, TMP/TEMP
 // and every GEMINI_CLI_IDE_* / QWEN_CODE_IDE_* variable are removed from the inherited environment.
@@ -119,7 +119,8 @@ export async function startRedline({ workspaces = [], env: envOverrides = {}, re
   let exitInfo;
   let exitPromise;
 
-  const removeDirs = () => fsp.rm(root, { recursive: true, force: true }).catch(() => {});
+  // Retries: a client sharing HOME/TMPDIR may still be writing there while it exits.
+  const removeDirs = () => fsp.rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => {});
 
   async function stop() {
     if (child && !exited) {
@@ -219,6 +220,8 @@ export async function startRedline({ workspaces = [], env: envOverrides = {}, re
     },
     process: child,
     stderr: () => stderrText,
+    /** Resolves {code, signal} when `redline serve` exits (for whatever reason). */
+    waitExit: () => exitPromise,
     port: (wsPath) => readDiscovery(wsPath).port,
     token: (wsPath) => readDiscovery(wsPath).authToken,
     discoveryFile,
