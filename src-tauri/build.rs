@@ -7,6 +7,7 @@ const COMMANDS: &[&str] = &[
     "review_accept",
     "review_reject",
     "review_disk_changed",
+    "review_shown",
     "settings_get",
     "settings_set",
     "window_hide",

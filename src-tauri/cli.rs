@@ -112,6 +112,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     // The desktop app runs Tauri's own event loop and runtime: start it outside ours.
     if matches!(cli.command, None | Some(Command::Serve { headless: false })) {
+        init_logging();
         return match redline_app::run(Dirs::from_env()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -172,7 +173,8 @@ async fn run(command: Command) -> Result<()> {
     }
 }
 
-async fn serve(dirs: Dirs) -> Result<()> {
+/// Logs to stderr; `RUST_LOG` overrides the level. Tokens never reach a log line.
+fn init_logging() {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
@@ -180,6 +182,10 @@ async fn serve(dirs: Dirs) -> Result<()> {
                 .unwrap_or_else(|_| "info,rmcp=warn".into()),
         )
         .init();
+}
+
+async fn serve(dirs: Dirs) -> Result<()> {
+    init_logging();
     // The control socket first: a second instance stops here, before touching any file.
     let listener = control::bind(&dirs).await?;
     let mut signals = StopSignals::install().map_err(|e| Error::io("signals", e))?;

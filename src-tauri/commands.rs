@@ -42,6 +42,14 @@ pub fn review_disk_changed(core: Core<'_>, id: u64) -> Answer<bool> {
     core.disk_changed(id).map_err(fault)
 }
 
+/// The page painted a new review: log how long it took from the proposal's arrival.
+#[tauri::command]
+pub fn review_shown(core: Core<'_>, id: u64) {
+    if let Some(ms) = core.since_added(id) {
+        tracing::info!(review = id, ms, "review shown");
+    }
+}
+
 #[tauri::command]
 pub async fn settings_get(core: Core<'_>) -> Answer<Settings> {
     Ok(core.settings().await)

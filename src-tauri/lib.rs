@@ -54,6 +54,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
             commands::review_accept,
             commands::review_reject,
             commands::review_disk_changed,
+            commands::review_shown,
             commands::settings_get,
             commands::settings_set,
             commands::window_hide,

@@ -185,6 +185,10 @@ export class ReviewWindow {
 
   private onAdded(detail: ReviewDetail): void {
     this.onUpdated(detail, true);
+    // Two frames later the review is on screen: the backend times openDiff → painted from this.
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      if (!this.lifetime.signal.aborted) ipc.reviewShown(detail.id).catch(() => {});
+    }));
   }
 
   private onUpdated(detail: ReviewDetail, arriving = false): void {

@@ -41,6 +41,7 @@ export const reviewUpdate = (id: number, content: string) => call<void>('review_
 export const reviewAccept = (id: number, content: string) => call<void>('review_accept', { id, content });
 export const reviewReject = (id: number) => call<void>('review_reject', { id });
 export const reviewDiskChanged = (id: number) => call<boolean>('review_disk_changed', { id });
+export const reviewShown = (id: number) => call<void>('review_shown', { id });
 export const settingsGet = () => call<Settings>('settings_get');
 export const settingsSet = (settings: Settings) => call<void>('settings_set', { settings });
 export const windowHide = () => call<void>('window_hide');

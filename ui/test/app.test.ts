@@ -75,6 +75,13 @@ describe('the list', () => {
     expect(editableView(root).state.doc.toString()).toBe(rust.proposal);
   });
 
+  test('a new review reports when it is painted, so openDiff → on screen can be timed', async () => {
+    const backend = fakeBackend([]);
+    await mount();
+    await backend.emit('review-added', rust);
+    await vi.waitFor(() => expect(backend.named('review_shown')).toEqual([{ id: rust.id }]));
+  });
+
   test('the edited text survives switching tabs', async () => {
     fakeBackend([rust, ts]);
     const { root } = await mount();

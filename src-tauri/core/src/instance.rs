@@ -324,6 +324,12 @@ impl Instance {
         self.reviews.list().iter().map(|r| r.detail()).collect()
     }
 
+    /// Milliseconds since the review arrived (its latest proposal), if it is still pending.
+    pub fn since_added(&self, id: ReviewId) -> Option<u64> {
+        let r = self.reviews.get(id)?;
+        Some(self.world.clock.now_ms().saturating_sub(r.updated_at))
+    }
+
     /// Whether the file changed on disk since the review opened (created, edited or deleted).
     pub fn disk_changed(&self, id: ReviewId) -> Result<bool> {
         let r = self.review(id)?;
