@@ -6,7 +6,7 @@ use redline_core::instance::Instance;
 use redline_core::review::Detail;
 use redline_core::settings::Settings;
 use std::sync::Arc;
-use tauri::{State, WebviewWindow};
+use tauri::{AppHandle, State};
 
 type Core<'a> = State<'a, Arc<Instance>>;
 type Answer<T = ()> = Result<T, Fault>;
@@ -61,8 +61,8 @@ pub async fn settings_set(core: Core<'_>, settings: Settings) -> Answer {
 }
 
 #[tauri::command]
-pub fn window_hide(window: WebviewWindow) -> Answer {
-    window.hide().map_err(|e| Fault {
+pub fn window_hide(app: AppHandle) -> Answer {
+    crate::window::hide(&app).map_err(|e| Fault {
         code: "window".into(),
         message: e.to_string(),
     })
@@ -70,13 +70,9 @@ pub fn window_hide(window: WebviewWindow) -> Answer {
 
 /// The answer to "close the window with reviews pending?": reject them, or keep them pending.
 #[tauri::command]
-pub async fn window_close_answer(
-    core: Core<'_>,
-    window: WebviewWindow,
-    reject_pending: bool,
-) -> Answer {
+pub async fn window_close_answer(core: Core<'_>, app: AppHandle, reject_pending: bool) -> Answer {
     if reject_pending {
         core.reject_all().await.map_err(fault)?;
     }
-    window_hide(window)
+    window_hide(app)
 }

@@ -60,9 +60,11 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
             commands::window_hide,
             commands::window_close_answer,
         ])
+        .manage(window::Visibility::default())
         .setup(|app| {
-            // Created hidden now, so a review shows without waiting for a page to load.
-            window::create(app.handle())?;
+            if window::under_automation() {
+                window::ensure(app.handle())?;
+            }
             tray::create(app.handle())?;
             let handle = app.handle().clone();
             spawn(forward_reviews(handle.clone()));

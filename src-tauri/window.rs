@@ -1,7 +1,11 @@
-//! The review window: created hidden at start, shown as the user's popup setting says, and
-//! never closed (hidden instead) so the next review appears at once.
+//! The review window: made when first needed and kept while in use, so every review after the
+//! first pops up warm; after a long idle spell hidden it is destroyed to give back WebKit's memory.
 
+use redline_core::instance::Instance;
 use redline_core::settings::PopupMode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 use tauri::{
     AppHandle, Emitter, Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder, Window,
     WindowEvent,
@@ -9,21 +13,70 @@ use tauri::{
 
 pub const LABEL: &str = "review";
 
-pub fn create(app: &AppHandle) -> tauri::Result<WebviewWindow> {
-    WebviewWindowBuilder::new(app, LABEL, WebviewUrl::App("index.html".into()))
+/// How long a hidden, idle window is kept before its web processes are let go
+/// (`REDLINE_WINDOW_IDLE_SECS` overrides it, for benchmarks and users who want it sooner).
+fn reclaim_after() -> Duration {
+    let secs = std::env::var("REDLINE_WINDOW_IDLE_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10 * 60);
+    Duration::from_secs(secs)
+}
+
+/// Counts shows and hides, so a reclaim scheduled before the window came back is void.
+#[derive(Default)]
+pub struct Visibility(AtomicU64);
+
+/// WebDriver attaches to the first webview there is: under automation it must exist from the
+/// start (and stay).
+pub fn under_automation() -> bool {
+    std::env::var_os("TAURI_WEBVIEW_AUTOMATION").is_some()
+}
+
+pub fn ensure(app: &AppHandle) -> tauri::Result<WebviewWindow> {
+    if let Some(w) = app.get_webview_window(LABEL) {
+        return Ok(w);
+    }
+    let w = WebviewWindowBuilder::new(app, LABEL, WebviewUrl::App("index.html".into()))
         .title("Redline — review")
         .inner_size(1280.0, 820.0)
         .min_inner_size(640.0, 400.0)
         .visible(false)
         .focused(false)
-        .build()
+        .build()?;
+    lean(&w);
+    Ok(w)
 }
+
+/// One local page needs none of WebKit's browsing caches: the smallest cache model and no
+/// back/forward cache keep the web process's memory down.
+#[cfg(target_os = "linux")]
+fn lean(w: &WebviewWindow) {
+    let _ = w.with_webview(|webview| {
+        use webkit2gtk::{CacheModel, SettingsExt, WebContextExt, WebViewExt};
+        let view = webview.inner();
+        if let Some(context) = view.context() {
+            context.set_cache_model(CacheModel::DocumentViewer);
+        }
+        if let Some(settings) = WebViewExt::settings(&view) {
+            settings.set_enable_page_cache(false);
+        }
+    });
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lean(_: &WebviewWindow) {}
 
 /// Shows the window; with `focus`, it also takes the keyboard.
 pub fn show(app: &AppHandle, focus: bool) {
-    let Some(w) = app.get_webview_window(LABEL) else {
-        return;
+    let w = match ensure(app) {
+        Ok(w) => w,
+        Err(e) => {
+            tracing::error!("cannot open the review window: {e}");
+            return;
+        }
     };
+    app.state::<Visibility>().0.fetch_add(1, Ordering::SeqCst);
     let _ = w.unminimize();
     if focus {
         let _ = w.show();
@@ -34,6 +87,30 @@ pub fn show(app: &AppHandle, focus: bool) {
         let _ = w.show();
         let _ = w.set_focusable(true);
     }
+}
+
+/// Hides the window and schedules its reclaim.
+pub fn hide(app: &AppHandle) -> tauri::Result<()> {
+    let Some(w) = app.get_webview_window(LABEL) else {
+        return Ok(());
+    };
+    w.hide()?;
+    let seen = app.state::<Visibility>().0.fetch_add(1, Ordering::SeqCst) + 1;
+    if under_automation() {
+        return Ok(());
+    }
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        tokio::time::sleep(reclaim_after()).await;
+        let idle = app.state::<Arc<Instance>>().reviews().list().is_empty();
+        if idle && app.state::<Visibility>().0.load(Ordering::SeqCst) == seen {
+            if let Some(w) = app.get_webview_window(LABEL) {
+                tracing::info!("review window idle: releasing it until the next review");
+                let _ = w.destroy();
+            }
+        }
+    });
+    Ok(())
 }
 
 /// A review arrived: get the user's attention the way they chose.
@@ -50,9 +127,9 @@ pub fn pop_up(app: &AppHandle, mode: PopupMode) {
 pub fn on_event(window: &Window, event: &WindowEvent) {
     if let WindowEvent::CloseRequested { api, .. } = event {
         api.prevent_close();
-        let instance = window.state::<std::sync::Arc<redline_core::instance::Instance>>();
+        let instance = window.state::<Arc<Instance>>();
         if instance.reviews().list().is_empty() {
-            let _ = window.hide();
+            let _ = hide(window.app_handle());
         } else {
             let _ = window.emit_to(LABEL, "close-requested", ());
         }

@@ -175,6 +175,8 @@ export class ReviewWindow {
     try {
       const reviews = await ipc.reviewsList();
       for (const d of reviews) if (!this.resolved.has(d.id)) this.list.upsert(d);
+      // A window made for its first review learns of it here, not from an event.
+      this.reportPainted(reviews.map((d) => d.id));
     } catch (err) {
       this.toasts.error(err, 'Could not load the pending reviews');
     }
@@ -185,9 +187,14 @@ export class ReviewWindow {
 
   private onAdded(detail: ReviewDetail): void {
     this.onUpdated(detail, true);
-    // Two frames later the review is on screen: the backend times openDiff → painted from this.
+    this.reportPainted([detail.id]);
+  }
+
+  /** Two frames later the reviews are on screen: the backend times openDiff → painted from this. */
+  private reportPainted(ids: number[]): void {
     requestAnimationFrame(() => requestAnimationFrame(() => {
-      if (!this.lifetime.signal.aborted) ipc.reviewShown(detail.id).catch(() => {});
+      if (this.lifetime.signal.aborted) return;
+      for (const id of ids) ipc.reviewShown(id).catch(() => {});
     }));
   }
 

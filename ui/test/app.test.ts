@@ -82,6 +82,12 @@ describe('the list', () => {
     await vi.waitFor(() => expect(backend.named('review_shown')).toEqual([{ id: rust.id }]));
   });
 
+  test('a window opened for reviews already pending reports them painted too', async () => {
+    const backend = fakeBackend([rust, ts]);
+    await mount();
+    await vi.waitFor(() => expect(backend.named('review_shown')).toEqual([{ id: rust.id }, { id: ts.id }]));
+  });
+
   test('the edited text survives switching tabs', async () => {
     fakeBackend([rust, ts]);
     const { root } = await mount();

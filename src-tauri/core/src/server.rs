@@ -9,6 +9,7 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use axum::Router;
 use bytes::{Bytes, BytesMut};
 use futures::{Stream, StreamExt};
@@ -88,6 +89,10 @@ pub fn serve(
         .layer(axum::middleware::from_fn_with_state(guard, guard::check));
     tokio::spawn(async move {
         let shutdown = cancel.clone();
+        // Without NODELAY an SSE answer's second write waits on the client's delayed ACK (~40 ms).
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         if let Err(e) = axum::serve(listener, app)
             .with_graceful_shutdown(async move { shutdown.cancelled().await })
             .await
