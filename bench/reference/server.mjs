@@ -11,6 +11,7 @@
 //   kept in a Map by session id; POST/GET/DELETE /mcp.
 // - SDK default response mode: POST requests are answered with an SSE stream
 //   (enableJsonResponse: false), no event store (so no priming events, no ids).
+//   REF_JSON_RESPONSE=1 switches to plain JSON responses (enableJsonResponse: true).
 // - No per-request logging.
 // Prints {"port": N} as one JSON line on stdout once listening.
 import http from 'node:http';
@@ -27,6 +28,7 @@ if (!TOKEN) {
 }
 const TOKEN_BUF = Buffer.from(`Bearer ${TOKEN}`);
 const MAX_BODY = 16 * 1024 * 1024;
+const JSON_RESPONSE = process.env.REF_JSON_RESPONSE === '1';
 
 /** @type {Map<string, StreamableHTTPServerTransport>} */
 const transports = new Map();
@@ -124,6 +126,7 @@ async function handle(req, res) {
             }
             const t = new StreamableHTTPServerTransport({
                 sessionIdGenerator: () => randomUUID(),
+                enableJsonResponse: JSON_RESPONSE,
                 onsessioninitialized: id => {
                     transports.set(id, t);
                 }

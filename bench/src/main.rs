@@ -25,6 +25,9 @@ usage: redline-bench [options]
   --redline-bin PATH     redline binary (default target/release/redline)
   --reference PATH       reference server script (default bench/reference/server.mjs)
   --node PATH            node executable (default node)
+  --redline-note TEXT    added to Redline's line in the report (e.g. its commit)
+  --reference-json       reference answers POSTs with JSON (enableJsonResponse: true)
+                         instead of the SDK's default SSE stream
   --only redline|reference   measure one target alone
   --latency-calls N      timed sequential openDiff calls per round (default 10000)
   --warmup-calls N       untimed calls before them (default 1000)
@@ -43,6 +46,8 @@ struct Opts {
     redline_bin: PathBuf,
     reference: PathBuf,
     node: String,
+    reference_json: bool,
+    redline_note: Option<String>,
     only: Option<String>,
     latency_calls: usize,
     warmup_calls: usize,
@@ -62,6 +67,8 @@ fn parse_opts() -> Result<Opts> {
         redline_bin: PathBuf::from("target/release/redline"),
         reference: PathBuf::from("bench/reference/server.mjs"),
         node: "node".into(),
+        reference_json: false,
+        redline_note: None,
         only: None,
         latency_calls: 10_000,
         warmup_calls: 1_000,
@@ -112,6 +119,8 @@ fn parse_opts() -> Result<Opts> {
             "--timeout" => o.timeout = secs(val(&mut args, &a)?, &a)?,
             "--out" => o.out = Some(val(&mut args, &a)?.into()),
             "--keep-temp" => o.keep_temp = true,
+            "--reference-json" => o.reference_json = true,
+            "--redline-note" => o.redline_note = Some(val(&mut args, &a)?),
             "-h" | "--help" => {
                 print!("{USAGE}");
                 std::process::exit(0);
@@ -166,6 +175,20 @@ struct Target {
     latency_cpu: CpuSample,
 }
 
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_and_compare() {
+        assert_eq!(super::utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(super::utc(1_709_210_096), "2024-02-29 12:34 UTC");
+        assert_eq!(super::compare(2.0, "faster", "slower"), "2.0× faster");
+        assert_eq!(super::compare(0.5, "faster", "slower"), "2.0× slower");
+        assert_eq!(super::compare(f64::INFINITY, "a", "b"), "n/a");
+        assert_eq!(super::percentile(&[1, 2, 3, 4], 50.0), 2);
+        assert_eq!(super::percentile(&[1, 2, 3, 4], 99.0), 4);
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct CpuSample {
     /// Server CPU time (user+system) spent, in clock ticks.
@@ -179,19 +202,45 @@ struct TputRound {
     server_ticks: u64,
 }
 
+/// CPU time (user+system, clock ticks) of `pid` and all its live descendants.
 fn proc_cpu_ticks(pid: u32) -> u64 {
-    // /proc/PID/stat: fields after the ")" ; utime and stime are fields 14 and 15.
-    let Ok(s) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return 0;
-    };
-    let Some(rest) = s.rsplit_once(')').map(|(_, r)| r) else {
-        return 0;
-    };
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    // rest starts at field 3 (state), so field N is f[N-3].
-    let ut: u64 = f.get(11).and_then(|v| v.parse().ok()).unwrap_or(0);
-    let st: u64 = f.get(12).and_then(|v| v.parse().ok()).unwrap_or(0);
-    ut + st
+    // /proc/PID/stat: "pid (comm) state ppid ...": utime and stime are fields 14 and 15.
+    fn stat(pid: u32) -> Option<(u32, u64)> {
+        let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let rest = s.rsplit_once(')')?.1;
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        // rest starts at field 3 (state), so field N is f[N-3].
+        let ppid = f.get(1)?.parse().ok()?;
+        let ut: u64 = f.get(11)?.parse().ok()?;
+        let st: u64 = f.get(12)?.parse().ok()?;
+        Some((ppid, ut + st))
+    }
+    let mut procs = Vec::new();
+    if let Ok(rd) = std::fs::read_dir("/proc") {
+        for e in rd.flatten() {
+            if let Some(p) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) {
+                if let Some((ppid, t)) = stat(p) {
+                    procs.push((p, ppid, t));
+                }
+            }
+        }
+    }
+    let mut tree = vec![pid];
+    let mut total = 0;
+    let mut i = 0;
+    while i < tree.len() {
+        let cur = tree[i];
+        for &(p, ppid, t) in &procs {
+            if p == cur {
+                total += t;
+            }
+            if ppid == cur && !tree.contains(&p) {
+                tree.push(p);
+            }
+        }
+        i += 1;
+    }
+    total
 }
 
 fn ticks_per_sec() -> f64 {
@@ -413,6 +462,34 @@ fn summarize(t: &Target) -> Summary {
     }
 }
 
+/// "2.0× faster" for x = 2, "2.0× slower" for x = 0.5.
+fn compare(x: f64, better: &str, worse: &str) -> String {
+    if !x.is_finite() || x <= 0.0 {
+        "n/a".into()
+    } else if x >= 1.0 {
+        format!("{x:.1}× {better}")
+    } else {
+        format!("{:.1}× {worse}", 1.0 / x)
+    }
+}
+
+/// Unix seconds as "YYYY-MM-DD HH:MM UTC".
+fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Howard Hinnant's civil_from_days
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
+}
+
 fn thousands(x: f64) -> String {
     let n = x.round() as u64;
     let s = n.to_string();
@@ -475,9 +552,12 @@ fn report(targets: &[Target], opts: &Opts, context_lines: &[String]) -> String {
         r.push('\n');
     };
     let ms = |x: f64| format!("{x:.3} ms");
-    let faster = |a: f64, b: f64| format!("{:.1}× faster", b / a);
-    let more = |a: f64, b: f64| format!("{:.1}×", a / b);
-    let less_cpu = |a: f64, b: f64| format!("{:.1}× less", b / a);
+    let faster = |a: f64, b: f64| compare(b / a, "faster", "slower");
+    let more = |a: f64, b: f64| {
+        let x = a / b;
+        if x.is_finite() { format!("{x:.1}×") } else { "n/a".into() }
+    };
+    let less_cpu = |a: f64, b: f64| compare(b / a, "less", "more");
     let _ = write!(r, "| response framing |");
     for t in targets {
         let _ = write!(r, " {} |", t.framing);
@@ -581,9 +661,13 @@ async fn run(opts: Opts) -> Result<()> {
             .map(|d| d.as_secs())
             .unwrap_or(0);
         let detail = format!(
-            "`{}` (binary mtime {} unix s), port {}, discovery file read from TMPDIR",
+            "`{}` (built {}{}), port {} read from its discovery file",
             bin.display(),
-            mtime,
+            utc(mtime),
+            opts.redline_note
+                .as_deref()
+                .map(|n| format!(", {n}"))
+                .unwrap_or_default(),
             rt.endpoint.addr.port()
         );
         let pid = rt.server.pid();
@@ -599,11 +683,22 @@ async fn run(opts: Opts) -> Result<()> {
         notes.push(("redline", discovery));
     }
     if want_ref {
-        let (server, ep) = target::start_reference(&opts.node, &opts.reference, &scratch.root, ready_timeout)?;
+        let (server, ep) = target::start_reference(
+            &opts.node,
+            &opts.reference,
+            opts.reference_json,
+            &scratch.root,
+            ready_timeout,
+        )?;
         let detail = format!(
-            "`{}` on Node {}: @modelcontextprotocol/sdk 1.32.2 StreamableHTTPServerTransport, stateful, default response mode",
+            "`{}` on Node {}: @modelcontextprotocol/sdk 1.32.2 StreamableHTTPServerTransport, stateful, {}",
             opts.reference.display(),
-            target::node_version(&opts.node)
+            target::node_version(&opts.node),
+            if opts.reference_json {
+                "enableJsonResponse: true (JSON, not the SDK default)"
+            } else {
+                "SDK default response mode (SSE stream per POST)"
+            }
         );
         let pid = server.pid();
         ref_server = Some(server);

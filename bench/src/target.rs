@@ -279,7 +279,13 @@ pub fn start_redline(bin: &Path, scratch: &Path, ws: &Path, ready_timeout: Durat
     })
 }
 
-pub fn start_reference(node: &str, script: &Path, scratch: &Path, ready_timeout: Duration) -> Result<(Server, Endpoint)> {
+pub fn start_reference(
+    node: &str,
+    script: &Path,
+    json_response: bool,
+    scratch: &Path,
+    ready_timeout: Duration,
+) -> Result<(Server, Endpoint)> {
     if !script.is_file() {
         bail!("reference server {} not found (pass --reference)", script.display());
     }
@@ -300,6 +306,7 @@ pub fn start_reference(node: &str, script: &Path, scratch: &Path, ready_timeout:
         .arg(script)
         .env("REF_TOKEN", &token)
         .env("NODE_ENV", "production")
+        .env("REF_JSON_RESPONSE", if json_response { "1" } else { "0" })
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(&log)?)
