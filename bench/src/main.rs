@@ -5,6 +5,7 @@
 //! This is a benchmark, not a test: it prints figures and a verdict and exits 0 unless
 //! something failed outright (a server that would not start, an HTTP or JSON-RPC error).
 
+mod floor;
 mod http;
 mod mcp;
 mod target;
@@ -736,6 +737,23 @@ async fn run(opts: Opts) -> Result<()> {
             throughput_round(&mut targets[i], &opts).await?;
         }
     }
+
+    // The loopback floor, for scale (same client, same request body, canned answer).
+    let floor_line = {
+        let addr = floor::start()?;
+        let (_, body) = Session::new(&targets[0].endpoint, opts.timeout)
+            .next_call("openDiff", &targets[0].latency_args);
+        let mut v = floor::latency(addr, &body, opts.warmup_calls, opts.latency_calls.min(5000)).await?;
+        v.sort_unstable();
+        format!(
+            "loopback floor: this client against an in-process server on another thread that answers every POST at once with canned JSON: p50 {:.3} ms, p99 {:.3} ms ({} calls)",
+            percentile(&v, 50.0) as f64 / 1e6,
+            percentile(&v, 99.0) as f64 / 1e6,
+            v.len()
+        )
+    };
+    let mut context_lines = context_lines;
+    context_lines.push(floor_line);
 
     let mut closing = Vec::new();
     for t in &mut targets {
