@@ -615,6 +615,19 @@ fn report(targets: &[Target], opts: &Opts, context_lines: &[String]) -> String {
                 if ok2 { "pass" } else { "FAIL" },
             );
         }
+        _ => {}
+    }
+    if let Some(a) = red {
+        let p50 = sums[a].p50_ms;
+        if (35.0..=50.0).contains(&p50) {
+            let _ = writeln!(
+                r,
+                "\nHint: a p50 near 40 ms is the signature of Nagle's algorithm meeting the client's delayed ACK: the server sends the response head and its body in separate writes without TCP_NODELAY on the accepted socket (axum 0.8: `listener.tap_io(|s| s.set_nodelay(true))`)."
+            );
+        }
+    }
+    match (red, refi) {
+        (Some(_), Some(_)) => {}
         (Some(a), None) => {
             let p50 = sums[a].p50_ms;
             let _ = writeln!(
