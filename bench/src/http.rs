@@ -38,6 +38,18 @@ impl Response {
     }
 }
 
+/// The server closed the connection before sending any byte of a response.
+#[derive(Debug)]
+pub struct Closed;
+
+impl std::fmt::Display for Closed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("connection closed by server before any response")
+    }
+}
+
+impl std::error::Error for Closed {}
+
 pub fn clip(bytes: &[u8], max: usize) -> String {
     if bytes.len() <= max {
         String::from_utf8_lossy(bytes).into_owned()
@@ -104,6 +116,25 @@ impl Conn {
         headers: &[(&str, &str)],
         body: &[u8],
     ) -> Result<Response> {
+        let reused = self.stream.is_some();
+        match self.request_once(method, path, headers, body).await {
+            // A server may close an idle keep-alive connection just as we reuse it: the
+            // request then meets a closed socket before any byte of a response came back.
+            // Retry once on a fresh connection, as HTTP clients do.
+            Err(e) if reused && e.downcast_ref::<Closed>().is_some() => {
+                self.request_once(method, path, headers, body).await
+            }
+            r => r,
+        }
+    }
+
+    async fn request_once(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Result<Response> {
         self.ensure_connected().await?;
         self.out.clear();
         self.out
@@ -123,7 +154,7 @@ impl Conn {
         let stream = self.stream.as_mut().expect("connected");
         if let Err(e) = stream.write_all(&self.out).await {
             self.stream = None;
-            return Err(e).context("write request");
+            return Err(anyhow::Error::new(Closed).context(format!("write request: {e}")));
         }
         match self.read_response(method == "HEAD").await {
             Ok((resp, keep)) => {
@@ -204,7 +235,30 @@ impl Conn {
 
     /// Returns the response and whether the connection may be reused.
     async fn read_response(&mut self, head: bool) -> Result<(Response, bool)> {
+        let mut first = true;
         loop {
+            if first && self.pos == self.len {
+                // Nothing of the response yet: an EOF or reset here means the server had
+                // closed the connection before reading the request.
+                match self.fill().await {
+                    Ok(()) => {}
+                    Err(e) => {
+                        let closed = e.to_string().contains("closed by server")
+                            || e.downcast_ref::<std::io::Error>().is_some_and(|io| {
+                                matches!(
+                                    io.kind(),
+                                    std::io::ErrorKind::ConnectionReset
+                                        | std::io::ErrorKind::BrokenPipe
+                                )
+                            });
+                        if closed {
+                            return Err(anyhow::Error::new(Closed).context(e.to_string()));
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+            first = false;
             let status_line = self.line(MAX_HEAD).await.context("read status line")?;
             let mut parts = status_line.splitn(3, ' ');
             let version = parts.next().unwrap_or("");
@@ -355,6 +409,32 @@ mod tests {
         assert_eq!(c.reconnects, 0);
         let r = c.request("DELETE", "/mcp", &[], b"").await.unwrap();
         assert_eq!((r.status, r.body.len()), (404, 0));
+        assert_eq!(c.reconnects, 1);
+    }
+
+    #[tokio::test]
+    async fn retries_once_when_an_idle_connection_was_closed() {
+        let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = l.local_addr().unwrap();
+        tokio::spawn(async move {
+            // First connection: answer one request, then close it while idle.
+            let (mut s, _) = l.accept().await.unwrap();
+            let mut buf = vec![0u8; 4096];
+            let _ = s.read(&mut buf).await.unwrap();
+            s.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\na").await.unwrap();
+            drop(s);
+            // Second connection: answer the retried request.
+            let (mut s, _) = l.accept().await.unwrap();
+            let _ = s.read(&mut buf).await.unwrap();
+            s.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\nb").await.unwrap();
+            let _ = s.read(&mut buf).await;
+        });
+        let mut c = Conn::new(addr);
+        let r = c.request("POST", "/mcp", &[], b"{}").await.unwrap();
+        assert_eq!(r.body, b"a");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        let r = c.request("POST", "/mcp", &[], b"{}").await.unwrap();
+        assert_eq!(r.body, b"b");
         assert_eq!(c.reconnects, 1);
     }
 }

@@ -39,6 +39,7 @@ usage: redline-bench [options]
   --content-lines L      lines in the proposed file (default 40)
   --client-threads T     load generator worker threads; 1 = current-thread (default 1)
   --timeout SECS         per-request timeout (default 10)
+  --latency-max-secs S   stop a round's timed latency calls after S seconds (default 60)
   --out FILE             also write the markdown report to FILE
   --keep-temp            keep the scratch directory (logs, workspace)
 ";
@@ -59,6 +60,7 @@ struct Opts {
     content_lines: usize,
     client_threads: usize,
     timeout: Duration,
+    latency_max: Duration,
     out: Option<PathBuf>,
     keep_temp: bool,
 }
@@ -80,6 +82,7 @@ fn parse_opts() -> Result<Opts> {
         content_lines: 40,
         client_threads: 1,
         timeout: Duration::from_secs(10),
+        latency_max: Duration::from_secs(60),
         out: None,
         keep_temp: false,
     };
@@ -118,6 +121,7 @@ fn parse_opts() -> Result<Opts> {
             "--content-lines" => o.content_lines = num(val(&mut args, &a)?, &a)?,
             "--client-threads" => o.client_threads = num(val(&mut args, &a)?, &a)?,
             "--timeout" => o.timeout = secs(val(&mut args, &a)?, &a)?,
+            "--latency-max-secs" => o.latency_max = secs(val(&mut args, &a)?, &a)?,
             "--out" => o.out = Some(val(&mut args, &a)?.into()),
             "--keep-temp" => o.keep_temp = true,
             "--reference-json" => o.reference_json = true,
@@ -174,6 +178,7 @@ struct Target {
     latencies_ns: Vec<u64>,
     tput_rounds: Vec<TputRound>,
     latency_cpu: CpuSample,
+    latency_cut_short: bool,
 }
 
 #[cfg(test)]
@@ -325,26 +330,40 @@ async fn prepare(
         latencies_ns: Vec::new(),
         tput_rounds: Vec::new(),
         latency_cpu: CpuSample::default(),
+        latency_cut_short: false,
     })
 }
 
 async fn latency_round(t: &mut Target, opts: &Opts) -> Result<()> {
+    // Both loops are bounded in time too, so a slow server cannot stall the run.
+    let warm_until = Instant::now() + opts.latency_max / 4;
     for _ in 0..opts.warmup_calls {
         call_open_diff(&mut t.latency_session, &t.latency_args)
             .await
             .with_context(|| format!("{}: latency warm-up", t.label))?;
+        if Instant::now() >= warm_until {
+            break;
+        }
     }
     let cpu0 = proc_cpu_ticks(t.pid);
     t.latencies_ns.reserve(opts.latency_calls);
+    let until = Instant::now() + opts.latency_max;
+    let mut n = 0;
     for _ in 0..opts.latency_calls {
         let start = Instant::now();
         call_open_diff(&mut t.latency_session, &t.latency_args)
             .await
             .with_context(|| format!("{}: latency run", t.label))?;
-        t.latencies_ns.push(start.elapsed().as_nanos() as u64);
+        let end = Instant::now();
+        t.latencies_ns.push((end - start).as_nanos() as u64);
+        n += 1;
+        if end >= until {
+            t.latency_cut_short = true;
+            break;
+        }
     }
     t.latency_cpu.ticks += proc_cpu_ticks(t.pid).saturating_sub(cpu0);
-    t.latency_cpu.calls += opts.latency_calls as u64;
+    t.latency_cpu.calls += n;
     Ok(())
 }
 
@@ -513,8 +532,8 @@ fn report(targets: &[Target], opts: &Opts, context_lines: &[String]) -> String {
     }
     let _ = writeln!(
         r,
-        "- latency: {} sequential `tools/call openDiff` on one keep-alive connection per round after {} warm-up calls, {} round(s) pooled ({} samples); time from writing the request to the end of the HTTP response",
-        opts.latency_calls, opts.warmup_calls, opts.rounds, sums[0].samples
+        "- latency: {} sequential `tools/call openDiff` on one keep-alive connection per round after {} warm-up calls, {} round(s) pooled; time from writing the request to the end of the HTTP response",
+        opts.latency_calls, opts.warmup_calls, opts.rounds
     );
     let _ = writeln!(
         r,
@@ -568,6 +587,7 @@ fn report(targets: &[Target], opts: &Opts, context_lines: &[String]) -> String {
     row(&mut r, "openDiff p99", &|s| s.p99_ms, &ms, Some(&faster));
     row(&mut r, "openDiff mean", &|s| s.mean_ms, &ms, Some(&faster));
     row(&mut r, "openDiff max", &|s| s.max_ms, &ms, None);
+    row(&mut r, "latency samples", &|s| s.samples as f64, &|x| thousands(x), None);
     row(&mut r, &format!("tools/call throughput (C={})", opts.concurrency), &|s| s.tput, &|x| format!("{} calls/s", thousands(x)), Some(&more));
     row(
         &mut r,
@@ -591,8 +611,17 @@ fn report(targets: &[Target], opts: &Opts, context_lines: &[String]) -> String {
     r.pop();
     r.push('\n');
     let _ = writeln!(r);
-    for t in targets {
+    for (t, s) in targets.iter().zip(&sums) {
         let _ = writeln!(r, "- {}: {}", t.label, t.detail);
+        if t.latency_cut_short {
+            let _ = writeln!(
+                r,
+                "- {}: latency rounds cut short by --latency-max-secs ({} s): {} samples",
+                t.label,
+                opts.latency_max.as_secs_f64(),
+                s.samples
+            );
+        }
     }
     let _ = writeln!(r);
     let red = targets.iter().position(|t| t.label == "Redline");
