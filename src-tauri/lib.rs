@@ -23,7 +23,10 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
     let listener = match block_on(control::bind(&dirs)) {
         Ok(l) => l,
         Err(Error::AlreadyRunning) => {
-            block_on(control::call(&dirs, &Request::Show))?;
+            let shown = block_on(control::call(&dirs, &Request::Show))?;
+            if shown != serde_json::Value::Bool(true) {
+                eprintln!("redline: already running headless (`redline serve --headless`): it has no window; use `redline review …`");
+            }
             return Ok(());
         }
         Err(e) => return Err(e),

@@ -646,3 +646,17 @@ fn a_signal_the_moment_it_is_ready_still_cleans_up() {
         assert!(left.is_empty(), "round {round}: {left:?}");
     }
 }
+
+#[test]
+fn a_second_launch_reaches_the_running_instance_instead_of_starting_another() {
+    let env = Env::new();
+    let mut first = env.serve();
+    // `redline` alone would start the desktop app; with an instance running it only asks that
+    // one to show its window (a headless one has none, and says so).
+    let second = env.run(&[]);
+    assert!(second.status.success());
+    assert!(String::from_utf8_lossy(&second.stderr).contains("already running headless"));
+    assert_eq!(env.json(&["status", "--json"])["pid"], first.id());
+    env.ok(&["quit"]);
+    first.wait().unwrap();
+}

@@ -66,7 +66,12 @@ pub fn start() -> Result<std::net::SocketAddr> {
 }
 
 /// `calls` sequential POSTs (after `warmup`) with `body`; per-call round trips in ns.
-pub async fn latency(addr: std::net::SocketAddr, body: &[u8], warmup: usize, calls: usize) -> Result<Vec<u64>> {
+pub async fn latency(
+    addr: std::net::SocketAddr,
+    body: &[u8],
+    warmup: usize,
+    calls: usize,
+) -> Result<Vec<u64>> {
     let mut c = Conn::new(addr);
     let host = format!("127.0.0.1:{}", addr.port());
     let headers = [

@@ -380,7 +380,9 @@ mod tests {
                         s.flush().await.unwrap();
                         tokio::task::yield_now().await;
                     }
-                    if r.windows(17).any(|w| w.eq_ignore_ascii_case(b"connection: close")) {
+                    if r.windows(17)
+                        .any(|w| w.eq_ignore_ascii_case(b"connection: close"))
+                    {
                         break;
                     }
                 }
@@ -399,7 +401,10 @@ mod tests {
         ])
         .await;
         let mut c = Conn::new(addr);
-        let r = c.request("POST", "/mcp", &[("host", "x")], b"{}").await.unwrap();
+        let r = c
+            .request("POST", "/mcp", &[("host", "x")], b"{}")
+            .await
+            .unwrap();
         assert_eq!((r.status, r.body.as_slice()), (200, &b"hello world"[..]));
         assert_eq!(r.header("content-type"), Some("text/event-stream"));
         let r = c.request("POST", "/mcp", &[], b"{}").await.unwrap();
@@ -421,12 +426,16 @@ mod tests {
             let (mut s, _) = l.accept().await.unwrap();
             let mut buf = vec![0u8; 4096];
             let _ = s.read(&mut buf).await.unwrap();
-            s.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\na").await.unwrap();
+            s.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\na")
+                .await
+                .unwrap();
             drop(s);
             // Second connection: answer the retried request.
             let (mut s, _) = l.accept().await.unwrap();
             let _ = s.read(&mut buf).await.unwrap();
-            s.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\nb").await.unwrap();
+            s.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\nb")
+                .await
+                .unwrap();
             let _ = s.read(&mut buf).await;
         });
         let mut c = Conn::new(addr);

@@ -91,7 +91,9 @@ fn parse_opts() -> Result<Opts> {
         args.next().with_context(|| format!("{name} needs a value"))
     }
     fn num<T: std::str::FromStr>(s: String, name: &str) -> Result<T> {
-        s.parse().ok().with_context(|| format!("{name}: bad number {s:?}"))
+        s.parse()
+            .ok()
+            .with_context(|| format!("{name}: bad number {s:?}"))
     }
     fn secs(s: String, name: &str) -> Result<Duration> {
         let f: f64 = num(s, name)?;
@@ -151,7 +153,9 @@ fn main() {
         }
     };
     let rt = if opts.client_threads == 1 {
-        tokio::runtime::Builder::new_current_thread().enable_all().build()
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
     } else {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(opts.client_threads)
@@ -264,7 +268,10 @@ fn file_content(lines: usize, changed: bool) -> String {
     let mut s = String::new();
     for i in 0..lines {
         if changed && i % 10 == 3 {
-            let _ = writeln!(s, "line {i}: the quick brown fox jumps over the lazy cat (edited)");
+            let _ = writeln!(
+                s,
+                "line {i}: the quick brown fox jumps over the lazy cat (edited)"
+            );
         } else {
             let _ = writeln!(s, "line {i}: the quick brown fox jumps over the lazy dog");
         }
@@ -507,7 +514,11 @@ fn utc(secs: u64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
 }
 
 fn thousands(x: f64) -> String {
@@ -556,7 +567,11 @@ fn report(targets: &[Target], opts: &Opts, context_lines: &[String]) -> String {
         sep.push_str("---:|");
     }
     let _ = writeln!(r, "{head}\n{sep}");
-    let row = |r: &mut String, name: &str, f: &dyn Fn(&Summary) -> f64, fmt: &dyn Fn(f64) -> String, ratio: Option<&dyn Fn(f64, f64) -> String>| {
+    let row = |r: &mut String,
+               name: &str,
+               f: &dyn Fn(&Summary) -> f64,
+               fmt: &dyn Fn(f64) -> String,
+               ratio: Option<&dyn Fn(f64, f64) -> String>| {
         let _ = write!(r, "| {name} |");
         for s in &sums {
             let _ = write!(r, " {} |", fmt(f(s)));
@@ -575,7 +590,11 @@ fn report(targets: &[Target], opts: &Opts, context_lines: &[String]) -> String {
     let faster = |a: f64, b: f64| compare(b / a, "faster", "slower");
     let more = |a: f64, b: f64| {
         let x = a / b;
-        if x.is_finite() { format!("{x:.1}×") } else { "n/a".into() }
+        if x.is_finite() {
+            format!("{x:.1}×")
+        } else {
+            "n/a".into()
+        }
     };
     let less_cpu = |a: f64, b: f64| compare(b / a, "less", "more");
     let _ = write!(r, "| response framing |");
@@ -587,8 +606,20 @@ fn report(targets: &[Target], opts: &Opts, context_lines: &[String]) -> String {
     row(&mut r, "openDiff p99", &|s| s.p99_ms, &ms, Some(&faster));
     row(&mut r, "openDiff mean", &|s| s.mean_ms, &ms, Some(&faster));
     row(&mut r, "openDiff max", &|s| s.max_ms, &ms, None);
-    row(&mut r, "latency samples", &|s| s.samples as f64, &|x| thousands(x), None);
-    row(&mut r, &format!("tools/call throughput (C={})", opts.concurrency), &|s| s.tput, &|x| format!("{} calls/s", thousands(x)), Some(&more));
+    row(
+        &mut r,
+        "latency samples",
+        &|s| s.samples as f64,
+        &|x| thousands(x),
+        None,
+    );
+    row(
+        &mut r,
+        &format!("tools/call throughput (C={})", opts.concurrency),
+        &|s| s.tput,
+        &|x| format!("{} calls/s", thousands(x)),
+        Some(&more),
+    );
     row(
         &mut r,
         "server CPU per call, latency run",
@@ -696,7 +727,10 @@ async fn run(opts: Opts) -> Result<()> {
     let mut notes = Vec::new();
     if want_red {
         let rt = target::start_redline(&opts.redline_bin, &scratch.root, &ws, ready_timeout)?;
-        let bin = opts.redline_bin.canonicalize().unwrap_or(opts.redline_bin.clone());
+        let bin = opts
+            .redline_bin
+            .canonicalize()
+            .unwrap_or(opts.redline_bin.clone());
         let mtime = std::fs::metadata(&bin)
             .and_then(|m| m.modified())
             .ok()
@@ -718,8 +752,18 @@ async fn run(opts: Opts) -> Result<()> {
         let discovery = rt.discovery.clone();
         red_server = Some(rt.server);
         let mut t = prepare("Redline", detail, ep, pid, &ws, &opts, &proposed).await?;
-        if let Some(name) = t.latency_session.server_info.get("name").and_then(|v| v.as_str()) {
-            let version = t.latency_session.server_info.get("version").and_then(|v| v.as_str()).unwrap_or("?");
+        if let Some(name) = t
+            .latency_session
+            .server_info
+            .get("name")
+            .and_then(|v| v.as_str())
+        {
+            let version = t
+                .latency_session
+                .server_info
+                .get("version")
+                .and_then(|v| v.as_str())
+                .unwrap_or("?");
             t.detail.push_str(&format!("; serverInfo {name} {version}"));
         }
         targets.push(t);
@@ -771,11 +815,21 @@ async fn run(opts: Opts) -> Result<()> {
             (0..targets.len()).rev().collect()
         };
         for &i in &order {
-            eprintln!("round {}/{}: {} latency…", round + 1, opts.rounds, targets[i].label);
+            eprintln!(
+                "round {}/{}: {} latency…",
+                round + 1,
+                opts.rounds,
+                targets[i].label
+            );
             latency_round(&mut targets[i], &opts).await?;
         }
         for &i in &order {
-            eprintln!("round {}/{}: {} throughput…", round + 1, opts.rounds, targets[i].label);
+            eprintln!(
+                "round {}/{}: {} throughput…",
+                round + 1,
+                opts.rounds,
+                targets[i].label
+            );
             throughput_round(&mut targets[i], &opts).await?;
         }
     }
@@ -785,7 +839,8 @@ async fn run(opts: Opts) -> Result<()> {
         let addr = floor::start()?;
         let (_, body) = Session::new(&targets[0].endpoint, opts.timeout)
             .next_call("openDiff", &targets[0].latency_args);
-        let mut v = floor::latency(addr, &body, opts.warmup_calls, opts.latency_calls.min(5000)).await?;
+        let mut v =
+            floor::latency(addr, &body, opts.warmup_calls, opts.latency_calls.min(5000)).await?;
         v.sort_unstable();
         format!(
             "loopback floor: this client against an in-process server on another thread that answers every POST at once with canned JSON: p50 {:.3} ms, p99 {:.3} ms ({} calls)",
@@ -801,10 +856,28 @@ async fn run(opts: Opts) -> Result<()> {
     for t in &mut targets {
         let mut statuses = std::collections::BTreeMap::new();
         let reconnects = t.latency_session.reconnects()
-            + t.tput_sessions.iter().map(|(s, _)| s.reconnects()).sum::<u64>();
-        *statuses.entry(t.latency_session.delete().await.map(|s| s.to_string()).unwrap_or_else(|e| format!("{e:#}"))).or_insert(0) += 1;
+            + t.tput_sessions
+                .iter()
+                .map(|(s, _)| s.reconnects())
+                .sum::<u64>();
+        *statuses
+            .entry(
+                t.latency_session
+                    .delete()
+                    .await
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|e| format!("{e:#}")),
+            )
+            .or_insert(0) += 1;
         for (s, _) in &mut t.tput_sessions {
-            *statuses.entry(s.delete().await.map(|s| s.to_string()).unwrap_or_else(|e| format!("{e:#}"))).or_insert(0) += 1;
+            *statuses
+                .entry(
+                    s.delete()
+                        .await
+                        .map(|s| s.to_string())
+                        .unwrap_or_else(|e| format!("{e:#}")),
+                )
+                .or_insert(0) += 1;
         }
         closing.push(format!(
             "{}: DELETE /mcp answered {:?}; keep-alive connections reopened {} time(s)",
@@ -816,7 +889,10 @@ async fn run(opts: Opts) -> Result<()> {
         closing.push(format!("Redline {}", s.stop()));
         for (_, d) in &notes {
             if d.exists() {
-                closing.push(format!("NOTE: Redline's discovery file {} still exists after it stopped", d.display()));
+                closing.push(format!(
+                    "NOTE: Redline's discovery file {} still exists after it stopped",
+                    d.display()
+                ));
             }
         }
     }

@@ -72,8 +72,11 @@ impl Session {
         if let Some(sid) = &self.session_id {
             headers.push(("mcp-session-id", sid));
         }
-        match tokio::time::timeout(self.timeout, self.conn.request("POST", "/mcp", &headers, body))
-            .await
+        match tokio::time::timeout(
+            self.timeout,
+            self.conn.request("POST", "/mcp", &headers, body),
+        )
+        .await
         {
             Ok(r) => r,
             Err(_) => bail!("no complete response within {:?}", self.timeout),
@@ -83,9 +86,10 @@ impl Session {
     /// POSTs a JSON-RPC request and returns its `result`. Any HTTP error, JSON-RPC error,
     /// or a response without a matching id fails with the request and response in the message.
     pub async fn request_raw(&mut self, id: u64, body: &[u8]) -> Result<Value> {
-        let resp = self.post(body).await.with_context(|| {
-            format!("request POST /mcp {}", clip(body, 600))
-        })?;
+        let resp = self
+            .post(body)
+            .await
+            .with_context(|| format!("request POST /mcp {}", clip(body, 600)))?;
         let fail = |why: String, resp: &Response| {
             anyhow!(
                 "{why}\n--- request: POST /mcp\n{}\n--- response:\n{}",
@@ -139,7 +143,8 @@ impl Session {
     pub async fn request(&mut self, method: &str, params: Value) -> Result<Value> {
         let id = self.next_id;
         self.next_id += 1;
-        let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.request_raw(id, body.to_string().as_bytes()).await
     }
 
@@ -215,9 +220,12 @@ impl Session {
             ("mcp-protocol-version", PROTOCOL),
             ("mcp-session-id", &sid),
         ];
-        let r = tokio::time::timeout(self.timeout, self.conn.request("DELETE", "/mcp", &headers, b""))
-            .await
-            .map_err(|_| anyhow!("DELETE /mcp: no response within {:?}", self.timeout))??;
+        let r = tokio::time::timeout(
+            self.timeout,
+            self.conn.request("DELETE", "/mcp", &headers, b""),
+        )
+        .await
+        .map_err(|_| anyhow!("DELETE /mcp: no response within {:?}", self.timeout))??;
         Ok(r.status)
     }
 }
@@ -276,7 +284,11 @@ mod tests {
 
     #[test]
     fn sse_events() {
-        let body = b"event: message\ndata: {\"a\":1}\n\n: comment\r\ndata: x\r\ndata: y\r\n\r\nid: 3\n\n";
-        assert_eq!(parse_sse(body), vec!["{\"a\":1}".to_string(), "x\ny".to_string()]);
+        let body =
+            b"event: message\ndata: {\"a\":1}\n\n: comment\r\ndata: x\r\ndata: y\r\n\r\nid: 3\n\n";
+        assert_eq!(
+            parse_sse(body),
+            vec!["{\"a\":1}".to_string(), "x\ny".to_string()]
+        );
     }
 }

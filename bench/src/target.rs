@@ -42,7 +42,11 @@ impl Server {
     }
 
     /// Waits for the first stdout line for which `accept` returns Some.
-    fn wait_line<T>(&mut self, timeout: Duration, mut accept: impl FnMut(&str) -> Option<T>) -> Result<T> {
+    fn wait_line<T>(
+        &mut self,
+        timeout: Duration,
+        mut accept: impl FnMut(&str) -> Option<T>,
+    ) -> Result<T> {
         let deadline = Instant::now() + timeout;
         let rx = self.lines.as_ref().expect("stdout reader");
         loop {
@@ -62,7 +66,10 @@ impl Server {
                     )
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    let status = self.child.as_mut().and_then(|c| c.try_wait().ok().flatten());
+                    let status = self
+                        .child
+                        .as_mut()
+                        .and_then(|c| c.try_wait().ok().flatten());
                     bail!(
                         "{}: stdout closed before it was ready (exit: {status:?})\n--- its stderr ({}):\n{}",
                         self.name,
@@ -204,7 +211,12 @@ impl RedlineDirs {
     }
 }
 
-pub fn start_redline(bin: &Path, scratch: &Path, ws: &Path, ready_timeout: Duration) -> Result<RedlineTarget> {
+pub fn start_redline(
+    bin: &Path,
+    scratch: &Path,
+    ws: &Path,
+    ready_timeout: Duration,
+) -> Result<RedlineTarget> {
     if !bin.is_file() {
         bail!(
             "redline binary {} not found (build it with `cargo build --release --bins`, or pass --redline-bin)",
@@ -229,7 +241,10 @@ pub fn start_redline(bin: &Path, scratch: &Path, ws: &Path, ready_timeout: Durat
     let log = scratch.join("redline.stderr.log");
     let child = redline_cmd(bin, &dirs)
         .args(["serve", "--headless"])
-        .env("RUST_LOG", std::env::var("BENCH_REDLINE_LOG").unwrap_or_else(|_| "warn".into()))
+        .env(
+            "RUST_LOG",
+            std::env::var("BENCH_REDLINE_LOG").unwrap_or_else(|_| "warn".into()),
+        )
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(&log)?)
         .spawn()
@@ -248,7 +263,10 @@ pub fn start_redline(bin: &Path, scratch: &Path, ws: &Path, ready_timeout: Durat
     }
     let discovery = match found.as_slice() {
         [one] => one.clone(),
-        [] => bail!("redline printed `ready` but wrote no {}/{prefix}<PORT>.json", dir.display()),
+        [] => bail!(
+            "redline printed `ready` but wrote no {}/{prefix}<PORT>.json",
+            dir.display()
+        ),
         _ => bail!("several discovery files for one workspace: {found:?}"),
     };
     let text = std::fs::read_to_string(&discovery)?;
@@ -265,9 +283,17 @@ pub fn start_redline(bin: &Path, scratch: &Path, ws: &Path, ready_timeout: Durat
     let name_port = discovery
         .file_name()
         .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_prefix(&prefix)?.strip_suffix(".json")?.parse::<u64>().ok());
+        .and_then(|n| {
+            n.strip_prefix(&prefix)?
+                .strip_suffix(".json")?
+                .parse::<u64>()
+                .ok()
+        });
     if name_port != Some(port) {
-        bail!("discovery file {} names another port than its content ({port})", discovery.display());
+        bail!(
+            "discovery file {} names another port than its content ({port})",
+            discovery.display()
+        );
     }
     Ok(RedlineTarget {
         server,
@@ -287,17 +313,27 @@ pub fn start_reference(
     ready_timeout: Duration,
 ) -> Result<(Server, Endpoint)> {
     if !script.is_file() {
-        bail!("reference server {} not found (pass --reference)", script.display());
+        bail!(
+            "reference server {} not found (pass --reference)",
+            script.display()
+        );
     }
     let modules = script
         .parent()
-        .map(|p| p.join("node_modules").join("@modelcontextprotocol").join("sdk"))
+        .map(|p| {
+            p.join("node_modules")
+                .join("@modelcontextprotocol")
+                .join("sdk")
+        })
         .unwrap_or_default();
     if !modules.is_dir() {
         bail!(
             "{} missing: run `npm install --no-audit --no-fund` in {}",
             modules.display(),
-            script.parent().map(|p| p.display().to_string()).unwrap_or_default()
+            script
+                .parent()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default()
         );
     }
     let token = random_token()?;
