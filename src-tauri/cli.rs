@@ -110,6 +110,9 @@ enum TokenCmd {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(cli.command, None | Some(Command::Serve { headless: false })) {
+        redline_app::prepare_process();
+    }
     // The desktop app runs Tauri's own event loop and runtime: start it outside ours.
     if matches!(cli.command, None | Some(Command::Serve { headless: false })) {
         init_logging();

@@ -42,6 +42,7 @@ const proposal = original.replace('let v12 = 12 * 2;', 'let v12 = 12 * 3;').repl
 writeFileSync(join(dirs.ws, 'lib.rs'), original);
 
 async function until(what, check, ms = 20000) {
+  if (process.env.BENCH_TRACE) console.error(`waiting: ${what}`);
   const end = Date.now() + ms;
   for (;;) {
     const v = await check();
@@ -53,7 +54,7 @@ async function until(what, check, ms = 20000) {
 
 function windowVisible() {
   try {
-    return execFileSync('xdotool', ['search', '--onlyvisible', '--name', 'Redline'], { env, encoding: 'utf8' }).trim() !== '';
+    return execFileSync('xdotool', ['search', '--onlyvisible', '--name', '^Redline — review$'], { env, encoding: 'utf8' }).trim() !== '';
   } catch { return false; }
 }
 
@@ -62,8 +63,11 @@ function memory(pid) {
   const pids = [];
   const walk = (p) => {
     pids.push(p);
-    for (const t of readdirSync(`/proc/${p}/task`)) {
-      const kids = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
+    let tasks = [];
+    try { tasks = readdirSync(`/proc/${p}/task`); } catch { return; }
+    for (const t of tasks) {
+      let kids = '';
+      try { kids = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim(); } catch { continue; }
       for (const k of kids ? kids.split(/\s+/) : []) walk(Number(k));
     }
   };
@@ -71,9 +75,13 @@ function memory(pid) {
   let rss = 0, pss = 0;
   const names = [];
   for (const p of pids) {
-    const status = readFileSync(`/proc/${p}/status`, 'utf8');
+    let status, rollup;
+    try {
+      status = readFileSync(`/proc/${p}/status`, 'utf8');
+      rollup = readFileSync(`/proc/${p}/smaps_rollup`, 'utf8');
+    } catch { continue; } // it ended while we looked
     rss += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    pss += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
     names.push(/Name:\s+(\S+)/.exec(status)?.[1]);
   }
   return { rss: rss / 1024, pss: pss / 1024, processes: names };
@@ -84,6 +92,8 @@ async function main() {
   const xvfb = spawn('Xvfb', [display, '-screen', '0', '1600x1000x24'], { stdio: 'ignore' });
   children.push(xvfb);
   await until('Xvfb', () => { try { execFileSync('xdpyinfo', ['-display', display], { stdio: 'ignore' }); return true; } catch { return false; } });
+  // A desktop has a tray host; trayer gives Xvfb one for the app's icon.
+  children.push(spawn('trayer', ['--edge', 'top', '--align', 'right', '--height', '24'], { env, stdio: 'ignore' }));
   run('workspace', 'add', dirs.ws);
 
   const app = spawn(bin, [], { env, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -219,13 +219,18 @@ impl Companion {
         &self.written
     }
 
-    /// Stops serving, removes the files, dismisses the workspace's reviews.
+    /// Stops serving and removes the files. Each CLI still waiting on a review of this workspace
+    /// is told it was rejected first: otherwise its openDiff would wait for ever.
     pub async fn stop(self) {
         discovery::remove(&self.written.files);
+        let ws = self.shared.workspace.id().to_owned();
+        for r in self.shared.reviews.list() {
+            if r.workspace == ws {
+                let _ = self.shared.decide(r.id, Decision::Reject);
+            }
+        }
         self.cancel.cancel();
         let _ = self.server.await;
-        let ws = self.shared.workspace.id().to_owned();
-        self.shared.reviews.dismiss(|r| r.workspace == ws);
     }
 
     pub fn status(&self, token_store: &str) -> WorkspaceStatus {

@@ -122,7 +122,7 @@ fn accepts_event_stream(headers: &HeaderMap) -> bool {
 }
 
 /// Items from `rx`, with a keep-alive comment whenever nothing else was sent for a while,
-/// until `rx` ends or the server stops.
+/// until `rx` ends or the server stops; what was queued before the stop still goes out.
 fn with_keep_alive<G: Send + 'static>(
     rx: impl Stream<Item = Bytes> + Send + Unpin + 'static,
     guard: G,
@@ -130,16 +130,17 @@ fn with_keep_alive<G: Send + 'static>(
 ) -> Body {
     let start = tokio::time::Instant::now() + KEEP_ALIVE;
     let ticks = tokio::time::interval_at(start, KEEP_ALIVE);
-    let stream = futures::stream::unfold(
-        (rx, ticks, guard),
-        |(mut rx, mut ticks, guard)| async move {
-            tokio::select! {
-                item = rx.next() => item.map(|b| (b, (rx, ticks, guard))),
-                _ = ticks.tick() => Some((Bytes::from_static(b": keep-alive\n\n"), (rx, ticks, guard))),
+    let state = (rx, ticks, guard, cancel);
+    let stream = futures::stream::unfold(state, |(mut rx, mut ticks, guard, cancel)| async move {
+        tokio::select! {
+            biased;
+            item = rx.next() => item.map(|b| (b, (rx, ticks, guard, cancel))),
+            _ = cancel.cancelled() => None,
+            _ = ticks.tick() => {
+                Some((Bytes::from_static(b": keep-alive\n\n"), (rx, ticks, guard, cancel)))
             }
-        },
-    );
-    let stream = stream.take_until(async move { cancel.cancelled_owned().await });
+        }
+    });
     Body::from_stream(stream.map(Ok::<_, Infallible>))
 }
 

@@ -293,3 +293,31 @@ async fn turning_a_workspace_off_ends_open_streams_instead_of_waiting_on_them() 
     assert!(stream.next_block(WAIT).await.is_none(), "the stream ended");
     assert!(events.next_block(WAIT).await.is_none(), "/events ended");
 }
+
+#[tokio::test]
+async fn stopping_a_workspace_tells_each_waiting_cli_before_its_stream_ends() {
+    for how in ["off", "quit"] {
+        let f = start().await;
+        let mut c = f.client();
+        c.connect("2025-06-18").await;
+        let mut stream = c.stream().await;
+        f.propose(&mut c, "a.txt", "x\n").await;
+        if how == "off" {
+            f.instance.set_enabled(&f.ws, false).await.unwrap();
+        } else {
+            f.instance.shutdown().await;
+        }
+        // The CLI would otherwise wait on its openDiff for ever.
+        let m = stream
+            .next_decision()
+            .await
+            .expect("told before the stream ended");
+        assert_eq!(m["method"], "ide/diffRejected", "{how}");
+        assert_eq!(m["params"], json!({"filePath": f.file("a.txt")}));
+        assert!(
+            stream.next_block(WAIT).await.is_none(),
+            "then the stream ends"
+        );
+        assert!(f.instance.list().is_empty());
+    }
+}
