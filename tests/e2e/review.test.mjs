@@ -46,6 +46,9 @@ test('accept with an edit typed in the proposal: the client gets exactly the edi
   await withAppLog(d, async () => {
     const { wd } = d;
     assert.equal(await reviewWindow(d), null, 'the window is hidden until a review arrives');
+    // The test desktop has a Secret Service, as a user's does.
+    assert.equal(d.status.keyring.available, true, JSON.stringify(d.status.keyring));
+    assert.equal(d.status.workspaces[0].tokenStore, 'keyring');
     const g = await d.gemini(ws);
     const file = path.join(ws, 'src', 'greet.rs');
     const diff = g.openDiff(file, GREET_PROPOSAL);

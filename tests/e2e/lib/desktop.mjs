@@ -8,9 +8,10 @@
 //   await d.stop(); // the app (redline quit), the session, tauri-driver (SIGTERM), trayer, Xvfb
 //
 // Isolation: HOME, TMPDIR, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME and XDG_RUNTIME_DIR
-// (0700) are fresh temp dirs; no D-Bus session bus (so the tray falls back to an XEmbed icon,
-// which trayer can host); DISPLAY is the test's own Xvfb. tauri-driver launches the app with
-// the environment it was started with, so the app gets exactly this environment.
+// (0700) are fresh temp dirs; DISPLAY is the test's own Xvfb; a private D-Bus session bus with
+// an unlocked gnome-keyring, as on a desktop (no StatusNotifier host on it, so the tray falls
+// back to an XEmbed icon, which trayer hosts). tauri-driver launches the app with the
+// environment it was started with, so the app gets exactly this environment.
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -118,6 +119,24 @@ async function startXvfb(env, screen) {
   return { ...x, display };
 }
 
+/**
+ * A private session bus (dbus-daemon in the foreground, ended by SIGTERM) with gnome-keyring's
+ * Secret Service unlocked on it. gnome-keyring-daemon forks away, and exits with the bus.
+ */
+async function startSessionBus(env) {
+  const bus = child('dbus-daemon', ['--session', '--nofork', '--nopidfile', '--print-address=1'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const address = await poll(() => {
+    if (!bus.running()) throw new Error(`dbus-daemon exited\n${bus.output()}`);
+    return bus.output().split('\n').find((l) => l.startsWith('unix:')) ?? null;
+  }, { timeoutMs: X_TIMEOUT_MS, what: 'the D-Bus session address' });
+  const busEnv = { ...env, DBUS_SESSION_BUS_ADDRESS: address.trim() };
+  const keyring = await runProcess('gnome-keyring-daemon', ['--unlock', '--components=secrets'],
+    { env: busEnv, input: 'redline-e2e', timeoutMs: X_TIMEOUT_MS });
+  if (keyring.code !== 0) throw new Error(`gnome-keyring-daemon --unlock: exit ${keyring.code}\n${keyring.stderr}`);
+  return { ...bus, address: address.trim() };
+}
+
 /** Resolves the X window ids whose name matches `name` exactly (xdotool). */
 export async function xWindows(env, args) {
   const res = await runProcess('xdotool', ['search', ...args], { env, timeoutMs: 5_000 });
@@ -181,6 +200,10 @@ export async function startDesktop({
     const x = await startXvfb(env, screen);
     parts.push({ name: 'Xvfb', ...x });
     env.DISPLAY = x.display;
+
+    const bus = await startSessionBus(env);
+    parts.push({ name: 'dbus-daemon', ...bus });
+    env.DBUS_SESSION_BUS_ADDRESS = bus.address;
 
     if (tray) {
       // A dark top bar across the screen, icons on the right, as on many desktops.
