@@ -69,17 +69,23 @@ test('tray: the icon opens the menu; "Start at login" and a workspace check mark
     await waitTabs(d.wd, ['cart.ts']);
 
     const icon = await trayIcon(d);
-    const area = { x: SCREEN.width - 460, y: 0, width: 460, height: 340 };
+    const area = { x: SCREEN.width - 600, y: 0, width: 600, height: 500 };
     const before = await screenshot(d, path.join(tmp, 'before.png'), area);
     let menu = await openMenu(d, icon);
     assert.ok(menu.x >= area.x && menu.y + menu.height <= area.height, `the menu ${JSON.stringify(menu)} lies outside ${JSON.stringify(area)}`);
-    // Let GTK paint the whole menu: the screenshot changes where the menu is, nowhere else.
-    const shot = path.join(SHOTS_DIR, 'tray-menu.png');
+    // Let GTK paint the whole menu: the screen changes where the menu is, nowhere else.
     const changed = await poll(async () => {
-      const box = await changedBox(d, before, await screenshot(d, shot, area));
+      const box = await changedBox(d, before, await screenshot(d, path.join(tmp, 'open.png'), area));
       return box && box.width >= menu.width - 2 && box.height >= menu.height - 2 ? box : null;
     }, { timeoutMs: MENU_TIMEOUT_MS, what: 'the menu painted on screen' });
     assert.ok(changed.x + area.x <= menu.x + 1 && changed.y <= menu.y + 1, `changes ${JSON.stringify(changed)}, menu ${JSON.stringify(menu)}`);
+    assert.ok(changed.x + area.x + changed.width <= SCREEN.width && changed.y + changed.height <= menu.y + menu.height + 1,
+      `changes ${JSON.stringify(changed)} outside the menu ${JSON.stringify(menu)}`);
+    // For the docs: the menu, the top bar with the icon, a margin of desktop.
+    const margin = 40;
+    const shot = await screenshot(d, path.join(SHOTS_DIR, 'tray-menu.png'), {
+      x: menu.x - margin, y: 0, width: SCREEN.width - menu.x + margin, height: menu.y + menu.height + margin,
+    });
     t.diagnostic(`tray menu at ${menu.x},${menu.y} ${menu.width}x${menu.height}; screenshot ${shot}`);
 
     // "Start at login", the second item from the bottom (above "Quit Redline").
