@@ -71,6 +71,17 @@ function baseEnv() {
   return env;
 }
 
+/**
+ * Desktops not stopped yet. If the test process is told to stop (Ctrl+C, a runner's SIGTERM),
+ * they are stopped first: Xvfb, tauri-driver and the app would otherwise outlive it.
+ */
+const live = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    Promise.allSettled([...live].map((stop) => stop())).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
+}
+
 /** A child process that is ended (signal, then SIGKILL after a bound) when the desktop stops. */
 function child(cmd, args, opts) {
   const proc = spawn(cmd, args, opts);
@@ -178,6 +189,7 @@ export async function startDesktop({
   async function stop() {
     if (state.stopped) return;
     state.stopped = true;
+    live.delete(stop);
     const problems = [];
     if (driver) {
       // `redline quit` ends the app the way a user does (servers stop, discovery files go).
@@ -196,6 +208,7 @@ export async function startDesktop({
     if (problems.length) log(`desktop stop: ${problems.join('; ')}`);
   }
 
+  live.add(stop);
   try {
     const x = await startXvfb(env, screen);
     parts.push({ name: 'Xvfb', ...x });
