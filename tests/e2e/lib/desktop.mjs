@@ -82,6 +82,19 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/** The Gemini and Qwen discovery files in a desktop's temp dirs. */
+function discoveryFiles(dirs) {
+  const out = [];
+  for (const dir of [path.join(dirs.tmp, 'gemini', 'ide'), path.join(dirs.home, '.qwen', 'ide')]) {
+    try {
+      out.push(...fs.readdirSync(dir).map((n) => path.join(dir, n)));
+    } catch {
+      // no such dir: nothing written there
+    }
+  }
+  return out;
+}
+
 /** A child process that is ended (signal, then SIGKILL after a bound) when the desktop stops. */
 function child(cmd, args, opts) {
   const proc = spawn(cmd, args, opts);
@@ -148,7 +161,7 @@ async function startSessionBus(env) {
   return { ...bus, address: address.trim() };
 }
 
-/** Resolves the X window ids whose name matches `name` exactly (xdotool). */
+/** The ids of the X windows an `xdotool search` finds (e.g. ['--onlyvisible', '--class', 'trayer']). */
 export async function xWindows(env, args) {
   const res = await runProcess('xdotool', ['search', ...args], { env, timeoutMs: 5_000 });
   return res.stdout.split('\n').map((s) => s.trim()).filter(Boolean);
@@ -172,7 +185,7 @@ export async function startDesktop({
     XDG_RUNTIME_DIR: dirs.runtime,
     REMOTE_CONTAINERS: '1',
     GDK_BACKEND: 'x11',
-    // No accessibility bus: nothing listens, and its helpers would outlive the app.
+    // No accessibility bridge: nothing listens.
     NO_AT_BRIDGE: '1',
   });
   for (const [k, v] of Object.entries(extra)) {
@@ -186,17 +199,37 @@ export async function startDesktop({
   let wd;
   let driver;
 
+  /**
+   * Stops everything, in reverse order of start. Throws (after stopping all) when the app did
+   * not quit cleanly: `redline quit` must end it and remove its discovery files.
+   */
   async function stop() {
     if (state.stopped) return;
     state.stopped = true;
     live.delete(stop);
     const problems = [];
     if (driver) {
-      // `redline quit` ends the app the way a user does (servers stop, discovery files go).
       const quit = await run(['quit'], { timeoutMs: 10_000 }).catch((err) => ({ code: -1, stderr: err.message }));
-      if (quit.code !== 0 && !/no running Redline/.test(quit.stderr)) problems.push(`redline quit: ${quit.stderr}`);
-      await poll(async () => (await run(['status', '--json'], { timeoutMs: 5_000 })).code !== 0,
-        { timeoutMs: STOP_TIMEOUT_MS, what: 'the app to exit after redline quit' }).catch((err) => problems.push(err.message));
+      if (quit.code !== 0 && !/no running Redline/.test(quit.stderr)) problems.push(`redline quit: exit ${quit.code} ${quit.stderr}`);
+      const gone = () => {
+        try {
+          process.kill(state.appPid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      };
+      if (state.appPid) {
+        await poll(gone, { timeoutMs: STOP_TIMEOUT_MS, what: `the app (pid ${state.appPid}) to exit after redline quit` })
+          .catch(async (err) => {
+            problems.push(err.message);
+            process.kill(state.appPid, 'SIGTERM');
+            await poll(gone, { timeoutMs: STOP_TIMEOUT_MS, what: 'the app to exit on SIGTERM' })
+              .catch(() => process.kill(state.appPid, 'SIGKILL'));
+          });
+        const left = discoveryFiles(dirs);
+        if (left.length) problems.push(`discovery files left after quit: ${left.join(', ')}`);
+      }
       await wd?.deleteSession().catch(() => {});
     }
     for (const p of parts.reverse()) {
@@ -205,7 +238,7 @@ export async function startDesktop({
       if (res.signal === 'SIGKILL') problems.push(`${p.name} needed SIGKILL`);
     }
     await fsp.rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => {});
-    if (problems.length) log(`desktop stop: ${problems.join('; ')}`);
+    if (problems.length) throw new Error(`desktop stop: ${problems.join('; ')}`);
   }
 
   live.add(stop);
@@ -253,6 +286,7 @@ export async function startDesktop({
       const s = JSON.parse(res.stdout);
       return s.workspaces.length === workspaces.length && s.workspaces.every((w) => w.port && w.discoveryFiles.length) ? s : null;
     }, { timeoutMs: READY_TIMEOUT_MS, what: 'redline status: every workspace served' });
+    state.appPid = status.pid;
     // The page has subscribed to the backend's events once its layout is in the DOM and the
     // first reviews_list answered (the empty state is shown then).
     await wd.until(() => wd.execute("return !!document.querySelector('.review[hidden]') && !document.querySelector('.empty').hidden"),
@@ -278,7 +312,7 @@ export async function startDesktop({
       stop,
     };
   } catch (err) {
-    await stop();
+    await stop().catch((stopErr) => log(stopErr.message));
     throw err;
   }
 }
