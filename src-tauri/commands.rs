@@ -60,9 +60,18 @@ pub async fn settings_set(core: Core<'_>, settings: Settings) -> Answer {
     core.set_settings(settings).await.map_err(fault)
 }
 
+/// The page has nothing left to show. A review that arrived meanwhile keeps the window up: the
+/// page's request may be older than the backend's show.
 #[tauri::command]
-pub fn window_hide(app: AppHandle) -> Answer {
-    crate::window::hide(&app).map_err(|e| Fault {
+pub fn window_hide(core: Core<'_>, app: AppHandle) -> Answer {
+    if !core.reviews().list().is_empty() {
+        return Ok(());
+    }
+    hide(&app)
+}
+
+fn hide(app: &AppHandle) -> Answer {
+    crate::window::hide(app).map_err(|e| Fault {
         code: "window".into(),
         message: e.to_string(),
     })
@@ -74,5 +83,5 @@ pub async fn window_close_answer(core: Core<'_>, app: AppHandle, reject_pending:
     if reject_pending {
         core.reject_all().await.map_err(fault)?;
     }
-    window_hide(app)
+    hide(&app)
 }

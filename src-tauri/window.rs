@@ -78,14 +78,11 @@ pub fn show(app: &AppHandle, focus: bool) {
     };
     app.state::<Visibility>().0.fetch_add(1, Ordering::SeqCst);
     let _ = w.unminimize();
+    // Built with `focused(false)`, the window does not take focus when it maps, so typing in
+    // the terminal is never stolen; only `focus` asks for it.
+    let _ = w.show();
     if focus {
-        let _ = w.show();
         let _ = w.set_focus();
-    } else {
-        // Typing in the terminal must never be stolen: shown, but not focusable while it appears.
-        let _ = w.set_focusable(false);
-        let _ = w.show();
-        let _ = w.set_focusable(true);
     }
 }
 

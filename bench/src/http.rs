@@ -369,8 +369,7 @@ mod tests {
             let mut replies = replies.into_iter();
             while let Ok((mut s, _)) = l.accept().await {
                 let mut buf = vec![0u8; 4096];
-                loop {
-                    let Ok(n) = s.read(&mut buf).await else { break };
+                while let Ok(n) = s.read(&mut buf).await {
                     if n == 0 {
                         break;
                     }

@@ -526,7 +526,7 @@ fn thousands(x: f64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -657,25 +657,22 @@ fn report(targets: &[Target], opts: &Opts, context_lines: &[String]) -> String {
     let _ = writeln!(r);
     let red = targets.iter().position(|t| t.label == "Redline");
     let refi = targets.iter().position(|t| t.label != "Redline");
-    match (red, refi) {
-        (Some(a), Some(b)) => {
-            let p50 = sums[a].p50_ms;
-            let ratio = sums[a].tput / sums[b].tput;
-            let ok1 = p50 < TARGET_P50_MS;
-            let ok2 = ratio >= TARGET_RATIO;
-            let _ = writeln!(
-                r,
-                "**Verdict: {}** — p50 {:.3} ms {} {TARGET_P50_MS} ms ({}); throughput {:.1}× the reference {} {TARGET_RATIO}× ({}).",
-                if ok1 && ok2 { "targets met" } else { "targets NOT met" },
-                p50,
-                if ok1 { "<" } else { "≥" },
-                if ok1 { "pass" } else { "FAIL" },
-                ratio,
-                if ok2 { "≥" } else { "<" },
-                if ok2 { "pass" } else { "FAIL" },
-            );
-        }
-        _ => {}
+    if let (Some(a), Some(b)) = (red, refi) {
+        let p50 = sums[a].p50_ms;
+        let ratio = sums[a].tput / sums[b].tput;
+        let ok1 = p50 < TARGET_P50_MS;
+        let ok2 = ratio >= TARGET_RATIO;
+        let _ = writeln!(
+            r,
+            "**Verdict: {}** — p50 {:.3} ms {} {TARGET_P50_MS} ms ({}); throughput {:.1}× the reference {} {TARGET_RATIO}× ({}).",
+            if ok1 && ok2 { "targets met" } else { "targets NOT met" },
+            p50,
+            if ok1 { "<" } else { "≥" },
+            if ok1 { "pass" } else { "FAIL" },
+            ratio,
+            if ok2 { "≥" } else { "<" },
+            if ok2 { "pass" } else { "FAIL" },
+        );
     }
     if let Some(a) = red {
         let p50 = sums[a].p50_ms;
