@@ -106,7 +106,8 @@ fn instance(app: &AppHandle) -> Arc<Instance> {
     app.state::<Arc<Instance>>().inner().clone()
 }
 
-/// The core's review events, to the window (as events) and the tray (as a rebuilt menu).
+/// The core's review events, to the window (as events) and the tray (as a rebuilt menu, only
+/// when the pending count can change: edits pushed while typing must not rebuild it).
 async fn forward_reviews(app: AppHandle) {
     let instance = instance(&app);
     let mut events = instance.reviews().subscribe();
@@ -118,6 +119,7 @@ async fn forward_reviews(app: AppHandle) {
             }
             Ok(ReviewEvent::Updated(r)) => {
                 let _ = app.emit("review-updated", r.detail());
+                continue;
             }
             Ok(ReviewEvent::Resolved { id, outcome, .. }) => {
                 let _ = app.emit("review-resolved", Resolved { id, outcome });
