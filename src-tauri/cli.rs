@@ -235,10 +235,7 @@ async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
             match control::call(dirs, &Request::WorkspaceRemove { path: path.clone() }).await {
                 Err(Error::NotRunning) => {
                     let mut c = Config::load(&dirs.config_file())?;
-                    let path = match dunce::canonicalize(&path) {
-                        Ok(p) if c.find(&p).is_some() => p,
-                        _ => path,
-                    };
+                    let path = c.known_path(&path)?;
                     c.remove(&path)?;
                     c.save(&dirs.config_file())?;
                     // Without a keyring answer the token stays; it is useless without the files.

@@ -58,6 +58,18 @@ impl Config {
         self.workspaces.iter_mut().find(|w| w.path == path)
     }
 
+    /// The config's spelling of a user-given workspace path: as given, or canonical (the
+    /// directory may no longer exist on disk, so canonical form is only a second try).
+    pub fn known_path(&self, path: &Path) -> Result<PathBuf> {
+        if self.find(path).is_some() {
+            return Ok(path.to_owned());
+        }
+        match dunce::canonicalize(path) {
+            Ok(p) if self.find(&p).is_some() => Ok(p),
+            _ => Err(Error::NoSuchWorkspace(path.to_owned())),
+        }
+    }
+
     /// Adds a workspace (enabled); the path must already be canonical.
     pub fn add(&mut self, path: PathBuf) -> Result<()> {
         if self.find(&path).is_some() {

@@ -155,7 +155,7 @@ impl Instance {
 
     pub async fn remove_workspace(&self, path: &Path) -> Result<PathBuf> {
         let mut state = self.state.lock().await;
-        let path = known_path(&state.config, path)?;
+        let path = state.config.known_path(path)?;
         state.config.remove(&path)?;
         self.save(&state)?;
         if let Some(c) = state.companions.remove(&path) {
@@ -170,7 +170,7 @@ impl Instance {
     /// Turns a workspace on (server started, files written) or off (stopped, files removed).
     pub async fn set_enabled(&self, path: &Path, enabled: bool) -> Result<()> {
         let mut state = self.state.lock().await;
-        let path = known_path(&state.config, path)?;
+        let path = state.config.known_path(path)?;
         if let Some(entry) = state.config.find_mut(&path) {
             entry.enabled = enabled;
         }
@@ -187,7 +187,7 @@ impl Instance {
 
     pub async fn rotate_token(&self, path: &Path) -> Result<()> {
         let mut state = self.state.lock().await;
-        let path = known_path(&state.config, path)?;
+        let path = state.config.known_path(path)?;
         let token = self.world.tokens.rotate(&path.to_string_lossy())?;
         if let Some(c) = state.companions.get_mut(&path) {
             c.rotate(token, &self.world.dirs, self.world.pid);
@@ -198,7 +198,7 @@ impl Instance {
     /// A workspace's token, for the tray's "Copy token".
     pub async fn token(&self, path: &Path) -> Result<String> {
         let state = self.state.lock().await;
-        let path = known_path(&state.config, path)?;
+        let path = state.config.known_path(path)?;
         let token = match state.companions.get(&path) {
             Some(c) => c.token(),
             None => self.world.tokens.token_for(&path.to_string_lossy())?,
@@ -387,16 +387,5 @@ impl Instance {
         for c in companions.into_values() {
             c.stop().await;
         }
-    }
-}
-
-/// The config's spelling of a user-given workspace path (which may no longer exist on disk).
-fn known_path(config: &Config, path: &Path) -> Result<PathBuf> {
-    if config.find(path).is_some() {
-        return Ok(path.to_owned());
-    }
-    match dunce::canonicalize(path) {
-        Ok(p) if config.find(&p).is_some() => Ok(p),
-        _ => Err(Error::NoSuchWorkspace(path.to_owned())),
     }
 }
