@@ -243,7 +243,7 @@ async fn an_idle_stream_gets_keep_alive_traffic() {
     let mut stream = c.stream().await;
     let first = stream.next_block(WAIT).await.unwrap();
     assert!(first.starts_with("data: "));
-    let wait = redline_core::server::KEEP_ALIVE + std::time::Duration::from_secs(5);
+    let wait = redline_core::http::server::KEEP_ALIVE + std::time::Duration::from_secs(5);
     let next = stream.next_block(wait).await.unwrap();
     assert_eq!(next, ": keep-alive");
 }

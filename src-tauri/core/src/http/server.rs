@@ -2,9 +2,9 @@
 //! notification stream for GET) and the `/events` stream, behind the guard.
 
 use crate::companion::Shared;
-use crate::guard::{self, Guard, MAX_BODY_BYTES};
-use crate::session::Sessions;
-use crate::tools::Handler;
+use crate::http::guard::{self, Guard, MAX_BODY_BYTES};
+use crate::http::session::Sessions;
+use crate::http::tools::Handler;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
