@@ -15,6 +15,7 @@ pub mod http;
 pub mod instance;
 pub mod keyring;
 pub mod menu;
+pub mod original;
 pub mod private_file;
 pub mod process;
 pub mod review;

@@ -3,6 +3,7 @@
 
 use crate::companion::{Decision, Shared};
 use crate::error::Error;
+use crate::original;
 use crate::review::{ClientInfo, Outcome, Proposal};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, Implementation, InitializeResult,
@@ -173,19 +174,19 @@ fn tools() -> Vec<Tool> {
 }
 
 impl Handler {
-    fn open_diff(&self, session: String, client: ClientInfo, a: OpenDiffArgs) -> CallToolResult {
+    async fn open_diff(
+        &self,
+        session: String,
+        client: ClientInfo,
+        a: OpenDiffArgs,
+    ) -> CallToolResult {
         let path = match self.ws.workspace.resolve(&a.file_path) {
             Ok(p) => p,
             Err(e) => return failed(e),
         };
-        let original = match std::fs::read(&path) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => Some(text),
-                Err(_) => return failed(Error::NotText(a.file_path)),
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(_) if path.is_dir() => return failed(Error::IsDirectory(a.file_path)),
-            Err(e) => return failed(Error::io(&path, e)),
+        let original = match original::read(&path, &a.file_path).await {
+            Ok(text) => text,
+            Err(e) => return failed(e),
         };
         self.ws.reviews.open(Proposal {
             workspace: self.ws.workspace.id().to_owned(),
@@ -272,7 +273,7 @@ impl ServerHandler for Handler {
         let result = match request.name.as_ref() {
             "openDiff" => {
                 let client = self.ws.sessions.client(&session).unwrap_or_default();
-                self.open_diff(session, client, args(&request)?)
+                self.open_diff(session, client, args(&request)?).await
             }
             "closeDiff" => self.close_diff(&session, args(&request)?),
             "acceptDiff" => self.decide(&session, args(&request)?, Decision::Accept(None)),
