@@ -14,6 +14,8 @@ pub struct Dirs {
     pub gemini: PathBuf,
     /// Qwen Code's lock directory.
     pub qwen: PathBuf,
+    /// Claude Code's lock directory: `${CLAUDE_CONFIG_DIR:-~/.claude}/ide`.
+    pub claude: PathBuf,
 }
 
 impl Dirs {
@@ -33,6 +35,9 @@ impl Dirs {
             gemini: tmp.join("gemini").join("ide"),
             qwen: var("QWEN_HOME")
                 .unwrap_or_else(|| home.join(".qwen"))
+                .join("ide"),
+            claude: var("CLAUDE_CONFIG_DIR")
+                .unwrap_or_else(|| home.join(".claude"))
                 .join("ide"),
         }
     }
@@ -141,7 +146,7 @@ mod tests {
     }
 
     #[test]
-    fn linux_dirs_follow_xdg_and_qwen_home() {
+    fn linux_dirs_follow_xdg_qwen_home_and_claude_config_dir() {
         let d = Dirs::resolve(&env(&[
             ("HOME", "/h"),
             ("TMPDIR", "/t"),
@@ -152,7 +157,13 @@ mod tests {
         assert_eq!(d.runtime, PathBuf::from("/r/redline"));
         assert_eq!(d.gemini, PathBuf::from("/t/gemini/ide"));
         assert_eq!(d.qwen, PathBuf::from("/h/.qwen/ide"));
-        let d = Dirs::resolve(&env(&[("HOME", "/h"), ("QWEN_HOME", "/q")]));
+        assert_eq!(d.claude, PathBuf::from("/h/.claude/ide"));
+        let d = Dirs::resolve(&env(&[
+            ("HOME", "/h"),
+            ("QWEN_HOME", "/q"),
+            ("CLAUDE_CONFIG_DIR", "/cc"),
+        ]));
+        assert_eq!(d.claude, PathBuf::from("/cc/ide"));
         assert_eq!(d.config, PathBuf::from("/h/.config/redline"));
         assert_eq!(d.qwen, PathBuf::from("/q/ide"));
         assert!(d.runtime.starts_with("/tmp"));

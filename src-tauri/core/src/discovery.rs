@@ -161,6 +161,7 @@ mod tests {
             runtime: root.join("run"),
             gemini: root.join("tmp/gemini/ide"),
             qwen: root.join("home/.qwen/ide"),
+            claude: root.join("home/.claude/ide"),
         }
     }
 

@@ -32,6 +32,7 @@ pub fn dirs_in(root: &std::path::Path) -> Dirs {
         runtime: root.join("run"),
         gemini: root.join("tmp/gemini/ide"),
         qwen: root.join("home/.qwen/ide"),
+        claude: root.join("home/.claude/ide"),
     }
 }
 
