@@ -10,6 +10,7 @@ pub mod control;
 pub mod diff;
 pub mod dirs;
 pub mod discovery;
+pub mod doctor;
 pub mod error;
 pub mod http;
 pub mod instance;

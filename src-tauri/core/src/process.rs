@@ -46,3 +46,27 @@ impl ProcessTable for OsProcessTable {
 pub fn own_pid() -> u32 {
     std::process::id()
 }
+
+/// The PIDs above `pid` (parent, grandparent, …), nearest first. Gemini CLI looks for its IDE
+/// among its own ancestors, which a CLI started from this shell shares with this process.
+#[cfg(target_os = "linux")]
+pub fn ancestors(pid: u32) -> Vec<u32> {
+    let parent = |pid: u32| -> Option<u32> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The command name may hold spaces and parentheses: the fields follow the last ')'.
+        let rest = &stat[stat.rfind(')')? + 2..];
+        rest.split(' ').nth(1)?.parse().ok()
+    };
+    let mut out = Vec::new();
+    let mut at = pid;
+    while let Some(p) = parent(at).filter(|p| *p > 1 && !out.contains(p)) {
+        out.push(p);
+        at = p;
+    }
+    out
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn ancestors(_pid: u32) -> Vec<u32> {
+    Vec::new()
+}

@@ -1,0 +1,624 @@
+//! `redline doctor`: for each CLI, as it would decide from a directory, whether it will connect
+//! to Redline, and if not, why and the one command that fixes it.
+
+pub mod install;
+pub mod probe;
+pub mod rules;
+pub mod scan;
+
+use crate::config::Config;
+use crate::dirs::Dirs;
+use crate::instance::Status;
+use crate::process::ProcessTable;
+use install::Installed;
+use probe::Probe;
+use rules::{ContainerHost, IdeMode, Rules, Transport};
+use scan::Seen;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Everything doctor looks at, injected so tests feed it fixture directories.
+pub struct Facts {
+    /// The directory the CLI would start in, canonical.
+    pub dir: PathBuf,
+    /// The environment of the shell the CLI would start from.
+    pub env: HashMap<String, String>,
+    /// The CLIs' directories as that environment resolves them.
+    pub dirs: Dirs,
+    /// The user the CLI would run as.
+    pub uid: Option<u32>,
+    pub procs: Arc<dyn ProcessTable>,
+    /// The PIDs above this process (shell, terminal, …): where Gemini CLI looks for its IDE.
+    pub ancestors: Vec<u32>,
+    /// `/` normally; where `/.dockerenv` and `/run/.containerenv` are looked for.
+    pub root: PathBuf,
+    /// The running Redline's status; `None` when none answers.
+    pub redline: Option<Status>,
+    /// The config on disk, for when no Redline runs.
+    pub config: Config,
+    pub case_insensitive: bool,
+    /// Which CLIs to check (normally `rules::ALL`).
+    pub rules: Vec<Rules>,
+}
+
+impl Facts {
+    pub fn var(&self, k: &str) -> Option<&str> {
+        self.env
+            .get(k)
+            .map(String::as_str)
+            .filter(|v| !v.is_empty())
+    }
+
+    /// Facts about this machine, this process and its environment.
+    pub fn from_os(dir: PathBuf, redline: Option<Status>, config: Config) -> Facts {
+        let env: HashMap<String, String> = std::env::vars().collect();
+        Facts {
+            dirs: Dirs::resolve(&env),
+            env,
+            dir,
+            uid: own_uid(),
+            procs: Arc::new(crate::process::OsProcessTable),
+            ancestors: crate::process::ancestors(crate::process::own_pid()),
+            root: PathBuf::from("/"),
+            redline,
+            config,
+            case_insensitive: cfg!(any(windows, target_os = "macos")),
+            rules: rules::ALL.to_vec(),
+        }
+    }
+
+    fn in_container(&self) -> bool {
+        self.root.join(".dockerenv").exists() || self.root.join("run/.containerenv").exists()
+    }
+
+    /// The command that starts Redline here: the desktop app where there is a display.
+    fn start_command(&self) -> String {
+        let display = cfg!(any(windows, target_os = "macos"))
+            || self.var("DISPLAY").is_some()
+            || self.var("WAYLAND_DISPLAY").is_some();
+        if display {
+            "redline".into()
+        } else {
+            "redline serve --headless".into()
+        }
+    }
+}
+
+#[cfg(unix)]
+fn own_uid() -> Option<u32> {
+    // SAFETY: getuid cannot fail and touches no memory.
+    Some(unsafe { libc::getuid() })
+}
+
+#[cfg(not(unix))]
+fn own_uid() -> Option<u32> {
+    None
+}
+
+/// Where the fix is typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Place {
+    /// In a terminal (this shell).
+    Shell,
+    /// Inside the CLI, at its prompt.
+    Cli,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fix {
+    pub command: String,
+    #[serde(rename = "where")]
+    pub place: Place,
+}
+
+/// Every outcome, with a stable code for scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Connects,
+    NotInstalled,
+    VersionKnownBad,
+    NotRunning,
+    Container,
+    NoWorkspace,
+    WorkspaceOff,
+    NotServed,
+    FileElsewhere,
+    FileMissing,
+    FileSkipped,
+    Shadowed,
+    ContainerHost,
+    TokenRefused,
+    Unreachable,
+    Unexpected,
+    IdeDisabled,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CliReport {
+    pub id: String,
+    pub name: String,
+    pub installed: Option<Installed>,
+    pub verdict: Verdict,
+    /// True if the CLI will connect (or is not installed, so cannot fail).
+    pub ok: bool,
+    /// Why, in a sentence.
+    pub reason: String,
+    pub fix: Option<Fix>,
+    /// The discovery file the CLI would use.
+    pub file: Option<PathBuf>,
+    pub port: Option<u16>,
+    pub probe: Option<Probe>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkspaceFound {
+    pub path: PathBuf,
+    pub on: bool,
+    pub port: Option<u16>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub dir: PathBuf,
+    pub redline_pid: Option<u32>,
+    pub workspace: Option<WorkspaceFound>,
+    pub container: bool,
+    pub clis: Vec<CliReport>,
+    /// Every installed CLI will connect: `redline doctor` exits 0.
+    pub ok: bool,
+}
+
+/// The innermost workspace containing the directory: from the running Redline, else the config.
+fn workspace_of(facts: &Facts) -> Option<WorkspaceFound> {
+    let inside = |p: &Path| scan::contains(p, &facts.dir, facts.case_insensitive);
+    let found = match &facts.redline {
+        Some(s) => s
+            .workspaces
+            .iter()
+            .filter(|w| inside(&w.path))
+            .max_by_key(|w| w.path.as_os_str().len())
+            .map(|w| WorkspaceFound {
+                path: w.path.clone(),
+                on: w.port.is_some(),
+                port: w.port,
+            }),
+        None => facts
+            .config
+            .workspaces
+            .iter()
+            .filter(|w| inside(&w.path))
+            .max_by_key(|w| w.path.as_os_str().len())
+            .map(|w| WorkspaceFound {
+                path: w.path.clone(),
+                on: w.enabled,
+                port: None,
+            }),
+    };
+    found
+}
+
+/// Checks every CLI. Connects to the servers the CLIs would use.
+pub async fn diagnose(facts: &Facts) -> Report {
+    let workspace = workspace_of(facts);
+    let mut clis = Vec::new();
+    for rules in &facts.rules {
+        clis.push(check(rules, facts, workspace.as_ref()).await);
+    }
+    Report {
+        dir: facts.dir.clone(),
+        redline_pid: facts.redline.as_ref().map(|s| s.pid),
+        container: facts.in_container(),
+        ok: clis.iter().all(|c| c.ok),
+        workspace,
+        clis,
+    }
+}
+
+fn shell(command: impl Into<String>) -> Option<Fix> {
+    Some(Fix {
+        command: command.into(),
+        place: Place::Shell,
+    })
+}
+
+fn quote(p: &Path) -> String {
+    let s = p.to_string_lossy();
+    if s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@".contains(&b))
+    {
+        s.into_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// Redline's files of this workspace that are meant for this CLI, wherever Redline wrote them.
+fn redline_files_for(rules: &Rules, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
+    let Some(status) = &facts.redline else {
+        return vec![];
+    };
+    let field = match rules.roots {
+        rules::Roots::Joined(f) | rules::Roots::Array(f) => f,
+    };
+    status
+        .workspaces
+        .iter()
+        .filter(|w| w.path == ws)
+        .flat_map(|w| w.discovery_files.iter())
+        .filter(|f| {
+            let named = f
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| rules.names.parse(n))
+                .is_some();
+            // Qwen's and Claude's locks share a name pattern: the body tells them apart.
+            let body: Option<serde_json::Value> = std::fs::read(f)
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok());
+            named && body.is_none_or(|b| b.get(field).is_some())
+        })
+        .cloned()
+        .collect()
+}
+
+async fn check(rules: &Rules, facts: &Facts, ws: Option<&WorkspaceFound>) -> CliReport {
+    let mut r = CliReport {
+        id: rules.id.into(),
+        name: rules.name.into(),
+        installed: install::find(rules, facts),
+        verdict: Verdict::Connects,
+        ok: false,
+        reason: String::new(),
+        fix: None,
+        file: None,
+        port: None,
+        probe: None,
+        notes: vec![],
+    };
+    let verdict = decide(rules, facts, ws, &mut r).await;
+    r.verdict = verdict;
+    r.ok = matches!(verdict, Verdict::Connects | Verdict::NotInstalled);
+    r
+}
+
+/// Fills in the reason and fix, and returns the verdict: the first thing that stops the CLI.
+async fn decide(
+    rules: &Rules,
+    facts: &Facts,
+    ws: Option<&WorkspaceFound>,
+    r: &mut CliReport,
+) -> Verdict {
+    let name = rules.name;
+    let Some(installed) = r.installed.clone() else {
+        r.reason = format!("`{}` is not on PATH", rules.binary);
+        return Verdict::NotInstalled;
+    };
+    if let Some(v) = &installed.version {
+        if let Some(bad) = rules
+            .known_bad
+            .iter()
+            .find(|b| rules::version_below(v, b.below))
+        {
+            r.reason = format!("{name} {v} does not work with Redline: {}", bad.why);
+            r.fix = shell(format!("npm install -g {}@latest", rules.package));
+            return Verdict::VersionKnownBad;
+        }
+    }
+    let dir = quote(&facts.dir);
+    if facts.redline.is_none() {
+        if facts.in_container() {
+            r.reason = "this is a container and no Redline runs in it; Redline on the host \
+                        serves containers once set up for them"
+                .into();
+            r.fix = shell("redline container enable");
+            r.notes.push(
+                "run that on the host, then start the container with the options \
+                 `redline container args` prints"
+                    .into(),
+            );
+            return Verdict::Container;
+        }
+        r.reason = "no Redline is running".into();
+        r.fix = shell(facts.start_command());
+        if ws.is_none() {
+            r.notes.push(format!(
+                "no workspace contains {dir} either: `redline workspace add {dir}`"
+            ));
+        } else if ws.is_some_and(|w| !w.on) {
+            r.notes.push(format!(
+                "its workspace is off: `redline workspace enable {}`",
+                ws.map(|w| quote(&w.path)).unwrap_or_default()
+            ));
+        }
+        return Verdict::NotRunning;
+    }
+    let Some(ws) = ws else {
+        r.reason = format!("no Redline workspace contains {dir}");
+        r.fix = shell(format!("redline workspace add {dir}"));
+        return Verdict::NoWorkspace;
+    };
+    let Some(port) = ws.port else {
+        r.reason = format!("the workspace {} is off", ws.path.display());
+        r.fix = shell(format!("redline workspace enable {}", quote(&ws.path)));
+        return Verdict::WorkspaceOff;
+    };
+    let restart_ws = format!(
+        "redline workspace disable {p} && redline workspace enable {p}",
+        p = quote(&ws.path)
+    );
+    let seen = scan::read(rules, facts);
+    let cli_dir = (rules.dir)(&facts.dirs);
+    // Redline's file for this workspace: by port (HTTP), or by its roots (Claude Code's server
+    // has a port of its own). An unreadable file on the port may be ours: the CLI is told why.
+    let Some(ours) = seen.iter().find(|s| {
+        (s.ours && (s.port == port || s.roots.contains(&ws.path)))
+            || (s.body.is_none() && s.port == port)
+    }) else {
+        let elsewhere = redline_files_for(rules, facts, &ws.path);
+        if let Some(f) = elsewhere
+            .iter()
+            .find(|f| f.parent() != Some(cli_dir.as_path()))
+        {
+            r.reason = format!(
+                "Redline wrote {}, but {name} started from this shell reads {} (Redline runs \
+                 with a different environment)",
+                f.display(),
+                cli_dir.display()
+            );
+            r.fix = shell(format!("redline quit && {}", facts.start_command()));
+            r.notes.push(
+                "start Redline from a shell with the same HOME and TMPDIR as the CLI's".into(),
+            );
+            return Verdict::FileElsewhere;
+        }
+        if rules.transport == Transport::WebSocket && !seen.iter().any(|s| s.ours) {
+            r.reason = format!("this Redline does not serve {name} yet (it wrote no lock file)");
+            r.notes
+                .push("Gemini CLI and Qwen Code work with it today".into());
+            return Verdict::NotServed;
+        }
+        r.reason = format!(
+            "Redline's discovery file for {name} is missing from {}",
+            cli_dir.display()
+        );
+        if let Some(w) = facts
+            .redline
+            .as_ref()
+            .and_then(|s| s.workspaces.iter().find(|w| w.path == ws.path))
+        {
+            for failure in &w.discovery_failures {
+                r.notes.push(format!("not written: {failure}"));
+            }
+        }
+        r.fix = shell(restart_ws);
+        return Verdict::FileMissing;
+    };
+    r.file = Some(ours.path.clone());
+    let port = ours.port;
+    r.port = Some(port);
+    if let Some(skip) = &ours.skip {
+        r.reason = format!("{name} skips {}: {skip}", ours.path.display());
+        r.fix = match skip {
+            scan::Skip::OtherOwner { .. } => {
+                shell(format!("sudo rm {} && {restart_ws}", quote(&ours.path)))
+            }
+            _ => shell(restart_ws),
+        };
+        return Verdict::FileSkipped;
+    }
+    let ranked = scan::ranked(rules, facts, &seen);
+    let chosen = ranked.first().copied();
+    if let Some(var) = facts.var(rules.port_var) {
+        if var != port.to_string() {
+            r.notes.push(format!(
+                "{}={var} in this shell names another server than Redline's (port {port})",
+                rules.port_var
+            ));
+        }
+    }
+    match chosen {
+        Some(c) if c.path == ours.path => {}
+        Some(other) => {
+            shadowed(rules, facts, other, port, r);
+            return Verdict::Shadowed;
+        }
+        None => {
+            r.reason = format!(
+                "{name} would not match {} to Redline's file {}",
+                facts.dir.display(),
+                ours.path.display()
+            );
+            r.fix = shell(restart_ws);
+            return Verdict::FileMissing;
+        }
+    }
+    if ranked.len() > 1 && rules.ide_mode == IdeMode::OnRequest {
+        r.notes.push(format!(
+            "{} IDEs match this directory: pick Redline in `/ide`",
+            ranked.len()
+        ));
+    }
+    if facts.in_container() {
+        if let ContainerHost::DockerHostUnless(vars) = rules.container {
+            if !vars.iter().any(|v| facts.var(v).is_some()) {
+                r.reason = format!(
+                    "in a container {name} connects to host.docker.internal, not to the Redline \
+                     running here"
+                );
+                r.fix = shell("export REMOTE_CONTAINERS=1");
+                return Verdict::ContainerHost;
+            }
+        }
+    }
+    let token = ours.token(rules).unwrap_or_default();
+    let probe = match rules.transport {
+        Transport::Http => probe::http_initialize(port, token).await,
+        Transport::WebSocket => probe::ws_initialize(port, token).await,
+    };
+    r.probe = Some(probe.clone());
+    match probe {
+        Probe::Answered { server, .. } if server == crate::discovery::IDE_NAME => {}
+        Probe::Answered { server, .. } => {
+            r.reason = format!("port {port} answered as {server:?}, not Redline");
+            r.fix = shell(restart_ws);
+            return Verdict::Unexpected;
+        }
+        Probe::TokenRefused { status } => {
+            r.reason = format!(
+                "Redline refused the token in {} (HTTP {status})",
+                ours.path.display()
+            );
+            r.fix = shell(format!("redline token rotate {}", quote(&ws.path)));
+            return Verdict::TokenRefused;
+        }
+        Probe::Unreachable { error } => {
+            r.reason = format!("nothing answers on port {port}: {error}");
+            r.fix = shell(restart_ws);
+            return Verdict::Unreachable;
+        }
+        Probe::Unexpected { detail } => {
+            r.reason = format!("port {port} did not answer as Redline: {detail}");
+            r.fix = shell(restart_ws);
+            return Verdict::Unexpected;
+        }
+    }
+    let mode = install::ide_mode(rules, facts);
+    match mode.setting {
+        Some(false) => {
+            r.reason = format!(
+                "IDE mode is off in {name} (`ide.enabled` in {})",
+                mode.file.display()
+            );
+            r.fix = Some(Fix {
+                command: "/ide enable".into(),
+                place: Place::Cli,
+            });
+            return Verdict::IdeDisabled;
+        }
+        Some(true) => {
+            r.reason = format!("{name} will connect to Redline on port {port}");
+            r.notes.push(
+                "a CLI already running reads discovery files only at start: type `/ide enable` in it"
+                    .into(),
+            );
+        }
+        None => {
+            r.reason = format!("{name} can connect to Redline on port {port}");
+            r.notes.push(if mode.auto {
+                "it connects at start (autoConnectIde)".into()
+            } else {
+                format!("connect with `{} --ide`, or `/ide` inside it", rules.binary)
+            });
+        }
+    }
+    Verdict::Connects
+}
+
+fn shadowed(rules: &Rules, facts: &Facts, other: &Seen, port: u16, r: &mut CliReport) {
+    let by_var = facts
+        .var(rules.port_var)
+        .is_some_and(|v| v == other.port.to_string());
+    let why = if by_var {
+        format!("{}={} in this shell picks it", rules.port_var, other.port)
+    } else {
+        format!("{} tries it first", rules.name)
+    };
+    r.reason = format!(
+        "{}'s file {} also matches {}, and {why}",
+        other.label(),
+        other.path.display(),
+        facts.dir.display()
+    );
+    r.fix = shell(match rules.transport {
+        Transport::Http => "eval \"$(redline env)\"".to_owned(),
+        Transport::WebSocket => format!("export {}={port}", rules.port_var),
+    });
+}
+
+/// The report as people read it.
+pub fn render(report: &Report) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "Redline doctor for {}", report.dir.display());
+    match (report.redline_pid, &report.workspace) {
+        (None, _) => {
+            let _ = writeln!(out, "Redline: not running");
+        }
+        (Some(pid), None) => {
+            let _ = writeln!(
+                out,
+                "Redline: running (pid {pid}); no workspace contains it"
+            );
+        }
+        (Some(pid), Some(w)) => {
+            let state = match w.port {
+                Some(p) => format!("on, port {p}"),
+                None => "off".into(),
+            };
+            let _ = writeln!(
+                out,
+                "Redline: running (pid {pid}); workspace {} {state}",
+                w.path.display()
+            );
+        }
+    }
+    if report.container {
+        let _ = writeln!(out, "In a container");
+    }
+    for c in &report.clis {
+        let _ = writeln!(out);
+        let version = c
+            .installed
+            .as_ref()
+            .map(|i| match &i.version {
+                Some(v) => format!(" {v}"),
+                None => " (version unknown)".into(),
+            })
+            .unwrap_or_default();
+        let mark = match (c.ok, c.verdict) {
+            (_, Verdict::NotInstalled) => "-",
+            (true, _) => "ok",
+            (false, _) => "NO",
+        };
+        let _ = writeln!(out, "[{mark}] {}{version}: {}", c.name, c.reason);
+        if let Some(f) = &c.file {
+            let _ = writeln!(out, "     file: {}", f.display());
+        }
+        if let Some(Probe::Answered { server, version }) = &c.probe {
+            let _ = writeln!(
+                out,
+                "     checked: the token works (initialize answered by {server} {version})"
+            );
+        }
+        if let Some(fix) = &c.fix {
+            let place = match fix.place {
+                Place::Shell => "run".to_owned(),
+                Place::Cli => format!("type in {}", c.id),
+            };
+            let _ = writeln!(out, "     fix ({place}): {}", fix.command);
+        }
+        for n in &c.notes {
+            let _ = writeln!(out, "     note: {n}");
+        }
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{}",
+        if report.ok {
+            "Every installed CLI will connect."
+        } else {
+            "Some installed CLI will not connect (see the fixes above)."
+        }
+    );
+    out
+}

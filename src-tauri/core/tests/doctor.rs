@@ -1,0 +1,578 @@
+//! `doctor` fed fixture directories: a real companion on real sockets in temp dirs, fake CLI
+//! installs on a fixture PATH, other IDEs' files, owners, PIDs (an injected process table) and
+//! environments; one test per verdict.
+
+mod common;
+
+use redline_core::config::Config;
+use redline_core::doctor::{self, rules, Facts, Place, Report, Verdict};
+use redline_core::process::ProcessTable;
+use serde_json::{json, Value};
+use std::collections::{HashMap, HashSet};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+struct Alive(HashSet<u32>);
+impl ProcessTable for Alive {
+    fn is_alive(&self, pid: u32) -> bool {
+        self.0.contains(&pid)
+    }
+}
+
+/// A fake npm install of a CLI: `bin/<cmd>` linked to the package's script.
+fn install(root: &Path, cmd: &str, package: &str, version: &str) {
+    let pkg = root.join("lib/node_modules").join(package);
+    std::fs::create_dir_all(pkg.join("dist")).unwrap();
+    std::fs::write(
+        pkg.join("package.json"),
+        json!({"name": package, "version": version}).to_string(),
+    )
+    .unwrap();
+    let script = pkg.join("dist/index.js");
+    std::fs::write(&script, "#!/usr/bin/env node\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    let link = root.join("bin").join(cmd);
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&script, link).unwrap();
+}
+
+fn install_all(root: &Path) {
+    install(root, "gemini", "@google/gemini-cli", "0.61.0");
+    install(root, "qwen", "@qwen-code/qwen-code", "0.24.4");
+    install(root, "claude", "@anthropic-ai/claude-code", "2.1.330");
+}
+
+fn enable_ide_mode(root: &Path) {
+    let home = root.join("home");
+    for dir in [".gemini", ".qwen"] {
+        std::fs::create_dir_all(home.join(dir)).unwrap();
+        std::fs::write(
+            home.join(dir).join("settings.json"),
+            r#"{"ide": {"enabled": true}}"#,
+        )
+        .unwrap();
+    }
+}
+
+fn root_of(fx: &common::Fixture) -> PathBuf {
+    dunce::canonicalize(fx.tmp.path()).unwrap()
+}
+
+async fn facts(fx: &common::Fixture) -> Facts {
+    let root = root_of(fx);
+    let env: HashMap<String, String> = [
+        ("PATH", root.join("bin")),
+        ("HOME", root.join("home")),
+        ("TMPDIR", root.join("tmp")),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.to_string_lossy().into_owned()))
+    .collect();
+    std::fs::create_dir_all(root.join("fsroot")).unwrap();
+    Facts {
+        dir: fx.ws.clone(),
+        env,
+        dirs: fx.dirs.clone(),
+        uid: Some(unsafe_uid()),
+        procs: Arc::new(Alive([std::process::id()].into_iter().collect())),
+        ancestors: vec![],
+        root: root.join("fsroot"),
+        redline: Some(fx.instance.status().await),
+        config: Config::default(),
+        case_insensitive: false,
+        rules: rules::ALL.to_vec(),
+    }
+}
+
+fn unsafe_uid() -> u32 {
+    // SAFETY: getuid cannot fail and touches no memory.
+    unsafe { libc::getuid() }
+}
+
+fn cli<'a>(report: &'a Report, id: &str) -> &'a doctor::CliReport {
+    report.clis.iter().find(|c| c.id == id).unwrap()
+}
+
+fn fix(report: &Report, id: &str) -> String {
+    cli(report, id).fix.as_ref().unwrap().command.clone()
+}
+
+fn gemini_file(fx: &common::Fixture) -> PathBuf {
+    fx.dirs.gemini.join(format!(
+        "gemini-ide-server-{}-{}.json",
+        std::process::id(),
+        fx.port
+    ))
+}
+
+fn qwen_file(fx: &common::Fixture) -> PathBuf {
+    fx.dirs.qwen.join(format!("{}.lock", fx.port))
+}
+
+fn edit(path: &Path, f: impl FnOnce(&mut Value)) {
+    let mut v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    f(&mut v);
+    std::fs::write(path, v.to_string()).unwrap();
+}
+
+#[tokio::test]
+async fn every_installed_cli_connects_and_the_token_is_checked_end_to_end() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install(&root, "gemini", "@google/gemini-cli", "0.61.0");
+    install(&root, "qwen", "@qwen-code/qwen-code", "0.24.4");
+    enable_ide_mode(&root);
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    for id in ["gemini", "qwen"] {
+        let c = cli(&report, id);
+        assert_eq!(c.verdict, Verdict::Connects, "{id}: {}", c.reason);
+        assert_eq!(c.port, Some(fx.port));
+        assert!(
+            matches!(&c.probe, Some(doctor::probe::Probe::Answered { server, .. }) if server == "redline")
+        );
+        assert_eq!(
+            c.installed.as_ref().unwrap().version.as_deref(),
+            Some(if id == "gemini" { "0.61.0" } else { "0.24.4" })
+        );
+    }
+    assert_eq!(cli(&report, "gemini").file, Some(gemini_file(&fx)));
+    assert_eq!(cli(&report, "claude").verdict, Verdict::NotInstalled);
+    assert!(report.ok, "{}", doctor::render(&report));
+    // The probe ended its session: no CLI is left listed as connected.
+    let status = fx.instance.status().await;
+    assert!(status.workspaces[0].clients.is_empty());
+    let text = doctor::render(&report);
+    assert!(
+        text.contains("[ok] Gemini CLI 0.61.0: Gemini CLI will connect"),
+        "{text}"
+    );
+    assert!(text.contains("[-] Claude Code"), "{text}");
+}
+
+#[tokio::test]
+async fn nothing_installed_is_nothing_to_fail() {
+    let fx = common::start().await;
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    assert!(report
+        .clis
+        .iter()
+        .all(|c| c.verdict == Verdict::NotInstalled));
+    assert!(report.ok);
+}
+
+#[tokio::test]
+async fn ide_mode_off_is_fixed_inside_the_cli_and_claude_is_told_how_to_connect() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install_all(&root);
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    let g = cli(&report, "gemini");
+    assert_eq!(g.verdict, Verdict::IdeDisabled);
+    assert_eq!(g.fix.as_ref().unwrap().place, Place::Cli);
+    assert_eq!(fix(&report, "gemini"), "/ide enable");
+    assert!(g.reason.contains(".gemini/settings.json"), "{}", g.reason);
+    assert_eq!(cli(&report, "qwen").verdict, Verdict::IdeDisabled);
+    // No Claude lock from this Redline: said plainly, and counted as not connecting.
+    let c = cli(&report, "claude");
+    assert_eq!(c.verdict, Verdict::NotServed);
+    assert!(c.reason.contains("does not serve Claude Code yet"));
+    assert!(!report.ok);
+}
+
+#[tokio::test]
+async fn not_running_says_how_to_start_and_mentions_the_missing_workspace() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install_all(&root);
+    let mut f = facts(&fx).await;
+    f.redline = None;
+    let report = doctor::diagnose(&f).await;
+    for c in &report.clis {
+        assert_eq!(c.verdict, Verdict::NotRunning);
+    }
+    assert_eq!(fix(&report, "gemini"), "redline serve --headless");
+    assert!(cli(&report, "gemini").notes[0].contains("redline workspace add"));
+    f.env.insert("DISPLAY".into(), ":0".into());
+    let report = doctor::diagnose(&f).await;
+    assert_eq!(fix(&report, "qwen"), "redline");
+    assert!(!report.ok);
+}
+
+#[tokio::test]
+async fn in_a_container_without_redline_points_at_redline_container() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install_all(&root);
+    let mut f = facts(&fx).await;
+    f.redline = None;
+    std::fs::write(f.root.join(".dockerenv"), "").unwrap();
+    let report = doctor::diagnose(&f).await;
+    assert!(report.container);
+    assert_eq!(cli(&report, "gemini").verdict, Verdict::Container);
+    assert_eq!(fix(&report, "gemini"), "redline container enable");
+}
+
+#[tokio::test]
+async fn gemini_in_a_container_needs_remote_containers_to_reach_a_local_redline() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install(&root, "gemini", "@google/gemini-cli", "0.61.0");
+    enable_ide_mode(&root);
+    let mut f = facts(&fx).await;
+    std::fs::create_dir_all(f.root.join("run")).unwrap();
+    std::fs::write(f.root.join("run/.containerenv"), "").unwrap();
+    let report = doctor::diagnose(&f).await;
+    assert_eq!(cli(&report, "gemini").verdict, Verdict::ContainerHost);
+    assert_eq!(fix(&report, "gemini"), "export REMOTE_CONTAINERS=1");
+    f.env.insert("REMOTE_CONTAINERS".into(), "1".into());
+    let report = doctor::diagnose(&f).await;
+    assert_eq!(cli(&report, "gemini").verdict, Verdict::Connects);
+}
+
+#[tokio::test]
+async fn a_directory_outside_every_workspace_offers_workspace_add() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install_all(&root);
+    let mut f = facts(&fx).await;
+    let elsewhere = root.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    f.dir = elsewhere.clone();
+    let report = doctor::diagnose(&f).await;
+    assert_eq!(cli(&report, "qwen").verdict, Verdict::NoWorkspace);
+    assert_eq!(
+        fix(&report, "qwen"),
+        format!("redline workspace add {}", elsewhere.display())
+    );
+}
+
+#[tokio::test]
+async fn a_workspace_that_is_off_offers_workspace_enable() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install_all(&root);
+    fx.instance.set_enabled(&fx.ws, false).await.unwrap();
+    let mut f = facts(&fx).await;
+    let sub = fx.ws.join("src");
+    std::fs::create_dir_all(&sub).unwrap();
+    f.dir = sub;
+    let report = doctor::diagnose(&f).await;
+    assert_eq!(cli(&report, "gemini").verdict, Verdict::WorkspaceOff);
+    assert_eq!(
+        fix(&report, "gemini"),
+        format!("redline workspace enable {}", fx.ws.display())
+    );
+}
+
+#[tokio::test]
+async fn a_missing_file_or_one_written_for_another_environment_is_explained() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install_all(&root);
+    enable_ide_mode(&root);
+    std::fs::remove_file(gemini_file(&fx)).unwrap();
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    let g = cli(&report, "gemini");
+    assert_eq!(g.verdict, Verdict::FileMissing, "{}", g.reason);
+    assert!(fix(&report, "gemini").contains("redline workspace disable"));
+    assert_eq!(cli(&report, "qwen").verdict, Verdict::Connects);
+
+    // This shell's TMPDIR and HOME differ from Redline's: the CLIs would look elsewhere.
+    let mut f = facts(&fx).await;
+    let other = root.join("other");
+    f.dirs.gemini = other.join("tmp/gemini/ide");
+    f.dirs.qwen = other.join("home/.qwen/ide");
+    let report = doctor::diagnose(&f).await;
+    let q = cli(&report, "qwen");
+    assert_eq!(q.verdict, Verdict::FileElsewhere, "{}", q.reason);
+    assert!(q.reason.contains(&qwen_file(&fx).display().to_string()));
+    assert!(fix(&report, "qwen").starts_with("redline quit && "));
+}
+
+#[tokio::test]
+async fn files_the_cli_skips_say_why() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install_all(&root);
+    enable_ide_mode(&root);
+    // Gemini CLI skips files another uid owns.
+    let mut f = facts(&fx).await;
+    f.uid = Some(unsafe_uid() + 4242);
+    let report = doctor::diagnose(&f).await;
+    let g = cli(&report, "gemini");
+    assert_eq!(g.verdict, Verdict::FileSkipped);
+    assert!(g.reason.contains("owned by another user"), "{}", g.reason);
+    assert!(fix(&report, "gemini").starts_with("sudo rm "));
+    assert_eq!(cli(&report, "qwen").verdict, Verdict::Connects);
+
+    // Qwen Code deletes a lock whose ppid is dead.
+    edit(&qwen_file(&fx), |v| v["ppid"] = json!(999_999));
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    let q = cli(&report, "qwen");
+    assert_eq!(q.verdict, Verdict::FileSkipped);
+    assert!(
+        q.reason.contains("process 999999 is not running"),
+        "{}",
+        q.reason
+    );
+
+    // A file that cannot be read (here: a directory where the file should be).
+    std::fs::remove_file(qwen_file(&fx)).unwrap();
+    std::fs::create_dir(qwen_file(&fx)).unwrap();
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    let q = cli(&report, "qwen");
+    assert_eq!(q.verdict, Verdict::FileSkipped);
+    assert!(q.reason.contains("cannot be read"), "{}", q.reason);
+}
+
+fn other_ide_file(dir: &Path, name: &str, ws: &Path, port: u16, pid: u32) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(
+        &p,
+        json!({"port": port, "workspacePath": ws, "ppid": pid, "authToken": "x",
+               "ideInfo": {"name": "vscode", "displayName": "VS Code"}})
+        .to_string(),
+    )
+    .unwrap();
+    p
+}
+
+#[tokio::test]
+async fn another_ides_file_picked_first_is_a_shadow_and_the_port_variable_decides() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install_all(&root);
+    enable_ide_mode(&root);
+    let terminal_pid = 777_001;
+    // Gemini CLI tries the IDE in its own process tree first (a VS Code terminal).
+    other_ide_file(
+        &fx.dirs.gemini,
+        &format!("gemini-ide-server-{terminal_pid}-1.json"),
+        &fx.ws,
+        1,
+        terminal_pid,
+    );
+    // Qwen Code tries the newest lock first; this one is written after Redline's.
+    other_ide_file(&fx.dirs.qwen, "2.lock", &fx.ws, 2, std::process::id());
+    let mut f = facts(&fx).await;
+    f.ancestors = vec![terminal_pid];
+    let report = doctor::diagnose(&f).await;
+    for id in ["gemini", "qwen"] {
+        let c = cli(&report, id);
+        assert_eq!(c.verdict, Verdict::Shadowed, "{id}: {}", c.reason);
+        assert!(c.reason.contains("VS Code"), "{}", c.reason);
+        assert_eq!(fix(&report, id), "eval \"$(redline env)\"");
+    }
+    // What `redline env` exports makes Redline's file win.
+    f.env
+        .insert("GEMINI_CLI_IDE_SERVER_PORT".into(), fx.port.to_string());
+    f.env
+        .insert("QWEN_CODE_IDE_SERVER_PORT".into(), fx.port.to_string());
+    let report = doctor::diagnose(&f).await;
+    assert_eq!(cli(&report, "gemini").verdict, Verdict::Connects);
+    assert_eq!(cli(&report, "qwen").verdict, Verdict::Connects);
+
+    // Outside a VS Code terminal Redline's file would win, but the variable points elsewhere.
+    f.ancestors.clear();
+    f.env
+        .insert("GEMINI_CLI_IDE_SERVER_PORT".into(), "1".into());
+    let report = doctor::diagnose(&f).await;
+    let g = cli(&report, "gemini");
+    assert_eq!(g.verdict, Verdict::Shadowed);
+    assert!(
+        g.reason
+            .contains("GEMINI_CLI_IDE_SERVER_PORT=1 in this shell picks it"),
+        "{}",
+        g.reason
+    );
+    f.env.remove("GEMINI_CLI_IDE_SERVER_PORT");
+    let report = doctor::diagnose(&f).await;
+    assert_eq!(cli(&report, "gemini").verdict, Verdict::Connects);
+}
+
+#[tokio::test]
+async fn a_wrong_token_or_a_dead_port_fails_the_end_to_end_check() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install(&root, "gemini", "@google/gemini-cli", "0.61.0");
+    install(&root, "qwen", "@qwen-code/qwen-code", "0.24.4");
+    enable_ide_mode(&root);
+    edit(&gemini_file(&fx), |v| {
+        v["authToken"] = json!("0".repeat(64))
+    });
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    let g = cli(&report, "gemini");
+    assert_eq!(g.verdict, Verdict::TokenRefused, "{}", g.reason);
+    assert_eq!(
+        fix(&report, "gemini"),
+        format!("redline token rotate {}", fx.ws.display())
+    );
+    assert_eq!(cli(&report, "qwen").verdict, Verdict::Connects);
+    assert!(!report.ok);
+}
+
+#[tokio::test]
+async fn a_known_bad_version_asks_for_an_update() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install(&root, "gemini", "@google/gemini-cli", "0.1.0");
+    let mut f = facts(&fx).await;
+    let mut gemini = rules::GEMINI;
+    gemini.known_bad = &[rules::KnownBad {
+        below: "0.2.0",
+        why: "no ideInfo support",
+    }];
+    f.rules = vec![gemini];
+    let report = doctor::diagnose(&f).await;
+    let g = cli(&report, "gemini");
+    assert_eq!(g.verdict, Verdict::VersionKnownBad);
+    assert!(g.reason.contains("0.1.0"));
+    assert_eq!(
+        fix(&report, "gemini"),
+        "npm install -g @google/gemini-cli@latest"
+    );
+}
+
+/// A minimal WebSocket server that answers as Claude Code's companion would: 401 without the
+/// token, 101 with subprotocol `mcp`, then an `initialize` result.
+async fn ws_companion(token: &'static str) -> u16 {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut s, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                    let n = s.read(&mut chunk).await.unwrap();
+                    if n == 0 {
+                        return;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                }
+                let head = String::from_utf8_lossy(&buf).to_lowercase();
+                if !head.contains(&format!("x-claude-code-ide-authorization: {token}")) {
+                    let _ = s
+                        .write_all(b"HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n")
+                        .await;
+                    return;
+                }
+                assert!(head.contains("sec-websocket-protocol: mcp"));
+                s.write_all(
+                    b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\
+                      Connection: Upgrade\r\nSec-WebSocket-Protocol: mcp\r\n\r\n",
+                )
+                .await
+                .unwrap();
+                // One masked client frame (the initialize request, < 64 KiB).
+                let mut hdr = [0u8; 2];
+                s.read_exact(&mut hdr).await.unwrap();
+                assert_eq!(hdr[0], 0x81);
+                let len = match hdr[1] & 0x7f {
+                    126 => s.read_u16().await.unwrap() as usize,
+                    n => n as usize,
+                };
+                let mut mask = [0u8; 4];
+                s.read_exact(&mut mask).await.unwrap();
+                let mut payload = vec![0u8; len];
+                s.read_exact(&mut payload).await.unwrap();
+                for (i, b) in payload.iter_mut().enumerate() {
+                    *b ^= mask[i % 4];
+                }
+                let req: Value = serde_json::from_slice(&payload).unwrap();
+                assert_eq!(req["method"], "initialize");
+                let answer = json!({"jsonrpc": "2.0", "id": req["id"],
+                    "result": {"protocolVersion": "2025-06-18", "capabilities": {},
+                               "serverInfo": {"name": "redline", "version": "0.1.0"}}})
+                .to_string();
+                let mut out = vec![0x81, 126];
+                out.extend_from_slice(&(answer.len() as u16).to_be_bytes());
+                out.extend_from_slice(answer.as_bytes());
+                s.write_all(&out).await.unwrap();
+            });
+        }
+    });
+    port
+}
+
+fn claude_lock(dir: &Path, port: u16, ws: &Path, token: &str, ide: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let p = dir.join(format!("{port}.lock"));
+    std::fs::write(
+        &p,
+        json!({"pid": std::process::id(), "workspaceFolders": [ws], "ideName": ide,
+               "transport": "ws", "runningInWindows": false, "authToken": token})
+        .to_string(),
+    )
+    .unwrap();
+    p
+}
+
+#[tokio::test]
+async fn claude_code_is_checked_over_a_websocket_handshake_and_initialize() {
+    let fx = common::start().await;
+    let root = root_of(&fx);
+    install(&root, "claude", "@anthropic-ai/claude-code", "2.1.330");
+    // Stand in for the companion's WebSocket server and its lock, as Redline will write them.
+    let ws_port = ws_companion("secret-token").await;
+    let lock = claude_lock(&fx.dirs.claude, ws_port, &fx.ws, "secret-token", "Redline");
+    let mut f = facts(&fx).await;
+    f.rules = vec![rules::CLAUDE];
+    let report = doctor::diagnose(&f).await;
+    let c = cli(&report, "claude");
+    assert_eq!(c.verdict, Verdict::Connects, "{}", c.reason);
+    assert!(
+        matches!(&c.probe, Some(doctor::probe::Probe::Answered { server, .. }) if server == "redline")
+    );
+    assert!(
+        c.notes.iter().any(|n| n.contains("claude --ide")),
+        "{:?}",
+        c.notes
+    );
+
+    // autoConnectIde: it connects at start.
+    std::fs::write(
+        root.join("home/.claude.json"),
+        r#"{"autoConnectIde": true}"#,
+    )
+    .unwrap();
+    let report = doctor::diagnose(&f).await;
+    assert!(cli(&report, "claude")
+        .notes
+        .iter()
+        .any(|n| n.contains("autoConnectIde")));
+
+    // A wrong token is refused at the upgrade.
+    edit(&lock, |v| v["authToken"] = json!("wrong"));
+    let report = doctor::diagnose(&f).await;
+    assert_eq!(cli(&report, "claude").verdict, Verdict::TokenRefused);
+
+    // A lock whose pid is dead is deleted by Claude Code.
+    edit(&lock, |v| {
+        v["authToken"] = json!("secret-token");
+        v["pid"] = json!(999_999);
+    });
+    let report = doctor::diagnose(&f).await;
+    assert_eq!(cli(&report, "claude").verdict, Verdict::FileSkipped);
+
+    // CLAUDE_CODE_SSE_PORT set to another IDE's lock makes that one win.
+    edit(&lock, |v| v["pid"] = json!(std::process::id()));
+    claude_lock(&fx.dirs.claude, 3, &root.join("elsewhere"), "t", "Cursor");
+    f.env.insert("CLAUDE_CODE_SSE_PORT".into(), "3".into());
+    let report = doctor::diagnose(&f).await;
+    let c = cli(&report, "claude");
+    assert_eq!(c.verdict, Verdict::Shadowed, "{}", c.reason);
+    assert_eq!(
+        fix(&report, "claude"),
+        format!("export CLAUDE_CODE_SSE_PORT={ws_port}")
+    );
+}
