@@ -5,6 +5,7 @@ use redline_core::clock::SystemClock;
 use redline_core::config::{self, Config};
 use redline_core::control::{self, Request};
 use redline_core::dirs::Dirs;
+use redline_core::doctor;
 use redline_core::instance::{Instance, Pin, Status, World};
 use redline_core::keyring::Tokens;
 use redline_core::process::{own_pid, OsProcessTable};
@@ -54,6 +55,14 @@ enum Command {
         /// A path inside the workspace (default: the current directory).
         path: Option<PathBuf>,
     },
+    /// Whether Gemini CLI, Qwen Code and Claude Code started in DIR would connect, and if not,
+    /// why and the one command that fixes it. Exits 1 if an installed CLI would not connect.
+    Doctor {
+        /// The directory the CLI would start in (default: the current directory).
+        dir: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Stop the running instance.
     Quit,
 }
@@ -64,6 +73,14 @@ enum WorkspaceCmd {
         path: PathBuf,
     },
     Remove {
+        path: PathBuf,
+    },
+    /// Turn a workspace on: its server starts and its discovery files are written.
+    Enable {
+        path: PathBuf,
+    },
+    /// Turn a workspace off: its server stops and its discovery files are removed.
+    Disable {
         path: PathBuf,
     },
     List {
@@ -135,7 +152,8 @@ pub fn main() -> ExitCode {
         .command
         .unwrap_or(Command::Serve { headless: true })))
     {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
         Err(e) => {
             eprintln!("redline: {e}");
             ExitCode::FAILURE
@@ -143,8 +161,41 @@ pub fn main() -> ExitCode {
     }
 }
 
-async fn run(command: Command) -> Result<()> {
+/// Runs a command; `Ok(false)` is a check that found a problem (exit status 1).
+async fn run(command: Command) -> Result<bool> {
     let dirs = Dirs::from_env();
+    if let Command::Doctor { dir, json } = command {
+        return doctor(&dirs, dir, json).await;
+    }
+    run_command(&dirs, command).await.map(|()| true)
+}
+
+async fn doctor(dirs: &Dirs, dir: Option<PathBuf>, json: bool) -> Result<bool> {
+    let dir = match dir {
+        Some(d) => d,
+        None => std::env::current_dir().map_err(|e| Error::io(".", e))?,
+    };
+    let dir = config::canonical_dir(&dir)?;
+    let status: Option<Status> = match control::call(dirs, &Request::Status).await {
+        Ok(v) => Some(decode(v)?),
+        Err(Error::NotRunning) => None,
+        Err(e) => return Err(e),
+    };
+    let config = Config::load(&dirs.config_file())?;
+    let report = doctor::diagnose(&doctor::Facts::from_os(dir, status, config)).await;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print!("{}", doctor::render(&report));
+    }
+    Ok(report.ok)
+}
+
+async fn run_command(dirs: &Dirs, command: Command) -> Result<()> {
+    let dirs = dirs.clone();
     match command {
         Command::Serve { headless: _ } => serve(dirs).await,
         Command::Workspace(cmd) => workspace(&dirs, cmd).await,
@@ -173,6 +224,7 @@ async fn run(command: Command) -> Result<()> {
             control::call(&dirs, &Request::Quit).await?;
             Ok(())
         }
+        Command::Doctor { .. } => Ok(()),
     }
 }
 
@@ -245,6 +297,29 @@ async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
                 Err(e) => return Err(e),
                 Ok(v) => println!("removed {}", v.as_str().unwrap_or_default()),
             }
+            Ok(())
+        }
+        WorkspaceCmd::Enable { ref path } | WorkspaceCmd::Disable { ref path } => {
+            let enabled = matches!(cmd, WorkspaceCmd::Enable { .. });
+            let path = absolute(path)?;
+            let req = Request::WorkspaceEnable {
+                path: path.clone(),
+                enabled,
+            };
+            match control::call(dirs, &req).await {
+                Err(Error::NotRunning) => {
+                    let mut c = Config::load(&dirs.config_file())?;
+                    let known = c.known_path(&path)?;
+                    if let Some(w) = c.find_mut(&known) {
+                        w.enabled = enabled;
+                    }
+                    c.save(&dirs.config_file())?;
+                }
+                Err(e) => return Err(e),
+                Ok(_) => {}
+            }
+            let state = if enabled { "on" } else { "off" };
+            println!("{} is {state}", path.display());
             Ok(())
         }
         WorkspaceCmd::List { json } => {

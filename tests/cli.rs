@@ -660,3 +660,159 @@ fn a_second_launch_reaches_the_running_instance_instead_of_starting_another() {
     env.ok(&["quit"]);
     first.wait().unwrap();
 }
+
+/// A fake npm install of a CLI on the test's PATH, and its IDE mode switched on.
+fn fake_cli(env: &Env, cmd: &str, package: &str, version: &str, settings: &str) -> PathBuf {
+    let pkg = env.root.join("npm/lib/node_modules").join(package);
+    std::fs::create_dir_all(pkg.join("dist")).unwrap();
+    std::fs::write(
+        pkg.join("package.json"),
+        json!({"name": package, "version": version}).to_string(),
+    )
+    .unwrap();
+    let script = pkg.join("dist/index.js");
+    std::fs::write(&script, "#!/usr/bin/env node\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = env.root.join("npm/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(&script, bin.join(cmd)).unwrap();
+    let dir = env.root.join("home").join(settings);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("settings.json"), r#"{"ide":{"enabled":true}}"#).unwrap();
+    bin
+}
+
+/// `redline doctor` in the test's environment with the fake CLIs first on PATH.
+fn doctor(env: &Env, bin: &Path, dir: &Path) -> (Option<i32>, Value) {
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = env
+        .cmd(&["doctor", "--json", dir.to_str().unwrap()])
+        .env("PATH", path)
+        // These machines are containers: Gemini CLI would otherwise go to host.docker.internal.
+        .env("REMOTE_CONTAINERS", "1")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code(), report)
+}
+
+fn verdicts(report: &Value) -> Vec<(String, String)> {
+    report["clis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap().to_owned(),
+                c["verdict"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn fix_of(report: &Value, id: &str) -> String {
+    report["clis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap()["fix"]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn doctor_follows_a_real_instance_and_each_fix_it_offers_works() {
+    let env = Env::new();
+    fake_cli(&env, "gemini", "@google/gemini-cli", "0.61.0", ".gemini");
+    let bin = fake_cli(&env, "qwen", "@qwen-code/qwen-code", "0.24.4", ".qwen");
+    let sub = env.ws().join("sub");
+
+    // Nothing running: exit 1, and the fix starts Redline.
+    let (code, report) = doctor(&env, &bin, &sub);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        verdicts(&report)[0],
+        ("gemini".into(), "not_running".into())
+    );
+    assert_eq!(fix_of(&report, "qwen"), "redline serve --headless");
+
+    let mut child = env.serve();
+    // Running, but no workspace holds the directory: the fix adds it.
+    let (code, report) = doctor(&env, &bin, &sub);
+    assert_eq!(code, Some(1));
+    let add = fix_of(&report, "gemini");
+    assert_eq!(add, format!("redline workspace add {}", sub.display()));
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+
+    // Every installed CLI connects; the token was checked against the real server.
+    let (code, report) = doctor(&env, &bin, &sub);
+    assert_eq!(code, Some(0), "{report:#}");
+    assert_eq!(
+        verdicts(&report),
+        vec![
+            ("gemini".into(), "connects".into()),
+            ("qwen".into(), "connects".into()),
+            ("claude".into(), "not_installed".into()),
+        ]
+    );
+    let port = env.json(&["status", "--json"])["workspaces"][0]["port"].clone();
+    for c in report["clis"].as_array().unwrap().iter().take(2) {
+        assert_eq!(c["port"], port);
+        assert_eq!(c["probe"]["kind"], "answered");
+        assert_eq!(c["probe"]["server"], "redline");
+    }
+
+    // Off: exit 1, and the offered command turns it back on.
+    env.ok(&["workspace", "disable", env.ws().to_str().unwrap()]);
+    let (code, report) = doctor(&env, &bin, &sub);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        verdicts(&report)[1],
+        ("qwen".into(), "workspace_off".into())
+    );
+    let enable = fix_of(&report, "qwen");
+    let args: Vec<&str> = enable.split(' ').skip(1).collect();
+    env.ok(&args);
+    let (code, _) = doctor(&env, &bin, &sub);
+    assert_eq!(code, Some(0));
+
+    // A rotated token in a stale copy of the file is caught by the end-to-end check.
+    let port = env.json(&["status", "--json"])["workspaces"][0]["port"].clone();
+    let gemini_file =
+        env.gemini_dir()
+            .join(format!("gemini-ide-server-{}-{}.json", child.id(), port));
+    let stale = std::fs::read(&gemini_file).unwrap();
+    env.ok(&["token", "rotate", env.ws().to_str().unwrap()]);
+    std::fs::write(&gemini_file, stale).unwrap();
+    let (code, report) = doctor(&env, &bin, &sub);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        verdicts(&report)[0],
+        ("gemini".into(), "token_refused".into())
+    );
+
+    // People get the same in plain text.
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let out = env
+        .cmd(&["doctor", sub.to_str().unwrap()])
+        .env("PATH", path)
+        .env("REMOTE_CONTAINERS", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("[NO] Gemini CLI 0.61.0: Redline refused the token"),
+        "{text}"
+    );
+    assert!(text.contains("fix (run): redline token rotate"), "{text}");
+    assert!(text.contains("[ok] Qwen Code 0.24.4"), "{text}");
+    env.ok(&["quit"]);
+    child.wait().unwrap();
+}

@@ -315,7 +315,15 @@ async fn decide(
     }
     let dir = quote(&facts.dir);
     if facts.redline.is_none() {
-        if facts.in_container() {
+        // With one of these set the CLIs stay on 127.0.0.1: Redline belongs in this container.
+        let local = [
+            "SSH_CONNECTION",
+            "REMOTE_CONTAINERS",
+            "VSCODE_REMOTE_CONTAINERS_SESSION",
+        ]
+        .iter()
+        .any(|v| facts.var(v).is_some());
+        if facts.in_container() && !local {
             r.reason = "this is a container and no Redline runs in it; Redline on the host \
                         serves containers once set up for them"
                 .into();
