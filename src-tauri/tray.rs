@@ -17,34 +17,28 @@ use tauri_plugin_opener::OpenerExt;
 
 const ID: &str = "redline";
 
-/// Which glyph: macOS tints a template itself; elsewhere the panel is assumed dark unless
+/// The glyph the core picks for this OS; the panel is assumed dark unless
 /// `REDLINE_TRAY_THEME=light` says otherwise.
-fn icon(pending: bool) -> tauri::Result<Image<'static>> {
-    let bytes: &[u8] = if cfg!(target_os = "macos") {
-        if pending {
-            include_bytes!("../icons/tray-pending-template@2x.png")
-        } else {
-            include_bytes!("../icons/tray-template@2x.png")
-        }
-    } else if std::env::var("REDLINE_TRAY_THEME").as_deref() == Ok("light") {
-        if pending {
-            include_bytes!("../icons/tray-pending-light@2x.png")
-        } else {
-            include_bytes!("../icons/tray-light@2x.png")
-        }
-    } else if pending {
-        include_bytes!("../icons/tray-pending-dark@2x.png")
-    } else {
-        include_bytes!("../icons/tray-dark@2x.png")
+fn icon(pending: bool) -> tauri::Result<(Image<'static>, bool)> {
+    let light = std::env::var("REDLINE_TRAY_THEME").as_deref() == Ok("light");
+    let (name, template) = menu::tray_icon(pending, light);
+    let bytes: &[u8] = match name {
+        "tray-template@2x.png" => include_bytes!("../icons/tray-template@2x.png"),
+        "tray-pending-template@2x.png" => include_bytes!("../icons/tray-pending-template@2x.png"),
+        "tray-light@2x.png" => include_bytes!("../icons/tray-light@2x.png"),
+        "tray-pending-light@2x.png" => include_bytes!("../icons/tray-pending-light@2x.png"),
+        "tray-pending-dark@2x.png" => include_bytes!("../icons/tray-pending-dark@2x.png"),
+        _ => include_bytes!("../icons/tray-dark@2x.png"),
     };
-    Image::from_bytes(bytes)
+    Ok((Image::from_bytes(bytes)?, template))
 }
 
 pub fn create(app: &AppHandle) -> tauri::Result<TrayIcon> {
     let items = tauri::async_runtime::block_on(model(app));
+    let (image, template) = icon(false)?;
     TrayIconBuilder::with_id(ID)
-        .icon(icon(false)?)
-        .icon_as_template(cfg!(target_os = "macos"))
+        .icon(image)
+        .icon_as_template(template)
         .tooltip("Redline")
         .menu(&build(app, &items)?)
         .show_menu_on_left_click(true)
@@ -82,9 +76,9 @@ pub async fn refresh(app: &AppHandle) {
         }
         Err(e) => tracing::warn!("tray menu: {e}"),
     }
-    if let Ok(i) = icon(pending) {
-        let _ = tray.set_icon(Some(i));
-        let _ = tray.set_icon_as_template(cfg!(target_os = "macos"));
+    if let Ok((image, template)) = icon(pending) {
+        let _ = tray.set_icon(Some(image));
+        let _ = tray.set_icon_as_template(template);
     }
 }
 

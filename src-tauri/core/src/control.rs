@@ -277,3 +277,53 @@ mod endpoint {
 }
 
 pub use endpoint::{bind, call, serve, Listener};
+
+/// The channel itself on this OS: a Unix socket, or on Windows a named pipe (CI runs this there).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::SystemClock;
+    use crate::instance::World;
+    use crate::keyring::Tokens;
+    use crate::process::OsProcessTable;
+
+    fn dirs(root: &std::path::Path) -> Dirs {
+        Dirs {
+            config: root.join("config"),
+            runtime: root.join(format!("redline-test-{}", std::process::id())),
+            gemini: root.join("gemini"),
+            qwen: root.join("qwen"),
+            claude: root.join("claude"),
+        }
+    }
+
+    #[tokio::test]
+    async fn answers_requests_refuses_a_second_instance_and_says_when_none_runs() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = dirs(tmp.path());
+        assert!(matches!(
+            call(&dirs, &Request::Status).await,
+            Err(Error::NotRunning)
+        ));
+        let listener = bind(&dirs).await.unwrap();
+        assert!(matches!(bind(&dirs).await, Err(Error::AlreadyRunning)));
+        let instance = Instance::start(World {
+            dirs: dirs.clone(),
+            pid: 4242,
+            procs: Arc::new(OsProcessTable),
+            clock: Arc::new(SystemClock),
+            tokens: Tokens::memory("test".into()),
+        })
+        .await
+        .unwrap();
+        tokio::spawn(serve(instance, listener));
+        for _ in 0..3 {
+            let status = call(&dirs, &Request::Status).await.unwrap();
+            assert_eq!(status["pid"], 4242);
+        }
+        let fault = call(&dirs, &Request::ReviewShow { id: 9 })
+            .await
+            .unwrap_err();
+        assert!(fault.to_string().contains("no review with id 9"), "{fault}");
+    }
+}

@@ -169,3 +169,82 @@ mod tests {
         assert!(d.runtime.starts_with("/tmp"));
     }
 }
+
+#[cfg(all(test, windows))]
+mod windows_tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    /// Node's os.tmpdir() on Windows: %TEMP%, %TMP%, %SystemRoot%\temp, %windir%\temp; a
+    /// trailing backslash goes unless it is a drive root.
+    #[test]
+    fn follows_node_tmpdir_on_windows() {
+        assert_eq!(
+            node_tmpdir(&env(&[("TEMP", r"C:\t\"), ("TMP", r"D:\x")])),
+            PathBuf::from(r"C:\t")
+        );
+        assert_eq!(
+            node_tmpdir(&env(&[("TMP", r"D:\x")])),
+            PathBuf::from(r"D:\x")
+        );
+        assert_eq!(
+            node_tmpdir(&env(&[("SystemRoot", r"C:\Windows")])),
+            PathBuf::from(r"C:\Windows\temp")
+        );
+        assert_eq!(
+            node_tmpdir(&env(&[("windir", r"E:\Win")])),
+            PathBuf::from(r"E:\Win\temp")
+        );
+        assert_eq!(
+            node_tmpdir(&env(&[("TEMP", r"C:\")])),
+            PathBuf::from(r"C:\")
+        );
+        assert_eq!(node_tmpdir(&env(&[])), PathBuf::from(r"C:\Windows\temp"));
+    }
+
+    #[test]
+    fn windows_dirs_use_appdata_and_userprofile() {
+        let d = Dirs::resolve(&env(&[
+            ("USERPROFILE", r"C:\Users\me"),
+            ("APPDATA", r"C:\Users\me\AppData\Roaming"),
+            ("TEMP", r"C:\Users\me\AppData\Local\Temp"),
+        ]));
+        assert_eq!(
+            d.config,
+            PathBuf::from(r"C:\Users\me\AppData\Roaming\redline")
+        );
+        assert_eq!(
+            d.gemini,
+            PathBuf::from(r"C:\Users\me\AppData\Local\Temp\gemini\ide")
+        );
+        assert_eq!(d.qwen, PathBuf::from(r"C:\Users\me\.qwen\ide"));
+        assert_eq!(d.claude, PathBuf::from(r"C:\Users\me\.claude\ide"));
+    }
+}
+
+#[cfg(all(test, target_os = "macos"))]
+mod macos_tests {
+    use super::*;
+
+    #[test]
+    fn macos_dirs_use_application_support_and_tmpdir() {
+        let env: HashMap<String, String> = [("HOME", "/Users/me"), ("TMPDIR", "/var/folders/x/T/")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let d = Dirs::resolve(&env);
+        assert_eq!(
+            d.config,
+            PathBuf::from("/Users/me/Library/Application Support/redline")
+        );
+        // Node strips the trailing slash of macOS's per-user TMPDIR.
+        assert_eq!(d.gemini, PathBuf::from("/var/folders/x/T/gemini/ide"));
+        assert_eq!(d.runtime.parent(), Some(Path::new("/var/folders/x/T")));
+    }
+}

@@ -167,4 +167,19 @@ mod tests {
         assert_ne!(tokens.token_for("/ws").unwrap(), b);
         assert!(!tokens.state().available);
     }
+
+    /// keyring 3 silently falls back to its mock store without its platform features: each OS
+    /// must get its native store (Secret Service, Credential Manager, Keychain).
+    #[test]
+    fn entries_use_the_native_store_of_this_os() {
+        let entry = OsKeyring::entry("redline-store-check").unwrap();
+        let cred = entry.get_credential();
+        #[cfg(target_os = "linux")]
+        assert!(cred.is::<keyring::secret_service::SsCredential>());
+        #[cfg(windows)]
+        assert!(cred.is::<keyring::windows::WinCredential>());
+        #[cfg(target_os = "macos")]
+        assert!(cred.is::<keyring::macos::MacCredential>());
+        assert!(!cred.is::<keyring::mock::MockCredential>());
+    }
 }

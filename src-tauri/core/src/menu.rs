@@ -198,6 +198,27 @@ pub fn tray(
     items
 }
 
+/// The tray icon's file in `icons/`, and whether the OS tints it itself (a macOS template image,
+/// black and transparent, recoloured for light and dark menu bars). Elsewhere the panel is
+/// assumed dark unless `light_panel`.
+pub fn tray_icon(pending: bool, light_panel: bool) -> (&'static str, bool) {
+    if cfg!(target_os = "macos") {
+        let name = if pending {
+            "tray-pending-template@2x.png"
+        } else {
+            "tray-template@2x.png"
+        };
+        return (name, true);
+    }
+    let name = match (pending, light_panel) {
+        (true, true) => "tray-pending-light@2x.png",
+        (false, true) => "tray-light@2x.png",
+        (true, false) => "tray-pending-dark@2x.png",
+        (false, false) => "tray-dark@2x.png",
+    };
+    (name, false)
+}
+
 /// A token as the menu may show it: its first and last four characters.
 pub fn token_hint(token: &str) -> String {
     match (token.get(..4), token.get(token.len().saturating_sub(4)..)) {
@@ -343,5 +364,25 @@ mod tests {
         };
         assert_eq!(Action::from_id(&a.id()), Some(a));
         assert_eq!(Action::from_id("nonsense"), None);
+    }
+
+    #[cfg(target_os = "macos")]
+    #[test]
+    fn macos_shows_template_icons_the_menu_bar_tints() {
+        for pending in [false, true] {
+            for light in [false, true] {
+                let (name, template) = tray_icon(pending, light);
+                assert!(template);
+                assert!(name.contains("template"), "{name}");
+                assert_eq!(name.contains("pending"), pending);
+            }
+        }
+    }
+
+    #[cfg(not(target_os = "macos"))]
+    #[test]
+    fn elsewhere_the_icon_follows_the_panel_and_is_not_a_template() {
+        assert_eq!(tray_icon(false, false), ("tray-dark@2x.png", false));
+        assert_eq!(tray_icon(true, true), ("tray-pending-light@2x.png", false));
     }
 }

@@ -229,3 +229,36 @@ pub fn ranked<'a>(rules: &Rules, facts: &Facts, seen: &'a [Seen]) -> Vec<&'a See
     }
     usable
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn containment_is_by_component_and_case_only_where_asked() {
+        let root = Path::new("/Src/App");
+        assert!(contains(root, Path::new("/Src/App/lib"), false));
+        assert!(!contains(root, Path::new("/src/app/lib"), false));
+        assert!(contains(root, Path::new("/src/app/lib"), true));
+        assert!(!contains(root, Path::new("/Src/Apple"), true));
+    }
+
+    /// macOS and Windows file systems ignore case, and so do the CLIs there.
+    #[cfg(any(windows, target_os = "macos"))]
+    #[test]
+    fn paths_match_without_regard_to_case_on_this_os() {
+        let facts = Facts::from_os(PathBuf::from("."), None, crate::config::Config::default());
+        assert!(facts.case_insensitive);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = dunce::canonicalize(tmp.path()).unwrap();
+        let upper = dir.to_string_lossy().to_uppercase();
+        let body = serde_json::json!({ "workspacePath": upper });
+        let found = roots(Roots::Joined("workspacePath"), &body);
+        assert_eq!(
+            found.len(),
+            1,
+            "{upper} resolves on a case-insensitive disk"
+        );
+        assert!(contains(&found[0], &dir.join("sub"), true));
+    }
+}
