@@ -1,6 +1,8 @@
 //! The `redline` binary end to end, isolated in temp dirs: start, announce, stop, clean up, and
 //! every command against a running instance (or none).
 
+#![cfg(unix)]
+
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;

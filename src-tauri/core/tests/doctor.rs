@@ -2,6 +2,8 @@
 //! installs on a fixture PATH, other IDEs' files, owners, PIDs (an injected process table) and
 //! environments; one test per verdict.
 
+#![cfg(unix)]
+
 mod common;
 
 use redline_core::config::Config;

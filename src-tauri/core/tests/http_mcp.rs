@@ -79,6 +79,7 @@ async fn open_diff_answers_empty_content_and_close_diff_one_json_text_block() {
         .contains("no diff is open"));
 }
 
+#[cfg(unix)]
 #[tokio::test]
 async fn paths_outside_the_workspace_are_refused_with_a_message() {
     let f = start().await;
