@@ -17,6 +17,7 @@ pub mod instance;
 pub mod keyring;
 pub mod menu;
 pub mod original;
+pub mod peer;
 pub mod private_file;
 pub mod process;
 pub mod review;

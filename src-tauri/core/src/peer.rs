@@ -1,0 +1,277 @@
+//! Which local process is on the other end of a TCP connection, and what it is (program,
+//! version, working directory, terminal): a review names the CLI that really asked, not the MCP
+//! client name (Gemini CLI and Qwen Code both say `streamable-http-client`). Protocol-agnostic:
+//! it needs only the connection's two addresses.
+
+use serde::{Deserialize, Serialize};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use ts_rs::TS;
+
+/// The process that asked.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PeerProcess {
+    pub pid: u32,
+    /// `Gemini CLI`, `Qwen Code`, `Claude Code`, or the program's own name.
+    pub program: String,
+    pub version: Option<String>,
+    pub cwd: Option<String>,
+    /// The controlling terminal, e.g. `/dev/pts/3`.
+    pub tty: Option<String>,
+    /// `session:window.pane` when it runs in tmux.
+    pub tmux: Option<String>,
+}
+
+impl PeerProcess {
+    /// A short label: `Gemini CLI 0.61.0 · tmux main:1.0`.
+    pub fn label(&self) -> String {
+        let mut out = self.program.clone();
+        if let Some(v) = &self.version {
+            out.push(' ');
+            out.push_str(v);
+        }
+        match (&self.tmux, &self.tty) {
+            (Some(t), _) => out.push_str(&format!(" · tmux {t}")),
+            (None, Some(tty)) => out.push_str(&format!(" · {tty}")),
+            _ => {}
+        }
+        out
+    }
+}
+
+/// Finds the process behind a connection; injected so tests can feed it.
+pub trait PeerLookup: Send + Sync + 'static {
+    /// The process holding the client end of a connection whose server end is `local` and
+    /// client end is `peer`.
+    fn lookup(&self, local: SocketAddr, peer: SocketAddr) -> Option<PeerProcess>;
+}
+
+/// The operating system's sockets and process table.
+pub struct OsPeers;
+
+impl PeerLookup for OsPeers {
+    fn lookup(&self, local: SocketAddr, peer: SocketAddr) -> Option<PeerProcess> {
+        let pid = socket_owner(local, peer)?;
+        Some(describe(pid))
+    }
+}
+
+/// The npm packages of the CLIs Redline knows, and their names.
+const PROGRAMS: [(&str, &str); 3] = [
+    ("@google/gemini-cli", "Gemini CLI"),
+    ("@qwen-code/qwen-code", "Qwen Code"),
+    ("@anthropic-ai/claude-code", "Claude Code"),
+];
+
+/// What the process is, from its command line, working directory, environment and terminal.
+pub fn describe(pid: u32) -> PeerProcess {
+    use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System, UpdateKind};
+    let mut sys = System::new();
+    let spid = Pid::from_u32(pid);
+    sys.refresh_processes_specifics(
+        ProcessesToUpdate::Some(&[spid]),
+        true,
+        ProcessRefreshKind::nothing()
+            .with_cmd(UpdateKind::Always)
+            .with_cwd(UpdateKind::Always)
+            .with_environ(UpdateKind::Always)
+            .with_exe(UpdateKind::Always),
+    );
+    let mut out = PeerProcess {
+        pid,
+        ..PeerProcess::default()
+    };
+    let Some(p) = sys.process(spid) else {
+        out.program = format!("process {pid}");
+        return out;
+    };
+    let cwd = p.cwd().map(Path::to_path_buf);
+    out.cwd = cwd.as_ref().map(|c| c.to_string_lossy().into_owned());
+    let args: Vec<PathBuf> = p.cmd().iter().map(PathBuf::from).collect();
+    let known = args.iter().find_map(|a| {
+        let script = if a.is_absolute() {
+            a.clone()
+        } else {
+            cwd.as_ref()?.join(a)
+        };
+        let (name, version) = package_of(&script)?;
+        let program = PROGRAMS.iter().find(|(pkg, _)| *pkg == name)?.1;
+        Some((program, version))
+    });
+    match known {
+        Some((program, version)) => {
+            out.program = program.to_owned();
+            out.version = Some(version);
+        }
+        None => {
+            let exe_name = p
+                .exe()
+                .and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned());
+            out.program = exe_name.unwrap_or_else(|| p.name().to_string_lossy().into_owned());
+            // Claude Code's native build is a single executable named `claude`.
+            if out.program == "claude" {
+                out.program = "Claude Code".into();
+            }
+        }
+    }
+    let env = |key: &str| -> Option<String> {
+        p.environ().iter().find_map(|kv| {
+            let kv = kv.to_string_lossy();
+            let (k, v) = kv.split_once('=')?;
+            (k == key).then(|| v.to_owned())
+        })
+    };
+    out.tty = tty_of(pid);
+    if let (Some(tmux), Some(pane)) = (env("TMUX"), env("TMUX_PANE")) {
+        out.tmux = Some(tmux_pane(&tmux, &pane).unwrap_or(pane));
+    }
+    out
+}
+
+/// The npm package a script belongs to: the nearest `package.json` with a name and version.
+pub fn package_of(script: &Path) -> Option<(String, String)> {
+    let real = dunce::canonicalize(script).ok()?;
+    if !real.is_file() {
+        return None;
+    }
+    real.ancestors().skip(1).take(8).find_map(|dir| {
+        let bytes = std::fs::read(dir.join("package.json")).ok()?;
+        let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+        Some((
+            v["name"].as_str()?.to_owned(),
+            v["version"].as_str()?.to_owned(),
+        ))
+    })
+}
+
+/// `session:window.pane` for a pane, asked of the tmux server the process's `TMUX` names.
+fn tmux_pane(tmux: &str, pane: &str) -> Option<String> {
+    let socket = tmux.split(',').next().filter(|s| !s.is_empty())?;
+    let out = std::process::Command::new("tmux")
+        .args(["-S", socket, "display-message", "-p", "-t", pane])
+        .arg("#{session_name}:#{window_index}.#{pane_index}")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let text = text.trim();
+    (out.status.success() && !text.is_empty()).then(|| text.to_owned())
+}
+
+#[cfg(target_os = "linux")]
+fn tty_of(pid: u32) -> Option<String> {
+    (0..3).find_map(|fd| {
+        let target = std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).ok()?;
+        let s = target.to_string_lossy().into_owned();
+        (s.starts_with("/dev/pts/") || s.starts_with("/dev/tty")).then_some(s)
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn tty_of(_pid: u32) -> Option<String> {
+    None
+}
+
+/// The PID owning the client end of the connection: its socket's inode from `/proc/net/tcp`
+/// (and `tcp6`), then the process with that socket among its file descriptors.
+#[cfg(target_os = "linux")]
+pub fn socket_owner(local: SocketAddr, peer: SocketAddr) -> Option<u32> {
+    let inode = ["/proc/net/tcp", "/proc/net/tcp6"]
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .find_map(|table| client_inode(&table, local, peer))?;
+    let wanted = format!("socket:[{inode}]");
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+        let fds = std::fs::read_dir(e.path().join("fd")).ok()?;
+        fds.flatten()
+            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|t| t.as_os_str() == wanted.as_str()))
+            .then_some(pid)
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn socket_owner(_local: SocketAddr, _peer: SocketAddr) -> Option<u32> {
+    None
+}
+
+/// The inode of the socket whose local end is `peer` and remote end is `local`, in a
+/// `/proc/net/tcp{,6}` table.
+pub fn client_inode(table: &str, local: SocketAddr, peer: SocketAddr) -> Option<u64> {
+    table.lines().skip(1).find_map(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (l, r, inode) = (f.get(1)?, f.get(2)?, f.get(9)?);
+        let same = |hex: &str, want: SocketAddr| {
+            proc_addr(hex).is_some_and(|a| a.port() == want.port() && same_ip(a, want))
+        };
+        (same(l, peer) && same(r, local))
+            .then(|| inode.parse().ok())
+            .flatten()
+            .filter(|i| *i != 0)
+    })
+}
+
+fn same_ip(a: SocketAddr, b: SocketAddr) -> bool {
+    let canon = |ip: std::net::IpAddr| match ip {
+        std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().map(std::net::IpAddr::V4).unwrap_or(ip),
+        v4 => v4,
+    };
+    canon(a.ip()) == canon(b.ip())
+}
+
+/// An address as the kernel prints it: hex words in host byte order, then `:` and a hex port.
+fn proc_addr(hex: &str) -> Option<SocketAddr> {
+    let (ip, port) = hex.split_once(':')?;
+    let port = u16::from_str_radix(port, 16).ok()?;
+    let word = |s: &str| u32::from_str_radix(s, 16).ok().map(u32::to_ne_bytes);
+    match ip.len() {
+        8 => Some(SocketAddr::from((word(ip)?, port))),
+        32 => {
+            let mut bytes = [0u8; 16];
+            for i in 0..4 {
+                bytes[i * 4..i * 4 + 4].copy_from_slice(&word(&ip[i * 8..i * 8 + 8])?);
+            }
+            Some(SocketAddr::from((bytes, port)))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(target_endian = "little")]
+    #[test]
+    fn finds_the_client_end_in_a_proc_table() {
+        let table = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n\
+   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 111 1 0 100 0 0 10 0\n\
+   1: 0100007F:1F90 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 222 1 0 20 4 30 10 -1\n\
+   2: 0100007F:C350 0100007F:1F90 01 00000000:00000000 00:00000000 00000000     0        0 333 1 0 20 4 30 10 -1\n";
+        let server: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        let client: SocketAddr = "127.0.0.1:50000".parse().unwrap();
+        assert_eq!(client_inode(table, server, client), Some(333));
+        let other: SocketAddr = "127.0.0.1:50001".parse().unwrap();
+        assert_eq!(client_inode(table, server, other), None);
+        let v6 = "  sl  local_address                         remote_address ...\n\
+   0: 0000000000000000FFFF00000100007F:C350 0000000000000000FFFF00000100007F:1F90 01 00000000:00000000 00:00000000 00000000     0        0 444 1\n";
+        assert_eq!(client_inode(v6, server, client), Some(444));
+    }
+
+    #[test]
+    fn labels_name_the_program_version_and_terminal() {
+        let mut p = PeerProcess {
+            pid: 1,
+            program: "Gemini CLI".into(),
+            version: Some("0.61.0".into()),
+            tty: Some("/dev/pts/3".into()),
+            ..PeerProcess::default()
+        };
+        assert_eq!(p.label(), "Gemini CLI 0.61.0 · /dev/pts/3");
+        p.tmux = Some("main:1.0".into());
+        assert_eq!(p.label(), "Gemini CLI 0.61.0 · tmux main:1.0");
+    }
+}
