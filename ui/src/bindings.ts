@@ -1,7 +1,25 @@
 // Generated from the Rust types by `redline_core::bindings`; do not edit.
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test bindings
 
-export type ClientInfo = { name: string, version: string, };
+export type PeerProcess = { pid: number, 
+/**
+ * `Gemini CLI`, `Qwen Code`, `Claude Code`, or the program's own name.
+ */
+program: string, version: string | null, cwd: string | null, 
+/**
+ * The controlling terminal, e.g. `/dev/pts/3`.
+ */
+tty: string | null, 
+/**
+ * `session:window.pane` when it runs in tmux.
+ */
+tmux: string | null, };
+
+export type ClientInfo = { name: string, version: string, 
+/**
+ * The process on the other end of the connection, when it could be found.
+ */
+process: PeerProcess | null, };
 
 export type ReviewDetail = { id: number, workspace: string, 
 /**

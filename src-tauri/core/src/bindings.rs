@@ -2,6 +2,7 @@
 //! the Rust types so neither side is copied by hand (`ui/src/bindings.ts`, kept current by a test).
 
 use crate::control::Fault;
+use crate::peer::PeerProcess;
 use crate::review::{ClientInfo, Detail, Outcome, Resolved};
 use crate::settings::{PopupMode, Settings};
 use ts_rs::TS;
@@ -10,6 +11,7 @@ use ts_rs::TS;
 pub fn typescript() -> String {
     let cfg = ts_rs::Config::default();
     let decls = [
+        PeerProcess::decl(&cfg),
         ClientInfo::decl(&cfg),
         Detail::decl(&cfg),
         Outcome::decl(&cfg),

@@ -32,6 +32,8 @@ pub struct Shared {
     pub reviews: Arc<ReviewQueue>,
     pub sessions: Sessions,
     pub trusted: Option<bool>,
+    /// Finds the process behind a connection, to name the CLI that asked.
+    pub peers: Arc<dyn crate::peer::PeerLookup>,
     last_context: Mutex<Option<serde_json::Value>>,
 }
 
@@ -42,6 +44,7 @@ impl Shared {
             reviews,
             sessions: Sessions::default(),
             trusted,
+            peers: Arc::new(crate::peer::OsPeers),
             last_context: Mutex::new(None),
         }
     }
@@ -128,6 +131,9 @@ pub struct ClientStatus {
     pub session: String,
     pub name: String,
     pub version: String,
+    /// The process behind the session, once a review found it.
+    #[serde(default)]
+    pub process: Option<crate::peer::PeerProcess>,
 }
 
 /// A running companion.
@@ -256,6 +262,7 @@ impl Companion {
                     session,
                     name: c.name,
                     version: c.version,
+                    process: c.process,
                 })
                 .collect(),
             pending_reviews: self

@@ -12,11 +12,24 @@ use ts_rs::TS;
 
 pub type ReviewId = u64;
 
-/// The CLI that asked, as it named itself in `initialize`.
+/// The CLI that asked: as it named itself in `initialize`, and the process that really did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize, TS)]
 pub struct ClientInfo {
     pub name: String,
     pub version: String,
+    /// The process on the other end of the connection, when it could be found.
+    #[serde(default)]
+    pub process: Option<crate::peer::PeerProcess>,
+}
+
+impl ClientInfo {
+    /// Who asked, for people: the real program if known, else the MCP client's name.
+    pub fn label(&self) -> String {
+        match &self.process {
+            Some(p) => p.label(),
+            None => format!("{} {}", self.name, self.version).trim().to_owned(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -341,6 +354,7 @@ mod tests {
             client: ClientInfo {
                 name: "cli".into(),
                 version: "1".into(),
+                process: None,
             },
             file_path: file.into(),
             path: PathBuf::from(file),

@@ -9,7 +9,6 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use axum::Router;
 use bytes::{Bytes, BytesMut};
 use futures::{Stream, StreamExt};
@@ -27,6 +26,43 @@ use tokio_util::sync::CancellationToken;
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// A session whose stream closed and did not reopen within this is taken as gone.
 pub const RECONNECT_GRACE: Duration = Duration::from_secs(5);
+
+/// Both ends of a connection, for finding the process behind it (`peer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Endpoints {
+    pub local: std::net::SocketAddr,
+    pub peer: std::net::SocketAddr,
+}
+
+/// The companion's listener: sets `TCP_NODELAY` on each connection (without it an SSE answer's
+/// second write waits on the client's delayed ACK, ~40 ms) and records both of its ends.
+struct Loopback(TcpListener);
+
+impl axum::serve::Listener for Loopback {
+    type Io = tokio::net::TcpStream;
+    type Addr = Endpoints;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        // axum's own accept retries transient errors.
+        let (stream, peer) = axum::serve::Listener::accept(&mut self.0).await;
+        let _ = stream.set_nodelay(true);
+        let local = stream.local_addr().unwrap_or(peer);
+        (stream, Endpoints { local, peer })
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        let local = self.0.local_addr()?;
+        Ok(Endpoints { local, peer: local })
+    }
+}
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Loopback>>
+    for Endpoints
+{
+    fn connect_info(s: axum::serve::IncomingStream<'_, Loopback>) -> Self {
+        *s.remote_addr()
+    }
+}
 
 /// Binds the loopback listener first, so the port is known before anything is announced.
 pub async fn bind() -> std::io::Result<TcpListener> {
@@ -89,11 +125,8 @@ pub fn serve(
         .layer(axum::middleware::from_fn_with_state(guard, guard::check));
     tokio::spawn(async move {
         let shutdown = cancel.clone();
-        // Without NODELAY an SSE answer's second write waits on the client's delayed ACK (~40 ms).
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        if let Err(e) = axum::serve(listener, app)
+        let app = app.into_make_service_with_connect_info::<Endpoints>();
+        if let Err(e) = axum::serve(Loopback(listener), app)
             .with_graceful_shutdown(async move { shutdown.cancelled().await })
             .await
         {

@@ -59,6 +59,13 @@ impl Sessions {
         self.lock().entries.entry(id.to_owned()).or_default().client = client;
     }
 
+    /// Records the process behind the session, once found.
+    pub fn set_process(&self, id: &str, process: crate::peer::PeerProcess) {
+        if let Some(e) = self.lock().entries.get_mut(id) {
+            e.client.process = Some(process);
+        }
+    }
+
     pub fn client(&self, id: &str) -> Option<ClientInfo> {
         self.lock().entries.get(id).map(|e| e.client.clone())
     }

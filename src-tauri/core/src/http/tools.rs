@@ -3,8 +3,10 @@
 
 use crate::companion::{Decision, Shared};
 use crate::error::Error;
+use crate::http::server::Endpoints;
 use crate::original;
 use crate::review::{ClientInfo, Outcome, Proposal};
+use axum::extract::ConnectInfo;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, Implementation, InitializeResult,
     JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, Tool,
@@ -60,10 +62,38 @@ impl Handler {
             .map(|i| ClientInfo {
                 name: i.client_info.name.clone(),
                 version: i.client_info.version.clone(),
+                process: None,
             })
             .unwrap_or_default();
         self.ws.sessions.register(&id, client);
         self.session.get_or_init(|| id).clone()
+    }
+}
+
+impl Handler {
+    /// The session's client, with the process behind this request's connection looked up on
+    /// first use (off the runtime: it reads the OS's socket and process tables).
+    async fn client(&self, session: &str, extensions: &rmcp::model::Extensions) -> ClientInfo {
+        let client = self.ws.sessions.client(session).unwrap_or_default();
+        if client.process.is_some() {
+            return client;
+        }
+        let ends = extensions
+            .get::<http::request::Parts>()
+            .and_then(|p| p.extensions.get::<ConnectInfo<Endpoints>>())
+            .map(|c| c.0);
+        let Some(ends) = ends else {
+            return client;
+        };
+        let peers = self.ws.peers.clone();
+        let process = tokio::task::spawn_blocking(move || peers.lookup(ends.local, ends.peer))
+            .await
+            .ok()
+            .flatten();
+        if let Some(p) = process {
+            self.ws.sessions.set_process(session, p);
+        }
+        self.ws.sessions.client(session).unwrap_or(client)
     }
 }
 
@@ -272,7 +302,7 @@ impl ServerHandler for Handler {
         let session = self.session(&context.extensions, &context.peer);
         let result = match request.name.as_ref() {
             "openDiff" => {
-                let client = self.ws.sessions.client(&session).unwrap_or_default();
+                let client = self.client(&session, &context.extensions).await;
                 self.open_diff(session, client, args(&request)?).await
             }
             "closeDiff" => self.close_diff(&session, args(&request)?),
