@@ -362,8 +362,12 @@ async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
                 for r in list {
                     let new = if r.new_file { " (new file)" } else { "" };
                     println!(
-                        "{:>4}  +{} -{}  {}{new}  [{} {}]",
-                        r.id, r.added, r.removed, r.file_path, r.client.name, r.client.version
+                        "{:>4}  +{} -{}  {}{new}  [{}]",
+                        r.id,
+                        r.added,
+                        r.removed,
+                        r.file_path,
+                        r.client.label()
                     );
                 }
             }
@@ -417,7 +421,18 @@ fn print_status(s: &Status, json: bool) {
             println!("  NOT WRITTEN     {f}");
         }
         for c in &w.clients {
-            println!("  client          {} {}", c.name, c.version);
+            match &c.process {
+                Some(p) => println!(
+                    "  client          {} (pid {}{})",
+                    p.label(),
+                    p.pid,
+                    p.cwd
+                        .as_deref()
+                        .map(|d| format!(", in {d}"))
+                        .unwrap_or_default()
+                ),
+                None => println!("  client          {} {}", c.name, c.version),
+            }
         }
         if w.port.is_some() {
             println!("  pending reviews {}", w.pending_reviews);

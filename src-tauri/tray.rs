@@ -57,8 +57,8 @@ pub async fn model(app: &AppHandle) -> Vec<Item> {
         }
     }
     let autostart = app.autolaunch().is_enabled().unwrap_or(false);
-    let pending = core.reviews().list().len();
-    menu::tray(&status, pending, autostart, |p: &Path| {
+    let pending = core.list();
+    menu::tray(&status, &pending, autostart, |p: &Path| {
         hints.get(p).cloned()
     })
 }

@@ -59,10 +59,13 @@ test('accept with an edit typed in the proposal: the client gets exactly the edi
     assert.equal(tab.selected, true);
     const pending = await waitReview(d, file);
     assert.equal(pending.client.version, GEMINI_CORE_VERSION);
+    // The process behind the connection: the Node process driving IdeClient.
+    assert.equal(pending.client.process?.program, 'node', JSON.stringify(pending.client));
     assert.deepEqual(await summary(wd), {
       workspace: 'greeter',
       path: 'src/greet.rs',
-      client: `${pending.client.name} ${pending.client.version}`,
+      // Who asked: the process behind the connection (here the Node driver of IdeClient).
+      client: whoAsked(pending.client),
       fullPath: file,
     });
     assert.equal(await wd.execute('return document.visibilityState'), 'visible');
@@ -186,3 +189,11 @@ test('two clients, two files, two tabs: one accepted with an edit, one rejected,
     assert.deepEqual(diffNotifications(b).map((n) => [n.method, n.params.filePath]), [['ide/diffRejected', readme]]);
   });
 });
+
+/** The window's label of who asked: program, version, then the tmux pane or the terminal. */
+function whoAsked(client) {
+  const p = client.process;
+  if (!p) return `${client.name} ${client.version}`;
+  const name = p.version ? `${p.program} ${p.version}` : p.program;
+  return p.tmux ? `${name} · tmux ${p.tmux}` : p.tty ? `${name} · ${p.tty}` : name;
+}

@@ -155,7 +155,7 @@ export function review(
   const now = Date.now();
   return {
     id, workspace, relativePath, filePath: `${workspace}/${relativePath}`,
-    client: { name: client[0], version: client[1] }, newFile, original, proposal, current: proposal,
+    client: { name: client[0], version: client[1], process: null }, newFile, original, proposal, current: proposal,
     ...lineCounts(original, proposal), createdAt: now - 60_000 * id, updatedAt: now - 60_000 * id,
   };
 }

@@ -105,8 +105,28 @@ export function workspaceLabel(workspace: string): string {
   return baseName(workspace);
 }
 
+/** Who asked: the real program (and its tmux pane or terminal) when Redline found the process. */
 export function clientLabel(client: ClientInfo): string {
+  const p = client.process;
+  if (p) {
+    const name = p.version ? `${p.program} ${p.version}` : p.program;
+    if (p.tmux) return `${name} · tmux ${p.tmux}`;
+    if (p.tty) return `${name} · ${p.tty}`;
+    return name;
+  }
   return client.version ? `${client.name} ${client.version}` : client.name;
+}
+
+/** The details behind the label: PID, working directory, terminal. */
+export function clientTitle(client: ClientInfo): string {
+  const p = client.process;
+  if (!p) return `The CLI that proposed this edit (it named itself ${client.name})`;
+  const lines = [`${p.program}${p.version ? ' ' + p.version : ''}, pid ${p.pid}`];
+  if (p.cwd) lines.push(`in ${p.cwd}`);
+  if (p.tmux) lines.push(`tmux pane ${p.tmux}`);
+  if (p.tty) lines.push(`terminal ${p.tty}`);
+  lines.push(`MCP client: ${client.name} ${client.version}`.trim());
+  return lines.join('\n');
 }
 
 // U+2212 MINUS SIGN: a hyphen looks like a dash next to a number.
@@ -207,7 +227,7 @@ export function renderSummary(box: HTMLElement, review: Review): void {
 
   const meta = el('div', 'meta');
   const client = el('span', 'client', clientLabel(d.client));
-  client.title = 'The CLI that proposed this edit';
+  client.title = clientTitle(d.client);
   meta.append(client);
   if (d.newFile) meta.append(el('span', 'badge new', 'new file'));
   meta.append(counts(review.added, review.removed));

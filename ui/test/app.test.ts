@@ -6,7 +6,7 @@ afterEach(reset);
 const rust = detail(1, { workspace: '/home/ana/src/redline', relativePath: 'src/queue.rs', added: 4, removed: 2 });
 const ts = detail(2, {
   workspace: '/home/ana/src/webapp', relativePath: 'src/lib/retry.ts', filePath: '/home/ana/src/webapp/src/lib/retry.ts',
-  client: { name: 'qwen-code', version: '0.0.14' }, newFile: true, original: '',
+  client: { name: 'qwen-code', version: '0.0.14', process: null }, newFile: true, original: '',
   proposal: 'export const x = 1;\n', current: 'export const x = 1;\n', added: 1, removed: 0,
 });
 

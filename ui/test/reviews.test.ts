@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { baseName, clientLabel, countsLabel, describe as describeReview, ReviewList, workspaceLabel } from '../src/reviews';
+import { baseName, clientLabel, clientTitle, countsLabel, describe as describeReview, ReviewList, workspaceLabel } from '../src/reviews';
 import { detail } from './helpers';
 
 describe('labels', () => {
@@ -7,8 +7,14 @@ describe('labels', () => {
     expect(countsLabel(3, 1)).toBe('+3 \u22121');
   });
   test('client shows name and version', () => {
-    expect(clientLabel({ name: 'gemini-cli', version: '0.9.1' })).toBe('gemini-cli 0.9.1');
-    expect(clientLabel({ name: 'qwen-code', version: '' })).toBe('qwen-code');
+    expect(clientLabel({ name: 'gemini-cli', version: '0.9.1', process: null })).toBe('gemini-cli 0.9.1');
+    expect(clientLabel({ name: 'qwen-code', version: '', process: null })).toBe('qwen-code');
+    const process = { pid: 42, program: 'Qwen Code', version: '0.24.4', cwd: '/src/app', tty: '/dev/pts/3', tmux: null };
+    const asked = { name: 'streamable-http-client', version: '1.0.0', process };
+    expect(clientLabel(asked)).toBe('Qwen Code 0.24.4 · /dev/pts/3');
+    expect(clientLabel({ ...asked, process: { ...process, tmux: 'main:1.0' } })).toBe('Qwen Code 0.24.4 · tmux main:1.0');
+    expect(clientTitle(asked)).toContain('pid 42');
+    expect(clientTitle(asked)).toContain('in /src/app');
   });
   test('workspace and file names are the last path segment', () => {
     expect(workspaceLabel('/home/ana/src/redline/')).toBe('redline');

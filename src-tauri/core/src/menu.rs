@@ -1,6 +1,7 @@
 //! The tray menu as data, built from the instance's state, so it is tested without a display.
 
 use crate::instance::Status;
+use crate::review::Summary;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -50,6 +51,9 @@ pub enum Item {
     Separator,
 }
 
+/// Pending reviews listed by name in the menu; the rest are counted.
+const MAX_LISTED: usize = 5;
+
 fn name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -67,10 +71,11 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// The whole tray menu. `token_hint` shows a token's first and last characters, never all of it.
 pub fn tray(
     status: &Status,
-    pending: usize,
+    reviews: &[Summary],
     autostart: bool,
     token_hint: impl Fn(&Path) -> Option<String>,
 ) -> Vec<Item> {
+    let pending = reviews.len();
     let mut items = vec![if pending == 0 {
         Item::Note("No pending reviews".into())
     } else {
@@ -79,6 +84,17 @@ pub fn tray(
             action: Action::OpenReviews,
         }
     }];
+    // Who asked, for each of the first few: the program and its terminal or tmux pane.
+    for r in reviews.iter().take(MAX_LISTED) {
+        items.push(Item::Note(format!(
+            "{} — {}",
+            name(Path::new(&r.file_path)),
+            r.client.label()
+        )));
+    }
+    if pending > MAX_LISTED {
+        items.push(Item::Note(format!("and {} more", pending - MAX_LISTED)));
+    }
     items.push(Item::Separator);
 
     items.push(Item::Note("Workspaces".into()));
@@ -264,6 +280,42 @@ mod tests {
         }
     }
 
+    fn pending(n: usize) -> Vec<Summary> {
+        (0..n)
+            .map(|i| Summary {
+                id: i as u64 + 1,
+                workspace: "/src/app".into(),
+                file_path: format!("/src/app/f{i}.rs"),
+                client: crate::review::ClientInfo {
+                    name: "streamable-http-client".into(),
+                    version: "1.0.0".into(),
+                    process: Some(crate::peer::PeerProcess {
+                        pid: 7,
+                        program: "Qwen Code".into(),
+                        version: Some("0.24.4".into()),
+                        tmux: Some("main:1.0".into()),
+                        ..Default::default()
+                    }),
+                },
+                added: 1,
+                removed: 0,
+                new_file: false,
+                created_at: 0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pending_reviews_say_who_asked_and_the_rest_are_counted() {
+        let items = tray(&status(true), &pending(7), false, |_| None);
+        assert_eq!(
+            items[1],
+            Item::Note("f0.rs — Qwen Code 0.24.4 · tmux main:1.0".into())
+        );
+        assert_eq!(items[6], Item::Note("and 2 more".into()));
+        assert_eq!(items[7], Item::Separator);
+    }
+
     fn find<'a>(items: &'a [Item], label: &str) -> Option<&'a Item> {
         items.iter().find(|i| match i {
             Item::Action { label: l, .. } | Item::Check { label: l, .. } => l == label,
@@ -275,9 +327,9 @@ mod tests {
 
     #[test]
     fn header_counts_pending_reviews_and_opens_them() {
-        let items = tray(&status(true), 0, false, |_| None);
+        let items = tray(&status(true), &[], false, |_| None);
         assert_eq!(items[0], Item::Note("No pending reviews".into()));
-        let items = tray(&status(true), 2, false, |_| None);
+        let items = tray(&status(true), &pending(2), false, |_| None);
         assert_eq!(
             items[0],
             Item::Action {
@@ -285,15 +337,17 @@ mod tests {
                 action: Action::OpenReviews
             }
         );
-        assert!(matches!(&tray(&status(true), 1, false, |_| None)[0],
-            Item::Action { label, .. } if label == "1 review pending — open…"));
+        assert!(
+            matches!(&tray(&status(true), &pending(1), false, |_| None)[0],
+            Item::Action { label, .. } if label == "1 review pending — open…")
+        );
     }
 
     #[test]
     fn each_workspace_has_a_check_mark_and_its_tokens_and_files() {
         let tokens =
             |p: &Path| (p == Path::new("/src/app")).then(|| token_hint(&"ab12".repeat(16)));
-        let items = tray(&status(true), 0, true, tokens);
+        let items = tray(&status(true), &[], true, tokens);
         assert_eq!(
             find(&items, "app — port 4000"),
             Some(&Item::Check {
@@ -343,11 +397,11 @@ mod tests {
         s.workspaces[0]
             .discovery_failures
             .push("/x/1.lock: permission denied".into());
-        let items = tray(&s, 0, false, |_| None);
+        let items = tray(&s, &[], false, |_| None);
         assert!(find(&items, "⚠ No OS keyring: tokens change at every start").is_some());
         assert!(find(&items, "⚠ Not written: /x/1.lock: permission denied").is_some());
         assert!(find(
-            &tray(&status(true), 0, false, |_| None),
+            &tray(&status(true), &[], false, |_| None),
             "⚠ No OS keyring: tokens change at every start"
         )
         .is_none());
