@@ -12,6 +12,8 @@ const COMMANDS: &[&str] = &[
     "settings_set",
     "window_hide",
     "window_close_answer",
+    "welcome",
+    "workspace_add",
 ];
 
 fn main() {

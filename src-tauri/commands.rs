@@ -2,6 +2,7 @@
 
 use redline_core::companion::Decision;
 use redline_core::control::Fault;
+use redline_core::doctor::Welcome;
 use redline_core::instance::Instance;
 use redline_core::review::Detail;
 use redline_core::settings::Settings;
@@ -84,4 +85,19 @@ pub async fn window_close_answer(core: Core<'_>, app: AppHandle, reject_pending:
         core.reject_all().await.map_err(fault)?;
     }
     hide(&app)
+}
+
+/// The welcome page's live check: what `redline doctor` says for the newest workspace.
+#[tauri::command]
+pub async fn welcome(core: Core<'_>) -> Answer<Welcome> {
+    let config = redline_core::config::Config::load(&core.dirs().config_file()).map_err(fault)?;
+    Ok(redline_core::doctor::welcome(core.status().await, config).await)
+}
+
+/// Picks a folder and adds it as a workspace; `None` if the user cancelled.
+#[tauri::command]
+pub async fn workspace_add(app: AppHandle) -> Answer<Option<String>> {
+    let added = crate::tray::add_workspace(&app).await.map_err(fault)?;
+    crate::tray::refresh(&app).await;
+    Ok(added.map(|p| p.to_string_lossy().into_owned()))
 }

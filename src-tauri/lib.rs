@@ -74,6 +74,8 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
             commands::settings_set,
             commands::window_hide,
             commands::window_close_answer,
+            commands::welcome,
+            commands::workspace_add,
         ])
         .manage(window::Visibility::default())
         .setup(|app| {

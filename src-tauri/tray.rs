@@ -146,6 +146,24 @@ fn on_click(app: &AppHandle, event: MenuEvent) {
     });
 }
 
+/// Asks for a folder and adds it as a workspace; `None` if the user cancelled.
+pub async fn add_workspace(app: &AppHandle) -> redline_core::Result<Option<std::path::PathBuf>> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title("Add a workspace")
+        .pick_folder(move |folder| {
+            let _ = tx.send(folder);
+        });
+    let Ok(Some(folder)) = rx.await else {
+        return Ok(None);
+    };
+    let path = folder
+        .into_path()
+        .map_err(|e| redline_core::Error::Control(e.to_string()))?;
+    Ok(Some(instance(app).add_workspace(&path).await?))
+}
+
 async fn act(app: &AppHandle, action: Action) -> redline_core::Result<()> {
     let core = instance(app);
     match action {
@@ -160,19 +178,7 @@ async fn act(app: &AppHandle, action: Action) -> redline_core::Result<()> {
             core.set_enabled(&path, !on).await?;
         }
         Action::AddWorkspace => {
-            let (tx, rx) = tokio::sync::oneshot::channel();
-            app.dialog()
-                .file()
-                .set_title("Add a workspace")
-                .pick_folder(move |folder| {
-                    let _ = tx.send(folder);
-                });
-            if let Ok(Some(folder)) = rx.await {
-                let path = folder
-                    .into_path()
-                    .map_err(|e| redline_core::Error::Control(e.to_string()))?;
-                core.add_workspace(&path).await?;
-            }
+            add_workspace(app).await?;
         }
         Action::RemoveWorkspace { path } => {
             core.remove_workspace(&path).await?;

@@ -40,3 +40,19 @@ export type Settings = { popup: PopupMode,
 keepOpen: boolean, };
 
 export type IpcError = { code: string, message: string, };
+
+export type DoctorLine = { name: string, installed: boolean, ok: boolean, reason: string, 
+/**
+ * The one command that fixes it, if any.
+ */
+fix: string | null, 
+/**
+ * The fix is typed at the CLI's prompt (e.g. `/ide enable`), not in a shell.
+ */
+fixInCli: boolean, };
+
+export type Welcome = { 
+/**
+ * The workspace checked (the newest); `None` when there is none yet.
+ */
+workspace: string | null, lines: Array<DoctorLine>, };

@@ -2,6 +2,7 @@
 //! the Rust types so neither side is copied by hand (`ui/src/bindings.ts`, kept current by a test).
 
 use crate::control::Fault;
+use crate::doctor::{Line, Welcome};
 use crate::peer::PeerProcess;
 use crate::review::{ClientInfo, Detail, Outcome, Resolved};
 use crate::settings::{PopupMode, Settings};
@@ -19,6 +20,8 @@ pub fn typescript() -> String {
         PopupMode::decl(&cfg),
         Settings::decl(&cfg),
         Fault::decl(&cfg),
+        Line::decl(&cfg),
+        Welcome::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by `redline_core::bindings`; do not edit.\n\

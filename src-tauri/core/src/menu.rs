@@ -75,6 +75,10 @@ pub fn tray(
     autostart: bool,
     token_hint: impl Fn(&Path) -> Option<String>,
 ) -> Vec<Item> {
+    if status.workspaces.is_empty() {
+        // First run: nothing is served until a workspace exists, so that comes first.
+        return first_run(autostart);
+    }
     let pending = reviews.len();
     let mut items = vec![if pending == 0 {
         Item::Note("No pending reviews".into())
@@ -235,6 +239,32 @@ pub fn tray_icon(pending: bool, light_panel: bool) -> (&'static str, bool) {
     (name, false)
 }
 
+/// The menu before any workspace exists: add one, or open the welcome page that explains.
+fn first_run(autostart: bool) -> Vec<Item> {
+    let mut items = vec![
+        Item::Action {
+            label: "Add a workspace…".into(),
+            action: Action::AddWorkspace,
+        },
+        Item::Note("No workspace yet: CLIs cannot find Redline".into()),
+        Item::Action {
+            label: "Getting started…".into(),
+            action: Action::OpenReviews,
+        },
+        Item::Separator,
+    ];
+    items.push(Item::Check {
+        label: "Start at login".into(),
+        checked: autostart,
+        action: Action::ToggleAutostart,
+    });
+    items.push(Item::Action {
+        label: "Quit Redline".into(),
+        action: Action::Quit,
+    });
+    items
+}
+
 /// A token as the menu may show it: its first and last four characters.
 pub fn token_hint(token: &str) -> String {
     match (token.get(..4), token.get(token.len().saturating_sub(4)..)) {
@@ -314,6 +344,44 @@ mod tests {
         );
         assert_eq!(items[6], Item::Note("and 2 more".into()));
         assert_eq!(items[7], Item::Separator);
+    }
+
+    #[test]
+    fn first_run_puts_adding_a_workspace_first_and_says_why() {
+        let mut s = status(true);
+        s.workspaces.clear();
+        let items = tray(&s, &[], false, |_| None);
+        assert_eq!(
+            items[0],
+            Item::Action {
+                label: "Add a workspace…".into(),
+                action: Action::AddWorkspace
+            }
+        );
+        assert_eq!(
+            items[1],
+            Item::Note("No workspace yet: CLIs cannot find Redline".into())
+        );
+        assert!(matches!(
+            &items[2],
+            Item::Action {
+                action: Action::OpenReviews,
+                ..
+            }
+        ));
+        assert!(find(&items, "Workspaces").is_none());
+        assert!(matches!(
+            items.last(),
+            Some(Item::Action {
+                action: Action::Quit,
+                ..
+            })
+        ));
+        // With a workspace, the usual menu.
+        assert_eq!(
+            tray(&status(true), &[], false, |_| None)[0],
+            Item::Note("No pending reviews".into())
+        );
     }
 
     fn find<'a>(items: &'a [Item], label: &str) -> Option<&'a Item> {
