@@ -4,6 +4,7 @@ import { createReviewEditor, type EditorFactory, type ReviewEditor } from './edi
 import * as ipc from './ipc';
 import { baseName, type Layout, renderSummary, type Review, ReviewList, ReviewTabs } from './reviews';
 import { Toasts } from './toast';
+import { WELCOME_HTML, WelcomePage } from './welcome';
 import type { Outcome, PopupMode, Resolved, ReviewDetail, Settings } from './types';
 
 export interface AppOptions {
@@ -58,6 +59,9 @@ const LAYOUT = `
 <section class="empty" hidden>
   <p class="empty-title">No pending reviews</p>
   <p class="empty-text">Edits proposed by a connected CLI appear here.</p>
+  <p class="welcome-text">Redline shows each edit your AI coding CLI proposes, for you to accept
+    (with your changes) or reject. Three steps to start:</p>
+  ${WELCOME_HTML}
 </section>
 <div class="toasts" aria-live="polite"></div>
 <div class="backdrop" hidden>
@@ -97,6 +101,7 @@ export class ReviewWindow {
     settings: HTMLFormElement; settingsToggle: HTMLButtonElement;
   };
   private tabs: ReviewTabs;
+  readonly welcome: WelcomePage;
   readonly toasts: Toasts;
   readonly dialog: CloseDialog;
   /** Ends the window-level listeners on destroy; the page itself never needs it, tests do. */
@@ -117,6 +122,8 @@ export class ReviewWindow {
       settings: q('.settings'), settingsToggle: q('.settings-toggle'),
     };
     this.toasts = new Toasts(q('.toasts'));
+    this.welcome = new WelcomePage(this.el.empty, { welcome: ipc.welcome, addWorkspace: ipc.workspaceAdd },
+      (message) => this.toasts.error({ code: 'welcome', message }));
     this.dialog = new CloseDialog(q('.backdrop'));
     this.tabs = new ReviewTabs(this.el.tabs, {
       select: (id) => this.select(id),
@@ -143,9 +150,13 @@ export class ReviewWindow {
     }, { signal });
     // Capture phase: these shortcuts must win over CodeMirror's own bindings (Mod-Enter, Alt-Up/Down).
     window.addEventListener('keydown', (e) => this.onKey(e), { capture: true, signal });
-    window.addEventListener('focus', () => this.checkDisk(), { signal });
+    const onShown = () => {
+      this.checkDisk();
+      if (!this.el.empty.hidden) void this.welcome.refresh();
+    };
+    window.addEventListener('focus', onShown, { signal });
     document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') this.checkDisk();
+      if (document.visibilityState === 'visible') onShown();
     }, { signal });
   }
 
@@ -443,10 +454,13 @@ export class ReviewWindow {
     const review = this.list.current;
     document.title = this.list.size ? `Redline · ${this.list.size} pending` : 'Redline';
     this.el.review.hidden = !review;
+    const wasHidden = this.el.empty.hidden;
     this.el.empty.hidden = !!review;
     this.renderTabs();
     if (!review) {
       this.closeEditor(true);
+      // The welcome page's check is live: run it whenever the page comes into view.
+      if (wasHidden) void this.welcome.refresh();
       return;
     }
     renderSummary(this.el.summary, review);

@@ -1,7 +1,7 @@
 // The review window's only door to the Tauri backend: typed commands and events.
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { IpcError, Resolved, ReviewDetail, Settings } from './types';
+import type { IpcError, Resolved, ReviewDetail, Settings, Welcome } from './types';
 
 /** Payloads of the events the backend emits to this window. */
 export interface BackendEvents {
@@ -47,6 +47,9 @@ export const settingsSet = (settings: Settings) => call<void>('settings_set', { 
 export const windowHide = () => call<void>('window_hide');
 export const windowCloseAnswer = (rejectPending: boolean) =>
   call<void>('window_close_answer', { rejectPending });
+
+export const welcome = () => call<Welcome>('welcome');
+export const workspaceAdd = () => call<string | null>('workspace_add');
 
 export function on<K extends keyof BackendEvents>(
   name: K,

@@ -7,4 +7,6 @@ export type {
   PopupMode,
   Settings,
   IpcError,
+  DoctorLine,
+  Welcome,
 } from './bindings';

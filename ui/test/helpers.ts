@@ -4,7 +4,7 @@ import { emit } from '@tauri-apps/api/event';
 import { EditorView } from '@codemirror/view';
 import { vi } from 'vitest';
 import { startApp, type AppOptions, type ReviewWindow } from '../src/app';
-import type { IpcError, ReviewDetail, Settings } from '../src/types';
+import type { IpcError, ReviewDetail, Settings, Welcome } from '../src/types';
 
 export interface Call { cmd: string; args: Record<string, unknown> }
 
@@ -14,6 +14,9 @@ export interface FakeBackend {
   /** Commands that fail with the given error. */
   failing: Map<string, IpcError>;
   diskChanged: Set<number>;
+  /** What the `welcome` command answers; `workspace_add` sets its workspace to `folder`. */
+  welcome: Welcome;
+  folder: string | null;
   emit: typeof emit;
   named(cmd: string): Record<string, unknown>[];
 }
@@ -34,6 +37,7 @@ export function fakeBackend(reviews: ReviewDetail[], settings: Settings = { popu
   const calls: Call[] = [];
   const backend: FakeBackend = {
     calls, settings, failing: new Map(), diskChanged: new Set(), emit,
+    welcome: { workspace: null, lines: [] }, folder: null,
     named: (cmd) => calls.filter((c) => c.cmd === cmd).map((c) => c.args),
   };
   mockIPC((cmd, args) => {
@@ -45,6 +49,10 @@ export function fakeBackend(reviews: ReviewDetail[], settings: Settings = { popu
       case 'reviews_list': return reviews;
       case 'review_disk_changed': return backend.diskChanged.has(a.id as number);
       case 'settings_get': return backend.settings;
+      case 'welcome': return backend.welcome;
+      case 'workspace_add':
+        if (backend.folder) backend.welcome = { ...backend.welcome, workspace: backend.folder };
+        return backend.folder;
       default: return null;
     }
   }, { shouldMockEvents: true });

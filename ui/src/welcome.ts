@@ -1,0 +1,110 @@
+// The welcome page, shown when nothing is pending: add a workspace, enable IDE mode in each CLI,
+// and the live `redline doctor` check of the workspace.
+import type { DoctorLine, Welcome } from './bindings';
+
+export interface WelcomeBackend {
+  welcome(): Promise<Welcome>;
+  /** Opens the folder picker; the path added, or null if cancelled. */
+  addWorkspace(): Promise<string | null>;
+}
+
+export const WELCOME_HTML = `
+<div class="welcome">
+  <ol class="steps">
+    <li class="step step-workspace">
+      <strong>Add your project folder as a workspace.</strong>
+      <span class="ws-state"></span>
+      <button type="button" class="add-workspace">Add a workspace…</button>
+    </li>
+    <li class="step">
+      <strong>Enable IDE mode once in your CLI</strong>, started in that folder:
+      <table class="ide-commands">
+        <tr><td>Gemini CLI</td><td><code>/ide enable</code></td></tr>
+        <tr><td>Qwen Code</td><td><code>/ide enable</code></td></tr>
+        <tr><td>Claude Code</td><td><code>claude --ide</code>, or <code>/ide</code> inside it</td></tr>
+      </table>
+    </li>
+    <li class="step step-check">
+      <strong>Check</strong> <span class="doctor-for"></span>
+      <button type="button" class="recheck">Check again</button>
+      <ul class="doctor" aria-live="polite"></ul>
+      <p class="doctor-hint">The same check from a terminal: <code>redline doctor</code></p>
+    </li>
+  </ol>
+</div>`;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** One CLI's verdict: a mark, the reason, and the fix if there is one. */
+export function doctorItem(line: DoctorLine): HTMLLIElement {
+  const state = !line.installed ? 'absent' : line.ok ? 'ok' : 'bad';
+  const li = el('li', `doctor-line ${state}`);
+  const mark = { ok: '✓', bad: '✗', absent: '–' }[state];
+  li.append(el('span', 'mark', mark), el('span', 'cli', line.name));
+  li.append(el('span', 'reason', line.installed ? line.reason : 'not installed (not on PATH)'));
+  if (line.installed && line.fix) {
+    const fix = el('div', 'fix');
+    fix.append(line.fixInCli ? `Fix, typed in ${line.name}: ` : 'Fix: ', el('code', '', line.fix));
+    li.append(fix);
+  }
+  return li;
+}
+
+export class WelcomePage {
+  private running: Promise<void> | null = null;
+  /** The last answer; null until the first one. */
+  state: Welcome | null = null;
+
+  constructor(private root: HTMLElement, private backend: WelcomeBackend, private onError: (message: string) => void) {
+    root.querySelector('.add-workspace')!.addEventListener('click', () => void this.add());
+    root.querySelector('.recheck')!.addEventListener('click', () => void this.refresh());
+  }
+
+  /** Asks the backend again; overlapping calls share one request. */
+  refresh(): Promise<void> {
+    this.running ??= this.load().finally(() => { this.running = null; });
+    return this.running;
+  }
+
+  private async load(): Promise<void> {
+    this.root.classList.add('checking');
+    try {
+      const state = await this.backend.welcome();
+      if (state) this.render(state);
+    } catch (e) {
+      this.onError((e as { message?: string }).message ?? String(e));
+    } finally {
+      this.root.classList.remove('checking');
+    }
+  }
+
+  private async add(): Promise<void> {
+    try {
+      const added = await this.backend.addWorkspace();
+      if (added) await this.refresh();
+    } catch (e) {
+      this.onError((e as { message?: string }).message ?? String(e));
+    }
+  }
+
+  render(state: Welcome): void {
+    this.state = state;
+    const first = state.workspace === null;
+    this.root.classList.toggle('first-run', first);
+    const title = this.root.querySelector<HTMLElement>('.empty-title');
+    if (title) title.textContent = first ? 'Welcome to Redline' : 'No pending reviews';
+    const ws = this.root.querySelector<HTMLElement>('.ws-state')!;
+    ws.textContent = first ? '' : `✓ ${state.workspace}`;
+    this.root.querySelector<HTMLButtonElement>('.add-workspace')!.textContent = first ? 'Add a workspace…' : 'Add another…';
+    this.root.querySelector<HTMLElement>('.doctor-for')!.textContent = first
+      ? 'which CLIs will connect, once a workspace is added.'
+      : `which CLIs will connect from ${state.workspace}:`;
+    const list = this.root.querySelector<HTMLElement>('.doctor')!;
+    list.replaceChildren(...state.lines.map(doctorItem));
+  }
+}

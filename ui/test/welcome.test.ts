@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { detail, fakeBackend, mount, reset, settle } from './helpers';
+import type { DoctorLine } from '../src/types';
+
+afterEach(reset);
+
+const gemini: DoctorLine = {
+  name: 'Gemini CLI', installed: true, ok: true, reason: 'Gemini CLI will connect to Redline on port 4000',
+  fix: null, fixInCli: false,
+};
+const qwen: DoctorLine = {
+  name: 'Qwen Code', installed: true, ok: false, reason: 'IDE mode is off in Qwen Code',
+  fix: '/ide enable', fixInCli: true,
+};
+const claude: DoctorLine = {
+  name: 'Claude Code', installed: false, ok: true, reason: '`claude` is not on PATH', fix: null, fixInCli: false,
+};
+
+describe('the welcome page', () => {
+  test('first run: welcomes, offers to add a workspace, and the check follows the new one', async () => {
+    const backend = fakeBackend([]);
+    const { root } = await mount();
+    await settle();
+    const empty = root.querySelector<HTMLElement>('.empty')!;
+    expect(empty.hidden).toBe(false);
+    expect(empty.classList.contains('first-run')).toBe(true);
+    expect(empty.querySelector('.empty-title')!.textContent).toBe('Welcome to Redline');
+    expect(empty.querySelector('.ide-commands')!.textContent).toContain('/ide enable');
+    expect(empty.querySelector('.ide-commands')!.textContent).toContain('claude --ide');
+    expect(backend.named('welcome')).toHaveLength(1);
+
+    backend.folder = '/home/ana/src/app';
+    backend.welcome = { workspace: null, lines: [gemini, qwen, claude] };
+    empty.querySelector<HTMLButtonElement>('.add-workspace')!.click();
+    await settle();
+    expect(backend.named('workspace_add')).toHaveLength(1);
+    expect(empty.classList.contains('first-run')).toBe(false);
+    expect(empty.querySelector('.ws-state')!.textContent).toBe('✓ /home/ana/src/app');
+    expect(empty.querySelector('.doctor-for')!.textContent).toContain('/home/ana/src/app');
+    const lines = [...empty.querySelectorAll('.doctor-line')];
+    expect(lines.map((l) => l.className)).toEqual(['doctor-line ok', 'doctor-line bad', 'doctor-line absent']);
+    expect(lines[1].querySelector('.fix')!.textContent).toBe('Fix, typed in Qwen Code: /ide enable');
+    expect(lines[2].querySelector('.reason')!.textContent).toBe('not installed (not on PATH)');
+  });
+
+  test('a cancelled picker adds nothing; "Check again" asks again', async () => {
+    const backend = fakeBackend([]);
+    backend.welcome = { workspace: '/w', lines: [qwen] };
+    const { root } = await mount();
+    await settle();
+    root.querySelector<HTMLButtonElement>('.add-workspace')!.click();
+    await settle();
+    expect(backend.named('welcome')).toHaveLength(1);
+    backend.welcome = { workspace: '/w', lines: [{ ...qwen, ok: true, fix: null, reason: 'Qwen Code will connect' }] };
+    root.querySelector<HTMLButtonElement>('.recheck')!.click();
+    await settle();
+    expect(backend.named('welcome')).toHaveLength(2);
+    expect(root.querySelector('.doctor-line')!.className).toBe('doctor-line ok');
+  });
+
+  test('is hidden while a review is pending, and checked again when the last one goes', async () => {
+    const backend = fakeBackend([detail(1)]);
+    const { root } = await mount();
+    await settle();
+    expect(root.querySelector<HTMLElement>('.empty')!.hidden).toBe(true);
+    expect(backend.named('welcome')).toHaveLength(0);
+    await backend.emit('review-resolved', { id: 1, outcome: 'accepted' });
+    await settle();
+    expect(root.querySelector<HTMLElement>('.empty')!.hidden).toBe(false);
+    expect(backend.named('welcome')).toHaveLength(1);
+  });
+});
