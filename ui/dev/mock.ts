@@ -2,17 +2,28 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { emit } from '@tauri-apps/api/event';
 import { EditorView } from '@codemirror/view';
-import type { IpcError, ReviewDetail, Settings } from '../src/types';
+import type { DoctorLine, IpcError, ReviewDetail, Settings } from '../src/types';
 import { bigReview, sampleReviews } from './samples';
 
-// ?big adds a 20,000-line file; ?empty starts with nothing; ?disk=1,2 marks files changed on disk;
+// ?big adds a 20,000-line file; ?empty starts with nothing (the welcome page, with a workspace);
+// ?first is a first run (no workspace yet); ?disk=1,2 marks files changed on disk;
 // ?fail=review_accept makes that command fail.
 const params = new URLSearchParams(location.search);
 const reviews = new Map<number, ReviewDetail>();
-if (!params.has('empty')) for (const r of sampleReviews()) reviews.set(r.id, r);
+if (!params.has('empty') && !params.has('first')) for (const r of sampleReviews()) reviews.set(r.id, r);
 if (params.has('big')) reviews.set(3, bigReview(3));
 const diskChanged = new Set((params.get('disk') ?? '').split(',').filter(Boolean).map(Number));
 const failing = new Set((params.get('fail') ?? '').split(',').filter(Boolean));
+let workspace: string | null = params.has('first') ? null : '/home/ana/src/webapp';
+const doctorLines: DoctorLine[] = [
+  { name: 'Gemini CLI', installed: true, ok: true, reason: 'Gemini CLI will connect to Redline on port 40123',
+    fix: null, fixInCli: false },
+  { name: 'Qwen Code', installed: true, ok: false,
+    reason: 'IDE mode is off in Qwen Code (`ide.enabled` in /home/ana/.qwen/settings.json)',
+    fix: '/ide enable', fixInCli: true },
+  { name: 'Claude Code', installed: true, ok: true, reason: 'Claude Code can connect to Redline on port 40124',
+    fix: null, fixInCli: false },
+];
 let settings: Settings = { popup: 'focus', keepOpen: true };
 const calls: { cmd: string; args: unknown }[] = [];
 
@@ -45,6 +56,8 @@ mockIPC((cmd, raw) => {
     case 'review_disk_changed': return diskChanged.has(args.id as number);
     case 'settings_get': return settings;
     case 'settings_set': settings = args.settings as Settings; return null;
+    case 'welcome': return { workspace, lines: workspace ? doctorLines : [] };
+    case 'workspace_add': workspace = '/home/ana/src/webapp'; return workspace;
     case 'window_hide': console.info('[mock] window_hide'); return null;
     case 'window_close_answer': console.info('[mock] window_close_answer', args); return null;
     default: fail('unknownCommand', `mock backend has no command ${cmd}`);

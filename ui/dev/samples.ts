@@ -161,10 +161,11 @@ export function review(
 }
 
 export function sampleReviews(): ReviewDetail[] {
-  return [
-    review(1, '/home/ana/src/redline', 'src-tauri/core/src/queue.rs', ['gemini-cli', '0.9.1'], rustOriginal, rustProposal),
-    review(2, '/home/ana/src/webapp', 'src/lib/retry.ts', ['qwen-code', '0.0.14'], '', tsProposal, true),
-  ];
+  const rust = review(1, '/home/ana/src/redline', 'src-tauri/core/src/queue.rs', ['streamable-http-client', '1.0.0'], rustOriginal, rustProposal);
+  rust.client.process = { pid: 48213, program: 'Gemini CLI', version: '0.61.0', cwd: '/home/ana/src/redline', tty: '/dev/pts/3', tmux: 'main:1.0' };
+  const ts = review(2, '/home/ana/src/webapp', 'src/lib/retry.ts', ['streamable-http-client', '1.0.0'], '', tsProposal, true);
+  ts.client.process = { pid: 50117, program: 'Qwen Code', version: '0.24.4', cwd: '/home/ana/src/webapp', tty: '/dev/pts/5', tmux: null };
+  return [rust, ts];
 }
 
 /** A long Rust-looking file with a few edits spread through it, to feel out scrolling and typing. */
