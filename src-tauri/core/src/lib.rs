@@ -18,6 +18,7 @@ pub mod menu;
 pub mod original;
 pub mod private_file;
 pub mod process;
+pub mod quota;
 pub mod review;
 pub mod settings;
 pub mod shell;

@@ -4,6 +4,7 @@
 use crate::companion::{Decision, Shared};
 use crate::error::Error;
 use crate::original;
+use crate::quota;
 use crate::review::{ClientInfo, Outcome, Proposal};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, Implementation, InitializeResult,
@@ -188,6 +189,11 @@ impl Handler {
             Ok(text) => text,
             Err(e) => return failed(e),
         };
+        let incoming = original.as_ref().map_or(0, String::len) + a.new_content.len();
+        let ws = self.ws.workspace.id();
+        if let Err(e) = quota::admit(&self.ws.reviews, ws, &session, &a.file_path, incoming) {
+            return failed(e);
+        }
         self.ws.reviews.open(Proposal {
             workspace: self.ws.workspace.id().to_owned(),
             session,
