@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 /// Sessions need a GET stream, which the stateless 2026 protocol removed.
-const VERSIONS: &[ProtocolVersion] = &[
+pub const VERSIONS: &[ProtocolVersion] = &[
     ProtocolVersion::V_2025_11_25,
     ProtocolVersion::V_2025_06_18,
     ProtocolVersion::V_2025_03_26,
