@@ -29,9 +29,7 @@ pub fn admit(
         }
         in_workspace += 1;
         in_session += usize::from(r.session == session);
-        bytes = bytes.saturating_add(
-            r.original_text().len() + r.proposal.len() + r.current.len(),
-        );
+        bytes = bytes.saturating_add(r.original_text().len() + r.proposal.len() + r.current.len());
     }
     let full = |what: String| Err(Error::Busy(format!("{file_path} was not opened: {what}")));
     if in_session >= MAX_REVIEWS_PER_SESSION {

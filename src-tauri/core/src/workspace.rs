@@ -108,7 +108,10 @@ fn resolve_as_the_os_will(path: &Path, file_path: &str) -> Result<PathBuf> {
                 if cfg!(target_os = "linux") && points_into_proc(&base, &target) {
                     // procfs links (/proc/self/environ, /proc/self/fd/N, cwd, root) name
                     // objects, not files in the workspace.
-                    return Err(bad(file_path, "a symbolic link on the way points into /proc"));
+                    return Err(bad(
+                        file_path,
+                        "a symbolic link on the way points into /proc",
+                    ));
                 }
                 push_components(&target, &mut base, &mut pending);
             }
@@ -245,7 +248,8 @@ mod tests {
     fn a_dangling_link_resolves_to_where_a_write_would_land() {
         let (t, w) = ws();
         let root = w.id().to_owned();
-        std::os::unix::fs::symlink(t.path().join("created-outside"), root.join("dangling")).unwrap();
+        std::os::unix::fs::symlink(t.path().join("created-outside"), root.join("dangling"))
+            .unwrap();
         let p = format!("{}/dangling", root.display());
         assert_eq!(w.resolve(&p).unwrap_err().code(), "outside_workspace");
         std::os::unix::fs::symlink(root.join("src/new.rs"), root.join("inside")).unwrap();

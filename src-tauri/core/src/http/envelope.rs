@@ -12,7 +12,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::{header, HeaderValue, Method, StatusCode};
 use http_body_util::BodyExt;
-use rmcp::model::ClientJsonRpcMessage;
+use rmcp::model::{ClientJsonRpcMessage, ClientNotification, ClientRequest};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::SessionManager;
 use serde_json::{json, Value};
@@ -48,6 +48,24 @@ fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "Not Found: no such session\n").into_response()
 }
 
+/// Methods the MCP specification defines (as opposed to a client's own).
+fn is_standard(method: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "tools/",
+        "resources/",
+        "prompts/",
+        "completion/",
+        "logging/",
+        "notifications/",
+        "sampling/",
+        "roots/",
+        "elicitation/",
+        "tasks/",
+        "skills/",
+    ];
+    matches!(method, "initialize" | "ping") || PREFIXES.iter().any(|p| method.starts_with(p))
+}
+
 /// A JSON-RPC id is a string, a number or null.
 fn valid_id(id: &Value) -> bool {
     matches!(id, Value::String(_) | Value::Number(_) | Value::Null)
@@ -65,12 +83,14 @@ fn check_envelope(msg: &Value) -> Result<(), Response> {
         return bad(id, "Invalid Request: jsonrpc must be \"2.0\"");
     }
     if o.get("id").is_some_and(|i| !valid_id(i)) {
-        return bad(Value::Null, "Invalid Request: id must be a string or a number");
+        return bad(
+            Value::Null,
+            "Invalid Request: id must be a string or a number",
+        );
     }
     match o.get("method") {
         Some(Value::String(_)) => {
-            if o
-                .get("params")
+            if o.get("params")
                 .is_some_and(|p| !matches!(p, Value::Object(_) | Value::Array(_)))
             {
                 return Err(rpc_error(
@@ -149,10 +169,7 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
         return resp;
     }
     let id = msg.get("id").cloned().unwrap_or(Value::Null);
-    let method = msg
-        .get("method")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let method = msg.get("method").and_then(Value::as_str).map(str::to_owned);
     let is_initialize = method.as_deref() == Some("initialize");
     if session.is_none() && !is_initialize {
         return rpc_error(
@@ -167,7 +184,21 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
         .and_then(Value::as_object_mut)
         .and_then(|m| m.remove(META_PROTOCOL_VERSION))
         .is_some();
-    if serde_json::from_value::<ClientJsonRpcMessage>(msg.clone()).is_err() {
+    let typed = serde_json::from_value::<ClientJsonRpcMessage>(msg.clone());
+    // A standard method whose params do not fit its type falls back to rmcp's custom variant
+    // (then "method not found"); the fault is the params.
+    let misfit = match &typed {
+        Ok(ClientJsonRpcMessage::Request(r)) => {
+            matches!(r.request, ClientRequest::CustomRequest(_)) && is_standard(r.request.method())
+        }
+        Ok(ClientJsonRpcMessage::Notification(n)) => {
+            matches!(n.notification, ClientNotification::CustomNotification(_))
+                && method.as_deref().is_some_and(is_standard)
+        }
+        Ok(_) => false,
+        Err(_) => true,
+    };
+    if misfit {
         let what = method.as_deref().unwrap_or("the message");
         return rpc_error(
             StatusCode::BAD_REQUEST,
