@@ -293,32 +293,27 @@ async fn a_half_sent_request_holds_up_neither_remove_nor_status_nor_shutdown() {
     }
 }
 
-#[cfg(unix)]
 #[tokio::test]
-async fn the_fd_soft_limit_is_raised_to_the_hard_limit() {
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) }, 0);
-    if lim.rlim_max <= 256 {
-        return;
-    }
-    let lowered = libc::rlimit {
-        rlim_cur: 256,
-        rlim_max: lim.rlim_max,
-    };
-    assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lowered) }, 0);
-    let _f = start().await;
-    let mut now = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut now) }, 0);
-    let want = if cfg!(target_os = "macos") {
-        lim.rlim_max.min(10_240)
-    } else {
-        lim.rlim_max
-    };
-    assert_eq!(now.rlim_cur, want);
+async fn a_long_response_outlives_the_header_deadline() {
+    let header_read = Duration::from_millis(200);
+    let f = start_with(Limits {
+        header_read,
+        ..Limits::default()
+    })
+    .await;
+    let mut c = f.client();
+    c.connect("2025-06-18").await;
+    let mut stream = c.stream().await;
+    // Elapsed time is what is under test here: the GET stream must outlive the head deadline.
+    tokio::time::sleep(header_read * 5).await;
+    let id = f.propose(&mut c, "a.txt", "later\n").await;
+    f.instance
+        .decide(id, redline_core::companion::Decision::Reject)
+        .await
+        .unwrap();
+    let m = stream
+        .next_decision()
+        .await
+        .expect("the stream is still open");
+    assert_eq!(m["method"], "ide/diffRejected", "{m}");
 }
