@@ -216,7 +216,7 @@ async fn client(
     while Instant::now() < until {
         // Accept and reject alternate, each content unique: a duplicated or stray decision
         // can never pass for the next one.
-        let accept = i % 2 == 0;
+        let accept = i.is_multiple_of(2);
         let content = format!("client {n}, proposal {i}\n");
         let t0 = Instant::now();
         decide_once(&mut s, &mut ev, &file, &content, accept, timeout).await?;

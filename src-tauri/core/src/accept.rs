@@ -103,7 +103,7 @@ pub fn raise_fd_limit() -> Option<u64> {
             lim.rlim_cur = want;
         }
     }
-    Some(lim.rlim_cur as u64)
+    Some(lim.rlim_cur)
 }
 
 #[cfg(not(unix))]

@@ -33,4 +33,3 @@ async fn the_fd_soft_limit_is_raised_to_the_hard_limit() {
     };
     assert_eq!(now.rlim_cur, want);
 }
-

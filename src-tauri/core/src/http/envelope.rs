@@ -71,9 +71,9 @@ fn valid_id(id: &Value) -> bool {
     matches!(id, Value::String(_) | Value::Number(_) | Value::Null)
 }
 
-/// Checks the envelope; on a fault, the error to answer.
-fn check_envelope(msg: &Value) -> Result<(), Response> {
-    let bad = |id: Value, m: &str| Err(rpc_error(StatusCode::BAD_REQUEST, id, INVALID_REQUEST, m));
+/// The error to answer if `msg` is not a JSON-RPC 2.0 message.
+fn envelope_fault(msg: &Value) -> Option<Response> {
+    let bad = |id: Value, m: &str| Some(rpc_error(StatusCode::BAD_REQUEST, id, INVALID_REQUEST, m));
     let Value::Object(o) = msg else {
         return bad(Value::Null, "Invalid Request: not a JSON-RPC 2.0 message");
     };
@@ -93,17 +93,17 @@ fn check_envelope(msg: &Value) -> Result<(), Response> {
             if o.get("params")
                 .is_some_and(|p| !matches!(p, Value::Object(_) | Value::Array(_)))
             {
-                return Err(rpc_error(
+                return Some(rpc_error(
                     StatusCode::BAD_REQUEST,
                     id,
                     INVALID_PARAMS,
                     "Invalid params: params must be an object",
                 ));
             }
-            Ok(())
+            None
         }
         Some(_) => bad(id, "Invalid Request: method must be a string"),
-        None if o.contains_key("result") || o.contains_key("error") => Ok(()),
+        None if o.contains_key("result") || o.contains_key("error") => None,
         None => bad(id, "Invalid Request: no method"),
     }
 }
@@ -165,7 +165,7 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
             )
         }
     };
-    if let Err(resp) = check_envelope(&msg) {
+    if let Some(resp) = envelope_fault(&msg) {
         return resp;
     }
     let id = msg.get("id").cloned().unwrap_or(Value::Null);
@@ -208,7 +208,7 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
         );
     }
     if is_initialize && session.is_none() {
-        if let Err(resp) = make_room(&env, id).await {
+        if let Some(resp) = make_room(&env, id).await {
             return resp;
         }
     }
@@ -228,11 +228,11 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
 
 /// Keeps the session count under the cap before a new one opens: the oldest session with no
 /// stream goes (its client left without DELETE); if every session is streaming, refuse.
-async fn make_room(env: &Envelope, id: Value) -> Result<(), Response> {
+async fn make_room(env: &Envelope, id: Value) -> Option<Response> {
     while env.manager.sessions.read().await.len() >= env.limits.max_sessions {
         let Some(oldest) = env.shared.sessions.oldest_streamless() else {
             tracing::warn!("session cap reached; refusing a new session");
-            return Err(rpc_error(
+            return Some(rpc_error(
                 StatusCode::TOO_MANY_REQUESTS,
                 id,
                 INVALID_REQUEST,
@@ -241,7 +241,7 @@ async fn make_room(env: &Envelope, id: Value) -> Result<(), Response> {
         };
         end_session(env, &oldest).await;
     }
-    Ok(())
+    None
 }
 
 pub async fn end_session(env: &Envelope, id: &str) {
