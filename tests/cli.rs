@@ -757,3 +757,29 @@ fn an_idle_flood_at_the_descriptor_limit_leaves_status_and_the_server_answering(
     }
     drop(flood);
 }
+
+#[test]
+fn the_log_is_plain_text_when_stderr_is_not_a_terminal() {
+    let env = Env::new();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    let mut child = env
+        .cmd(&["serve", "--headless"])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line, "ready\n");
+    env.ok(&["quit"]);
+    let out = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("listening on 127.0.0.1:"), "{log}");
+    assert!(
+        !log.contains('\x1b'),
+        "colour escapes in a piped log: {log:?}"
+    );
+}
