@@ -141,7 +141,7 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
             );
         }
     }
-    let (parts, body) = req.into_parts();
+    let (mut parts, body) = req.into_parts();
     let read = http_body_util::Limited::new(body, MAX_BODY_BYTES).collect();
     let Ok(read) = tokio::time::timeout(env.limits.body_read, read).await else {
         return (StatusCode::REQUEST_TIMEOUT, "Request Timeout\n").into_response();
@@ -213,7 +213,9 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
         }
     }
     let body = if stripped {
-        Body::from(msg.to_string())
+        let text = msg.to_string();
+        parts.headers.insert(header::CONTENT_LENGTH, text.len().into());
+        Body::from(text)
     } else {
         Body::from(bytes)
     };
