@@ -15,6 +15,7 @@ use http_body_util::BodyExt;
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, ClientRequest};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::SessionManager;
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -184,7 +185,8 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
         .and_then(Value::as_object_mut)
         .and_then(|m| m.remove(META_PROTOCOL_VERSION))
         .is_some();
-    let typed = serde_json::from_value::<ClientJsonRpcMessage>(msg.clone());
+    // Borrowing: a proposal's text is not copied to be checked.
+    let typed = ClientJsonRpcMessage::deserialize(&msg);
     // A standard method whose params do not fit its type falls back to rmcp's custom variant
     // (then "method not found"); the fault is the params.
     let misfit = match &typed {
@@ -214,7 +216,9 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
     }
     let body = if stripped {
         let text = msg.to_string();
-        parts.headers.insert(header::CONTENT_LENGTH, text.len().into());
+        parts
+            .headers
+            .insert(header::CONTENT_LENGTH, text.len().into());
         Body::from(text)
     } else {
         Body::from(bytes)
