@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::http::guard::Guard;
 use crate::http::server;
 use crate::http::session::{sse_event, Sessions};
+use crate::limits::Limits;
 use crate::review::{Outcome, ReviewEvent, ReviewId, ReviewQueue};
 use crate::token::Token;
 use crate::workspace::Workspace;
@@ -155,6 +156,7 @@ impl Companion {
         reviews: Arc<ReviewQueue>,
         dirs: &Dirs,
         pid: u32,
+        limits: Limits,
     ) -> Result<Companion> {
         let listener = server::bind()
             .await
@@ -173,6 +175,7 @@ impl Companion {
                 port,
                 token: token.clone(),
             },
+            limits,
             cancel.clone(),
         );
         tokio::spawn(context_updates(shared.clone(), cancel.clone()));

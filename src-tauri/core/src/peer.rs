@@ -40,6 +40,14 @@ impl PeerProcess {
     }
 }
 
+/// Both ends of a TCP connection; the accept loop puts them in each request's extensions, for
+/// any protocol's handler to find the process behind it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Endpoints {
+    pub local: SocketAddr,
+    pub peer: SocketAddr,
+}
+
 /// Finds the process behind a connection; injected so tests can feed it.
 pub trait PeerLookup: Send + Sync + 'static {
     /// The process holding the client end of a connection whose server end is `local` and

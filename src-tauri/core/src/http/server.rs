@@ -1,10 +1,13 @@
 //! A workspace's companion HTTP server: MCP at `/mcp` (rmcp for POST and DELETE, Redline's own
 //! notification stream for GET) and the `/events` stream, behind the guard.
 
+use crate::accept;
 use crate::companion::Shared;
+use crate::http::envelope::{self, Envelope};
 use crate::http::guard::{self, Guard, MAX_BODY_BYTES};
 use crate::http::session::Sessions;
 use crate::http::tools::Handler;
+use crate::limits::Limits;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
@@ -27,43 +30,6 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// A session whose stream closed and did not reopen within this is taken as gone.
 pub const RECONNECT_GRACE: Duration = Duration::from_secs(5);
 
-/// Both ends of a connection, for finding the process behind it (`peer`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Endpoints {
-    pub local: std::net::SocketAddr,
-    pub peer: std::net::SocketAddr,
-}
-
-/// The companion's listener: sets `TCP_NODELAY` on each connection (without it an SSE answer's
-/// second write waits on the client's delayed ACK, ~40 ms) and records both of its ends.
-struct Loopback(TcpListener);
-
-impl axum::serve::Listener for Loopback {
-    type Io = tokio::net::TcpStream;
-    type Addr = Endpoints;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        // axum's own accept retries transient errors.
-        let (stream, peer) = axum::serve::Listener::accept(&mut self.0).await;
-        let _ = stream.set_nodelay(true);
-        let local = stream.local_addr().unwrap_or(peer);
-        (stream, Endpoints { local, peer })
-    }
-
-    fn local_addr(&self) -> std::io::Result<Self::Addr> {
-        let local = self.0.local_addr()?;
-        Ok(Endpoints { local, peer: local })
-    }
-}
-
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Loopback>>
-    for Endpoints
-{
-    fn connect_info(s: axum::serve::IncomingStream<'_, Loopback>) -> Self {
-        *s.remote_addr()
-    }
-}
-
 /// Binds the loopback listener first, so the port is known before anything is announced.
 pub async fn bind() -> std::io::Result<TcpListener> {
     TcpListener::bind(("127.0.0.1", 0)).await
@@ -82,6 +48,7 @@ pub fn serve(
     listener: TcpListener,
     shared: Arc<Shared>,
     guard: Guard,
+    limits: Limits,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
     let mut session_config = SessionConfig::default();
@@ -109,6 +76,12 @@ pub fn serve(
     let post = tower::ServiceBuilder::new()
         .map_response(without_event_ids)
         .service(mcp.clone());
+    let envelope = Envelope {
+        shared: shared.clone(),
+        manager: manager.clone(),
+        limits,
+    };
+    tokio::spawn(envelope::reap(envelope.clone(), cancel.clone()));
     let state = AppState {
         shared,
         sessions: manager,
@@ -119,20 +92,15 @@ pub fn serve(
             "/mcp",
             get(open_stream).post_service(post).delete_service(mcp),
         )
+        .route_layer(axum::middleware::from_fn_with_state(
+            envelope,
+            envelope::check,
+        ))
         .route("/events", get(events))
         .fallback(|| async { (StatusCode::NOT_FOUND, "Not Found\n") })
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard, guard::check));
-    tokio::spawn(async move {
-        let shutdown = cancel.clone();
-        let app = app.into_make_service_with_connect_info::<Endpoints>();
-        if let Err(e) = axum::serve(Loopback(listener), app)
-            .with_graceful_shutdown(async move { shutdown.cancelled().await })
-            .await
-        {
-            tracing::error!("companion server stopped: {e}");
-        }
-    })
+    accept::serve(listener, app, limits, cancel)
 }
 
 fn sse_response(body: Body) -> Response {

@@ -3,10 +3,10 @@
 
 use crate::companion::{Decision, Shared};
 use crate::error::Error;
-use crate::http::server::Endpoints;
 use crate::original;
+use crate::peer::Endpoints;
+use crate::quota;
 use crate::review::{ClientInfo, Outcome, Proposal};
-use axum::extract::ConnectInfo;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, Implementation, InitializeResult,
     JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, Tool,
@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 /// Sessions need a GET stream, which the stateless 2026 protocol removed.
-const VERSIONS: &[ProtocolVersion] = &[
+pub const VERSIONS: &[ProtocolVersion] = &[
     ProtocolVersion::V_2025_11_25,
     ProtocolVersion::V_2025_06_18,
     ProtocolVersion::V_2025_03_26,
@@ -80,8 +80,8 @@ impl Handler {
         }
         let ends = extensions
             .get::<http::request::Parts>()
-            .and_then(|p| p.extensions.get::<ConnectInfo<Endpoints>>())
-            .map(|c| c.0);
+            .and_then(|p| p.extensions.get::<Endpoints>())
+            .copied();
         let Some(ends) = ends else {
             return client;
         };
@@ -218,6 +218,11 @@ impl Handler {
             Ok(text) => text,
             Err(e) => return failed(e),
         };
+        let incoming = original.as_ref().map_or(0, String::len) + a.new_content.len();
+        let ws = self.ws.workspace.id();
+        if let Err(e) = quota::admit(&self.ws.reviews, ws, &session, &a.file_path, incoming) {
+            return failed(e);
+        }
         self.ws.reviews.open(Proposal {
             workspace: self.ws.workspace.id().to_owned(),
             session,
