@@ -143,9 +143,15 @@ async fn every_installed_cli_connects_and_the_token_is_checked_end_to_end() {
     assert_eq!(cli(&report, "gemini").file, Some(gemini_file(&fx)));
     assert_eq!(cli(&report, "claude").verdict, Verdict::NotInstalled);
     assert!(report.ok, "{}", doctor::render(&report));
-    // The probe ended its session: no CLI is left listed as connected.
-    let status = fx.instance.status().await;
-    assert!(status.workspaces[0].clients.is_empty());
+    // The probe ended its session (DELETE): no CLI is left listed as connected. The session
+    // ends on rmcp's task after the DELETE is answered, so poll for it.
+    tokio::time::timeout(common::WAIT, async {
+        while !fx.instance.status().await.workspaces[0].clients.is_empty() {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the probe's session ends");
     let text = doctor::render(&report);
     assert!(
         text.contains("[ok] Gemini CLI 0.61.0: Gemini CLI will connect"),

@@ -208,7 +208,20 @@ pub async fn http_initialize(port: u16, token: &str) -> Probe {
         };
     }
     if let Some(session) = resp.header("mcp-session-id") {
-        // Leave no session behind to show up as a connected CLI.
+        // Finish the handshake as a CLI would, then end the session: a session left half-open
+        // would show up as a connected CLI until Redline reaps it.
+        let done = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        let _ = http(
+            port,
+            format!(
+                "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n\
+                 mcp-session-id: {session}\r\nmcp-protocol-version: 2025-06-18\r\n\
+                 Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{done}",
+                done.len()
+            ),
+        )
+        .await;
         let _ = http(
             port,
             format!(
