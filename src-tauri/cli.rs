@@ -198,6 +198,7 @@ async fn serve(dirs: Dirs) -> Result<()> {
         procs: Arc::new(OsProcessTable),
         clock: Arc::new(SystemClock),
         tokens: Tokens::os(),
+        interfaces: Arc::new(redline_core::container::OsInterfaces),
     };
     let instance = Instance::start(world).await?;
     tokio::spawn(control::serve(instance.clone(), listener));

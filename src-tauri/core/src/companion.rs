@@ -1,5 +1,6 @@
 //! One active workspace: its server, token, discovery files and context updates.
 
+use crate::container::{self, ContainerDirs, ContainerStatus};
 use crate::context::{self, ContextFile};
 use crate::dirs::Dirs;
 use crate::discovery::{self, Announcement, Written};
@@ -13,6 +14,7 @@ use crate::workspace::Workspace;
 use bytes::Bytes;
 use serde::Serialize;
 use serde_json::json;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::broadcast::error::RecvError;
@@ -33,6 +35,8 @@ pub struct Shared {
     pub sessions: Sessions,
     pub trusted: Option<bool>,
     last_context: Mutex<Option<serde_json::Value>>,
+    /// Container paths mapped onto the workspace (containers on, `--path` given).
+    container_paths: RwLock<Vec<String>>,
 }
 
 impl Shared {
@@ -43,6 +47,23 @@ impl Shared {
             sessions: Sessions::default(),
             trusted,
             last_context: Mutex::new(None),
+            container_paths: RwLock::new(Vec::new()),
+        }
+    }
+
+    pub fn container_paths(&self) -> Vec<String> {
+        self.container_paths
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The host path a CLI's `filePath` stands for, and whether a container mapping made it.
+    pub fn host_path(&self, file_path: &str) -> (String, bool) {
+        let paths = self.container_paths();
+        match container::to_host(file_path, self.workspace.id(), &paths) {
+            Some(host) => (host, true),
+            None => (file_path.to_owned(), false),
         }
     }
 
@@ -121,6 +142,9 @@ pub struct WorkspaceStatus {
     pub discovery_failures: Vec<String>,
     pub clients: Vec<ClientStatus>,
     pub pending_reviews: usize,
+    /// `None`: containers are off for this workspace.
+    #[serde(default)]
+    pub containers: Option<ContainerStatus>,
 }
 
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -130,14 +154,58 @@ pub struct ClientStatus {
     pub version: String,
 }
 
+/// What a workspace with containers on asks of its companion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainerPlan {
+    /// Where to listen for containers, or why there is nowhere (no bridge found).
+    pub address: std::result::Result<Ipv4Addr, String>,
+    /// Container paths mapped onto the workspace, besides its own path.
+    pub paths: Vec<String>,
+}
+
+/// The container side of a running companion.
+struct ContainerSide {
+    address: Option<Ipv4Addr>,
+    port: Option<u16>,
+    error: Option<String>,
+    written: Written,
+}
+
 /// A running companion.
 pub struct Companion {
     pub shared: Arc<Shared>,
     pub port: u16,
     token: Arc<RwLock<Token>>,
     written: Written,
+    containers: Option<ContainerSide>,
     cancel: CancellationToken,
     server: tokio::task::JoinHandle<()>,
+}
+
+/// Binds the container listener on `address`, on the loopback port if it is free there (so
+/// both sides announce one port), else on any. 127.0.0.1 itself needs no second listener.
+async fn bind_for_containers(
+    address: Ipv4Addr,
+    port: u16,
+) -> std::result::Result<(Option<tokio::net::TcpListener>, u16), String> {
+    if address == Ipv4Addr::LOCALHOST {
+        return Ok((None, port));
+    }
+    let at = |p| SocketAddr::new(IpAddr::V4(address), p);
+    let listener = match tokio::net::TcpListener::bind(at(port)).await {
+        Ok(l) => l,
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+            tokio::net::TcpListener::bind(at(0)).await.map_err(|e| {
+                format!("cannot listen on {address} for containers: {e}")
+            })?
+        }
+        Err(e) => return Err(format!("cannot listen on {address}:{port} for containers: {e}")),
+    };
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen on {address} for containers: {e}"))?
+        .port();
+    Ok((Some(listener), bound))
 }
 
 impl Companion {
@@ -149,6 +217,7 @@ impl Companion {
         reviews: Arc<ReviewQueue>,
         dirs: &Dirs,
         pid: u32,
+        containers: Option<&ContainerPlan>,
     ) -> Result<Companion> {
         let listener = server::bind()
             .await
@@ -157,15 +226,50 @@ impl Companion {
             .local_addr()
             .map_err(|e| Error::io(workspace.id(), e))?
             .port();
+        let mut listeners = vec![listener];
+        let mut side = None;
+        if let Some(plan) = containers {
+            let bound = match &plan.address {
+                Ok(addr) => bind_for_containers(*addr, port).await.map(|b| (*addr, b)),
+                Err(e) => Err(e.clone()),
+            };
+            side = Some(match bound {
+                Ok((address, (extra, cport))) => {
+                    listeners.extend(extra);
+                    ContainerSide {
+                        address: Some(address),
+                        port: Some(cport),
+                        error: None,
+                        written: Written::default(),
+                    }
+                }
+                Err(error) => {
+                    tracing::warn!("{error}");
+                    ContainerSide {
+                        address: plan.address.clone().ok(),
+                        port: None,
+                        error: Some(error),
+                        written: Written::default(),
+                    }
+                }
+            });
+        }
         let shared = Arc::new(Shared::new(workspace, reviews, trusted));
+        if let Some(plan) = containers {
+            *shared
+                .container_paths
+                .write()
+                .unwrap_or_else(|e| e.into_inner()) = plan.paths.clone();
+        }
         let token = Arc::new(RwLock::new(token));
         let cancel = CancellationToken::new();
-        let server = server::serve(
-            listener,
+        let server = server::serve_all(
+            listeners,
             shared.clone(),
             Guard {
                 port,
                 token: token.clone(),
+                container_port: side.as_ref().and_then(|s| s.port),
             },
             cancel.clone(),
         );
@@ -186,14 +290,82 @@ impl Companion {
             "workspace {} listening on 127.0.0.1:{port}",
             shared.workspace.id().display()
         );
-        Ok(Companion {
+        let mut companion = Companion {
             shared,
             port,
             token,
             written,
+            containers: side,
             cancel,
             server,
-        })
+        };
+        companion.announce_to_containers(dirs, pid);
+        Ok(companion)
+    }
+
+    /// Every container path the workspace is seen at: its own, then the mapped ones.
+    fn container_places(&self, dirs: &Dirs) -> Vec<ContainerDirs> {
+        let host = self.shared.workspace.id();
+        std::iter::once(host.to_string_lossy().into_owned())
+            .chain(self.shared.container_paths())
+            .map(|p| ContainerDirs::new(dirs, host, &p))
+            .collect()
+    }
+
+    /// (Re)writes the container discovery files, when containers can reach the server.
+    fn announce_to_containers(&mut self, dirs: &Dirs, pid: u32) {
+        let places = self.container_places(dirs);
+        let Some(side) = self.containers.as_mut() else {
+            return;
+        };
+        discovery::remove(&side.written.files);
+        side.written = Written::default();
+        let Some(port) = side.port else {
+            return;
+        };
+        let token = self.token.read().unwrap_or_else(|e| e.into_inner()).clone();
+        for place in places {
+            let w = discovery::write_for_container(
+                &place,
+                &Announcement {
+                    pid,
+                    port,
+                    workspace_path: &place.container_path,
+                    token: &token,
+                },
+            );
+            side.written.files.extend(w.files);
+            side.written.failures.extend(w.failures);
+        }
+        if let Some(addr) = side.address {
+            tracing::info!(
+                "workspace {} reachable from containers on {addr}:{port}",
+                self.shared.workspace.id().display()
+            );
+        }
+    }
+
+    /// Maps one more container path onto the workspace and announces it; false if known.
+    pub fn add_container_path(&mut self, container_path: String, dirs: &Dirs, pid: u32) -> bool {
+        {
+            let mut paths = self
+                .shared
+                .container_paths
+                .write()
+                .unwrap_or_else(|e| e.into_inner());
+            if paths.contains(&container_path) {
+                return false;
+            }
+            paths.push(container_path);
+        }
+        self.announce_to_containers(dirs, pid);
+        true
+    }
+
+    /// Where containers reach this server (address, port), when they can.
+    pub fn container_endpoint(&self) -> Option<(Ipv4Addr, u16)> {
+        let side = self.containers.as_ref()?;
+        Some((side.address?, side.port?))
     }
 
     pub fn token(&self) -> Token {
@@ -213,6 +385,7 @@ impl Companion {
                 token: &token,
             },
         );
+        self.announce_to_containers(dirs, pid);
     }
 
     pub fn discovery(&self) -> &Written {
@@ -223,6 +396,9 @@ impl Companion {
     /// is told it was rejected first: otherwise its openDiff would wait for ever.
     pub async fn stop(self) {
         discovery::remove(&self.written.files);
+        if let Some(side) = &self.containers {
+            discovery::remove(&side.written.files);
+        }
         let ws = self.shared.workspace.id().to_owned();
         for r in self.shared.reviews.list() {
             if r.workspace == ws {
@@ -265,6 +441,18 @@ impl Companion {
                 .iter()
                 .filter(|r| r.workspace == ws)
                 .count(),
+            containers: self.containers.as_ref().map(|side| ContainerStatus {
+                address: side.address,
+                port: side.port,
+                paths: self.shared.container_paths(),
+                discovery_files: side.written.files.clone(),
+                error: side.error.clone().or_else(|| {
+                    side.written
+                        .failures
+                        .first()
+                        .map(|(p, e)| format!("{}: {e}", p.display()))
+                }),
+            }),
         }
     }
 }

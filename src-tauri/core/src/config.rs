@@ -14,6 +14,9 @@ pub struct WorkspaceEntry {
     /// Sent to CLIs as `workspaceState.isTrusted` only when the user set it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trusted: Option<bool>,
+    /// Containers may reach this workspace's server (off, absent, by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub containers: Option<crate::container::Containers>,
 }
 
 fn enabled_by_default() -> bool {
@@ -79,6 +82,7 @@ impl Config {
             path,
             enabled: true,
             trusted: None,
+            containers: None,
         });
         Ok(())
     }

@@ -2,8 +2,9 @@
 //! surface (the command line, the tray, the review window) can take on them.
 
 use crate::clock::Clock;
-use crate::companion::{Companion, Decision, WorkspaceStatus};
+use crate::companion::{Companion, ContainerPlan, Decision, WorkspaceStatus};
 use crate::config::{self, Config};
+use crate::container::{self, ContainerDirs, Containers, Interfaces, RunArgs};
 use crate::diff;
 use crate::dirs::Dirs;
 use crate::discovery;
@@ -26,6 +27,8 @@ pub struct World {
     pub procs: Arc<dyn ProcessTable>,
     pub clock: Arc<dyn Clock>,
     pub tokens: Tokens,
+    /// The host's network interfaces: where the container bridge is.
+    pub interfaces: Arc<dyn Interfaces>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -127,6 +130,11 @@ impl Instance {
             .find(path)
             .ok_or_else(|| Error::NoSuchWorkspace(path.to_owned()))?;
         let token = self.world.tokens.token_for(&path.to_string_lossy())?;
+        let plan = entry.containers.as_ref().map(|c| ContainerPlan {
+            address: container::bridge_address(c.address, self.world.interfaces.as_ref())
+                .map_err(|e| e.to_string()),
+            paths: c.paths.clone(),
+        });
         let companion = Companion::start(
             crate::workspace::Workspace::new(path.to_owned()),
             entry.trusted,
@@ -134,6 +142,7 @@ impl Instance {
             self.reviews.clone(),
             &self.world.dirs,
             self.world.pid,
+            plan.as_ref(),
         )
         .await?;
         state.companions.insert(path.to_owned(), companion);
@@ -185,6 +194,75 @@ impl Instance {
         }
     }
 
+    /// Turns containers on (listening on `address`, else the bridge's) or off for a workspace,
+    /// persisted; a running server restarts with it (connected CLIs reconnect with `/ide enable`).
+    pub async fn set_containers(
+        &self,
+        path: &Path,
+        on: bool,
+        address: Option<std::net::Ipv4Addr>,
+    ) -> Result<PathBuf> {
+        let mut state = self.state.lock().await;
+        let path = state.config.known_path(path)?;
+        let next = if on {
+            let addr = container::bridge_address(address, self.world.interfaces.as_ref())?;
+            probe(addr).await?;
+            let paths = state
+                .config
+                .find(&path)
+                .and_then(|e| e.containers.as_ref())
+                .map(|c| c.paths.clone())
+                .unwrap_or_default();
+            Some(Containers { address, paths })
+        } else {
+            None
+        };
+        if let Some(entry) = state.config.find_mut(&path) {
+            if entry.containers == next {
+                return Ok(path);
+            }
+            entry.containers = next;
+        }
+        self.save(&state)?;
+        if let Some(c) = state.companions.remove(&path) {
+            c.stop().await;
+            self.start_companion(&mut state, &path).await?;
+        }
+        Ok(path)
+    }
+
+    /// The `docker run` arguments for a container of the workspace holding `path`, seeing it at
+    /// `container_path` (default: its own path); a new container path is mapped and announced.
+    pub async fn container_args(
+        &self,
+        path: &Path,
+        container_path: Option<&str>,
+        home: &str,
+    ) -> Result<RunArgs> {
+        let mut state = self.state.lock().await;
+        let ws = innermost(&state.config, path)?;
+        let listening = state
+            .companions
+            .get(&ws)
+            .and_then(|c| c.container_endpoint());
+        let (args, added) = plan_args(
+            &mut state.config,
+            &self.world.dirs,
+            self.world.interfaces.as_ref(),
+            &ws,
+            container_path,
+            home,
+            listening,
+        )?;
+        if let Some(cp) = added {
+            self.save(&state)?;
+            if let Some(c) = state.companions.get_mut(&ws) {
+                c.add_container_path(cp, &self.world.dirs, self.world.pid);
+            }
+        }
+        Ok(args)
+    }
+
     pub async fn rotate_token(&self, path: &Path) -> Result<()> {
         let mut state = self.state.lock().await;
         let path = state.config.known_path(path)?;
@@ -227,6 +305,13 @@ impl Instance {
                     discovery_failures: vec![],
                     clients: vec![],
                     pending_reviews: 0,
+                    containers: w.containers.as_ref().map(|c| container::ContainerStatus {
+                        address: c.address,
+                        port: None,
+                        paths: c.paths.clone(),
+                        discovery_files: vec![],
+                        error: None,
+                    }),
                 },
             })
             .collect();
@@ -388,4 +473,64 @@ impl Instance {
             c.stop().await;
         }
     }
+}
+
+/// Fails unless `addr` can be listened on here (an address of this host).
+async fn probe(addr: std::net::Ipv4Addr) -> Result<()> {
+    tokio::net::TcpListener::bind((addr, 0))
+        .await
+        .map(drop)
+        .map_err(|e| Error::ContainerAddress(format!("{addr} ({e})")))
+}
+
+/// The configured workspace holding `path` (the innermost one).
+pub fn innermost(config: &Config, path: &Path) -> Result<PathBuf> {
+    let resolved = dunce::canonicalize(path).map_err(|e| Error::io(path, e))?;
+    config
+        .workspaces
+        .iter()
+        .filter(|w| resolved.starts_with(&w.path))
+        .max_by_key(|w| w.path.as_os_str().len())
+        .map(|w| w.path.clone())
+        .ok_or(Error::NotInWorkspace(resolved))
+}
+
+/// The run arguments for workspace `ws` from the config (a running instance passes where its
+/// server listens for containers). Returns the container path it newly mapped, if any: the
+/// caller saves the config and announces it.
+pub fn plan_args(
+    config: &mut Config,
+    dirs: &Dirs,
+    interfaces: &dyn Interfaces,
+    ws: &Path,
+    container_path: Option<&str>,
+    home: &str,
+    listening: Option<(std::net::Ipv4Addr, u16)>,
+) -> Result<(RunArgs, Option<String>)> {
+    let entry = config
+        .find_mut(ws)
+        .ok_or_else(|| Error::NoSuchWorkspace(ws.to_owned()))?;
+    let containers = entry
+        .containers
+        .as_mut()
+        .ok_or_else(|| Error::ContainersOff(ws.to_owned()))?;
+    let mapped = match container_path {
+        Some(cp) => container::check_path(cp, ws)?,
+        None => None,
+    };
+    let mut added = None;
+    if let Some(cp) = &mapped {
+        if !containers.paths.contains(cp) {
+            containers.paths.push(cp.clone());
+            added = Some(cp.clone());
+        }
+    }
+    let seen_at = mapped.unwrap_or_else(|| ws.to_string_lossy().into_owned());
+    let place = ContainerDirs::new(dirs, ws, &seen_at);
+    place.ensure()?;
+    let address = listening
+        .map(|(a, _)| a)
+        .or(containers.address)
+        .or_else(|| container::bridge_address(None, interfaces).ok());
+    Ok((RunArgs::new(address, ws, &place, home), added))
 }

@@ -5,6 +5,7 @@ pub mod bindings;
 pub mod clock;
 pub mod companion;
 pub mod config;
+pub mod container;
 pub mod context;
 pub mod control;
 pub mod diff;

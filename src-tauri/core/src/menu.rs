@@ -229,6 +229,7 @@ mod tests {
             discovery_failures: vec![],
             clients: vec![],
             pending_reviews: 0,
+            containers: None,
         }
     }
 

@@ -48,6 +48,17 @@ pub fn serve(
     guard: Guard,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
+    serve_all(vec![listener], shared, guard, cancel)
+}
+
+/// Serves the same app, behind the same guard, on every listener (loopback, and the container
+/// bridge's address when containers are on) until `cancel` fires.
+pub fn serve_all(
+    listeners: Vec<TcpListener>,
+    shared: Arc<Shared>,
+    guard: Guard,
+    cancel: CancellationToken,
+) -> tokio::task::JoinHandle<()> {
     let mut session_config = SessionConfig::default();
     // rmcp's idle timeout is not reset by keep-alives; sessions end on DELETE or stream loss.
     session_config.keep_alive = None;
@@ -57,10 +68,14 @@ pub fn serve(
     manager.session_config = session_config;
     let manager = Arc::new(manager);
     let port = guard.port;
+    let mut hosts = vec![format!("127.0.0.1:{port}"), format!("localhost:{port}")];
+    if let Some(p) = guard.container_port {
+        hosts.push(format!("{}:{p}", crate::container::HOST_NAME));
+    }
     let config = StreamableHttpServerConfig::default()
         .with_sse_keep_alive(Some(KEEP_ALIVE))
         .with_sse_retry(None)
-        .with_allowed_hosts([format!("127.0.0.1:{port}"), format!("localhost:{port}")])
+        .with_allowed_hosts(hosts)
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(cancel.child_token());
@@ -87,17 +102,28 @@ pub fn serve(
         .fallback(|| async { (StatusCode::NOT_FOUND, "Not Found\n") })
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard, guard::check));
+    let tasks: Vec<_> = listeners
+        .into_iter()
+        .map(|listener| {
+            let (app, shutdown) = (app.clone(), cancel.clone());
+            tokio::spawn(async move {
+                // Without NODELAY an SSE answer's second write waits on the client's delayed
+                // ACK (~40 ms).
+                let listener = listener.tap_io(|tcp| {
+                    let _ = tcp.set_nodelay(true);
+                });
+                if let Err(e) = axum::serve(listener, app)
+                    .with_graceful_shutdown(async move { shutdown.cancelled().await })
+                    .await
+                {
+                    tracing::error!("companion server stopped: {e}");
+                }
+            })
+        })
+        .collect();
     tokio::spawn(async move {
-        let shutdown = cancel.clone();
-        // Without NODELAY an SSE answer's second write waits on the client's delayed ACK (~40 ms).
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        if let Err(e) = axum::serve(listener, app)
-            .with_graceful_shutdown(async move { shutdown.cancelled().await })
-            .await
-        {
-            tracing::error!("companion server stopped: {e}");
+        for task in tasks {
+            let _ = task.await;
         }
     })
 }

@@ -38,6 +38,11 @@ pub fn dirs_in(root: &std::path::Path) -> Dirs {
 
 /// An instance with one enabled workspace holding `a.txt`.
 pub async fn start() -> Fixture {
+    start_with(Arc::new(redline_core::container::OsInterfaces)).await
+}
+
+/// The same, with the host's network interfaces as given.
+pub async fn start_with(interfaces: Arc<dyn redline_core::container::Interfaces>) -> Fixture {
     let tmp = tempfile::tempdir().unwrap();
     let root = dunce::canonicalize(tmp.path()).unwrap();
     let ws = root.join("ws");
@@ -50,6 +55,7 @@ pub async fn start() -> Fixture {
         procs: Arc::new(OsProcessTable),
         clock: Arc::new(SystemClock),
         tokens: Tokens::memory("test".into()),
+        interfaces,
     })
     .await
     .unwrap();
@@ -100,9 +106,12 @@ impl Fixture {
 
 /// Sends raw bytes and returns the status code and body: full control over every header.
 pub async fn raw(port: u16, request: &str) -> (u16, String) {
-    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .unwrap();
+    raw_at("127.0.0.1", port, request).await
+}
+
+/// The same, to another address of this host.
+pub async fn raw_at(addr: &str, port: u16, request: &str) -> (u16, String) {
+    let mut s = tokio::net::TcpStream::connect((addr, port)).await.unwrap();
     s.write_all(request.as_bytes()).await.unwrap();
     let mut out = Vec::new();
     let _ = tokio::time::timeout(WAIT, s.read_to_end(&mut out)).await;
@@ -155,6 +164,17 @@ pub async fn messages(resp: reqwest::Response) -> Vec<Value> {
 }
 
 impl Mcp {
+    pub fn new(http: reqwest::Client, url: String, token: String) -> Mcp {
+        Mcp {
+            http,
+            url,
+            token,
+            session: None,
+            version: None,
+            next_id: 1,
+        }
+    }
+
     pub fn request(&self, method: reqwest::Method) -> reqwest::RequestBuilder {
         let mut b = self
             .http
