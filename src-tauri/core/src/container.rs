@@ -142,7 +142,12 @@ pub fn to_host(file_path: &str, host: &Path, container_paths: &[String]) -> Opti
     let p = Path::new(file_path);
     container_paths.iter().find_map(|c| {
         let rest = p.strip_prefix(c).ok()?;
-        Some(host.join(rest).to_string_lossy().into_owned())
+        let mapped = if rest.as_os_str().is_empty() {
+            host.to_path_buf()
+        } else {
+            host.join(rest)
+        };
+        Some(mapped.to_string_lossy().into_owned())
     })
 }
 
@@ -386,7 +391,6 @@ mod tests {
             "workspace",
             "/",
             "/a/../b",
-            "/a/./b",
             "/home/u",
             "/home/u/proj/sub",
             "",
@@ -431,7 +435,10 @@ mod tests {
         };
         let host = Path::new("/home/u/my proj");
         let place = ContainerDirs::new(&dirs, host, "/workspace");
-        assert!(place.root.starts_with("/r/containers/my_proj-"));
+        assert!(place
+            .root
+            .to_string_lossy()
+            .starts_with("/r/containers/my_proj-"));
         assert_eq!(place, ContainerDirs::new(&dirs, host, "/workspace"), "stable");
         assert_ne!(place.root, ContainerDirs::new(&dirs, host, "/home/u/my proj").root);
         let a = RunArgs::new(Some(Ipv4Addr::new(172, 17, 0, 1)), host, &place, "/root/");
