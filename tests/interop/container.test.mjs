@@ -21,6 +21,20 @@ import { startGeminiClient } from './lib/gemini.mjs';
 import { createContainer, canCreateContainers } from './lib/container.mjs';
 import { startFakeModel } from './qwen-fake-model.mjs';
 import { startQwen, writeQwenSettings, after as screenAfter, QWEN_ENTRY } from './qwen-driver.mjs';
+import { startGeminiFakeModel } from './gemini-fake-model.mjs';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const GEMINI_BIN = path.join(here, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+
+/** Gemini CLI's user settings for an offline run: API-key auth, IDE mode on, no chatter. */
+const GEMINI_SETTINGS = {
+  security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+  ide: { enabled: true, hasSeenNudge: true },
+  general: { disableAutoUpdate: true, disableUpdateNag: true },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+  ui: { theme: 'Default' },
+};
 
 const STEP_MS = 45_000;
 const cannot = canCreateContainers();
@@ -78,7 +92,7 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
   before(async () => {
     ws = realTmpDir('rl-ctr-ws-');
     scratch = realTmpDir('rl-ctr-scratch-');
-    for (const f of ['g-same.txt', 'g-mapped.txt', 'q-same.txt', 'q-mapped.txt']) {
+    for (const f of ['g-same.txt', 'g-mapped.txt', 'q-same.txt', 'q-mapped.txt', 'g-binary.txt']) {
       fs.writeFileSync(path.join(ws, f), `original ${f}\n`);
     }
     c = await createContainer();
@@ -233,6 +247,48 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
 
   test('qwen, workspace at /workspace: the lock carries /workspace, the write lands on the host', { timeout: 180_000 }, async () => {
     await qwenRound({ mode: 'mapped', file: 'q-mapped.txt' });
+  });
+
+  test('the real gemini binary under tmux in the container, end to end: its write lands on the host', { timeout: 180_000 }, async () => {
+    const args = await runArgs(['--path', '/workspace']);
+    const gm = await startGeminiFakeModel({ host: c.hostAddr, log: process.env.REDLINE_IT_VERBOSE ? (s) => console.error(s) : undefined });
+    const settings = path.join(scratch, 'gemini-settings.json');
+    fs.writeFileSync(settings, JSON.stringify(GEMINI_SETTINGS));
+    const filePath = '/workspace/g-binary.txt';
+    const edited = 'written by gemini in the container\nwith the reviewer\'s edit\n';
+    gm.setPlan({ trigger: 'REDLINE-GEMINI-BINARY', filePath, content: 'gemini proposal\n', final: 'Gemini binary finished.' });
+    const command = c.command({
+      runArgs: args,
+      argv: [process.execPath, GEMINI_BIN],
+      env: containerEnv({ TERM: 'xterm-256color', GEMINI_API_KEY: 'dummy-key-for-the-fake-model', GOOGLE_GEMINI_BASE_URL: gm.baseURL }),
+      files: [[settings, '/root/.gemini/settings.json']],
+    });
+    const q = await startQwen({ cwd: scratch, env: {}, command, name: 'gemini-binary' });
+    try {
+      await q.waitForScreen(/Type your message/, 60_000, 'gemini to show its input prompt');
+      await q.submit('/ide status');
+      const screen = await q.waitForScreen((s) => /Connected to|Disconnected/.test(screenAfter(s, '/ide status')), STEP_MS, 'the /ide status answer');
+      assert.match(screenAfter(screen, '/ide status'), /🟢 Connected to Redline/);
+      await q.submit('Please do REDLINE-GEMINI-BINARY');
+      const review = JSON.parse(await ok(r, ['review', 'wait', '--file', filePath, '--timeout', '40']));
+      assert.equal(review.path, path.join(ws, 'g-binary.txt'));
+      assert.equal(review.container, true);
+      assert.equal(review.client.version, '0.61.0');
+      await q.waitForScreen((s) => /Apply this change\?/.test(screenAfter(s, 'REDLINE-GEMINI-BINARY')), STEP_MS, 'gemini to ask for confirmation');
+      const contentFile = path.join(scratch, 'g-binary.txt');
+      fs.writeFileSync(contentFile, edited);
+      await ok(r, ['review', 'accept', String(review.id), '--content-file', contentFile]);
+      const done = await gm.waitFor((x) => x.decision.kind === 'final', STEP_MS, 'gemini to send the write_file result');
+      assert.match(done.decision.toolResult, /g-binary\.txt/);
+      assert.equal(fs.readFileSync(path.join(ws, 'g-binary.txt'), 'utf8'), edited, "gemini's write landed in the host's workspace, exactly");
+      await q.waitForScreen(/Gemini binary finished\./, STEP_MS, 'the final answer on screen');
+    } catch (err) {
+      err.message += `\n--- gemini screen ---\n${await q.screen().catch(() => '')}\n--- redline ---\n${r.stderr().slice(-3000)}`;
+      throw err;
+    } finally {
+      await q.stop();
+      await gm.close();
+    }
   });
 
   test('redline container disable: back to loopback only', async () => {
