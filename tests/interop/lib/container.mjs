@@ -137,9 +137,10 @@ export async function createContainer() {
      * The [cmd, args] that run `argv` in the container. `runArgs` is `redline container args
      * --json` (add-host, mounts, workdir, env); `env` is the complete environment inside (plus
      * the run args' env); `files` are [hostFile, containerPath] copied in before the start;
-     * `ipc`: keep Node's IPC channel (fd 3) for a forked driver.
+     * `ipc`: keep Node's IPC channel (fd 3) for a forked driver; `user`: 'UID:GID' to run as
+     * (`docker run --user`), else root.
      */
-    command({ runArgs, argv, env = {}, files = [], cwd, ipc = false }) {
+    command({ runArgs, argv, env = {}, files = [], cwd, ipc = false, user }) {
       const dir = path.join(state, `run-${++runs}`);
       fs.mkdirSync(dir);
       const R = `${dir}/root`;
@@ -177,7 +178,7 @@ export async function createContainer() {
         .join(' ');
       const workdir = cwd ?? runArgs.workdir;
       lines.push(
-        `exec chroot ${sh(R)} /usr/bin/env -i ${vars} /bin/sh -c 'cd "$1" && shift && exec "$@"' sh ${sh(workdir)} ${argv.map(sh).join(' ')}`,
+        `exec chroot ${user ? `--userspec=${sh(user)} ` : ''}${sh(R)} /usr/bin/env -i ${vars} /bin/sh -c 'cd "$1" && shift && exec "$@"' sh ${sh(workdir)} ${argv.map(sh).join(' ')}`,
       );
       const script = path.join(state, `run-${runs}.sh`);
       fs.writeFileSync(script, lines.join('\n') + '\n');
