@@ -10,7 +10,7 @@
 // at /workspace (`--path /workspace`).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -348,5 +348,42 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
     const port = st.workspaces[0].port;
     const plan = { addHost: `host.docker.internal:${c.hostAddr}`, mounts: [], env: [], workdir: '/' };
     assert.equal(await inContainer(c, plan, PROBE('host.docker.internal', port)), 'ECONNREFUSED');
+  });
+});
+
+describe('the simulated container cleans up after itself', { skip: cannot ?? false, timeout: 60_000 }, () => {
+  const lib = new URL('./lib/container.mjs', import.meta.url).href;
+  const exists = (kind, name) => {
+    const args = kind === 'netns' ? ['netns', 'list'] : ['-br', 'link'];
+    return execFileSync('ip', args).toString().split('\n').some((l) => l.split(/[\s@]/)[0] === name);
+  };
+
+  test('a run that fails leaves no namespace, veth or state dir', () => {
+    const script = `const { createContainer } = await import(${JSON.stringify(lib)});
+      const c = await createContainer();
+      console.log(JSON.stringify({ name: c.name, hostIf: c.hostIf, state: c.state }));
+      throw new Error('a failing test');`;
+    const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    assert.notEqual(res.status, 0);
+    const { name, hostIf, state } = JSON.parse(res.stdout.trim().split('\n')[0]);
+    assert.equal(exists('netns', name), false, `${name} is gone`);
+    assert.equal(exists('link', hostIf), false, `${hostIf} is gone`);
+    assert.equal(fs.existsSync(state), false, `${state} is gone`);
+  });
+
+  test('a run killed outright is swept by the next one', async () => {
+    const script = `const { createContainer } = await import(${JSON.stringify(lib)});
+      const c = await createContainer();
+      console.log(JSON.stringify({ name: c.name, hostIf: c.hostIf, state: c.state }));
+      process.kill(process.pid, 'SIGKILL');`;
+    const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(res.signal, 'SIGKILL');
+    const { name, hostIf, state } = JSON.parse(res.stdout.trim().split('\n')[0]);
+    assert.equal(exists('netns', name), true, 'SIGKILL runs no handler');
+    const next = await createContainer();
+    await next.destroy();
+    assert.equal(exists('netns', name), false, `${name} swept`);
+    assert.equal(exists('link', hostIf), false, `${hostIf} went with it`);
+    assert.equal(fs.existsSync(state), false, `${state} swept`);
   });
 });

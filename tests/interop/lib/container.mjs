@@ -41,8 +41,13 @@ function alive(pid) {
   }
 }
 
-/** Namespaces named `rlctr-<pid>-<n>` whose test process is gone: left by a killed run. */
+/** Namespaces named `rlctr-<pid>-<n>` and state dirs `rl-ctr-state-<pid>-*` whose test process
+ * is gone: left by a killed run. */
 function sweepLeftovers() {
+  for (const d of fs.readdirSync(os.tmpdir())) {
+    const m = /^rl-ctr-state-(\d+)-/.exec(d);
+    if (m && !alive(Number(m[1]))) fs.rmSync(path.join(os.tmpdir(), d), { recursive: true, force: true });
+  }
   let names = [];
   try {
     names = ip('netns', 'list').split('\n').map((l) => l.split(/\s/)[0]).filter((n) => n.startsWith(`${PREFIX}-`));
@@ -85,7 +90,7 @@ export async function createContainer() {
   const ctrAddr = `10.251.${third}.2`;
   const hostIf = `rlh${process.pid % 100000}${n}`.slice(0, 15);
   const ctrIf = `rlc${process.pid % 100000}${n}`.slice(0, 15);
-  const state = await fsp.mkdtemp(path.join(os.tmpdir(), 'rl-ctr-state-'));
+  const state = await fsp.mkdtemp(path.join(os.tmpdir(), `rl-ctr-state-${process.pid}-`));
 
   const destroySync = () => {
     try {
@@ -130,6 +135,7 @@ export async function createContainer() {
   let runs = 0;
   return {
     name,
+    state,
     hostAddr,
     ctrAddr,
     hostIf,
