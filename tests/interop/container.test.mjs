@@ -341,6 +341,29 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
     }
   });
 
+  // VS Code sets REMOTE_CONTAINERS in a dev container's terminals; Gemini CLI then connects to
+  // 127.0.0.1, the container's own loopback. An empty value (devcontainer.json `remoteEnv`)
+  // reads as unset.
+  test('REMOTE_CONTAINERS=true sends Gemini CLI to the wrong loopback; set empty, it connects', async () => {
+    const args = await runArgs(['--path', '/workspace']);
+    const connectWith = async (extra) => {
+      const g = await startGeminiClient({
+        name: 'gemini-devcontainer',
+        env: { PATH: process.env.PATH },
+        wrap: (argv) => c.command({ runArgs: args, argv, env: containerEnv(extra), ipc: true }),
+      });
+      try {
+        return await g.connect();
+      } finally {
+        await g.close();
+      }
+    };
+    const devcontainer = await connectWith({ REMOTE_CONTAINERS: 'true' });
+    assert.equal(devcontainer.state.status, 'disconnected', JSON.stringify(devcontainer));
+    const emptied = await connectWith({ REMOTE_CONTAINERS: '', VSCODE_REMOTE_CONTAINERS_SESSION: '' });
+    assert.equal(emptied.state.status, 'connected', JSON.stringify(emptied));
+  });
+
   test('redline container disable: back to loopback only', async () => {
     await ok(r, ['container', 'disable', ws]);
     const st = JSON.parse(await ok(r, ['status', '--json']));
