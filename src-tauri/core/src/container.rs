@@ -246,16 +246,19 @@ pub struct RunArgs {
 
 impl RunArgs {
     /// `address`: where Redline listens for containers, or `None` for Docker's `host-gateway`.
+    /// 127.0.0.1 is Docker Desktop's case (it forwards host.docker.internal to the host's
+    /// loopback): inside the container 127.0.0.1 would be the container itself.
     pub fn new(
         address: Option<Ipv4Addr>,
         host: &Path,
         place: &ContainerDirs,
         container_home: &str,
     ) -> RunArgs {
-        let add_host = format!(
-            "{HOST_NAME}:{}",
-            address.map_or_else(|| "host-gateway".to_owned(), |a| a.to_string())
-        );
+        let target = match address {
+            Some(a) if a != Ipv4Addr::LOCALHOST => a.to_string(),
+            _ => "host-gateway".to_owned(),
+        };
+        let add_host = format!("{HOST_NAME}:{target}");
         let home = container_home.trim_end_matches('/');
         // Read-only: a CLI in the container cannot delete or rewrite what Redline wrote.
         let mounts = vec![
@@ -461,6 +464,8 @@ mod tests {
         );
         let gw = RunArgs::new(None, host, &place, "/home/node");
         assert_eq!(gw.add_host, "host.docker.internal:host-gateway");
+        let desktop = RunArgs::new(Some(Ipv4Addr::LOCALHOST), host, &place, "/root");
+        assert_eq!(desktop.add_host, "host.docker.internal:host-gateway");
         assert_eq!(gw.mounts[1].target, "/home/node/.qwen/ide");
     }
 }
