@@ -194,12 +194,14 @@ async fn bind_for_containers(
     let at = |p| SocketAddr::new(IpAddr::V4(address), p);
     let listener = match tokio::net::TcpListener::bind(at(port)).await {
         Ok(l) => l,
-        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
-            tokio::net::TcpListener::bind(at(0)).await.map_err(|e| {
-                format!("cannot listen on {address} for containers: {e}")
-            })?
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => tokio::net::TcpListener::bind(at(0))
+            .await
+            .map_err(|e| format!("cannot listen on {address} for containers: {e}"))?,
+        Err(e) => {
+            return Err(format!(
+                "cannot listen on {address}:{port} for containers: {e}"
+            ))
         }
-        Err(e) => return Err(format!("cannot listen on {address}:{port} for containers: {e}")),
     };
     let bound = listener
         .local_addr()

@@ -167,7 +167,13 @@ fn slug(path: &str) -> String {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(32)
         .collect();
     format!("{name}-{:08x}", fnv(path))
@@ -340,7 +346,10 @@ mod tests {
             bridge_address(None, &both).unwrap(),
             Ipv4Addr::new(172, 17, 0, 1)
         );
-        let podman = Fake(vec![("eth0", [192, 0, 2, 2]), ("cni-podman0", [10, 88, 0, 1])]);
+        let podman = Fake(vec![
+            ("eth0", [192, 0, 2, 2]),
+            ("cni-podman0", [10, 88, 0, 1]),
+        ]);
         assert_eq!(
             bridge_address(None, &podman).unwrap(),
             Ipv4Addr::new(10, 88, 0, 1)
@@ -442,8 +451,15 @@ mod tests {
             .root
             .to_string_lossy()
             .starts_with("/r/containers/my_proj-"));
-        assert_eq!(place, ContainerDirs::new(&dirs, host, "/workspace"), "stable");
-        assert_ne!(place.root, ContainerDirs::new(&dirs, host, "/home/u/my proj").root);
+        assert_eq!(
+            place,
+            ContainerDirs::new(&dirs, host, "/workspace"),
+            "stable"
+        );
+        assert_ne!(
+            place.root,
+            ContainerDirs::new(&dirs, host, "/home/u/my proj").root
+        );
         let a = RunArgs::new(Some(Ipv4Addr::new(172, 17, 0, 1)), host, &place, "/root/");
         let g = place.gemini().display().to_string();
         let q = place.qwen().display().to_string();

@@ -61,7 +61,10 @@ pub fn write_for_container(place: &ContainerDirs, a: &Announcement<'_>) -> Writt
                 .join(format!("gemini-ide-server-{}-{}.json", a.pid, a.port)),
             gemini_body(a),
         ),
-        (place.qwen().join(format!("{}.lock", a.port)), qwen_body(a, false)),
+        (
+            place.qwen().join(format!("{}.lock", a.port)),
+            qwen_body(a, false),
+        ),
     ])
 }
 

@@ -46,7 +46,9 @@ pub enum Error {
     Control(String),
     #[error("no container bridge found (looked for docker0, podman0, cni-podman0); give the host address containers reach with --address ADDR")]
     NoContainerBridge,
-    #[error("{0} cannot be listened on for containers: give one address of this host (never 0.0.0.0)")]
+    #[error(
+        "{0} cannot be listened on for containers: give one address of this host (never 0.0.0.0)"
+    )]
     ContainerAddress(String),
     #[error("{0} is not a usable container path: give an absolute path such as /workspace, other than / and not inside or around the workspace's own path")]
     ContainerPath(String),

@@ -365,7 +365,9 @@ mod tests {
                 }
             }
         );
-        assert!(matches!(&sub[1], Item::Check { label, checked: false, .. } if label == "lib — off"));
+        assert!(
+            matches!(&sub[1], Item::Check { label, checked: false, .. } if label == "lib — off")
+        );
         s.workspaces[0].containers = Some(crate::container::ContainerStatus {
             address: None,
             port: None,

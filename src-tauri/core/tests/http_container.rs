@@ -62,7 +62,10 @@ async fn off_by_default_only_loopback_answers_and_the_container_host_is_refused(
     assert_eq!(st.workspaces[0].containers, None);
     let cfg = std::fs::read_to_string(f.dirs.config_file()).unwrap();
     assert!(!cfg.contains("containers"), "off is the default: {cfg}");
-    assert!(refused(BRIDGE, f.port).await, "nothing listens on the bridge");
+    assert!(
+        refused(BRIDGE, f.port).await,
+        "nothing listens on the bridge"
+    );
     let auth = format!("authorization: Bearer {}", f.token);
     let host = format!("host: host.docker.internal:{}", f.port);
     assert_eq!(raw(f.port, &post(&[host, auth.clone()], INIT)).await.0, 403);
@@ -81,8 +84,7 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
     assert_eq!(c.address, Some(BRIDGE.parse().unwrap()));
     assert_eq!(c.port, Some(port), "one port for both sides");
     assert_eq!(c.error, None);
-    let cfg: Value =
-        serde_json::from_slice(&std::fs::read(f.dirs.config_file()).unwrap()).unwrap();
+    let cfg: Value = serde_json::from_slice(&std::fs::read(f.dirs.config_file()).unwrap()).unwrap();
     assert_eq!(cfg["workspaces"][0]["containers"], json!({}), "persisted");
 
     let token = f.instance.pin(&f.ws).await.unwrap().auth_token;
@@ -91,11 +93,26 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
     let (status, body) = raw_at(BRIDGE, port, &post(&[host.clone(), auth.clone()], INIT)).await;
     assert_eq!(status, 200, "{body}");
     // The same name on loopback is fine (Docker Desktop forwards it there).
-    assert_eq!(raw(port, &post(&[host.clone(), auth.clone()], INIT)).await.0, 200);
+    assert_eq!(
+        raw(port, &post(&[host.clone(), auth.clone()], INIT))
+            .await
+            .0,
+        200
+    );
     // Every guard holds on the bridge listener too.
-    assert_eq!(raw_at(BRIDGE, port, &post(std::slice::from_ref(&host), INIT)).await.0, 401);
+    assert_eq!(
+        raw_at(BRIDGE, port, &post(std::slice::from_ref(&host), INIT))
+            .await
+            .0,
+        401
+    );
     let wrong = format!("authorization: Bearer {}", "0".repeat(64));
-    assert_eq!(raw_at(BRIDGE, port, &post(&[host.clone(), wrong], INIT)).await.0, 401);
+    assert_eq!(
+        raw_at(BRIDGE, port, &post(&[host.clone(), wrong], INIT))
+            .await
+            .0,
+        401
+    );
     let origin = "origin: http://host.docker.internal".to_owned();
     let with_origin = [host.clone(), auth.clone(), origin];
     assert_eq!(raw_at(BRIDGE, port, &post(&with_origin, INIT)).await.0, 403);
@@ -117,7 +134,10 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
     let st = f.instance.status().await;
     let port = st.workspaces[0].port.unwrap();
     assert_eq!(st.workspaces[0].containers, None);
-    assert!(refused(BRIDGE, port).await, "off again: nothing on the bridge");
+    assert!(
+        refused(BRIDGE, port).await,
+        "off again: nothing on the bridge"
+    );
     let token = f.instance.pin(&f.ws).await.unwrap().auth_token;
     let auth = format!("authorization: Bearer {token}");
     let host = format!("host: host.docker.internal:{port}");
@@ -127,7 +147,11 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
 #[tokio::test]
 async fn no_bridge_no_wildcard_no_foreign_address() {
     let f = start_with(Arc::new(Host(None))).await;
-    let err = f.instance.set_containers(&f.ws, true, None).await.unwrap_err();
+    let err = f
+        .instance
+        .set_containers(&f.ws, true, None)
+        .await
+        .unwrap_err();
     assert_eq!(err.code(), "no_container_bridge");
     for bad in ["0.0.0.0", "255.255.255.255"] {
         let err = f
@@ -151,7 +175,10 @@ async fn no_bridge_no_wildcard_no_foreign_address() {
         .set_containers(&f.ws, true, Some(BRIDGE.parse().unwrap()))
         .await
         .unwrap();
-    let c = f.instance.status().await.workspaces[0].containers.clone().unwrap();
+    let c = f.instance.status().await.workspaces[0]
+        .containers
+        .clone()
+        .unwrap();
     assert_eq!(c.address, Some(BRIDGE.parse().unwrap()));
 }
 
@@ -192,10 +219,9 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
     assert_eq!(names.len(), 1, "{names:?}");
     assert!(c.discovery_files.iter().any(|p| p.starts_with(gemini_src)));
     // The host's own files are untouched: still the host path, still a ppid.
-    let host_lock: Value = serde_json::from_slice(
-        &std::fs::read(f.dirs.qwen.join(format!("{port}.lock"))).unwrap(),
-    )
-    .unwrap();
+    let host_lock: Value =
+        serde_json::from_slice(&std::fs::read(f.dirs.qwen.join(format!("{port}.lock"))).unwrap())
+            .unwrap();
     assert_eq!(host_lock["workspacePath"], f.ws.to_string_lossy().as_ref());
     assert_eq!(host_lock["ppid"], std::process::id());
 
@@ -245,8 +271,7 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
         .container_args(&f.ws, Some("/workspace/"), "/root")
         .await
         .unwrap();
-    let cfg: Value =
-        serde_json::from_slice(&std::fs::read(f.dirs.config_file()).unwrap()).unwrap();
+    let cfg: Value = serde_json::from_slice(&std::fs::read(f.dirs.config_file()).unwrap()).unwrap();
     assert_eq!(
         cfg["workspaces"][0]["containers"],
         json!({"paths": ["/workspace"]})
@@ -264,7 +289,11 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
 async fn a_restart_keeps_containers_on_and_sweeps_the_old_files_but_not_the_dirs() {
     let f = start_with(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
     f.instance.set_containers(&f.ws, true, None).await.unwrap();
-    let args = f.instance.container_args(&f.ws, None, "/root").await.unwrap();
+    let args = f
+        .instance
+        .container_args(&f.ws, None, "/root")
+        .await
+        .unwrap();
     assert_eq!(args.workdir, f.ws.to_string_lossy().as_ref());
     let gemini_src = args.mounts[0].source.clone();
     assert_eq!(std::fs::read_dir(&gemini_src).unwrap().count(), 1);
