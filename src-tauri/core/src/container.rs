@@ -284,6 +284,9 @@ impl RunArgs {
                 read_only: false,
             },
         ];
+        // Claude Code, once its server announces itself in `place.claude()`, adds a read-only
+        // mount of it at `{home}/.claude/ide` and `CLAUDE_CODE_IDE_HOST_OVERRIDE=host.docker.internal`
+        // (without it Claude Code connects to 127.0.0.1, the container itself).
         let env: Vec<(String, String)> = Vec::new();
         let mut args = vec!["--add-host".to_owned(), add_host.clone()];
         for m in &mounts {
