@@ -238,6 +238,13 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
                     let path: PathBuf = decode(v)?;
                     let status: Status = decode(control::call(dirs, &Request::Status).await?)?;
                     let w = status.workspaces.iter().find(|w| w.path == path);
+                    if w.is_some_and(|w| w.port.is_none()) {
+                        println!(
+                            "containers on for {} (the workspace is off; they apply when it is on)",
+                            path.display()
+                        );
+                        return Ok(());
+                    }
                     match w.and_then(|w| w.containers.as_ref()) {
                         Some(ctr::ContainerStatus {
                             address: Some(a),
