@@ -59,8 +59,8 @@ const containerEnv = (extra = {}) => ({
 });
 
 /** Runs `node -e SCRIPT` in the container; resolves with its stdout. */
-function inContainer(c, runArgs, script) {
-  const [cmd, args] = c.command({ runArgs, argv: [process.execPath, '-e', script], env: containerEnv() });
+function inContainer(c, runArgs, script, opts = {}) {
+  const [cmd, args] = c.command({ runArgs, argv: [process.execPath, '-e', script], env: containerEnv(), ...opts });
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -362,6 +362,24 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
     assert.equal(devcontainer.state.status, 'disconnected', JSON.stringify(devcontainer));
     const emptied = await connectWith({ REMOTE_CONTAINERS: '', VSCODE_REMOTE_CONTAINERS_SESSION: '' });
     assert.equal(emptied.state.status, 'connected', JSON.stringify(emptied));
+  });
+
+  test('Gemini CLI client in a Podman container (/run/.containerenv, no /.dockerenv) connects too', async () => {
+    const args = await runArgs(['--path', '/workspace']);
+    const markers = "const fs = require('fs'); console.log(['/.dockerenv', '/run/.containerenv'].filter((f) => fs.existsSync(f)).join(' '))";
+    assert.equal(await inContainer(c, args, markers, { podman: true }), '/run/.containerenv');
+    assert.equal(await inContainer(c, args, markers), '/.dockerenv');
+    const client = await startGeminiClient({
+      name: 'gemini-podman',
+      env: { PATH: process.env.PATH },
+      wrap: (argv) => c.command({ runArgs: args, argv, env: containerEnv(), ipc: true, podman: true }),
+    });
+    try {
+      const conn = await client.connect();
+      assert.equal(conn.state.status, 'connected', JSON.stringify(conn));
+    } finally {
+      await client.close();
+    }
   });
 
   test('redline container disable: back to loopback only', async () => {

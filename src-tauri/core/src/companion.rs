@@ -364,6 +364,11 @@ impl Companion {
         true
     }
 
+    /// Why containers cannot reach this server, when they are on and cannot.
+    pub fn container_error(&self) -> Option<&str> {
+        self.containers.as_ref()?.error.as_deref()
+    }
+
     /// Where containers reach this server (address, port), when they can.
     pub fn container_endpoint(&self) -> Option<(Ipv4Addr, u16)> {
         let side = self.containers.as_ref()?;

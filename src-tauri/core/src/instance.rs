@@ -196,6 +196,7 @@ impl Instance {
 
     /// Turns containers on (listening on `address`, else the bridge's) or off for a workspace,
     /// persisted; a running server restarts with it (connected CLIs reconnect with `/ide enable`).
+    /// Enabling again retries when the bridge could not be used.
     pub async fn set_containers(
         &self,
         path: &Path,
@@ -217,8 +218,14 @@ impl Instance {
         } else {
             None
         };
+        // The same again is a no-op, unless containers could not reach it (the bridge was missing
+        // at start): then it is a retry.
+        let failing = state
+            .companions
+            .get(&path)
+            .is_some_and(|c| c.container_error().is_some());
         if let Some(entry) = state.config.find_mut(&path) {
-            if entry.containers == next {
+            if entry.containers == next && !failing {
                 return Ok(path);
             }
             entry.containers = next;

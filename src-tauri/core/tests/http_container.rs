@@ -320,3 +320,52 @@ async fn a_restart_keeps_containers_on_and_sweeps_the_old_files_but_not_the_dirs
     assert_eq!(std::fs::read_dir(&gemini_src).unwrap().count(), 1);
     again.shutdown().await;
 }
+
+/// A host whose `docker0` comes and goes.
+struct Changing(std::sync::Mutex<Option<Ipv4Addr>>);
+impl Interfaces for Changing {
+    fn ipv4(&self) -> Vec<(String, Ipv4Addr)> {
+        let bridge = *self.0.lock().unwrap();
+        bridge
+            .map(|a| ("docker0".to_owned(), a))
+            .into_iter()
+            .collect()
+    }
+}
+
+#[tokio::test]
+async fn a_bridge_missing_at_start_is_reported_and_enabling_again_retries() {
+    let host = Arc::new(Changing(std::sync::Mutex::new(Some(
+        BRIDGE.parse().unwrap(),
+    ))));
+    let f = start_with(host.clone()).await;
+    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    f.instance.shutdown().await;
+    // Docker is not running at the next start.
+    *host.0.lock().unwrap() = None;
+    let world = redline_core::instance::World {
+        dirs: f.dirs.clone(),
+        pid: std::process::id(),
+        procs: Arc::new(redline_core::process::OsProcessTable),
+        clock: Arc::new(redline_core::clock::SystemClock),
+        tokens: redline_core::keyring::Tokens::memory("test".into()),
+        interfaces: host.clone(),
+    };
+    let again = redline_core::instance::Instance::start(world)
+        .await
+        .unwrap();
+    let w = again.status().await.workspaces[0].clone();
+    assert!(w.port.is_some(), "loopback serves regardless");
+    let c = w.containers.unwrap();
+    assert_eq!((c.address, c.port), (None, None));
+    assert!(c.error.unwrap().contains("no container bridge"));
+    // Docker started: the same command again brings containers in.
+    *host.0.lock().unwrap() = Some(BRIDGE.parse().unwrap());
+    again.set_containers(&f.ws, true, None).await.unwrap();
+    let w = again.status().await.workspaces[0].clone();
+    let c = w.containers.unwrap();
+    assert_eq!(c.error, None);
+    assert_eq!(c.address, Some(BRIDGE.parse().unwrap()));
+    assert!(!refused(BRIDGE, c.port.unwrap()).await);
+    again.shutdown().await;
+}

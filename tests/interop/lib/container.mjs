@@ -144,9 +144,9 @@ export async function createContainer() {
      * --json` (add-host, mounts, workdir, env); `env` is the complete environment inside (plus
      * the run args' env); `files` are [hostFile, containerPath] copied in before the start;
      * `ipc`: keep Node's IPC channel (fd 3) for a forked driver; `user`: 'UID:GID' to run as
-     * (`docker run --user`), else root.
+     * (`docker run --user`), else root; `podman`: Podman's marker instead of Docker's.
      */
-    command({ runArgs, argv, env = {}, files = [], cwd, ipc = false, user }) {
+    command({ runArgs, argv, env = {}, files = [], cwd, ipc = false, user, podman = false }) {
       const dir = path.join(state, `run-${++runs}`);
       fs.mkdirSync(dir);
       const R = `${dir}/root`;
@@ -159,8 +159,9 @@ export async function createContainer() {
         `mount --rbind /sys ${sh(`${R}/sys`)}`,
         `mount -t proc proc ${sh(`${R}/proc`)}`,
         `mount -t tmpfs -o mode=1777 tmp ${sh(`${R}/tmp`)}`,
-        `touch ${sh(`${R}/.dockerenv`)}`,
-        `rm -f ${sh(`${R}/run/.containerenv`)}`,
+        // Docker marks its containers with /.dockerenv, Podman with /run/.containerenv.
+        podman ? `rm -f ${sh(`${R}/.dockerenv`)}` : `touch ${sh(`${R}/.dockerenv`)}`,
+        podman ? `mkdir -p ${sh(`${R}/run`)} && touch ${sh(`${R}/run/.containerenv`)}` : `rm -f ${sh(`${R}/run/.containerenv`)}`,
         `printf '127.0.0.1 localhost\\n' > ${sh(`${R}/etc/hosts`)}`,
       ];
       const [hostName, hostTarget] = runArgs.addHost.split(':');
