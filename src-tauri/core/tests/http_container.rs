@@ -276,6 +276,15 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
         cfg["workspaces"][0]["containers"],
         json!({"paths": ["/workspace"]})
     );
+    // A rotated token reaches the containers' files too.
+    f.instance.rotate_token(&f.ws).await.unwrap();
+    let rotated = f.instance.pin(&f.ws).await.unwrap().auth_token;
+    assert_ne!(rotated, token);
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(qwen_src.join(format!("{port}.lock"))).unwrap())
+            .unwrap();
+    assert_eq!(lock["authToken"], rotated.as_str());
+    assert!(lock.get("ppid").is_none());
     let parent = f.ws.parent().unwrap().to_string_lossy().into_owned();
     let err = f
         .instance
