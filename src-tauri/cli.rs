@@ -302,8 +302,8 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
             let args: RunArgs = match control::call(dirs, &req).await {
                 Err(Error::NotRunning) => {
                     let mut c = Config::load(&dirs.config_file())?;
-                    let ws = redline_core::instance::innermost(&c, &path)?;
-                    let (args, added) = redline_core::instance::plan_args(
+                    let ws = c.innermost(&path)?;
+                    let (args, added) = redline_core::container::run_args(
                         &mut c,
                         dirs,
                         &OsInterfaces,

@@ -73,6 +73,17 @@ impl Config {
         }
     }
 
+    /// The configured workspace holding `path` (the innermost one).
+    pub fn innermost(&self, path: &Path) -> Result<PathBuf> {
+        let resolved = dunce::canonicalize(path).map_err(|e| Error::io(path, e))?;
+        self.workspaces
+            .iter()
+            .filter(|w| resolved.starts_with(&w.path))
+            .max_by_key(|w| w.path.as_os_str().len())
+            .map(|w| w.path.clone())
+            .ok_or(Error::NotInWorkspace(resolved))
+    }
+
     /// Adds a workspace (enabled); the path must already be canonical.
     pub fn add(&mut self, path: PathBuf) -> Result<()> {
         if self.find(&path).is_some() {

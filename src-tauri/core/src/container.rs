@@ -310,6 +310,54 @@ impl RunArgs {
     }
 }
 
+/// Fails unless `addr` can be listened on here (an address of this host).
+pub async fn probe(addr: Ipv4Addr) -> Result<()> {
+    tokio::net::TcpListener::bind((addr, 0))
+        .await
+        .map(drop)
+        .map_err(|e| Error::ContainerAddress(format!("{addr} ({e})")))
+}
+
+/// The run arguments for workspace `ws` from the config (a running instance passes where its
+/// server listens for containers). Returns the container path it newly mapped, if any: the
+/// caller saves the config and announces it.
+pub fn run_args(
+    config: &mut crate::config::Config,
+    dirs: &Dirs,
+    interfaces: &dyn Interfaces,
+    ws: &Path,
+    container_path: Option<&str>,
+    home: &str,
+    listening: Option<(Ipv4Addr, u16)>,
+) -> Result<(RunArgs, Option<String>)> {
+    let entry = config
+        .find_mut(ws)
+        .ok_or_else(|| Error::NoSuchWorkspace(ws.to_owned()))?;
+    let containers = entry
+        .containers
+        .as_mut()
+        .ok_or_else(|| Error::ContainersOff(ws.to_owned()))?;
+    let mapped = match container_path {
+        Some(cp) => check_path(cp, ws)?,
+        None => None,
+    };
+    let mut added = None;
+    if let Some(cp) = &mapped {
+        if !containers.paths.contains(cp) {
+            containers.paths.push(cp.clone());
+            added = Some(cp.clone());
+        }
+    }
+    let seen_at = mapped.unwrap_or_else(|| ws.to_string_lossy().into_owned());
+    let place = ContainerDirs::new(dirs, ws, &seen_at);
+    place.ensure()?;
+    let address = listening
+        .map(|(a, _)| a)
+        .or(containers.address)
+        .or_else(|| bridge_address(None, interfaces).ok());
+    Ok((RunArgs::new(address, ws, &place, home), added))
+}
+
 /// A workspace's container state, for `redline status` and the tray.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

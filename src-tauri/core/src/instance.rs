@@ -4,7 +4,7 @@
 use crate::clock::Clock;
 use crate::companion::{Companion, ContainerPlan, Decision, WorkspaceStatus};
 use crate::config::{self, Config};
-use crate::container::{self, ContainerDirs, Containers, Interfaces, RunArgs};
+use crate::container::{self, Containers, Interfaces, RunArgs};
 use crate::diff;
 use crate::dirs::Dirs;
 use crate::discovery;
@@ -207,7 +207,7 @@ impl Instance {
         let path = state.config.known_path(path)?;
         let next = if on {
             let addr = container::bridge_address(address, self.world.interfaces.as_ref())?;
-            probe(addr).await?;
+            container::probe(addr).await?;
             let paths = state
                 .config
                 .find(&path)
@@ -247,12 +247,12 @@ impl Instance {
         home: &str,
     ) -> Result<RunArgs> {
         let mut state = self.state.lock().await;
-        let ws = innermost(&state.config, path)?;
+        let ws = state.config.innermost(path)?;
         let listening = state
             .companions
             .get(&ws)
             .and_then(|c| c.container_endpoint());
-        let (args, added) = plan_args(
+        let (args, added) = container::run_args(
             &mut state.config,
             &self.world.dirs,
             self.world.interfaces.as_ref(),
@@ -480,64 +480,4 @@ impl Instance {
             c.stop().await;
         }
     }
-}
-
-/// Fails unless `addr` can be listened on here (an address of this host).
-async fn probe(addr: std::net::Ipv4Addr) -> Result<()> {
-    tokio::net::TcpListener::bind((addr, 0))
-        .await
-        .map(drop)
-        .map_err(|e| Error::ContainerAddress(format!("{addr} ({e})")))
-}
-
-/// The configured workspace holding `path` (the innermost one).
-pub fn innermost(config: &Config, path: &Path) -> Result<PathBuf> {
-    let resolved = dunce::canonicalize(path).map_err(|e| Error::io(path, e))?;
-    config
-        .workspaces
-        .iter()
-        .filter(|w| resolved.starts_with(&w.path))
-        .max_by_key(|w| w.path.as_os_str().len())
-        .map(|w| w.path.clone())
-        .ok_or(Error::NotInWorkspace(resolved))
-}
-
-/// The run arguments for workspace `ws` from the config (a running instance passes where its
-/// server listens for containers). Returns the container path it newly mapped, if any: the
-/// caller saves the config and announces it.
-pub fn plan_args(
-    config: &mut Config,
-    dirs: &Dirs,
-    interfaces: &dyn Interfaces,
-    ws: &Path,
-    container_path: Option<&str>,
-    home: &str,
-    listening: Option<(std::net::Ipv4Addr, u16)>,
-) -> Result<(RunArgs, Option<String>)> {
-    let entry = config
-        .find_mut(ws)
-        .ok_or_else(|| Error::NoSuchWorkspace(ws.to_owned()))?;
-    let containers = entry
-        .containers
-        .as_mut()
-        .ok_or_else(|| Error::ContainersOff(ws.to_owned()))?;
-    let mapped = match container_path {
-        Some(cp) => container::check_path(cp, ws)?,
-        None => None,
-    };
-    let mut added = None;
-    if let Some(cp) = &mapped {
-        if !containers.paths.contains(cp) {
-            containers.paths.push(cp.clone());
-            added = Some(cp.clone());
-        }
-    }
-    let seen_at = mapped.unwrap_or_else(|| ws.to_string_lossy().into_owned());
-    let place = ContainerDirs::new(dirs, ws, &seen_at);
-    place.ensure()?;
-    let address = listening
-        .map(|(a, _)| a)
-        .or(containers.address)
-        .or_else(|| container::bridge_address(None, interfaces).ok());
-    Ok((RunArgs::new(address, ws, &place, home), added))
 }
