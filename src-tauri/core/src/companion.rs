@@ -496,3 +496,34 @@ async fn context_updates(shared: Arc<Shared>, cancel: CancellationToken) {
         }
     }
 }
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_container_listener_takes_the_loopback_port_when_free_else_another() {
+        // All of 127/8 is this host's on Linux: 127.0.0.2 stands in for a bridge.
+        let bridge = Ipv4Addr::new(127, 0, 0, 2);
+        let taken = tokio::net::TcpListener::bind((bridge, 0)).await.unwrap();
+        let port = taken.local_addr().unwrap().port();
+        let (listener, other) = bind_for_containers(bridge, port).await.unwrap();
+        assert!(listener.is_some());
+        assert_ne!(other, port, "the port is taken there: another one");
+        drop(taken);
+        drop(listener);
+        let (_listener, same) = bind_for_containers(bridge, port).await.unwrap();
+        assert_eq!(same, port, "free: the same port as loopback");
+        let (none, lo) = bind_for_containers(Ipv4Addr::LOCALHOST, port)
+            .await
+            .unwrap();
+        assert!(
+            none.is_none() && lo == port,
+            "127.0.0.1 is the loopback listener itself"
+        );
+        let err = bind_for_containers(Ipv4Addr::new(192, 0, 2, 123), port)
+            .await
+            .unwrap_err();
+        assert!(err.contains("192.0.2.123"), "{err}");
+    }
+}
