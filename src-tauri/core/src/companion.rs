@@ -320,12 +320,13 @@ impl Companion {
         let Some(side) = self.containers.as_mut() else {
             return;
         };
-        discovery::remove(&side.written.files);
-        side.written = Written::default();
         let Some(port) = side.port else {
             return;
         };
         let token = self.token.read().unwrap_or_else(|e| e.into_inner()).clone();
+        // Rewritten in place (atomically), never removed first: a container starting meanwhile
+        // must still find them.
+        let mut written = Written::default();
         for place in places {
             let w = discovery::write_for_container(
                 &place,
@@ -336,9 +337,18 @@ impl Companion {
                     token: &token,
                 },
             );
-            side.written.files.extend(w.files);
-            side.written.failures.extend(w.failures);
+            written.files.extend(w.files);
+            written.failures.extend(w.failures);
         }
+        let gone: Vec<PathBuf> = side
+            .written
+            .files
+            .iter()
+            .filter(|f| !written.files.contains(f))
+            .cloned()
+            .collect();
+        discovery::remove(&gone);
+        side.written = written;
         if let Some(addr) = side.address {
             tracing::info!(
                 "workspace {} reachable from containers on {addr}:{port}",
