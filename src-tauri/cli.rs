@@ -223,6 +223,7 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
                     let mut c = Config::load(&dirs.config_file())?;
                     let path = c.known_path(&path)?;
                     let addr = ctr::bridge_address(address, &OsInterfaces)?;
+                    ctr::probe(addr).await?;
                     if let Some(e) = c.find_mut(&path) {
                         let paths = e.containers.take().map(|c| c.paths).unwrap_or_default();
                         e.containers = Some(ctr::Containers { address, paths });
