@@ -226,7 +226,10 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
                     ctr::probe(addr).await?;
                     if let Some(e) = c.find_mut(&path) {
                         let paths = e.containers.take().map(|c| c.paths).unwrap_or_default();
-                        e.containers = Some(ctr::Containers { address, paths });
+                        e.containers = Some(ctr::Containers {
+                            address: Some(addr),
+                            paths,
+                        });
                     }
                     c.save(&dirs.config_file())?;
                     println!(

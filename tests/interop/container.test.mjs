@@ -108,7 +108,13 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
     r = await startRedline({ workspaces: [ws] });
   });
 
+  let restarted;
+
   after(async () => {
+    if (restarted && restarted.exitCode === null) {
+      restarted.kill('SIGTERM');
+      await new Promise((resolve) => restarted.once('exit', resolve));
+    }
     await r?.stop();
     await model?.close();
     await c?.destroy();
@@ -380,6 +386,37 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
     } finally {
       await client.close();
     }
+  });
+
+  // Redline starts at login, Docker later (and Podman makes its bridge when a container needs
+  // it): the address saved at enable is listened on before it exists, and answers once it does.
+  test('the bridge address may come up after Redline starts', async () => {
+    await ok(r, ['quit']);
+    await r.waitExit();
+    execFileSync('ip', ['addr', 'del', `${c.hostAddr}/30`, 'dev', c.hostIf]);
+    try {
+      restarted = spawn(r.bin, ['serve', '--headless'], { env: r.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`redline serve not ready: ${out}`)), 30_000);
+        restarted.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('ready')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        restarted.once('exit', (code) => reject(new Error(`redline serve exited ${code}: ${out}`)));
+      });
+      const w = JSON.parse(await ok(r, ['status', '--json'])).workspaces[0];
+      assert.equal(w.containers.address, c.hostAddr);
+      assert.equal(w.containers.error, null);
+      assert.equal(w.containers.port, w.port);
+    } finally {
+      execFileSync('ip', ['addr', 'add', `${c.hostAddr}/30`, 'dev', c.hostIf]);
+    }
+    const port = JSON.parse(await ok(r, ['status', '--json'])).workspaces[0].port;
+    assert.equal(await inContainer(c, await runArgs(), PROBE('host.docker.internal', port)), 'connected');
   });
 
   test('redline container disable: back to loopback only', async () => {

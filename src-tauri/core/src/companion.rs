@@ -182,6 +182,34 @@ pub struct Companion {
     server: tokio::task::JoinHandle<()>,
 }
 
+/// Binds `at` even when no interface has that address yet (Linux `IP_FREEBIND`): Docker may
+/// start after Redline, and Podman makes its bridge when a container needs it. Connections
+/// arrive once the address exists. `redline container enable` checks the address first.
+fn bind_even_if_down(at: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.set_reuseaddr(true)?;
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let one: libc::c_int = 1;
+        // SAFETY: a valid socket descriptor, and a c_int option value of the size given.
+        let rc = unsafe {
+            libc::setsockopt(
+                socket.as_raw_fd(),
+                libc::IPPROTO_IP,
+                libc::IP_FREEBIND,
+                (&one as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        if rc != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    socket.bind(at)?;
+    socket.listen(1024)
+}
+
 /// Binds the container listener on `address`, on the loopback port if it is free there (so
 /// both sides announce one port), else on any. 127.0.0.1 itself needs no second listener.
 async fn bind_for_containers(
@@ -192,10 +220,9 @@ async fn bind_for_containers(
         return Ok((None, port));
     }
     let at = |p| SocketAddr::new(IpAddr::V4(address), p);
-    let listener = match tokio::net::TcpListener::bind(at(port)).await {
+    let listener = match bind_even_if_down(at(port)) {
         Ok(l) => l,
-        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => tokio::net::TcpListener::bind(at(0))
-            .await
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => bind_even_if_down(at(0))
             .map_err(|e| format!("cannot listen on {address} for containers: {e}"))?,
         Err(e) => {
             return Err(format!(
@@ -531,9 +558,10 @@ mod tests {
             none.is_none() && lo == port,
             "127.0.0.1 is the loopback listener itself"
         );
-        let err = bind_for_containers(Ipv4Addr::new(192, 0, 2, 123), port)
+        // An address no interface has (yet): listened on all the same.
+        let (later, _) = bind_for_containers(Ipv4Addr::new(192, 0, 2, 123), 0)
             .await
-            .unwrap_err();
-        assert!(err.contains("192.0.2.123"), "{err}");
+            .unwrap();
+        assert!(later.is_some());
     }
 }

@@ -214,7 +214,11 @@ impl Instance {
                 .and_then(|e| e.containers.as_ref())
                 .map(|c| c.paths.clone())
                 .unwrap_or_default();
-            Some(Containers { address, paths })
+            // Saved as found: the next start listens there even if the bridge is not up yet.
+            Some(Containers {
+                address: Some(addr),
+                paths,
+            })
         } else {
             None
         };

@@ -85,7 +85,11 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
     assert_eq!(c.port, Some(port), "one port for both sides");
     assert_eq!(c.error, None);
     let cfg: Value = serde_json::from_slice(&std::fs::read(f.dirs.config_file()).unwrap()).unwrap();
-    assert_eq!(cfg["workspaces"][0]["containers"], json!({}), "persisted");
+    assert_eq!(
+        cfg["workspaces"][0]["containers"],
+        json!({"address": BRIDGE}),
+        "persisted with the address found"
+    );
 
     let token = f.instance.pin(&f.ws).await.unwrap().auth_token;
     let auth = format!("authorization: Bearer {token}");
@@ -274,7 +278,7 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
     let cfg: Value = serde_json::from_slice(&std::fs::read(f.dirs.config_file()).unwrap()).unwrap();
     assert_eq!(
         cfg["workspaces"][0]["containers"],
-        json!({"paths": ["/workspace"]})
+        json!({"address": BRIDGE, "paths": ["/workspace"]})
     );
     // A rotated token reaches the containers' files too.
     f.instance.rotate_token(&f.ws).await.unwrap();
@@ -342,25 +346,51 @@ impl Interfaces for Changing {
     }
 }
 
+fn world(f: &common::Fixture, interfaces: Arc<dyn Interfaces>) -> redline_core::instance::World {
+    redline_core::instance::World {
+        dirs: f.dirs.clone(),
+        pid: std::process::id(),
+        procs: Arc::new(redline_core::process::OsProcessTable),
+        clock: Arc::new(redline_core::clock::SystemClock),
+        tokens: redline_core::keyring::Tokens::memory("test".into()),
+        interfaces,
+    }
+}
+
 #[tokio::test]
-async fn a_bridge_missing_at_start_is_reported_and_enabling_again_retries() {
+async fn the_address_found_is_kept_so_a_bridge_down_at_start_does_not_matter() {
     let host = Arc::new(Changing(std::sync::Mutex::new(Some(
         BRIDGE.parse().unwrap(),
     ))));
     let f = start_with(host.clone()).await;
     f.instance.set_containers(&f.ws, true, None).await.unwrap();
     f.instance.shutdown().await;
-    // Docker is not running at the next start.
+    // Docker is not running at the next start: Redline listens on the saved address anyway.
     *host.0.lock().unwrap() = None;
-    let world = redline_core::instance::World {
-        dirs: f.dirs.clone(),
-        pid: std::process::id(),
-        procs: Arc::new(redline_core::process::OsProcessTable),
-        clock: Arc::new(redline_core::clock::SystemClock),
-        tokens: redline_core::keyring::Tokens::memory("test".into()),
-        interfaces: host.clone(),
-    };
-    let again = redline_core::instance::Instance::start(world)
+    let again = redline_core::instance::Instance::start(world(&f, host.clone()))
+        .await
+        .unwrap();
+    let c = again.status().await.workspaces[0]
+        .containers
+        .clone()
+        .unwrap();
+    assert_eq!(c.error, None);
+    assert_eq!(c.address, Some(BRIDGE.parse().unwrap()));
+    assert!(!refused(BRIDGE, c.port.unwrap()).await);
+    again.shutdown().await;
+}
+
+#[tokio::test]
+async fn no_bridge_at_start_is_reported_and_enabling_again_retries() {
+    let host = Arc::new(Changing(std::sync::Mutex::new(None)));
+    let f = start_with(host.clone()).await;
+    f.instance.shutdown().await;
+    // Containers on without a saved address (a config written by hand), and no bridge.
+    let file = f.dirs.config_file();
+    let mut cfg: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    cfg["workspaces"][0]["containers"] = json!({});
+    std::fs::write(&file, cfg.to_string()).unwrap();
+    let again = redline_core::instance::Instance::start(world(&f, host.clone()))
         .await
         .unwrap();
     let w = again.status().await.workspaces[0].clone();
@@ -371,8 +401,10 @@ async fn a_bridge_missing_at_start_is_reported_and_enabling_again_retries() {
     // Docker started: the same command again brings containers in.
     *host.0.lock().unwrap() = Some(BRIDGE.parse().unwrap());
     again.set_containers(&f.ws, true, None).await.unwrap();
-    let w = again.status().await.workspaces[0].clone();
-    let c = w.containers.unwrap();
+    let c = again.status().await.workspaces[0]
+        .containers
+        .clone()
+        .unwrap();
     assert_eq!(c.error, None);
     assert_eq!(c.address, Some(BRIDGE.parse().unwrap()));
     assert!(!refused(BRIDGE, c.port.unwrap()).await);
