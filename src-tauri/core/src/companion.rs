@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::http::guard::Guard;
 use crate::http::server;
 use crate::http::session::{sse_event, Sessions};
+use crate::limits::Limits;
 use crate::review::{Outcome, ReviewEvent, ReviewId, ReviewQueue};
 use crate::token::Token;
 use crate::workspace::Workspace;
@@ -237,17 +238,30 @@ async fn bind_for_containers(
     Ok((Some(listener), bound))
 }
 
+/// What the workspace's settings ask of its companion.
+pub struct Setup<'a> {
+    /// Sent to CLIs as `workspaceState.isTrusted` only when the user set it.
+    pub trusted: Option<bool>,
+    pub limits: Limits,
+    /// Present when containers are on for the workspace.
+    pub containers: Option<&'a ContainerPlan>,
+}
+
 impl Companion {
     /// Binds, then announces, then serves: the port in the files is always live.
     pub async fn start(
         workspace: Workspace,
-        trusted: Option<bool>,
+        setup: Setup<'_>,
         token: Token,
         reviews: Arc<ReviewQueue>,
         dirs: &Dirs,
         pid: u32,
-        containers: Option<&ContainerPlan>,
     ) -> Result<Companion> {
+        let Setup {
+            trusted,
+            limits,
+            containers,
+        } = setup;
         let listener = server::bind()
             .await
             .map_err(|e| Error::io(workspace.id(), e))?;
@@ -300,6 +314,7 @@ impl Companion {
                 token: token.clone(),
                 container_port: side.as_ref().and_then(|s| s.port),
             },
+            limits,
             cancel.clone(),
         );
         tokio::spawn(context_updates(shared.clone(), cancel.clone()));

@@ -4,7 +4,7 @@
 #![cfg(target_os = "linux")]
 
 mod common;
-use common::{raw, raw_at, start_with, Mcp};
+use common::{raw, raw_at, start_on, Mcp};
 use redline_core::companion::Decision;
 use redline_core::container::Interfaces;
 use serde_json::{json, Value};
@@ -57,7 +57,7 @@ fn container_client(port: u16, token: &str) -> Mcp {
 
 #[tokio::test]
 async fn off_by_default_only_loopback_answers_and_the_container_host_is_refused() {
-    let f = start_with(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
+    let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
     let st = f.instance.status().await;
     assert_eq!(st.workspaces[0].containers, None);
     let cfg = std::fs::read_to_string(f.dirs.config_file()).unwrap();
@@ -75,7 +75,7 @@ async fn off_by_default_only_loopback_answers_and_the_container_host_is_refused(
 
 #[tokio::test]
 async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_again_it_stops() {
-    let f = start_with(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
+    let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
     f.instance.set_containers(&f.ws, true, None).await.unwrap();
     let st = f.instance.status().await;
     let w = &st.workspaces[0];
@@ -150,7 +150,7 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
 
 #[tokio::test]
 async fn no_bridge_no_wildcard_no_foreign_address() {
-    let f = start_with(Arc::new(Host(None))).await;
+    let f = start_on(Arc::new(Host(None))).await;
     let err = f
         .instance
         .set_containers(&f.ws, true, None)
@@ -188,7 +188,7 @@ async fn no_bridge_no_wildcard_no_foreign_address() {
 
 #[tokio::test]
 async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
-    let f = start_with(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
+    let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
     let err = f
         .instance
         .container_args(&f.ws, Some("/workspace"), "/root")
@@ -300,7 +300,7 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
 
 #[tokio::test]
 async fn a_restart_keeps_containers_on_and_sweeps_the_old_files_but_not_the_dirs() {
-    let f = start_with(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
+    let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
     f.instance.set_containers(&f.ws, true, None).await.unwrap();
     let args = f
         .instance
@@ -362,7 +362,7 @@ async fn the_address_found_is_kept_so_a_bridge_down_at_start_does_not_matter() {
     let host = Arc::new(Changing(std::sync::Mutex::new(Some(
         BRIDGE.parse().unwrap(),
     ))));
-    let f = start_with(host.clone()).await;
+    let f = start_on(host.clone()).await;
     f.instance.set_containers(&f.ws, true, None).await.unwrap();
     f.instance.shutdown().await;
     // Docker is not running at the next start: Redline listens on the saved address anyway.
@@ -383,7 +383,7 @@ async fn the_address_found_is_kept_so_a_bridge_down_at_start_does_not_matter() {
 #[tokio::test]
 async fn no_bridge_at_start_is_reported_and_enabling_again_retries() {
     let host = Arc::new(Changing(std::sync::Mutex::new(None)));
-    let f = start_with(host.clone()).await;
+    let f = start_on(host.clone()).await;
     f.instance.shutdown().await;
     // Containers on without a saved address (a config written by hand), and no bridge.
     let file = f.dirs.config_file();

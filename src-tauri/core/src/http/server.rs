@@ -1,15 +1,17 @@
 //! A workspace's companion HTTP server: MCP at `/mcp` (rmcp for POST and DELETE, Redline's own
 //! notification stream for GET) and the `/events` stream, behind the guard.
 
+use crate::accept;
 use crate::companion::Shared;
+use crate::http::envelope::{self, Envelope};
 use crate::http::guard::{self, Guard, MAX_BODY_BYTES};
 use crate::http::session::Sessions;
 use crate::http::tools::Handler;
+use crate::limits::Limits;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use axum::Router;
 use bytes::{Bytes, BytesMut};
 use futures::{Stream, StreamExt};
@@ -46,17 +48,20 @@ pub fn serve(
     listener: TcpListener,
     shared: Arc<Shared>,
     guard: Guard,
+    limits: Limits,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
-    serve_all(vec![listener], shared, guard, cancel)
+    serve_all(vec![listener], shared, guard, limits, cancel)
 }
 
 /// Serves the same app, behind the same guard, on every listener (loopback, and the container
-/// bridge's address when containers are on) until `cancel` fires.
+/// bridge's address when containers are on), each with its own accept loop and limits, until
+/// `cancel` fires.
 pub fn serve_all(
     listeners: Vec<TcpListener>,
     shared: Arc<Shared>,
     guard: Guard,
+    limits: Limits,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
     let mut session_config = SessionConfig::default();
@@ -88,6 +93,12 @@ pub fn serve_all(
     let post = tower::ServiceBuilder::new()
         .map_response(without_event_ids)
         .service(mcp.clone());
+    let envelope = Envelope {
+        shared: shared.clone(),
+        manager: manager.clone(),
+        limits,
+    };
+    tokio::spawn(envelope::reap(envelope.clone(), cancel.clone()));
     let state = AppState {
         shared,
         sessions: manager,
@@ -98,28 +109,17 @@ pub fn serve_all(
             "/mcp",
             get(open_stream).post_service(post).delete_service(mcp),
         )
+        .route_layer(axum::middleware::from_fn_with_state(
+            envelope,
+            envelope::check,
+        ))
         .route("/events", get(events))
         .fallback(|| async { (StatusCode::NOT_FOUND, "Not Found\n") })
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard, guard::check));
     let tasks: Vec<_> = listeners
         .into_iter()
-        .map(|listener| {
-            let (app, shutdown) = (app.clone(), cancel.clone());
-            tokio::spawn(async move {
-                // Without NODELAY an SSE answer's second write waits on the client's delayed
-                // ACK (~40 ms).
-                let listener = listener.tap_io(|tcp| {
-                    let _ = tcp.set_nodelay(true);
-                });
-                if let Err(e) = axum::serve(listener, app)
-                    .with_graceful_shutdown(async move { shutdown.cancelled().await })
-                    .await
-                {
-                    tracing::error!("companion server stopped: {e}");
-                }
-            })
-        })
+        .map(|listener| accept::serve(listener, app.clone(), limits, cancel.clone()))
         .collect();
     tokio::spawn(async move {
         for task in tasks {

@@ -38,25 +38,40 @@ pub fn dirs_in(root: &std::path::Path) -> Dirs {
 
 /// An instance with one enabled workspace holding `a.txt`.
 pub async fn start() -> Fixture {
-    start_with(Arc::new(redline_core::container::OsInterfaces)).await
+    start_with(redline_core::limits::Limits::default()).await
 }
 
-/// The same, with the host's network interfaces as given.
-pub async fn start_with(interfaces: Arc<dyn redline_core::container::Interfaces>) -> Fixture {
+/// As `start`, with other server limits.
+pub async fn start_with(limits: redline_core::limits::Limits) -> Fixture {
+    start_full(limits, Arc::new(redline_core::container::OsInterfaces)).await
+}
+
+/// As `start`, with the host's network interfaces as given.
+pub async fn start_on(interfaces: Arc<dyn redline_core::container::Interfaces>) -> Fixture {
+    start_full(redline_core::limits::Limits::default(), interfaces).await
+}
+
+async fn start_full(
+    limits: redline_core::limits::Limits,
+    interfaces: Arc<dyn redline_core::container::Interfaces>,
+) -> Fixture {
     let tmp = tempfile::tempdir().unwrap();
     let root = dunce::canonicalize(tmp.path()).unwrap();
     let ws = root.join("ws");
     std::fs::create_dir_all(&ws).unwrap();
     std::fs::write(ws.join("a.txt"), "one\ntwo\n").unwrap();
     let dirs = dirs_in(&root);
-    let instance = Instance::start(World {
-        dirs: dirs.clone(),
-        pid: std::process::id(),
-        procs: Arc::new(OsProcessTable),
-        clock: Arc::new(SystemClock),
-        tokens: Tokens::memory("test".into()),
-        interfaces,
-    })
+    let instance = Instance::start_with_limits(
+        World {
+            dirs: dirs.clone(),
+            pid: std::process::id(),
+            procs: Arc::new(OsProcessTable),
+            clock: Arc::new(SystemClock),
+            tokens: Tokens::memory("test".into()),
+            interfaces,
+        },
+        limits,
+    )
     .await
     .unwrap();
     instance.add_workspace(&ws).await.unwrap();
