@@ -65,6 +65,7 @@ mod tests {
             path: file.into(),
             original: None,
             proposal: text,
+            container: false,
         });
     }
 

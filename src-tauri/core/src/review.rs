@@ -51,6 +51,8 @@ pub struct Review {
     pub stats: Stats,
     pub created_at: u64,
     pub updated_at: u64,
+    /// It came from a CLI in a container, through a container-path mapping.
+    pub container: bool,
 }
 
 impl Review {
@@ -71,6 +73,8 @@ impl Review {
             workspace: self.workspace.to_string_lossy().into_owned(),
             relative_path: relative,
             file_path: self.file_path.clone(),
+            path: self.path.to_string_lossy().into_owned(),
+            container: self.container,
             client: self.client.clone(),
             new_file: self.original.is_none(),
             original: self.original_text().to_owned(),
@@ -88,6 +92,8 @@ impl Review {
             id: self.id,
             workspace: self.workspace.clone(),
             file_path: self.file_path.clone(),
+            path: self.path.clone(),
+            container: self.container,
             client: self.client.clone(),
             added: self.stats.added,
             removed: self.stats.removed,
@@ -104,6 +110,10 @@ pub struct Summary {
     pub id: ReviewId,
     pub workspace: PathBuf,
     pub file_path: String,
+    /// The file on this host (differs from `file_path` for a CLI in a container).
+    pub path: PathBuf,
+    /// It came through a container-path mapping.
+    pub container: bool,
     pub client: ClientInfo,
     pub added: usize,
     pub removed: usize,
@@ -121,7 +131,12 @@ pub struct Detail {
     pub workspace: String,
     /// The path relative to the workspace, for labels.
     pub relative_path: String,
+    /// The path as the CLI sent it (a container path for a CLI in a container).
     pub file_path: String,
+    /// The file on this host.
+    pub path: String,
+    /// It came from a CLI in a container, through a container-path mapping.
+    pub container: bool,
     pub client: ClientInfo,
     pub new_file: bool,
     pub original: String,
@@ -179,6 +194,8 @@ pub struct Proposal {
     pub path: PathBuf,
     pub original: Option<String>,
     pub proposal: String,
+    /// It came through a container-path mapping.
+    pub container: bool,
 }
 
 pub struct ReviewQueue {
@@ -249,6 +266,7 @@ impl ReviewQueue {
             stats,
             created_at: now,
             updated_at: now,
+            container: p.container,
         });
         state.reviews.insert(id, review.clone());
         let _ = self.events.send(ReviewEvent::Added(review));
@@ -360,6 +378,7 @@ mod tests {
             path: PathBuf::from(file),
             original: Some("a\nb\n".into()),
             proposal: text.into(),
+            container: false,
         }
     }
 
