@@ -12,7 +12,6 @@ use crate::token::Token;
 use crate::workspace::Workspace;
 use bytes::Bytes;
 use serde::Serialize;
-use serde_json::json;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::broadcast::error::RecvError;
@@ -46,25 +45,13 @@ impl Shared {
         }
     }
 
-    /// Settles a review and tells the CLI session that asked. Only one decision can win.
+    /// Settles a review; the queue tells the CLI that asked, in its own protocol. Only one
+    /// decision can win.
     pub fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
-        let review = self.reviews.get(id).ok_or(Error::NoSuchReview(id))?;
-        let (outcome, event) = match decision {
-            Decision::Accept(content) => {
-                let content = content.unwrap_or_else(|| review.current.clone());
-                if content.is_empty() {
-                    return Err(Error::EmptyContent);
-                }
-                let params = json!({"filePath": review.file_path, "content": content});
-                (Outcome::Accepted, sse_event("ide/diffAccepted", params))
-            }
-            Decision::Reject => {
-                let params = json!({"filePath": review.file_path});
-                (Outcome::Rejected, sse_event("ide/diffRejected", params))
-            }
+        match decision {
+            Decision::Accept(content) => self.reviews.accept(id, content)?,
+            Decision::Reject => self.reviews.resolve(id, Outcome::Rejected)?,
         };
-        let review = self.reviews.resolve(id, outcome)?;
-        self.sessions.notify(&review.session, event);
         Ok(())
     }
 
