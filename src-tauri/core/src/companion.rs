@@ -10,6 +10,7 @@ use crate::http::session::{sse_event, Sessions};
 use crate::review::{Outcome, ReviewEvent, ReviewId, ReviewQueue};
 use crate::token::Token;
 use crate::workspace::Workspace;
+use crate::ws;
 use bytes::Bytes;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -30,6 +31,8 @@ pub struct Shared {
     pub workspace: Workspace,
     pub reviews: Arc<ReviewQueue>,
     pub sessions: Sessions,
+    /// Claude Code's WebSocket connections.
+    pub connections: ws::session::Connections,
     pub trusted: Option<bool>,
     last_context: Mutex<Option<serde_json::Value>>,
 }
@@ -40,6 +43,7 @@ impl Shared {
             workspace,
             reviews,
             sessions: Sessions::default(),
+            connections: ws::session::Connections::default(),
             trusted,
             last_context: Mutex::new(None),
         }
@@ -103,6 +107,9 @@ pub struct WorkspaceStatus {
     pub path: PathBuf,
     pub enabled: bool,
     pub port: Option<u16>,
+    /// Claude Code's WebSocket port.
+    #[serde(default)]
+    pub ws_port: Option<u16>,
     pub token_store: String,
     pub discovery_files: Vec<PathBuf>,
     pub discovery_failures: Vec<String>,
@@ -121,10 +128,13 @@ pub struct ClientStatus {
 pub struct Companion {
     pub shared: Arc<Shared>,
     pub port: u16,
+    /// Claude Code's WebSocket server.
+    pub ws_port: u16,
     token: Arc<RwLock<Token>>,
     written: Written,
     cancel: CancellationToken,
     server: tokio::task::JoinHandle<()>,
+    ws_server: tokio::task::JoinHandle<()>,
 }
 
 impl Companion {
@@ -144,6 +154,13 @@ impl Companion {
             .local_addr()
             .map_err(|e| Error::io(workspace.id(), e))?
             .port();
+        let ws_listener = ws::server::bind()
+            .await
+            .map_err(|e| Error::io(workspace.id(), e))?;
+        let ws_port = ws_listener
+            .local_addr()
+            .map_err(|e| Error::io(workspace.id(), e))?
+            .port();
         let shared = Arc::new(Shared::new(workspace, reviews, trusted));
         let token = Arc::new(RwLock::new(token));
         let cancel = CancellationToken::new();
@@ -156,6 +173,15 @@ impl Companion {
             },
             cancel.clone(),
         );
+        let ws_server = ws::server::serve(
+            ws_listener,
+            shared.clone(),
+            ws::guard::Guard {
+                port: ws_port,
+                token: token.clone(),
+            },
+            cancel.clone(),
+        );
         tokio::spawn(context_updates(shared.clone(), cancel.clone()));
         let written = {
             let t = token.read().unwrap_or_else(|e| e.into_inner());
@@ -164,22 +190,26 @@ impl Companion {
                 &Announcement {
                     pid,
                     port,
+                    ws_port: Some(ws_port),
                     workspace_path: &shared.workspace.joined(),
+                    roots: &shared.workspace.roots,
                     token: &t,
                 },
             )
         };
         tracing::info!(
-            "workspace {} listening on 127.0.0.1:{port}",
+            "workspace {} listening on 127.0.0.1:{port} (Claude Code: {ws_port})",
             shared.workspace.id().display()
         );
         Ok(Companion {
             shared,
             port,
+            ws_port,
             token,
             written,
             cancel,
             server,
+            ws_server,
         })
     }
 
@@ -187,16 +217,20 @@ impl Companion {
         self.token.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Swaps in a new token and rewrites the discovery files with it.
+    /// Swaps in a new token and rewrites the discovery files with it. Claude Code connections,
+    /// authenticated once at the upgrade with the old token, are closed.
     pub fn rotate(&mut self, token: Token, dirs: &Dirs, pid: u32) {
         *self.token.write().unwrap_or_else(|e| e.into_inner()) = token.clone();
+        self.shared.connections.close_all();
         discovery::remove(&self.written.files);
         self.written = discovery::write(
             dirs,
             &Announcement {
                 pid,
                 port: self.port,
+                ws_port: Some(self.ws_port),
                 workspace_path: &self.shared.workspace.joined(),
+                roots: &self.shared.workspace.roots,
                 token: &token,
             },
         );
@@ -218,6 +252,7 @@ impl Companion {
         }
         self.cancel.cancel();
         let _ = self.server.await;
+        let _ = self.ws_server.await;
     }
 
     pub fn status(&self, token_store: &str) -> WorkspaceStatus {
@@ -226,6 +261,7 @@ impl Companion {
             path: ws.to_owned(),
             enabled: true,
             port: Some(self.port),
+            ws_port: Some(self.ws_port),
             token_store: token_store.to_owned(),
             discovery_files: self.written.files.clone(),
             discovery_failures: self
@@ -239,6 +275,7 @@ impl Companion {
                 .sessions
                 .list()
                 .into_iter()
+                .chain(self.shared.connections.list())
                 .map(|(session, c)| ClientStatus {
                     session,
                     name: c.name,

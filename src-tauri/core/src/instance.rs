@@ -56,6 +56,9 @@ impl From<&KeyringState> for KeyringStatus {
 #[serde(rename_all = "camelCase")]
 pub struct Pin {
     pub port: u16,
+    /// Claude Code's WebSocket port, for `CLAUDE_CODE_SSE_PORT`.
+    #[serde(default)]
+    pub ws_port: Option<u16>,
     pub workspace_path: String,
     pub auth_token: String,
 }
@@ -222,6 +225,7 @@ impl Instance {
                     path: w.path.clone(),
                     enabled: w.enabled,
                     port: None,
+                    ws_port: None,
                     token_store: self.token_store().into(),
                     discovery_files: vec![],
                     discovery_failures: vec![],
@@ -255,6 +259,7 @@ impl Instance {
             .ok_or_else(|| Error::NotInWorkspace(resolved.clone()))?;
         Ok(Pin {
             port: c.port,
+            ws_port: Some(c.ws_port),
             workspace_path: c.shared.workspace.joined(),
             auth_token: c.token().expose().to_owned(),
         })

@@ -24,5 +24,6 @@ pub mod shell;
 pub mod stop;
 pub mod token;
 pub mod workspace;
+pub mod ws;
 
 pub use error::{Error, Result};
