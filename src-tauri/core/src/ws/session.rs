@@ -216,8 +216,10 @@ fn parse(bytes: &[u8]) -> Incoming {
     }
 }
 
-/// Answers one request; `None` for a request whose answer is an error already sent.
+/// Answers one request.
 async fn answer(conn: &Conn, id: Value, method: &str, params: Value) -> String {
+    let tool = params.get("name").and_then(Value::as_str).unwrap_or_default();
+    tracing::debug!("Claude Code ({}) asks {method} {tool}", conn.id);
     match method {
         "initialize" => {
             let client = params
