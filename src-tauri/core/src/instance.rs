@@ -295,6 +295,45 @@ impl Instance {
         c.shared.decide(id, decision)
     }
 
+    /// The connection that opened review `id`, if it is a live Claude Code one.
+    async fn claude_of(
+        &self,
+        id: ReviewId,
+        send: impl FnOnce(&crate::ws::session::Connections, &Review) -> bool,
+    ) -> Result<()> {
+        let review = self.review(id)?;
+        let state = self.state.lock().await;
+        let c = state
+            .companions
+            .get(&review.workspace)
+            .ok_or_else(|| Error::WorkspaceOff(review.workspace.clone()))?;
+        if send(&c.shared.connections, &review) {
+            Ok(())
+        } else {
+            Err(Error::NotClaude(id))
+        }
+    }
+
+    /// "Ask about this part": lines `a..=b` (0-based) of review `id` go to the Claude Code
+    /// session that opened it, as `at_mentioned`.
+    pub async fn mention(&self, id: ReviewId, a: u32, b: u32) -> Result<()> {
+        self.claude_of(id, |conns, r| {
+            conns.notify(
+                &r.session,
+                "at_mentioned",
+                crate::selection::mention(r, a, b),
+            )
+        })
+        .await
+    }
+
+    /// The user's selection in review `id`: kept for `getCurrentSelection` and sent, debounced,
+    /// to the Claude Code session that opened it as `selection_changed`.
+    pub async fn select(&self, id: ReviewId, sel: crate::selection::Selection) -> Result<()> {
+        self.claude_of(id, |conns, r| conns.select(&r.session, sel.params(r)))
+            .await
+    }
+
     /// Waits for a pending review (of `file`, if given) and returns it.
     pub async fn wait(&self, file: Option<&str>, timeout: Duration) -> Result<Summary> {
         let matches = |r: &Review| file.is_none_or(|f| r.file_path == f);

@@ -19,6 +19,7 @@ pub mod original;
 pub mod private_file;
 pub mod process;
 pub mod review;
+pub mod selection;
 pub mod settings;
 pub mod shell;
 pub mod stop;

@@ -684,3 +684,65 @@ async fn the_lock_file_announces_the_port_and_goes_with_the_workspace() {
     let refused = tokio::net::TcpStream::connect(("127.0.0.1", f.ws_port)).await;
     assert!(refused.is_err(), "the listener is closed");
 }
+
+#[tokio::test]
+async fn ask_about_lines_and_the_selection_reach_the_claude_that_opened_the_review() {
+    let f = start().await;
+    let mut asker = Claude::connect(&f).await;
+    let mut other = Claude::connect(&f).await;
+    let (call, id) = asker
+        .open_diff(&f, "a.txt", "zero\none\ntwo\nthree\n", "t")
+        .await;
+    f.instance.mention(id, 2, 1).await.unwrap();
+    let m = asker.next().await.unwrap();
+    assert_eq!(
+        m,
+        json!({"jsonrpc": "2.0", "method": "at_mentioned",
+               "params": {"filePath": f.file("a.txt"), "lineStart": 1, "lineEnd": 2}})
+    );
+    // Several selections in a row: one selection_changed, the latest.
+    for end in 1..=5 {
+        let sel = redline_core::selection::Selection {
+            start_line: 1,
+            start_character: 0,
+            end_line: 2,
+            end_character: end.min(3),
+        };
+        f.instance.select(id, sel).await.unwrap();
+    }
+    let m = asker.next().await.unwrap();
+    let expected = json!({
+        "text": "one\ntwo", "filePath": f.file("a.txt"),
+        "fileUrl": format!("file://{}", f.file("a.txt")),
+        "selection": {"start": {"line": 1, "character": 0}, "end": {"line": 2, "character": 3},
+                      "isEmpty": false}});
+    assert_eq!(m["method"], "selection_changed");
+    assert_eq!(m["params"], expected);
+    // The next message is the answer to a ping: no second selection_changed was queued.
+    let ping = asker.request("ping", json!({})).await;
+    assert_eq!(asker.next().await.unwrap()["id"], ping);
+    let mut current = expected.clone();
+    current["success"] = json!(true);
+    assert_eq!(
+        text_json(&other.call("getCurrentSelection", json!({})).await),
+        current
+    );
+    // The other connection heard none of it.
+    let pong = other.request("ping", json!({})).await;
+    assert_eq!(other.next().await.unwrap()["id"], pong);
+
+    // A review from Gemini CLI or Qwen Code has no Claude Code to ask.
+    let mut http = f.client();
+    http.connect("2025-06-18").await;
+    let hid = f.propose(&mut http, "b.txt", "b\n").await;
+    assert_eq!(
+        f.instance.mention(hid, 0, 0).await.unwrap_err().code(),
+        "not_claude"
+    );
+    f.instance.decide(id, Decision::Reject).await.unwrap();
+    assert_eq!(texts(&asker.response(call).await), ["DIFF_REJECTED"]);
+    assert_eq!(
+        f.instance.mention(id, 0, 0).await.unwrap_err().code(),
+        "no_such_review"
+    );
+}

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
@@ -38,12 +38,16 @@ struct Entry {
     client: ClientInfo,
     out: mpsc::Sender<String>,
     close: CancellationToken,
+    /// The latest selection for this connection; its loop sends it debounced.
+    selection: watch::Sender<Option<Value>>,
 }
 
 /// The workspace's live Claude Code connections: who each one is, and a way to reach it.
 #[derive(Default)]
 pub struct Connections {
     inner: Mutex<HashMap<String, Entry>>,
+    /// The user's latest selection in a review of this workspace, for `getCurrentSelection`.
+    selection: Mutex<Option<Value>>,
 }
 
 impl Connections {
@@ -77,6 +81,22 @@ impl Connections {
         self.lock()
             .get(id)
             .is_some_and(|e| e.out.try_send(msg).is_ok())
+    }
+
+    /// Records the user's selection and sends it to connection `id` as `selection_changed`,
+    /// debounced; false if that connection is gone.
+    pub fn select(&self, id: &str, params: Value) -> bool {
+        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
+        self.lock()
+            .get(id)
+            .is_some_and(|e| e.selection.send(Some(params)).is_ok())
+    }
+
+    pub fn selection(&self) -> Option<Value> {
+        self.selection
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Closes every connection (a rotated token): each answers its blocked calls first.
@@ -218,7 +238,10 @@ fn parse(bytes: &[u8]) -> Incoming {
 
 /// Answers one request.
 async fn answer(conn: &Conn, id: Value, method: &str, params: Value) -> String {
-    let tool = params.get("name").and_then(Value::as_str).unwrap_or_default();
+    let tool = params
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     tracing::debug!("Claude Code ({}) asks {method} {tool}", conn.id);
     match method {
         "initialize" => {
@@ -258,6 +281,7 @@ pub async fn run(
     let id = format!("claude-{}", NEXT.fetch_add(1, Ordering::Relaxed));
     let (out, mut outbox) = mpsc::channel::<String>(OUTBOX);
     let closing = stop.child_token();
+    let (selection, mut selections) = watch::channel::<Option<Value>>(None);
     shared.connections.lock().insert(
         id.clone(),
         Entry {
@@ -267,6 +291,7 @@ pub async fn run(
             },
             out: out.clone(),
             close: closing.clone(),
+            selection,
         },
     );
     let conn = Arc::new(Conn {
@@ -279,9 +304,29 @@ pub async fn run(
     let mut tasks: JoinSet<()> = JoinSet::new();
     let start = tokio::time::Instant::now() + PING;
     let mut ping = tokio::time::interval_at(start, PING);
+    let mut selection_due: Option<tokio::time::Instant> = None;
     let peer_gone = loop {
+        let selection_wait = async {
+            match selection_due {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             _ = closing.cancelled() => break false,
+            Ok(()) = selections.changed(), if selection_due.is_none() => {
+                selection_due = Some(tokio::time::Instant::now() + crate::selection::DEBOUNCE);
+            }
+            _ = selection_wait => {
+                selection_due = None;
+                let latest = selections.borrow_and_update().clone();
+                if let Some(params) = latest {
+                    let msg = json!({"jsonrpc": "2.0", "method": "selection_changed", "params": params});
+                    if socket.send(Message::Text(msg.to_string().into())).await.is_err() {
+                        break true;
+                    }
+                }
+            }
             frame = socket.recv() => {
                 let bytes = match frame {
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break true,

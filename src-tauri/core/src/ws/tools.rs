@@ -269,8 +269,13 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
 }
 
 fn current_selection(conn: &Conn) -> Value {
-    let _ = conn;
-    json_text(json!({"success": false, "message": "No active editor found"}))
+    match conn.shared.connections.selection() {
+        Some(Value::Object(mut sel)) => {
+            sel.insert("success".into(), json!(true));
+            json_text(Value::Object(sel))
+        }
+        _ => json_text(json!({"success": false, "message": "No active editor found"})),
+    }
 }
 
 fn open_editors(conn: &Conn) -> Value {
