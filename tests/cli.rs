@@ -153,7 +153,10 @@ fn serve_announces_with_its_own_pid_and_cleans_up_on_sigterm() {
     assert_eq!(c["transport"], "ws");
     assert_eq!(c["workspaceFolders"], json!([env.ws().to_str().unwrap()]));
     let human = env.ok(&["status"]);
-    assert!(human.contains(&format!("claude code     ws://127.0.0.1:{ws_port}")), "{human}");
+    assert!(
+        human.contains(&format!("claude code     ws://127.0.0.1:{ws_port}")),
+        "{human}"
+    );
     assert!(human.contains(&claude.display().to_string()), "{human}");
     let g: Value = serde_json::from_slice(&std::fs::read(&gemini).unwrap()).unwrap();
     assert_eq!(g["port"], port);

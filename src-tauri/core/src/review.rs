@@ -384,8 +384,10 @@ mod tests {
         Box::new(|_, _| {})
     }
 
+    type Told = Arc<Mutex<Vec<(Outcome, String)>>>;
+
     /// A reply that records what it was told.
-    fn recorder() -> (Reply, Arc<Mutex<Vec<(Outcome, String)>>>) {
+    fn recorder() -> (Reply, Told) {
         let told = Arc::new(Mutex::new(Vec::new()));
         let sink = told.clone();
         let reply: Reply = Box::new(move |r: &Review, o| {
