@@ -37,6 +37,22 @@ async function pollUntil(fn, timeoutMs, what) {
   }
 }
 
+/**
+ * Presses `key` until the screen satisfies `done`: claude's dialogs ignore keys for a moment after
+ * they appear (against answers typed ahead).
+ */
+async function pressUntil(c, key, done, what) {
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    await c.keys(key);
+    try {
+      return await c.waitForScreen(done, 1000, what);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
+}
+
 describe('Claude Code (real claude binary) against Redline', { skip: !claudeInstalled() && 'claude not installed (npm install in tests/interop)', timeout: 600_000 }, () => {
   let ws;
   let r;
@@ -159,18 +175,7 @@ describe('Claude Code (real claude binary) against Redline', { skip: !claudeInst
     fs.writeFileSync(path.join(ws, 'terminal.txt'), 'old\n');
     const { plan, filePath } = await proposeEdit(one, 'terminal.txt', 'from the terminal\n', 'TERMINAL');
     await one.waitForScreen(/Do you want to overwrite terminal\.txt\?/, STEP_MS, 'the terminal prompt');
-    // The prompt ignores keys for a moment after it appears (against answers typed ahead):
-    // press "1" (Yes) until it is taken.
-    const deadline = Date.now() + STEP_MS;
-    for (;;) {
-      await one.keys('1');
-      try {
-        await one.waitForScreen((s) => !/Do you want to overwrite terminal\.txt\?/.test(s), 1000, 'the prompt to take "1"');
-        break;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-      }
-    }
+    await pressUntil(one, '1', (s) => !/Do you want to overwrite terminal\.txt\?/.test(s), 'the prompt to take "1" (Yes)');
     await writeResult(one, plan, 'TERMINAL');
     await pollUntil(async () => {
       const list = await reviews();
@@ -179,9 +184,29 @@ describe('Claude Code (real claude binary) against Redline', { skip: !claudeInst
     assert.equal(fs.readFileSync(filePath, 'utf8'), 'from the terminal\n');
   });
 
-  test('two claude sessions in two windows each get their own decision', async () => {
-    const two = await tmux.claude({ name: 'two', cwd: ws, env: env() });
+  test('two claude sessions in two windows (the second connected with /ide) each get their own decision', async () => {
+    // The second one without --ide: the /ide picker lists Redline (from its lock) and connects.
+    const two = await tmux.claude({ name: 'two', cwd: ws, env: env(), args: [] });
     await two.waitForScreen(/for shortcuts/, STEP_MS, 'the second claude to be ready');
+    await two.submit('/ide');
+    await two.waitForScreen(/Connect to an IDE/, STEP_MS, 'the /ide picker');
+    await pressUntil(two, 'Up', /❯\s*(✔\s*)?Redline/, 'Redline to be the picked entry');
+    await two.keys('Enter');
+    // claude then offers to connect automatically from now on: "No, connect with /ide".
+    await two.waitForScreen(/Connect to your IDE automatically\?/, STEP_MS, 'the auto-connect question');
+    await pressUntil(two, 'Enter', (s) => !/Connect to your IDE automatically\?/.test(s), 'the answer to be taken');
+    await pollUntil(
+      async () => {
+        const s = await r.json(['status', '--json']);
+        const n = s.workspaces[0].clients.filter((c) => c.name === 'Claude Code').length;
+        return { ok: n === 2, value: s.workspaces[0].clients };
+      },
+      STEP_MS,
+      'the second claude to connect through /ide',
+    ).catch(async (e) => {
+      throw new Error(`${e.message}\n--- screen ---\n${await two.screen()}`);
+    });
+    await two.waitForScreen((s) => !/Connect to an IDE/.test(s), STEP_MS, 'the picker to close');
     fs.writeFileSync(path.join(ws, 'one.txt'), 'one\n');
     fs.writeFileSync(path.join(ws, 'two.txt'), 'two\n');
     const a = await proposeEdit(one, 'one.txt', 'one proposed\n', 'ONE');
