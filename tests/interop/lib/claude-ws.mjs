@@ -14,7 +14,9 @@ import { EventEmitter } from 'node:events';
 
 function frame(opcode, payload) {
   const mask = crypto.randomBytes(4);
-  const len = payload.length;
+  // Bytes, not UTF-16 units: the length is the UTF-8 payload's.
+  const body = Buffer.from(payload);
+  const len = body.length;
   const head = len < 126 ? Buffer.alloc(2) : len < 65536 ? Buffer.alloc(4) : Buffer.alloc(10);
   head[0] = 0x80 | opcode;
   if (len < 126) head[1] = 0x80 | len;
@@ -25,7 +27,6 @@ function frame(opcode, payload) {
     head[1] = 0x80 | 127;
     head.writeBigUInt64BE(BigInt(len), 2);
   }
-  const body = Buffer.from(payload);
   for (let i = 0; i < body.length; i++) body[i] ^= mask[i % 4];
   return Buffer.concat([head, mask, body]);
 }
