@@ -178,8 +178,11 @@ async fn run(command: Command) -> Result<()> {
 
 /// Logs to stderr; `RUST_LOG` overrides the level. Tokens never reach a log line.
 fn init_logging() {
+    use std::io::IsTerminal;
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        // Colour escapes only for a person at a terminal: never in a file or a journal.
+        .with_ansi(std::io::stderr().is_terminal())
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "info,rmcp=warn".into()),

@@ -698,3 +698,126 @@ fn a_second_launch_reaches_the_running_instance_instead_of_starting_another() {
     env.ok(&["quit"]);
     first.wait().unwrap();
 }
+
+/// Runs `cmd`, failing the test if it does not finish within `deadline`.
+fn output_within(mut cmd: Command, deadline: std::time::Duration) -> Output {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let end = std::time::Instant::now() + deadline;
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > end {
+            let _ = child.kill();
+            panic!("{cmd:?} did not finish within {deadline:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn an_idle_flood_at_the_descriptor_limit_leaves_status_and_the_server_answering() {
+    use std::io::{Read, Write};
+    use std::os::unix::process::CommandExt;
+    let deadline = std::time::Duration::from_secs(20);
+    // This test itself holds 1,100 sockets.
+    let mut own = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut own) };
+    if own.rlim_max < 2048 {
+        eprintln!("skipped: the hard descriptor limit is {}", own.rlim_max);
+        return;
+    }
+    own.rlim_cur = own.rlim_max;
+    unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &own) };
+
+    let env = Env::new();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    // A desktop session's 1,024 descriptors, and no way to raise them.
+    let mut cmd = env.cmd(&["serve", "--headless"]);
+    cmd.stdout(Stdio::piped()).stderr(Stdio::null());
+    unsafe {
+        cmd.pre_exec(|| {
+            let l = libc::rlimit {
+                rlim_cur: 1024,
+                rlim_max: 1024,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &l) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line, "ready\n");
+    let status = env.json(&["status", "--json"]);
+    let port = status["workspaces"][0]["port"].as_u64().unwrap() as u16;
+    let token = token_in(&status);
+
+    let flood: Vec<_> = (0..1100)
+        .filter_map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).ok())
+        .collect();
+    assert!(flood.len() >= 1000, "only {} connected", flood.len());
+
+    let out = output_within(env.cmd(&["status", "--json"]), deadline);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(deadline)).unwrap();
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    write!(
+        s,
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\nauthorization: Bearer {token}\r\nconnection: close\r\naccept: application/json, text/event-stream\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "answer: {answer:?}");
+
+    signal(&child, libc::SIGTERM);
+    let end = std::time::Instant::now() + deadline;
+    while child.try_wait().unwrap().is_none() {
+        assert!(std::time::Instant::now() < end, "SIGTERM with a flood open");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(flood);
+}
+
+#[test]
+fn the_log_is_plain_text_when_stderr_is_not_a_terminal() {
+    let env = Env::new();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    let mut child = env
+        .cmd(&["serve", "--headless"])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line, "ready\n");
+    env.ok(&["quit"]);
+    let out = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("listening on 127.0.0.1:"), "{log}");
+    assert!(
+        !log.contains('\x1b'),
+        "colour escapes in a piped log: {log:?}"
+    );
+}

@@ -7,6 +7,7 @@
 
 mod floor;
 mod http;
+mod load;
 mod mcp;
 mod target;
 
@@ -145,6 +146,10 @@ fn parse_opts() -> Result<Opts> {
 }
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("load") {
+        load::main();
+        return;
+    }
     let opts = match parse_opts() {
         Ok(o) => o,
         Err(e) => {

@@ -57,6 +57,11 @@ impl Session {
         }
     }
 
+    /// The session id the server gave at initialize.
+    pub fn id(&self) -> Option<&str> {
+        self.session_id.as_deref()
+    }
+
     pub fn reconnects(&self) -> u64 {
         self.conn.reconnects
     }

@@ -227,3 +227,48 @@ describe('Claude Code (real claude binary) against Redline', { skip: !claudeInst
     assert.deepEqual(await reviews(), []);
   });
 });
+
+// 150 s idle, several of Redline's 30 s pings: opt in with REDLINE_IT_LONG=1.
+describe('an idle Claude Code session', { skip: (!claudeInstalled() && 'claude not installed') || (!process.env.REDLINE_IT_LONG && 'set REDLINE_IT_LONG=1'), timeout: 300_000 }, () => {
+  test('stays connected for 150 s and then still gets its decision', async (t) => {
+    const ws = realTmpDir('rl-claude-idle-');
+    const api = await startFakeApi();
+    const r = await startRedline({ workspaces: [ws] });
+    const tmux = await startTmux();
+    t.after(async () => {
+      await tmux.stop();
+      await r.stop();
+      await api.close();
+      fs.rmSync(ws, { recursive: true, force: true });
+    });
+    await writeClaudeConfig(r.dirs.home, { workspaces: [ws], apiKey: API_KEY });
+    const c = await tmux.claude({ name: 'idle', cwd: ws, env: claudeEnv({ home: r.dirs.home, apiBaseUrl: api.baseURL, apiKey: API_KEY }) });
+    await c.waitForScreen(/for shortcuts/, STEP_MS, 'claude to be ready');
+    const sessions = async () => (await r.json(['status', '--json'])).workspaces[0].clients.map((x) => x.session);
+    const first = await pollUntil(async () => {
+      const s = await sessions();
+      return { ok: s.length === 1, value: s };
+    }, STEP_MS, 'claude to connect');
+    // The session must not change or vanish while idle: polled until the deadline.
+    const idleMs = 150_000;
+    const changed = await pollUntil(async () => {
+      const s = await sessions();
+      return { ok: JSON.stringify(s) !== JSON.stringify(first), value: s };
+    }, idleMs, 'the idle session to change').then((s) => s, () => null);
+    assert.equal(changed, null, `the session changed while idle: ${JSON.stringify(changed)}`);
+
+    const file = path.join(ws, 'after-idle.txt');
+    fs.writeFileSync(file, 'before\n');
+    api.addPlan({ trigger: 'REDLINE-EDIT-IDLE', filePath: file, content: 'still here\n', final: 'done IDLE' });
+    await c.submit('REDLINE-EDIT-IDLE please');
+    await c.waitForScreen(/Opened changes in Redline/, STEP_MS, 'the diff after the idle spell');
+    const review = await pollUntil(async () => {
+      const list = await r.json(['review', 'list', '--json']);
+      return { ok: list.length === 1, value: list[0] ?? list };
+    }, STEP_MS, 'the review');
+    assert.equal((await r.run(['review', 'accept', String(review.id)])).code, 0);
+    await c.waitForScreen(/● done IDLE/, STEP_MS, 'the end of the turn');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'still here\n');
+    assert.deepEqual(await sessions(), first, 'the same connection throughout');
+  });
+});

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::http::guard::Guard;
 use crate::http::server;
 use crate::http::session::{sse_event, Sessions};
+use crate::limits::Limits;
 use crate::review::{Outcome, ReviewEvent, ReviewId, ReviewQueue};
 use crate::token::Token;
 use crate::workspace::Workspace;
@@ -146,6 +147,7 @@ impl Companion {
         reviews: Arc<ReviewQueue>,
         dirs: &Dirs,
         pid: u32,
+        limits: Limits,
     ) -> Result<Companion> {
         let listener = server::bind()
             .await
@@ -171,6 +173,7 @@ impl Companion {
                 port,
                 token: token.clone(),
             },
+            limits,
             cancel.clone(),
         );
         let ws_server = ws::server::serve(
@@ -180,6 +183,7 @@ impl Companion {
                 port: ws_port,
                 token: token.clone(),
             },
+            limits,
             cancel.clone(),
         );
         tokio::spawn(context_updates(shared.clone(), cancel.clone()));

@@ -120,11 +120,16 @@ fn value<T: Serialize>(v: T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
+/// How long a `redline` command may take to send its request line.
+const REQUEST_READ: Duration = Duration::from_secs(10);
+
 /// Answers one connection: a request line in, a reply line out.
 async fn answer<S: AsyncRead + AsyncWrite + Unpin>(instance: &Instance, stream: S) {
     let mut stream = BufReader::new(stream);
     let mut line = String::new();
-    if stream.read_line(&mut line).await.is_err() {
+    // A request is one short line: a peer that does not send it in time is dropped.
+    let read = tokio::time::timeout(REQUEST_READ, stream.read_line(&mut line));
+    if !matches!(read.await, Ok(Ok(_))) {
         return;
     }
     let reply = match serde_json::from_str::<Request>(&line) {
@@ -199,8 +204,15 @@ mod endpoint {
 
     pub async fn serve(instance: Arc<Instance>, listener: Listener) {
         loop {
-            let Ok((stream, _)) = listener.inner.accept().await else {
-                continue;
+            let stream = match listener.inner.accept().await {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // Out of descriptors: the pending connection stays queued, so retrying at
+                    // once would spin; wait for some to free up.
+                    tracing::warn!("control socket: accept failed: {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    continue;
+                }
             };
             let instance = instance.clone();
             tokio::spawn(async move { answer(&instance, stream).await });

@@ -82,6 +82,11 @@ pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
     }
     let mut written = Written::default();
     for (path, body) in files {
+        if let Some(why) = path.parent().and_then(private_file::unsafe_dir) {
+            tracing::warn!("discovery file not written: {why}");
+            written.failures.push((path, why));
+            continue;
+        }
         match private_file::write(&path, body.to_string().as_bytes()) {
             Ok(()) => written.files.push(path),
             Err(e) => {
@@ -279,6 +284,44 @@ mod tests {
         assert_eq!(w.files.len(), 1);
         assert_eq!(w.failures.len(), 1);
         assert_eq!(w.failures[0].0, d.qwen.join("2.lock"));
+    }
+
+    #[test]
+    fn no_token_goes_into_a_directory_others_can_touch() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = dirs(tmp.path());
+        std::fs::create_dir_all(&d.gemini).unwrap();
+        std::fs::set_permissions(&d.gemini, std::fs::Permissions::from_mode(0o777)).unwrap();
+        std::fs::create_dir_all(&d.qwen).unwrap();
+        std::fs::set_permissions(&d.qwen, std::fs::Permissions::from_mode(0o770)).unwrap();
+        std::fs::create_dir_all(&d.claude).unwrap();
+        std::fs::set_permissions(&d.claude, std::fs::Permissions::from_mode(0o707)).unwrap();
+        let token = Token::generate();
+        let a = Announcement {
+            pid: 1,
+            port: 2,
+            ws_port: Some(3),
+            workspace_path: "/w",
+            roots: &["/w".into()],
+            token: &token,
+        };
+        let w = write(&d, &a);
+        assert!(w.files.is_empty(), "{w:?}");
+        assert_eq!(w.failures.len(), 3);
+        for (path, why) in &w.failures {
+            assert!(!path.exists());
+            assert!(why.contains("writable by group or others"), "{why}");
+            assert!(why.contains(&*path.parent().unwrap().to_string_lossy()));
+        }
+        // Owned by someone else (needs root to arrange), even with a private mode.
+        std::fs::set_permissions(&d.gemini, std::fs::Permissions::from_mode(0o700)).unwrap();
+        if unsafe { libc::geteuid() } == 0 {
+            let c = std::ffi::CString::new(d.gemini.to_str().unwrap()).unwrap();
+            assert_eq!(unsafe { libc::chown(c.as_ptr(), 65534, 65534) }, 0);
+            let w = write(&d, &a);
+            assert!(w.failures[0].1.contains("owned by another user"), "{w:?}");
+            assert!(!gemini_file(&d, 1, 2).exists());
+        }
     }
 
     #[test]

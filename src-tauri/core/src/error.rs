@@ -12,6 +12,14 @@ pub enum Error {
     NotText(String),
     #[error("{0} is a directory")]
     IsDirectory(String),
+    #[error("{path} cannot be resolved safely: {reason}")]
+    BadPath { path: String, reason: &'static str },
+    #[error("{0} is not a regular file (a FIFO, socket or device is never read)")]
+    NotRegularFile(String),
+    #[error("{path} is {size} bytes; Redline reviews files up to {limit} bytes")]
+    TooLarge { path: String, size: u64, limit: u64 },
+    #[error("{0}")]
+    Busy(String),
     #[error("no review with id {0}")]
     NoSuchReview(u64),
     #[error("no diff is open for {0}")]
@@ -63,6 +71,10 @@ impl Error {
             Error::RelativePath(_) => "relative_path",
             Error::NotText(_) => "not_text",
             Error::IsDirectory(_) => "is_directory",
+            Error::BadPath { .. } => "bad_path",
+            Error::NotRegularFile(_) => "not_regular_file",
+            Error::TooLarge { .. } => "too_large",
+            Error::Busy(_) => "busy",
             Error::NoSuchReview(_) => "no_such_review",
             Error::NoOpenDiff(_) => "no_open_diff",
             Error::NotClaude(_) => "not_claude",

@@ -9,6 +9,7 @@ use crate::dirs::Dirs;
 use crate::discovery;
 use crate::error::{Error, Result};
 use crate::keyring::{KeyringState, Tokens};
+use crate::limits::Limits;
 use crate::process::ProcessTable;
 use crate::review::{Review, ReviewEvent, ReviewId, ReviewQueue, Summary};
 use serde::{Deserialize, Serialize};
@@ -70,6 +71,7 @@ struct State {
 
 pub struct Instance {
     world: World,
+    limits: Limits,
     reviews: Arc<ReviewQueue>,
     state: Mutex<State>,
     quit: CancellationToken,
@@ -80,6 +82,14 @@ pub struct Instance {
 impl Instance {
     /// Cleans up what a crashed run left, then starts every enabled workspace.
     pub async fn start(world: World) -> Result<Arc<Instance>> {
+        Self::start_with_limits(world, Limits::default()).await
+    }
+
+    /// As `start`, with other bounds for every server (tests use small ones).
+    pub async fn start_with_limits(world: World, limits: Limits) -> Result<Arc<Instance>> {
+        if let Some(n) = crate::accept::raise_fd_limit() {
+            tracing::debug!("open-file limit {n}");
+        }
         let swept = discovery::sweep_stale(&world.dirs, world.procs.as_ref(), world.pid);
         for f in &swept {
             tracing::info!("removed stale discovery file {}", f.display());
@@ -88,6 +98,7 @@ impl Instance {
         let reviews = Arc::new(ReviewQueue::new(world.clock.clone()));
         let instance = Arc::new(Instance {
             world,
+            limits,
             reviews,
             state: Mutex::new(State {
                 config: config.clone(),
@@ -137,6 +148,7 @@ impl Instance {
             self.reviews.clone(),
             &self.world.dirs,
             self.world.pid,
+            self.limits,
         )
         .await?;
         state.companions.insert(path.to_owned(), companion);

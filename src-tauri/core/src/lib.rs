@@ -1,6 +1,7 @@
 //! Redline's core: the IDE-companion servers AI coding CLIs connect to, their discovery files and
 //! tokens, and the review queue. Knows nothing of Tauri; tested without a display.
 
+pub mod accept;
 pub mod bindings;
 pub mod clock;
 pub mod companion;
@@ -14,10 +15,12 @@ pub mod error;
 pub mod http;
 pub mod instance;
 pub mod keyring;
+pub mod limits;
 pub mod menu;
 pub mod original;
 pub mod private_file;
 pub mod process;
+pub mod quota;
 pub mod review;
 pub mod selection;
 pub mod settings;

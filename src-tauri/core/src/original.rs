@@ -1,22 +1,163 @@
 //! Reads the file a proposal would replace: the "before" side of every protocol's review.
 
 use crate::error::{Error, Result};
+use std::fs::{File, OpenOptions};
+use std::io::Read;
 use std::path::Path;
 
+/// The largest original Redline reads (32 MiB): bigger files are refused before a byte is read.
+pub const MAX_ORIGINAL_BYTES: u64 = 32 * 1024 * 1024;
+
 /// The file's text, or `None` when it does not exist yet (a new-file review). `file_path` is the
-/// path as the CLI sent it, for messages; `path` is the resolved, confined one.
+/// path as the CLI sent it, for messages; `path` is the resolved, confined one. Runs on the
+/// blocking pool, and never blocks even there: a FIFO, socket or device is refused unread.
 pub async fn read(path: &Path, file_path: &str) -> Result<Option<String>> {
-    let owned = path.to_path_buf();
-    let read = tokio::task::spawn_blocking(move || std::fs::read(&owned))
+    let (owned, shown) = (path.to_path_buf(), file_path.to_owned());
+    tokio::task::spawn_blocking(move || read_now(&owned, &shown))
         .await
-        .map_err(|e| Error::io(path, std::io::Error::other(e)))?;
-    match read {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => Ok(Some(text)),
-            Err(_) => Err(Error::NotText(file_path.to_owned())),
-        },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(_) if path.is_dir() => Err(Error::IsDirectory(file_path.to_owned())),
-        Err(e) => Err(Error::io(path, e)),
+        .map_err(|e| Error::io(path, std::io::Error::other(e)))?
+}
+
+fn read_now(path: &Path, file_path: &str) -> Result<Option<String>> {
+    // A cheap early refusal that avoids even opening a device; the check that counts is the
+    // fstat of the opened descriptor below (the path may change in between).
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => return Err(Error::IsDirectory(file_path.to_owned())),
+        Ok(m) if !m.is_file() && !m.file_type().is_symlink() => {
+            return Err(Error::NotRegularFile(file_path.to_owned()))
+        }
+        _ => {}
+    }
+    let file = match open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(_) if path.is_dir() => return Err(Error::IsDirectory(file_path.to_owned())),
+        Err(e) if is_link_refusal(&e) => {
+            return Err(Error::BadPath {
+                path: file_path.to_owned(),
+                reason: "it became a symbolic link while being read",
+            })
+        }
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    if meta.is_dir() {
+        return Err(Error::IsDirectory(file_path.to_owned()));
+    }
+    if !meta.is_file() {
+        return Err(Error::NotRegularFile(file_path.to_owned()));
+    }
+    let too_large = |size| Error::TooLarge {
+        path: file_path.to_owned(),
+        size,
+        limit: MAX_ORIGINAL_BYTES,
+    };
+    if meta.len() > MAX_ORIGINAL_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    // The file may grow after the fstat: read one byte past the limit at most.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_ORIGINAL_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_ORIGINAL_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| Error::NotText(file_path.to_owned()))
+}
+
+/// Opens for reading without blocking on a FIFO, without becoming a terminal's controlling
+/// process, and without following a link swapped in after the path was resolved.
+fn open(path: &Path) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW);
+    }
+    options.open(path)
+}
+
+fn is_link_refusal(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        e.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A deadline, not a timing: before the fix a FIFO blocked this read for ever.
+    const DEADLINE: Duration = Duration::from_secs(10);
+
+    async fn read_within(path: &Path) -> Result<Option<String>> {
+        tokio::time::timeout(DEADLINE, read(path, &path.to_string_lossy()))
+            .await
+            .expect("the read must never block")
+    }
+
+    #[tokio::test]
+    async fn fifos_and_sockets_are_refused_without_blocking() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fifo = tmp.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let sock = tmp.path().join("sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        for p in [&fifo, &sock] {
+            let err = read_within(p).await.unwrap_err();
+            assert_eq!(err.code(), "not_regular_file", "{}", p.display());
+            assert!(err.to_string().contains(&*p.to_string_lossy()));
+        }
+        // Two at once used to wedge the whole runtime.
+        let (a, b) = tokio::join!(read_within(&fifo), read_within(&fifo));
+        assert!(a.is_err() && b.is_err());
+    }
+
+    #[tokio::test]
+    async fn an_oversized_original_is_refused_before_it_is_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        for size in [MAX_ORIGINAL_BYTES + 1, 2 << 30] {
+            let big = tmp.path().join(format!("sparse-{size}"));
+            File::create(&big).unwrap().set_len(size).unwrap();
+            let err = read_within(&big).await.unwrap_err();
+            assert_eq!(err.code(), "too_large");
+            assert!(err.to_string().contains("33554432"), "{err}");
+        }
+        let fits = tmp.path().join("fits");
+        File::create(&fits)
+            .unwrap()
+            .set_len(MAX_ORIGINAL_BYTES)
+            .unwrap();
+        assert_eq!(
+            read_within(&fits).await.unwrap().unwrap().len() as u64,
+            MAX_ORIGINAL_BYTES
+        );
+    }
+
+    #[tokio::test]
+    async fn files_directories_and_missing_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let f = tmp.path().join("f");
+        std::fs::write(&f, "text").unwrap();
+        assert_eq!(read_within(&f).await.unwrap().as_deref(), Some("text"));
+        assert_eq!(read_within(&tmp.path().join("nope")).await.unwrap(), None);
+        assert_eq!(
+            read_within(tmp.path()).await.unwrap_err().code(),
+            "is_directory"
+        );
+        std::fs::write(&f, [0xff, 0xfe]).unwrap();
+        assert_eq!(read_within(&f).await.unwrap_err().code(), "not_text");
     }
 }

@@ -67,6 +67,10 @@ impl Guard {
 }
 
 pub async fn check(State(guard): State<Guard>, req: Request, next: Next) -> Response {
+    // Two Host headers mean two readings of one request (a proxy's and ours): refuse both.
+    if req.headers().get_all(header::HOST).iter().nth(1).is_some() {
+        return refuse(StatusCode::BAD_REQUEST);
+    }
     // No browser has any business here: a CLI never sends Origin.
     if req.headers().contains_key(header::ORIGIN) || !guard.host_ok(&req) {
         return refuse(StatusCode::FORBIDDEN);

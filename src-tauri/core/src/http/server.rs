@@ -1,15 +1,17 @@
 //! A workspace's companion HTTP server: MCP at `/mcp` (rmcp for POST and DELETE, Redline's own
 //! notification stream for GET) and the `/events` stream, behind the guard.
 
+use crate::accept;
 use crate::companion::Shared;
+use crate::http::envelope::{self, Envelope};
 use crate::http::guard::{self, Guard, MAX_BODY_BYTES};
 use crate::http::session::Sessions;
 use crate::http::tools::Handler;
+use crate::limits::Limits;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use axum::Router;
 use bytes::{Bytes, BytesMut};
 use futures::{Stream, StreamExt};
@@ -46,6 +48,7 @@ pub fn serve(
     listener: TcpListener,
     shared: Arc<Shared>,
     guard: Guard,
+    limits: Limits,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
     let mut session_config = SessionConfig::default();
@@ -73,6 +76,12 @@ pub fn serve(
     let post = tower::ServiceBuilder::new()
         .map_response(without_event_ids)
         .service(mcp.clone());
+    let envelope = Envelope {
+        shared: shared.clone(),
+        manager: manager.clone(),
+        limits,
+    };
+    tokio::spawn(envelope::reap(envelope.clone(), cancel.clone()));
     let state = AppState {
         shared,
         sessions: manager,
@@ -83,23 +92,15 @@ pub fn serve(
             "/mcp",
             get(open_stream).post_service(post).delete_service(mcp),
         )
+        .route_layer(axum::middleware::from_fn_with_state(
+            envelope,
+            envelope::check,
+        ))
         .route("/events", get(events))
         .fallback(|| async { (StatusCode::NOT_FOUND, "Not Found\n") })
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard, guard::check));
-    tokio::spawn(async move {
-        let shutdown = cancel.clone();
-        // Without NODELAY an SSE answer's second write waits on the client's delayed ACK (~40 ms).
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        if let Err(e) = axum::serve(listener, app)
-            .with_graceful_shutdown(async move { shutdown.cancelled().await })
-            .await
-        {
-            tracing::error!("companion server stopped: {e}");
-        }
-    })
+    accept::serve(listener, app, limits, cancel)
 }
 
 fn sse_response(body: Body) -> Response {

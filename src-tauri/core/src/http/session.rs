@@ -10,16 +10,29 @@ use bytes::Bytes;
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, mpsc};
 
 /// At most this many notifications wait for a session with no stream; older ones are dropped.
 const MAX_PENDING: usize = 64;
 
-#[derive(Default)]
 struct Entry {
     client: ClientInfo,
     stream: Option<(u64, mpsc::UnboundedSender<Bytes>)>,
     pending: VecDeque<Bytes>,
+    /// Since when the session has had no stream open; `None` while one is.
+    streamless_since: Option<Instant>,
+}
+
+impl Default for Entry {
+    fn default() -> Self {
+        Entry {
+            client: ClientInfo::default(),
+            stream: None,
+            pending: VecDeque::new(),
+            streamless_since: Some(Instant::now()),
+        }
+    }
 }
 
 pub struct Sessions {
@@ -57,6 +70,44 @@ impl Sessions {
     /// Records who the session is; the entry may already exist if its stream opened first.
     pub fn register(&self, id: &str, client: ClientInfo) {
         self.lock().entries.entry(id.to_owned()).or_default().client = client;
+    }
+
+    /// Notes a session rmcp just created, before its client says who it is.
+    pub fn admit(&self, id: &str) {
+        self.lock().entries.entry(id.to_owned()).or_default();
+    }
+
+    pub fn len(&self) -> usize {
+        self.lock().entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The session that has gone longest without a stream, if any has none.
+    pub fn oldest_streamless(&self) -> Option<String> {
+        let inner = self.lock();
+        let found = inner
+            .entries
+            .iter()
+            .filter_map(|(id, e)| e.streamless_since.map(|t| (t, id)))
+            .min();
+        found.map(|(_, id)| id.clone())
+    }
+
+    /// Sessions that have had no stream for longer than `limit`.
+    pub fn streamless_for(&self, limit: Duration) -> Vec<String> {
+        let now = Instant::now();
+        self.lock()
+            .entries
+            .iter()
+            .filter(|(_, e)| {
+                e.streamless_since
+                    .is_some_and(|t| now.saturating_duration_since(t) > limit)
+            })
+            .map(|(id, _)| id.clone())
+            .collect()
     }
 
     pub fn client(&self, id: &str) -> Option<ClientInfo> {
@@ -109,6 +160,7 @@ impl Sessions {
             let _ = tx.send(event);
         }
         entry.stream = Some((generation, tx));
+        entry.streamless_since = None;
         (generation, rx)
     }
 
@@ -118,6 +170,7 @@ impl Sessions {
         match inner.entries.get_mut(id) {
             Some(entry) if entry.stream.as_ref().is_some_and(|(g, _)| *g == generation) => {
                 entry.stream = None;
+                entry.streamless_since = Some(Instant::now());
                 true
             }
             _ => false,
@@ -143,6 +196,7 @@ fn deliver(entry: &mut Entry, event: Bytes) {
             Ok(()) => return,
             Err(mpsc::error::SendError(event)) => {
                 entry.stream = None;
+                entry.streamless_since = Some(Instant::now());
                 entry.pending.push_back(event);
             }
         }

@@ -5,6 +5,7 @@ use crate::companion::{Decision, Shared};
 use crate::error::Error;
 use crate::http::session::sse_event;
 use crate::original;
+use crate::quota;
 use crate::review::{ClientInfo, Outcome, Proposal, Reply, Review};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, Implementation, InitializeResult,
@@ -19,7 +20,7 @@ use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 /// Sessions need a GET stream, which the stateless 2026 protocol removed.
-const VERSIONS: &[ProtocolVersion] = &[
+pub const VERSIONS: &[ProtocolVersion] = &[
     ProtocolVersion::V_2025_11_25,
     ProtocolVersion::V_2025_06_18,
     ProtocolVersion::V_2025_03_26,
@@ -210,6 +211,11 @@ impl Handler {
             Ok(text) => text,
             Err(e) => return failed(e),
         };
+        let incoming = original.as_ref().map_or(0, String::len) + a.new_content.len();
+        let ws = self.ws.workspace.id();
+        if let Err(e) = quota::admit(&self.ws.reviews, ws, &session, &a.file_path, incoming) {
+            return failed(e);
+        }
         let reply = notify_session(Arc::downgrade(&self.ws), session.clone());
         self.ws.reviews.open(
             Proposal {

@@ -1,14 +1,15 @@
 //! A workspace's WebSocket server for Claude Code: `ws://127.0.0.1:PORT/`, subprotocol `mcp`,
 //! behind the guard. Each connection is a session (see `session`).
 
+use crate::accept;
 use crate::companion::Shared;
+use crate::limits::Limits;
 use crate::ws::guard::{self, Guard, MAX_MESSAGE_BYTES};
 use crate::ws::session;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{State, WebSocketUpgrade};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
-use axum::serve::ListenerExt;
 use axum::Router;
 use http::StatusCode;
 use std::sync::Arc;
@@ -27,14 +28,18 @@ struct AppState {
     cancel: CancellationToken,
     /// Held by every connection: the server counts as stopped once all are dropped.
     alive: mpsc::Sender<()>,
+    /// Claude Code connections at once; past it, an upgrade is refused.
+    max_connections: usize,
 }
 
-/// Serves until `cancel` fires; the task ends once every connection has answered its blocked
-/// calls and closed (bounded by the sessions' drain time).
+/// Serves until `cancel` fires, through the accept loop every companion server shares (its
+/// connection cap and head deadline apply until the upgrade); the task ends once every
+/// connection has answered its blocked calls and closed (bounded by the sessions' drain time).
 pub fn serve(
     listener: TcpListener,
     shared: Arc<Shared>,
     guard: Guard,
+    limits: Limits,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
     let (alive, mut all_gone) = mpsc::channel::<()>(1);
@@ -42,23 +47,16 @@ pub fn serve(
         shared,
         cancel: cancel.clone(),
         alive,
+        max_connections: limits.max_sessions,
     };
     let app = Router::new()
         .route("/", any(upgrade))
         .fallback(|| async { guard::refuse(StatusCode::NOT_FOUND) })
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard, guard::check));
+    let http = accept::serve(listener, app, limits, cancel);
     tokio::spawn(async move {
-        let shutdown = cancel.clone();
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        if let Err(e) = axum::serve(listener, app)
-            .with_graceful_shutdown(async move { shutdown.cancelled().await })
-            .await
-        {
-            tracing::error!("Claude Code server stopped: {e}");
-        }
+        let _ = http.await;
         let _ = tokio::time::timeout(session::DRAIN * 2, all_gone.recv()).await;
     })
 }
@@ -71,6 +69,13 @@ async fn upgrade(
         Ok(ws) => ws,
         Err(e) => return guard::refuse(e.into_response().status()),
     };
+    if st.shared.connections.list().len() >= st.max_connections {
+        tracing::warn!(
+            "Claude Code connection refused: {} already open",
+            st.max_connections
+        );
+        return guard::refuse(StatusCode::SERVICE_UNAVAILABLE);
+    }
     ws.protocols(["mcp"])
         .max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)

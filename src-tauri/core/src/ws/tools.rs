@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::original;
+use crate::quota;
 use crate::review::{Outcome, Proposal, Reply, Review};
 use crate::ws::session::{Conn, INVALID_PARAMS};
 use serde::Deserialize;
@@ -236,6 +237,16 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
         Ok(text) => text,
         Err(e) => return failed(e),
     };
+    let incoming = original.as_ref().map_or(0, String::len) + a.new_file_contents.len();
+    if let Err(e) = quota::admit(
+        &conn.shared.reviews,
+        ws.id(),
+        &conn.id,
+        &a.new_file_path,
+        incoming,
+    ) {
+        return failed(e);
+    }
     let (tx, mut rx) = oneshot::channel::<(Outcome, String)>();
     let reply: Reply = Box::new(move |review: &Review, outcome| {
         let _ = tx.send((outcome, review.current.clone()));

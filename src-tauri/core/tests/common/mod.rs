@@ -40,19 +40,27 @@ pub fn dirs_in(root: &std::path::Path) -> Dirs {
 
 /// An instance with one enabled workspace holding `a.txt`.
 pub async fn start() -> Fixture {
+    start_with(redline_core::limits::Limits::default()).await
+}
+
+/// As `start`, with other server limits.
+pub async fn start_with(limits: redline_core::limits::Limits) -> Fixture {
     let tmp = tempfile::tempdir().unwrap();
     let root = dunce::canonicalize(tmp.path()).unwrap();
     let ws = root.join("ws");
     std::fs::create_dir_all(&ws).unwrap();
     std::fs::write(ws.join("a.txt"), "one\ntwo\n").unwrap();
     let dirs = dirs_in(&root);
-    let instance = Instance::start(World {
-        dirs: dirs.clone(),
-        pid: std::process::id(),
-        procs: Arc::new(OsProcessTable),
-        clock: Arc::new(SystemClock),
-        tokens: Tokens::memory("test".into()),
-    })
+    let instance = Instance::start_with_limits(
+        World {
+            dirs: dirs.clone(),
+            pid: std::process::id(),
+            procs: Arc::new(OsProcessTable),
+            clock: Arc::new(SystemClock),
+            tokens: Tokens::memory("test".into()),
+        },
+        limits,
+    )
     .await
     .unwrap();
     instance.add_workspace(&ws).await.unwrap();
