@@ -746,3 +746,35 @@ async fn ask_about_lines_and_the_selection_reach_the_claude_that_opened_the_revi
         "no_such_review"
     );
 }
+
+#[tokio::test]
+async fn claude_code_connections_are_capped() {
+    let f = start().await;
+    let max = redline_core::limits::Limits::default().max_sessions;
+    let mut open = Vec::new();
+    for _ in 0..max {
+        open.push(upgrade(&f, &f.token).await);
+    }
+    // A connection counts once its session runs, just after the 101 went out.
+    let count = || async { f.instance.status().await.workspaces[0].clients.len() };
+    tokio::time::timeout(WAIT, async {
+        while count().await < max {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("every connection registered");
+    let host = format!("host: 127.0.0.1:{}\r\n", f.ws_port);
+    let auth = format!("x-claude-code-ide-authorization: {}\r\n", f.token);
+    let (status, body) = raw(f.ws_port, &upgrade_request(&f, &format!("{host}{auth}"))).await;
+    assert_eq!((status, body.as_str()), (503, ""));
+    drop(open.pop());
+    tokio::time::timeout(WAIT, async {
+        while count().await >= max {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("a dropped connection frees its place");
+    open.push(upgrade(&f, &f.token).await);
+}
