@@ -13,6 +13,7 @@ use redline_core::shell::{self, Shell};
 use redline_core::stop::StopSignals;
 use redline_core::{Error, Result};
 use serde_json::Value;
+use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -54,8 +55,39 @@ enum Command {
         /// A path inside the workspace (default: the current directory).
         path: Option<PathBuf>,
     },
+    /// Let CLIs inside Docker or Podman containers reach a workspace (off by default).
+    #[command(subcommand)]
+    Container(ContainerCmd),
     /// Stop the running instance.
     Quit,
+}
+
+#[derive(Subcommand)]
+enum ContainerCmd {
+    /// Also listen on the container bridge's host address (docker0, Podman's bridge, or
+    /// ADDR) and accept `host.docker.internal`.
+    Enable {
+        path: PathBuf,
+        /// The host address containers reach (default: the bridge interface's).
+        #[arg(long)]
+        address: Option<Ipv4Addr>,
+    },
+    /// Back to loopback only.
+    Disable { path: PathBuf },
+    /// Print `docker run` / `podman run` arguments, one per line: `docker run $(redline
+    /// container args) IMAGE …`.
+    Args {
+        /// A path in the workspace (default: the current directory).
+        path: Option<PathBuf>,
+        /// Where the container sees the workspace (default: at its own path).
+        #[arg(long = "path", value_name = "CONTAINER_PATH")]
+        container_path: Option<String>,
+        /// The CLI's home directory inside the container (Qwen Code looks in ~/.qwen/ide).
+        #[arg(long, default_value = redline_core::container::DEFAULT_HOME)]
+        home: String,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -169,11 +201,142 @@ async fn run(command: Command) -> Result<()> {
             print!("{}", shell::exports(&pin, sh));
             Ok(())
         }
+        Command::Container(cmd) => container(&dirs, cmd).await,
         Command::Quit => {
             control::call(&dirs, &Request::Quit).await?;
             Ok(())
         }
     }
+}
+
+async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
+    use redline_core::container::{self as ctr, OsInterfaces, RunArgs};
+    match cmd {
+        ContainerCmd::Enable { path, address } => {
+            let path = absolute(&path)?;
+            let req = Request::ContainerEnable {
+                path: path.clone(),
+                address,
+            };
+            match control::call(dirs, &req).await {
+                Err(Error::NotRunning) => {
+                    let mut c = Config::load(&dirs.config_file())?;
+                    let path = c.known_path(&path)?;
+                    let addr = ctr::bridge_address(address, &OsInterfaces)?;
+                    ctr::probe(addr).await?;
+                    if let Some(e) = c.find_mut(&path) {
+                        let paths = e.containers.take().map(|c| c.paths).unwrap_or_default();
+                        e.containers = Some(ctr::Containers {
+                            address: Some(addr),
+                            paths,
+                        });
+                    }
+                    c.save(&dirs.config_file())?;
+                    println!(
+                        "containers on for {} via {addr} (starts with the next `redline serve`)",
+                        path.display()
+                    );
+                }
+                Err(e) => return Err(e),
+                Ok(v) => {
+                    let path: PathBuf = decode(v)?;
+                    let status: Status = decode(control::call(dirs, &Request::Status).await?)?;
+                    let w = status.workspaces.iter().find(|w| w.path == path);
+                    if w.is_some_and(|w| w.port.is_none()) {
+                        println!(
+                            "containers on for {} (the workspace is off; they apply when it is on)",
+                            path.display()
+                        );
+                        return Ok(());
+                    }
+                    match w.and_then(|w| w.containers.as_ref()) {
+                        Some(ctr::ContainerStatus {
+                            address: Some(a),
+                            port: Some(p),
+                            ..
+                        }) => println!(
+                            "containers on for {}: {a}:{p} (as host.docker.internal); \
+                             CLIs already connected need `/ide enable` again",
+                            path.display()
+                        ),
+                        Some(c) => println!(
+                            "containers on for {}, but not reachable: {}",
+                            path.display(),
+                            c.error.as_deref().unwrap_or("unknown")
+                        ),
+                        None => println!("containers on for {}", path.display()),
+                    }
+                }
+            }
+        }
+        ContainerCmd::Disable { path } => {
+            let path = absolute(&path)?;
+            match control::call(dirs, &Request::ContainerDisable { path: path.clone() }).await {
+                Err(Error::NotRunning) => {
+                    let mut c = Config::load(&dirs.config_file())?;
+                    let path = c.known_path(&path)?;
+                    if let Some(e) = c.find_mut(&path) {
+                        e.containers = None;
+                    }
+                    c.save(&dirs.config_file())?;
+                    println!("containers off for {}", path.display());
+                }
+                Err(e) => return Err(e),
+                Ok(v) => {
+                    let path: PathBuf = decode(v)?;
+                    println!("containers off for {}: loopback only", path.display());
+                }
+            }
+        }
+        ContainerCmd::Args {
+            path,
+            container_path,
+            home,
+            json,
+        } => {
+            let path = match path {
+                Some(p) => absolute(&p)?,
+                None => std::env::current_dir().map_err(|e| Error::io(".", e))?,
+            };
+            let req = Request::ContainerArgs {
+                path: path.clone(),
+                container_path: container_path.clone(),
+                home: home.clone(),
+            };
+            let args: RunArgs = match control::call(dirs, &req).await {
+                Err(Error::NotRunning) => {
+                    let mut c = Config::load(&dirs.config_file())?;
+                    let ws = c.innermost(&path)?;
+                    let (args, added) = redline_core::container::run_args(
+                        &mut c,
+                        dirs,
+                        &OsInterfaces,
+                        &ws,
+                        container_path.as_deref(),
+                        &home,
+                        None,
+                    )?;
+                    if added.is_some() {
+                        c.save(&dirs.config_file())?;
+                    }
+                    args
+                }
+                Err(e) => return Err(e),
+                Ok(v) => decode(v)?,
+            };
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&args).unwrap_or_default()
+                );
+            } else {
+                for a in &args.args {
+                    println!("{a}");
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Logs to stderr; `RUST_LOG` overrides the level. Tokens never reach a log line.
@@ -201,6 +364,7 @@ async fn serve(dirs: Dirs) -> Result<()> {
         procs: Arc::new(OsProcessTable),
         clock: Arc::new(SystemClock),
         tokens: Tokens::os(),
+        interfaces: Arc::new(redline_core::container::OsInterfaces),
     };
     let instance = Instance::start(world).await?;
     tokio::spawn(control::serve(instance.clone(), listener));
@@ -289,9 +453,14 @@ async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
             } else {
                 for r in list {
                     let new = if r.new_file { " (new file)" } else { "" };
+                    let file = if r.container {
+                        format!("{} (container: {})", r.path.display(), r.file_path)
+                    } else {
+                        r.file_path.clone()
+                    };
                     println!(
-                        "{:>4}  +{} -{}  {}{new}  [{} {}]",
-                        r.id, r.added, r.removed, r.file_path, r.client.name, r.client.version
+                        "{:>4}  +{} -{}  {file}{new}  [{} {}]",
+                        r.id, r.added, r.removed, r.client.name, r.client.version
                     );
                 }
             }
@@ -352,6 +521,21 @@ fn print_status(s: &Status, json: bool) {
         }
         if w.port.is_some() {
             println!("  pending reviews {}", w.pending_reviews);
+        }
+        if let Some(c) = &w.containers {
+            let at = match (c.address, c.port) {
+                (Some(a), Some(p)) => format!("on  {a}:{p} as host.docker.internal"),
+                (Some(a), None) if w.port.is_none() => format!("on  {a}"),
+                (None, _) if w.port.is_none() => "on  (bridge looked up at start)".into(),
+                _ => format!(
+                    "NOT REACHABLE   {}",
+                    c.error.as_deref().unwrap_or("no address")
+                ),
+            };
+            println!("  containers      {at}");
+            for p in &c.paths {
+                println!("  container path  {p}");
+            }
         }
     }
 }

@@ -49,6 +49,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         procs: Arc::new(OsProcessTable),
         clock: Arc::new(SystemClock),
         tokens: Tokens::os(),
+        interfaces: Arc::new(redline_core::container::OsInterfaces),
     }))?;
     spawn(control::serve(instance.clone(), listener));
     let signals =

@@ -165,6 +165,15 @@ async fn act(app: &AppHandle, action: Action) -> redline_core::Result<()> {
                 .any(|w| w.path == path && w.port.is_some());
             core.set_enabled(&path, !on).await?;
         }
+        Action::ToggleContainers { path } => {
+            let on = core
+                .status()
+                .await
+                .workspaces
+                .iter()
+                .any(|w| w.path == path && w.containers.is_some());
+            core.set_containers(&path, !on, None).await?;
+        }
         Action::AddWorkspace => {
             let (tx, rx) = tokio::sync::oneshot::channel();
             app.dialog()

@@ -699,6 +699,65 @@ fn a_second_launch_reaches_the_running_instance_instead_of_starting_another() {
     first.wait().unwrap();
 }
 
+#[test]
+fn containers_are_configured_without_an_instance_and_picked_up_by_the_next_serve() {
+    let e = Env::new();
+    let ws = e.ws();
+    let ws_str = ws.to_str().unwrap();
+    e.ok(&["workspace", "add", ws_str]);
+    let off = e.run(&["container", "args", ws_str]);
+    assert_eq!(off.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&off.stderr).contains("containers are off"));
+    let wild = e.run(&["container", "enable", ws_str, "--address", "0.0.0.0"]);
+    assert_eq!(wild.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&wild.stderr).contains("never 0.0.0.0"));
+    e.ok(&["container", "enable", ws_str, "--address", "127.0.0.2"]);
+    let sub = ws.join("sub");
+    let args = e.ok(&[
+        "container",
+        "args",
+        sub.to_str().unwrap(),
+        "--path",
+        "/workspace",
+    ]);
+    let lines: Vec<&str> = args.lines().collect();
+    assert_eq!(lines[..2], ["--add-host", "host.docker.internal:127.0.0.2"]);
+    assert_eq!(lines[lines.len() - 2..], ["-w", "/workspace"]);
+    let gemini_src = lines[3].strip_suffix(":/tmp/gemini/ide:ro").unwrap();
+    assert!(
+        Path::new(gemini_src).is_dir(),
+        "the mount source exists before docker run"
+    );
+    assert_eq!(mode(Path::new(gemini_src)), 0o700);
+    let config: Value = serde_json::from_str(
+        &std::fs::read_to_string(e.root.join("config/redline/config.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        config["workspaces"][0]["containers"],
+        json!({"address": "127.0.0.2", "paths": ["/workspace"]})
+    );
+
+    let mut child = e.serve();
+    let status = e.json(&["status", "--json"]);
+    let w = &status["workspaces"][0];
+    assert_eq!(w["containers"]["address"], "127.0.0.2");
+    assert_eq!(w["containers"]["port"], w["port"]);
+    let lock = Path::new(gemini_src)
+        .parent()
+        .unwrap()
+        .join(format!("qwen/{}.lock", w["port"]));
+    let lock: Value = serde_json::from_str(&std::fs::read_to_string(lock).unwrap()).unwrap();
+    assert_eq!(lock["workspacePath"], "/workspace");
+    assert!(e.ok(&["status"]).contains("containers      on  127.0.0.2:"));
+    e.ok(&["container", "disable", ws_str]);
+    let status = e.json(&["status", "--json"]);
+    assert_eq!(status["workspaces"][0]["containers"], Value::Null);
+    e.ok(&["quit"]);
+    assert!(child.wait().unwrap().success());
+    assert_eq!(std::fs::read_dir(gemini_src).unwrap().count(), 0);
+}
+
 /// Runs `cmd`, failing the test if it does not finish within `deadline`.
 fn output_within(mut cmd: Command, deadline: std::time::Duration) -> Output {
     let mut child = cmd

@@ -66,7 +66,7 @@ export async function writeQwenSettings(home, { qwenHome, model = 'redline-fake-
  * Starts qwen in a private tmux server (its own -S socket in a temp dir, so nothing is shared with a
  * developer's tmux). `env` is the COMPLETE environment qwen gets (run through `env -i`).
  */
-export async function startQwen({ cwd, env, args = ['--approval-mode', 'default'], cols = 200, rows = 50, name = 'qwen' }) {
+export async function startQwen({ cwd, env, args = ['--approval-mode', 'default'], cols = 200, rows = 50, name = 'qwen', command }) {
   // A private tmux server whose socket lives in a temp dir removed by stop().
   const sockDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-qwen-tmux-'));
   const socket = path.join(sockDir, 'tmux.sock');
@@ -75,9 +75,12 @@ export async function startQwen({ cwd, env, args = ['--approval-mode', 'default'
     .map(([k, v]) => shQuote(`${k}=${v}`))
     .join(' ');
   // When qwen exits, say so on the screen and keep the pane (and what it printed) for the test.
-  const cmd =
-    `env -i ${envArgs} ${shQuote(process.execPath)} ${shQuote(QWEN_ENTRY)} ${args.map(shQuote).join(' ')}; ` +
-    `echo "[qwen exited with status $?]"; exec sleep 3600`;
+  // `command` ([cmd, args]) runs qwen some other way (in a simulated container); `env` is then
+  // that command's business.
+  const run = command
+    ? [command[0], ...command[1]].map(shQuote).join(' ')
+    : `env -i ${envArgs} ${shQuote(process.execPath)} ${shQuote(QWEN_ENTRY)} ${args.map(shQuote).join(' ')}`;
+  const cmd = `${run}; echo "[qwen exited with status $?]"; exec sleep 3600`;
   try {
     await tmux(socket, ['new-session', '-d', '-s', name, '-x', String(cols), '-y', String(rows), '-c', cwd, cmd]);
   } catch (err) {

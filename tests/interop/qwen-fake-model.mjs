@@ -31,7 +31,7 @@ function textOf(content) {
   return '';
 }
 
-export async function startFakeModel({ log = () => {} } = {}) {
+export async function startFakeModel({ log = () => {}, host = '127.0.0.1' } = {}) {
   const events = new EventEmitter();
   const requests = [];
   let plan = null;
@@ -183,13 +183,13 @@ export async function startFakeModel({ log = () => {} } = {}) {
 
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.listen(0, host, resolve);
   });
   const { port } = server.address();
 
   return {
     port,
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `http://${host}:${port}/v1`,
     model: MODEL,
     requests,
     events,

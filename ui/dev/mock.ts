@@ -6,11 +6,16 @@ import type { IpcError, ReviewDetail, Settings } from '../src/types';
 import { bigReview, sampleReviews } from './samples';
 
 // ?big adds a 20,000-line file; ?empty starts with nothing; ?disk=1,2 marks files changed on disk;
-// ?fail=review_accept makes that command fail.
+// ?fail=review_accept makes that command fail; ?container makes the first review one sent by a CLI
+// in a container that sees the workspace at /workspace.
 const params = new URLSearchParams(location.search);
 const reviews = new Map<number, ReviewDetail>();
 if (!params.has('empty')) for (const r of sampleReviews()) reviews.set(r.id, r);
 if (params.has('big')) reviews.set(3, bigReview(3));
+const first = reviews.get(1);
+if (params.has('container') && first) {
+  Object.assign(first, { filePath: `/workspace/${first.relativePath}`, container: true });
+}
 const diskChanged = new Set((params.get('disk') ?? '').split(',').filter(Boolean).map(Number));
 const failing = new Set((params.get('fail') ?? '').split(',').filter(Boolean));
 let settings: Settings = { popup: 'focus', keepOpen: true };

@@ -154,7 +154,8 @@ export function review(
 ): ReviewDetail {
   const now = Date.now();
   return {
-    id, workspace, relativePath, filePath: `${workspace}/${relativePath}`,
+    id, workspace, relativePath, filePath: `${workspace}/${relativePath}`, path: `${workspace}/${relativePath}`,
+    container: false,
     client: { name: client[0], version: client[1] }, newFile, original, proposal, current: proposal,
     ...lineCounts(original, proposal), createdAt: now - 60_000 * id, updatedAt: now - 60_000 * id,
   };

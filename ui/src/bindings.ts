@@ -7,7 +7,19 @@ export type ReviewDetail = { id: number, workspace: string,
 /**
  * The path relative to the workspace, for labels.
  */
-relativePath: string, filePath: string, client: ClientInfo, newFile: boolean, original: string, proposal: string, current: string, added: number, removed: number, createdAt: number, updatedAt: number, };
+relativePath: string, 
+/**
+ * The path as the CLI sent it (a container path for a CLI in a container).
+ */
+filePath: string, 
+/**
+ * The file on this host.
+ */
+path: string, 
+/**
+ * It came from a CLI in a container, through a container-path mapping.
+ */
+container: boolean, client: ClientInfo, newFile: boolean, original: string, proposal: string, current: string, added: number, removed: number, createdAt: number, updatedAt: number, };
 
 export type Outcome = "accepted" | "rejected" | "closed" | "dismissed";
 

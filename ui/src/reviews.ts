@@ -118,6 +118,7 @@ export function countsLabel(added: number, removed: number): string {
 export function describe(review: Review): string {
   const d = review.detail;
   const parts = [`${d.relativePath} in ${d.workspace}`, `from ${clientLabel(d.client)}`];
+  if (d.container) parts.push(`in a container, as ${d.filePath}`);
   if (d.newFile) parts.push('new file');
   parts.push(countsLabel(review.added, review.removed));
   return parts.join(', ');
@@ -202,13 +203,19 @@ export function renderSummary(box: HTMLElement, review: Review): void {
   const ws = el('span', 'ws', workspaceLabel(d.workspace));
   ws.title = d.workspace;
   const rel = el('span', 'rel', d.relativePath);
-  rel.title = d.filePath;
+  // The host's file; a CLI in a container named it by its own path.
+  rel.title = d.container ? `${d.path}\n(the CLI in the container sent ${d.filePath})` : d.filePath;
   path.append(ws, el('span', 'sep', '/'), rel);
 
   const meta = el('div', 'meta');
   const client = el('span', 'client', clientLabel(d.client));
   client.title = 'The CLI that proposed this edit';
   meta.append(client);
+  if (d.container) {
+    const badge = el('span', 'badge container', 'container');
+    badge.title = `Proposed by a CLI in a container, as ${d.filePath}; this is ${d.path} on this machine`;
+    meta.append(badge);
+  }
   if (d.newFile) meta.append(el('span', 'badge new', 'new file'));
   meta.append(counts(review.added, review.removed));
   const lang = languageFor(d.relativePath, d.proposal.slice(0, 200).split('\n', 1)[0]);

@@ -46,6 +46,28 @@ describe('the list', () => {
     expect(summary.textContent).toContain('TypeScript');
   });
 
+  test('a review from a CLI in a container shows the host path and a "container" badge', async () => {
+    const inContainer = detail(7, {
+      relativePath: 'src/main.rs', filePath: '/workspace/src/main.rs',
+      path: '/home/ana/src/redline/src/main.rs', container: true,
+    });
+    fakeBackend([inContainer, detail(8)]);
+    const { root } = await mount();
+    const summary = root.querySelector('.summary')!;
+    const badge = summary.querySelector('.badge.container')!;
+    expect(badge.textContent).toBe('container');
+    expect(badge.getAttribute('title')).toContain('/workspace/src/main.rs');
+    expect(badge.getAttribute('title')).toContain('/home/ana/src/redline/src/main.rs');
+    const rel = summary.querySelector('.rel')!;
+    expect(rel.textContent).toBe('src/main.rs');
+    expect(rel.getAttribute('title')).toMatch(/^\/home\/ana\/src\/redline\/src\/main\.rs\n/);
+    expect(tabs(root)[0].title).toContain('in a container, as /workspace/src/main.rs');
+
+    tabs(root)[1].click();
+    expect(summary.querySelector('.badge.container')).toBeNull();
+    expect(summary.querySelector('.rel')!.getAttribute('title')).toBe('/home/ana/src/redline/src/file8.rs');
+  });
+
   test('the editor shows the original read-only on the left and the proposal editable on the right', async () => {
     fakeBackend([rust]);
     const { root } = await mount();

@@ -23,7 +23,8 @@ export function detail(id: number, over: Partial<ReviewDetail> = {}): ReviewDeta
   const proposal = over.proposal ?? 'fn main() {\n    println!("hello, world");\n}\n';
   return {
     id, workspace: '/home/ana/src/redline', relativePath: `src/file${id}.rs`,
-    filePath: `/home/ana/src/redline/src/file${id}.rs`, client: { name: 'gemini-cli', version: '0.9.1' },
+    filePath: `/home/ana/src/redline/src/file${id}.rs`, path: `/home/ana/src/redline/src/file${id}.rs`,
+    container: false, client: { name: 'gemini-cli', version: '0.9.1' },
     newFile: false, original, proposal, current: proposal, added: 1, removed: 1,
     createdAt: 1_700_000_000_000 + id, updatedAt: 1_700_000_000_000 + id,
     ...over,

@@ -1,5 +1,6 @@
 //! One active workspace: its server, token, discovery files and context updates.
 
+use crate::container::{self, ContainerDirs, ContainerStatus};
 use crate::context::{self, ContextFile};
 use crate::dirs::Dirs;
 use crate::discovery::{self, Announcement, Written};
@@ -14,6 +15,7 @@ use crate::workspace::Workspace;
 use crate::ws;
 use bytes::Bytes;
 use serde::Serialize;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::broadcast::error::RecvError;
@@ -36,6 +38,8 @@ pub struct Shared {
     pub connections: ws::session::Connections,
     pub trusted: Option<bool>,
     last_context: Mutex<Option<serde_json::Value>>,
+    /// Container paths mapped onto the workspace (containers on, `--path` given).
+    container_paths: RwLock<Vec<String>>,
 }
 
 impl Shared {
@@ -47,6 +51,23 @@ impl Shared {
             connections: ws::session::Connections::default(),
             trusted,
             last_context: Mutex::new(None),
+            container_paths: RwLock::new(Vec::new()),
+        }
+    }
+
+    pub fn container_paths(&self) -> Vec<String> {
+        self.container_paths
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The host path a CLI's `filePath` stands for, and whether a container mapping made it.
+    pub fn host_path(&self, file_path: &str) -> (String, bool) {
+        let paths = self.container_paths();
+        match container::to_host(file_path, self.workspace.id(), &paths) {
+            Some(host) => (host, true),
+            None => (file_path.to_owned(), false),
         }
     }
 
@@ -116,6 +137,9 @@ pub struct WorkspaceStatus {
     pub discovery_failures: Vec<String>,
     pub clients: Vec<ClientStatus>,
     pub pending_reviews: usize,
+    /// `None`: containers are off for this workspace.
+    #[serde(default)]
+    pub containers: Option<ContainerStatus>,
 }
 
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -123,6 +147,23 @@ pub struct ClientStatus {
     pub session: String,
     pub name: String,
     pub version: String,
+}
+
+/// What a workspace with containers on asks of its companion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainerPlan {
+    /// Where to listen for containers, or why there is nowhere (no bridge found).
+    pub address: std::result::Result<Ipv4Addr, String>,
+    /// Container paths mapped onto the workspace, besides its own path.
+    pub paths: Vec<String>,
+}
+
+/// The container side of a running companion.
+struct ContainerSide {
+    address: Option<Ipv4Addr>,
+    port: Option<u16>,
+    error: Option<String>,
+    written: Written,
 }
 
 /// A running companion.
@@ -133,22 +174,91 @@ pub struct Companion {
     pub ws_port: u16,
     token: Arc<RwLock<Token>>,
     written: Written,
+    containers: Option<ContainerSide>,
     cancel: CancellationToken,
     server: tokio::task::JoinHandle<()>,
     ws_server: tokio::task::JoinHandle<()>,
+}
+
+/// Binds `at` even when no interface has that address yet (Linux `IP_FREEBIND`): Docker may
+/// start after Redline, and Podman makes its bridge when a container needs it. Connections
+/// arrive once the address exists. `redline container enable` checks the address first.
+fn bind_even_if_down(at: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.set_reuseaddr(true)?;
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let one: libc::c_int = 1;
+        // SAFETY: a valid socket descriptor, and a c_int option value of the size given.
+        let rc = unsafe {
+            libc::setsockopt(
+                socket.as_raw_fd(),
+                libc::IPPROTO_IP,
+                libc::IP_FREEBIND,
+                (&one as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        if rc != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    socket.bind(at)?;
+    socket.listen(1024)
+}
+
+/// Binds the container listener on `address`, on the loopback port if it is free there (so
+/// both sides announce one port), else on any. 127.0.0.1 itself needs no second listener.
+async fn bind_for_containers(
+    address: Ipv4Addr,
+    port: u16,
+) -> std::result::Result<(Option<tokio::net::TcpListener>, u16), String> {
+    if address == Ipv4Addr::LOCALHOST {
+        return Ok((None, port));
+    }
+    let at = |p| SocketAddr::new(IpAddr::V4(address), p);
+    let listener = match bind_even_if_down(at(port)) {
+        Ok(l) => l,
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => bind_even_if_down(at(0))
+            .map_err(|e| format!("cannot listen on {address} for containers: {e}"))?,
+        Err(e) => {
+            return Err(format!(
+                "cannot listen on {address}:{port} for containers: {e}"
+            ))
+        }
+    };
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen on {address} for containers: {e}"))?
+        .port();
+    Ok((Some(listener), bound))
+}
+
+/// What the workspace's settings ask of its companion.
+pub struct Setup<'a> {
+    /// Sent to CLIs as `workspaceState.isTrusted` only when the user set it.
+    pub trusted: Option<bool>,
+    pub limits: Limits,
+    /// Present when containers are on for the workspace.
+    pub containers: Option<&'a ContainerPlan>,
 }
 
 impl Companion {
     /// Binds, then announces, then serves: the port in the files is always live.
     pub async fn start(
         workspace: Workspace,
-        trusted: Option<bool>,
+        setup: Setup<'_>,
         token: Token,
         reviews: Arc<ReviewQueue>,
         dirs: &Dirs,
         pid: u32,
-        limits: Limits,
     ) -> Result<Companion> {
+        let Setup {
+            trusted,
+            limits,
+            containers,
+        } = setup;
         let listener = server::bind()
             .await
             .map_err(|e| Error::io(workspace.id(), e))?;
@@ -163,15 +273,50 @@ impl Companion {
             .local_addr()
             .map_err(|e| Error::io(workspace.id(), e))?
             .port();
+        let mut listeners = vec![listener];
+        let mut side = None;
+        if let Some(plan) = containers {
+            let bound = match &plan.address {
+                Ok(addr) => bind_for_containers(*addr, port).await.map(|b| (*addr, b)),
+                Err(e) => Err(e.clone()),
+            };
+            side = Some(match bound {
+                Ok((address, (extra, cport))) => {
+                    listeners.extend(extra);
+                    ContainerSide {
+                        address: Some(address),
+                        port: Some(cport),
+                        error: None,
+                        written: Written::default(),
+                    }
+                }
+                Err(error) => {
+                    tracing::warn!("{error}");
+                    ContainerSide {
+                        address: plan.address.clone().ok(),
+                        port: None,
+                        error: Some(error),
+                        written: Written::default(),
+                    }
+                }
+            });
+        }
         let shared = Arc::new(Shared::new(workspace, reviews, trusted));
+        if let Some(plan) = containers {
+            *shared
+                .container_paths
+                .write()
+                .unwrap_or_else(|e| e.into_inner()) = plan.paths.clone();
+        }
         let token = Arc::new(RwLock::new(token));
         let cancel = CancellationToken::new();
-        let server = server::serve(
-            listener,
+        let server = server::serve_all(
+            listeners,
             shared.clone(),
             Guard {
                 port,
                 token: token.clone(),
+                container_port: side.as_ref().and_then(|s| s.port),
             },
             limits,
             cancel.clone(),
@@ -205,16 +350,102 @@ impl Companion {
             "workspace {} listening on 127.0.0.1:{port} (Claude Code: {ws_port})",
             shared.workspace.id().display()
         );
-        Ok(Companion {
+        let mut companion = Companion {
             shared,
             port,
             ws_port,
             token,
             written,
+            containers: side,
             cancel,
             server,
             ws_server,
-        })
+        };
+        companion.announce_to_containers(dirs, pid);
+        Ok(companion)
+    }
+
+    /// Every container path the workspace is seen at: its own, then the mapped ones.
+    fn container_places(&self, dirs: &Dirs) -> Vec<ContainerDirs> {
+        let host = self.shared.workspace.id();
+        std::iter::once(host.to_string_lossy().into_owned())
+            .chain(self.shared.container_paths())
+            .map(|p| ContainerDirs::new(dirs, host, &p))
+            .collect()
+    }
+
+    /// (Re)writes the container discovery files, when containers can reach the server.
+    fn announce_to_containers(&mut self, dirs: &Dirs, pid: u32) {
+        let places = self.container_places(dirs);
+        let Some(side) = self.containers.as_mut() else {
+            return;
+        };
+        let Some(port) = side.port else {
+            return;
+        };
+        let token = self.token.read().unwrap_or_else(|e| e.into_inner()).clone();
+        // Rewritten in place (atomically), never removed first: a container starting meanwhile
+        // must still find them.
+        let mut written = Written::default();
+        for place in places {
+            let w = discovery::write_for_container(
+                &place,
+                &Announcement {
+                    pid,
+                    port,
+                    // Claude Code in a container is not wired yet (see the README).
+                    ws_port: None,
+                    workspace_path: &place.container_path,
+                    roots: &[],
+                    token: &token,
+                },
+            );
+            written.files.extend(w.files);
+            written.failures.extend(w.failures);
+        }
+        let gone: Vec<PathBuf> = side
+            .written
+            .files
+            .iter()
+            .filter(|f| !written.files.contains(f))
+            .cloned()
+            .collect();
+        discovery::remove(&gone);
+        side.written = written;
+        if let Some(addr) = side.address {
+            tracing::info!(
+                "workspace {} reachable from containers on {addr}:{port}",
+                self.shared.workspace.id().display()
+            );
+        }
+    }
+
+    /// Maps one more container path onto the workspace and announces it; false if known.
+    pub fn add_container_path(&mut self, container_path: String, dirs: &Dirs, pid: u32) -> bool {
+        {
+            let mut paths = self
+                .shared
+                .container_paths
+                .write()
+                .unwrap_or_else(|e| e.into_inner());
+            if paths.contains(&container_path) {
+                return false;
+            }
+            paths.push(container_path);
+        }
+        self.announce_to_containers(dirs, pid);
+        true
+    }
+
+    /// Why containers cannot reach this server, when they are on and cannot.
+    pub fn container_error(&self) -> Option<&str> {
+        self.containers.as_ref()?.error.as_deref()
+    }
+
+    /// Where containers reach this server (address, port), when they can.
+    pub fn container_endpoint(&self) -> Option<(Ipv4Addr, u16)> {
+        let side = self.containers.as_ref()?;
+        Some((side.address?, side.port?))
     }
 
     pub fn token(&self) -> Token {
@@ -238,6 +469,7 @@ impl Companion {
                 token: &token,
             },
         );
+        self.announce_to_containers(dirs, pid);
     }
 
     pub fn discovery(&self) -> &Written {
@@ -248,6 +480,9 @@ impl Companion {
     /// is told it was rejected first: otherwise its openDiff would wait for ever.
     pub async fn stop(self) {
         discovery::remove(&self.written.files);
+        if let Some(side) = &self.containers {
+            discovery::remove(&side.written.files);
+        }
         let ws = self.shared.workspace.id().to_owned();
         for r in self.shared.reviews.list() {
             if r.workspace == ws {
@@ -293,6 +528,18 @@ impl Companion {
                 .iter()
                 .filter(|r| r.workspace == ws)
                 .count(),
+            containers: self.containers.as_ref().map(|side| ContainerStatus {
+                address: side.address,
+                port: side.port,
+                paths: self.shared.container_paths(),
+                discovery_files: side.written.files.clone(),
+                error: side.error.clone().or_else(|| {
+                    side.written
+                        .failures
+                        .first()
+                        .map(|(p, e)| format!("{}: {e}", p.display()))
+                }),
+            }),
         }
     }
 }
@@ -327,5 +574,37 @@ async fn context_updates(shared: Arc<Shared>, cancel: CancellationToken) {
                 }
             }
         }
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_container_listener_takes_the_loopback_port_when_free_else_another() {
+        // All of 127/8 is this host's on Linux: 127.0.0.2 stands in for a bridge.
+        let bridge = Ipv4Addr::new(127, 0, 0, 2);
+        let taken = tokio::net::TcpListener::bind((bridge, 0)).await.unwrap();
+        let port = taken.local_addr().unwrap().port();
+        let (listener, other) = bind_for_containers(bridge, port).await.unwrap();
+        assert!(listener.is_some());
+        assert_ne!(other, port, "the port is taken there: another one");
+        drop(taken);
+        drop(listener);
+        let (_listener, same) = bind_for_containers(bridge, port).await.unwrap();
+        assert_eq!(same, port, "free: the same port as loopback");
+        let (none, lo) = bind_for_containers(Ipv4Addr::LOCALHOST, port)
+            .await
+            .unwrap();
+        assert!(
+            none.is_none() && lo == port,
+            "127.0.0.1 is the loopback listener itself"
+        );
+        // An address no interface has (yet): listened on all the same.
+        let (later, _) = bind_for_containers(Ipv4Addr::new(192, 0, 2, 123), 0)
+            .await
+            .unwrap();
+        assert!(later.is_some());
     }
 }

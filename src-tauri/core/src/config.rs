@@ -14,6 +14,9 @@ pub struct WorkspaceEntry {
     /// Sent to CLIs as `workspaceState.isTrusted` only when the user set it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trusted: Option<bool>,
+    /// Containers may reach this workspace's server (off, absent, by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub containers: Option<crate::container::Containers>,
 }
 
 fn enabled_by_default() -> bool {
@@ -70,6 +73,17 @@ impl Config {
         }
     }
 
+    /// The configured workspace holding `path` (the innermost one).
+    pub fn innermost(&self, path: &Path) -> Result<PathBuf> {
+        let resolved = dunce::canonicalize(path).map_err(|e| Error::io(path, e))?;
+        self.workspaces
+            .iter()
+            .filter(|w| resolved.starts_with(&w.path))
+            .max_by_key(|w| w.path.as_os_str().len())
+            .map(|w| w.path.clone())
+            .ok_or(Error::NotInWorkspace(resolved))
+    }
+
     /// Adds a workspace (enabled); the path must already be canonical.
     pub fn add(&mut self, path: PathBuf) -> Result<()> {
         if self.find(&path).is_some() {
@@ -79,6 +93,7 @@ impl Config {
             path,
             enabled: true,
             trusted: None,
+            containers: None,
         });
         Ok(())
     }

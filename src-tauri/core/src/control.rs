@@ -49,6 +49,18 @@ pub enum Request {
     Pin {
         path: PathBuf,
     },
+    ContainerEnable {
+        path: PathBuf,
+        address: Option<std::net::Ipv4Addr>,
+    },
+    ContainerDisable {
+        path: PathBuf,
+    },
+    ContainerArgs {
+        path: PathBuf,
+        container_path: Option<String>,
+        home: String,
+    },
     /// Show the review window (a second `redline` launch reaching the running one).
     Show,
     Quit,
@@ -108,6 +120,21 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
             Value::Null
         }
         Request::Pin { path } => value(&instance.pin(&path).await?),
+        Request::ContainerEnable { path, address } => {
+            json!(instance.set_containers(&path, true, address).await?)
+        }
+        Request::ContainerDisable { path } => {
+            json!(instance.set_containers(&path, false, None).await?)
+        }
+        Request::ContainerArgs {
+            path,
+            container_path,
+            home,
+        } => value(
+            &instance
+                .container_args(&path, container_path.as_deref(), &home)
+                .await?,
+        ),
         Request::Show => json!(instance.request_show()),
         Request::Quit => {
             instance.request_quit();

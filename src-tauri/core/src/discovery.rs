@@ -1,5 +1,6 @@
 //! The discovery files that let Gemini CLI, Qwen Code and Claude Code find a workspace's servers.
 
+use crate::container::ContainerDirs;
 use crate::dirs::Dirs;
 use crate::private_file;
 use crate::process::ProcessTable;
@@ -51,35 +52,69 @@ fn ide_info() -> Value {
 
 /// Writes every file (0600, atomically); a failure of one does not stop the others.
 pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
-    let gemini = json!({
-        "port": a.port,
-        "workspacePath": a.workspace_path,
-        "authToken": a.token.expose(),
-        "ideInfo": ide_info(),
-    });
-    let qwen = json!({
-        "port": a.port,
-        "workspacePath": a.workspace_path,
-        "ppid": a.pid,
-        "authToken": a.token.expose(),
-        "ideInfo": ide_info(),
-    });
     let mut files = vec![
-        (gemini_file(dirs, a.pid, a.port), gemini),
-        (qwen_file(dirs, a.port), qwen),
+        (gemini_file(dirs, a.pid, a.port), gemini_body(a)),
+        (qwen_file(dirs, a.port), qwen_body(a, true)),
     ];
     if let Some(ws_port) = a.ws_port {
-        // Claude Code deletes a lock whose pid is dead: Redline's own live PID.
-        let claude = json!({
-            "pid": a.pid,
-            "workspaceFolders": a.roots.iter().map(|r| r.to_string_lossy()).collect::<Vec<_>>(),
-            "ideName": IDE_DISPLAY_NAME,
-            "transport": "ws",
-            "runningInWindows": cfg!(windows),
-            "authToken": a.token.expose(),
-        });
-        files.push((claude_file(dirs, ws_port), claude));
+        files.push((claude_file(dirs, ws_port), claude_body(a)));
     }
+    write_all(files)
+}
+
+/// Writes the files a container's CLIs read into directories made for that container. The Qwen
+/// lock carries no `ppid`: Redline's PID means nothing in the container's PID namespace and Qwen
+/// Code would delete the lock; without one it keeps a lock whose `workspacePath` exists.
+pub fn write_for_container(place: &ContainerDirs, a: &Announcement<'_>) -> Written {
+    write_all(vec![
+        (
+            place
+                .gemini()
+                .join(format!("gemini-ide-server-{}-{}.json", a.pid, a.port)),
+            gemini_body(a),
+        ),
+        (
+            place.qwen().join(format!("{}.lock", a.port)),
+            qwen_body(a, false),
+        ),
+    ])
+}
+
+fn gemini_body(a: &Announcement<'_>) -> Value {
+    json!({
+        "port": a.port,
+        "workspacePath": a.workspace_path,
+        "authToken": a.token.expose(),
+        "ideInfo": ide_info(),
+    })
+}
+
+fn qwen_body(a: &Announcement<'_>, with_ppid: bool) -> Value {
+    let mut body = json!({
+        "port": a.port,
+        "workspacePath": a.workspace_path,
+        "authToken": a.token.expose(),
+        "ideInfo": ide_info(),
+    });
+    if with_ppid {
+        body["ppid"] = json!(a.pid);
+    }
+    body
+}
+
+/// Claude Code deletes a lock whose `pid` is dead: Redline's own live PID.
+fn claude_body(a: &Announcement<'_>) -> Value {
+    json!({
+        "pid": a.pid,
+        "workspaceFolders": a.roots.iter().map(|r| r.to_string_lossy()).collect::<Vec<_>>(),
+        "ideName": IDE_DISPLAY_NAME,
+        "transport": "ws",
+        "runningInWindows": cfg!(windows),
+        "authToken": a.token.expose(),
+    })
+}
+
+fn write_all(files: Vec<(PathBuf, Value)>) -> Written {
     let mut written = Written::default();
     for (path, body) in files {
         if let Some(why) = path.parent().and_then(private_file::unsafe_dir) {
@@ -96,6 +131,26 @@ pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
         }
     }
     written
+}
+
+/// Removes every file of ours from the container directories: only one Redline runs per user,
+/// so at start they are all left from an earlier run. The directories stay: a running
+/// container's bind mounts hold them.
+pub fn sweep_containers(dirs: &Dirs) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    for ws in entries(&crate::container::containers_dir(dirs)) {
+        for place in entries(&ws) {
+            for sub in ["gemini", "qwen", "claude"] {
+                for path in entries(&place.join(sub)) {
+                    if is_ours(&path).is_some() {
+                        removed.push(path);
+                    }
+                }
+            }
+        }
+    }
+    remove(&removed);
+    removed
 }
 
 pub fn remove(files: &[PathBuf]) {
@@ -261,6 +316,49 @@ mod tests {
         }
         remove(&w.files);
         assert!(!gemini.exists() && !qwen.exists() && !claude.exists());
+    }
+
+    #[test]
+    fn container_files_carry_the_container_path_and_no_ppid_and_are_swept_not_their_dirs() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = dirs(tmp.path());
+        let place = ContainerDirs::new(&d, Path::new("/home/u/p"), "/workspace");
+        let token = Token::generate();
+        let w = write_for_container(
+            &place,
+            &Announcement {
+                pid: 77,
+                port: 5151,
+                ws_port: None,
+                workspace_path: "/workspace",
+                roots: &[],
+                token: &token,
+            },
+        );
+        assert!(w.failures.is_empty());
+        let gemini = place.gemini().join("gemini-ide-server-77-5151.json");
+        let qwen = place.qwen().join("5151.lock");
+        assert_eq!(w.files, vec![gemini.clone(), qwen.clone()]);
+        let q: Value = serde_json::from_slice(&std::fs::read(&qwen).unwrap()).unwrap();
+        assert_eq!(
+            q,
+            json!({"port": 5151, "workspacePath": "/workspace", "authToken": token.expose(),
+                   "ideInfo": {"name": "redline", "displayName": "Redline"}})
+        );
+        let g: Value = serde_json::from_slice(&std::fs::read(&gemini).unwrap()).unwrap();
+        assert_eq!(g["workspacePath"], "/workspace");
+        assert_eq!(
+            std::fs::metadata(&qwen).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let theirs = place.qwen().join("9.lock");
+        std::fs::write(&theirs, r#"{"ideInfo":{"name":"other"}}"#).unwrap();
+        let mut swept = sweep_containers(&d);
+        swept.sort();
+        let mut expected = vec![gemini, qwen];
+        expected.sort();
+        assert_eq!(swept, expected);
+        assert!(theirs.exists() && place.gemini().is_dir() && place.qwen().is_dir());
     }
 
     #[test]

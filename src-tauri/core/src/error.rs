@@ -54,6 +54,16 @@ pub enum Error {
     Timeout,
     #[error("control channel: {0}")]
     Control(String),
+    #[error("no container bridge found (looked for docker0, podman0, cni-podman0); give the host address containers reach with --address ADDR")]
+    NoContainerBridge,
+    #[error(
+        "{0} cannot be listened on for containers: give one address of this host (never 0.0.0.0)"
+    )]
+    ContainerAddress(String),
+    #[error("{0} is not a usable container path: give an absolute path such as /workspace, other than / and not inside or around the workspace's own path")]
+    ContainerPath(String),
+    #[error("containers are off for {0}; turn them on with `redline container enable`")]
+    ContainersOff(PathBuf),
 }
 
 impl Error {
@@ -90,6 +100,10 @@ impl Error {
             Error::AlreadyRunning => "already_running",
             Error::Timeout => "timeout",
             Error::Control(_) => "control",
+            Error::NoContainerBridge => "no_container_bridge",
+            Error::ContainerAddress(_) => "container_address",
+            Error::ContainerPath(_) => "container_path",
+            Error::ContainersOff(_) => "containers_off",
         }
     }
 }

@@ -2,8 +2,9 @@
 //! surface (the command line, the tray, the review window) can take on them.
 
 use crate::clock::Clock;
-use crate::companion::{Companion, Decision, WorkspaceStatus};
+use crate::companion::{Companion, ContainerPlan, Decision, Setup, WorkspaceStatus};
 use crate::config::{self, Config};
+use crate::container::{self, Containers, Interfaces, RunArgs};
 use crate::diff;
 use crate::dirs::Dirs;
 use crate::discovery;
@@ -27,6 +28,8 @@ pub struct World {
     pub procs: Arc<dyn ProcessTable>,
     pub clock: Arc<dyn Clock>,
     pub tokens: Tokens,
+    /// The host's network interfaces: where the container bridge is.
+    pub interfaces: Arc<dyn Interfaces>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -141,14 +144,23 @@ impl Instance {
             .find(path)
             .ok_or_else(|| Error::NoSuchWorkspace(path.to_owned()))?;
         let token = self.world.tokens.token_for(&path.to_string_lossy())?;
+        let plan = entry.containers.as_ref().map(|c| ContainerPlan {
+            address: container::bridge_address(c.address, self.world.interfaces.as_ref())
+                .map_err(|e| e.to_string()),
+            paths: c.paths.clone(),
+        });
+        let setup = Setup {
+            trusted: entry.trusted,
+            limits: self.limits,
+            containers: plan.as_ref(),
+        };
         let companion = Companion::start(
             crate::workspace::Workspace::new(path.to_owned()),
-            entry.trusted,
+            setup,
             token,
             self.reviews.clone(),
             &self.world.dirs,
             self.world.pid,
-            self.limits,
         )
         .await?;
         state.companions.insert(path.to_owned(), companion);
@@ -200,6 +212,86 @@ impl Instance {
         }
     }
 
+    /// Turns containers on (listening on `address`, else the bridge's) or off for a workspace,
+    /// persisted; a running server restarts with it (connected CLIs reconnect with `/ide enable`).
+    /// Enabling again retries when the bridge could not be used.
+    pub async fn set_containers(
+        &self,
+        path: &Path,
+        on: bool,
+        address: Option<std::net::Ipv4Addr>,
+    ) -> Result<PathBuf> {
+        let mut state = self.state.lock().await;
+        let path = state.config.known_path(path)?;
+        let next = if on {
+            let addr = container::bridge_address(address, self.world.interfaces.as_ref())?;
+            container::probe(addr).await?;
+            let paths = state
+                .config
+                .find(&path)
+                .and_then(|e| e.containers.as_ref())
+                .map(|c| c.paths.clone())
+                .unwrap_or_default();
+            // Saved as found: the next start listens there even if the bridge is not up yet.
+            Some(Containers {
+                address: Some(addr),
+                paths,
+            })
+        } else {
+            None
+        };
+        // The same again is a no-op, unless containers could not reach it (the bridge was missing
+        // at start): then it is a retry.
+        let failing = state
+            .companions
+            .get(&path)
+            .is_some_and(|c| c.container_error().is_some());
+        if let Some(entry) = state.config.find_mut(&path) {
+            if entry.containers == next && !failing {
+                return Ok(path);
+            }
+            entry.containers = next;
+        }
+        self.save(&state)?;
+        if let Some(c) = state.companions.remove(&path) {
+            c.stop().await;
+            self.start_companion(&mut state, &path).await?;
+        }
+        Ok(path)
+    }
+
+    /// The `docker run` arguments for a container of the workspace holding `path`, seeing it at
+    /// `container_path` (default: its own path); a new container path is mapped and announced.
+    pub async fn container_args(
+        &self,
+        path: &Path,
+        container_path: Option<&str>,
+        home: &str,
+    ) -> Result<RunArgs> {
+        let mut state = self.state.lock().await;
+        let ws = state.config.innermost(path)?;
+        let listening = state
+            .companions
+            .get(&ws)
+            .and_then(|c| c.container_endpoint());
+        let (args, added) = container::run_args(
+            &mut state.config,
+            &self.world.dirs,
+            self.world.interfaces.as_ref(),
+            &ws,
+            container_path,
+            home,
+            listening,
+        )?;
+        if let Some(cp) = added {
+            self.save(&state)?;
+            if let Some(c) = state.companions.get_mut(&ws) {
+                c.add_container_path(cp, &self.world.dirs, self.world.pid);
+            }
+        }
+        Ok(args)
+    }
+
     pub async fn rotate_token(&self, path: &Path) -> Result<()> {
         let mut state = self.state.lock().await;
         let path = state.config.known_path(path)?;
@@ -243,6 +335,13 @@ impl Instance {
                     discovery_failures: vec![],
                     clients: vec![],
                     pending_reviews: 0,
+                    containers: w.containers.as_ref().map(|c| container::ContainerStatus {
+                        address: c.address,
+                        port: None,
+                        paths: c.paths.clone(),
+                        discovery_files: vec![],
+                        error: None,
+                    }),
                 },
             })
             .collect();

@@ -6,6 +6,7 @@ pub mod bindings;
 pub mod clock;
 pub mod companion;
 pub mod config;
+pub mod container;
 pub mod context;
 pub mod control;
 pub mod diff;

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 pub enum Action {
     OpenReviews,
     ToggleWorkspace { path: PathBuf },
+    ToggleContainers { path: PathBuf },
     AddWorkspace,
     RemoveWorkspace { path: PathBuf },
     CopyToken { path: PathBuf },
@@ -148,6 +149,10 @@ pub fn tray(
                 })
                 .collect(),
         });
+        items.push(Item::Submenu {
+            label: "Containers".into(),
+            items: status.workspaces.iter().map(containers_item).collect(),
+        });
         let mut files: Vec<Item> = Vec::new();
         let mut folders: Vec<PathBuf> = Vec::new();
         for w in &status.workspaces {
@@ -198,6 +203,25 @@ pub fn tray(
     items
 }
 
+/// A workspace's containers switch: checked when on, with where containers reach it.
+fn containers_item(w: &crate::companion::WorkspaceStatus) -> Item {
+    let state = match &w.containers {
+        None => "off".to_owned(),
+        Some(c) => match (c.address, c.port, &c.error) {
+            (Some(a), Some(p), _) => format!("{a}:{p} (host.docker.internal)"),
+            (_, _, Some(e)) => format!("⚠ {e}"),
+            _ => "on when the workspace is".to_owned(),
+        },
+    };
+    Item::Check {
+        label: format!("{} — {state}", name(&w.path)),
+        checked: w.containers.is_some(),
+        action: Action::ToggleContainers {
+            path: w.path.clone(),
+        },
+    }
+}
+
 /// A token as the menu may show it: its first and last four characters.
 pub fn token_hint(token: &str) -> String {
     match (token.get(..4), token.get(token.len().saturating_sub(4)..)) {
@@ -230,6 +254,7 @@ mod tests {
             discovery_failures: vec![],
             clients: vec![],
             pending_reviews: 0,
+            containers: None,
         }
     }
 
@@ -315,6 +340,49 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn a_containers_submenu_has_a_check_item_per_workspace_with_its_address() {
+        let mut s = status(true);
+        s.workspaces[0].containers = Some(crate::container::ContainerStatus {
+            address: Some("172.17.0.1".parse().unwrap()),
+            port: Some(4000),
+            paths: vec![],
+            discovery_files: vec![],
+            error: None,
+        });
+        let items = tray(&s, 0, false, |_| None);
+        let Some(Item::Submenu { items: sub, .. }) = find(&items, "Containers") else {
+            panic!("a Containers submenu")
+        };
+        assert_eq!(
+            sub[0],
+            Item::Check {
+                label: "app — 172.17.0.1:4000 (host.docker.internal)".into(),
+                checked: true,
+                action: Action::ToggleContainers {
+                    path: "/src/app".into()
+                }
+            }
+        );
+        assert!(
+            matches!(&sub[1], Item::Check { label, checked: false, .. } if label == "lib — off")
+        );
+        s.workspaces[0].containers = Some(crate::container::ContainerStatus {
+            address: None,
+            port: None,
+            paths: vec![],
+            discovery_files: vec![],
+            error: Some("no container bridge found".into()),
+        });
+        let items = tray(&s, 0, false, |_| None);
+        let Some(Item::Submenu { items: sub, .. }) = find(&items, "Containers") else {
+            panic!()
+        };
+        assert!(
+            matches!(&sub[0], Item::Check { label, checked: true, .. } if label == "app — ⚠ no container bridge found")
+        );
     }
 
     #[test]

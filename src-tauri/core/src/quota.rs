@@ -66,6 +66,7 @@ mod tests {
                 path: file.into(),
                 original: None,
                 proposal: text,
+                container: false,
             },
             Box::new(|_, _| {}),
         );

@@ -38,6 +38,8 @@ pub struct Review {
     pub stats: Stats,
     pub created_at: u64,
     pub updated_at: u64,
+    /// It came from a CLI in a container, through a container-path mapping.
+    pub container: bool,
 }
 
 impl Review {
@@ -58,6 +60,8 @@ impl Review {
             workspace: self.workspace.to_string_lossy().into_owned(),
             relative_path: relative,
             file_path: self.file_path.clone(),
+            path: self.path.to_string_lossy().into_owned(),
+            container: self.container,
             client: self.client.clone(),
             new_file: self.original.is_none(),
             original: self.original_text().to_owned(),
@@ -75,6 +79,8 @@ impl Review {
             id: self.id,
             workspace: self.workspace.clone(),
             file_path: self.file_path.clone(),
+            path: self.path.clone(),
+            container: self.container,
             client: self.client.clone(),
             added: self.stats.added,
             removed: self.stats.removed,
@@ -91,6 +97,10 @@ pub struct Summary {
     pub id: ReviewId,
     pub workspace: PathBuf,
     pub file_path: String,
+    /// The file on this host (differs from `file_path` for a CLI in a container).
+    pub path: PathBuf,
+    /// It came through a container-path mapping.
+    pub container: bool,
     pub client: ClientInfo,
     pub added: usize,
     pub removed: usize,
@@ -108,7 +118,12 @@ pub struct Detail {
     pub workspace: String,
     /// The path relative to the workspace, for labels.
     pub relative_path: String,
+    /// The path as the CLI sent it (a container path for a CLI in a container).
     pub file_path: String,
+    /// The file on this host.
+    pub path: String,
+    /// It came from a CLI in a container, through a container-path mapping.
+    pub container: bool,
     pub client: ClientInfo,
     pub new_file: bool,
     pub original: String,
@@ -172,6 +187,8 @@ pub struct Proposal {
     pub path: PathBuf,
     pub original: Option<String>,
     pub proposal: String,
+    /// It came through a container-path mapping.
+    pub container: bool,
 }
 
 pub struct ReviewQueue {
@@ -249,6 +266,7 @@ impl ReviewQueue {
             stats,
             created_at: now,
             updated_at: now,
+            container: p.container,
         });
         state.reviews.insert(id, review.clone());
         state.replies.insert(id, reply);
@@ -412,6 +430,7 @@ mod tests {
             path: PathBuf::from(file),
             original: Some("a\nb\n".into()),
             proposal: text.into(),
+            container: false,
         }
     }
 

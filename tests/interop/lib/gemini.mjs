@@ -5,7 +5,7 @@
 //   const diff = g.openDiff(filePath, text);   // diff.result: promise of the IdeClient result
 //   await g.close();
 
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,14 +38,23 @@ export function clientEnv(r, extra = {}) {
   return env;
 }
 
-export async function startGeminiClient({ cwd, env, name = 'gemini' }) {
-  const child = fork(DRIVER, [], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    // No inherited --test flags etc.
-    execArgv: [],
-  });
+/** The driver script, for a caller that starts it its own way (`wrap`). */
+export const GEMINI_DRIVER = DRIVER;
+
+/**
+ * `wrap(nodeArgv)` returns the [cmd, args] that run the driver some other way (in a simulated
+ * container); the IPC channel stays fd 3 and `env` is then the wrapper's.
+ */
+export async function startGeminiClient({ cwd, env, name = 'gemini', wrap }) {
+  const child = wrap
+    ? spawn(...wrap([process.execPath, DRIVER]), { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    : fork(DRIVER, [], {
+        cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+        // No inherited --test flags etc.
+        execArgv: [],
+      });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (output += d));
   child.stderr.setEncoding('utf8').on('data', (d) => (output += d));

@@ -51,6 +51,19 @@ pub fn serve(
     limits: Limits,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
+    serve_all(vec![listener], shared, guard, limits, cancel)
+}
+
+/// Serves the same app, behind the same guard, on every listener (loopback, and the container
+/// bridge's address when containers are on), each with its own accept loop and limits, until
+/// `cancel` fires.
+pub fn serve_all(
+    listeners: Vec<TcpListener>,
+    shared: Arc<Shared>,
+    guard: Guard,
+    limits: Limits,
+    cancel: CancellationToken,
+) -> tokio::task::JoinHandle<()> {
     let mut session_config = SessionConfig::default();
     // rmcp's idle timeout is not reset by keep-alives; sessions end on DELETE or stream loss.
     session_config.keep_alive = None;
@@ -60,10 +73,14 @@ pub fn serve(
     manager.session_config = session_config;
     let manager = Arc::new(manager);
     let port = guard.port;
+    let mut hosts = vec![format!("127.0.0.1:{port}"), format!("localhost:{port}")];
+    if let Some(p) = guard.container_port {
+        hosts.push(format!("{}:{p}", crate::container::HOST_NAME));
+    }
     let config = StreamableHttpServerConfig::default()
         .with_sse_keep_alive(Some(KEEP_ALIVE))
         .with_sse_retry(None)
-        .with_allowed_hosts([format!("127.0.0.1:{port}"), format!("localhost:{port}")])
+        .with_allowed_hosts(hosts)
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(cancel.child_token());
@@ -100,7 +117,15 @@ pub fn serve(
         .fallback(|| async { (StatusCode::NOT_FOUND, "Not Found\n") })
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard, guard::check));
-    accept::serve(listener, app, limits, cancel)
+    let tasks: Vec<_> = listeners
+        .into_iter()
+        .map(|listener| accept::serve(listener, app.clone(), limits, cancel.clone()))
+        .collect();
+    tokio::spawn(async move {
+        for task in tasks {
+            let _ = task.await;
+        }
+    })
 }
 
 fn sse_response(body: Body) -> Response {

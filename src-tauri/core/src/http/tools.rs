@@ -203,8 +203,17 @@ impl Handler {
         client: ClientInfo,
         a: OpenDiffArgs,
     ) -> CallToolResult {
-        let path = match self.ws.workspace.resolve(&a.file_path) {
+        // A CLI in a container sends container paths: read, confine and show the host's file,
+        // but keep its `filePath` for the notifications it waits on.
+        let (host_path, container) = self.ws.host_path(&a.file_path);
+        let path = match self.ws.workspace.resolve(&host_path) {
             Ok(p) => p,
+            Err(Error::OutsideWorkspace { roots, .. }) => {
+                return failed(Error::OutsideWorkspace {
+                    path: a.file_path,
+                    roots,
+                })
+            }
             Err(e) => return failed(e),
         };
         let original = match original::read(&path, &a.file_path).await {
@@ -226,6 +235,7 @@ impl Handler {
                 path,
                 original,
                 proposal: a.new_content,
+                container,
             },
             reply,
         );

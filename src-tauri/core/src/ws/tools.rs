@@ -260,6 +260,7 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
             path,
             original,
             proposal: a.new_file_contents,
+            container: false,
         },
         reply,
     );

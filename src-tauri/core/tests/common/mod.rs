@@ -45,6 +45,18 @@ pub async fn start() -> Fixture {
 
 /// As `start`, with other server limits.
 pub async fn start_with(limits: redline_core::limits::Limits) -> Fixture {
+    start_full(limits, Arc::new(redline_core::container::OsInterfaces)).await
+}
+
+/// As `start`, with the host's network interfaces as given.
+pub async fn start_on(interfaces: Arc<dyn redline_core::container::Interfaces>) -> Fixture {
+    start_full(redline_core::limits::Limits::default(), interfaces).await
+}
+
+async fn start_full(
+    limits: redline_core::limits::Limits,
+    interfaces: Arc<dyn redline_core::container::Interfaces>,
+) -> Fixture {
     let tmp = tempfile::tempdir().unwrap();
     let root = dunce::canonicalize(tmp.path()).unwrap();
     let ws = root.join("ws");
@@ -58,6 +70,7 @@ pub async fn start_with(limits: redline_core::limits::Limits) -> Fixture {
             procs: Arc::new(OsProcessTable),
             clock: Arc::new(SystemClock),
             tokens: Tokens::memory("test".into()),
+            interfaces,
         },
         limits,
     )
@@ -111,9 +124,12 @@ impl Fixture {
 
 /// Sends raw bytes and returns the status code and body: full control over every header.
 pub async fn raw(port: u16, request: &str) -> (u16, String) {
-    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .unwrap();
+    raw_at("127.0.0.1", port, request).await
+}
+
+/// The same, to another address of this host.
+pub async fn raw_at(addr: &str, port: u16, request: &str) -> (u16, String) {
+    let mut s = tokio::net::TcpStream::connect((addr, port)).await.unwrap();
     s.write_all(request.as_bytes()).await.unwrap();
     let mut out = Vec::new();
     let _ = tokio::time::timeout(WAIT, s.read_to_end(&mut out)).await;
@@ -166,6 +182,17 @@ pub async fn messages(resp: reqwest::Response) -> Vec<Value> {
 }
 
 impl Mcp {
+    pub fn new(http: reqwest::Client, url: String, token: String) -> Mcp {
+        Mcp {
+            http,
+            url,
+            token,
+            session: None,
+            version: None,
+            next_id: 1,
+        }
+    }
+
     pub fn request(&self, method: reqwest::Method) -> reqwest::RequestBuilder {
         let mut b = self
             .http

@@ -1,0 +1,412 @@
+//! Containers on real sockets: off, nothing but 127.0.0.1 answers; on, the bridge address answers
+//! `host.docker.internal` behind every guard; container paths map onto the workspace.
+//! 127.0.0.2 stands in for the bridge (on Linux all of 127/8 is this host's).
+#![cfg(target_os = "linux")]
+
+mod common;
+use common::{raw, raw_at, start_on, Mcp};
+use redline_core::companion::Decision;
+use redline_core::container::Interfaces;
+use serde_json::{json, Value};
+use std::net::Ipv4Addr;
+use std::sync::Arc;
+
+/// A host whose `docker0` has the address given (or that has no bridge at all).
+struct Host(Option<Ipv4Addr>);
+impl Interfaces for Host {
+    fn ipv4(&self) -> Vec<(String, Ipv4Addr)> {
+        let mut v = vec![("lo".to_owned(), Ipv4Addr::LOCALHOST)];
+        v.extend(self.0.map(|a| ("docker0".to_owned(), a)));
+        v
+    }
+}
+
+const BRIDGE: &str = "127.0.0.2";
+const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+
+fn post(headers: &[String], body: &str) -> String {
+    let mut r = format!("POST /mcp HTTP/1.1\r\nconnection: close\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n", body.len());
+    for h in headers {
+        r.push_str(h);
+        r.push_str("\r\n");
+    }
+    r.push_str("\r\n");
+    r.push_str(body);
+    r
+}
+
+async fn refused(addr: &str, port: u16) -> bool {
+    matches!(
+        tokio::net::TcpStream::connect((addr, port)).await,
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused
+    )
+}
+
+/// An MCP client that reaches the server as a CLI in a container does: by name, on the bridge.
+fn container_client(port: u16, token: &str) -> Mcp {
+    let bridge: std::net::SocketAddr = format!("{BRIDGE}:{port}").parse().unwrap();
+    Mcp::new(
+        reqwest::Client::builder()
+            .resolve("host.docker.internal", bridge)
+            .build()
+            .unwrap(),
+        format!("http://host.docker.internal:{port}/mcp"),
+        token.to_owned(),
+    )
+}
+
+#[tokio::test]
+async fn off_by_default_only_loopback_answers_and_the_container_host_is_refused() {
+    let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
+    let st = f.instance.status().await;
+    assert_eq!(st.workspaces[0].containers, None);
+    let cfg = std::fs::read_to_string(f.dirs.config_file()).unwrap();
+    assert!(!cfg.contains("containers"), "off is the default: {cfg}");
+    assert!(
+        refused(BRIDGE, f.port).await,
+        "nothing listens on the bridge"
+    );
+    let auth = format!("authorization: Bearer {}", f.token);
+    let host = format!("host: host.docker.internal:{}", f.port);
+    assert_eq!(raw(f.port, &post(&[host, auth.clone()], INIT)).await.0, 403);
+    let host = format!("host: 127.0.0.1:{}", f.port);
+    assert_eq!(raw(f.port, &post(&[host, auth], INIT)).await.0, 200);
+}
+
+#[tokio::test]
+async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_again_it_stops() {
+    let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
+    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    let st = f.instance.status().await;
+    let w = &st.workspaces[0];
+    let port = w.port.unwrap();
+    let c = w.containers.clone().expect("containers on");
+    assert_eq!(c.address, Some(BRIDGE.parse().unwrap()));
+    assert_eq!(c.port, Some(port), "one port for both sides");
+    assert_eq!(c.error, None);
+    let cfg: Value = serde_json::from_slice(&std::fs::read(f.dirs.config_file()).unwrap()).unwrap();
+    assert_eq!(
+        cfg["workspaces"][0]["containers"],
+        json!({"address": BRIDGE}),
+        "persisted with the address found"
+    );
+
+    let token = f.instance.pin(&f.ws).await.unwrap().auth_token;
+    let auth = format!("authorization: Bearer {token}");
+    let host = format!("host: host.docker.internal:{port}");
+    let (status, body) = raw_at(BRIDGE, port, &post(&[host.clone(), auth.clone()], INIT)).await;
+    assert_eq!(status, 200, "{body}");
+    // The same name on loopback is fine (Docker Desktop forwards it there).
+    assert_eq!(
+        raw(port, &post(&[host.clone(), auth.clone()], INIT))
+            .await
+            .0,
+        200
+    );
+    // Every guard holds on the bridge listener too.
+    assert_eq!(
+        raw_at(BRIDGE, port, &post(std::slice::from_ref(&host), INIT))
+            .await
+            .0,
+        401
+    );
+    let wrong = format!("authorization: Bearer {}", "0".repeat(64));
+    assert_eq!(
+        raw_at(BRIDGE, port, &post(&[host.clone(), wrong], INIT))
+            .await
+            .0,
+        401
+    );
+    let origin = "origin: http://host.docker.internal".to_owned();
+    let with_origin = [host.clone(), auth.clone(), origin];
+    assert_eq!(raw_at(BRIDGE, port, &post(&with_origin, INIT)).await.0, 403);
+    for bad in [
+        format!("host: evil.example:{port}"),
+        format!("host: {BRIDGE}:{port}"),
+        format!("host: host.docker.internal:{}", port.wrapping_add(1)),
+    ] {
+        let (status, _) = raw_at(BRIDGE, port, &post(&[bad.clone(), auth.clone()], INIT)).await;
+        assert_eq!(status, 403, "{bad}");
+    }
+    let too_big = format!(
+        "POST /mcp HTTP/1.1\r\nconnection: close\r\n{host}\r\n{auth}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        redline_core::http::guard::MAX_BODY_BYTES + 1
+    );
+    assert_eq!(raw_at(BRIDGE, port, &too_big).await.0, 413);
+
+    f.instance.set_containers(&f.ws, false, None).await.unwrap();
+    let st = f.instance.status().await;
+    let port = st.workspaces[0].port.unwrap();
+    assert_eq!(st.workspaces[0].containers, None);
+    assert!(
+        refused(BRIDGE, port).await,
+        "off again: nothing on the bridge"
+    );
+    let token = f.instance.pin(&f.ws).await.unwrap().auth_token;
+    let auth = format!("authorization: Bearer {token}");
+    let host = format!("host: host.docker.internal:{port}");
+    assert_eq!(raw(port, &post(&[host, auth], INIT)).await.0, 403);
+}
+
+#[tokio::test]
+async fn no_bridge_no_wildcard_no_foreign_address() {
+    let f = start_on(Arc::new(Host(None))).await;
+    let err = f
+        .instance
+        .set_containers(&f.ws, true, None)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), "no_container_bridge");
+    for bad in ["0.0.0.0", "255.255.255.255"] {
+        let err = f
+            .instance
+            .set_containers(&f.ws, true, Some(bad.parse().unwrap()))
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), "container_address", "{bad}");
+    }
+    // An address that is not this host's cannot be listened on.
+    let err = f
+        .instance
+        .set_containers(&f.ws, true, Some("192.0.2.123".parse().unwrap()))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), "container_address");
+    let cfg = std::fs::read_to_string(f.dirs.config_file()).unwrap();
+    assert!(!cfg.contains("containers"), "nothing persisted: {cfg}");
+    // Given explicitly, any address of this host works without a bridge.
+    f.instance
+        .set_containers(&f.ws, true, Some(BRIDGE.parse().unwrap()))
+        .await
+        .unwrap();
+    let c = f.instance.status().await.workspaces[0]
+        .containers
+        .clone()
+        .unwrap();
+    assert_eq!(c.address, Some(BRIDGE.parse().unwrap()));
+}
+
+#[tokio::test]
+async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
+    let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
+    let err = f
+        .instance
+        .container_args(&f.ws, Some("/workspace"), "/root")
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), "containers_off");
+    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    let args = f
+        .instance
+        .container_args(&f.ws, Some("/workspace"), "/root")
+        .await
+        .unwrap();
+    assert_eq!(args.add_host, format!("host.docker.internal:{BRIDGE}"));
+    assert_eq!(args.workdir, "/workspace");
+    let st = f.instance.status().await;
+    let c = st.workspaces[0].containers.clone().unwrap();
+    let port = c.port.unwrap();
+    assert_eq!(c.paths, vec!["/workspace".to_owned()]);
+    // The files under the mounted sources carry the container path, and the Qwen lock no ppid.
+    let qwen_src = &args.mounts[1].source;
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(qwen_src.join(format!("{port}.lock"))).unwrap())
+            .unwrap();
+    assert_eq!(lock["workspacePath"], "/workspace");
+    assert_eq!(lock["port"], port);
+    assert!(lock.get("ppid").is_none(), "{lock}");
+    let gemini_src = &args.mounts[0].source;
+    let names: Vec<_> = std::fs::read_dir(gemini_src)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(c.discovery_files.iter().any(|p| p.starts_with(gemini_src)));
+    // The host's own files are untouched: still the host path, still a ppid.
+    let host_lock: Value =
+        serde_json::from_slice(&std::fs::read(f.dirs.qwen.join(format!("{port}.lock"))).unwrap())
+            .unwrap();
+    assert_eq!(host_lock["workspacePath"], f.ws.to_string_lossy().as_ref());
+    assert_eq!(host_lock["ppid"], std::process::id());
+
+    let token = f.instance.pin(&f.ws).await.unwrap().auth_token;
+    let mut cli = container_client(port, &token);
+    cli.connect("2025-06-18").await;
+    let mut stream = cli.stream().await;
+    let r = cli
+        .call(
+            "openDiff",
+            json!({"filePath": "/workspace/a.txt", "newContent": "one\nTWO\n"}),
+        )
+        .await;
+    assert_eq!(r["result"], json!({"content": []}), "{r}");
+    let review = f.instance.list().pop().unwrap();
+    assert_eq!(review.file_path, "/workspace/a.txt");
+    assert_eq!(review.path, f.ws.join("a.txt"));
+    assert!(review.container);
+    let detail = &f.instance.details()[0];
+    assert_eq!(detail.original, "one\ntwo\n", "the host's file was read");
+    assert_eq!(detail.relative_path, "a.txt");
+    assert!(detail.container);
+    let shown = f.instance.show(review.id).unwrap();
+    assert!(shown.contains("-two") && shown.contains("+TWO"), "{shown}");
+    f.instance
+        .decide(review.id, Decision::Accept(Some("edited\n".into())))
+        .await
+        .unwrap();
+    let n = stream.next_decision().await.unwrap();
+    assert_eq!(n["method"], "ide/diffAccepted");
+    assert_eq!(
+        n["params"],
+        json!({"filePath": "/workspace/a.txt", "content": "edited\n"})
+    );
+
+    // A mapped path still cannot leave the workspace.
+    for escape in ["/workspace/../etc/passwd", "/etc/passwd"] {
+        let r = cli
+            .call("openDiff", json!({"filePath": escape, "newContent": "x"}))
+            .await;
+        assert_eq!(r["result"]["isError"], true, "{escape}: {r}");
+        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains(escape) && text.contains("outside"), "{text}");
+    }
+    // The same path twice is one mapping; a path around the workspace is refused.
+    f.instance
+        .container_args(&f.ws, Some("/workspace/"), "/root")
+        .await
+        .unwrap();
+    let cfg: Value = serde_json::from_slice(&std::fs::read(f.dirs.config_file()).unwrap()).unwrap();
+    assert_eq!(
+        cfg["workspaces"][0]["containers"],
+        json!({"address": BRIDGE, "paths": ["/workspace"]})
+    );
+    // A rotated token reaches the containers' files too.
+    f.instance.rotate_token(&f.ws).await.unwrap();
+    let rotated = f.instance.pin(&f.ws).await.unwrap().auth_token;
+    assert_ne!(rotated, token);
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(qwen_src.join(format!("{port}.lock"))).unwrap())
+            .unwrap();
+    assert_eq!(lock["authToken"], rotated.as_str());
+    assert!(lock.get("ppid").is_none());
+    let parent = f.ws.parent().unwrap().to_string_lossy().into_owned();
+    let err = f
+        .instance
+        .container_args(&f.ws, Some(&parent), "/root")
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), "container_path");
+}
+
+#[tokio::test]
+async fn a_restart_keeps_containers_on_and_sweeps_the_old_files_but_not_the_dirs() {
+    let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
+    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    let args = f
+        .instance
+        .container_args(&f.ws, None, "/root")
+        .await
+        .unwrap();
+    assert_eq!(args.workdir, f.ws.to_string_lossy().as_ref());
+    let gemini_src = args.mounts[0].source.clone();
+    assert_eq!(std::fs::read_dir(&gemini_src).unwrap().count(), 1);
+    f.instance.shutdown().await;
+    assert_eq!(
+        std::fs::read_dir(&gemini_src).unwrap().count(),
+        0,
+        "removed on stop"
+    );
+    assert!(gemini_src.is_dir(), "the mounted directory stays");
+    let again = redline_core::instance::Instance::start(redline_core::instance::World {
+        dirs: f.dirs.clone(),
+        pid: std::process::id(),
+        procs: Arc::new(redline_core::process::OsProcessTable),
+        clock: Arc::new(redline_core::clock::SystemClock),
+        tokens: redline_core::keyring::Tokens::memory("test".into()),
+        interfaces: Arc::new(Host(Some(BRIDGE.parse().unwrap()))),
+    })
+    .await
+    .unwrap();
+    let w = &again.status().await.workspaces[0];
+    let c = w.containers.clone().unwrap();
+    assert_eq!(c.port, w.port);
+    assert_eq!(std::fs::read_dir(&gemini_src).unwrap().count(), 1);
+    again.shutdown().await;
+}
+
+/// A host whose `docker0` comes and goes.
+struct Changing(std::sync::Mutex<Option<Ipv4Addr>>);
+impl Interfaces for Changing {
+    fn ipv4(&self) -> Vec<(String, Ipv4Addr)> {
+        let bridge = *self.0.lock().unwrap();
+        bridge
+            .map(|a| ("docker0".to_owned(), a))
+            .into_iter()
+            .collect()
+    }
+}
+
+fn world(f: &common::Fixture, interfaces: Arc<dyn Interfaces>) -> redline_core::instance::World {
+    redline_core::instance::World {
+        dirs: f.dirs.clone(),
+        pid: std::process::id(),
+        procs: Arc::new(redline_core::process::OsProcessTable),
+        clock: Arc::new(redline_core::clock::SystemClock),
+        tokens: redline_core::keyring::Tokens::memory("test".into()),
+        interfaces,
+    }
+}
+
+#[tokio::test]
+async fn the_address_found_is_kept_so_a_bridge_down_at_start_does_not_matter() {
+    let host = Arc::new(Changing(std::sync::Mutex::new(Some(
+        BRIDGE.parse().unwrap(),
+    ))));
+    let f = start_on(host.clone()).await;
+    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    f.instance.shutdown().await;
+    // Docker is not running at the next start: Redline listens on the saved address anyway.
+    *host.0.lock().unwrap() = None;
+    let again = redline_core::instance::Instance::start(world(&f, host.clone()))
+        .await
+        .unwrap();
+    let c = again.status().await.workspaces[0]
+        .containers
+        .clone()
+        .unwrap();
+    assert_eq!(c.error, None);
+    assert_eq!(c.address, Some(BRIDGE.parse().unwrap()));
+    assert!(!refused(BRIDGE, c.port.unwrap()).await);
+    again.shutdown().await;
+}
+
+#[tokio::test]
+async fn no_bridge_at_start_is_reported_and_enabling_again_retries() {
+    let host = Arc::new(Changing(std::sync::Mutex::new(None)));
+    let f = start_on(host.clone()).await;
+    f.instance.shutdown().await;
+    // Containers on without a saved address (a config written by hand), and no bridge.
+    let file = f.dirs.config_file();
+    let mut cfg: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    cfg["workspaces"][0]["containers"] = json!({});
+    std::fs::write(&file, cfg.to_string()).unwrap();
+    let again = redline_core::instance::Instance::start(world(&f, host.clone()))
+        .await
+        .unwrap();
+    let w = again.status().await.workspaces[0].clone();
+    assert!(w.port.is_some(), "loopback serves regardless");
+    let c = w.containers.unwrap();
+    assert_eq!((c.address, c.port), (None, None));
+    assert!(c.error.unwrap().contains("no container bridge"));
+    // Docker started: the same command again brings containers in.
+    *host.0.lock().unwrap() = Some(BRIDGE.parse().unwrap());
+    again.set_containers(&f.ws, true, None).await.unwrap();
+    let c = again.status().await.workspaces[0]
+        .containers
+        .clone()
+        .unwrap();
+    assert_eq!(c.error, None);
+    assert_eq!(c.address, Some(BRIDGE.parse().unwrap()));
+    assert!(!refused(BRIDGE, c.port.unwrap()).await);
+    again.shutdown().await;
+}
