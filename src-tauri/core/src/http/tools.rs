@@ -3,9 +3,10 @@
 
 use crate::companion::{Decision, Shared};
 use crate::error::Error;
+use crate::http::session::sse_event;
 use crate::original;
 use crate::quota;
-use crate::review::{ClientInfo, Outcome, Proposal};
+use crate::review::{ClientInfo, Outcome, Proposal, Reply, Review};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, Implementation, InitializeResult,
     JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, Tool,
@@ -174,6 +175,27 @@ fn tools() -> Vec<Tool> {
     ]
 }
 
+/// The decision as a notification on the asking session's stream, with the path exactly as it
+/// was sent. A diff closed by the CLI (closeDiff) or a session gone hears nothing: a
+/// diffRejected racing a closeDiff turns the user's "Allow" in the terminal into a rejection.
+fn notify_session(shared: std::sync::Weak<Shared>, session: String) -> Reply {
+    Box::new(move |review: &Review, outcome| {
+        let event = match outcome {
+            Outcome::Accepted => sse_event(
+                "ide/diffAccepted",
+                json!({"filePath": review.file_path, "content": review.current}),
+            ),
+            Outcome::Rejected => {
+                sse_event("ide/diffRejected", json!({"filePath": review.file_path}))
+            }
+            Outcome::Closed | Outcome::Dismissed => return,
+        };
+        if let Some(shared) = shared.upgrade() {
+            shared.sessions.notify(&session, event);
+        }
+    })
+}
+
 impl Handler {
     async fn open_diff(
         &self,
@@ -203,16 +225,20 @@ impl Handler {
         if let Err(e) = quota::admit(&self.ws.reviews, ws, &session, &a.file_path, incoming) {
             return failed(e);
         }
-        self.ws.reviews.open(Proposal {
-            workspace: self.ws.workspace.id().to_owned(),
-            session,
-            client,
-            file_path: a.file_path,
-            path,
-            original,
-            proposal: a.new_content,
-            container,
-        });
+        let reply = notify_session(Arc::downgrade(&self.ws), session.clone());
+        self.ws.reviews.open(
+            Proposal {
+                workspace: self.ws.workspace.id().to_owned(),
+                session,
+                client,
+                file_path: a.file_path,
+                path,
+                original,
+                proposal: a.new_content,
+                container,
+            },
+            reply,
+        );
         done(vec![])
     }
 
