@@ -7,6 +7,8 @@ const COMMANDS: &[&str] = &[
     "review_accept",
     "review_reject",
     "review_disk_changed",
+    "review_mention",
+    "review_select",
     "review_shown",
     "settings_get",
     "settings_set",

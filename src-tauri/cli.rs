@@ -585,6 +585,9 @@ fn print_status(s: &Status, json: bool) {
             Some(port) => println!("{}  on  127.0.0.1:{port}", w.path.display()),
             None => println!("{}  off", w.path.display()),
         }
+        if let Some(ws_port) = w.ws_port {
+            println!("  claude code     ws://127.0.0.1:{ws_port}");
+        }
         for f in &w.discovery_files {
             println!("  discovery file  {}", f.display());
         }

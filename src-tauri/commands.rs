@@ -5,6 +5,7 @@ use redline_core::control::Fault;
 use redline_core::doctor::Welcome;
 use redline_core::instance::Instance;
 use redline_core::review::Detail;
+use redline_core::selection::Selection;
 use redline_core::settings::Settings;
 use std::sync::Arc;
 use tauri::{AppHandle, State};
@@ -36,6 +37,17 @@ pub async fn review_accept(core: Core<'_>, id: u64, content: String) -> Answer {
 #[tauri::command]
 pub async fn review_reject(core: Core<'_>, id: u64) -> Answer {
     core.decide(id, Decision::Reject).await.map_err(fault)
+}
+
+/// "Ask about this part": the lines go to the Claude Code that opened the review.
+#[tauri::command]
+pub async fn review_mention(core: Core<'_>, id: u64, line_start: u32, line_end: u32) -> Answer {
+    core.mention(id, line_start, line_end).await.map_err(fault)
+}
+
+#[tauri::command]
+pub async fn review_select(core: Core<'_>, id: u64, selection: Selection) -> Answer {
+    core.select(id, selection).await.map_err(fault)
 }
 
 #[tauri::command]

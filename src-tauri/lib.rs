@@ -70,6 +70,8 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
             commands::review_accept,
             commands::review_reject,
             commands::review_disk_changed,
+            commands::review_mention,
+            commands::review_select,
             commands::review_shown,
             commands::settings_get,
             commands::settings_set,

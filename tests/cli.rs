@@ -94,6 +94,10 @@ impl Env {
     fn qwen_dir(&self) -> PathBuf {
         self.root.join("home/.qwen/ide")
     }
+
+    fn claude_dir(&self) -> PathBuf {
+        self.root.join("home/.claude/ide")
+    }
 }
 
 fn dunce_canon(p: &Path) -> PathBuf {
@@ -132,12 +136,30 @@ fn serve_announces_with_its_own_pid_and_cleans_up_on_sigterm() {
         .gemini_dir()
         .join(format!("gemini-ide-server-{}-{port}.json", child.id()));
     let qwen = env.qwen_dir().join(format!("{port}.lock"));
-    assert_eq!(files(&status), vec![gemini.clone(), qwen.clone()]);
-    for f in [&gemini, &qwen] {
+    let ws_port = ws["wsPort"].as_u64().unwrap();
+    assert_ne!(ws_port, port);
+    let claude = env.claude_dir().join(format!("{ws_port}.lock"));
+    assert_eq!(
+        files(&status),
+        vec![gemini.clone(), qwen.clone(), claude.clone()]
+    );
+    for f in [&gemini, &qwen, &claude] {
         assert_eq!(mode(f), 0o600, "{}", f.display());
     }
     assert_eq!(mode(&env.gemini_dir()), 0o700);
     assert_eq!(mode(&env.qwen_dir()), 0o700);
+    assert_eq!(mode(&env.claude_dir()), 0o700);
+    let c: Value = serde_json::from_slice(&std::fs::read(&claude).unwrap()).unwrap();
+    assert_eq!(c["pid"], child.id());
+    assert_eq!(c["ideName"], "Redline");
+    assert_eq!(c["transport"], "ws");
+    assert_eq!(c["workspaceFolders"], json!([env.ws().to_str().unwrap()]));
+    let human = env.ok(&["status"]);
+    assert!(
+        human.contains(&format!("claude code     ws://127.0.0.1:{ws_port}")),
+        "{human}"
+    );
+    assert!(human.contains(&claude.display().to_string()), "{human}");
     let g: Value = serde_json::from_slice(&std::fs::read(&gemini).unwrap()).unwrap();
     assert_eq!(g["port"], port);
     assert_eq!(g["workspacePath"], env.ws().to_str().unwrap());
@@ -155,7 +177,7 @@ fn serve_announces_with_its_own_pid_and_cleans_up_on_sigterm() {
     signal(&child, libc::SIGTERM);
     assert!(child.wait().unwrap().success());
     assert!(
-        !gemini.exists() && !qwen.exists(),
+        !gemini.exists() && !qwen.exists() && !claude.exists(),
         "discovery files removed"
     );
     assert!(!socket.exists(), "control socket removed");
@@ -204,13 +226,23 @@ fn stale_files_of_a_dead_redline_go_at_start_and_other_ides_files_stay() {
     std::fs::write(&stale_q, ours.to_string()).unwrap();
     std::fs::write(&other_g, theirs.to_string()).unwrap();
     std::fs::write(&other_q, theirs.to_string()).unwrap();
+    std::fs::create_dir_all(env.claude_dir()).unwrap();
+    let stale_c = env.claude_dir().join("1.lock");
+    let other_c = env.claude_dir().join("2.lock");
+    let claude_lock = |ide: &str| {
+        json!({"pid": dead, "workspaceFolders": ["/x"], "ideName": ide, "transport": "ws",
+               "runningInWindows": false, "authToken": "t"})
+        .to_string()
+    };
+    std::fs::write(&stale_c, claude_lock("Redline")).unwrap();
+    std::fs::write(&other_c, claude_lock("Visual Studio Code")).unwrap();
     let mut child = env.serve();
     assert!(
-        !stale_g.exists() && !stale_q.exists(),
+        !stale_g.exists() && !stale_q.exists() && !stale_c.exists(),
         "Redline's stale files removed"
     );
     assert!(
-        other_g.exists() && other_q.exists(),
+        other_g.exists() && other_q.exists() && other_c.exists(),
         "other IDEs' files untouched"
     );
     env.ok(&["quit"]);
@@ -238,7 +270,7 @@ fn workspaces_change_in_the_running_instance_at_once() {
     );
     let status = env.json(&["status", "--json"]);
     let f = files(&status);
-    assert_eq!(f.len(), 2);
+    assert_eq!(f.len(), 3);
     assert!(f.iter().all(|p| p.exists()));
     let listed = env.json(&["workspace", "list", "--json"]);
     assert_eq!(listed[0]["path"], env.ws().to_str().unwrap());
@@ -335,7 +367,9 @@ fn token_rotate_rewrites_the_files_and_the_old_token_stops_working() {
     env.ok(&["token", "rotate", env.ws().to_str().unwrap()]);
     let new = read_token(&f[0]);
     assert_ne!(new, old);
-    assert_eq!(read_token(&f[1]), new, "both files rewritten");
+    assert_eq!(read_token(&f[1]), new, "every file rewritten");
+    assert_eq!(read_token(&f[2]), new, "every file rewritten");
+    assert_eq!(mode(&f[2]), 0o600);
     assert_eq!(mode(&f[0]), 0o600);
     assert_eq!(raw_status(port, &old), 401);
     assert_eq!(raw_status(port, &new), 200);
@@ -354,6 +388,10 @@ fn env_prints_the_pin_for_the_workspace_holding_a_path() {
     let sh = env.ok(&["env", env.ws().join("sub").to_str().unwrap()]);
     assert!(sh.contains(&format!("export GEMINI_CLI_IDE_SERVER_PORT='{port}'")));
     assert!(sh.contains(&format!("export QWEN_CODE_IDE_SERVER_PORT='{port}'")));
+    let ws_port = env.json(&["status", "--json"])["workspaces"][0]["wsPort"]
+        .as_u64()
+        .unwrap();
+    assert!(sh.contains(&format!("export CLAUDE_CODE_SSE_PORT='{ws_port}'")));
     assert!(sh.contains(&format!(
         "export GEMINI_CLI_IDE_WORKSPACE_PATH='{}'",
         env.ws().display()

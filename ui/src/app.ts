@@ -18,6 +18,14 @@ export interface AppOptions {
 const LAYOUT_KEY = 'redline.layout';
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const MOD = isMac ? '⌘' : 'Ctrl+';
+const ALT = isMac ? '⌥' : 'Alt+';
+/** Selection changes closer together than this go to Claude Code once. */
+const SELECT_DELAY_MS = 100;
+
+/** Claude Code can be asked about a review's lines; the other CLIs cannot. */
+function isClaude(detail: ReviewDetail): boolean {
+  return detail.client.name === 'Claude Code';
+}
 
 const LAYOUT = `
 <header class="topbar">
@@ -46,6 +54,7 @@ const LAYOUT = `
         <button type="button" class="icon" data-nav="-1" title="Previous change (Alt+↑ or Shift+F7)" aria-label="Previous change">↑</button>
         <button type="button" class="icon" data-nav="1" title="Next change (Alt+↓ or F7)" aria-label="Next change">↓</button>
       </div>
+      <button type="button" class="ask" hidden title="Send the selected lines to Claude Code, to ask about them (${MOD}${ALT}K)">Ask Claude <kbd>${MOD}${ALT}K</kbd></button>
       <button type="button" class="reject" title="Reject this proposal: the file stays as it is">Reject</button>
       <button type="button" class="accept" title="Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)">Accept <kbd>${MOD}S</kbd></button>
     </div>
@@ -89,6 +98,7 @@ export class ReviewWindow {
   /** Which review the open editor shows. */
   private editorFor: number | null = null;
   private pushTimer: ReturnType<typeof setTimeout> | null = null;
+  private selectTimer: ReturnType<typeof setTimeout> | null = null;
   private pushFor: number | null = null;
   /** Pushes run one after another so the backend never sees an older text after a newer one. */
   private pushes: Promise<void> = Promise.resolve();
@@ -98,6 +108,7 @@ export class ReviewWindow {
   private el: {
     tabs: HTMLElement; review: HTMLElement; empty: HTMLElement; summary: HTMLElement; host: HTMLElement;
     banner: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement;
+    ask: HTMLButtonElement;
     settings: HTMLFormElement; settingsToggle: HTMLButtonElement;
   };
   private tabs: ReviewTabs;
@@ -118,7 +129,7 @@ export class ReviewWindow {
     this.el = {
       tabs: q('.tabs'), review: q('.review'), empty: q('.empty'), summary: q('.summary'),
       host: q('.editor-host'), banner: q('.disk-changed'), columns: q('.columns'),
-      accept: q('.actions .accept'), reject: q('.actions .reject'),
+      accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'),
       settings: q('.settings'), settingsToggle: q('.settings-toggle'),
     };
     this.toasts = new Toasts(q('.toasts'));
@@ -131,6 +142,7 @@ export class ReviewWindow {
     });
     this.el.accept.addEventListener('click', () => void this.accept());
     this.el.reject.addEventListener('click', () => void this.reject());
+    this.el.ask.addEventListener('click', () => void this.askClaude());
     q('.segmented').addEventListener('click', (e) => {
       const layout = (e.target as HTMLElement).closest<HTMLElement>('[data-layout]')?.dataset.layout;
       if (layout === 'split' || layout === 'unified') this.setLayout(layout);
@@ -166,6 +178,8 @@ export class ReviewWindow {
     this.unlisten = [];
     if (this.pushTimer !== null) clearTimeout(this.pushTimer);
     this.pushTimer = null;
+    if (this.selectTimer !== null) clearTimeout(this.selectTimer);
+    this.selectTimer = null;
     this.editor?.destroy();
     this.editor = null;
     this.editorFor = null;
@@ -248,6 +262,34 @@ export class ReviewWindow {
     this.render();
   }
 
+  /** "Ask about this part": the selected lines go to the Claude Code that proposed the edit. */
+  async askClaude(): Promise<void> {
+    const review = this.list.current;
+    if (!review || !isClaude(review.detail) || !this.editor || this.editorFor !== review.detail.id) return;
+    const { startLine, endLine } = this.editor.selection();
+    try {
+      await ipc.reviewMention(review.detail.id, startLine, endLine);
+      const lines = startLine === endLine ? `line ${startLine + 1}` : `lines ${startLine + 1}–${endLine + 1}`;
+      this.toasts.info(`Sent ${lines} of ${baseName(review.detail.relativePath)} to Claude Code`);
+    } catch (err) {
+      this.toasts.error(err, 'Could not ask Claude Code');
+    }
+  }
+
+  /** The selection goes to Claude Code once the user pauses. */
+  private onSelect(): void {
+    const id = this.editorFor;
+    const review = this.list.get(id);
+    if (id === null || !review || !isClaude(review.detail)) return;
+    if (this.selectTimer !== null) clearTimeout(this.selectTimer);
+    this.selectTimer = setTimeout(() => {
+      this.selectTimer = null;
+      if (this.editorFor !== id || !this.editor) return;
+      // A selection is a hint to Claude Code: failing to send one is not worth a message.
+      ipc.reviewSelect(id, this.editor.selection()).catch(() => {});
+    }, SELECT_DELAY_MS);
+  }
+
   async accept(id = this.list.selected): Promise<void> {
     const review = this.list.get(id);
     if (!review || review.busy || id === null) return;
@@ -311,6 +353,8 @@ export class ReviewWindow {
     let handled = true;
     if (mod && !e.altKey && !e.shiftKey && (e.key === 's' || e.key === 'S' || e.key === 'Enter')) {
       void this.accept();
+    } else if (mod && e.altKey && !e.shiftKey && e.code === 'KeyK') {
+      void this.askClaude();
     } else if (e.key === 'F7' && !mod && !e.altKey) {
       this.moveToChange(e.shiftKey ? -1 : 1);
     } else if (e.altKey && !mod && !e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
@@ -465,6 +509,7 @@ export class ReviewWindow {
     }
     renderSummary(this.el.summary, review);
     this.renderButtons();
+    this.el.ask.hidden = !isClaude(review.detail);
     if (this.editorFor !== review.detail.id) {
       this.closeEditor(true);
       this.openEditor(review);
@@ -508,7 +553,7 @@ export class ReviewWindow {
       path: review.detail.relativePath,
       unified: this.effectiveLayout(review) === 'unified',
       highlightChanges: !review.detail.newFile,
-    }, () => this.onEdit());
+    }, () => this.onEdit(), () => this.onSelect());
   }
 }
 

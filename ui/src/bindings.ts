@@ -43,6 +43,8 @@ export type Outcome = "accepted" | "rejected" | "closed" | "dismissed";
 
 export type Resolved = { id: number, outcome: Outcome, };
 
+export type Selection = { startLine: number, startCharacter: number, endLine: number, endCharacter: number, };
+
 export type PopupMode = "focus" | "noFocus" | "trayOnly";
 
 export type Settings = { popup: PopupMode, 

@@ -13,6 +13,7 @@ import {
 import { classHighlighter, tagHighlighter, tags } from '@lezer/highlight';
 import { languageFor, languageIfLoaded, loadLanguage } from './language';
 import { lineFirstDiff } from './linediff';
+import type { Selection } from './types';
 
 export interface EditorInput {
   /** The file as it was before the proposal; read-only. */
@@ -32,14 +33,21 @@ export interface ReviewEditor {
   setUnified(unified: boolean): void;
   nextChange(): boolean;
   previousChange(): boolean;
+  /** The selection in the edited text: 0-based lines and characters, start before end. */
+  selection(): Selection;
   /** Changed lines of the edited text against the original, from the chunks the view already has. */
   counts(): { added: number; removed: number };
   focus(): void;
   destroy(): void;
 }
 
-/** Builds an editor inside `parent`; `onChange` runs on every edit, so it must be cheap. */
-export type EditorFactory = (parent: HTMLElement, input: EditorInput, onChange: () => void) => ReviewEditor;
+/**
+ * Builds an editor inside `parent`; `onChange` runs on every edit and `onSelect` on every selection
+ * change of the edited text, so both must be cheap.
+ */
+export type EditorFactory = (
+  parent: HTMLElement, input: EditorInput, onChange: () => void, onSelect?: () => void,
+) => ReviewEditor;
 
 const languageSlot = new Compartment();
 const themeSlot = new Compartment();
@@ -119,7 +127,7 @@ function common(lang: Extension): Extension {
   ];
 }
 
-function editable(onChange: () => void): Extension {
+function editable(onChange: () => void, onSelect: () => void): Extension {
   return [
     history(),
     indentOnInput(),
@@ -129,6 +137,7 @@ function editable(onChange: () => void): Extension {
     keymap.of([...historyKeymap, indentWithTab]),
     EditorView.updateListener.of((update) => {
       if (update.docChanged) onChange();
+      if (update.selectionSet) onSelect();
     }),
   ];
 }
@@ -173,7 +182,10 @@ class CodeMirrorReviewEditor implements ReviewEditor {
   private destroyed = false;
   unified: boolean;
 
-  constructor(private parent: HTMLElement, private input: EditorInput, private onChange: () => void) {
+  constructor(
+    private parent: HTMLElement, private input: EditorInput, private onChange: () => void,
+    private onSelect: () => void,
+  ) {
     this.unified = input.unified;
     const id = languageFor(input.path, input.text.slice(0, 200).split('\n', 1)[0]);
     this.lang = (id && languageIfLoaded(id)) ?? [];
@@ -206,7 +218,7 @@ class CodeMirrorReviewEditor implements ReviewEditor {
           selection,
           extensions: [
             common(this.lang),
-            editable(this.onChange),
+            editable(this.onChange, this.onSelect),
             unifiedMergeView({
               original: this.input.original,
               mergeControls: unifiedControls,
@@ -221,7 +233,7 @@ class CodeMirrorReviewEditor implements ReviewEditor {
       this.merge = new MergeView({
         parent: this.parent,
         a: { doc: this.input.original, extensions: [common(this.lang), EditorState.readOnly.of(true)] },
-        b: { doc: text, selection, extensions: [common(this.lang), editable(this.onChange)] },
+        b: { doc: text, selection, extensions: [common(this.lang), editable(this.onChange, this.onSelect)] },
         revertControls: 'a-to-b',
         renderRevertControl: revertButton,
         collapseUnchanged: collapse,
@@ -270,6 +282,14 @@ class CodeMirrorReviewEditor implements ReviewEditor {
     return this.move(goToPreviousChunk);
   }
 
+  selection(): Selection {
+    const { doc, selection } = this.main.state;
+    const { from, to } = selection.main;
+    const a = doc.lineAt(from);
+    const b = doc.lineAt(to);
+    return { startLine: a.number - 1, startCharacter: from - a.from, endLine: b.number - 1, endCharacter: to - b.from };
+  }
+
   counts(): { added: number; removed: number } {
     if (this.merge) return countChunks(this.merge.chunks, this.merge.a.state.doc, this.merge.b.state.doc);
     const state = this.single!.state;
@@ -286,5 +306,5 @@ class CodeMirrorReviewEditor implements ReviewEditor {
   }
 }
 
-export const createReviewEditor: EditorFactory = (parent, input, onChange) =>
-  new CodeMirrorReviewEditor(parent, input, onChange);
+export const createReviewEditor: EditorFactory = (parent, input, onChange, onSelect = () => {}) =>
+  new CodeMirrorReviewEditor(parent, input, onChange, onSelect);

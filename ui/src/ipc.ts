@@ -1,7 +1,7 @@
 // The review window's only door to the Tauri backend: typed commands and events.
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { IpcError, Resolved, ReviewDetail, Settings, Welcome } from './types';
+import type { IpcError, Resolved, ReviewDetail, Selection, Settings, Welcome } from './types';
 
 /** Payloads of the events the backend emits to this window. */
 export interface BackendEvents {
@@ -41,6 +41,9 @@ export const reviewUpdate = (id: number, content: string) => call<void>('review_
 export const reviewAccept = (id: number, content: string) => call<void>('review_accept', { id, content });
 export const reviewReject = (id: number) => call<void>('review_reject', { id });
 export const reviewDiskChanged = (id: number) => call<boolean>('review_disk_changed', { id });
+export const reviewMention = (id: number, lineStart: number, lineEnd: number) =>
+  call<void>('review_mention', { id, lineStart, lineEnd });
+export const reviewSelect = (id: number, selection: Selection) => call<void>('review_select', { id, selection });
 export const reviewShown = (id: number) => call<void>('review_shown', { id });
 export const settingsGet = () => call<Settings>('settings_get');
 export const settingsSet = (settings: Settings) => call<void>('settings_set', { settings });

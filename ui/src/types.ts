@@ -4,6 +4,7 @@ export type {
   ReviewDetail,
   Outcome,
   Resolved,
+  Selection,
   PopupMode,
   Settings,
   IpcError,

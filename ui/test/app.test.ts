@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { EditorSelection } from '@codemirror/state';
 import { detail, editableView, fakeBackend, key, mount, reset, settle, tabs, typeAtEnd } from './helpers';
 
 afterEach(reset);
@@ -467,5 +468,44 @@ describe('settings', () => {
     await vi.waitFor(() => expect(backend.named('settings_set')).toEqual([
       { settings: { popup: 'trayOnly', keepOpen: true } },
     ]));
+  });
+});
+
+describe('asking Claude Code about a part', () => {
+  const claude = detail(7, {
+    client: { name: 'Claude Code', version: '2.1.330' },
+    proposal: 'zero\none\ntwo\nthree\n', current: 'zero\none\ntwo\nthree\n',
+  });
+
+  test('the selected lines go to the Claude Code that asked; the selection follows, debounced', async () => {
+    const backend = fakeBackend([claude]);
+    const { root } = await mount();
+    const ask = root.querySelector<HTMLButtonElement>('.actions .ask')!;
+    expect(ask.hidden).toBe(false);
+    const view = editableView(root);
+    const line = (n: number) => view.state.doc.line(n + 1);
+    view.dispatch({ selection: EditorSelection.range(line(1).from + 1, line(2).from + 2) });
+    view.dispatch({ selection: EditorSelection.range(line(1).from, line(2).to) });
+    await vi.waitFor(() => expect(backend.named('review_select')).toHaveLength(1));
+    expect(backend.named('review_select')[0]).toEqual({
+      id: 7, selection: { startLine: 1, startCharacter: 0, endLine: 2, endCharacter: 3 },
+    });
+    ask.click();
+    await vi.waitFor(() => expect(backend.named('review_mention')).toEqual([{ id: 7, lineStart: 1, lineEnd: 2 }]));
+    await vi.waitFor(() => expect(root.querySelector('.toast.info')!.textContent).toContain('lines 2–3'));
+    view.dispatch({ selection: EditorSelection.cursor(line(3).from) });
+    key({ key: 'k', ctrlKey: true, altKey: true, code: 'KeyK' });
+    await vi.waitFor(() => expect(backend.named('review_mention')).toHaveLength(2));
+    expect(backend.named('review_mention')[1]).toEqual({ id: 7, lineStart: 3, lineEnd: 3 });
+  });
+
+  test('no button and no mention for Gemini CLI or Qwen Code', async () => {
+    const backend = fakeBackend([rust]);
+    const { root } = await mount();
+    expect(root.querySelector<HTMLButtonElement>('.actions .ask')!.hidden).toBe(true);
+    editableView(root).dispatch({ selection: EditorSelection.range(0, 5) });
+    key({ key: 'k', ctrlKey: true, altKey: true, code: 'KeyK' });
+    await settle();
+    expect(backend.named('review_mention')).toHaveLength(0);
   });
 });

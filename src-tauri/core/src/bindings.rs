@@ -5,6 +5,7 @@ use crate::control::Fault;
 use crate::doctor::{Line, Welcome};
 use crate::peer::PeerProcess;
 use crate::review::{ClientInfo, Detail, Outcome, Resolved};
+use crate::selection::Selection;
 use crate::settings::{PopupMode, Settings};
 use ts_rs::TS;
 
@@ -17,6 +18,7 @@ pub fn typescript() -> String {
         Detail::decl(&cfg),
         Outcome::decl(&cfg),
         Resolved::decl(&cfg),
+        Selection::decl(&cfg),
         PopupMode::decl(&cfg),
         Settings::decl(&cfg),
         Fault::decl(&cfg),

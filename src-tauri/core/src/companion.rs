@@ -12,9 +12,9 @@ use crate::limits::Limits;
 use crate::review::{Outcome, ReviewEvent, ReviewId, ReviewQueue};
 use crate::token::Token;
 use crate::workspace::Workspace;
+use crate::ws;
 use bytes::Bytes;
 use serde::Serialize;
-use serde_json::json;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
@@ -34,6 +34,8 @@ pub struct Shared {
     pub workspace: Workspace,
     pub reviews: Arc<ReviewQueue>,
     pub sessions: Sessions,
+    /// Claude Code's WebSocket connections.
+    pub connections: ws::session::Connections,
     pub trusted: Option<bool>,
     /// Finds the process behind a connection, to name the CLI that asked.
     pub peers: Arc<dyn crate::peer::PeerLookup>,
@@ -48,6 +50,7 @@ impl Shared {
             workspace,
             reviews,
             sessions: Sessions::default(),
+            connections: ws::session::Connections::default(),
             trusted,
             peers: Arc::new(crate::peer::OsPeers),
             last_context: Mutex::new(None),
@@ -71,25 +74,13 @@ impl Shared {
         }
     }
 
-    /// Settles a review and tells the CLI session that asked. Only one decision can win.
+    /// Settles a review; the queue tells the CLI that asked, in its own protocol. Only one
+    /// decision can win.
     pub fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
-        let review = self.reviews.get(id).ok_or(Error::NoSuchReview(id))?;
-        let (outcome, event) = match decision {
-            Decision::Accept(content) => {
-                let content = content.unwrap_or_else(|| review.current.clone());
-                if content.is_empty() {
-                    return Err(Error::EmptyContent);
-                }
-                let params = json!({"filePath": review.file_path, "content": content});
-                (Outcome::Accepted, sse_event("ide/diffAccepted", params))
-            }
-            Decision::Reject => {
-                let params = json!({"filePath": review.file_path});
-                (Outcome::Rejected, sse_event("ide/diffRejected", params))
-            }
+        match decision {
+            Decision::Accept(content) => self.reviews.accept(id, content)?,
+            Decision::Reject => self.reviews.resolve(id, Outcome::Rejected)?,
         };
-        let review = self.reviews.resolve(id, outcome)?;
-        self.sessions.notify(&review.session, event);
         Ok(())
     }
 
@@ -141,6 +132,9 @@ pub struct WorkspaceStatus {
     pub path: PathBuf,
     pub enabled: bool,
     pub port: Option<u16>,
+    /// Claude Code's WebSocket port.
+    #[serde(default)]
+    pub ws_port: Option<u16>,
     pub token_store: String,
     pub discovery_files: Vec<PathBuf>,
     pub discovery_failures: Vec<String>,
@@ -182,11 +176,14 @@ struct ContainerSide {
 pub struct Companion {
     pub shared: Arc<Shared>,
     pub port: u16,
+    /// Claude Code's WebSocket server.
+    pub ws_port: u16,
     token: Arc<RwLock<Token>>,
     written: Written,
     containers: Option<ContainerSide>,
     cancel: CancellationToken,
     server: tokio::task::JoinHandle<()>,
+    ws_server: tokio::task::JoinHandle<()>,
 }
 
 /// Binds `at` even when no interface has that address yet (Linux `IP_FREEBIND`): Docker may
@@ -275,6 +272,13 @@ impl Companion {
             .local_addr()
             .map_err(|e| Error::io(workspace.id(), e))?
             .port();
+        let ws_listener = ws::server::bind()
+            .await
+            .map_err(|e| Error::io(workspace.id(), e))?;
+        let ws_port = ws_listener
+            .local_addr()
+            .map_err(|e| Error::io(workspace.id(), e))?
+            .port();
         let mut listeners = vec![listener];
         let mut side = None;
         if let Some(plan) = containers {
@@ -323,6 +327,16 @@ impl Companion {
             limits,
             cancel.clone(),
         );
+        let ws_server = ws::server::serve(
+            ws_listener,
+            shared.clone(),
+            ws::guard::Guard {
+                port: ws_port,
+                token: token.clone(),
+            },
+            limits,
+            cancel.clone(),
+        );
         tokio::spawn(context_updates(shared.clone(), cancel.clone()));
         let written = {
             let t = token.read().unwrap_or_else(|e| e.into_inner());
@@ -331,23 +345,27 @@ impl Companion {
                 &Announcement {
                     pid,
                     port,
+                    ws_port: Some(ws_port),
                     workspace_path: &shared.workspace.joined(),
+                    roots: &shared.workspace.roots,
                     token: &t,
                 },
             )
         };
         tracing::info!(
-            "workspace {} listening on 127.0.0.1:{port}",
+            "workspace {} listening on 127.0.0.1:{port} (Claude Code: {ws_port})",
             shared.workspace.id().display()
         );
         let mut companion = Companion {
             shared,
             port,
+            ws_port,
             token,
             written,
             containers: side,
             cancel,
             server,
+            ws_server,
         };
         companion.announce_to_containers(dirs, pid);
         Ok(companion)
@@ -381,7 +399,10 @@ impl Companion {
                 &Announcement {
                     pid,
                     port,
+                    // Claude Code in a container is not wired yet (see the README).
+                    ws_port: None,
                     workspace_path: &place.container_path,
+                    roots: &[],
                     token: &token,
                 },
             );
@@ -437,16 +458,20 @@ impl Companion {
         self.token.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Swaps in a new token and rewrites the discovery files with it.
+    /// Swaps in a new token and rewrites the discovery files with it. Claude Code connections,
+    /// authenticated once at the upgrade with the old token, are closed.
     pub fn rotate(&mut self, token: Token, dirs: &Dirs, pid: u32) {
         *self.token.write().unwrap_or_else(|e| e.into_inner()) = token.clone();
+        self.shared.connections.close_all();
         discovery::remove(&self.written.files);
         self.written = discovery::write(
             dirs,
             &Announcement {
                 pid,
                 port: self.port,
+                ws_port: Some(self.ws_port),
                 workspace_path: &self.shared.workspace.joined(),
+                roots: &self.shared.workspace.roots,
                 token: &token,
             },
         );
@@ -472,6 +497,7 @@ impl Companion {
         }
         self.cancel.cancel();
         let _ = self.server.await;
+        let _ = self.ws_server.await;
     }
 
     pub fn status(&self, token_store: &str) -> WorkspaceStatus {
@@ -480,6 +506,7 @@ impl Companion {
             path: ws.to_owned(),
             enabled: true,
             port: Some(self.port),
+            ws_port: Some(self.ws_port),
             token_store: token_store.to_owned(),
             discovery_files: self.written.files.clone(),
             discovery_failures: self
@@ -493,6 +520,7 @@ impl Companion {
                 .sessions
                 .list()
                 .into_iter()
+                .chain(self.shared.connections.list())
                 .map(|(session, c)| ClientStatus {
                     session,
                     name: c.name,

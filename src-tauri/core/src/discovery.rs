@@ -1,4 +1,4 @@
-//! The discovery files that let Gemini CLI and Qwen Code find a workspace's server.
+//! The discovery files that let Gemini CLI, Qwen Code and Claude Code find a workspace's servers.
 
 use crate::container::ContainerDirs;
 use crate::dirs::Dirs;
@@ -17,7 +17,10 @@ pub struct Announcement<'a> {
     /// Redline's own live PID: the CLIs drop files whose PID is dead.
     pub pid: u32,
     pub port: u16,
+    /// Claude Code's WebSocket port; no lock for it without one.
+    pub ws_port: Option<u16>,
     pub workspace_path: &'a str,
+    pub roots: &'a [PathBuf],
     pub token: &'a Token,
 }
 
@@ -38,16 +41,25 @@ pub fn qwen_file(dirs: &Dirs, port: u16) -> PathBuf {
     dirs.qwen.join(format!("{port}.lock"))
 }
 
+/// Claude Code scans `<PORT>.lock` in its config dir's `ide/`.
+pub fn claude_file(dirs: &Dirs, port: u16) -> PathBuf {
+    dirs.claude.join(format!("{port}.lock"))
+}
+
 fn ide_info() -> Value {
     json!({"name": IDE_NAME, "displayName": IDE_DISPLAY_NAME})
 }
 
-/// Writes both files (0600, atomically); a failure of one does not stop the other.
+/// Writes every file (0600, atomically); a failure of one does not stop the others.
 pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
-    write_all(vec![
+    let mut files = vec![
         (gemini_file(dirs, a.pid, a.port), gemini_body(a)),
         (qwen_file(dirs, a.port), qwen_body(a, true)),
-    ])
+    ];
+    if let Some(ws_port) = a.ws_port {
+        files.push((claude_file(dirs, ws_port), claude_body(a)));
+    }
+    write_all(files)
 }
 
 /// Writes the files a container's CLIs read into directories made for that container. The Qwen
@@ -88,6 +100,18 @@ fn qwen_body(a: &Announcement<'_>, with_ppid: bool) -> Value {
         body["ppid"] = json!(a.pid);
     }
     body
+}
+
+/// Claude Code deletes a lock whose `pid` is dead: Redline's own live PID.
+fn claude_body(a: &Announcement<'_>) -> Value {
+    json!({
+        "pid": a.pid,
+        "workspaceFolders": a.roots.iter().map(|r| r.to_string_lossy()).collect::<Vec<_>>(),
+        "ideName": IDE_DISPLAY_NAME,
+        "transport": "ws",
+        "runningInWindows": cfg!(windows),
+        "authToken": a.token.expose(),
+    })
 }
 
 fn write_all(files: Vec<(PathBuf, Value)>) -> Written {
@@ -165,8 +189,26 @@ pub fn sweep_stale(dirs: &Dirs, procs: &dyn ProcessTable, own_pid: u32) -> Vec<P
             }
         }
     }
+    for path in entries(&dirs.claude) {
+        if !is_qwen_lock(&path) {
+            continue;
+        }
+        if let Some(body) = is_claude_ours(&path) {
+            if stale(body.get("pid").and_then(Value::as_u64)) {
+                removed.push(path);
+            }
+        }
+    }
     remove(&removed);
     removed
+}
+
+/// The lock's JSON if Redline wrote it (Claude Code's locks carry no `ideInfo`).
+fn is_claude_ours(path: &Path) -> Option<Value> {
+    let body: Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    let ours = body.get("ideName").and_then(Value::as_str) == Some(IDE_DISPLAY_NAME)
+        && body.get("transport").and_then(Value::as_str) == Some("ws");
+    ours.then_some(body)
 }
 
 fn entries(dir: &Path) -> Vec<PathBuf> {
@@ -186,6 +228,7 @@ fn gemini_pid(path: &Path) -> Option<u64> {
     (digits(pid) && digits(port)).then(|| pid.parse().ok())?
 }
 
+/// A `<digits>.lock` name, as Qwen Code and Claude Code scan.
 fn is_qwen_lock(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
@@ -232,14 +275,23 @@ mod tests {
             &Announcement {
                 pid: 4242,
                 port: 5151,
+                ws_port: Some(6161),
                 workspace_path: "/a:/b",
+                roots: &["/a".into(), "/b".into()],
                 token: &token,
             },
         );
         assert!(w.failures.is_empty());
         let gemini = d.gemini.join("gemini-ide-server-4242-5151.json");
         let qwen = d.qwen.join("5151.lock");
-        assert_eq!(w.files, vec![gemini.clone(), qwen.clone()]);
+        let claude = d.claude.join("6161.lock");
+        assert_eq!(w.files, vec![gemini.clone(), qwen.clone(), claude.clone()]);
+        let c: Value = serde_json::from_slice(&std::fs::read(&claude).unwrap()).unwrap();
+        assert_eq!(
+            c,
+            json!({"pid": 4242, "workspaceFolders": ["/a", "/b"], "ideName": "Redline",
+                   "transport": "ws", "runningInWindows": false, "authToken": token.expose()})
+        );
         let g: Value = serde_json::from_slice(&std::fs::read(&gemini).unwrap()).unwrap();
         assert_eq!(
             g,
@@ -250,18 +302,20 @@ mod tests {
         assert_eq!(q["ppid"], 4242);
         assert_eq!(q["authToken"], token.expose());
         assert_eq!(q["workspacePath"], "/a:/b");
-        for f in [&gemini, &qwen] {
+        for f in [&gemini, &qwen, &claude] {
             assert_eq!(
                 std::fs::metadata(f).unwrap().permissions().mode() & 0o777,
                 0o600
             );
         }
-        assert_eq!(
-            std::fs::metadata(&d.gemini).unwrap().permissions().mode() & 0o777,
-            0o700
-        );
+        for dir in [&d.gemini, &d.claude] {
+            assert_eq!(
+                std::fs::metadata(dir).unwrap().permissions().mode() & 0o777,
+                0o700
+            );
+        }
         remove(&w.files);
-        assert!(!gemini.exists() && !qwen.exists());
+        assert!(!gemini.exists() && !qwen.exists() && !claude.exists());
     }
 
     #[test]
@@ -275,7 +329,9 @@ mod tests {
             &Announcement {
                 pid: 77,
                 port: 5151,
+                ws_port: None,
                 workspace_path: "/workspace",
+                roots: &[],
                 token: &token,
             },
         );
@@ -317,7 +373,9 @@ mod tests {
             &Announcement {
                 pid: 1,
                 port: 2,
+                ws_port: None,
                 workspace_path: "/w",
+                roots: &["/w".into()],
                 token: &token,
             },
         );
@@ -334,16 +392,20 @@ mod tests {
         std::fs::set_permissions(&d.gemini, std::fs::Permissions::from_mode(0o777)).unwrap();
         std::fs::create_dir_all(&d.qwen).unwrap();
         std::fs::set_permissions(&d.qwen, std::fs::Permissions::from_mode(0o770)).unwrap();
+        std::fs::create_dir_all(&d.claude).unwrap();
+        std::fs::set_permissions(&d.claude, std::fs::Permissions::from_mode(0o707)).unwrap();
         let token = Token::generate();
         let a = Announcement {
             pid: 1,
             port: 2,
+            ws_port: Some(3),
             workspace_path: "/w",
+            roots: &["/w".into()],
             token: &token,
         };
         let w = write(&d, &a);
         assert!(w.files.is_empty(), "{w:?}");
-        assert_eq!(w.failures.len(), 2);
+        assert_eq!(w.failures.len(), 3);
         for (path, why) in &w.failures {
             assert!(!path.exists());
             assert!(why.contains("writable by group or others"), "{why}");
@@ -381,10 +443,23 @@ mod tests {
         let live_qwen_ours = put(&d.qwen, "6.lock", ours, 200);
         let dead_qwen_theirs = put(&d.qwen, "7.lock", theirs, 100);
         let odd_name = put(&d.qwen, "100-8.lock", ours, 100);
+        std::fs::create_dir_all(&d.claude).unwrap();
+        let claude_ours = r#"{"pid":PID,"ideName":"Redline","transport":"ws"}"#;
+        let claude_theirs = r#"{"pid":PID,"ideName":"Visual Studio Code","transport":"ws"}"#;
+        let dead_claude_ours = put(&d.claude, "9.lock", claude_ours, 100);
+        let own_claude_ours = put(&d.claude, "10.lock", claude_ours, 300);
+        let live_claude_ours = put(&d.claude, "11.lock", claude_ours, 200);
+        let dead_claude_theirs = put(&d.claude, "12.lock", claude_theirs, 100);
         let procs = Alive([200, 300].into_iter().collect());
         let mut removed = sweep_stale(&d, &procs, 300);
         removed.sort();
-        let mut expected = vec![dead_ours, own_pid_ours, dead_qwen_ours];
+        let mut expected = vec![
+            dead_ours,
+            own_pid_ours,
+            dead_qwen_ours,
+            dead_claude_ours,
+            own_claude_ours,
+        ];
         expected.sort();
         assert_eq!(removed, expected);
         for p in &expected {
@@ -396,6 +471,8 @@ mod tests {
             live_qwen_ours,
             dead_qwen_theirs,
             odd_name,
+            live_claude_ours,
+            dead_claude_theirs,
         ] {
             assert!(p.exists(), "{} must stay", p.display());
         }

@@ -24,6 +24,8 @@ pub enum Error {
     NoSuchReview(u64),
     #[error("no diff is open for {0}")]
     NoOpenDiff(String),
+    #[error("review {0} did not come from a connected Claude Code")]
+    NotClaude(u64),
     #[error("an empty accepted text would be ignored by the CLI; reject instead")]
     EmptyContent,
     #[error("{0} is not a workspace")]
@@ -85,6 +87,7 @@ impl Error {
             Error::Busy(_) => "busy",
             Error::NoSuchReview(_) => "no_such_review",
             Error::NoOpenDiff(_) => "no_open_diff",
+            Error::NotClaude(_) => "not_claude",
             Error::EmptyContent => "empty_content",
             Error::NoSuchWorkspace(_) => "no_such_workspace",
             Error::WorkspaceExists(_) => "workspace_exists",

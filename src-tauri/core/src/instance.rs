@@ -60,6 +60,9 @@ impl From<&KeyringState> for KeyringStatus {
 #[serde(rename_all = "camelCase")]
 pub struct Pin {
     pub port: u16,
+    /// Claude Code's WebSocket port, for `CLAUDE_CODE_SSE_PORT`.
+    #[serde(default)]
+    pub ws_port: Option<u16>,
     pub workspace_path: String,
     pub auth_token: String,
 }
@@ -326,6 +329,7 @@ impl Instance {
                     path: w.path.clone(),
                     enabled: w.enabled,
                     port: None,
+                    ws_port: None,
                     token_store: self.token_store().into(),
                     discovery_files: vec![],
                     discovery_failures: vec![],
@@ -366,6 +370,7 @@ impl Instance {
             .ok_or_else(|| Error::NotInWorkspace(resolved.clone()))?;
         Ok(Pin {
             port: c.port,
+            ws_port: Some(c.ws_port),
             workspace_path: c.shared.workspace.joined(),
             auth_token: c.token().expose().to_owned(),
         })
@@ -399,6 +404,45 @@ impl Instance {
             .get(&review.workspace)
             .ok_or_else(|| Error::WorkspaceOff(review.workspace.clone()))?;
         c.shared.decide(id, decision)
+    }
+
+    /// The connection that opened review `id`, if it is a live Claude Code one.
+    async fn claude_of(
+        &self,
+        id: ReviewId,
+        send: impl FnOnce(&crate::ws::session::Connections, &Review) -> bool,
+    ) -> Result<()> {
+        let review = self.review(id)?;
+        let state = self.state.lock().await;
+        let c = state
+            .companions
+            .get(&review.workspace)
+            .ok_or_else(|| Error::WorkspaceOff(review.workspace.clone()))?;
+        if send(&c.shared.connections, &review) {
+            Ok(())
+        } else {
+            Err(Error::NotClaude(id))
+        }
+    }
+
+    /// "Ask about this part": lines `a..=b` (0-based) of review `id` go to the Claude Code
+    /// session that opened it, as `at_mentioned`.
+    pub async fn mention(&self, id: ReviewId, a: u32, b: u32) -> Result<()> {
+        self.claude_of(id, |conns, r| {
+            conns.notify(
+                &r.session,
+                "at_mentioned",
+                crate::selection::mention(r, a, b),
+            )
+        })
+        .await
+    }
+
+    /// The user's selection in review `id`: kept for `getCurrentSelection` and sent, debounced,
+    /// to the Claude Code session that opened it as `selection_changed`.
+    pub async fn select(&self, id: ReviewId, sel: crate::selection::Selection) -> Result<()> {
+        self.claude_of(id, |conns, r| conns.select(&r.session, sel.params(r)))
+            .await
     }
 
     /// Waits for a pending review (of `file`, if given) and returns it.

@@ -25,10 +25,12 @@ pub mod private_file;
 pub mod process;
 pub mod quota;
 pub mod review;
+pub mod selection;
 pub mod settings;
 pub mod shell;
 pub mod stop;
 pub mod token;
 pub mod workspace;
+pub mod ws;
 
 pub use error::{Error, Result};

@@ -308,6 +308,7 @@ mod tests {
             path: path.into(),
             enabled: port.is_some(),
             port,
+            ws_port: None,
             token_store: "keyring".into(),
             discovery_files: port
                 .map(|p| {

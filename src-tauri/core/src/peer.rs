@@ -55,6 +55,15 @@ pub trait PeerLookup: Send + Sync + 'static {
     fn lookup(&self, local: SocketAddr, peer: SocketAddr) -> Option<PeerProcess>;
 }
 
+/// Looks up the process behind `ends` off the async runtime: it reads the OS's socket and
+/// process tables. Every protocol names its CLI through this.
+pub async fn find(peers: std::sync::Arc<dyn PeerLookup>, ends: Endpoints) -> Option<PeerProcess> {
+    tokio::task::spawn_blocking(move || peers.lookup(ends.local, ends.peer))
+        .await
+        .ok()
+        .flatten()
+}
+
 /// The operating system's sockets and process table.
 pub struct OsPeers;
 

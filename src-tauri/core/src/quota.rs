@@ -57,16 +57,19 @@ mod tests {
     use std::sync::Arc;
 
     fn open(q: &ReviewQueue, session: &str, file: &str, text: String) {
-        q.open(Proposal {
-            workspace: "/ws".into(),
-            session: session.into(),
-            client: ClientInfo::default(),
-            file_path: file.into(),
-            path: file.into(),
-            original: None,
-            proposal: text,
-            container: false,
-        });
+        q.open(
+            Proposal {
+                workspace: "/ws".into(),
+                session: session.into(),
+                client: ClientInfo::default(),
+                file_path: file.into(),
+                path: file.into(),
+                original: None,
+                proposal: text,
+                container: false,
+            },
+            Box::new(|_, _| {}),
+        );
     }
 
     #[test]

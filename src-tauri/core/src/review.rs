@@ -4,7 +4,7 @@ use crate::clock::Clock;
 use crate::diff::{self, Stats};
 use crate::error::{Error, Result};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
@@ -185,6 +185,12 @@ pub enum ReviewEvent {
     },
 }
 
+/// How the CLI that asked is told that its review left the queue: given the review (its `current`
+/// is the final text on accept) and how it ended. Each protocol supplies its own (a notification
+/// on an HTTP session, the answer to a blocked WebSocket call). Called exactly once, outside the
+/// queue's lock.
+pub type Reply = Box<dyn FnOnce(&Review, Outcome) + Send>;
+
 /// A new proposal from a CLI.
 pub struct Proposal {
     pub workspace: PathBuf,
@@ -208,6 +214,7 @@ pub struct ReviewQueue {
 struct State {
     next_id: ReviewId,
     reviews: BTreeMap<ReviewId, Arc<Review>>,
+    replies: HashMap<ReviewId, Reply>,
 }
 
 impl ReviewQueue {
@@ -230,9 +237,10 @@ impl ReviewQueue {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Queues a proposal. A second one for the same file from the same session replaces the
-    /// first (keeping its id), as a CLI re-proposing an edit expects.
-    pub fn open(&self, p: Proposal) -> ReviewId {
+    /// Queues a proposal; `reply` is told how it ends. A second one for the same file from the
+    /// same session replaces the first (keeping its id), as a CLI re-proposing an edit expects;
+    /// the first one's reply is then told it was closed.
+    pub fn open(&self, p: Proposal, reply: Reply) -> ReviewId {
         let stats = diff::stats(p.original.as_deref().unwrap_or(""), &p.proposal);
         let now = self.clock.now_ms();
         let mut state = self.lock();
@@ -247,8 +255,13 @@ impl ReviewQueue {
             review.stats = stats;
             review.updated_at = now;
             let review = Arc::new(review);
-            state.reviews.insert(review.id, review.clone());
+            let replaced = state.reviews.insert(review.id, review.clone());
+            let old_reply = state.replies.insert(review.id, reply);
             let _ = self.events.send(ReviewEvent::Updated(review.clone()));
+            drop(state);
+            if let (Some(old), Some(old_reply)) = (replaced, old_reply) {
+                old_reply(&old, Outcome::Closed);
+            }
             return review.id;
         }
         let id = state.next_id;
@@ -269,6 +282,7 @@ impl ReviewQueue {
             container: p.container,
         });
         state.reviews.insert(id, review.clone());
+        state.replies.insert(id, reply);
         let _ = self.events.send(ReviewEvent::Added(review));
         id
     }
@@ -315,15 +329,43 @@ impl ReviewQueue {
         )
     }
 
-    /// Removes a review, reporting how it ended.
+    /// Removes a review, reporting how it ended, and tells its asker.
     pub fn resolve(&self, id: ReviewId, outcome: Outcome) -> Result<Arc<Review>> {
+        self.settle(id, outcome, None)
+    }
+
+    /// Accepts a review with `content`, or its current text, and tells its asker. An empty text
+    /// is refused (Gemini CLI and Qwen Code ignore it) and the review stays pending.
+    pub fn accept(&self, id: ReviewId, content: Option<String>) -> Result<Arc<Review>> {
+        self.settle(id, Outcome::Accepted, content)
+    }
+
+    fn settle(
+        &self,
+        id: ReviewId,
+        outcome: Outcome,
+        content: Option<String>,
+    ) -> Result<Arc<Review>> {
         let mut state = self.lock();
-        let review = state.reviews.remove(&id).ok_or(Error::NoSuchReview(id))?;
+        let review = state.reviews.get(&id).ok_or(Error::NoSuchReview(id))?;
+        if outcome == Outcome::Accepted && content.as_deref().unwrap_or(&review.current).is_empty()
+        {
+            return Err(Error::EmptyContent);
+        }
+        let mut review = state.reviews.remove(&id).ok_or(Error::NoSuchReview(id))?;
+        if let Some(content) = content {
+            Arc::make_mut(&mut review).current = content;
+        }
+        let reply = state.replies.remove(&id);
         let _ = self.events.send(ReviewEvent::Resolved {
             id,
             workspace: review.workspace.clone(),
             outcome,
         });
+        drop(state);
+        if let Some(reply) = reply {
+            reply(&review, outcome);
+        }
         Ok(review)
     }
 
@@ -336,6 +378,7 @@ impl ReviewQueue {
             .filter(|r| pred(r))
             .map(|r| r.id)
             .collect();
+        let mut told = Vec::new();
         for id in &ids {
             if let Some(review) = state.reviews.remove(id) {
                 let _ = self.events.send(ReviewEvent::Resolved {
@@ -343,7 +386,14 @@ impl ReviewQueue {
                     workspace: review.workspace.clone(),
                     outcome: Outcome::Dismissed,
                 });
+                if let Some(reply) = state.replies.remove(id) {
+                    told.push((review, reply));
+                }
             }
+        }
+        drop(state);
+        for (review, reply) in told {
+            reply(&review, Outcome::Dismissed);
         }
         ids.len()
     }
@@ -359,6 +409,22 @@ mod tests {
         fn now_ms(&self) -> u64 {
             self.0.fetch_add(10, Ordering::SeqCst)
         }
+    }
+
+    fn silent() -> Reply {
+        Box::new(|_, _| {})
+    }
+
+    type Told = Arc<Mutex<Vec<(Outcome, String)>>>;
+
+    /// A reply that records what it was told.
+    fn recorder() -> (Reply, Told) {
+        let told = Arc::new(Mutex::new(Vec::new()));
+        let sink = told.clone();
+        let reply: Reply = Box::new(move |r: &Review, o| {
+            sink.lock().unwrap().push((o, r.current.clone()));
+        });
+        (reply, told)
     }
 
     fn queue() -> ReviewQueue {
@@ -386,21 +452,21 @@ mod tests {
     fn lifecycle_add_replace_update_resolve_with_events() {
         let q = queue();
         let mut events = q.subscribe();
-        let id = q.open(proposal("s1", "/ws/f", "a\nB\n"));
+        let id = q.open(proposal("s1", "/ws/f", "a\nB\n"), silent());
         let r = q.get(id).unwrap();
         assert_eq!((r.stats.added, r.stats.removed), (1, 1));
         assert_eq!(r.created_at, 1000);
         assert!(matches!(events.try_recv().unwrap(), ReviewEvent::Added(r) if r.id == id));
 
         // Same session and file: replaced in place.
-        assert_eq!(q.open(proposal("s1", "/ws/f", "x\n")), id);
+        assert_eq!(q.open(proposal("s1", "/ws/f", "x\n"), silent()), id);
         assert_eq!(q.get(id).unwrap().current, "x\n");
         assert!(matches!(
             events.try_recv().unwrap(),
             ReviewEvent::Updated(_)
         ));
         // Another session: a review of its own.
-        let other = q.open(proposal("s2", "/ws/f", "y\n"));
+        let other = q.open(proposal("s2", "/ws/f", "y\n"), silent());
         assert_ne!(other, id);
         let _ = events.try_recv();
 
@@ -434,11 +500,57 @@ mod tests {
     #[test]
     fn dismisses_a_sessions_reviews_only() {
         let q = queue();
-        q.open(proposal("s1", "/ws/a", "1"));
-        q.open(proposal("s1", "/ws/b", "2"));
-        let keep = q.open(proposal("s2", "/ws/a", "3"));
+        q.open(proposal("s1", "/ws/a", "1"), silent());
+        q.open(proposal("s1", "/ws/b", "2"), silent());
+        let keep = q.open(proposal("s2", "/ws/a", "3"), silent());
         assert_eq!(q.dismiss(|r| r.session == "s1"), 2);
         let left: Vec<_> = q.list().iter().map(|r| r.id).collect();
         assert_eq!(left, vec![keep]);
+    }
+
+    #[test]
+    fn each_asker_is_told_once_with_the_final_text_outside_the_lock() {
+        let q = Arc::new(queue());
+        let (reply, told) = recorder();
+        let id = q.open(proposal("s1", "/ws/f", "x\n"), reply);
+        // An empty accept is refused and tells nobody.
+        assert_eq!(
+            q.accept(id, Some(String::new())).unwrap_err().code(),
+            "empty_content"
+        );
+        assert!(told.lock().unwrap().is_empty());
+        q.accept(id, Some("edited\n".into())).unwrap();
+        assert!(q.resolve(id, Outcome::Rejected).is_err());
+        assert_eq!(
+            *told.lock().unwrap(),
+            vec![(Outcome::Accepted, "edited\n".to_owned())]
+        );
+
+        // A reply may call back into the queue: it runs outside the lock.
+        let inner = q.clone();
+        let reentrant: Reply = Box::new(move |_, _| {
+            let _ = inner.list();
+        });
+        let id = q.open(proposal("s1", "/ws/g", "y\n"), reentrant);
+        q.resolve(id, Outcome::Rejected).unwrap();
+
+        // Replaced in place: the first asker hears "closed", the second the decision.
+        let (first, first_told) = recorder();
+        let (second, second_told) = recorder();
+        let id = q.open(proposal("s2", "/ws/h", "1"), first);
+        assert_eq!(q.open(proposal("s2", "/ws/h", "2"), second), id);
+        assert_eq!(first_told.lock().unwrap()[0].0, Outcome::Closed);
+        q.accept(id, None).unwrap();
+        assert_eq!(
+            *second_told.lock().unwrap(),
+            vec![(Outcome::Accepted, "2".to_owned())]
+        );
+
+        let (gone, gone_told) = recorder();
+        q.open(proposal("s3", "/ws/i", "3"), gone);
+        assert_eq!(q.dismiss(|r| r.session == "s3"), 1);
+        assert_eq!(gone_told.lock().unwrap()[0].0, Outcome::Dismissed);
+        assert_eq!(q.dismiss(|r| r.session == "s3"), 0);
+        assert_eq!(gone_told.lock().unwrap().len(), 1);
     }
 }

@@ -3,10 +3,11 @@
 
 use crate::companion::{Decision, Shared};
 use crate::error::Error;
+use crate::http::session::sse_event;
 use crate::original;
 use crate::peer::Endpoints;
 use crate::quota;
-use crate::review::{ClientInfo, Outcome, Proposal};
+use crate::review::{ClientInfo, Outcome, Proposal, Reply, Review};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, Implementation, InitializeResult,
     JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, Tool,
@@ -85,12 +86,7 @@ impl Handler {
         let Some(ends) = ends else {
             return client;
         };
-        let peers = self.ws.peers.clone();
-        let process = tokio::task::spawn_blocking(move || peers.lookup(ends.local, ends.peer))
-            .await
-            .ok()
-            .flatten();
-        if let Some(p) = process {
+        if let Some(p) = crate::peer::find(self.ws.peers.clone(), ends).await {
             self.ws.sessions.set_process(session, p);
         }
         self.ws.sessions.client(session).unwrap_or(client)
@@ -203,6 +199,27 @@ fn tools() -> Vec<Tool> {
     ]
 }
 
+/// The decision as a notification on the asking session's stream, with the path exactly as it
+/// was sent. A diff closed by the CLI (closeDiff) or a session gone hears nothing: a
+/// diffRejected racing a closeDiff turns the user's "Allow" in the terminal into a rejection.
+fn notify_session(shared: std::sync::Weak<Shared>, session: String) -> Reply {
+    Box::new(move |review: &Review, outcome| {
+        let event = match outcome {
+            Outcome::Accepted => sse_event(
+                "ide/diffAccepted",
+                json!({"filePath": review.file_path, "content": review.current}),
+            ),
+            Outcome::Rejected => {
+                sse_event("ide/diffRejected", json!({"filePath": review.file_path}))
+            }
+            Outcome::Closed | Outcome::Dismissed => return,
+        };
+        if let Some(shared) = shared.upgrade() {
+            shared.sessions.notify(&session, event);
+        }
+    })
+}
+
 impl Handler {
     async fn open_diff(
         &self,
@@ -232,16 +249,20 @@ impl Handler {
         if let Err(e) = quota::admit(&self.ws.reviews, ws, &session, &a.file_path, incoming) {
             return failed(e);
         }
-        self.ws.reviews.open(Proposal {
-            workspace: self.ws.workspace.id().to_owned(),
-            session,
-            client,
-            file_path: a.file_path,
-            path,
-            original,
-            proposal: a.new_content,
-            container,
-        });
+        let reply = notify_session(Arc::downgrade(&self.ws), session.clone());
+        self.ws.reviews.open(
+            Proposal {
+                workspace: self.ws.workspace.id().to_owned(),
+                session,
+                client,
+                file_path: a.file_path,
+                path,
+                original,
+                proposal: a.new_content,
+                container,
+            },
+            reply,
+        );
         done(vec![])
     }
 

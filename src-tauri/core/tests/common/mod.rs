@@ -22,6 +22,8 @@ pub struct Fixture {
     pub dirs: Dirs,
     pub ws: PathBuf,
     pub port: u16,
+    /// Claude Code's WebSocket port.
+    pub ws_port: u16,
     pub token: String,
     pub tmp: tempfile::TempDir,
 }
@@ -81,6 +83,7 @@ async fn start_full(
         dirs,
         ws,
         port: pin.port,
+        ws_port: pin.ws_port.expect("a Claude Code port"),
         token: pin.auth_token,
         tmp,
     }

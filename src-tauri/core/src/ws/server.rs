@@ -1,0 +1,87 @@
+//! A workspace's WebSocket server for Claude Code: `ws://127.0.0.1:PORT/`, subprotocol `mcp`,
+//! behind the guard. Each connection is a session (see `session`).
+
+use crate::accept;
+use crate::companion::Shared;
+use crate::limits::Limits;
+use crate::peer::Endpoints;
+use crate::ws::guard::{self, Guard, MAX_MESSAGE_BYTES};
+use crate::ws::session;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::{State, WebSocketUpgrade};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use axum::Router;
+use http::StatusCode;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// Binds the loopback listener first, so the port is known before anything is announced.
+pub async fn bind() -> std::io::Result<TcpListener> {
+    TcpListener::bind(("127.0.0.1", 0)).await
+}
+
+#[derive(Clone)]
+struct AppState {
+    shared: Arc<Shared>,
+    cancel: CancellationToken,
+    /// Held by every connection: the server counts as stopped once all are dropped.
+    alive: mpsc::Sender<()>,
+    /// Claude Code connections at once; past it, an upgrade is refused.
+    max_connections: usize,
+}
+
+/// Serves until `cancel` fires, through the accept loop every companion server shares (its
+/// connection cap and head deadline apply until the upgrade); the task ends once every
+/// connection has answered its blocked calls and closed (bounded by the sessions' drain time).
+pub fn serve(
+    listener: TcpListener,
+    shared: Arc<Shared>,
+    guard: Guard,
+    limits: Limits,
+    cancel: CancellationToken,
+) -> tokio::task::JoinHandle<()> {
+    let (alive, mut all_gone) = mpsc::channel::<()>(1);
+    let state = AppState {
+        shared,
+        cancel: cancel.clone(),
+        alive,
+        max_connections: limits.max_sessions,
+    };
+    let app = Router::new()
+        .route("/", any(upgrade))
+        .fallback(|| async { guard::refuse(StatusCode::NOT_FOUND) })
+        .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(guard, guard::check));
+    let http = accept::serve(listener, app, limits, cancel);
+    tokio::spawn(async move {
+        let _ = http.await;
+        let _ = tokio::time::timeout(session::DRAIN * 2, all_gone.recv()).await;
+    })
+}
+
+async fn upgrade(
+    State(st): State<AppState>,
+    ends: Option<axum::Extension<Endpoints>>,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(e) => return guard::refuse(e.into_response().status()),
+    };
+    if st.shared.connections.list().len() >= st.max_connections {
+        tracing::warn!(
+            "Claude Code connection refused: {} already open",
+            st.max_connections
+        );
+        return guard::refuse(StatusCode::SERVICE_UNAVAILABLE);
+    }
+    ws.protocols(["mcp"])
+        .max_message_size(MAX_MESSAGE_BYTES)
+        .max_frame_size(MAX_MESSAGE_BYTES)
+        .on_upgrade(move |socket| {
+            session::run(socket, st.shared, st.cancel, st.alive, ends.map(|e| e.0))
+        })
+}

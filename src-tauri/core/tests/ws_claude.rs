@@ -1,0 +1,780 @@
+//! Claude Code's WebSocket server over real sockets: the upgrade's guards, JSON-RPC faults, every
+//! tool's exact result, blocking openDiff settled once by each kind of end, and the lock file.
+
+mod common;
+use common::{raw, start, Fixture, WAIT};
+use futures::{SinkExt, StreamExt};
+use redline_core::companion::Decision;
+use redline_core::review::{Outcome, ReviewEvent};
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::os::unix::fs::PermissionsExt;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A minimal Claude Code: JSON-RPC over the socket, answers kept by id.
+struct Claude {
+    ws: Socket,
+    next_id: u64,
+    /// Messages read while waiting for another one.
+    inbox: VecDeque<Value>,
+}
+
+async fn upgrade(f: &Fixture, token: &str) -> Socket {
+    let mut req = format!("ws://127.0.0.1:{}", f.ws_port)
+        .into_client_request()
+        .unwrap();
+    let h = req.headers_mut();
+    h.insert(
+        "X-Claude-Code-Ide-Authorization",
+        HeaderValue::from_str(token).unwrap(),
+    );
+    h.insert("Sec-WebSocket-Protocol", HeaderValue::from_static("mcp"));
+    let (ws, resp) = tokio_tungstenite::connect_async(req).await.unwrap();
+    assert_eq!(resp.headers()["sec-websocket-protocol"], "mcp");
+    ws
+}
+
+impl Claude {
+    async fn connect(f: &Fixture) -> Claude {
+        let mut c = Claude {
+            ws: upgrade(f, &f.token).await,
+            next_id: 0,
+            inbox: VecDeque::new(),
+        };
+        let init = c
+            .rpc(
+                "initialize",
+                json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                       "clientInfo": {"name": "claude-code", "version": "2.1.330"}}),
+            )
+            .await;
+        assert_eq!(init["result"]["protocolVersion"], "2025-11-25", "{init}");
+        c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        c.send(json!({"jsonrpc": "2.0", "method": "ide_connected", "params": {"pid": 1}}))
+            .await;
+        c
+    }
+
+    async fn send(&mut self, v: Value) {
+        self.ws.send(Message::text(v.to_string())).await.unwrap();
+    }
+
+    async fn send_raw(&mut self, text: &str) {
+        self.ws.send(Message::text(text)).await.unwrap();
+    }
+
+    /// The next JSON message, or None when the server closed the connection.
+    async fn next(&mut self) -> Option<Value> {
+        if let Some(v) = self.inbox.pop_front() {
+            return Some(v);
+        }
+        self.read().await
+    }
+
+    async fn read(&mut self) -> Option<Value> {
+        loop {
+            let frame = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("timed out waiting for the server");
+            match frame {
+                Some(Ok(Message::Text(t))) => return Some(serde_json::from_str(&t).unwrap()),
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
+    /// Sends a request; returns its id.
+    async fn request(&mut self, method: &str, params: Value) -> u64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        id
+    }
+
+    /// The response to request `id`, keeping others for later.
+    async fn response(&mut self, id: u64) -> Value {
+        if let Some(i) = self.inbox.iter().position(|m| m["id"] == id) {
+            return self.inbox.remove(i).unwrap();
+        }
+        loop {
+            let m = self
+                .read()
+                .await
+                .expect("connection closed before the answer");
+            if m["id"] == id {
+                return m;
+            }
+            self.inbox.push_back(m);
+        }
+    }
+
+    async fn rpc(&mut self, method: &str, params: Value) -> Value {
+        let id = self.request(method, params).await;
+        self.response(id).await
+    }
+
+    async fn call(&mut self, tool: &str, args: Value) -> Value {
+        self.rpc("tools/call", json!({"name": tool, "arguments": args}))
+            .await
+    }
+
+    /// Starts a blocking openDiff of `name`; returns the request id once the review is queued.
+    async fn open_diff(&mut self, f: &Fixture, name: &str, content: &str, tab: &str) -> (u64, u64) {
+        let mut events = f.instance.reviews().subscribe();
+        let path = f.file(name);
+        let id = self
+            .request(
+                "tools/call",
+                json!({"name": "openDiff", "arguments": {
+                "old_file_path": path, "new_file_path": path,
+                "new_file_contents": content, "tab_name": tab}}),
+            )
+            .await;
+        let review = loop {
+            match tokio::time::timeout(WAIT, events.recv())
+                .await
+                .unwrap()
+                .unwrap()
+            {
+                ReviewEvent::Added(r) | ReviewEvent::Updated(r) if r.file_path == path => {
+                    break r.id
+                }
+                _ => continue,
+            }
+        };
+        (id, review)
+    }
+}
+
+fn texts(result: &Value) -> Vec<String> {
+    result["result"]["content"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no content in {result}"))
+        .iter()
+        .map(|b| {
+            assert_eq!(b["type"], "text");
+            b["text"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+fn text_json(result: &Value) -> Value {
+    assert!(result["result"].get("isError").is_none(), "{result}");
+    let t = texts(result);
+    assert_eq!(t.len(), 1, "{result}");
+    serde_json::from_str(&t[0]).unwrap()
+}
+
+fn upgrade_request(f: &Fixture, extra: &str) -> String {
+    format!(
+        "GET / HTTP/1.1\r\nconnection: Upgrade, close\r\nupgrade: websocket\r\n\
+         sec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+         sec-websocket-protocol: mcp\r\n{extra}\r\n",
+    )
+    .replace("{port}", &f.ws_port.to_string())
+}
+
+#[tokio::test]
+async fn every_refused_upgrade_is_a_bare_status() {
+    let f = start().await;
+    let host = format!("host: 127.0.0.1:{}\r\n", f.ws_port);
+    let auth = format!("x-claude-code-ide-authorization: {}\r\n", f.token);
+    let cases = [
+        ("no token", host.clone(), 401),
+        (
+            "wrong token",
+            format!(
+                "{host}x-claude-code-ide-authorization: {}\r\n",
+                "0".repeat(64)
+            ),
+            401,
+        ),
+        (
+            "token prefix",
+            format!(
+                "{host}x-claude-code-ide-authorization: {}\r\n",
+                &f.token[..63]
+            ),
+            401,
+        ),
+        (
+            "token twice",
+            format!("{host}{auth}x-claude-code-ide-authorization: x\r\n"),
+            401,
+        ),
+        (
+            "bearer header instead",
+            format!("{host}authorization: Bearer {}\r\n", f.token),
+            401,
+        ),
+        (
+            "origin",
+            format!("{host}{auth}origin: http://127.0.0.1:{}\r\n", f.ws_port),
+            403,
+        ),
+        (
+            "rebinding host",
+            format!("host: evil.example:{}\r\n{auth}", f.ws_port),
+            403,
+        ),
+        ("other port", format!("host: 127.0.0.1:1\r\n{auth}"), 403),
+        ("no host", auth.clone(), 403),
+    ];
+    for (what, headers, want) in cases {
+        let (status, body) = raw(f.ws_port, &upgrade_request(&f, &headers)).await;
+        assert_eq!(status, want, "{what}");
+        assert_eq!(body, "", "{what}: a refusal leaks nothing");
+    }
+    // Past the guard, a plain GET that is no upgrade and another path are bare too.
+    let plain = format!("GET / HTTP/1.1\r\n{host}{auth}connection: close\r\n\r\n");
+    let (status, body) = raw(f.ws_port, &plain).await;
+    assert!((400..500).contains(&status), "{status}");
+    assert_eq!(body, "");
+    let other = upgrade_request(&f, &format!("{host}{auth}")).replacen("GET /", "GET /mcp", 1);
+    assert_eq!(raw(f.ws_port, &other).await, (404, String::new()));
+    // localhost is accepted, and the token opens it.
+    let mut ok = tokio::net::TcpStream::connect(("127.0.0.1", f.ws_port))
+        .await
+        .unwrap();
+    let req = upgrade_request(&f, &format!("host: localhost:{}\r\n{auth}", f.ws_port));
+    tokio::io::AsyncWriteExt::write_all(&mut ok, req.as_bytes())
+        .await
+        .unwrap();
+    let mut buf = vec![0u8; 1024];
+    let n = tokio::io::AsyncReadExt::read(&mut ok, &mut buf)
+        .await
+        .unwrap();
+    let head = String::from_utf8_lossy(&buf[..n]).to_lowercase();
+    assert!(head.starts_with("http/1.1 101"), "{head}");
+    assert!(head.contains("sec-websocket-protocol: mcp"), "{head}");
+}
+
+#[tokio::test]
+async fn faults_are_json_rpc_errors_and_the_connection_goes_on() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    c.send_raw("{not json").await;
+    let m = c.next().await.unwrap();
+    assert_eq!(m["error"]["code"], -32700, "{m}");
+    assert_eq!(m["id"], Value::Null);
+    c.send_raw("[1, 2]").await;
+    assert_eq!(c.next().await.unwrap()["error"]["code"], -32600);
+    c.send_raw(r#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#)
+        .await;
+    let m = c.next().await.unwrap();
+    assert_eq!(
+        (m["id"].clone(), m["error"]["code"].clone()),
+        (json!(7), json!(-32600))
+    );
+    c.send_raw(r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#)
+        .await;
+    assert_eq!(c.next().await.unwrap()["error"]["code"], -32600);
+    c.send_raw(r#"{"jsonrpc":"2.0","id":8,"method":3}"#).await;
+    assert_eq!(c.next().await.unwrap()["error"]["code"], -32600);
+
+    let m = c.rpc("no/such/method", json!({})).await;
+    assert_eq!(m["error"]["code"], -32601, "{m}");
+    let m = c.call("noSuchTool", json!({})).await;
+    assert_eq!(m["error"]["code"], -32602, "{m}");
+    assert!(m["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("noSuchTool"));
+    let m = c
+        .call("openDiff", json!({"new_file_path": f.file("a.txt")}))
+        .await;
+    assert_eq!(m["error"]["code"], -32602, "{m}");
+    assert!(m["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("new_file_contents"));
+    let m = c.rpc("tools/call", json!({"arguments": {}})).await;
+    assert_eq!(m["error"]["code"], -32602, "{m}");
+    let m = c.call("close_tab", json!({"tab_name": 5})).await;
+    assert_eq!(m["error"]["code"], -32602, "{m}");
+
+    // Still serving: MCP ping, and a WebSocket ping gets its pong.
+    assert_eq!(c.rpc("ping", json!({})).await["result"], json!({}));
+    c.ws.send(Message::Ping(b"hi".to_vec().into()))
+        .await
+        .unwrap();
+    loop {
+        match tokio::time::timeout(WAIT, c.ws.next()).await.unwrap() {
+            Some(Ok(Message::Pong(p))) => {
+                assert_eq!(&p[..], b"hi");
+                break;
+            }
+            Some(Ok(_)) => continue,
+            other => panic!("no pong: {other:?}"),
+        }
+    }
+    assert!(f.instance.list().is_empty());
+}
+
+#[tokio::test]
+async fn initialize_and_tools_list_and_the_client_label() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let old = c
+        .rpc(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "claude-code", "version": "2.1.330"}}),
+        )
+        .await;
+    assert_eq!(
+        old["result"],
+        json!({"protocolVersion": "2025-06-18",
+               "capabilities": {"tools": {"listChanged": false}},
+               "serverInfo": {"name": "redline", "title": "Redline",
+                              "version": env!("CARGO_PKG_VERSION")}})
+    );
+    let tools = c.rpc("tools/list", json!({})).await;
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "openDiff",
+            "close_tab",
+            "closeAllDiffTabs",
+            "getDiagnostics",
+            "getCurrentSelection",
+            "getOpenEditors",
+            "getWorkspaceFolders",
+            "checkDocumentDirty",
+            "saveDocument",
+            "openFile"
+        ]
+    );
+    let status = f.instance.status().await;
+    let clients = &status.workspaces[0].clients;
+    assert_eq!(clients.len(), 1);
+    assert_eq!(
+        (clients[0].name.as_str(), clients[0].version.as_str()),
+        ("Claude Code", "2.1.330")
+    );
+    assert_eq!(status.workspaces[0].ws_port, Some(f.ws_port));
+}
+
+#[tokio::test]
+async fn accept_with_an_edit_answers_file_saved_and_the_final_text_once() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let (call, id) = c
+        .open_diff(&f, "a.txt", "one\nTWO\n", "✻ [Claude Code] a.txt")
+        .await;
+    let listed = f.instance.list();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].client.name, "Claude Code");
+    assert_eq!(listed[0].client.version, "2.1.330");
+    assert_eq!(listed[0].file_path, f.file("a.txt"));
+    assert!(!listed[0].new_file);
+    assert_eq!(
+        f.instance.review(id).unwrap().original.as_deref(),
+        Some("one\ntwo\n")
+    );
+    // Meanwhile the connection answers other calls.
+    assert_eq!(texts(&c.call("getDiagnostics", json!({})).await), ["[]"]);
+    f.instance
+        .decide(id, Decision::Accept(Some("one\nedited ✓\n".into())))
+        .await
+        .unwrap();
+    let m = c.response(call).await;
+    assert_eq!(
+        m["result"],
+        json!({"content": [{"type": "text", "text": "FILE_SAVED"},
+                           {"type": "text", "text": "one\nedited ✓\n"}]})
+    );
+    let again = f.instance.decide(id, Decision::Reject).await.unwrap_err();
+    assert_eq!(again.code(), "no_such_review");
+    assert_eq!(
+        std::fs::read_to_string(f.ws.join("a.txt")).unwrap(),
+        "one\ntwo\n",
+        "Redline never writes the file"
+    );
+    // The CLI then closes the tab: nothing pending, still TAB_CLOSED.
+    let m = c
+        .call("close_tab", json!({"tab_name": "✻ [Claude Code] a.txt"}))
+        .await;
+    assert_eq!(texts(&m), ["TAB_CLOSED"]);
+}
+
+#[tokio::test]
+async fn reject_answers_diff_rejected_and_a_new_file_is_a_new_file_review() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let (call, id) = c.open_diff(&f, "sub/new.txt", "fresh\n", "t1").await;
+    let r = f.instance.review(id).unwrap();
+    assert!(r.original.is_none(), "a new-file review");
+    assert!(f.instance.list()[0].new_file);
+    f.instance.decide(id, Decision::Reject).await.unwrap();
+    assert_eq!(
+        c.response(call).await["result"],
+        json!({"content": [{"type": "text", "text": "DIFF_REJECTED"}]})
+    );
+    assert!(!f.ws.join("sub").exists(), "nothing written");
+}
+
+#[tokio::test]
+async fn close_tab_settles_the_pending_open_diff_as_closed_by_the_cli() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let mut events = f.instance.reviews().subscribe();
+    let (call, _) = c.open_diff(&f, "a.txt", "x\n", "tab-a").await;
+    let close = c
+        .request(
+            "tools/call",
+            json!({"name": "close_tab", "arguments": {"tab_name": "tab-a"}}),
+        )
+        .await;
+    assert_eq!(texts(&c.response(close).await), ["TAB_CLOSED"]);
+    assert_eq!(texts(&c.response(call).await), ["TAB_CLOSED"]);
+    loop {
+        if let ReviewEvent::Resolved { outcome, .. } = events.recv().await.unwrap() {
+            assert_eq!(outcome, Outcome::Closed);
+            break;
+        }
+    }
+    assert!(f.instance.list().is_empty());
+}
+
+#[tokio::test]
+async fn close_all_diff_tabs_closes_only_this_connections_reviews() {
+    let f = start().await;
+    let mut a = Claude::connect(&f).await;
+    let mut b = Claude::connect(&f).await;
+    let (a_call, _) = a.open_diff(&f, "a.txt", "from a\n", "ta").await;
+    let (a_call2, _) = a.open_diff(&f, "c.txt", "from a too\n", "tc").await;
+    let (b_call, b_id) = b.open_diff(&f, "a.txt", "from b\n", "tb").await;
+    assert_eq!(f.instance.list().len(), 3);
+    let m = a.call("closeAllDiffTabs", json!({})).await;
+    assert_eq!(texts(&m), ["CLOSED_2_DIFF_TABS"]);
+    assert_eq!(texts(&a.response(a_call).await), ["TAB_CLOSED"]);
+    assert_eq!(texts(&a.response(a_call2).await), ["TAB_CLOSED"]);
+    let left = f.instance.list();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].id, b_id, "b's review stays");
+    assert_eq!(
+        texts(&a.call("closeAllDiffTabs", json!({})).await),
+        ["CLOSED_0_DIFF_TABS"]
+    );
+    f.instance
+        .decide(b_id, Decision::Accept(None))
+        .await
+        .unwrap();
+    assert_eq!(texts(&b.response(b_call).await), ["FILE_SAVED", "from b\n"]);
+}
+
+#[tokio::test]
+async fn paths_outside_the_workspace_are_tool_errors_with_a_message() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let outside = f.tmp.path().join("secret.txt");
+    std::fs::write(&outside, "secret").unwrap();
+    let outside = outside.to_string_lossy().into_owned();
+    let dotdot = format!("{}/../secret.txt", f.ws.display());
+    for (tool, args) in [
+        (
+            "openDiff",
+            json!({"old_file_path": outside, "new_file_path": outside,
+                   "new_file_contents": "x", "tab_name": "t"}),
+        ),
+        (
+            "openDiff",
+            json!({"old_file_path": dotdot, "new_file_path": f.file("a.txt"),
+                   "new_file_contents": "x", "tab_name": "t"}),
+        ),
+        (
+            "openDiff",
+            json!({"new_file_path": "relative.txt", "new_file_contents": "x", "tab_name": "t"}),
+        ),
+        ("checkDocumentDirty", json!({"filePath": outside})),
+        ("saveDocument", json!({"filePath": dotdot})),
+        ("openFile", json!({"filePath": outside})),
+    ] {
+        let m = c.call(tool, args).await;
+        assert_eq!(m["result"]["isError"], true, "{tool}: {m}");
+        let t = texts(&m);
+        assert!(t[0].starts_with("Redline: "), "{t:?}");
+        assert!(
+            t[0].contains("outside the workspace") || t[0].contains("must be absolute"),
+            "{t:?}"
+        );
+        assert!(!t[0].contains("secret\""), "no content leaks");
+    }
+    assert!(f.instance.list().is_empty());
+    assert_eq!(
+        std::fs::read_to_string(f.tmp.path().join("secret.txt")).unwrap(),
+        "secret"
+    );
+}
+
+#[tokio::test]
+async fn the_other_tools_answer_what_redline_knows_and_write_nothing() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let none = text_json(&c.call("getCurrentSelection", json!({})).await);
+    assert_eq!(
+        none,
+        json!({"success": false, "message": "No active editor found"})
+    );
+    assert_eq!(
+        text_json(&c.call("getOpenEditors", json!({})).await),
+        json!({"tabs": []})
+    );
+    let ws = f.ws.to_string_lossy().into_owned();
+    assert_eq!(
+        text_json(&c.call("getWorkspaceFolders", json!({})).await),
+        json!({"success": true, "rootPath": ws,
+               "folders": [{"name": "ws", "uri": format!("file://{ws}"), "path": ws}]})
+    );
+    assert_eq!(
+        texts(
+            &c.call(
+                "getDiagnostics",
+                json!({"uri": format!("file://{ws}/a.txt")})
+            )
+            .await
+        ),
+        ["[]"]
+    );
+    let a = f.file("a.txt");
+    assert_eq!(
+        text_json(&c.call("checkDocumentDirty", json!({"filePath": a})).await),
+        json!({"success": false, "message": format!("Document not open: {a}")})
+    );
+    let (call, id) = c.open_diff(&f, "a.txt", "x\n", "t").await;
+    assert_eq!(
+        text_json(&c.call("getOpenEditors", json!({})).await),
+        json!({"tabs": [{"uri": format!("file://{a}"), "isActive": true, "label": "a.txt",
+                         "fileName": a, "isDirty": false, "isUntitled": false}]})
+    );
+    assert_eq!(
+        text_json(&c.call("checkDocumentDirty", json!({"filePath": a})).await),
+        json!({"success": true, "filePath": a, "isDirty": false, "isUntitled": false})
+    );
+    let saved = text_json(&c.call("saveDocument", json!({"filePath": a})).await);
+    assert_eq!(saved["success"], false);
+    assert!(saved["message"].as_str().unwrap().contains("never writes"));
+    let opened = text_json(
+        &c.call("openFile", json!({"filePath": a, "preview": false}))
+            .await,
+    );
+    assert_eq!(opened["success"], false);
+    assert_eq!(opened["underReview"], true);
+    assert_eq!(
+        std::fs::read_to_string(f.ws.join("a.txt")).unwrap(),
+        "one\ntwo\n"
+    );
+    f.instance.decide(id, Decision::Reject).await.unwrap();
+    assert_eq!(texts(&c.response(call).await), ["DIFF_REJECTED"]);
+}
+
+#[tokio::test]
+async fn a_dropped_socket_dismisses_its_reviews_only() {
+    let f = start().await;
+    let mut a = Claude::connect(&f).await;
+    let mut b = Claude::connect(&f).await;
+    a.open_diff(&f, "a.txt", "x\n", "t").await;
+    let (_, keep) = b.open_diff(&f, "a.txt", "y\n", "t").await;
+    let mut events = f.instance.reviews().subscribe();
+    drop(a);
+    loop {
+        if let ReviewEvent::Resolved { outcome, .. } = tokio::time::timeout(WAIT, events.recv())
+            .await
+            .unwrap()
+            .unwrap()
+        {
+            assert_eq!(outcome, Outcome::Dismissed);
+            break;
+        }
+    }
+    let left = f.instance.list();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].id, keep);
+    assert_eq!(f.instance.status().await.workspaces[0].clients.len(), 1);
+}
+
+#[tokio::test]
+async fn stopping_the_workspace_or_quitting_answers_every_blocked_open_diff_before_closing() {
+    for how in ["off", "quit", "rotate"] {
+        let f = start().await;
+        let mut c = Claude::connect(&f).await;
+        let (call, _) = c.open_diff(&f, "a.txt", "x\n", "t").await;
+        let (call2, _) = c.open_diff(&f, "c.txt", "y\n", "t2").await;
+        match how {
+            "off" => f.instance.set_enabled(&f.ws, false).await.unwrap(),
+            "quit" => f.instance.shutdown().await,
+            _ => f.instance.rotate_token(&f.ws).await.unwrap(),
+        }
+        assert_eq!(texts(&c.response(call).await), ["DIFF_REJECTED"], "{how}");
+        assert_eq!(texts(&c.response(call2).await), ["DIFF_REJECTED"], "{how}");
+        assert!(c.next().await.is_none(), "{how}: then the socket closes");
+        assert!(f.instance.list().is_empty(), "{how}");
+    }
+}
+
+#[tokio::test]
+async fn a_message_over_the_bound_ends_the_connection() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let huge = "x".repeat(redline_core::ws::guard::MAX_MESSAGE_BYTES + 1);
+    // The server may close while the frame is still being written.
+    let _ = c.ws.send(Message::text(huge)).await;
+    assert!(c.read().await.is_none(), "closed");
+    assert!(f.instance.status().await.workspaces[0].clients.is_empty());
+}
+
+#[tokio::test]
+async fn an_idle_connection_gets_pings() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let wait = redline_core::ws::session::PING + std::time::Duration::from_secs(5);
+    let ping = tokio::time::timeout(wait, async {
+        loop {
+            match c.ws.next().await {
+                Some(Ok(Message::Ping(_))) => return true,
+                Some(Ok(_)) => continue,
+                _ => return false,
+            }
+        }
+    })
+    .await;
+    assert_eq!(ping, Ok(true));
+}
+
+#[tokio::test]
+async fn the_lock_file_announces_the_port_and_goes_with_the_workspace() {
+    let f = start().await;
+    let lock = f.dirs.claude.join(format!("{}.lock", f.ws_port));
+    let status = f.instance.status().await;
+    assert!(status.workspaces[0].discovery_files.contains(&lock));
+    let body: Value = serde_json::from_slice(&std::fs::read(&lock).unwrap()).unwrap();
+    assert_eq!(
+        body,
+        json!({"pid": std::process::id(), "workspaceFolders": [f.ws.to_string_lossy()],
+               "ideName": "Redline", "transport": "ws", "runningInWindows": false,
+               "authToken": f.token})
+    );
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&lock), 0o600);
+    assert_eq!(mode(&f.dirs.claude), 0o700);
+    // A rotated token is in the rewritten lock.
+    f.instance.rotate_token(&f.ws).await.unwrap();
+    let body: Value = serde_json::from_slice(&std::fs::read(&lock).unwrap()).unwrap();
+    let token = f.instance.token(&f.ws).await.unwrap();
+    assert_eq!(body["authToken"], token);
+    assert_ne!(token, f.token);
+    f.instance.set_enabled(&f.ws, false).await.unwrap();
+    assert!(!lock.exists());
+    let refused = tokio::net::TcpStream::connect(("127.0.0.1", f.ws_port)).await;
+    assert!(refused.is_err(), "the listener is closed");
+}
+
+#[tokio::test]
+async fn ask_about_lines_and_the_selection_reach_the_claude_that_opened_the_review() {
+    let f = start().await;
+    let mut asker = Claude::connect(&f).await;
+    let mut other = Claude::connect(&f).await;
+    let (call, id) = asker
+        .open_diff(&f, "a.txt", "zero\none\ntwo\nthree\n", "t")
+        .await;
+    f.instance.mention(id, 2, 1).await.unwrap();
+    let m = asker.next().await.unwrap();
+    assert_eq!(
+        m,
+        json!({"jsonrpc": "2.0", "method": "at_mentioned",
+               "params": {"filePath": f.file("a.txt"), "lineStart": 1, "lineEnd": 2}})
+    );
+    // Several selections in a row: one selection_changed, the latest.
+    for end in 1..=5 {
+        let sel = redline_core::selection::Selection {
+            start_line: 1,
+            start_character: 0,
+            end_line: 2,
+            end_character: end.min(3),
+        };
+        f.instance.select(id, sel).await.unwrap();
+    }
+    let m = asker.next().await.unwrap();
+    let expected = json!({
+        "text": "one\ntwo", "filePath": f.file("a.txt"),
+        "fileUrl": format!("file://{}", f.file("a.txt")),
+        "selection": {"start": {"line": 1, "character": 0}, "end": {"line": 2, "character": 3},
+                      "isEmpty": false}});
+    assert_eq!(m["method"], "selection_changed");
+    assert_eq!(m["params"], expected);
+    // The next message is the answer to a ping: no second selection_changed was queued.
+    let ping = asker.request("ping", json!({})).await;
+    assert_eq!(asker.next().await.unwrap()["id"], ping);
+    let mut current = expected.clone();
+    current["success"] = json!(true);
+    assert_eq!(
+        text_json(&other.call("getCurrentSelection", json!({})).await),
+        current
+    );
+    // The other connection heard none of it.
+    let pong = other.request("ping", json!({})).await;
+    assert_eq!(other.next().await.unwrap()["id"], pong);
+
+    // A review from Gemini CLI or Qwen Code has no Claude Code to ask.
+    let mut http = f.client();
+    http.connect("2025-06-18").await;
+    let hid = f.propose(&mut http, "b.txt", "b\n").await;
+    assert_eq!(
+        f.instance.mention(hid, 0, 0).await.unwrap_err().code(),
+        "not_claude"
+    );
+    f.instance.decide(id, Decision::Reject).await.unwrap();
+    assert_eq!(texts(&asker.response(call).await), ["DIFF_REJECTED"]);
+    assert_eq!(
+        f.instance.mention(id, 0, 0).await.unwrap_err().code(),
+        "no_such_review"
+    );
+}
+
+#[tokio::test]
+async fn claude_code_connections_are_capped() {
+    let f = start().await;
+    let max = redline_core::limits::Limits::default().max_sessions;
+    let mut open = Vec::new();
+    for _ in 0..max {
+        open.push(upgrade(&f, &f.token).await);
+    }
+    // A connection counts once its session runs, just after the 101 went out.
+    let count = || async { f.instance.status().await.workspaces[0].clients.len() };
+    tokio::time::timeout(WAIT, async {
+        while count().await < max {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("every connection registered");
+    let host = format!("host: 127.0.0.1:{}\r\n", f.ws_port);
+    let auth = format!("x-claude-code-ide-authorization: {}\r\n", f.token);
+    let (status, body) = raw(f.ws_port, &upgrade_request(&f, &format!("{host}{auth}"))).await;
+    assert_eq!((status, body.as_str()), (503, ""));
+    drop(open.pop());
+    tokio::time::timeout(WAIT, async {
+        while count().await >= max {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("a dropped connection frees its place");
+    open.push(upgrade(&f, &f.token).await);
+}

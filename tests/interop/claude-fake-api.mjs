@@ -1,0 +1,180 @@
+// A tiny stand-in for the Anthropic Messages API, for the real `claude` binary in tests.
+// See claude/README.md.
+//
+// Deterministic, driven by the conversation claude sends and by plans the test adds
+// ({trigger, filePath, content, final}, several at once for several sessions):
+//   - a request without tools (a side request: title, topic, quota check) gets a short text;
+//   - a request whose last user message contains a plan's trigger gets a `Read` tool_use of
+//     plan.filePath (claude refuses to overwrite a file it has not read in the session);
+//   - a request whose last message is the result of that Read gets a `Write` tool_use with
+//     plan.content: claude asks for permission and, connected to an IDE, calls `openDiff`;
+//   - a request whose last message is the result of that Write gets plan.final as text;
+//   - anything else gets "ok".
+// Answers are streamed (SSE) when asked, plain JSON otherwise. Every request is recorded and
+// announced, so tests wait on events instead of sleeping.
+import http from 'node:http';
+import { EventEmitter } from 'node:events';
+
+const MODEL = 'claude-redline-fake';
+
+function blocks(content) {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return Array.isArray(content) ? content : [];
+}
+
+function textOf(content) {
+  return blocks(content)
+    .map((b) => (b?.type === 'text' ? b.text ?? '' : ''))
+    .join('\n');
+}
+
+export async function startFakeApi({ log = () => {} } = {}) {
+  const events = new EventEmitter();
+  const requests = [];
+  const plans = [];
+  let seq = 0;
+
+  function decide(body) {
+    const hasTools = Array.isArray(body?.tools) && body.tools.some((t) => t?.name === 'Write');
+    if (!hasTools) return { kind: 'side', text: 'ok' };
+    // claude appends system messages after the user's turn: the user's last message decides.
+    const msgs = (Array.isArray(body?.messages) ? body.messages : []).filter((m) => m?.role !== 'system');
+    const last = msgs[msgs.length - 1];
+    if (last?.role !== 'user') return { kind: 'text', text: 'ok' };
+    // A new prompt first: after a rejected Write claude ends the turn, and the next prompt
+    // arrives in the same user message as that Write's (rejected) result.
+    const said = textOf(last.content);
+    const i = plans.findIndex((p) => said.includes(p.trigger));
+    if (i >= 0) {
+      return {
+        kind: 'read',
+        plan: i,
+        call: { id: `toolu_rl_read_${i}_${++seq}`, name: 'Read', input: { file_path: plans[i].filePath } },
+      };
+    }
+    const result = blocks(last.content).find((b) => b?.type === 'tool_result');
+    const m = result && /^toolu_rl_(read|write)_(\d+)_/.exec(String(result.tool_use_id));
+    const plan = m && plans[Number(m[2])];
+    if (plan && m[1] === 'read') {
+      return {
+        kind: 'write',
+        plan: Number(m[2]),
+        call: {
+          id: `toolu_rl_write_${m[2]}_${++seq}`,
+          name: 'Write',
+          input: { file_path: plan.filePath, content: plan.content },
+        },
+      };
+    }
+    if (plan && m[1] === 'write') return { kind: 'final', plan: Number(m[2]), text: plan.final, result };
+    return { kind: 'text', text: 'ok' };
+  }
+
+  function message(d) {
+    const content = d.call
+      ? [{ type: 'tool_use', id: d.call.id, name: d.call.name, input: d.call.input }]
+      : [{ type: 'text', text: d.text }];
+    return {
+      id: `msg_rl_${++seq}`,
+      type: 'message',
+      role: 'assistant',
+      model: MODEL,
+      content,
+      stop_reason: d.call ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 5 },
+    };
+  }
+
+  function sse(d) {
+    const msg = message(d);
+    const out = [];
+    const ev = (type, data) => out.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    ev('message_start', { message: { ...msg, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+    if (d.call) {
+      ev('content_block_start', { index: 0, content_block: { type: 'tool_use', id: d.call.id, name: d.call.name, input: {} } });
+      ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(d.call.input) } });
+    } else {
+      ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+      ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: d.text } });
+    }
+    ev('content_block_stop', { index: 0 });
+    ev('message_delta', { delta: { stop_reason: msg.stop_reason, stop_sequence: null }, usage: { output_tokens: 5 } });
+    ev('message_stop', {});
+    return out.join('');
+  }
+
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const url = new URL(req.url, 'http://x');
+      if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
+        log(`fake api: 404 ${req.method} ${req.url}`);
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not found' } }));
+        return;
+      }
+      let body;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'bad json' } }));
+        return;
+      }
+      const d = decide(body);
+      const record = { n: requests.length + 1, body, decision: d, stream: !!body.stream };
+      requests.push(record);
+      log(`fake api: request #${record.n} stream=${record.stream} -> ${d.kind}${d.call ? ' ' + d.call.name : ''}`);
+      if (body.stream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.end(sse(d));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(message(d)));
+      }
+      events.emit('request', record);
+    });
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+
+  return {
+    port,
+    baseURL: `http://127.0.0.1:${port}`,
+    requests,
+    /** Adds a plan {trigger, filePath, content, final}; returns its index. */
+    addPlan(p) {
+      plans.push(p);
+      return plans.length - 1;
+    },
+    /** Resolves with the first request (already received or future) matching pred. */
+    waitFor(pred, timeoutMs, what = 'a matching API request') {
+      const found = requests.find(pred);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const onReq = (r) => {
+          if (!pred(r)) return;
+          clearTimeout(timer);
+          events.off('request', onReq);
+          resolve(r);
+        };
+        const timer = setTimeout(() => {
+          events.off('request', onReq);
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+        }, timeoutMs);
+        events.on('request', onReq);
+      });
+    },
+    close() {
+      server.closeAllConnections?.();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
