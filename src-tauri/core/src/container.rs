@@ -9,7 +9,7 @@ use std::net::Ipv4Addr;
 use std::path::{Component, Path, PathBuf};
 
 /// The name a CLI in a container connects to (Gemini CLI with no fallback, Qwen Code when it
-/// resolves).
+/// resolves, Claude Code when `CLAUDE_CODE_IDE_HOST_OVERRIDE` names it).
 pub const HOST_NAME: &str = "host.docker.internal";
 
 /// Host interfaces a container reaches the host on, in the order they are tried: Docker's
