@@ -622,6 +622,9 @@ fn print_status(s: &Status, json: bool) {
                 ),
             };
             println!("  containers      {at}");
+            if let (Some(a), Some(p)) = (c.address, c.ws_port) {
+                println!("  containers ws   {a}:{p} as host.docker.internal (Claude Code)");
+            }
             for p in &c.paths {
                 println!("  container path  {p}");
             }

@@ -881,6 +881,25 @@ fn containers_are_configured_without_an_instance_and_picked_up_by_the_next_serve
     let lines: Vec<&str> = args.lines().collect();
     assert_eq!(lines[..2], ["--add-host", "host.docker.internal:127.0.0.2"]);
     assert_eq!(lines[lines.len() - 2..], ["-w", "/workspace"]);
+    assert_eq!(
+        lines[lines.len() - 4..lines.len() - 2],
+        ["-e", "CLAUDE_CODE_IDE_HOST_OVERRIDE=host.docker.internal"]
+    );
+    assert!(lines[7].ends_with("/claude:/root/.claude/ide:ro"), "{args}");
+    let json_args = e.json(&[
+        "container",
+        "args",
+        ws_str,
+        "--path",
+        "/workspace",
+        "--json",
+    ]);
+    assert_eq!(
+        json_args["env"],
+        json!([["CLAUDE_CODE_IDE_HOST_OVERRIDE", "host.docker.internal"]])
+    );
+    assert_eq!(json_args["mounts"][2]["target"], "/root/.claude/ide");
+    assert_eq!(json_args["mounts"][2]["readOnly"], true);
     let gemini_src = lines[3].strip_suffix(":/tmp/gemini/ide:ro").unwrap();
     assert!(
         Path::new(gemini_src).is_dir(),
@@ -907,7 +926,23 @@ fn containers_are_configured_without_an_instance_and_picked_up_by_the_next_serve
         .join(format!("qwen/{}.lock", w["port"]));
     let lock: Value = serde_json::from_str(&std::fs::read_to_string(lock).unwrap()).unwrap();
     assert_eq!(lock["workspacePath"], "/workspace");
-    assert!(e.ok(&["status"]).contains("containers      on  127.0.0.2:"));
+    let claude_lock = Path::new(gemini_src)
+        .parent()
+        .unwrap()
+        .join(format!("claude/{}.lock", w["containers"]["wsPort"]));
+    let claude_lock: Value =
+        serde_json::from_str(&std::fs::read_to_string(claude_lock).unwrap()).unwrap();
+    assert_eq!(claude_lock["workspaceFolders"], json!(["/workspace"]));
+    assert_eq!(claude_lock.get("pid"), None);
+    let text = e.ok(&["status"]);
+    assert!(text.contains("containers      on  127.0.0.2:"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "containers ws   127.0.0.2:{} as host.docker.internal (Claude Code)",
+            w["containers"]["wsPort"]
+        )),
+        "{text}"
+    );
     e.ok(&["container", "disable", ws_str]);
     let status = e.json(&["status", "--json"]);
     assert_eq!(status["workspaces"][0]["containers"], Value::Null);

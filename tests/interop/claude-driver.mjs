@@ -102,16 +102,21 @@ export async function startTmux({ cols = 180, rows = 50 } = {}) {
 
   return {
     socket,
-    /** Starts `claude ARGS` in a new window named `name`, in `cwd`, with exactly `env`. */
-    async claude({ name, cwd, env, args = ['--ide'] }) {
+    /**
+     * Starts `claude ARGS` in a new window named `name`, in `cwd`, with exactly `env`; or
+     * `command` ([cmd, args], claude some other way: in a simulated container), whose
+     * environment is then its own business.
+     */
+    async claude({ name, cwd, env = {}, args = ['--ide'], command }) {
       const envArgs = Object.entries(env)
         .filter(([, v]) => v !== undefined && v !== null)
         .map(([k, v]) => shQuote(`${k}=${v}`))
         .join(' ');
       // When claude exits, say so on the screen and keep the pane for the test to read.
-      const cmd =
-        `env -i ${envArgs} ${shQuote(CLAUDE_BIN)} ${args.map(shQuote).join(' ')}; ` +
-        `echo "[claude exited with status $?]"; exec sleep 3600`;
+      const run = command
+        ? [command[0], ...command[1]].map(shQuote).join(' ')
+        : `env -i ${envArgs} ${shQuote(CLAUDE_BIN)} ${args.map(shQuote).join(' ')}`;
+      const cmd = `${run}; echo "[claude exited with status $?]"; exec sleep 3600`;
       if (!started) {
         await tmux(['new-session', '-d', '-s', 'rl', '-n', name, '-x', String(cols), '-y', String(rows), '-c', cwd, cmd]);
         started = true;

@@ -28,7 +28,7 @@ function textOf(content) {
     .join('\n');
 }
 
-export async function startFakeApi({ log = () => {} } = {}) {
+export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) {
   const events = new EventEmitter();
   const requests = [];
   const plans = [];
@@ -141,13 +141,13 @@ export async function startFakeApi({ log = () => {} } = {}) {
 
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.listen(0, host, resolve);
   });
   const { port } = server.address();
 
   return {
     port,
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: `http://${host}:${port}`,
     requests,
     /** Adds a plan {trigger, filePath, content, final}; returns its index. */
     addPlan(p) {

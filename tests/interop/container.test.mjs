@@ -22,6 +22,8 @@ import { createContainer, canCreateContainers } from './lib/container.mjs';
 import { startFakeModel } from './qwen-fake-model.mjs';
 import { startQwen, writeQwenSettings, after as screenAfter, QWEN_ENTRY } from './qwen-driver.mjs';
 import { startGeminiFakeModel } from './gemini-fake-model.mjs';
+import { startFakeApi } from './claude-fake-api.mjs';
+import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled, CLAUDE_BIN, CLAUDE_VERSION } from './claude-driver.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const GEMINI_BIN = path.join(here, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
@@ -101,7 +103,7 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
   before(async () => {
     ws = realTmpDir('rl-ctr-ws-');
     scratch = realTmpDir('rl-ctr-scratch-');
-    for (const f of ['g-same.txt', 'g-mapped.txt', 'q-same.txt', 'q-mapped.txt', 'g-binary.txt']) {
+    for (const f of ['g-same.txt', 'g-mapped.txt', 'q-same.txt', 'q-mapped.txt', 'g-binary.txt', 'c-binary.txt']) {
       fs.writeFileSync(path.join(ws, f), `original ${f}\n`);
     }
     c = await createContainer();
@@ -146,6 +148,7 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
     const w = st.workspaces[0];
     assert.equal(w.containers.address, c.hostAddr);
     assert.equal(w.containers.port, w.port, 'one port on both sides');
+    assert.equal(w.containers.wsPort, w.wsPort, "and for Claude Code's server");
     const text = await ok(r, ['status']);
     assert.match(text, new RegExp(`containers\\s+on\\s+${c.hostAddr.replace(/\./g, '\\.')}:${w.port}`));
     const args = (await ok(r, ['container', 'args', ws])).trimEnd().split('\n');
@@ -307,6 +310,79 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
     } finally {
       await q.stop();
       await gm.close();
+    }
+  });
+
+  // Claude Code 2.1.330 connects to 127.0.0.1 (the container itself) unless
+  // CLAUDE_CODE_IDE_HOST_OVERRIDE names the host: `redline container args` sets it to
+  // host.docker.internal and mounts a lock made for containers (no pid, the container path).
+  test('the real claude binary under tmux in the container: container lock, host.docker.internal, edited write lands on the host', {
+    timeout: 240_000,
+    skip: !claudeInstalled() && 'claude not installed (npm install in tests/interop)',
+  }, async () => {
+    const args = await runArgs(['--path', '/workspace']);
+    assert.deepEqual(args.env, [['CLAUDE_CODE_IDE_HOST_OVERRIDE', 'host.docker.internal']]);
+    const mount = args.mounts.find((m) => m.target === '/root/.claude/ide');
+    assert.ok(mount?.readOnly, JSON.stringify(args.mounts));
+    const st = JSON.parse(await ok(r, ['status', '--json']));
+    const wsPort = st.workspaces[0].containers.wsPort;
+    assert.ok(wsPort, JSON.stringify(st.workspaces[0].containers));
+    const lock = JSON.parse(fs.readFileSync(path.join(mount.source, `${wsPort}.lock`), 'utf8'));
+    assert.deepEqual(lock.workspaceFolders, ['/workspace']);
+    assert.equal(lock.pid, undefined, 'no pid: the container has its own PID namespace');
+
+    const apiKey = 'sk-ant-api03-redline-container-0123456789abcdefghijklmnop';
+    const api = await startFakeApi({ host: c.hostAddr, log: process.env.REDLINE_IT_VERBOSE ? (m) => console.error(m) : () => {} });
+    const home = realTmpDir('rl-ctr-claude-home-');
+    await writeClaudeConfig(home, { workspaces: ['/workspace'], apiKey });
+    const env = claudeEnv({ home: '/root', apiBaseUrl: api.baseURL, apiKey });
+    delete env.PATH;
+    const filePath = '/workspace/c-binary.txt';
+    const edited = 'written by claude in the container\nwith the reviewer\'s edit ✓\n';
+    const plan = api.addPlan({ trigger: 'REDLINE-CLAUDE-CTR', filePath, content: 'claude proposal\n', final: 'done CTR' });
+    const tmux = await startTmux();
+    let cl;
+    try {
+      cl = await tmux.claude({
+        name: 'claude-ctr',
+        cwd: scratch,
+        command: c.command({
+          runArgs: args,
+          argv: [CLAUDE_BIN, '--ide'],
+          env: containerEnv(env),
+          files: [
+            [path.join(home, '.claude.json'), '/root/.claude.json'],
+            [path.join(home, '.claude', 'settings.json'), '/root/.claude/settings.json'],
+          ],
+        }),
+      });
+      await cl.waitForScreen(/for shortcuts/, 60_000, 'claude to be ready');
+      await pollUntil(async () => {
+        const s = JSON.parse(await ok(r, ['status', '--json']));
+        return s.workspaces[0].clients.some((x) => x.name === 'Claude Code' && x.version === CLAUDE_VERSION);
+      }, STEP_MS, 'claude in the container to connect to Redline');
+      await cl.submit('REDLINE-CLAUDE-CTR please');
+      await cl.waitForScreen(/Opened changes in Redline/, STEP_MS, 'claude to open the diff in Redline');
+      const review = JSON.parse(await ok(r, ['review', 'wait', '--file', filePath, '--timeout', '40']));
+      assert.equal(review.path, path.join(ws, 'c-binary.txt'), 'the host file');
+      assert.equal(review.container, true);
+      assert.deepEqual(review.client, { name: 'Claude Code', version: CLAUDE_VERSION });
+      const shown = await ok(r, ['review', 'show', String(review.id)]);
+      assert.match(shown, /^-original c-binary\.txt$/m, 'the original is the host file');
+      const contentFile = path.join(scratch, 'c-binary.txt');
+      fs.writeFileSync(contentFile, edited);
+      await ok(r, ['review', 'accept', String(review.id), '--content-file', contentFile]);
+      const done = await api.waitFor((x) => x.decision.kind === 'final' && x.decision.plan === plan, STEP_MS, "claude's Write result");
+      assert.ok(done);
+      await pollUntil(async () => fs.readFileSync(path.join(ws, 'c-binary.txt'), 'utf8') === edited, STEP_MS, "claude's write on the host");
+      assert.equal(fs.readFileSync(path.join(ws, 'c-binary.txt'), 'utf8'), edited, "claude's write in the container landed on the host, exactly");
+    } catch (err) {
+      err.message += `\n--- claude screen ---\n${await cl?.screen().catch(() => '')}\n--- redline ---\n${r.stderr().slice(-3000)}`;
+      throw err;
+    } finally {
+      await tmux.stop();
+      await api.close();
+      await fsp.rm(home, { recursive: true, force: true });
     }
   });
 

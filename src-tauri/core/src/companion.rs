@@ -168,6 +168,8 @@ pub struct ContainerPlan {
 struct ContainerSide {
     address: Option<Ipv4Addr>,
     port: Option<u16>,
+    /// Where containers reach Claude Code's WebSocket server.
+    ws_port: Option<u16>,
     error: Option<String>,
     written: Written,
 }
@@ -280,18 +282,26 @@ impl Companion {
             .map_err(|e| Error::io(workspace.id(), e))?
             .port();
         let mut listeners = vec![listener];
+        let mut ws_listeners = vec![ws_listener];
         let mut side = None;
         if let Some(plan) = containers {
             let bound = match &plan.address {
-                Ok(addr) => bind_for_containers(*addr, port).await.map(|b| (*addr, b)),
+                Ok(addr) => match bind_for_containers(*addr, port).await {
+                    Ok(http) => bind_for_containers(*addr, ws_port)
+                        .await
+                        .map(|ws| (*addr, http, ws)),
+                    Err(e) => Err(e),
+                },
                 Err(e) => Err(e.clone()),
             };
             side = Some(match bound {
-                Ok((address, (extra, cport))) => {
+                Ok((address, (extra, cport), (ws_extra, cws_port))) => {
                     listeners.extend(extra);
+                    ws_listeners.extend(ws_extra);
                     ContainerSide {
                         address: Some(address),
                         port: Some(cport),
+                        ws_port: Some(cws_port),
                         error: None,
                         written: Written::default(),
                     }
@@ -301,6 +311,7 @@ impl Companion {
                     ContainerSide {
                         address: plan.address.clone().ok(),
                         port: None,
+                        ws_port: None,
                         error: Some(error),
                         written: Written::default(),
                     }
@@ -328,11 +339,12 @@ impl Companion {
             cancel.clone(),
         );
         let ws_server = ws::server::serve(
-            ws_listener,
+            ws_listeners,
             shared.clone(),
             ws::guard::Guard {
                 port: ws_port,
                 token: token.clone(),
+                container_port: side.as_ref().and_then(|s| s.ws_port),
             },
             limits,
             cancel.clone(),
@@ -399,8 +411,7 @@ impl Companion {
                 &Announcement {
                     pid,
                     port,
-                    // Claude Code in a container is not wired yet (see the README).
-                    ws_port: None,
+                    ws_port: side.ws_port,
                     workspace_path: &place.container_path,
                     roots: &[],
                     token: &token,
@@ -538,6 +549,7 @@ impl Companion {
             containers: self.containers.as_ref().map(|side| ContainerStatus {
                 address: side.address,
                 port: side.port,
+                ws_port: side.ws_port,
                 paths: self.shared.container_paths(),
                 discovery_files: side.written.files.clone(),
                 error: side.error.clone().or_else(|| {

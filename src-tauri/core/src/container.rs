@@ -9,7 +9,7 @@ use std::net::Ipv4Addr;
 use std::path::{Component, Path, PathBuf};
 
 /// The name a CLI in a container connects to (Gemini CLI with no fallback, Qwen Code when it
-/// resolves).
+/// resolves, Claude Code when `CLAUDE_CODE_IDE_HOST_OVERRIDE` names it).
 pub const HOST_NAME: &str = "host.docker.internal";
 
 /// Host interfaces a container reaches the host on, in the order they are tried: Docker's
@@ -208,7 +208,7 @@ impl ContainerDirs {
         self.root.join("qwen")
     }
 
-    /// Claude Code's lock directory, for when its server learns to announce itself here.
+    /// Claude Code's lock directory.
     pub fn claude(&self) -> PathBuf {
         self.root.join("claude")
     }
@@ -279,15 +279,22 @@ impl RunArgs {
                 read_only: true,
             },
             Mount {
+                source: place.claude(),
+                target: format!("{home}/.claude/ide"),
+                read_only: true,
+            },
+            Mount {
                 source: host.to_owned(),
                 target: place.container_path.clone(),
                 read_only: false,
             },
         ];
-        // Claude Code, once its server announces itself in `place.claude()`, adds a read-only
-        // mount of it at `{home}/.claude/ide` and `CLAUDE_CODE_IDE_HOST_OVERRIDE=host.docker.internal`
-        // (without it Claude Code connects to 127.0.0.1, the container itself).
-        let env: Vec<(String, String)> = Vec::new();
+        // Without it Claude Code connects to 127.0.0.1, the container itself. No secret: the
+        // port and token stay in the mounted lock, which follows restarts and rotations.
+        let env = vec![(
+            "CLAUDE_CODE_IDE_HOST_OVERRIDE".to_owned(),
+            HOST_NAME.to_owned(),
+        )];
         let mut args = vec!["--add-host".to_owned(), add_host.clone()];
         for m in &mounts {
             args.push("-v".into());
@@ -365,6 +372,9 @@ pub struct ContainerStatus {
     /// Where the server listens for containers, when it does.
     pub address: Option<Ipv4Addr>,
     pub port: Option<u16>,
+    /// Claude Code's WebSocket port there.
+    #[serde(default)]
+    pub ws_port: Option<u16>,
     /// Container paths mapped onto the workspace, besides its own.
     pub paths: Vec<String>,
     pub discovery_files: Vec<PathBuf>,
@@ -514,6 +524,7 @@ mod tests {
         let a = RunArgs::new(Some(Ipv4Addr::new(172, 17, 0, 1)), host, &place, "/root/");
         let g = place.gemini().display().to_string();
         let q = place.qwen().display().to_string();
+        let c = place.claude().display().to_string();
         assert_eq!(
             a.args,
             vec![
@@ -524,7 +535,11 @@ mod tests {
                 "-v".into(),
                 format!("{q}:/root/.qwen/ide:ro"),
                 "-v".into(),
+                format!("{c}:/root/.claude/ide:ro"),
+                "-v".into(),
                 "/home/u/my proj:/workspace".into(),
+                "-e".into(),
+                "CLAUDE_CODE_IDE_HOST_OVERRIDE=host.docker.internal".into(),
                 "-w".into(),
                 "/workspace".into(),
             ]
@@ -534,5 +549,6 @@ mod tests {
         let desktop = RunArgs::new(Some(Ipv4Addr::LOCALHOST), host, &place, "/root");
         assert_eq!(desktop.add_host, "host.docker.internal:host-gateway");
         assert_eq!(gw.mounts[1].target, "/home/node/.qwen/ide");
+        assert_eq!(gw.mounts[2].target, "/home/node/.claude/ide");
     }
 }

@@ -63,10 +63,11 @@ pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
 }
 
 /// Writes the files a container's CLIs read into directories made for that container. The Qwen
-/// lock carries no `ppid`: Redline's PID means nothing in the container's PID namespace and Qwen
-/// Code would delete the lock; without one it keeps a lock whose `workspacePath` exists.
+/// and Claude locks carry no PID: Redline's means nothing in the container's PID namespace and
+/// the CLIs would delete the lock; without one Qwen Code keeps a lock whose `workspacePath`
+/// exists, Claude Code one it can connect to. Claude's `workspaceFolders` is the container path.
 pub fn write_for_container(place: &ContainerDirs, a: &Announcement<'_>) -> Written {
-    write_all(vec![
+    let mut files = vec![
         (
             place
                 .gemini()
@@ -77,7 +78,16 @@ pub fn write_for_container(place: &ContainerDirs, a: &Announcement<'_>) -> Writt
             place.qwen().join(format!("{}.lock", a.port)),
             qwen_body(a, false),
         ),
-    ])
+    ];
+    if let Some(ws_port) = a.ws_port {
+        let mut body = claude_body(a);
+        if let Value::Object(o) = &mut body {
+            o.remove("pid");
+            o.insert("workspaceFolders".into(), json!([a.workspace_path]));
+        }
+        files.push((place.claude().join(format!("{ws_port}.lock")), body));
+    }
+    write_all(files)
 }
 
 fn gemini_body(a: &Announcement<'_>) -> Value {
@@ -140,11 +150,16 @@ pub fn sweep_containers(dirs: &Dirs) -> Vec<PathBuf> {
     let mut removed = Vec::new();
     for ws in entries(&crate::container::containers_dir(dirs)) {
         for place in entries(&ws) {
-            for sub in ["gemini", "qwen", "claude"] {
+            for sub in ["gemini", "qwen"] {
                 for path in entries(&place.join(sub)) {
                     if is_ours(&path).is_some() {
                         removed.push(path);
                     }
+                }
+            }
+            for path in entries(&place.join("claude")) {
+                if is_qwen_lock(&path) && is_claude_ours(&path).is_some() {
+                    removed.push(path);
                 }
             }
         }
@@ -329,7 +344,7 @@ mod tests {
             &Announcement {
                 pid: 77,
                 port: 5151,
-                ws_port: None,
+                ws_port: Some(6161),
                 workspace_path: "/workspace",
                 roots: &[],
                 token: &token,
@@ -338,7 +353,18 @@ mod tests {
         assert!(w.failures.is_empty());
         let gemini = place.gemini().join("gemini-ide-server-77-5151.json");
         let qwen = place.qwen().join("5151.lock");
-        assert_eq!(w.files, vec![gemini.clone(), qwen.clone()]);
+        let claude = place.claude().join("6161.lock");
+        assert_eq!(w.files, vec![gemini.clone(), qwen.clone(), claude.clone()]);
+        let c: Value = serde_json::from_slice(&std::fs::read(&claude).unwrap()).unwrap();
+        assert_eq!(
+            c,
+            json!({"workspaceFolders": ["/workspace"], "ideName": "Redline", "transport": "ws",
+                   "runningInWindows": false, "authToken": token.expose()})
+        );
+        assert_eq!(
+            std::fs::metadata(&claude).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
         let q: Value = serde_json::from_slice(&std::fs::read(&qwen).unwrap()).unwrap();
         assert_eq!(
             q,
@@ -353,12 +379,15 @@ mod tests {
         );
         let theirs = place.qwen().join("9.lock");
         std::fs::write(&theirs, r#"{"ideInfo":{"name":"other"}}"#).unwrap();
+        let theirs_claude = place.claude().join("10.lock");
+        std::fs::write(&theirs_claude, r#"{"ideName":"Other","transport":"ws"}"#).unwrap();
         let mut swept = sweep_containers(&d);
         swept.sort();
-        let mut expected = vec![gemini, qwen];
+        let mut expected = vec![gemini, qwen, claude];
         expected.sort();
         assert_eq!(swept, expected);
         assert!(theirs.exists() && place.gemini().is_dir() && place.qwen().is_dir());
+        assert!(theirs_claude.exists() && place.claude().is_dir());
     }
 
     #[test]

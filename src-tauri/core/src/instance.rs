@@ -338,6 +338,7 @@ impl Instance {
                     containers: w.containers.as_ref().map(|c| container::ContainerStatus {
                         address: c.address,
                         port: None,
+                        ws_port: None,
                         paths: c.paths.clone(),
                         discovery_files: vec![],
                         error: None,

@@ -493,6 +493,7 @@ mod tests {
         s.workspaces[0].containers = Some(crate::container::ContainerStatus {
             address: Some("172.17.0.1".parse().unwrap()),
             port: Some(4000),
+            ws_port: Some(4001),
             paths: vec![],
             discovery_files: vec![],
             error: None,
@@ -517,6 +518,7 @@ mod tests {
         s.workspaces[0].containers = Some(crate::container::ContainerStatus {
             address: None,
             port: None,
+            ws_port: None,
             paths: vec![],
             discovery_files: vec![],
             error: Some("no container bridge found".into()),

@@ -18,6 +18,8 @@ pub const MAX_MESSAGE_BYTES: usize = crate::http::guard::MAX_BODY_BYTES;
 pub struct Guard {
     pub port: u16,
     pub token: Arc<RwLock<Token>>,
+    /// With containers on, the port containers reach: `host.docker.internal:PORT` is accepted.
+    pub container_port: Option<u16>,
 }
 
 /// A bare status, nothing else.
@@ -28,7 +30,8 @@ pub fn refuse(status: StatusCode) -> Response {
 }
 
 impl Guard {
-    /// Only `127.0.0.1:PORT` or `localhost:PORT`: anything else may be DNS rebinding.
+    /// Only `127.0.0.1:PORT` or `localhost:PORT` (and `host.docker.internal:PORT` with containers
+    /// on): anything else may be DNS rebinding.
     fn host_ok(&self, headers: &HeaderMap) -> bool {
         let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
             return false;
@@ -36,8 +39,11 @@ impl Guard {
         let Some((name, port)) = host.rsplit_once(':') else {
             return false;
         };
-        port == self.port.to_string()
-            && (name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost"))
+        let loopback = port == self.port.to_string()
+            && (name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost"));
+        let container = self.container_port.is_some_and(|p| port == p.to_string())
+            && name.eq_ignore_ascii_case(crate::container::HOST_NAME);
+        loopback || container
     }
 
     fn token_ok(&self, headers: &HeaderMap) -> bool {

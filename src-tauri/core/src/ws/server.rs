@@ -1,5 +1,6 @@
-//! A workspace's WebSocket server for Claude Code: `ws://127.0.0.1:PORT/`, subprotocol `mcp`,
-//! behind the guard. Each connection is a session (see `session`).
+//! A workspace's WebSocket server for Claude Code: `ws://127.0.0.1:PORT/` (and the container
+//! bridge's address when containers are on), subprotocol `mcp`, behind the guard. Each
+//! connection is a session (see `session`).
 
 use crate::accept;
 use crate::companion::Shared;
@@ -33,11 +34,13 @@ struct AppState {
     max_connections: usize,
 }
 
-/// Serves until `cancel` fires, through the accept loop every companion server shares (its
-/// connection cap and head deadline apply until the upgrade); the task ends once every
-/// connection has answered its blocked calls and closed (bounded by the sessions' drain time).
+/// Serves the same app, behind the same guard, on every listener (loopback, and the container
+/// bridge's address when containers are on) until `cancel` fires, each through the accept loop
+/// every companion server shares (its connection cap and head deadline apply until the
+/// upgrade); the task ends once every connection has answered its blocked calls and closed
+/// (bounded by the sessions' drain time).
 pub fn serve(
-    listener: TcpListener,
+    listeners: Vec<TcpListener>,
     shared: Arc<Shared>,
     guard: Guard,
     limits: Limits,
@@ -55,9 +58,14 @@ pub fn serve(
         .fallback(|| async { guard::refuse(StatusCode::NOT_FOUND) })
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard, guard::check));
-    let http = accept::serve(listener, app, limits, cancel);
+    let loops: Vec<_> = listeners
+        .into_iter()
+        .map(|listener| accept::serve(listener, app.clone(), limits, cancel.clone()))
+        .collect();
     tokio::spawn(async move {
-        let _ = http.await;
+        for accept_loop in loops {
+            let _ = accept_loop.await;
+        }
         let _ = tokio::time::timeout(session::DRAIN * 2, all_gone.recv()).await;
     })
 }

@@ -9,7 +9,7 @@ use crate::review::{Outcome, Proposal, Reply, Review};
 use crate::ws::session::{Conn, INVALID_PARAMS};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use tokio::sync::oneshot;
 
 /// Newest first; an unknown version asked for gets the newest.
@@ -219,16 +219,31 @@ pub async fn call(conn: &Conn, params: Value) -> Result<Value, RpcError> {
     })
 }
 
+/// The host file a path the CLI sent stands for, confined to the workspace, and whether a
+/// container mapping made it: a CLI in a container sends container paths, and is answered
+/// (messages included) with what it sent.
+fn resolve(conn: &Conn, file_path: &str) -> Result<(PathBuf, bool), Error> {
+    let (host, container) = conn.shared.host_path(file_path);
+    match conn.shared.workspace.resolve(&host) {
+        Ok(p) => Ok((p, container)),
+        Err(Error::OutsideWorkspace { roots, .. }) => Err(Error::OutsideWorkspace {
+            path: file_path.to_owned(),
+            roots,
+        }),
+        Err(e) => Err(e),
+    }
+}
+
 /// Opens the review and waits for its end: the answer IS the decision.
 async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
     let ws = &conn.shared.workspace;
-    let path = match ws.resolve(&a.new_file_path) {
+    let (path, container) = match resolve(conn, &a.new_file_path) {
         Ok(p) => p,
         Err(e) => return failed(e),
     };
     let original = match &a.old_file_path {
-        Some(old) => match ws.resolve(old) {
-            Ok(old_path) => original::read(&old_path, old).await,
+        Some(old) => match resolve(conn, old) {
+            Ok((old_path, _)) => original::read(&old_path, old).await,
             Err(e) => Err(e),
         },
         None => Ok(None),
@@ -260,7 +275,7 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
             path,
             original,
             proposal: a.new_file_contents,
-            container: false,
+            container,
         },
         reply,
     );
@@ -340,7 +355,7 @@ fn workspace_folders(conn: &Conn) -> Value {
 
 /// The path confined to the workspace, and whether a review of it is open here.
 fn under_review(conn: &Conn, file_path: &str) -> Result<bool, Error> {
-    let path = conn.shared.workspace.resolve(file_path)?;
+    let (path, _) = resolve(conn, file_path)?;
     let ws = conn.shared.workspace.id();
     Ok(conn
         .shared

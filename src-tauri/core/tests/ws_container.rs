@@ -1,0 +1,350 @@
+//! Claude Code in containers on real sockets: off, nothing but 127.0.0.1 answers its WebSocket
+//! server; on, the bridge address answers `host.docker.internal` behind every guard, the
+//! container lock carries no pid and the container path, and container paths map onto the
+//! workspace. 127.0.0.2 stands in for the bridge (on Linux all of 127/8 is this host's).
+#![cfg(target_os = "linux")]
+
+mod common;
+use common::{raw, raw_at, start_on, Fixture, WAIT};
+use futures::{SinkExt, StreamExt};
+use redline_core::companion::Decision;
+use redline_core::container::Interfaces;
+use serde_json::{json, Value};
+use std::net::Ipv4Addr;
+use std::sync::Arc;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+
+/// A host whose `docker0` has the bridge address.
+struct Host;
+impl Interfaces for Host {
+    fn ipv4(&self) -> Vec<(String, Ipv4Addr)> {
+        vec![
+            ("lo".to_owned(), Ipv4Addr::LOCALHOST),
+            ("docker0".to_owned(), BRIDGE.parse().unwrap()),
+        ]
+    }
+}
+
+const BRIDGE: &str = "127.0.0.2";
+const HDI: &str = "host.docker.internal";
+
+fn upgrade_request(extra: &str) -> String {
+    format!(
+        "GET / HTTP/1.1\r\nconnection: Upgrade, close\r\nupgrade: websocket\r\n\
+         sec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+         sec-websocket-protocol: mcp\r\n{extra}\r\n",
+    )
+}
+
+async fn refused(addr: &str, port: u16) -> bool {
+    matches!(
+        TcpStream::connect((addr, port)).await,
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused
+    )
+}
+
+/// Connects as Claude Code does: to `addr`, with `Host: <host>:<port>` and the token.
+async fn connect(
+    addr: &str,
+    host: &str,
+    port: u16,
+    token: &str,
+) -> Result<WebSocketStream<TcpStream>, tokio_tungstenite::tungstenite::Error> {
+    let mut req = format!("ws://{host}:{port}").into_client_request().unwrap();
+    let h = req.headers_mut();
+    h.insert(
+        "X-Claude-Code-Ide-Authorization",
+        HeaderValue::from_str(token).unwrap(),
+    );
+    h.insert("Sec-WebSocket-Protocol", HeaderValue::from_static("mcp"));
+    let stream = TcpStream::connect((addr, port)).await.unwrap();
+    tokio_tungstenite::client_async(req, stream)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+/// One JSON-RPC request and its answer (the server sends nothing else unasked here).
+async fn rpc(ws: &mut WebSocketStream<TcpStream>, id: u64, method: &str, params: Value) -> Value {
+    let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    ws.send(Message::text(msg.to_string())).await.unwrap();
+    loop {
+        let frame = tokio::time::timeout(WAIT, ws.next())
+            .await
+            .expect("timed out waiting for the server");
+        match frame {
+            Some(Ok(Message::Text(t))) => {
+                let v: Value = serde_json::from_str(&t).unwrap();
+                if v["id"] == id {
+                    return v;
+                }
+            }
+            Some(Ok(_)) => continue,
+            other => panic!("connection ended: {other:?}"),
+        }
+    }
+}
+
+/// The container ws port from `redline status`.
+async fn container_ws_port(f: &Fixture) -> Option<u16> {
+    f.instance.status().await.workspaces[0]
+        .containers
+        .as_ref()
+        .and_then(|c| c.ws_port)
+}
+
+#[tokio::test]
+async fn off_only_loopback_answers_claude_code_and_the_container_host_is_refused() {
+    let f = start_on(Arc::new(Host)).await;
+    assert_eq!(container_ws_port(&f).await, None);
+    assert!(refused(BRIDGE, f.ws_port).await, "nothing on the bridge");
+    let auth = format!("x-claude-code-ide-authorization: {}\r\n", f.token);
+    let hdi = format!("host: {HDI}:{}\r\n{auth}", f.ws_port);
+    let (status, body) = raw(f.ws_port, &upgrade_request(&hdi)).await;
+    assert_eq!((status, body.as_str()), (403, ""));
+    assert!(connect("127.0.0.1", "127.0.0.1", f.ws_port, &f.token)
+        .await
+        .is_ok());
+    // No container lock anywhere.
+    let containers = redline_core::container::containers_dir(&f.dirs);
+    assert!(!containers.exists() || walk_locks(&containers).is_empty());
+}
+
+fn walk_locks(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk_locks(&p));
+        } else if p.parent().is_some_and(|d| d.ends_with("claude")) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_again_it_stops() {
+    let f = start_on(Arc::new(Host)).await;
+    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    let pin = f.instance.pin(&f.ws).await.unwrap();
+    let (lo_port, token) = (pin.ws_port.unwrap(), pin.auth_token);
+    let port = container_ws_port(&f).await.expect("a container ws port");
+    assert_eq!(port, lo_port, "one port for both sides when free");
+
+    let mut ws = connect(BRIDGE, HDI, port, &token).await.expect("bridge");
+    let init = rpc(
+        &mut ws,
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {},
+               "clientInfo": {"name": "claude-code", "version": "2.1.330"}}),
+    )
+    .await;
+    assert_eq!(init["result"]["protocolVersion"], "2025-11-25", "{init}");
+    drop(ws);
+    // The same name on loopback is fine (Docker Desktop forwards it there).
+    assert!(connect("127.0.0.1", HDI, port, &token).await.is_ok());
+
+    let host = format!("host: {HDI}:{port}\r\n");
+    let auth = format!("x-claude-code-ide-authorization: {token}\r\n");
+    let cases = [
+        ("no token", host.clone(), 401),
+        (
+            "wrong token",
+            format!(
+                "{host}x-claude-code-ide-authorization: {}\r\n",
+                "0".repeat(64)
+            ),
+            401,
+        ),
+        (
+            "token prefix",
+            format!(
+                "{host}x-claude-code-ide-authorization: {}\r\n",
+                &token[..63]
+            ),
+            401,
+        ),
+        (
+            "origin",
+            format!("{host}{auth}origin: http://{HDI}\r\n"),
+            403,
+        ),
+        (
+            "rebinding",
+            format!("host: evil.example:{port}\r\n{auth}"),
+            403,
+        ),
+        (
+            "bridge by address",
+            format!("host: {BRIDGE}:{port}\r\n{auth}"),
+            403,
+        ),
+        (
+            "other port",
+            format!("host: {HDI}:{}\r\n{auth}", port.wrapping_add(1)),
+            403,
+        ),
+    ];
+    for (what, headers, want) in cases {
+        let (status, body) = raw_at(BRIDGE, port, &upgrade_request(&headers)).await;
+        assert_eq!(status, want, "{what}");
+        assert_eq!(body, "", "{what}: a refusal leaks nothing");
+    }
+
+    f.instance.set_containers(&f.ws, false, None).await.unwrap();
+    let pin = f.instance.pin(&f.ws).await.unwrap();
+    let port = pin.ws_port.unwrap();
+    assert_eq!(container_ws_port(&f).await, None);
+    assert!(
+        refused(BRIDGE, port).await,
+        "off again: nothing on the bridge"
+    );
+    let hdi = format!(
+        "host: {HDI}:{port}\r\nx-claude-code-ide-authorization: {}\r\n",
+        pin.auth_token
+    );
+    assert_eq!(raw(port, &upgrade_request(&hdi)).await.0, 403);
+}
+
+#[tokio::test]
+async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
+    let f = start_on(Arc::new(Host)).await;
+    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    let args = f
+        .instance
+        .container_args(&f.ws, Some("/workspace"), "/home/node")
+        .await
+        .unwrap();
+    let claude_src = args.mounts[2].source.clone();
+    assert_eq!(args.mounts[2].target, "/home/node/.claude/ide");
+    assert!(args.mounts[2].read_only);
+    assert_eq!(
+        args.env,
+        vec![(
+            "CLAUDE_CODE_IDE_HOST_OVERRIDE".to_owned(),
+            "host.docker.internal".to_owned()
+        )]
+    );
+    let port = container_ws_port(&f).await.unwrap();
+    let lock_file = claude_src.join(format!("{port}.lock"));
+    let lock: Value = serde_json::from_slice(&std::fs::read(&lock_file).unwrap()).unwrap();
+    let pin = f.instance.pin(&f.ws).await.unwrap();
+    let token = pin.auth_token;
+    assert_eq!(
+        lock,
+        json!({"workspaceFolders": ["/workspace"], "ideName": "Redline", "transport": "ws",
+               "runningInWindows": false, "authToken": token}),
+        "no pid: Redline's means nothing in the container"
+    );
+    // The host's own lock is untouched: host path, live pid.
+    let host_lock: Value = serde_json::from_slice(
+        &std::fs::read(f.dirs.claude.join(format!("{}.lock", pin.ws_port.unwrap()))).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(host_lock["pid"], std::process::id());
+    assert_eq!(
+        host_lock["workspaceFolders"],
+        json!([f.ws.to_string_lossy()])
+    );
+
+    let mut ws = connect(BRIDGE, HDI, port, &token).await.unwrap();
+    let mut events = f.instance.reviews().subscribe();
+    let open = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "openDiff", "arguments": {"old_file_path": "/workspace/a.txt",
+        "new_file_path": "/workspace/a.txt", "new_file_contents": "one\nTWO\n", "tab_name": "t"}}});
+    ws.send(Message::text(open.to_string())).await.unwrap();
+    tokio::time::timeout(WAIT, events.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    let review = f.instance.list().pop().unwrap();
+    assert_eq!(review.file_path, "/workspace/a.txt");
+    assert_eq!(review.path, f.ws.join("a.txt"));
+    assert!(review.container);
+    let detail = &f.instance.details()[0];
+    assert_eq!(detail.original, "one\ntwo\n", "the host's file was read");
+    assert!(detail.container);
+    f.instance
+        .decide(review.id, Decision::Accept(Some("edited\n".into())))
+        .await
+        .unwrap();
+    let answer = loop {
+        let frame = tokio::time::timeout(WAIT, ws.next()).await.unwrap();
+        if let Some(Ok(Message::Text(t))) = frame {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["id"] == 7 {
+                break v;
+            }
+        }
+    };
+    assert_eq!(
+        answer["result"],
+        json!({"content": [{"type": "text", "text": "FILE_SAVED"},
+                           {"type": "text", "text": "edited\n"}]})
+    );
+    assert_eq!(
+        std::fs::read_to_string(f.ws.join("a.txt")).unwrap(),
+        "one\ntwo\n",
+        "Redline never writes: the CLI does"
+    );
+    // A mapped path still cannot leave the workspace; the message names what the CLI sent.
+    for (i, escape) in ["/workspace/../etc/passwd", "/etc/passwd"]
+        .iter()
+        .enumerate()
+    {
+        let r = rpc(
+            &mut ws,
+            10 + i as u64,
+            "tools/call",
+            json!({"name": "openDiff", "arguments": {"old_file_path": escape,
+                   "new_file_path": escape, "new_file_contents": "x", "tab_name": "e"}}),
+        )
+        .await;
+        assert_eq!(r["result"]["isError"], true, "{escape}: {r}");
+        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains(escape) && text.contains("outside"), "{text}");
+    }
+    drop(ws);
+
+    // A rotated token reaches the container lock, which keeps no pid.
+    f.instance.rotate_token(&f.ws).await.unwrap();
+    let rotated = f.instance.pin(&f.ws).await.unwrap().auth_token;
+    assert_ne!(rotated, token);
+    let lock: Value = serde_json::from_slice(&std::fs::read(&lock_file).unwrap()).unwrap();
+    assert_eq!(lock["authToken"], rotated.as_str());
+    assert!(lock.get("pid").is_none());
+
+    // Stop removes it (the mounted directory stays); a restart writes it again.
+    f.instance.shutdown().await;
+    assert!(!lock_file.exists() && claude_src.is_dir());
+    let again = redline_core::instance::Instance::start(redline_core::instance::World {
+        dirs: f.dirs.clone(),
+        pid: std::process::id(),
+        procs: Arc::new(redline_core::process::OsProcessTable),
+        clock: Arc::new(redline_core::clock::SystemClock),
+        tokens: redline_core::keyring::Tokens::memory("test".into()),
+        interfaces: Arc::new(Host),
+    })
+    .await
+    .unwrap();
+    let c = again.status().await.workspaces[0]
+        .containers
+        .clone()
+        .unwrap();
+    let port = c.ws_port.unwrap();
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(claude_src.join(format!("{port}.lock"))).unwrap())
+            .unwrap();
+    assert_eq!(lock["workspaceFolders"], json!(["/workspace"]));
+    assert!(c
+        .discovery_files
+        .contains(&claude_src.join(format!("{port}.lock"))));
+    let token = again.pin(&f.ws).await.unwrap().auth_token;
+    assert!(connect(BRIDGE, HDI, port, &token).await.is_ok());
+    again.shutdown().await;
+}
