@@ -14,7 +14,6 @@ use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 struct Alive(HashSet<u32>);
 impl ProcessTable for Alive {
@@ -183,10 +182,14 @@ async fn ide_mode_off_is_fixed_inside_the_cli_and_claude_is_told_how_to_connect(
     assert_eq!(fix(&report, "gemini"), "/ide enable");
     assert!(g.reason.contains(".gemini/settings.json"), "{}", g.reason);
     assert_eq!(cli(&report, "qwen").verdict, Verdict::IdeDisabled);
-    // No Claude lock from this Redline: said plainly, and counted as not connecting.
+    // Claude Code has no setting to turn on: it connects on `--ide`, `/ide` or autoConnectIde.
     let c = cli(&report, "claude");
-    assert_eq!(c.verdict, Verdict::NotServed);
-    assert!(c.reason.contains("does not serve Claude Code yet"));
+    assert_eq!(c.verdict, Verdict::Connects, "{}", c.reason);
+    assert!(
+        c.notes.iter().any(|n| n.contains("claude --ide")),
+        "{:?}",
+        c.notes
+    );
     assert!(!report.ok);
 }
 
@@ -445,73 +448,6 @@ async fn a_known_bad_version_asks_for_an_update() {
     );
 }
 
-/// A minimal WebSocket server that answers as Claude Code's companion would: 401 without the
-/// token, 101 with subprotocol `mcp`, then an `initialize` result.
-async fn ws_companion(token: &'static str) -> u16 {
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .unwrap();
-    let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move {
-        loop {
-            let Ok((mut s, _)) = listener.accept().await else {
-                return;
-            };
-            tokio::spawn(async move {
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 4096];
-                while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-                    let n = s.read(&mut chunk).await.unwrap();
-                    if n == 0 {
-                        return;
-                    }
-                    buf.extend_from_slice(&chunk[..n]);
-                }
-                let head = String::from_utf8_lossy(&buf).to_lowercase();
-                if !head.contains(&format!("x-claude-code-ide-authorization: {token}")) {
-                    let _ = s
-                        .write_all(b"HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n")
-                        .await;
-                    return;
-                }
-                assert!(head.contains("sec-websocket-protocol: mcp"));
-                s.write_all(
-                    b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\
-                      Connection: Upgrade\r\nSec-WebSocket-Protocol: mcp\r\n\r\n",
-                )
-                .await
-                .unwrap();
-                // One masked client frame (the initialize request, < 64 KiB).
-                let mut hdr = [0u8; 2];
-                s.read_exact(&mut hdr).await.unwrap();
-                assert_eq!(hdr[0], 0x81);
-                let len = match hdr[1] & 0x7f {
-                    126 => s.read_u16().await.unwrap() as usize,
-                    n => n as usize,
-                };
-                let mut mask = [0u8; 4];
-                s.read_exact(&mut mask).await.unwrap();
-                let mut payload = vec![0u8; len];
-                s.read_exact(&mut payload).await.unwrap();
-                for (i, b) in payload.iter_mut().enumerate() {
-                    *b ^= mask[i % 4];
-                }
-                let req: Value = serde_json::from_slice(&payload).unwrap();
-                assert_eq!(req["method"], "initialize");
-                let answer = json!({"jsonrpc": "2.0", "id": req["id"],
-                    "result": {"protocolVersion": "2025-06-18", "capabilities": {},
-                               "serverInfo": {"name": "redline", "version": "0.1.0"}}})
-                .to_string();
-                let mut out = vec![0x81, 126];
-                out.extend_from_slice(&(answer.len() as u16).to_be_bytes());
-                out.extend_from_slice(answer.as_bytes());
-                s.write_all(&out).await.unwrap();
-            });
-        }
-    });
-    port
-}
-
 fn claude_lock(dir: &Path, port: u16, ws: &Path, token: &str, ide: &str) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
     let p = dir.join(format!("{port}.lock"));
@@ -530,9 +466,10 @@ async fn claude_code_is_checked_over_a_websocket_handshake_and_initialize() {
     let fx = common::start().await;
     let root = root_of(&fx);
     install(&root, "claude", "@anthropic-ai/claude-code", "2.1.330");
-    // Stand in for the companion's WebSocket server and its lock, as Redline will write them.
-    let ws_port = ws_companion("secret-token").await;
-    let lock = claude_lock(&fx.dirs.claude, ws_port, &fx.ws, "secret-token", "Redline");
+    // Redline's own lock and WebSocket server, probed for real.
+    let ws_port = fx.ws_port;
+    let lock = fx.dirs.claude.join(format!("{ws_port}.lock"));
+    assert!(lock.exists(), "Redline wrote its Claude Code lock");
     let mut f = facts(&fx).await;
     f.rules = vec![rules::CLAUDE];
     let report = doctor::diagnose(&f).await;
@@ -566,7 +503,7 @@ async fn claude_code_is_checked_over_a_websocket_handshake_and_initialize() {
 
     // A lock whose pid is dead is deleted by Claude Code.
     edit(&lock, |v| {
-        v["authToken"] = json!("secret-token");
+        v["authToken"] = json!(fx.token);
         v["pid"] = json!(999_999);
     });
     let report = doctor::diagnose(&f).await;

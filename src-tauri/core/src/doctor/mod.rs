@@ -126,7 +126,6 @@ pub enum Verdict {
     Container,
     NoWorkspace,
     WorkspaceOff,
-    NotServed,
     FileElsewhere,
     FileMissing,
     FileSkipped,
@@ -387,12 +386,6 @@ async fn decide(
                 "start Redline from a shell with the same HOME and TMPDIR as the CLI's".into(),
             );
             return Verdict::FileElsewhere;
-        }
-        if rules.transport == Transport::WebSocket && !seen.iter().any(|s| s.ours) {
-            r.reason = format!("this Redline does not serve {name} yet (it wrote no lock file)");
-            r.notes
-                .push("Gemini CLI and Qwen Code work with it today".into());
-            return Verdict::NotServed;
         }
         r.reason = format!(
             "Redline's discovery file for {name} is missing from {}",
