@@ -112,6 +112,25 @@ impl Drop for Busy {
     }
 }
 
+/// Serves `app` on each listener (loopback, and a container bridge when on), each with its own
+/// connection cap; the task ends when every one has ended.
+pub fn serve_all(
+    listeners: Vec<TcpListener>,
+    app: Router,
+    limits: Limits,
+    cancel: CancellationToken,
+) -> tokio::task::JoinHandle<()> {
+    let loops: Vec<_> = listeners
+        .into_iter()
+        .map(|listener| serve(listener, app.clone(), limits, cancel.clone()))
+        .collect();
+    tokio::spawn(async move {
+        for accept_loop in loops {
+            let _ = accept_loop.await;
+        }
+    })
+}
+
 /// Serves `app` (HTTP/1.1, upgrades such as WebSocket included) on `listener` until `cancel`
 /// fires; the task ends once every connection is closed, at most `SHUTDOWN_DRAIN` later.
 pub fn serve(

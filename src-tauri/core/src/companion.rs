@@ -5,6 +5,7 @@ use crate::context::{self, ContextFile};
 use crate::dirs::Dirs;
 use crate::discovery::{self, Announcement, Written};
 use crate::error::{Error, Result};
+use crate::host::Hosts;
 use crate::http::guard::Guard;
 use crate::http::server;
 use crate::http::session::{sse_event, Sessions};
@@ -331,9 +332,11 @@ impl Companion {
             listeners,
             shared.clone(),
             Guard {
-                port,
+                hosts: Hosts {
+                    port,
+                    container_port: side.as_ref().and_then(|s| s.port),
+                },
                 token: token.clone(),
-                container_port: side.as_ref().and_then(|s| s.port),
             },
             limits,
             cancel.clone(),
@@ -342,9 +345,11 @@ impl Companion {
             ws_listeners,
             shared.clone(),
             ws::guard::Guard {
-                port: ws_port,
+                hosts: Hosts {
+                    port: ws_port,
+                    container_port: side.as_ref().and_then(|s| s.ws_port),
+                },
                 token: token.clone(),
-                container_port: side.as_ref().and_then(|s| s.ws_port),
             },
             limits,
             cancel.clone(),

@@ -14,6 +14,7 @@ pub mod dirs;
 pub mod discovery;
 pub mod doctor;
 pub mod error;
+pub mod host;
 pub mod http;
 pub mod instance;
 pub mod keyring;

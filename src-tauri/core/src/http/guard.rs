@@ -1,6 +1,7 @@
 //! The checks every HTTP request passes before it reaches a handler, and the rule that refusals
 //! and failures leak nothing internal.
 
+use crate::host::Hosts;
 use crate::token::Token;
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -14,10 +15,9 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 
 #[derive(Clone)]
 pub struct Guard {
-    pub port: u16,
+    /// The names this server answers to.
+    pub hosts: Hosts,
     pub token: Arc<RwLock<Token>>,
-    /// With containers on, the port containers reach: `host.docker.internal:PORT` is accepted.
-    pub container_port: Option<u16>,
 }
 
 fn refuse(status: StatusCode) -> Response {
@@ -31,26 +31,6 @@ fn refuse(status: StatusCode) -> Response {
 }
 
 impl Guard {
-    /// Only `127.0.0.1:PORT` or `localhost:PORT` (and `host.docker.internal:PORT` with containers
-    /// on): anything else may be DNS rebinding.
-    fn host_ok(&self, req: &Request) -> bool {
-        let Some(host) = req
-            .headers()
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok())
-        else {
-            return false;
-        };
-        let Some((name, port)) = host.rsplit_once(':') else {
-            return false;
-        };
-        let loopback = port == self.port.to_string()
-            && (name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost"));
-        let container = self.container_port.is_some_and(|p| port == p.to_string())
-            && name.eq_ignore_ascii_case(crate::container::HOST_NAME);
-        loopback || container
-    }
-
     fn token_ok(&self, req: &Request) -> bool {
         let Some(value) = req.headers().get(header::AUTHORIZATION) else {
             return false;
@@ -78,7 +58,7 @@ pub async fn check(State(guard): State<Guard>, req: Request, next: Next) -> Resp
         return refuse(StatusCode::BAD_REQUEST);
     }
     // No browser has any business here: a CLI never sends Origin.
-    if req.headers().contains_key(header::ORIGIN) || !guard.host_ok(&req) {
+    if req.headers().contains_key(header::ORIGIN) || !guard.hosts.allow(req.headers()) {
         return refuse(StatusCode::FORBIDDEN);
     }
     if !guard.token_ok(&req) {

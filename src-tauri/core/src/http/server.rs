@@ -72,15 +72,10 @@ pub fn serve_all(
     let mut manager = LocalSessionManager::default();
     manager.session_config = session_config;
     let manager = Arc::new(manager);
-    let port = guard.port;
-    let mut hosts = vec![format!("127.0.0.1:{port}"), format!("localhost:{port}")];
-    if let Some(p) = guard.container_port {
-        hosts.push(format!("{}:{p}", crate::container::HOST_NAME));
-    }
     let config = StreamableHttpServerConfig::default()
         .with_sse_keep_alive(Some(KEEP_ALIVE))
         .with_sse_retry(None)
-        .with_allowed_hosts(hosts)
+        .with_allowed_hosts(guard.hosts.names())
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(cancel.child_token());
@@ -117,15 +112,7 @@ pub fn serve_all(
         .fallback(|| async { (StatusCode::NOT_FOUND, "Not Found\n") })
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard, guard::check));
-    let tasks: Vec<_> = listeners
-        .into_iter()
-        .map(|listener| accept::serve(listener, app.clone(), limits, cancel.clone()))
-        .collect();
-    tokio::spawn(async move {
-        for task in tasks {
-            let _ = task.await;
-        }
-    })
+    accept::serve_all(listeners, app, limits, cancel)
 }
 
 fn sse_response(body: Body) -> Response {

@@ -1,6 +1,7 @@
 //! The checks a WebSocket upgrade passes before it is accepted. A refusal is a bare status with
 //! an empty body: nothing about Redline, the workspace or the token leaks.
 
+use crate::host::Hosts;
 use crate::token::Token;
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -16,10 +17,9 @@ pub const MAX_MESSAGE_BYTES: usize = crate::http::guard::MAX_BODY_BYTES;
 
 #[derive(Clone)]
 pub struct Guard {
-    pub port: u16,
+    /// The names this server answers to.
+    pub hosts: Hosts,
     pub token: Arc<RwLock<Token>>,
-    /// With containers on, the port containers reach: `host.docker.internal:PORT` is accepted.
-    pub container_port: Option<u16>,
 }
 
 /// A bare status, nothing else.
@@ -30,22 +30,6 @@ pub fn refuse(status: StatusCode) -> Response {
 }
 
 impl Guard {
-    /// Only `127.0.0.1:PORT` or `localhost:PORT` (and `host.docker.internal:PORT` with containers
-    /// on): anything else may be DNS rebinding.
-    fn host_ok(&self, headers: &HeaderMap) -> bool {
-        let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
-            return false;
-        };
-        let Some((name, port)) = host.rsplit_once(':') else {
-            return false;
-        };
-        let loopback = port == self.port.to_string()
-            && (name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost"));
-        let container = self.container_port.is_some_and(|p| port == p.to_string())
-            && name.eq_ignore_ascii_case(crate::container::HOST_NAME);
-        loopback || container
-    }
-
     fn token_ok(&self, headers: &HeaderMap) -> bool {
         let mut values = headers.get_all(AUTH_HEADER).iter();
         let (Some(value), None) = (values.next(), values.next()) else {
@@ -58,7 +42,7 @@ impl Guard {
     /// The status to refuse a request with, or `None` if it may go on.
     pub fn refusal(&self, headers: &HeaderMap) -> Option<StatusCode> {
         // No browser has any business here: Claude Code never sends Origin.
-        if headers.contains_key(header::ORIGIN) || !self.host_ok(headers) {
+        if headers.contains_key(header::ORIGIN) || !self.hosts.allow(headers) {
             return Some(StatusCode::FORBIDDEN);
         }
         if !self.token_ok(headers) {

@@ -58,14 +58,9 @@ pub fn serve(
         .fallback(|| async { guard::refuse(StatusCode::NOT_FOUND) })
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard, guard::check));
-    let loops: Vec<_> = listeners
-        .into_iter()
-        .map(|listener| accept::serve(listener, app.clone(), limits, cancel.clone()))
-        .collect();
+    let accepting = accept::serve_all(listeners, app, limits, cancel);
     tokio::spawn(async move {
-        for accept_loop in loops {
-            let _ = accept_loop.await;
-        }
+        let _ = accepting.await;
         let _ = tokio::time::timeout(session::DRAIN * 2, all_gone.recv()).await;
     })
 }
