@@ -1,5 +1,6 @@
 //! One active workspace: its server, token, discovery files and context updates.
 
+use crate::bridge::{Bridge, ContainerPlan};
 use crate::container::{self, ContainerDirs, ContainerStatus};
 use crate::context::{self, ContextFile};
 use crate::dirs::Dirs;
@@ -16,7 +17,7 @@ use crate::workspace::Workspace;
 use crate::ws;
 use bytes::Bytes;
 use serde::Serialize;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::broadcast::error::RecvError;
@@ -156,25 +157,6 @@ pub struct ClientStatus {
     pub process: Option<crate::peer::PeerProcess>,
 }
 
-/// What a workspace with containers on asks of its companion.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ContainerPlan {
-    /// Where to listen for containers, or why there is nowhere (no bridge found).
-    pub address: std::result::Result<Ipv4Addr, String>,
-    /// Container paths mapped onto the workspace, besides its own path.
-    pub paths: Vec<String>,
-}
-
-/// The container side of a running companion.
-struct ContainerSide {
-    address: Option<Ipv4Addr>,
-    port: Option<u16>,
-    /// Where containers reach Claude Code's WebSocket server.
-    ws_port: Option<u16>,
-    error: Option<String>,
-    written: Written,
-}
-
 /// A running companion.
 pub struct Companion {
     pub shared: Arc<Shared>,
@@ -183,65 +165,10 @@ pub struct Companion {
     pub ws_port: u16,
     token: Arc<RwLock<Token>>,
     written: Written,
-    containers: Option<ContainerSide>,
+    containers: Option<Bridge>,
     cancel: CancellationToken,
     server: tokio::task::JoinHandle<()>,
     ws_server: tokio::task::JoinHandle<()>,
-}
-
-/// Binds `at` even when no interface has that address yet (Linux `IP_FREEBIND`): Docker may
-/// start after Redline, and Podman makes its bridge when a container needs it. Connections
-/// arrive once the address exists. `redline container enable` checks the address first.
-fn bind_even_if_down(at: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
-    let socket = tokio::net::TcpSocket::new_v4()?;
-    socket.set_reuseaddr(true)?;
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        let one: libc::c_int = 1;
-        // SAFETY: a valid socket descriptor, and a c_int option value of the size given.
-        let rc = unsafe {
-            libc::setsockopt(
-                socket.as_raw_fd(),
-                libc::IPPROTO_IP,
-                libc::IP_FREEBIND,
-                (&one as *const libc::c_int).cast(),
-                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-            )
-        };
-        if rc != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-    }
-    socket.bind(at)?;
-    socket.listen(1024)
-}
-
-/// Binds the container listener on `address`, on the loopback port if it is free there (so
-/// both sides announce one port), else on any. 127.0.0.1 itself needs no second listener.
-async fn bind_for_containers(
-    address: Ipv4Addr,
-    port: u16,
-) -> std::result::Result<(Option<tokio::net::TcpListener>, u16), String> {
-    if address == Ipv4Addr::LOCALHOST {
-        return Ok((None, port));
-    }
-    let at = |p| SocketAddr::new(IpAddr::V4(address), p);
-    let listener = match bind_even_if_down(at(port)) {
-        Ok(l) => l,
-        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => bind_even_if_down(at(0))
-            .map_err(|e| format!("cannot listen on {address} for containers: {e}"))?,
-        Err(e) => {
-            return Err(format!(
-                "cannot listen on {address}:{port} for containers: {e}"
-            ))
-        }
-    };
-    let bound = listener
-        .local_addr()
-        .map_err(|e| format!("cannot listen on {address} for containers: {e}"))?
-        .port();
-    Ok((Some(listener), bound))
 }
 
 /// What the workspace's settings ask of its companion.
@@ -286,38 +213,10 @@ impl Companion {
         let mut ws_listeners = vec![ws_listener];
         let mut side = None;
         if let Some(plan) = containers {
-            let bound = match &plan.address {
-                Ok(addr) => match bind_for_containers(*addr, port).await {
-                    Ok(http) => bind_for_containers(*addr, ws_port)
-                        .await
-                        .map(|ws| (*addr, http, ws)),
-                    Err(e) => Err(e),
-                },
-                Err(e) => Err(e.clone()),
-            };
-            side = Some(match bound {
-                Ok((address, (extra, cport), (ws_extra, cws_port))) => {
-                    listeners.extend(extra);
-                    ws_listeners.extend(ws_extra);
-                    ContainerSide {
-                        address: Some(address),
-                        port: Some(cport),
-                        ws_port: Some(cws_port),
-                        error: None,
-                        written: Written::default(),
-                    }
-                }
-                Err(error) => {
-                    tracing::warn!("{error}");
-                    ContainerSide {
-                        address: plan.address.clone().ok(),
-                        port: None,
-                        ws_port: None,
-                        error: Some(error),
-                        written: Written::default(),
-                    }
-                }
-            });
+            let (bridge, http, ws) = Bridge::bind(plan, port, ws_port).await;
+            listeners.extend(http);
+            ws_listeners.extend(ws);
+            side = Some(bridge);
         }
         let shared = Arc::new(Shared::new(workspace, reviews, trusted));
         if let Some(plan) = containers {
@@ -400,45 +299,9 @@ impl Companion {
     /// (Re)writes the container discovery files, when containers can reach the server.
     fn announce_to_containers(&mut self, dirs: &Dirs, pid: u32) {
         let places = self.container_places(dirs);
-        let Some(side) = self.containers.as_mut() else {
-            return;
-        };
-        let Some(port) = side.port else {
-            return;
-        };
-        let token = self.token.read().unwrap_or_else(|e| e.into_inner()).clone();
-        // Rewritten in place (atomically), never removed first: a container starting meanwhile
-        // must still find them.
-        let mut written = Written::default();
-        for place in places {
-            let w = discovery::write_for_container(
-                &place,
-                &Announcement {
-                    pid,
-                    port,
-                    ws_port: side.ws_port,
-                    workspace_path: &place.container_path,
-                    roots: &[],
-                    token: &token,
-                },
-            );
-            written.files.extend(w.files);
-            written.failures.extend(w.failures);
-        }
-        let gone: Vec<PathBuf> = side
-            .written
-            .files
-            .iter()
-            .filter(|f| !written.files.contains(f))
-            .cloned()
-            .collect();
-        discovery::remove(&gone);
-        side.written = written;
-        if let Some(addr) = side.address {
-            tracing::info!(
-                "workspace {} reachable from containers on {addr}:{port}",
-                self.shared.workspace.id().display()
-            );
+        let token = self.token();
+        if let Some(bridge) = self.containers.as_mut() {
+            bridge.announce(places, &token, pid, self.shared.workspace.id());
         }
     }
 
@@ -466,8 +329,7 @@ impl Companion {
 
     /// Where containers reach this server (address, port), when they can.
     pub fn container_endpoint(&self) -> Option<(Ipv4Addr, u16)> {
-        let side = self.containers.as_ref()?;
-        Some((side.address?, side.port?))
+        self.containers.as_ref()?.endpoint()
     }
 
     pub fn token(&self) -> Token {
@@ -502,8 +364,8 @@ impl Companion {
     /// is told it was rejected first: otherwise its openDiff would wait for ever.
     pub async fn stop(self) {
         discovery::remove(&self.written.files);
-        if let Some(side) = &self.containers {
-            discovery::remove(&side.written.files);
+        if let Some(bridge) = &self.containers {
+            bridge.remove_files();
         }
         let ws = self.shared.workspace.id().to_owned();
         for r in self.shared.reviews.list() {
@@ -551,19 +413,10 @@ impl Companion {
                 .iter()
                 .filter(|r| r.workspace == ws)
                 .count(),
-            containers: self.containers.as_ref().map(|side| ContainerStatus {
-                address: side.address,
-                port: side.port,
-                ws_port: side.ws_port,
-                paths: self.shared.container_paths(),
-                discovery_files: side.written.files.clone(),
-                error: side.error.clone().or_else(|| {
-                    side.written
-                        .failures
-                        .first()
-                        .map(|(p, e)| format!("{}: {e}", p.display()))
-                }),
-            }),
+            containers: self
+                .containers
+                .as_ref()
+                .map(|bridge| bridge.status(self.shared.container_paths())),
         }
     }
 }
@@ -598,37 +451,5 @@ async fn context_updates(shared: Arc<Shared>, cancel: CancellationToken) {
                 }
             }
         }
-    }
-}
-
-#[cfg(all(test, target_os = "linux"))]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn the_container_listener_takes_the_loopback_port_when_free_else_another() {
-        // All of 127/8 is this host's on Linux: 127.0.0.2 stands in for a bridge.
-        let bridge = Ipv4Addr::new(127, 0, 0, 2);
-        let taken = tokio::net::TcpListener::bind((bridge, 0)).await.unwrap();
-        let port = taken.local_addr().unwrap().port();
-        let (listener, other) = bind_for_containers(bridge, port).await.unwrap();
-        assert!(listener.is_some());
-        assert_ne!(other, port, "the port is taken there: another one");
-        drop(taken);
-        drop(listener);
-        let (_listener, same) = bind_for_containers(bridge, port).await.unwrap();
-        assert_eq!(same, port, "free: the same port as loopback");
-        let (none, lo) = bind_for_containers(Ipv4Addr::LOCALHOST, port)
-            .await
-            .unwrap();
-        assert!(
-            none.is_none() && lo == port,
-            "127.0.0.1 is the loopback listener itself"
-        );
-        // An address no interface has (yet): listened on all the same.
-        let (later, _) = bind_for_containers(Ipv4Addr::new(192, 0, 2, 123), 0)
-            .await
-            .unwrap();
-        assert!(later.is_some());
     }
 }

@@ -1,8 +1,9 @@
 //! The running Redline: its workspaces and their companions, the review queue, and every action a
 //! surface (the command line, the tray, the review window) can take on them.
 
+use crate::bridge::ContainerPlan;
 use crate::clock::Clock;
-use crate::companion::{Companion, ContainerPlan, Decision, Setup, WorkspaceStatus};
+use crate::companion::{Companion, Decision, Setup, WorkspaceStatus};
 use crate::config::{self, Config};
 use crate::container::{self, Containers, Interfaces, RunArgs};
 use crate::diff;

@@ -3,6 +3,7 @@
 
 pub mod accept;
 pub mod bindings;
+pub mod bridge;
 pub mod clock;
 pub mod companion;
 pub mod config;
