@@ -8,10 +8,12 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { connectClaudeWs } from '../interop/lib/claude-ws.mjs';
+import { poll } from './lib/poll.mjs';
 import {
-  cleanups, desktop, makeWorkspace, summary, TEST_TIMEOUT_MS, typeAtEnd, UI_TIMEOUT_MS, waitReview, waitTabs,
-  withAppLog,
+  cleanups, desktop, makeWorkspace, SHOTS_DIR, summary, TEST_TIMEOUT_MS, typeAtEnd, UI_TIMEOUT_MS, waitReview, waitTabs,
+  whoAsked, withAppLog,
 } from './lib/fixtures.mjs';
+import { reviewWindow, windowShot } from './lib/x11.mjs';
 
 const NOTES = 'first\nsecond\nthird\n';
 const NOTES_PROPOSAL = 'first\nsecond, improved\nthird\n';
@@ -35,8 +37,11 @@ test('a Claude Code review accepted with a typed edit: openDiff answers FILE_SAV
     const [tab] = await waitTabs(wd, ['notes.md']);
     assert.equal(tab.selected, true);
     const pending = await waitReview(d, file);
-    assert.deepEqual(pending.client, { name: 'Claude Code', version: '2.1.330' });
-    assert.deepEqual(await summary(wd), { workspace: 'notes', path: 'notes.md', client: 'Claude Code 2.1.330', fullPath: file });
+    assert.equal(pending.client.name, 'Claude Code');
+    assert.equal(pending.client.version, '2.1.330');
+    // The process behind the WebSocket: here this test's own Node process.
+    assert.equal(pending.client.process?.pid, process.pid, JSON.stringify(pending.client));
+    assert.deepEqual(await summary(wd), { workspace: 'notes', path: 'notes.md', client: whoAsked(pending.client), fullPath: file });
 
     // "Ask Claude": the caret's line goes to this Claude Code as at_mentioned (0-based).
     const ask = await wd.waitFor('.review .actions .ask');
@@ -48,6 +53,14 @@ test('a Claude Code review accepted with a typed edit: openDiff answers FILE_SAV
     const selection = await claude.waitNotification((m) => m.method === 'selection_changed', UI_TIMEOUT_MS, 'selection_changed');
     assert.equal(selection.params.filePath, file);
     assert.equal(selection.params.selection.start.line, 1);
+
+    await wd.until(() => wd.execute(`return document.querySelectorAll('.cm-merge-b .cm-line').length > 0
+        && document.querySelectorAll('.toasts > *').length === 0 && document.fonts.status === 'loaded'`),
+    { timeoutMs: UI_TIMEOUT_MS, what: 'the review fully drawn' });
+    const win = await poll(() => reviewWindow(d), { timeoutMs: UI_TIMEOUT_MS, what: 'the review window on screen' });
+    const shot = path.join(SHOTS_DIR, 'window-claude.png');
+    await windowShot(d, win, shot);
+    t.diagnostic(`screenshot ${shot}`);
 
     const typed = ['Reviewed in Redline.'];
     await typeAtEnd(wd, typed);

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 
 import {
   cleanups, desktop, GEMINI_CORE_VERSION, makeWorkspace, summary, tabPart, TEST_TIMEOUT_MS, typeAtEnd,
-  UI_TIMEOUT_MS, waitReview, waitTabs, withAppLog,
+  UI_TIMEOUT_MS, waitReview, waitTabs, withAppLog, whoAsked,
 } from './lib/fixtures.mjs';
 import { Key } from './lib/webdriver.mjs';
 import { poll } from './lib/poll.mjs';
@@ -189,11 +189,3 @@ test('two clients, two files, two tabs: one accepted with an edit, one rejected,
     assert.deepEqual(diffNotifications(b).map((n) => [n.method, n.params.filePath]), [['ide/diffRejected', readme]]);
   });
 });
-
-/** The window's label of who asked: program, version, then the tmux pane or the terminal. */
-function whoAsked(client) {
-  const p = client.process;
-  if (!p) return `${client.name} ${client.version}`;
-  const name = p.version ? `${p.program} ${p.version}` : p.program;
-  return p.tmux ? `${name} · tmux ${p.tmux}` : p.tty ? `${name} · ${p.tty}` : name;
-}

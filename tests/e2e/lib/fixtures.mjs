@@ -152,3 +152,11 @@ export async function waitReview(d, filePath) {
 
 /** Where the docs' screenshots go: docs/screenshots, or $REDLINE_E2E_SCREENSHOTS. */
 export const SHOTS_DIR = process.env.REDLINE_E2E_SCREENSHOTS || path.join(repoRoot, 'docs', 'screenshots');
+
+/** The window's label of who asked: program, version, then the tmux pane or the terminal. */
+export function whoAsked(client) {
+  const p = client.process;
+  if (!p) return `${client.name} ${client.version}`;
+  const name = p.version ? `${p.program} ${p.version}` : p.program;
+  return p.tmux ? `${name} · tmux ${p.tmux}` : p.tty ? `${name} · ${p.tty}` : name;
+}
