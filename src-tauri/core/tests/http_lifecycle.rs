@@ -172,6 +172,36 @@ async fn delete_ends_the_session_and_dismisses_its_reviews() {
 }
 
 #[tokio::test]
+async fn delete_right_after_initialize_unlists_the_session_at_once() {
+    // A client that leaves before notifications/initialized (doctor's probe, a CLI that gave
+    // up) never reaches the handler that learns its id: DELETE alone must end it.
+    let f = start().await;
+    let mut c = f.client();
+    let resp = c
+        .post(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "leaves-early", "version": "1"}}}),
+        )
+        .await;
+    assert_eq!(resp.status(), 200);
+    c.session = resp
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().unwrap().to_owned());
+    assert_eq!(f.instance.status().await.workspaces[0].clients.len(), 1);
+    let resp = c.request(reqwest::Method::DELETE).send().await.unwrap();
+    assert!(resp.status().is_success(), "{}", resp.status());
+    assert_eq!(
+        f.instance.status().await.workspaces[0].clients,
+        vec![],
+        "unlisted as soon as DELETE is answered, not when the reaper comes by"
+    );
+    let resp = c.request(reqwest::Method::DELETE).send().await.unwrap();
+    assert_eq!(resp.status(), 404, "an ended session is gone");
+}
+
+#[tokio::test]
 async fn a_session_whose_stream_is_gone_for_good_is_ended() {
     let f = start().await;
     let mut c = f.client();

@@ -126,6 +126,15 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
             return not_found();
         }
     }
+    if req.method() == Method::DELETE {
+        let resp = next.run(req).await;
+        // The handler that would end it on drop may never have learnt its id (a client gone
+        // before notifications/initialized): end it here, once rmcp has.
+        if let (Some(id), true) = (&session, resp.status().is_success()) {
+            env.shared.end_session(id);
+        }
+        return resp;
+    }
     if req.method() != Method::POST {
         return next.run(req).await;
     }
