@@ -1,4 +1,5 @@
 // Bounded waits for tests: on an event with a deadline, or by polling a condition; never a sleep.
+import { setTimeout as delay } from 'node:timers/promises';
 
 /**
  * Resolves with the first entry of `list` (already there or emitted later as `event` on
@@ -33,6 +34,6 @@ export async function pollUntil(fn, timeoutMs, what) {
     last = await fn();
     if (last.ok) return last.value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(last.value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await delay(200);
   }
 }
