@@ -12,8 +12,7 @@
 //   - anything else gets "ok".
 // Answers are streamed (SSE) when asked, plain JSON otherwise. Every request is recorded and
 // announced, so tests wait on events instead of sleeping.
-import http from 'node:http';
-import { EventEmitter } from 'node:events';
+import { startFakeServer, sendJson, sendEvents, requestLog } from './lib/fake-server.mjs';
 
 const MODEL = 'claude-redline-fake';
 
@@ -29,8 +28,7 @@ function textOf(content) {
 }
 
 export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) {
-  const events = new EventEmitter();
-  const requests = [];
+  const seen = requestLog();
   const plans = [];
   let seq = 0;
 
@@ -104,77 +102,38 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
     return out.join('');
   }
 
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const url = new URL(req.url, 'http://x');
+  const server = await startFakeServer({
+    host,
+    handle(req, res, url, raw) {
       if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
         log(`fake api: 404 ${req.method} ${req.url}`);
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not found' } }));
-        return;
+        return sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'not found' } });
       }
       let body;
       try {
         body = JSON.parse(raw);
       } catch {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'bad json' } }));
-        return;
+        return sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'bad json' } });
       }
       const d = decide(body);
-      const record = { n: requests.length + 1, body, decision: d, stream: !!body.stream };
-      requests.push(record);
+      const record = { n: seen.requests.length + 1, body, decision: d, stream: !!body.stream };
       log(`fake api: request #${record.n} stream=${record.stream} -> ${d.kind}${d.call ? ' ' + d.call.name : ''}`);
-      if (body.stream) {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        res.end(sse(d));
-      } else {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(message(d)));
-      }
-      events.emit('request', record);
-    });
+      if (body.stream) sendEvents(res, sse(d));
+      else sendJson(res, 200, message(d));
+      seen.add(record);
+    },
   });
-
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, resolve);
-  });
-  const { port } = server.address();
 
   return {
-    port,
-    baseURL: `http://${host}:${port}`,
-    requests,
+    port: server.port,
+    baseURL: `http://${host}:${server.port}`,
+    requests: seen.requests,
     /** Adds a plan {trigger, filePath, content, final}; returns its index. */
     addPlan(p) {
       plans.push(p);
       return plans.length - 1;
     },
-    /** Resolves with the first request (already received or future) matching pred. */
-    waitFor(pred, timeoutMs, what = 'a matching API request') {
-      const found = requests.find(pred);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const onReq = (r) => {
-          if (!pred(r)) return;
-          clearTimeout(timer);
-          events.off('request', onReq);
-          resolve(r);
-        };
-        const timer = setTimeout(() => {
-          events.off('request', onReq);
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-        }, timeoutMs);
-        events.on('request', onReq);
-      });
-    },
-    close() {
-      server.closeAllConnections?.();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    waitFor: (pred, timeoutMs, what = 'a matching API request') => seen.waitFor(pred, timeoutMs, what),
+    close: server.close,
   };
 }

@@ -9,8 +9,7 @@
 //     response is kept for the test);
 //   - anything else gets "ok".
 // Every request is recorded and announced, so tests wait on events, never on time.
-import http from 'node:http';
-import { EventEmitter } from 'node:events';
+import { startFakeServer, sendJson, sendEvents, requestLog } from './lib/fake-server.mjs';
 
 const SIDE_JSON = JSON.stringify({ reasoning: 'the turn is complete', next_speaker: 'user', model_choice: 'flash' });
 
@@ -20,8 +19,7 @@ function partsOf(body) {
 }
 
 export async function startGeminiFakeModel({ host = '127.0.0.1', log = () => {} } = {}) {
-  const events = new EventEmitter();
-  const requests = [];
+  const seen = requestLog();
   let plan = null;
   let seq = 0;
 
@@ -50,74 +48,37 @@ export async function startGeminiFakeModel({ host = '127.0.0.1', log = () => {} 
     };
   }
 
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const url = new URL(req.url, 'http://x');
-      const json = (status, v) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(v));
-      };
-      if (url.pathname.endsWith(':countTokens')) return json(200, { totalTokens: 10 });
+  const server = await startFakeServer({
+    host,
+    handle(req, res, url, raw) {
+      if (url.pathname.endsWith(':countTokens')) return sendJson(res, 200, { totalTokens: 10 });
       const stream = url.pathname.endsWith(':streamGenerateContent');
       if (req.method !== 'POST' || !(stream || url.pathname.endsWith(':generateContent'))) {
         log(`gemini fake model: 404 ${req.method} ${req.url}`);
-        return json(404, { error: { code: 404, message: 'not found', status: 'NOT_FOUND' } });
+        return sendJson(res, 404, { error: { code: 404, message: 'not found', status: 'NOT_FOUND' } });
       }
       let body;
       try {
         body = JSON.parse(raw);
       } catch {
-        return json(400, { error: { code: 400, message: 'bad json', status: 'INVALID_ARGUMENT' } });
+        return sendJson(res, 400, { error: { code: 400, message: 'bad json', status: 'INVALID_ARGUMENT' } });
       }
       const d = decide(body);
-      const record = { n: requests.length + 1, body, decision: d, stream };
-      requests.push(record);
+      const record = { n: seen.requests.length + 1, body, decision: d, stream };
       log(`gemini fake model: #${record.n} ${stream ? 'stream' : 'plain'} -> ${d.kind}`);
-      if (stream) {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        res.end(`data: ${JSON.stringify(answer(d))}\r\n\r\n`);
-      } else {
-        json(200, answer(d));
-      }
-      events.emit('request', record);
-    });
+      if (stream) sendEvents(res, `data: ${JSON.stringify(answer(d))}\r\n\r\n`);
+      else sendJson(res, 200, answer(d));
+      seen.add(record);
+    },
   });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, resolve);
-  });
-  const { port } = server.address();
   return {
-    port,
-    baseURL: `http://${host}:${port}`,
-    requests,
+    port: server.port,
+    baseURL: `http://${host}:${server.port}`,
+    requests: seen.requests,
     setPlan(p) {
       plan = p;
     },
-    /** Resolves with the first request (past or future) matching pred. */
-    waitFor(pred, timeoutMs, what = 'a matching model request') {
-      const found = requests.find(pred);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const onReq = (r) => {
-          if (!pred(r)) return;
-          clearTimeout(timer);
-          events.off('request', onReq);
-          resolve(r);
-        };
-        const timer = setTimeout(() => {
-          events.off('request', onReq);
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; requests: ${requests.map((r) => r.decision.kind).join(' ')}`));
-        }, timeoutMs);
-        events.on('request', onReq);
-      });
-    },
-    close() {
-      server.closeAllConnections?.();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    waitFor: (pred, timeoutMs, what = 'a matching model request') => seen.waitFor(pred, timeoutMs, what),
+    close: server.close,
   };
 }

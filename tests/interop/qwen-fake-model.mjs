@@ -13,8 +13,7 @@
 //   - anything else gets "ok".
 // Every request is recorded and announced, so tests synchronise on events instead
 // of sleeping.
-import http from 'node:http';
-import { EventEmitter } from 'node:events';
+import { startFakeServer, sendJson, sendEvents, requestLog } from './lib/fake-server.mjs';
 
 const MODEL = 'redline-fake-model';
 
@@ -32,8 +31,7 @@ function textOf(content) {
 }
 
 export async function startFakeModel({ log = () => {}, host = '127.0.0.1' } = {}) {
-  const events = new EventEmitter();
-  const requests = [];
+  const seen = requestLog();
   let plan = null;
   let seq = 0;
 
@@ -136,88 +134,46 @@ export async function startFakeModel({ log = () => {}, host = '127.0.0.1' } = {}
     return chunks;
   }
 
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const url = new URL(req.url, 'http://x');
+  const server = await startFakeServer({
+    host,
+    handle(req, res, url, raw) {
       if (req.method === 'GET' && url.pathname.endsWith('/models')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: [{ id: MODEL, object: 'model' }] }));
-        return;
+        return sendJson(res, 200, { object: 'list', data: [{ id: MODEL, object: 'model' }] });
       }
       if (req.method !== 'POST' || !url.pathname.endsWith('/chat/completions')) {
         log(`fake model: 404 ${req.method} ${req.url}`);
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'not found' } }));
-        return;
+        return sendJson(res, 404, { error: { message: 'not found' } });
       }
       let body;
       try {
         body = JSON.parse(raw);
       } catch {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'bad json' } }));
-        return;
+        return sendJson(res, 400, { error: { message: 'bad json' } });
       }
       const d = decide(body);
-      const record = { n: requests.length + 1, body, decision: d, stream: !!body.stream };
-      requests.push(record);
+      const record = { n: seen.requests.length + 1, body, decision: d, stream: !!body.stream };
       log(`fake model: request #${record.n} stream=${record.stream} -> ${d.kind}${d.call ? ' ' + d.call.name : ''}`);
       if (body.stream) {
-        res.writeHead(200, {
-          'content-type': 'text/event-stream',
-          'cache-control': 'no-cache',
-          connection: 'keep-alive',
-        });
-        for (const c of streamChunks(d)) res.write(`data: ${JSON.stringify(c)}\n\n`);
-        res.end('data: [DONE]\n\n');
+        const chunks = streamChunks(d).map((c) => `data: ${JSON.stringify(c)}\n\n`);
+        sendEvents(res, chunks.join('') + 'data: [DONE]\n\n', { connection: 'keep-alive' });
       } else {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(completionJson(d)));
+        sendJson(res, 200, completionJson(d));
       }
-      events.emit('request', record);
-    });
+      seen.add(record);
+    },
   });
-
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, resolve);
-  });
-  const { port } = server.address();
 
   return {
-    port,
-    baseURL: `http://${host}:${port}/v1`,
+    port: server.port,
+    baseURL: `http://${host}:${server.port}/v1`,
     model: MODEL,
-    requests,
-    events,
+    requests: seen.requests,
+    events: seen.events,
     /** plan = {trigger, filePath, content, final}; null clears it. */
     setPlan(p) {
       plan = p;
     },
-    /** Resolves with the first request (already received or future) matching pred. */
-    waitFor(pred, timeoutMs, what = 'a matching model request') {
-      const found = requests.find(pred);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const onReq = (r) => {
-          if (!pred(r)) return;
-          clearTimeout(timer);
-          events.off('request', onReq);
-          resolve(r);
-        };
-        const timer = setTimeout(() => {
-          events.off('request', onReq);
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-        }, timeoutMs);
-        events.on('request', onReq);
-      });
-    },
-    close() {
-      server.closeAllConnections?.();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    waitFor: (pred, timeoutMs, what = 'a matching model request') => seen.waitFor(pred, timeoutMs, what),
+    close: server.close,
   };
 }

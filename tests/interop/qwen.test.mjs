@@ -14,9 +14,9 @@ import fsp from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 
 import { startRedline } from './lib/redline.mjs';
+import { pollUntil } from './lib/wait.mjs';
 import { startFakeModel } from './qwen-fake-model.mjs';
 import { startQwen, writeQwenSettings, after as screenAfter, qwenInstalled, QWEN_PKG_DIR, QWEN_VERSION } from './qwen-driver.mjs';
 
@@ -86,15 +86,16 @@ function postInitialize(port, headers) {
   });
 }
 
-async function pollUntil(fn, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    last = await fn();
-    if (last.ok) return last.value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(last.value)}`);
-    await delay(200);
-  }
+/** Waits until Redline lists no review: qwen's closeDiff after an answer in its terminal. */
+function reviewDropped(r) {
+  return pollUntil(
+    async () => {
+      const list = await runJson(r, ['review', 'list', '--json']);
+      return { ok: list.length === 0, value: list };
+    },
+    15_000,
+    'Redline to drop the review after qwen\'s closeDiff',
+  );
 }
 
 /** Checks the lock file Redline wrote for `ws` in `ideDir`; returns {file, lock, port}. */
@@ -354,14 +355,7 @@ describe(`real qwen ${QWEN_VERSION} against Redline`, { timeout: 300_000 }, () =
       const done = await model.waitFor((x) => x.decision.kind === 'final' && x.decision.toolResult.includes(file), STEP_MS, 'the write_file result');
       assert.match(done.decision.toolResult, /Successfully overwrote file/);
       assert.equal(fs.readFileSync(file, 'utf8'), proposed);
-      await pollUntil(
-        async () => {
-          const list = await runJson(r, ['review', 'list', '--json']);
-          return { ok: list.length === 0, value: list };
-        },
-        15_000,
-        'Redline to drop the review after qwen\'s closeDiff',
-      );
+      await reviewDropped(r);
     });
   });
 
@@ -383,14 +377,7 @@ describe(`real qwen ${QWEN_VERSION} against Redline`, { timeout: 300_000 }, () =
         STEP_MS,
         'qwen to cancel the write',
       );
-      await pollUntil(
-        async () => {
-          const list = await runJson(r, ['review', 'list', '--json']);
-          return { ok: list.length === 0, value: list };
-        },
-        15_000,
-        'Redline to drop the review after qwen\'s closeDiff',
-      );
+      await reviewDropped(r);
       assert.equal(fs.readFileSync(file, 'utf8'), 'original terminal-no line\n');
     });
   });

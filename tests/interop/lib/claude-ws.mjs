@@ -11,6 +11,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { EventEmitter } from 'node:events';
+import { waitForEntry } from './wait.mjs';
 
 function frame(opcode, payload) {
   const mask = crypto.randomBytes(4);
@@ -159,21 +160,7 @@ export async function connectClaudeWs({ port, token, host = '127.0.0.1' }) {
     },
     /** Resolves with the first notification (already received or future) matching pred. */
     waitNotification(pred, timeoutMs, what = 'a notification') {
-      const found = notifications.find(pred);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const on = (m) => {
-          if (!pred(m)) return;
-          clearTimeout(timer);
-          events.off('notification', on);
-          resolve(m);
-        };
-        const timer = setTimeout(() => {
-          events.off('notification', on);
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-        }, timeoutMs);
-        events.on('notification', on);
-      });
+      return waitForEntry(notifications, events, 'notification', pred, timeoutMs, what);
     },
     close() {
       if (!closed) socket.write(frame(0x8, Buffer.from([0x03, 0xe8])));
