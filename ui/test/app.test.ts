@@ -473,7 +473,7 @@ describe('settings', () => {
 
 describe('asking Claude Code about a part', () => {
   const claude = detail(7, {
-    client: { name: 'Claude Code', version: '2.1.330' },
+    client: { name: 'Claude Code', version: '2.1.330', process: null },
     proposal: 'zero\none\ntwo\nthree\n', current: 'zero\none\ntwo\nthree\n',
   });
 
