@@ -232,29 +232,45 @@ fn entries(dir: &Path) -> Vec<PathBuf> {
         .unwrap_or_default()
 }
 
-/// The PID in a `gemini-ide-server-<PID>-<PORT>.json` name.
-fn gemini_pid(path: &Path) -> Option<u64> {
-    let name = path.file_name()?.to_str()?;
-    let middle = name
+fn digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The PID and port, as digits, of a name Gemini CLI scans: `gemini-ide-server-<PID>-<PORT>.json`.
+pub fn gemini_name(file_name: &str) -> Option<(&str, &str)> {
+    let middle = file_name
         .strip_prefix("gemini-ide-server-")?
         .strip_suffix(".json")?;
     let (pid, port) = middle.split_once('-')?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    (digits(pid) && digits(port)).then(|| pid.parse().ok())?
+    (digits(pid) && digits(port)).then_some((pid, port))
 }
 
-/// A `<digits>.lock` name, as Qwen Code and Claude Code scan.
+/// The port, as digits, of a name Qwen Code and Claude Code scan: `<PORT>.lock`.
+pub fn lock_name(file_name: &str) -> Option<&str> {
+    file_name.strip_suffix(".lock").filter(|port| digits(port))
+}
+
+fn gemini_pid(path: &Path) -> Option<u64> {
+    let (pid, _) = gemini_name(path.file_name()?.to_str()?)?;
+    pid.parse().ok()
+}
+
 fn is_qwen_lock(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_suffix(".lock"))
-        .is_some_and(|stem| !stem.is_empty() && stem.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(lock_name)
+        .is_some()
+}
+
+/// Whether a Gemini CLI or Qwen Code discovery file's JSON is Redline's: its `ideInfo` says so.
+pub fn announced_by_redline(body: &Value) -> bool {
+    body.pointer("/ideInfo/name").and_then(Value::as_str) == Some(IDE_NAME)
 }
 
 /// The file's JSON if it carries Redline's `ideInfo`.
 fn is_ours(path: &Path) -> Option<Value> {
     let body: Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
-    (body.pointer("/ideInfo/name").and_then(Value::as_str) == Some(IDE_NAME)).then_some(body)
+    announced_by_redline(&body).then_some(body)
 }
 
 #[cfg(all(test, unix))]

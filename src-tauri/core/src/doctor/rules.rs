@@ -2,6 +2,7 @@
 //! (`clients.md`): where it looks, which files it reads, how it orders them, what it needs.
 
 use crate::dirs::Dirs;
+use crate::discovery;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -107,10 +108,6 @@ pub struct Rules {
     pub known_bad: &'static [KnownBad],
 }
 
-fn ide_info_is_redline(v: &Value) -> bool {
-    v.pointer("/ideInfo/name").and_then(Value::as_str) == Some(crate::discovery::IDE_NAME)
-}
-
 fn ide_info_name(v: &Value) -> Option<String> {
     v.pointer("/ideInfo/displayName")
         .or_else(|| v.pointer("/ideInfo/name"))
@@ -152,7 +149,7 @@ pub const GEMINI: Rules = Rules {
         "VSCODE_REMOTE_CONTAINERS_SESSION",
     ]),
     transport: Transport::Http,
-    ours: ide_info_is_redline,
+    ours: crate::discovery::announced_by_redline,
     ide_of: ide_info_name,
     token_field: "authToken",
     known_bad: &[],
@@ -176,7 +173,7 @@ pub const QWEN: Rules = Rules {
     },
     container: ContainerHost::LoopbackFirst,
     transport: Transport::Http,
-    ours: ide_info_is_redline,
+    ours: crate::discovery::announced_by_redline,
     ide_of: ide_info_name,
     token_field: "authToken",
     known_bad: &[],
@@ -210,22 +207,12 @@ pub const ALL: [Rules; 3] = [GEMINI, QWEN, CLAUDE];
 impl Names {
     /// The port (and the PID, for names that carry one) if the CLI would read a file so named.
     pub fn parse(self, file_name: &str) -> Option<(Option<u32>, u16)> {
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
         match self {
             Names::GeminiPidPort => {
-                let middle = file_name
-                    .strip_prefix("gemini-ide-server-")?
-                    .strip_suffix(".json")?;
-                let (pid, port) = middle.split_once('-')?;
-                if !digits(pid) || !digits(port) {
-                    return None;
-                }
+                let (pid, port) = discovery::gemini_name(file_name)?;
                 Some((pid.parse().ok(), port.parse().ok()?))
             }
-            Names::PortLock => {
-                let port = file_name.strip_suffix(".lock")?;
-                digits(port).then(|| port.parse().ok().map(|p| (None, p)))?
-            }
+            Names::PortLock => Some((None, discovery::lock_name(file_name)?.parse().ok()?)),
         }
     }
 }
