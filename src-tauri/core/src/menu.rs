@@ -211,15 +211,7 @@ pub fn tray(
         }
     }
     items.push(Item::Separator);
-    items.push(Item::Check {
-        label: "Start at login".into(),
-        checked: autostart,
-        action: Action::ToggleAutostart,
-    });
-    items.push(Item::Action {
-        label: "Quit Redline".into(),
-        action: Action::Quit,
-    });
+    items.extend(footer(autostart));
     items
 }
 
@@ -244,6 +236,21 @@ pub fn tray_icon(pending: bool, light_panel: bool) -> (&'static str, bool) {
     (name, false)
 }
 
+/// The last items of every menu.
+fn footer(autostart: bool) -> [Item; 2] {
+    [
+        Item::Check {
+            label: "Start at login".into(),
+            checked: autostart,
+            action: Action::ToggleAutostart,
+        },
+        Item::Action {
+            label: "Quit Redline".into(),
+            action: Action::Quit,
+        },
+    ]
+}
+
 /// The menu before any workspace exists: add one, or open the welcome page that explains.
 fn first_run(autostart: bool) -> Vec<Item> {
     let mut items = vec![
@@ -258,15 +265,7 @@ fn first_run(autostart: bool) -> Vec<Item> {
         },
         Item::Separator,
     ];
-    items.push(Item::Check {
-        label: "Start at login".into(),
-        checked: autostart,
-        action: Action::ToggleAutostart,
-    });
-    items.push(Item::Action {
-        label: "Quit Redline".into(),
-        action: Action::Quit,
-    });
+    items.extend(footer(autostart));
     items
 }
 
