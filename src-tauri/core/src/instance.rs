@@ -73,6 +73,15 @@ struct State {
     companions: BTreeMap<PathBuf, Companion>,
 }
 
+impl State {
+    /// The running companion of the review's workspace; a turned-off workspace has none.
+    fn companion_of(&self, review: &Review) -> Result<&Companion> {
+        self.companions
+            .get(&review.workspace)
+            .ok_or_else(|| Error::WorkspaceOff(review.workspace.clone()))
+    }
+}
+
 pub struct Instance {
     world: World,
     limits: Limits,
@@ -401,11 +410,7 @@ impl Instance {
     pub async fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
         let review = self.review(id)?;
         let state = self.state.lock().await;
-        let c = state
-            .companions
-            .get(&review.workspace)
-            .ok_or_else(|| Error::WorkspaceOff(review.workspace.clone()))?;
-        c.shared.decide(id, decision)
+        state.companion_of(&review)?.shared.decide(id, decision)
     }
 
     /// The connection that opened review `id`, if it is a live Claude Code one.
@@ -416,11 +421,7 @@ impl Instance {
     ) -> Result<()> {
         let review = self.review(id)?;
         let state = self.state.lock().await;
-        let c = state
-            .companions
-            .get(&review.workspace)
-            .ok_or_else(|| Error::WorkspaceOff(review.workspace.clone()))?;
-        if send(&c.shared.connections, &review) {
+        if send(&state.companion_of(&review)?.shared.connections, &review) {
             Ok(())
         } else {
             Err(Error::NotClaude(id))
