@@ -73,12 +73,14 @@ impl Env {
 
     /// Starts `serve --headless` and returns once it printed `ready`.
     fn serve(&self) -> Child {
-        let mut child = self
-            .cmd(&["serve", "--headless"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
+        let mut cmd = self.cmd(&["serve", "--headless"]);
+        cmd.stderr(Stdio::inherit());
+        Self::until_ready(cmd)
+    }
+
+    /// Spawns a `serve` command and returns once it printed `ready`.
+    fn until_ready(mut cmd: Command) -> Child {
+        let mut child = cmd.stdout(Stdio::piped()).spawn().unwrap();
         let mut line = String::new();
         BufReader::new(child.stdout.as_mut().unwrap())
             .read_line(&mut line)
@@ -1052,18 +1054,9 @@ fn an_idle_flood_at_the_descriptor_limit_leaves_status_and_the_server_answering(
 fn the_log_is_plain_text_when_stderr_is_not_a_terminal() {
     let env = Env::new();
     env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
-    let mut child = env
-        .cmd(&["serve", "--headless"])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert_eq!(line, "ready\n");
+    let mut cmd = env.cmd(&["serve", "--headless"]);
+    cmd.env("RUST_LOG", "info").stderr(Stdio::piped());
+    let child = Env::until_ready(cmd);
     env.ok(&["quit"]);
     let out = child.wait_with_output().unwrap();
     let log = String::from_utf8_lossy(&out.stderr);
