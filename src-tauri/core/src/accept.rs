@@ -112,6 +112,14 @@ impl Drop for Busy {
     }
 }
 
+/// A listener on 127.0.0.1 and the port the OS chose: bound before anything is announced, so the
+/// port in the discovery files is always live.
+pub async fn bind_loopback() -> std::io::Result<(TcpListener, u16)> {
+    let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
+    let port = listener.local_addr()?.port();
+    Ok((listener, port))
+}
+
 /// Serves `app` on each listener (loopback, and a container bridge when on), each with its own
 /// connection cap; the task ends when every one has ended.
 pub fn serve_all(

@@ -1,5 +1,6 @@
 //! One active workspace: its server, token, discovery files and context updates.
 
+use crate::accept;
 use crate::bridge::{Bridge, ContainerPlan};
 use crate::container::{self, ContainerDirs, ContainerStatus};
 use crate::context::{self, ContextFile};
@@ -195,20 +196,9 @@ impl Companion {
             limits,
             containers,
         } = setup;
-        let listener = server::bind()
-            .await
-            .map_err(|e| Error::io(workspace.id(), e))?;
-        let port = listener
-            .local_addr()
-            .map_err(|e| Error::io(workspace.id(), e))?
-            .port();
-        let ws_listener = ws::server::bind()
-            .await
-            .map_err(|e| Error::io(workspace.id(), e))?;
-        let ws_port = ws_listener
-            .local_addr()
-            .map_err(|e| Error::io(workspace.id(), e))?
-            .port();
+        let io = |e| Error::io(workspace.id(), e);
+        let (listener, port) = accept::bind_loopback().await.map_err(io)?;
+        let (ws_listener, ws_port) = accept::bind_loopback().await.map_err(io)?;
         let mut listeners = vec![listener];
         let mut ws_listeners = vec![ws_listener];
         let mut side = None;

@@ -30,11 +30,6 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// A session whose stream closed and did not reopen within this is taken as gone.
 pub const RECONNECT_GRACE: Duration = Duration::from_secs(5);
 
-/// Binds the loopback listener first, so the port is known before anything is announced.
-pub async fn bind() -> std::io::Result<TcpListener> {
-    TcpListener::bind(("127.0.0.1", 0)).await
-}
-
 #[derive(Clone)]
 struct AppState {
     shared: Arc<Shared>,

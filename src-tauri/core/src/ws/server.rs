@@ -19,11 +19,6 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-/// Binds the loopback listener first, so the port is known before anything is announced.
-pub async fn bind() -> std::io::Result<TcpListener> {
-    TcpListener::bind(("127.0.0.1", 0)).await
-}
-
 #[derive(Clone)]
 struct AppState {
     shared: Arc<Shared>,
