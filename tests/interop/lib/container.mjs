@@ -21,8 +21,11 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const PREFIX = 'rlctr';
+// This checkout: the drivers and the CLIs' packages (node_modules) run from it.
+const CHECKOUT = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
 function ip(...args) {
   return execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 }).toString();
@@ -159,6 +162,10 @@ export async function createContainer() {
         `mount --rbind /sys ${sh(`${R}/sys`)}`,
         `mount -t proc proc ${sh(`${R}/proc`)}`,
         `mount -t tmpfs -o mode=1777 tmp ${sh(`${R}/tmp`)}`,
+        // A checkout under /tmp (a CI clone, say) would be hidden by that fresh /tmp: put it back.
+        ...(CHECKOUT.startsWith('/tmp/')
+          ? [`mkdir -p ${sh(`${R}${CHECKOUT}`)}`, `mount --bind ${sh(CHECKOUT)} ${sh(`${R}${CHECKOUT}`)}`]
+          : []),
         // Docker marks its containers with /.dockerenv, Podman with /run/.containerenv.
         podman ? `rm -f ${sh(`${R}/.dockerenv`)}` : `touch ${sh(`${R}/.dockerenv`)}`,
         podman ? `mkdir -p ${sh(`${R}/run`)} && touch ${sh(`${R}/run/.containerenv`)}` : `rm -f ${sh(`${R}/run/.containerenv`)}`,
