@@ -30,6 +30,25 @@ pub fn prepare_process() {
     }
 }
 
+/// Why the desktop app cannot open a window here, if it cannot: checked before Tauri would
+/// initialise GTK, which panics with a backtrace without a display (over SSH, on a server).
+pub fn display_problem() -> Option<String> {
+    #[cfg(target_os = "linux")]
+    {
+        let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+        let headless = "`redline serve --headless` runs the servers without one";
+        if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
+            return Some(format!(
+                "no display (neither DISPLAY nor WAYLAND_DISPLAY is set): {headless}"
+            ));
+        }
+        if gtk::init().is_err() {
+            return Some(format!("cannot open the display: {headless}"));
+        }
+    }
+    None
+}
+
 /// Runs the app until Quit. A second launch shows the running instance's window and returns.
 pub fn run(dirs: Dirs) -> Result<(), Error> {
     let listener = match block_on(control::bind(&dirs)) {

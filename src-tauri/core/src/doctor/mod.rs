@@ -172,7 +172,8 @@ pub struct Report {
     pub workspace: Option<WorkspaceFound>,
     pub container: bool,
     pub clis: Vec<CliReport>,
-    /// Every installed CLI will connect: `redline doctor` exits 0.
+    /// At least one CLI is installed and every installed one will connect: `redline doctor`
+    /// exits 0.
     pub ok: bool,
 }
 
@@ -212,11 +213,18 @@ pub async fn diagnose(facts: &Facts) -> Report {
     for rules in &facts.rules {
         clis.push(check(rules, facts, workspace.as_ref()).await);
     }
+    // With no CLI at all nothing can connect: that is not a success, and the fix is to install one.
+    let none_installed = clis.iter().all(|c| c.verdict == Verdict::NotInstalled);
+    if none_installed {
+        for (c, rules) in clis.iter_mut().zip(&facts.rules) {
+            c.fix = shell(format!("npm install -g {}", rules.package));
+        }
+    }
     Report {
         dir: facts.dir.clone(),
         redline_pid: facts.redline.as_ref().map(|s| s.pid),
         container: facts.in_container(),
-        ok: clis.iter().all(|c| c.ok),
+        ok: !none_installed && clis.iter().all(|c| c.ok),
         workspace,
         clis,
     }
@@ -668,6 +676,12 @@ pub fn render(report: &Report) -> String {
         "{}",
         if report.ok {
             "Every installed CLI will connect."
+        } else if report
+            .clis
+            .iter()
+            .all(|c| c.verdict == Verdict::NotInstalled)
+        {
+            "No supported CLI is installed: install one (see the fixes above), then run `redline doctor` again."
         } else {
             "Some installed CLI will not connect (see the fixes above)."
         }
