@@ -8,7 +8,6 @@ use redline_core::companion::Decision;
 use redline_core::review::{Outcome, ReviewEvent};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
-use std::os::unix::fs::PermissionsExt;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
@@ -670,9 +669,13 @@ async fn the_lock_file_announces_the_port_and_goes_with_the_workspace() {
                "ideName": "Redline", "transport": "ws", "runningInWindows": false,
                "authToken": f.token})
     );
-    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode(&lock), 0o600);
-    assert_eq!(mode(&f.dirs.claude), 0o700);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&lock), 0o600);
+        assert_eq!(mode(&f.dirs.claude), 0o700);
+    }
     // A rotated token is in the rewritten lock.
     f.instance.rotate_token(&f.ws).await.unwrap();
     let body: Value = serde_json::from_slice(&std::fs::read(&lock).unwrap()).unwrap();
