@@ -71,6 +71,12 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         interfaces: Arc::new(redline_core::container::OsInterfaces),
     }))?;
     spawn(control::serve(instance.clone(), listener));
+    // Before any webview exists: the window's storage follows a changed bundle identifier.
+    match redline_core::bundle_id::carry_over(&std::env::vars().collect()) {
+        Ok(Some(from)) => tracing::info!("window storage carried over from {}", from.display()),
+        Ok(None) => {}
+        Err(e) => tracing::warn!("window storage not carried over: {e}"),
+    }
     let signals =
         block_on(async { StopSignals::install() }).map_err(|e| Error::io("signals", e))?;
 

@@ -4,6 +4,7 @@
 pub mod accept;
 pub mod bindings;
 pub mod bridge;
+pub mod bundle_id;
 pub mod clock;
 pub mod companion;
 pub mod config;
