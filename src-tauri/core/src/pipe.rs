@@ -342,7 +342,10 @@ mod tests {
         assert!(dacl.starts_with("D:P"), "{dacl}");
         assert_eq!(dacl.matches('(').count(), 1, "{dacl}");
         assert!(dacl.ends_with(&format!(";;;{me})")), "{dacl}");
-        assert!(dacl.contains("(A;;FA;;;") || dacl.contains("(A;;GA;;;"), "{dacl}");
+        assert!(
+            dacl.contains("(A;;FA;;;") || dacl.contains("(A;;GA;;;"),
+            "{dacl}"
+        );
     }
 
     #[tokio::test]
@@ -357,8 +360,7 @@ mod tests {
         let client = ClientOptions::new().open(pipe_name(&dirs)).unwrap();
         let mut pid = 0u32;
         // SAFETY: a live client handle.
-        let ok =
-            unsafe { GetNamedPipeServerProcessId(client.as_raw_handle() as HANDLE, &mut pid) };
+        let ok = unsafe { GetNamedPipeServerProcessId(client.as_raw_handle() as HANDLE, &mut pid) };
         assert_ne!(ok, 0, "{}", io::Error::last_os_error());
         assert_eq!(pid, std::process::id());
         drop((client, listener));

@@ -169,7 +169,10 @@ async fn nothing_installed_is_no_success_and_says_how_to_install_one() {
         .all(|c| c.verdict == Verdict::NotInstalled));
     assert!(!report.ok);
     assert_eq!(
-        cli(&report, "gemini").fix.as_ref().map(|f| f.command.as_str()),
+        cli(&report, "gemini")
+            .fix
+            .as_ref()
+            .map(|f| f.command.as_str()),
         Some("npm install -g @google/gemini-cli")
     );
     let text = doctor::render(&report);
