@@ -4,15 +4,10 @@
 // `\\.\pipe\redline-<USERNAME>` first. The security descriptor keeps other users out of ours;
 // the owner check keeps our requests (and the contents they carry) out of theirs.
 
-use super::{answer, request, Request};
-use crate::dirs::Dirs;
-use crate::error::{Error, Result};
-use crate::instance::Instance;
-use serde_json::Value;
+use super::{answer, request, Arc, Dirs, Error, Instance, Request, Result, Value};
 use std::ffi::c_void;
 use std::io;
 use std::os::windows::io::AsRawHandle;
-use std::sync::Arc;
 use tokio::net::windows::named_pipe::{ClientOptions, NamedPipeServer, ServerOptions};
 use windows_sys::Win32::Foundation::{
     CloseHandle, LocalFree, ERROR_ACCESS_DENIED, ERROR_FILE_NOT_FOUND, HANDLE,
