@@ -13,8 +13,7 @@ use windows_sys::Win32::Foundation::{
     CloseHandle, LocalFree, ERROR_ACCESS_DENIED, ERROR_FILE_NOT_FOUND, HANDLE,
 };
 use windows_sys::Win32::Security::Authorization::{
-    ConvertSidToStringSidW, ConvertStringSecurityDescriptorToSecurityDescriptorW,
-    ConvertStringSidToSidW, SDDL_REVISION_1,
+    ConvertSidToStringSidW, ConvertStringSecurityDescriptorToSecurityDescriptorW, SDDL_REVISION_1,
 };
 use windows_sys::Win32::Security::{
     GetLengthSid, GetTokenInformation, TokenUser, PSECURITY_DESCRIPTOR, PSID, SECURITY_ATTRIBUTES,
@@ -40,6 +39,7 @@ impl Sid {
     /// Parses the string form (`S-1-5-…`).
     #[cfg(test)]
     pub fn parse(text: &str) -> io::Result<Sid> {
+        use windows_sys::Win32::Security::Authorization::ConvertStringSidToSidW;
         let wide = wide(text);
         let mut sid: PSID = std::ptr::null_mut();
         // SAFETY: `wide` is NUL-terminated; the SID the call allocates is copied, then freed.
