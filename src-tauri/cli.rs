@@ -164,10 +164,6 @@ pub fn main() -> ExitCode {
     }
     // The desktop app runs Tauri's own event loop and runtime: start it outside ours.
     if matches!(cli.command, None | Some(Command::Serve { headless: false })) {
-        if let Some(problem) = redline_app::display_problem() {
-            eprintln!("redline: {problem}");
-            return ExitCode::FAILURE;
-        }
         init_logging();
         return match redline_app::run(Dirs::from_env()) {
             Ok(()) => ExitCode::SUCCESS,

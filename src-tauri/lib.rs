@@ -32,18 +32,15 @@ pub fn prepare_process() {
 
 /// Why the desktop app cannot open a window here, if it cannot: checked before Tauri would
 /// initialise GTK, which panics with a backtrace without a display (over SSH, on a server).
-pub fn display_problem() -> Option<String> {
+fn display_problem() -> Option<String> {
     #[cfg(target_os = "linux")]
     {
         let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-        let headless = "`redline serve --headless` runs the servers without one";
         if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
-            return Some(format!(
-                "no display (neither DISPLAY nor WAYLAND_DISPLAY is set): {headless}"
-            ));
+            return Some("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)".into());
         }
         if gtk::init().is_err() {
-            return Some(format!("cannot open the display: {headless}"));
+            return Some("cannot open the display".into());
         }
     }
     None
@@ -62,6 +59,10 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         }
         Err(e) => return Err(e),
     };
+    // A running instance is reachable without a display (above); a new one needs one.
+    if let Some(problem) = display_problem() {
+        return Err(Error::NoDisplay(problem));
+    }
     let instance = block_on(Instance::start(World {
         dirs,
         pid: own_pid(),
