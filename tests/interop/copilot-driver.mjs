@@ -285,3 +285,13 @@ export async function rejectEditWithFeedback(pane, feedback) {
   await pane.waitForScreen((s) => s.includes(feedback), STEP_MS, 'the dialog to show the feedback typed');
   await pressUntil(pane, 'Enter', dialogGone, 'the permission dialog to take the feedback');
 }
+
+/**
+ * Answers copilot's first-run "Confirm folder trust" dialog (shown when the folder is in neither
+ * `trustedFolders` nor a lock with `isTrusted: true`) with "1. Yes" (this session only), and waits
+ * for the prompt.
+ */
+export async function answerFolderTrust(pane) {
+  await pane.waitForScreen(/Confirm folder trust[\s\S]*❯ 1\. Yes\s/, STEP_MS, 'the folder trust dialog with "1. Yes" selected');
+  await pressUntil(pane, 'Enter', (s) => !/Confirm folder trust/.test(s) && READY.test(s), 'the trust dialog to take "Yes" and the prompt');
+}

@@ -24,6 +24,7 @@ import {
   approveEdit,
   rejectEdit,
   rejectEditWithFeedback,
+  answerFolderTrust,
   READY,
   COPILOT_MODEL,
   API_KEY,
@@ -116,5 +117,24 @@ describe('GitHub Copilot CLI (real copilot binary), offline, harness', { skip, t
     assert.match(q.decision.result, /The user rejected this tool call\. User feedback: keep it lowercase/);
     await one.waitForScreen(/● done FEEDBACK/, STEP_MS, 'the end of the FEEDBACK turn');
     assert.equal(fs.readFileSync(filePath, 'utf8'), text);
+  });
+
+  test('an untrusted folder: the driver answers copilot\'s folder-trust dialog, then edits are asked as usual', async () => {
+    const other = realTmpDir('rl-copilot-untrusted-');
+    try {
+      const two = await tmux.copilot({ name: 'untrusted', cwd: other, home, api });
+      await answerFolderTrust(two);
+      const filePath = path.join(other, 'u.txt');
+      fs.writeFileSync(filePath, 'x\n');
+      const plan = api.addPlan({ trigger: 'REDLINE-EDIT-UNTRUSTED', path: filePath, oldStr: 'x', newStr: 'y', final: 'done UNTRUSTED' });
+      await two.submit('REDLINE-EDIT-UNTRUSTED please');
+      await waitForEditPermission(two, filePath);
+      await approveEdit(two);
+      await api.waitFor((r) => r.decision.kind === 'final' && r.decision.plan === plan, STEP_MS, 'the edit result of UNTRUSTED');
+      await two.waitForScreen(/● done UNTRUSTED/, STEP_MS, 'the end of the UNTRUSTED turn');
+      assert.equal(fs.readFileSync(filePath, 'utf8'), 'y\n');
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
   });
 });
