@@ -62,31 +62,48 @@ export function isolationUnavailable() {
 /**
  * A throwaway HOME with COPILOT_HOME = HOME/.copilot (the default layout), `config.json` trusting
  * `trustedFolders` (so copilot does not open its folder-trust dialog) and `settings.json` holding
- * `settings` (e.g. `{ ide: { autoConnect: false } }`). stop() removes it.
+ * `settings` (e.g. `{ ide: { autoConnect: false } }`). stop() removes it. With `home` (an existing
+ * dir, e.g. the HOME the Redline harness gives `redline serve`, so both see one ~/.copilot/ide/),
+ * that dir is used and left to its owner.
  */
-export async function copilotHome({ trustedFolders = [], settings = {} } = {}) {
-  const home = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'rl-copilot-home-')));
+export async function copilotHome({ trustedFolders = [], settings = {}, home: given } = {}) {
+  const home = given ? fs.realpathSync(given) : fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'rl-copilot-home-')));
   const copilotDir = path.join(home, '.copilot');
   await fsp.mkdir(copilotDir, { recursive: true, mode: 0o700 });
   await fsp.writeFile(path.join(copilotDir, 'config.json'), JSON.stringify({ trustedFolders }, null, 2) + '\n');
   await fsp.writeFile(path.join(copilotDir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
+  /** Every copilot process log (`logs/process-<ms>-<pid>.log`), concatenated. */
+  const logs = async () => {
+    let names = [];
+    try {
+      names = (await fsp.readdir(path.join(copilotDir, 'logs'))).filter((n) => n.endsWith('.log')).sort();
+    } catch {
+      return '';
+    }
+    const parts = await Promise.all(names.map((n) => fsp.readFile(path.join(copilotDir, 'logs', n), 'utf8')));
+    return parts.join('\n');
+  };
   return {
     home,
     copilotDir,
     ideDir: path.join(copilotDir, 'ide'),
     logsDir: path.join(copilotDir, 'logs'),
-    /** Every copilot process log (`--log-level all` writes `logs/process-*.log`), concatenated. */
-    async logs() {
-      let names = [];
-      try {
-        names = (await fsp.readdir(path.join(copilotDir, 'logs'))).filter((n) => n.endsWith('.log')).sort();
-      } catch {
-        return '';
-      }
-      const parts = await Promise.all(names.map((n) => fsp.readFile(path.join(copilotDir, 'logs', n), 'utf8')));
-      return parts.join('\n');
+    logs,
+    /**
+     * Polls copilot's logs until `re` matches (e.g. /Connected to IDE MCP server: Redline/, which
+     * copilot writes even at its default log level); resolves with the matching line.
+     */
+    async waitForLog(re, timeoutMs, what) {
+      return pollUntil(
+        async () => {
+          const line = (await logs()).split('\n').find((l) => re.test(l));
+          return { ok: line !== undefined, value: line ?? `no line matching ${re}` };
+        },
+        timeoutMs,
+        what,
+      );
     },
-    stop: () => fsp.rm(home, { recursive: true, force: true }),
+    stop: () => (given ? Promise.resolve() : fsp.rm(home, { recursive: true, force: true })),
   };
 }
 

@@ -91,6 +91,8 @@ describe('GitHub Copilot CLI (real copilot binary), offline, harness', { skip, t
       newStr: 'second line, approved ✓\nan added line',
       tag: 'APPROVE',
     });
+    // The CLI-side evidence the IDE scenarios read (`--log-level all`): copilot's own log.
+    await home.waitForLog(/Permission request \(kind=write\)/, STEP_MS, 'copilot to log the write permission request');
     await approveEdit(one);
     const q = await api.waitFor((r) => r.decision.kind === 'final' && r.decision.plan === plan, STEP_MS, 'the edit result sent to the model');
     assert.match(q.decision.result, /updated with changes/);
