@@ -15,7 +15,7 @@ import fsp from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { privateTmux, tmuxPane, paneCommand } from './lib/tmux.mjs';
 import { pollUntil } from './lib/wait.mjs';
@@ -196,6 +196,32 @@ function descendants(roots) {
   return all;
 }
 
+/** [cmd, args] running `argv` in a fresh network namespace where 127.0.0.1:`port` reaches `socketPath`. */
+function isolated(port, socketPath, argv) {
+  return ['unshare', ['-n', '--', process.execPath, NETNS_WRAPPER, String(port), socketPath, '--', ...argv]];
+}
+
+/**
+ * Runs `argv` (not under tmux) in the network namespace copilot gets, with the fake API `api` at
+ * 127.0.0.1:<api.port>; resolves with its stdout. To check what copilot's namespace can reach.
+ */
+export async function runIsolated(api, argv) {
+  const bridge = await unixBridge(api.port);
+  try {
+    const [cmd, args] = isolated(api.port, bridge.socketPath, argv);
+    return await new Promise((resolve, reject) => {
+      execFile(cmd, args, { timeout: STEP_MS }, (err, stdout, stderr) => {
+        if (err) {
+          err.message += `\n${stderr}`;
+          reject(err);
+        } else resolve(stdout);
+      });
+    });
+  } finally {
+    await bridge.close();
+  }
+}
+
 /** A private tmux server (its own socket in a temp dir): one window per copilot session. */
 export async function startTmux({ cols = 160, rows = 50 } = {}) {
   const server = await privateTmux('redline-copilot-tmux-');
@@ -213,10 +239,7 @@ export async function startTmux({ cols = 160, rows = 50 } = {}) {
       bridges.push(bridge);
       const fullEnv = copilotEnv({ home, apiBaseURL: api.baseURL, extra: env });
       const envArgs = Object.entries(fullEnv).map(([k, v]) => `${k}=${v}`);
-      const command = [
-        'unshare',
-        ['-n', '--', process.execPath, NETNS_WRAPPER, String(api.port), bridge.socketPath, '--', 'env', '-i', ...envArgs, COPILOT_BIN, ...args],
-      ];
+      const command = isolated(api.port, bridge.socketPath, ['env', '-i', ...envArgs, COPILOT_BIN, ...args]);
       const cmd = paneCommand('copilot', { command });
       if (!started) {
         await server.tmux(['new-session', '-d', '-s', 'rl', '-n', name, '-x', String(cols), '-y', String(rows), '-c', cwd, cmd]);

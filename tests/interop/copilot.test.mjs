@@ -25,6 +25,7 @@ import {
   rejectEdit,
   rejectEditWithFeedback,
   answerFolderTrust,
+  runIsolated,
   READY,
   COPILOT_MODEL,
   API_KEY,
@@ -82,6 +83,32 @@ describe('GitHub Copilot CLI (real copilot binary), offline, harness', { skip, t
     assert.equal(fs.readFileSync(filePath, 'utf8'), text, 'nothing is written before the answer');
     return { filePath, plan, proposal: text.replace(oldStr, newStr) };
   }
+
+  test('copilot\'s network namespace: loopback only, the fake API at its port, nothing else reachable', async () => {
+    const probe = `
+      import { execFileSync } from 'node:child_process';
+      import net from 'node:net';
+      const port = process.argv[1];
+      const links = execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' }).trim().split('\\n').map((l) => l.split(':')[1].trim());
+      const res = await fetch('http://127.0.0.1:' + port + '/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'isolation probe' }] }),
+      });
+      const answer = (await res.json()).choices[0].message.content;
+      // 192.0.2.1 (TEST-NET-1): with any route out this would hang or connect instead.
+      const outside = await new Promise((resolve) => {
+        const s = net.connect({ host: '192.0.2.1', port: 80 });
+        s.on('connect', () => { s.destroy(); resolve('connected'); });
+        s.on('error', (e) => resolve(e.code));
+      });
+      console.log(JSON.stringify({ links, answer, outside }));
+    `;
+    const before = api.requests.length;
+    const out = JSON.parse(await runIsolated(api, [process.execPath, '--input-type=module', '-e', probe, String(api.port)]));
+    assert.deepEqual(out, { links: ['lo'], answer: 'ok', outside: 'ENETUNREACH' });
+    assert.equal(api.requests.length, before + 1, 'the probe request reached the fake API');
+  });
 
   test('the driver approves in copilot\'s prompt: the file holds exactly the proposal', async () => {
     const { filePath, plan, proposal } = await proposeEdit({
