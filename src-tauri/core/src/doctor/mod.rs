@@ -3,16 +3,15 @@
 
 pub mod install;
 pub mod probe;
-pub mod rules;
 pub mod scan;
 
+use crate::clients::{self, Cli, ContainerHost, IdeMode, Transport};
 use crate::config::Config;
 use crate::dirs::Dirs;
 use crate::instance::Status;
 use crate::process::ProcessTable;
 use install::Installed;
 use probe::Probe;
-use rules::{ContainerHost, IdeMode, Rules, Transport};
 use scan::Seen;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -39,8 +38,8 @@ pub struct Facts {
     /// The config on disk, for when no Redline runs.
     pub config: Config,
     pub case_insensitive: bool,
-    /// Which CLIs to check (normally `rules::ALL`).
-    pub rules: Vec<Rules>,
+    /// Which CLIs to check (normally `clients::ALL`).
+    pub clis: Vec<Cli>,
 }
 
 impl Facts {
@@ -65,7 +64,7 @@ impl Facts {
             redline,
             config,
             case_insensitive: cfg!(any(windows, target_os = "macos")),
-            rules: rules::ALL.to_vec(),
+            clis: clients::ALL.to_vec(),
         }
     }
 
@@ -209,8 +208,8 @@ fn workspace_of(facts: &Facts) -> Option<WorkspaceFound> {
 pub async fn diagnose(facts: &Facts) -> Report {
     let workspace = workspace_of(facts);
     let mut clis = Vec::new();
-    for rules in &facts.rules {
-        clis.push(check(rules, facts, workspace.as_ref()).await);
+    for cli in &facts.clis {
+        clis.push(check(cli, facts, workspace.as_ref()).await);
     }
     Report {
         dir: facts.dir.clone(),
@@ -241,13 +240,12 @@ fn quote(p: &Path) -> String {
 }
 
 /// Redline's files of this workspace that are meant for this CLI, wherever Redline wrote them.
-fn redline_files_for(rules: &Rules, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
+fn redline_files_for(cli: &Cli, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
     let Some(status) = &facts.redline else {
         return vec![];
     };
-    let field = match rules.roots {
-        rules::Roots::Joined(f) | rules::Roots::Array(f) => f,
-    };
+    let format = cli.discovery.format;
+    let field = format.roots().field();
     status
         .workspaces
         .iter()
@@ -257,7 +255,7 @@ fn redline_files_for(rules: &Rules, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
             let named = f
                 .file_name()
                 .and_then(|n| n.to_str())
-                .and_then(|n| rules.names.parse(n))
+                .and_then(|n| format.parse_name(n))
                 .is_some();
             // Qwen's and Claude's locks share a name pattern: the body tells them apart.
             let body: Option<serde_json::Value> = std::fs::read(f)
@@ -269,11 +267,11 @@ fn redline_files_for(rules: &Rules, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-async fn check(rules: &Rules, facts: &Facts, ws: Option<&WorkspaceFound>) -> CliReport {
+async fn check(cli: &Cli, facts: &Facts, ws: Option<&WorkspaceFound>) -> CliReport {
     let mut r = CliReport {
-        id: rules.id.into(),
-        name: rules.name.into(),
-        installed: install::find(rules, facts),
+        id: cli.id.into(),
+        name: cli.name.into(),
+        installed: install::find(cli, facts),
         verdict: Verdict::Connects,
         ok: false,
         reason: String::new(),
@@ -283,7 +281,7 @@ async fn check(rules: &Rules, facts: &Facts, ws: Option<&WorkspaceFound>) -> Cli
         probe: None,
         notes: vec![],
     };
-    let verdict = decide(rules, facts, ws, &mut r).await;
+    let verdict = decide(cli, facts, ws, &mut r).await;
     r.verdict = verdict;
     r.ok = matches!(verdict, Verdict::Connects | Verdict::NotInstalled);
     r
@@ -291,24 +289,32 @@ async fn check(rules: &Rules, facts: &Facts, ws: Option<&WorkspaceFound>) -> Cli
 
 /// Fills in the reason and fix, and returns the verdict: the first thing that stops the CLI.
 async fn decide(
-    rules: &Rules,
+    cli: &Cli,
     facts: &Facts,
     ws: Option<&WorkspaceFound>,
     r: &mut CliReport,
 ) -> Verdict {
-    let name = rules.name;
+    let name = cli.name;
     let Some(installed) = r.installed.clone() else {
-        r.reason = format!("`{}` is not on PATH", rules.binary);
+        r.reason = format!("`{}` is not on PATH", cli.binary);
         return Verdict::NotInstalled;
     };
     if let Some(v) = &installed.version {
-        if let Some(bad) = rules
+        if let Some(bad) = cli
+            .doctor
             .known_bad
             .iter()
-            .find(|b| rules::version_below(v, b.below))
+            .find(|b| clients::version_below(v, b.below))
         {
             r.reason = format!("{name} {v} does not work with Redline: {}", bad.why);
-            r.fix = shell(format!("npm install -g {}@latest", rules.package));
+            r.fix = shell(format!(
+                "npm install -g {}",
+                cli.packages
+                    .iter()
+                    .map(|p| format!("{p}@latest"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
             return Verdict::VersionKnownBad;
         }
     }
@@ -362,15 +368,15 @@ async fn decide(
         "redline workspace disable {p} && redline workspace enable {p}",
         p = quote(&ws.path)
     );
-    let seen = scan::read(rules, facts);
-    let cli_dir = (rules.dir)(&facts.dirs);
+    let seen = scan::read(cli, facts);
+    let cli_dir = facts.dirs.discovery(cli);
     // Redline's file for this workspace: by port (HTTP), or by its roots (Claude Code's server
     // has a port of its own). An unreadable file on the port may be ours: the CLI is told why.
     let Some(ours) = seen.iter().find(|s| {
         (s.ours && (s.port == port || s.roots.contains(&ws.path)))
             || (s.body.is_none() && s.port == port)
     }) else {
-        let elsewhere = redline_files_for(rules, facts, &ws.path);
+        let elsewhere = redline_files_for(cli, facts, &ws.path);
         if let Some(f) = elsewhere
             .iter()
             .find(|f| f.parent() != Some(cli_dir.as_path()))
@@ -416,20 +422,22 @@ async fn decide(
         };
         return Verdict::FileSkipped;
     }
-    let ranked = scan::ranked(rules, facts, &seen);
+    let ranked = scan::ranked(cli, facts, &seen);
     let chosen = ranked.first().copied();
-    if let Some(var) = facts.var(rules.port_var) {
+    if let Some((name, var)) = cli
+        .port_var()
+        .and_then(|name| Some((name, facts.var(name)?)))
+    {
         if var != port.to_string() {
             r.notes.push(format!(
-                "{}={var} in this shell names another server than Redline's (port {port})",
-                rules.port_var
+                "{name}={var} in this shell names another server than Redline's (port {port})"
             ));
         }
     }
     match chosen {
         Some(c) if c.path == ours.path => {}
         Some(other) => {
-            shadowed(rules, facts, other, port, r);
+            shadowed(cli, facts, other, port, r);
             return Verdict::Shadowed;
         }
         None => {
@@ -442,14 +450,14 @@ async fn decide(
             return Verdict::FileMissing;
         }
     }
-    if ranked.len() > 1 && rules.ide_mode == IdeMode::OnRequest {
+    if ranked.len() > 1 && matches!(cli.doctor.ide_mode, IdeMode::OnRequest { .. }) {
         r.notes.push(format!(
             "{} IDEs match this directory: pick Redline in `/ide`",
             ranked.len()
         ));
     }
     if facts.in_container() {
-        if let ContainerHost::DockerHostUnless(vars) = rules.container {
+        if let ContainerHost::DockerHostUnless(vars) = cli.container.host {
             if !vars.iter().any(|v| facts.var(v).is_some()) {
                 r.reason = format!(
                     "in a container {name} connects to host.docker.internal, not to the Redline \
@@ -460,8 +468,8 @@ async fn decide(
             }
         }
     }
-    let token = ours.token(rules).unwrap_or_default();
-    let probe = match rules.transport {
+    let token = ours.token(cli).unwrap_or_default();
+    let probe = match cli.transport {
         Transport::Http => probe::http_initialize(port, token).await,
         Transport::WebSocket => probe::ws_initialize(port, token).await,
     };
@@ -492,7 +500,7 @@ async fn decide(
             return Verdict::Unexpected;
         }
     }
-    let mode = install::ide_mode(rules, facts);
+    let mode = install::ide_mode(cli, facts);
     match mode.setting {
         Some(false) => {
             r.reason = format!(
@@ -517,21 +525,20 @@ async fn decide(
             r.notes.push(if mode.auto {
                 "it connects at start (autoConnectIde)".into()
             } else {
-                format!("connect with `{} --ide`, or `/ide` inside it", rules.binary)
+                format!("connect with `{} --ide`, or `/ide` inside it", cli.binary)
             });
         }
     }
     Verdict::Connects
 }
 
-fn shadowed(rules: &Rules, facts: &Facts, other: &Seen, port: u16, r: &mut CliReport) {
-    let by_var = facts
-        .var(rules.port_var)
-        .is_some_and(|v| v == other.port.to_string());
-    let why = if by_var {
-        format!("{}={} in this shell picks it", rules.port_var, other.port)
-    } else {
-        format!("{} tries it first", rules.name)
+fn shadowed(cli: &Cli, facts: &Facts, other: &Seen, port: u16, r: &mut CliReport) {
+    let by_var = cli
+        .port_var()
+        .filter(|name| facts.var(name) == Some(other.port.to_string().as_str()));
+    let why = match by_var {
+        Some(name) => format!("{name}={} in this shell picks it", other.port),
+        None => format!("{} tries it first", cli.name),
     };
     r.reason = format!(
         "{}'s file {} also matches {}, and {why}",
@@ -539,9 +546,9 @@ fn shadowed(rules: &Rules, facts: &Facts, other: &Seen, port: u16, r: &mut CliRe
         other.path.display(),
         facts.dir.display()
     );
-    r.fix = shell(match rules.transport {
-        Transport::Http => "eval \"$(redline env)\"".to_owned(),
-        Transport::WebSocket => format!("export {}={port}", rules.port_var),
+    r.fix = shell(match (cli.transport, cli.port_var()) {
+        (Transport::WebSocket, Some(name)) => format!("export {name}={port}"),
+        _ => "eval \"$(redline env)\"".to_owned(),
     });
 }
 
