@@ -372,6 +372,43 @@ mod tests {
         assert!(theirs_claude.exists() && place.dir(&clients::CLAUDE).is_dir());
     }
 
+    /// Every format Redline writes, the CLI's reader (doctor's, and the sweep's) reads back as
+    /// Redline's, with its port, PID, roots and token.
+    #[test]
+    fn every_cli_reads_back_what_is_written_for_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = dirs(tmp.path());
+        let token = Token::generate();
+        let a = Announcement {
+            pid: 4242,
+            port: 5151,
+            ws_port: Some(6161),
+            workspace_path: "/a:/b",
+            roots: &["/a".into(), "/b".into()],
+            token: &token,
+        };
+        let w = write(&d, &a);
+        assert_eq!(w.files.len(), clients::ALL.len(), "{w:?}");
+        for cli in &clients::ALL {
+            let format = cli.discovery.format;
+            let port = a.port_for(cli.transport).unwrap();
+            let path = file(&d, cli, a.pid, port);
+            assert!(w.files.contains(&path), "{}: {}", cli.id, path.display());
+            let (name_pid, body) = read_ours(format, &path).unwrap();
+            assert_eq!(
+                format.parse_name(path.file_name().unwrap().to_str().unwrap()),
+                Some((name_pid, port))
+            );
+            assert_eq!(format.pid_of(name_pid, &body), Some(4242), "{}", cli.id);
+            assert_eq!(format.token(&body), Some(token.expose()), "{}", cli.id);
+            assert_eq!(format.ide_of(&body).as_deref(), Some(IDE_DISPLAY_NAME));
+            let field = format.roots().field();
+            assert!(body.get(field).is_some(), "{}: {field}", cli.id);
+        }
+        let swept = sweep_stale(&d, &Alive(HashSet::new()), 1);
+        assert_eq!(swept.len(), clients::ALL.len(), "dead PID: all swept");
+    }
+
     #[test]
     fn a_failed_file_does_not_stop_the_other() {
         let tmp = tempfile::tempdir().unwrap();
