@@ -40,7 +40,15 @@ fn ids_names_commands_packages_programs_and_variables_are_unique() {
         assert!(c.id.bytes().all(|b| b.is_ascii_lowercase()), "{}", c.id);
         assert!(c.env.iter().filter(|(_, w)| *w == Pinned::Port).count() <= 1);
         assert_eq!(Cli::of_package(c.packages[0]).map(|f| f.id), Some(c.id));
+        for p in c.programs {
+            assert_eq!(Cli::of_program(p).map(|f| f.id), Some(c.id));
+        }
     }
+    assert_eq!(
+        Cli::of_program("claude").map(|c| c.name),
+        Some("Claude Code")
+    );
+    assert!(Cli::of_program("node").is_none());
 }
 
 /// Two CLIs reading one directory would read each other's files as their own.

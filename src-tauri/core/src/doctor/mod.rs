@@ -1,100 +1,23 @@
 //! `redline doctor`: for each CLI, as it would decide from a directory, whether it will connect
 //! to Redline, and if not, why and the one command that fixes it.
 
+mod facts;
 pub mod install;
 pub mod probe;
+mod render;
 pub mod scan;
+mod welcome;
+
+pub use facts::Facts;
+pub use render::render;
+pub use welcome::{welcome, Line, Welcome};
 
 use crate::clients::{self, Cli, ContainerHost, IdeMode, Transport};
-use crate::config::Config;
-use crate::dirs::Dirs;
-use crate::instance::Status;
-use crate::process::ProcessTable;
 use install::Installed;
 use probe::Probe;
 use scan::Seen;
 use serde::Serialize;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-/// Everything doctor looks at, injected so tests feed it fixture directories.
-pub struct Facts {
-    /// The directory the CLI would start in, canonical.
-    pub dir: PathBuf,
-    /// The environment of the shell the CLI would start from.
-    pub env: HashMap<String, String>,
-    /// The CLIs' directories as that environment resolves them.
-    pub dirs: Dirs,
-    /// The user the CLI would run as.
-    pub uid: Option<u32>,
-    pub procs: Arc<dyn ProcessTable>,
-    /// The PIDs above this process (shell, terminal, …): where Gemini CLI looks for its IDE.
-    pub ancestors: Vec<u32>,
-    /// `/` normally; where `/.dockerenv` and `/run/.containerenv` are looked for.
-    pub root: PathBuf,
-    /// The running Redline's status; `None` when none answers.
-    pub redline: Option<Status>,
-    /// The config on disk, for when no Redline runs.
-    pub config: Config,
-    pub case_insensitive: bool,
-    /// Which CLIs to check (normally `clients::ALL`).
-    pub clis: Vec<Cli>,
-}
-
-impl Facts {
-    pub fn var(&self, k: &str) -> Option<&str> {
-        self.env
-            .get(k)
-            .map(String::as_str)
-            .filter(|v| !v.is_empty())
-    }
-
-    /// Facts about this machine, this process and its environment.
-    pub fn from_os(dir: PathBuf, redline: Option<Status>, config: Config) -> Facts {
-        let env: HashMap<String, String> = std::env::vars().collect();
-        Facts {
-            dirs: Dirs::resolve(&env),
-            env,
-            dir,
-            uid: own_uid(),
-            procs: Arc::new(crate::process::OsProcessTable),
-            ancestors: crate::process::ancestors(crate::process::own_pid()),
-            root: PathBuf::from("/"),
-            redline,
-            config,
-            case_insensitive: cfg!(any(windows, target_os = "macos")),
-            clis: clients::ALL.to_vec(),
-        }
-    }
-
-    fn in_container(&self) -> bool {
-        self.root.join(".dockerenv").exists() || self.root.join("run/.containerenv").exists()
-    }
-
-    /// The command that starts Redline here: the desktop app where there is a display.
-    fn start_command(&self) -> String {
-        let display = cfg!(any(windows, target_os = "macos"))
-            || self.var("DISPLAY").is_some()
-            || self.var("WAYLAND_DISPLAY").is_some();
-        if display {
-            "redline".into()
-        } else {
-            "redline serve --headless".into()
-        }
-    }
-}
-
-#[cfg(unix)]
-fn own_uid() -> Option<u32> {
-    // SAFETY: getuid cannot fail and touches no memory.
-    Some(unsafe { libc::getuid() })
-}
-
-#[cfg(not(unix))]
-fn own_uid() -> Option<u32> {
-    None
-}
 
 /// Where the fix is typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -321,13 +244,14 @@ async fn decide(
     let dir = quote(&facts.dir);
     if facts.redline.is_none() {
         // With one of these set the CLIs stay on 127.0.0.1: Redline belongs in this container.
-        let local = [
-            "SSH_CONNECTION",
-            "REMOTE_CONTAINERS",
-            "VSCODE_REMOTE_CONTAINERS_SESSION",
-        ]
-        .iter()
-        .any(|v| facts.var(v).is_some());
+        let local = clients::ALL
+            .iter()
+            .filter_map(|c| match c.container.host {
+                ContainerHost::DockerHostUnless(vars) => Some(vars),
+                ContainerHost::LoopbackFirst => None,
+            })
+            .flatten()
+            .any(|v| facts.var(v).is_some());
         if facts.in_container() && !local {
             r.reason = "this is a container and no Redline runs in it; Redline on the host \
                         serves containers once set up for them"
@@ -550,134 +474,4 @@ fn shadowed(cli: &Cli, facts: &Facts, other: &Seen, port: u16, r: &mut CliReport
         (Transport::WebSocket, Some(name)) => format!("export {name}={port}"),
         _ => "eval \"$(redline env)\"".to_owned(),
     });
-}
-
-/// One CLI's line on the welcome page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(rename = "DoctorLine")]
-pub struct Line {
-    pub name: String,
-    pub installed: bool,
-    pub ok: bool,
-    pub reason: String,
-    /// The one command that fixes it, if any.
-    pub fix: Option<String>,
-    /// The fix is typed at the CLI's prompt (e.g. `/ide enable`), not in a shell.
-    pub fix_in_cli: bool,
-}
-
-/// What the window's welcome page shows: the workspace it checked and each CLI's line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-pub struct Welcome {
-    /// The workspace checked (the newest); `None` when there is none yet.
-    pub workspace: Option<String>,
-    pub lines: Vec<Line>,
-}
-
-/// The doctor's verdict for the running instance's newest workspace, from its root.
-pub async fn welcome(status: Status, config: Config) -> Welcome {
-    let Some(ws) = status.workspaces.last().map(|w| w.path.clone()) else {
-        return Welcome {
-            workspace: None,
-            lines: vec![],
-        };
-    };
-    let facts = Facts::from_os(ws.clone(), Some(status), config);
-    let report = diagnose(&facts).await;
-    Welcome {
-        workspace: Some(ws.to_string_lossy().into_owned()),
-        lines: report
-            .clis
-            .iter()
-            .map(|c| Line {
-                name: c.name.clone(),
-                installed: c.installed.is_some(),
-                ok: c.ok,
-                reason: c.reason.clone(),
-                fix: c.fix.as_ref().map(|f| f.command.clone()),
-                fix_in_cli: c.fix.as_ref().is_some_and(|f| f.place == Place::Cli),
-            })
-            .collect(),
-    }
-}
-
-/// The report as people read it.
-pub fn render(report: &Report) -> String {
-    use std::fmt::Write;
-    let mut out = String::new();
-    let _ = writeln!(out, "Redline doctor for {}", report.dir.display());
-    match (report.redline_pid, &report.workspace) {
-        (None, _) => {
-            let _ = writeln!(out, "Redline: not running");
-        }
-        (Some(pid), None) => {
-            let _ = writeln!(
-                out,
-                "Redline: running (pid {pid}); no workspace contains it"
-            );
-        }
-        (Some(pid), Some(w)) => {
-            let state = match w.port {
-                Some(p) => format!("on, port {p}"),
-                None => "off".into(),
-            };
-            let _ = writeln!(
-                out,
-                "Redline: running (pid {pid}); workspace {} {state}",
-                w.path.display()
-            );
-        }
-    }
-    if report.container {
-        let _ = writeln!(out, "In a container");
-    }
-    for c in &report.clis {
-        let _ = writeln!(out);
-        let version = c
-            .installed
-            .as_ref()
-            .map(|i| match &i.version {
-                Some(v) => format!(" {v}"),
-                None => " (version unknown)".into(),
-            })
-            .unwrap_or_default();
-        let mark = match (c.ok, c.verdict) {
-            (_, Verdict::NotInstalled) => "-",
-            (true, _) => "ok",
-            (false, _) => "NO",
-        };
-        let _ = writeln!(out, "[{mark}] {}{version}: {}", c.name, c.reason);
-        if let Some(f) = &c.file {
-            let _ = writeln!(out, "     file: {}", f.display());
-        }
-        if let Some(Probe::Answered { server, version }) = &c.probe {
-            let _ = writeln!(
-                out,
-                "     checked: the token works (initialize answered by {server} {version})"
-            );
-        }
-        if let Some(fix) = &c.fix {
-            let place = match fix.place {
-                Place::Shell => "run".to_owned(),
-                Place::Cli => format!("type in {}", c.id),
-            };
-            let _ = writeln!(out, "     fix ({place}): {}", fix.command);
-        }
-        for n in &c.notes {
-            let _ = writeln!(out, "     note: {n}");
-        }
-    }
-    let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "{}",
-        if report.ok {
-            "Every installed CLI will connect."
-        } else {
-            "Some installed CLI will not connect (see the fixes above)."
-        }
-    );
-    out
 }
