@@ -16,6 +16,11 @@ pub use qwen::QWEN;
 use std::path::{Path, PathBuf};
 
 /// Every CLI Redline serves, in the order files are written and doctor reports them.
+///
+/// A new CLI is a file like `gemini.rs` added here. A discovery format of its own is a new
+/// `Format` variant: the compiler then asks for its writer (`discovery`) and reader
+/// (`format.rs`). A new protocol is a new `Transport` and its server (e.g. GitHub Copilot CLI:
+/// MCP over HTTP on a unix socket, announced by a socket path rather than a port).
 pub const ALL: [Cli; 3] = [GEMINI, QWEN, CLAUDE];
 
 /// One CLI.
