@@ -285,7 +285,7 @@ impl Instance {
             .get(&ws)
             .and_then(|c| c.container_endpoint());
         let (args, added) = container::run_args(
-            &mut state.config,
+            state.config.containers_mut(&ws)?,
             &self.world.dirs,
             self.world.interfaces.as_ref(),
             &ws,

@@ -4,6 +4,7 @@
 pub mod accept;
 pub mod bindings;
 pub mod bridge;
+pub mod clients;
 pub mod clock;
 pub mod companion;
 pub mod config;
@@ -15,6 +16,7 @@ pub mod dirs;
 pub mod discovery;
 pub mod doctor;
 pub mod error;
+pub mod file_uri;
 pub mod host;
 pub mod http;
 pub mod instance;
