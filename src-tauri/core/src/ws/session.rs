@@ -18,8 +18,8 @@ use tokio_util::sync::CancellationToken;
 
 /// A WebSocket ping this often keeps an idle connection alive for hours.
 pub const PING: Duration = Duration::from_secs(30);
-/// How long a closing connection waits for its calls' answers to go out.
-pub const DRAIN: Duration = Duration::from_secs(5);
+pub use crate::limits::DRAIN;
+use crate::limits::PEER_SEND;
 /// Requests of one connection being answered at once; beyond it, a JSON-RPC error.
 const MAX_IN_FLIGHT: usize = 32;
 /// Frames waiting to go out on one connection; producers wait beyond it.
@@ -340,8 +340,8 @@ pub async fn run(
                 let latest = selections.borrow_and_update().clone();
                 if let Some(params) = latest {
                     let msg = json!({"jsonrpc": "2.0", "method": "selection_changed", "params": params});
-                    if socket.send(Message::Text(msg.to_string().into())).await.is_err() {
-                        break true;
+                    if !send(&mut socket, Message::Text(msg.to_string().into()), &closing).await {
+                        break !closing.is_cancelled();
                     }
                 }
             }
@@ -357,8 +357,8 @@ pub async fn run(
                     Incoming::Request { id: rid, method, params } => {
                         if tasks.len() >= MAX_IN_FLIGHT {
                             let busy = error(rid, BUSY, "too many requests in flight");
-                            if socket.send(Message::Text(busy.into())).await.is_err() {
-                                break true;
+                            if !send(&mut socket, Message::Text(busy.into()), &closing).await {
+                                break !closing.is_cancelled();
                             }
                             continue;
                         }
@@ -373,20 +373,20 @@ pub async fn run(
                     }
                     Incoming::Ignored => {}
                     Incoming::Fault(reply) => {
-                        if socket.send(Message::Text(reply.into())).await.is_err() {
-                            break true;
+                        if !send(&mut socket, Message::Text(reply.into()), &closing).await {
+                            break !closing.is_cancelled();
                         }
                     }
                 }
             }
             Some(msg) = outbox.recv() => {
-                if socket.send(Message::Text(msg.into())).await.is_err() {
-                    break true;
+                if !send(&mut socket, Message::Text(msg.into()), &closing).await {
+                    break !closing.is_cancelled();
                 }
             }
             _ = ping.tick() => {
-                if socket.send(Message::Ping(axum::body::Bytes::new())).await.is_err() {
-                    break true;
+                if !send(&mut socket, Message::Ping(axum::body::Bytes::new()), &closing).await {
+                    break !closing.is_cancelled();
                 }
             }
             Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
@@ -400,14 +400,16 @@ pub async fn run(
         loop {
             tokio::select! {
                 Some(msg) = outbox.recv() => {
-                    if socket.send(Message::Text(msg.into())).await.is_err() {
+                    if !send_by(&mut socket, Message::Text(msg.into()), deadline).await {
                         break;
                     }
                 }
                 joined = tasks.join_next() => {
                     if joined.is_none() {
                         while let Ok(msg) = outbox.try_recv() {
-                            let _ = socket.send(Message::Text(msg.into())).await;
+                            if !send_by(&mut socket, Message::Text(msg.into()), deadline).await {
+                                break;
+                            }
                         }
                         break;
                     }
@@ -415,12 +417,11 @@ pub async fn run(
                 _ = tokio::time::sleep_until(deadline) => break,
             }
         }
-        let _ = socket
-            .send(Message::Close(Some(CloseFrame {
-                code: axum::extract::ws::close_code::AWAY,
-                reason: "Redline stopped serving this workspace".into(),
-            })))
-            .await;
+        let close = Message::Close(Some(CloseFrame {
+            code: axum::extract::ws::close_code::AWAY,
+            reason: "Redline stopped serving this workspace".into(),
+        }));
+        send_by(&mut socket, close, deadline).await;
     }
     tasks.abort_all();
     shared.connections.lock().remove(&id);
@@ -429,4 +430,21 @@ pub async fn run(
         .reviews
         .dismiss(|r| r.session == id && r.workspace == ws);
     tracing::info!("Claude Code disconnected ({id}); {dismissed} review(s) dismissed");
+}
+
+/// Sends one frame unless Redline closes the connection first or the peer has not taken it
+/// within `PEER_SEND`: a peer that stopped reading cannot hold the loop. False if not sent.
+async fn send(socket: &mut WebSocket, msg: Message, closing: &CancellationToken) -> bool {
+    tokio::select! {
+        sent = tokio::time::timeout(PEER_SEND, socket.send(msg)) => matches!(sent, Ok(Ok(()))),
+        _ = closing.cancelled() => false,
+    }
+}
+
+/// Sends one frame of the final flush, which ends at `deadline` whatever the peer does.
+async fn send_by(socket: &mut WebSocket, msg: Message, deadline: tokio::time::Instant) -> bool {
+    matches!(
+        tokio::time::timeout_at(deadline, socket.send(msg)).await,
+        Ok(Ok(()))
+    )
 }
