@@ -7,6 +7,7 @@ use crate::peer::Endpoints;
 use crate::review::{ClientInfo, Outcome, ReviewId};
 use crate::ws::tools;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures::SinkExt;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -323,6 +324,8 @@ pub async fn run(
     let start = tokio::time::Instant::now() + PING;
     let mut ping = tokio::time::interval_at(start, PING);
     let mut selection_due: Option<tokio::time::Instant> = None;
+    // A frame the loop had not handed to the socket when Redline closed: the drain sends it.
+    let mut unsent: Option<Message> = None;
     let peer_gone = loop {
         let selection_wait = async {
             match selection_due {
@@ -340,8 +343,8 @@ pub async fn run(
                 let latest = selections.borrow_and_update().clone();
                 if let Some(params) = latest {
                     let msg = json!({"jsonrpc": "2.0", "method": "selection_changed", "params": params});
-                    if !send(&mut socket, Message::Text(msg.to_string().into()), &closing).await {
-                        break !closing.is_cancelled();
+                    if let Some(gone) = ended(send(&mut socket, Message::Text(msg.to_string().into()), &closing).await, &mut unsent) {
+                        break gone;
                     }
                 }
             }
@@ -357,8 +360,8 @@ pub async fn run(
                     Incoming::Request { id: rid, method, params } => {
                         if tasks.len() >= MAX_IN_FLIGHT {
                             let busy = error(rid, BUSY, "too many requests in flight");
-                            if !send(&mut socket, Message::Text(busy.into()), &closing).await {
-                                break !closing.is_cancelled();
+                            if let Some(gone) = ended(send(&mut socket, Message::Text(busy.into()), &closing).await, &mut unsent) {
+                                break gone;
                             }
                             continue;
                         }
@@ -373,20 +376,20 @@ pub async fn run(
                     }
                     Incoming::Ignored => {}
                     Incoming::Fault(reply) => {
-                        if !send(&mut socket, Message::Text(reply.into()), &closing).await {
-                            break !closing.is_cancelled();
+                        if let Some(gone) = ended(send(&mut socket, Message::Text(reply.into()), &closing).await, &mut unsent) {
+                            break gone;
                         }
                     }
                 }
             }
             Some(msg) = outbox.recv() => {
-                if !send(&mut socket, Message::Text(msg.into()), &closing).await {
-                    break !closing.is_cancelled();
+                if let Some(gone) = ended(send(&mut socket, Message::Text(msg.into()), &closing).await, &mut unsent) {
+                    break gone;
                 }
             }
             _ = ping.tick() => {
-                if !send(&mut socket, Message::Ping(axum::body::Bytes::new()), &closing).await {
-                    break !closing.is_cancelled();
+                if let Some(gone) = ended(send(&mut socket, Message::Ping(axum::body::Bytes::new()), &closing).await, &mut unsent) {
+                    break gone;
                 }
             }
             Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
@@ -397,7 +400,11 @@ pub async fn run(
         // sent before the close frame, so no CLI waits for ever.
         conn.settle_all(Outcome::Rejected);
         let deadline = tokio::time::Instant::now() + DRAIN;
-        loop {
+        let flushed = match unsent {
+            Some(msg) => send_by(&mut socket, msg, deadline).await,
+            None => true,
+        };
+        while flushed {
             tokio::select! {
                 Some(msg) = outbox.recv() => {
                     if !send_by(&mut socket, Message::Text(msg.into()), deadline).await {
@@ -432,12 +439,51 @@ pub async fn run(
     tracing::info!("Claude Code disconnected ({id}); {dismissed} review(s) dismissed");
 }
 
+/// What became of a frame the connection's loop sent.
+enum Sent {
+    Yes,
+    /// Redline closed the connection before the socket took the frame; here it is back.
+    Back(Message),
+    /// The peer is gone, or took nothing for `PEER_SEND`.
+    Failed,
+}
+
 /// Sends one frame unless Redline closes the connection first or the peer has not taken it
-/// within `PEER_SEND`: a peer that stopped reading cannot hold the loop. False if not sent.
-async fn send(socket: &mut WebSocket, msg: Message, closing: &CancellationToken) -> bool {
+/// within `PEER_SEND`: a peer that stopped reading cannot hold the loop. A frame the socket
+/// took stays queued in it when Redline closes, and the drain's next send flushes it.
+async fn send(socket: &mut WebSocket, msg: Message, closing: &CancellationToken) -> Sent {
+    let by = tokio::time::Instant::now() + PEER_SEND;
+    let room = tokio::time::timeout_at(by, std::future::poll_fn(|cx| socket.poll_ready_unpin(cx)));
     tokio::select! {
-        sent = tokio::time::timeout(PEER_SEND, socket.send(msg)) => matches!(sent, Ok(Ok(()))),
-        _ = closing.cancelled() => false,
+        biased;
+        ready = room => if !matches!(ready, Ok(Ok(()))) {
+            return Sent::Failed;
+        },
+        _ = closing.cancelled() => return Sent::Back(msg),
+    }
+    if socket.start_send_unpin(msg).is_err() {
+        return Sent::Failed;
+    }
+    tokio::select! {
+        biased;
+        flushed = tokio::time::timeout_at(by, socket.flush()) => match flushed {
+            Ok(Ok(())) => Sent::Yes,
+            _ => Sent::Failed,
+        },
+        _ = closing.cancelled() => Sent::Yes,
+    }
+}
+
+/// Whether the loop ends after a send, and if so whether the peer is gone (else Redline closed
+/// it, keeping an unsent frame for the drain).
+fn ended(sent: Sent, unsent: &mut Option<Message>) -> Option<bool> {
+    match sent {
+        Sent::Yes => None,
+        Sent::Back(msg) => {
+            *unsent = Some(msg);
+            Some(false)
+        }
+        Sent::Failed => Some(true),
     }
 }
 
