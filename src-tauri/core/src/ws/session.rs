@@ -400,11 +400,12 @@ pub async fn run(
         // sent before the close frame, so no CLI waits for ever.
         conn.settle_all(Outcome::Rejected);
         let deadline = tokio::time::Instant::now() + DRAIN;
-        let flushed = match unsent {
-            Some(msg) => send_by(&mut socket, msg, deadline).await,
-            None => true,
-        };
-        while flushed {
+        loop {
+            if let Some(msg) = unsent.take() {
+                if !send_by(&mut socket, msg, deadline).await {
+                    break;
+                }
+            }
             tokio::select! {
                 Some(msg) = outbox.recv() => {
                     if !send_by(&mut socket, Message::Text(msg.into()), deadline).await {
