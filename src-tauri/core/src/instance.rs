@@ -495,14 +495,23 @@ impl Instance {
     }
 
     /// Whether the file changed on disk since the review opened (created, edited or deleted).
+    /// Read as the original was (bounded, never blocking on a FIFO, beneath the workspace): the
+    /// review window asks from the UI thread.
     pub fn disk_changed(&self, id: ReviewId) -> Result<bool> {
         let r = self.review(id)?;
-        let now = match std::fs::read(&r.path) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(Error::io(&r.path, e)),
-        };
-        Ok(now.as_deref() != r.original.as_deref().map(str::as_bytes))
+        let ws = crate::workspace::Workspace::new(r.workspace.clone());
+        match crate::original::read_blocking(&ws, &r.path, &r.file_path) {
+            Ok(now) => Ok(now != r.original),
+            // What could not be an original (too big, not text, not a file) is not the one read.
+            Err(
+                Error::TooLarge { .. }
+                | Error::NotText(_)
+                | Error::NotRegularFile(_)
+                | Error::IsDirectory(_)
+                | Error::BadPath { .. },
+            ) => Ok(true),
+            Err(e) => Err(e),
+        }
     }
 
     /// Rejects every pending review (the window closed with "reject them").

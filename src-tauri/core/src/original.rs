@@ -15,20 +15,29 @@ pub const MAX_ORIGINAL_BYTES: u64 = 32 * 1024 * 1024;
 /// cannot lead outside. Runs on the blocking pool, and never blocks even there: a FIFO, socket or
 /// device is refused unread.
 pub async fn read(workspace: &Workspace, path: &Path, file_path: &str) -> Result<Option<String>> {
+    let (ws, owned, shown) = (workspace.clone(), path.to_path_buf(), file_path.to_owned());
+    tokio::task::spawn_blocking(move || read_blocking(&ws, &owned, &shown))
+        .await
+        .map_err(|e| Error::io(path, std::io::Error::other(e)))?
+}
+
+/// As `read`, on the calling thread: for a caller that is not async (it never blocks either).
+pub fn read_blocking(
+    workspace: &Workspace,
+    path: &Path,
+    file_path: &str,
+) -> Result<Option<String>> {
     let Some((root, rel)) = workspace
         .roots
         .iter()
-        .find_map(|r| Some((r.clone(), path.strip_prefix(r).ok()?.to_path_buf())))
+        .find_map(|r| Some((r, path.strip_prefix(r).ok()?)))
     else {
         return Err(Error::OutsideWorkspace {
             path: file_path.to_owned(),
             roots: workspace.joined(),
         });
     };
-    let (owned, shown) = (path.to_path_buf(), file_path.to_owned());
-    tokio::task::spawn_blocking(move || read_now(&root, &rel, &owned, &shown))
-        .await
-        .map_err(|e| Error::io(path, std::io::Error::other(e)))?
+    read_now(root, rel, path, file_path)
 }
 
 fn read_now(root: &Path, rel: &Path, path: &Path, file_path: &str) -> Result<Option<String>> {

@@ -1,6 +1,5 @@
-//! A decision never waits on another workspace's peers: workspace A is stopped while its Claude
-//! Code peer has stopped reading (its socket buffers full), and an Accept on workspace B is
-//! answered while A's stop is still in progress; A's stop then ends within the drain bound.
+//! The running instance against peers and files that misbehave: a decision never waits on
+//! another workspace's stop, and checking a review's file on disk never blocks.
 
 mod common;
 use common::{start, WAIT};
@@ -90,6 +89,9 @@ async fn open_diff(
     }
 }
 
+/// Workspace A is stopped while its Claude Code peer has stopped reading (its socket buffers
+/// full), and an Accept on workspace B is answered while A's stop is still in progress; A's stop
+/// then ends within the drain bound.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_accept_is_answered_while_another_workspace_waits_on_a_peer_that_stopped_reading() {
     let f = start().await;
@@ -173,4 +175,40 @@ async fn an_accept_is_answered_while_another_workspace_waits_on_a_peer_that_stop
     let took = began.elapsed();
     assert!(took < DRAIN + DRAIN / 2, "A's stop took {took:?}");
     drop(peer_a);
+}
+
+/// "Changed on disk?" is asked from the UI thread: it reads as the original was read, so a FIFO,
+/// a huge file or a deleted one answers at once instead of blocking or filling memory.
+#[tokio::test]
+async fn the_disk_check_never_blocks_on_what_replaced_the_file() {
+    let f = start().await;
+    let mut client = f.client();
+    client.connect("2025-06-18").await;
+    let id = f.propose(&mut client, "a.txt", "new\n").await;
+    let file = f.ws.join("a.txt");
+    let changed = |instance: std::sync::Arc<redline_core::instance::Instance>| {
+        // A thread of its own: the old check blocked for ever on a FIFO.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(instance.disk_changed(id)));
+        rx.recv_timeout(WAIT)
+            .expect("the disk check blocked")
+            .unwrap()
+    };
+    assert!(!changed(f.instance.clone()), "unchanged");
+    std::fs::write(&file, "edited\n").unwrap();
+    assert!(changed(f.instance.clone()), "edited");
+    std::fs::write(&file, "one\ntwo\n").unwrap();
+    assert!(!changed(f.instance.clone()), "as it was");
+    std::fs::remove_file(&file).unwrap();
+    assert!(changed(f.instance.clone()), "deleted");
+    let c = std::ffi::CString::new(file.to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path that outlives the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    assert!(changed(f.instance.clone()), "a FIFO");
+    std::fs::remove_file(&file).unwrap();
+    std::fs::File::create(&file)
+        .unwrap()
+        .set_len(redline_core::original::MAX_ORIGINAL_BYTES + 1)
+        .unwrap();
+    assert!(changed(f.instance.clone()), "too big to be the original");
 }
