@@ -317,7 +317,10 @@ mod tests {
         port
     }
 
-    const SSE: &str = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}\n\n";
+    const SSE: &str = concat!(
+        "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,",
+        "\"result\":{\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}\n\n"
+    );
 
     #[tokio::test]
     async fn what_is_not_a_companion_is_named() {

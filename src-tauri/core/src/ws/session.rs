@@ -343,7 +343,8 @@ pub async fn run(
                 let latest = selections.borrow_and_update().clone();
                 if let Some(params) = latest {
                     let msg = json!({"jsonrpc": "2.0", "method": "selection_changed", "params": params});
-                    if let Some(gone) = ended(send(&mut socket, Message::Text(msg.to_string().into()), &closing).await, &mut unsent) {
+                    let sent = send(&mut socket, Message::Text(msg.to_string().into()), &closing).await;
+                    if let Some(gone) = ended(sent, &mut unsent) {
                         break gone;
                     }
                 }
@@ -360,7 +361,8 @@ pub async fn run(
                     Incoming::Request { id: rid, method, params } => {
                         if tasks.len() >= MAX_IN_FLIGHT {
                             let busy = error(rid, BUSY, "too many requests in flight");
-                            if let Some(gone) = ended(send(&mut socket, Message::Text(busy.into()), &closing).await, &mut unsent) {
+                            let sent = send(&mut socket, Message::Text(busy.into()), &closing).await;
+                            if let Some(gone) = ended(sent, &mut unsent) {
                                 break gone;
                             }
                             continue;
@@ -376,19 +378,22 @@ pub async fn run(
                     }
                     Incoming::Ignored => {}
                     Incoming::Fault(reply) => {
-                        if let Some(gone) = ended(send(&mut socket, Message::Text(reply.into()), &closing).await, &mut unsent) {
+                        let sent = send(&mut socket, Message::Text(reply.into()), &closing).await;
+                        if let Some(gone) = ended(sent, &mut unsent) {
                             break gone;
                         }
                     }
                 }
             }
             Some(msg) = outbox.recv() => {
-                if let Some(gone) = ended(send(&mut socket, Message::Text(msg.into()), &closing).await, &mut unsent) {
+                let sent = send(&mut socket, Message::Text(msg.into()), &closing).await;
+                if let Some(gone) = ended(sent, &mut unsent) {
                     break gone;
                 }
             }
             _ = ping.tick() => {
-                if let Some(gone) = ended(send(&mut socket, Message::Ping(axum::body::Bytes::new()), &closing).await, &mut unsent) {
+                let sent = send(&mut socket, Message::Ping(axum::body::Bytes::new()), &closing).await;
+                if let Some(gone) = ended(sent, &mut unsent) {
                     break gone;
                 }
             }
