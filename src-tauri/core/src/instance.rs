@@ -86,6 +86,8 @@ pub struct Instance {
     world: World,
     limits: Limits,
     reviews: Arc<ReviewQueue>,
+    /// Held only for quick work (config, binding, files): never across an await on a peer, so
+    /// no surface waits on how fast a CLI reads. Decisions do not take it at all.
     state: Mutex<State>,
     quit: CancellationToken,
     /// Asks a surface to show the reviews (a second launch, the tray, a command).
@@ -145,6 +147,7 @@ impl Instance {
         }
     }
 
+    /// Runs under the state lock: it binds and writes files, and waits on no peer.
     async fn start_companion(&self, state: &mut State, path: &Path) -> Result<()> {
         if state.companions.contains_key(path) {
             return Ok(());
