@@ -2,6 +2,7 @@
 //! tokens, and the review queue. Knows nothing of Tauri; tested without a display.
 
 pub mod accept;
+mod beneath;
 pub mod bindings;
 pub mod bridge;
 pub mod clients;

@@ -235,7 +235,7 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
     };
     let original = match &a.old_file_path {
         Some(old) => match resolve(conn, old) {
-            Ok((old_path, _)) => original::read(&old_path, old).await,
+            Ok((old_path, _)) => original::read(ws, &old_path, old).await,
             Err(e) => Err(e),
         },
         None => Ok(None),
