@@ -32,6 +32,16 @@ pub enum Decision {
     Reject,
 }
 
+/// Settles a review through the queue alone, which tells the CLI that asked: no companion is
+/// needed, so a decision never waits on a workspace starting or stopping.
+pub fn settle(reviews: &ReviewQueue, id: ReviewId, decision: Decision) -> Result<()> {
+    match decision {
+        Decision::Accept(content) => reviews.accept(id, content)?,
+        Decision::Reject => reviews.resolve(id, Outcome::Rejected)?,
+    };
+    Ok(())
+}
+
 /// What the server's handlers share about their workspace.
 pub struct Shared {
     pub workspace: Workspace,
@@ -80,11 +90,7 @@ impl Shared {
     /// Settles a review; the queue tells the CLI that asked, in its own protocol. Only one
     /// decision can win.
     pub fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
-        match decision {
-            Decision::Accept(content) => self.reviews.accept(id, content)?,
-            Decision::Reject => self.reviews.resolve(id, Outcome::Rejected)?,
-        };
-        Ok(())
+        settle(&self.reviews, id, decision)
     }
 
     /// A session is gone: forget it and dismiss its reviews.
@@ -170,6 +176,21 @@ pub struct Companion {
     cancel: CancellationToken,
     server: tokio::task::JoinHandle<()>,
     ws_server: tokio::task::JoinHandle<()>,
+}
+
+/// A companion told to stop, its servers still closing their connections (each bounded by
+/// `limits::DRAIN`).
+pub struct Stopping {
+    servers: [tokio::task::JoinHandle<()>; 2],
+}
+
+impl Stopping {
+    /// Resolves once every connection has closed.
+    pub async fn finished(self) {
+        for server in self.servers {
+            let _ = server.await;
+        }
+    }
 }
 
 /// What the workspace's settings ask of its companion.
@@ -353,6 +374,13 @@ impl Companion {
     /// Stops serving and removes the files. Each CLI still waiting on a review of this workspace
     /// is told it was rejected first: otherwise its openDiff would wait for ever.
     pub async fn stop(self) {
+        self.halt().finished().await
+    }
+
+    /// The part of `stop` that waits on nothing: files removed, reviews rejected, servers told
+    /// to close. What is left, waiting for peers to go, is the returned `Stopping`'s, so a
+    /// caller holding a lock can release it first.
+    pub fn halt(self) -> Stopping {
         discovery::remove(&self.written.files);
         if let Some(bridge) = &self.containers {
             bridge.remove_files();
@@ -364,8 +392,9 @@ impl Companion {
             }
         }
         self.cancel.cancel();
-        let _ = self.server.await;
-        let _ = self.ws_server.await;
+        Stopping {
+            servers: [self.server, self.ws_server],
+        }
     }
 
     pub fn status(&self, token_store: &str) -> WorkspaceStatus {

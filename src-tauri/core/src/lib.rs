@@ -2,9 +2,11 @@
 //! tokens, and the review queue. Knows nothing of Tauri; tested without a display.
 
 pub mod accept;
+mod beneath;
 pub mod bindings;
 pub mod bridge;
 pub mod bundle_id;
+pub mod clients;
 pub mod clock;
 pub mod companion;
 pub mod config;
@@ -16,6 +18,7 @@ pub mod dirs;
 pub mod discovery;
 pub mod doctor;
 pub mod error;
+pub mod file_uri;
 pub mod host;
 pub mod http;
 pub mod instance;

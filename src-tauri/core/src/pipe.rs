@@ -263,9 +263,9 @@ mod tests {
         Dirs {
             config: root.join("config"),
             runtime: root.join(format!("redline-pipe-{tag}-{}", std::process::id())),
-            gemini: root.join("gemini"),
-            qwen: root.join("qwen"),
-            claude: root.join("claude"),
+            home: root.join("home"),
+            tmp: root.join("tmp"),
+            vars: Default::default(),
         }
     }
 

@@ -240,7 +240,7 @@ impl Handler {
             }
             Err(e) => return failed(e),
         };
-        let original = match original::read(&path, &a.file_path).await {
+        let original = match original::read(&self.ws.workspace, &path, &a.file_path).await {
             Ok(text) => text,
             Err(e) => return failed(e),
         };

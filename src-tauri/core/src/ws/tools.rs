@@ -141,15 +141,7 @@ fn failed(e: Error) -> Value {
 }
 
 fn file_uri(path: &Path) -> String {
-    let p = path
-        .to_string_lossy()
-        .replace('%', "%25")
-        .replace(' ', "%20");
-    if p.starts_with('/') {
-        format!("file://{p}")
-    } else {
-        format!("file:///{}", p.replace('\\', "/"))
-    }
+    crate::file_uri::of(path)
 }
 
 #[derive(Deserialize)]
@@ -243,7 +235,7 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
     };
     let original = match &a.old_file_path {
         Some(old) => match resolve(conn, old) {
-            Ok((old_path, _)) => original::read(&old_path, old).await,
+            Ok((old_path, _)) => original::read(ws, &old_path, old).await,
             Err(e) => Err(e),
         },
         None => Ok(None),
