@@ -7,6 +7,9 @@
 
 use serde_json::{json, Value};
 
+/// Large enough for any source file a CLI proposes, on every transport.
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;

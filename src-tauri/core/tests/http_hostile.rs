@@ -11,18 +11,12 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 fn post(f: &Fixture, session: Option<&str>, body: &str) -> String {
-    let mut r = format!(
-        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{}\r\nauthorization: Bearer {}\r\nconnection: close\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n",
-        f.port,
-        f.token,
-        body.len()
-    );
-    if let Some(s) = session {
-        r.push_str(&format!("mcp-session-id: {s}\r\n"));
-    }
-    r.push_str("\r\n");
-    r.push_str(body);
-    r
+    let mut headers = vec![
+        format!("host: 127.0.0.1:{}", f.port),
+        format!("authorization: Bearer {}", f.token),
+    ];
+    headers.extend(session.map(|s| format!("mcp-session-id: {s}")));
+    common::raw_post(&headers, body)
 }
 
 fn error_code(body: &str) -> Option<i64> {

@@ -1,6 +1,8 @@
 //! A companion started on real sockets in temp dirs, and a small MCP client to drive it.
 #![allow(dead_code)]
 
+pub mod claude;
+
 use bytes::Bytes;
 use futures::StreamExt;
 use redline_core::clock::SystemClock;
@@ -120,6 +122,39 @@ impl Fixture {
     pub fn file(&self, name: &str) -> String {
         self.ws.join(name).to_string_lossy().into_owned()
     }
+}
+
+/// An `initialize` as the HTTP CLIs send it.
+pub const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+
+/// A raw `POST /mcp` with these header lines (no CRLF) on top of the usual ones, and `body`.
+pub fn raw_post(headers: &[String], body: &str) -> String {
+    let mut r = format!("POST /mcp HTTP/1.1\r\nconnection: close\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n", body.len());
+    for h in headers {
+        r.push_str(h);
+        r.push_str("\r\n");
+    }
+    r.push_str("\r\n");
+    r.push_str(body);
+    r
+}
+
+/// A raw WebSocket upgrade of `/` asking for `mcp`, with `extra` header lines (each ending in
+/// CRLF).
+pub fn raw_upgrade(extra: &str) -> String {
+    format!(
+        "GET / HTTP/1.1\r\nconnection: Upgrade, close\r\nupgrade: websocket\r\n\
+         sec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+         sec-websocket-protocol: mcp\r\n{extra}\r\n",
+    )
+}
+
+/// True if nothing listens on `addr:port`.
+pub async fn refused(addr: &str, port: u16) -> bool {
+    matches!(
+        tokio::net::TcpStream::connect((addr, port)).await,
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused
+    )
 }
 
 /// Sends raw bytes and returns the status code and body: full control over every header.
