@@ -57,6 +57,11 @@ pub fn input_schema<T: JsonSchema>() -> JsonObject {
     o
 }
 
+/// What the user reads in the CLI when a tool ran and failed (`isError: true`).
+pub fn failure(e: &crate::error::Error) -> String {
+    format!("Redline: {e}")
+}
+
 /// A tool's arguments, or an invalid-params fault that names what the tool expects (never
 /// what the parser made of them).
 pub fn args<T: DeserializeOwned + JsonSchema>(tool: &str, args: Value) -> Result<T, Fault> {

@@ -2,7 +2,8 @@
 //! with the path as sent; closeDiff sends nothing; sessions that end take their reviews along.
 
 mod common;
-use common::{start, Sse, WAIT};
+use common::mcp::Sse;
+use common::{start, WAIT};
 use redline_core::companion::Decision;
 use redline_core::review::{Outcome, ReviewEvent};
 use serde_json::json;

@@ -1,7 +1,8 @@
 //! The MCP surface on a real socket: versions, tool shapes, protocol faults, paths outside.
 
 mod common;
-use common::{messages, start};
+use common::mcp::messages;
+use common::start;
 use serde_json::{json, Value};
 
 #[tokio::test]

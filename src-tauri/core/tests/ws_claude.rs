@@ -39,24 +39,8 @@ async fn every_refused_upgrade_is_a_bare_status() {
     let f = start().await;
     let host = format!("host: 127.0.0.1:{}\r\n", f.ws_port);
     let auth = format!("x-claude-code-ide-authorization: {}\r\n", f.token);
-    let cases = [
-        ("no token", host.clone(), 401),
-        (
-            "wrong token",
-            format!(
-                "{host}x-claude-code-ide-authorization: {}\r\n",
-                "0".repeat(64)
-            ),
-            401,
-        ),
-        (
-            "token prefix",
-            format!(
-                "{host}x-claude-code-ide-authorization: {}\r\n",
-                &f.token[..63]
-            ),
-            401,
-        ),
+    let mut cases = common::token_refusals(&host, &f.token);
+    cases.extend([
         (
             "token twice",
             format!("{host}{auth}x-claude-code-ide-authorization: x\r\n"),
@@ -79,7 +63,7 @@ async fn every_refused_upgrade_is_a_bare_status() {
         ),
         ("other port", format!("host: 127.0.0.1:1\r\n{auth}"), 403),
         ("no host", auth.clone(), 403),
-    ];
+    ]);
     for (what, headers, want) in cases {
         let (status, body) = raw(f.ws_port, &upgrade_request(&f, &headers)).await;
         assert_eq!(status, want, "{what}");

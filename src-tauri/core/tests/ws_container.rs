@@ -83,24 +83,8 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
 
     let host = format!("host: {HDI}:{port}\r\n");
     let auth = format!("x-claude-code-ide-authorization: {token}\r\n");
-    let cases = [
-        ("no token", host.clone(), 401),
-        (
-            "wrong token",
-            format!(
-                "{host}x-claude-code-ide-authorization: {}\r\n",
-                "0".repeat(64)
-            ),
-            401,
-        ),
-        (
-            "token prefix",
-            format!(
-                "{host}x-claude-code-ide-authorization: {}\r\n",
-                &token[..63]
-            ),
-            401,
-        ),
+    let mut cases = common::token_refusals(&host, &token);
+    cases.extend([
         (
             "origin",
             format!("{host}{auth}origin: http://{HDI}\r\n"),
@@ -121,7 +105,7 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
             format!("host: {HDI}:{}\r\n{auth}", port.wrapping_add(1)),
             403,
         ),
-    ];
+    ]);
     for (what, headers, want) in cases {
         let (status, body) = raw_at(BRIDGE, port, &upgrade_request(&headers)).await;
         assert_eq!(status, want, "{what}");

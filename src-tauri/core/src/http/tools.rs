@@ -132,7 +132,7 @@ fn args<T: for<'de> Deserialize<'de> + JsonSchema>(
 
 /// A tool that ran and failed: the user reads this in the CLI.
 fn failed(e: Error) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(format!("Redline: {e}"))])
+    CallToolResult::error(vec![ContentBlock::text(mcp::failure(&e))])
 }
 
 /// A success without `isError`, the shape the spec shows (`{content: []}` for openDiff).

@@ -82,7 +82,7 @@ fn json_text(v: Value) -> Value {
 
 /// A tool that ran and failed: the user reads this in the CLI.
 fn failed(e: Error) -> Value {
-    json!({"content": [{"type": "text", "text": format!("Redline: {e}")}], "isError": true})
+    json!({"content": [{"type": "text", "text": mcp::failure(&e)}], "isError": true})
 }
 
 fn file_uri(path: &Path) -> String {
