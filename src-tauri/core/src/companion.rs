@@ -1,4 +1,5 @@
-//! One active workspace: its server, token, discovery files and context updates.
+//! One active workspace: its protocol-free service with each protocol's server wired to it, its
+//! token, discovery files and context updates. The protocol folders never see this module.
 
 use crate::accept;
 use crate::bridge::{Bridge, ContainerPlan};
@@ -25,6 +26,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
+
+pub use crate::service::Decision;
 
 /// A workspace's status for `redline status` and the tray.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -56,10 +59,9 @@ pub struct ClientStatus {
     pub process: Option<crate::peer::PeerProcess>,
 }
 
-pub use crate::service::Decision;
-
 /// A running companion: the workspace's service, with each protocol's server wired to it.
 pub struct Companion {
+    /// The workspace's protocol-free service.
     pub shared: Arc<Service>,
     /// Claude Code's WebSocket connections.
     pub connections: Arc<Connections>,

@@ -40,6 +40,11 @@ impl Fault {
         Fault::new(id, INVALID_PARAMS, format!("Invalid params for {what}"))
     }
 
+    /// The same fault answering request `id` (a tool's fault is made before its id is known).
+    pub fn answering(self, id: Value) -> Self {
+        Fault { id, ..self }
+    }
+
     /// The error response, serialized.
     pub fn to_json(&self) -> String {
         error(self.id.clone(), self.code, &self.message)

@@ -71,7 +71,7 @@ async fn answer(conn: &Conn, id: Value, method: &str, params: Value) -> String {
         "tools/list" => jsonrpc::result(id, json!({"tools": tools::list()})),
         "tools/call" => match tools::call(conn, params).await {
             Ok(v) => jsonrpc::result(id, v),
-            Err(fault) => jsonrpc::error(id, fault.code, &fault.message),
+            Err(fault) => fault.answering(id).to_json(),
         },
         other => jsonrpc::error(id, METHOD_NOT_FOUND, &format!("method not found: {other}")),
     }
