@@ -50,8 +50,7 @@ const FAULTS: &[(&str, &str)] = &[
 
 /// Over HTTP, in an initialized session: each fault is a 400 with exactly that body.
 async fn http_answers(f: &Fixture) -> Vec<(u16, String)> {
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let c = f.session().await;
     let headers = [
         format!("host: 127.0.0.1:{}", f.port),
         format!("authorization: Bearer {}", f.token),
@@ -81,16 +80,14 @@ async fn every_malformed_frame_gets_the_same_bytes_over_http_and_the_websocket()
         ws.rpc("ping", serde_json::json!({})).await["result"],
         serde_json::json!({})
     );
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     assert!(c.rpc("tools/list", serde_json::json!({})).await["result"]["tools"].is_array());
 }
 
 #[tokio::test]
 async fn wrong_tool_arguments_say_what_is_expected_not_what_serde_found() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let r = c
         .call(
             "openDiff",

@@ -100,6 +100,13 @@ impl Fixture {
         )
     }
 
+    /// A client with a live session, as the CLIs open one (revision 2025-06-18).
+    pub async fn session(&self) -> Mcp {
+        let mut c = self.client();
+        c.connect("2025-06-18").await;
+        c
+    }
+
     /// Proposes `content` for the workspace file `name` from `client`; returns the review's id.
     pub async fn propose(&self, client: &mut Mcp, name: &str, content: &str) -> u64 {
         let path = self.file(name);
