@@ -140,6 +140,12 @@ impl Service {
         Ok(())
     }
 
+    /// The CLI closed review `id` itself (its tab, or an answer given in its terminal): no
+    /// decision is sent back. The review as it was, with the user's edits.
+    pub fn close(&self, id: ReviewId) -> Result<Arc<Review>> {
+        self.reviews.resolve(id, Outcome::Closed)
+    }
+
     /// This workspace's pending reviews.
     pub fn pending(&self) -> Vec<Arc<Review>> {
         let ws = self.workspace.id();

@@ -218,7 +218,7 @@ impl Handler {
         else {
             return failed(Error::NoOpenDiff(a.file_path));
         };
-        match self.ws.service.reviews.resolve(review.id, Outcome::Closed) {
+        match self.ws.service.close(review.id) {
             // The CLI parses this text as JSON; no notification may race the user's answer.
             Ok(review) => done(vec![ContentBlock::text(
                 json!({"content": review.current}).to_string(),

@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::jsonrpc::Fault;
 use crate::mcp::{self, args};
 use crate::review::{Outcome, Reply, Review};
-use crate::service::Ask;
+use crate::service::{Ask, Decision};
 use crate::ws::conn::Conn;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -173,7 +173,7 @@ pub async fn call(conn: &Conn, params: Value) -> Result<Value, Fault> {
         "close_tab" => {
             let a: TabArgs = args(name, a)?;
             if let Some(id) = conn.take_tab(&a.tab_name) {
-                let _ = conn.service.reviews.resolve(id, Outcome::Closed);
+                let _ = conn.service.close(id);
             }
             text("TAB_CLOSED")
         }
@@ -223,7 +223,7 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
     let settled = tokio::select! {
         r = &mut rx => r,
         _ = conn.closing.cancelled() => {
-            let _ = conn.service.reviews.resolve(id, Outcome::Rejected);
+            let _ = conn.service.decide(id, Decision::Reject);
             rx.await
         }
     };
