@@ -2,8 +2,9 @@
 //! fixed message, never a parser's text), and the one builder of each outgoing message.
 //!
 //! Why not rmcp for the WebSocket too: rmcp 3.9.0's serve loop (`service.rs`, `serve_inner`)
-//! spawns every request with no cap and quits on cancel without sending in-flight answers, and
-//! Claude Code needs both a cap and its blocked `openDiff`s answered before the close.
+//! spawns a task per request with no cap, and on cancel drains answers for a fixed 2 s that
+//! Redline can neither set nor precede with rejecting the blocked `openDiff`s; Claude Code
+//! needs both the cap and those answers before the close, so its loop stays ours.
 
 use serde_json::{json, Value};
 
