@@ -360,7 +360,7 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
                     let mut c = Config::load(&dirs.config_file())?;
                     let ws = c.innermost(&path)?;
                     let (args, added) = redline_core::container::run_args(
-                        &mut c,
+                        c.containers_mut(&ws)?,
                         dirs,
                         &OsInterfaces,
                         &ws,

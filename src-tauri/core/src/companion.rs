@@ -3,7 +3,6 @@
 
 use crate::accept;
 use crate::bridge::{Bridge, ContainerPlan};
-use crate::clients::Clients;
 use crate::container::{ContainerDirs, ContainerStatus};
 use crate::context;
 use crate::dirs::Dirs;
@@ -14,6 +13,7 @@ use crate::http;
 use crate::http::guard::Guard;
 use crate::http::session::Sessions;
 use crate::limits::Limits;
+use crate::registry::Registry;
 use crate::review::{ReviewEvent, ReviewQueue};
 use crate::service::Service;
 use crate::token::Token;
@@ -27,7 +27,7 @@ use std::sync::{Arc, RwLock};
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
-pub use crate::service::Decision;
+pub use crate::service::{settle, Decision};
 
 /// A workspace's status for `redline status` and the tray.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -76,6 +76,21 @@ pub struct Companion {
     ws_server: tokio::task::JoinHandle<()>,
 }
 
+/// A companion told to stop, its servers still closing their connections (each bounded by
+/// `limits::DRAIN`).
+pub struct Stopping {
+    servers: [tokio::task::JoinHandle<()>; 2],
+}
+
+impl Stopping {
+    /// Resolves once every connection has closed.
+    pub async fn finished(self) {
+        for server in self.servers {
+            let _ = server.await;
+        }
+    }
+}
+
 /// What the workspace's settings ask of its companion.
 pub struct Setup<'a> {
     /// Sent to CLIs as `workspaceState.isTrusted` only when the user set it.
@@ -114,7 +129,7 @@ impl Companion {
         }
         let sessions = Arc::new(Sessions::default());
         let connections = Arc::new(Connections::default());
-        let clients: Vec<Arc<dyn Clients>> = vec![sessions.clone(), connections.clone()];
+        let clients: Vec<Arc<dyn Registry>> = vec![sessions.clone(), connections.clone()];
         let shared = Arc::new(Service::new(workspace, reviews, trusted, clients));
         for p in containers.iter().flat_map(|plan| &plan.paths) {
             shared.add_container_path(p.clone());
@@ -254,6 +269,13 @@ impl Companion {
     /// Stops serving and removes the files. Each CLI still waiting on a review of this workspace
     /// is told it was rejected first: otherwise its openDiff would wait for ever.
     pub async fn stop(self) {
+        self.halt().finished().await
+    }
+
+    /// The part of `stop` that waits on nothing: files removed, reviews rejected, servers told
+    /// to close. What is left, waiting for peers to go, is the returned `Stopping`'s, so a
+    /// caller holding a lock can release it first.
+    pub fn halt(self) -> Stopping {
         discovery::remove(&self.written.files);
         if let Some(bridge) = &self.containers {
             bridge.remove_files();
@@ -262,8 +284,9 @@ impl Companion {
             let _ = self.shared.decide(r.id, Decision::Reject);
         }
         self.cancel.cancel();
-        let _ = self.server.await;
-        let _ = self.ws_server.await;
+        Stopping {
+            servers: [self.server, self.ws_server],
+        }
     }
 
     pub fn status(&self, token_store: &str) -> WorkspaceStatus {

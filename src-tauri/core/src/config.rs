@@ -61,6 +61,15 @@ impl Config {
         self.workspaces.iter_mut().find(|w| w.path == path)
     }
 
+    /// A workspace's container settings, to change; an error when containers are off there.
+    pub fn containers_mut(&mut self, path: &Path) -> Result<&mut crate::container::Containers> {
+        self.find_mut(path)
+            .ok_or_else(|| Error::NoSuchWorkspace(path.to_owned()))?
+            .containers
+            .as_mut()
+            .ok_or_else(|| Error::ContainersOff(path.to_owned()))
+    }
+
     /// The config's spelling of a user-given workspace path: as given, or canonical (the
     /// directory may no longer exist on disk, so canonical form is only a second try).
     pub fn known_path(&self, path: &Path) -> Result<PathBuf> {

@@ -2,6 +2,7 @@
 //! the workspace's server on the host (bridge address, discovery dirs made for containers, the
 //! container-path mapping, and the `docker run` arguments that wire it all).
 
+use crate::clients::{self, Cli};
 use crate::dirs::Dirs;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -16,9 +17,7 @@ pub const HOST_NAME: &str = "host.docker.internal";
 /// default bridge, Podman's (netavark), Podman's older CNI one.
 pub const BRIDGES: &[&str] = &["docker0", "podman0", "cni-podman0"];
 
-/// Where the CLIs look inside the container: Gemini CLI in Node's `os.tmpdir()` (`/tmp` unless
-/// the image sets `TMPDIR`), Qwen Code and Claude Code under the home directory.
-pub const GEMINI_TARGET: &str = "/tmp/gemini/ide";
+/// The container user's home when none is given: where the CLIs under a home look for files.
 pub const DEFAULT_HOME: &str = "/root";
 
 /// A workspace's container settings, persisted in the config; present means on.
@@ -43,42 +42,18 @@ pub trait Interfaces: Send + Sync + 'static {
 pub struct OsInterfaces;
 
 impl Interfaces for OsInterfaces {
-    #[cfg(unix)]
     fn ipv4(&self) -> Vec<(String, Ipv4Addr)> {
-        let mut out = Vec::new();
-        let mut head: *mut libc::ifaddrs = std::ptr::null_mut();
-        // SAFETY: getifaddrs fills `head` with a list we only read and then free once.
-        if unsafe { libc::getifaddrs(&mut head) } != 0 {
-            return out;
-        }
-        let mut cur = head;
-        while !cur.is_null() {
-            // SAFETY: `cur` is a node of the list getifaddrs returned, not yet freed.
-            let ifa = unsafe { &*cur };
-            cur = ifa.ifa_next;
-            if ifa.ifa_addr.is_null() || ifa.ifa_name.is_null() {
-                continue;
-            }
-            // SAFETY: ifa_addr is non-null and points at a sockaddr of the family it names.
-            let family = unsafe { (*ifa.ifa_addr).sa_family };
-            if i32::from(family) != libc::AF_INET {
-                continue;
-            }
-            // SAFETY: an AF_INET address is a sockaddr_in.
-            let sin = unsafe { &*(ifa.ifa_addr as *const libc::sockaddr_in) };
-            let addr = Ipv4Addr::from(u32::from_be(sin.sin_addr.s_addr));
-            // SAFETY: ifa_name is a NUL-terminated string owned by the list.
-            let name = unsafe { std::ffi::CStr::from_ptr(ifa.ifa_name) };
-            out.push((name.to_string_lossy().into_owned(), addr));
-        }
-        // SAFETY: `head` came from getifaddrs and is freed exactly once.
-        unsafe { libc::freeifaddrs(head) };
-        out
-    }
-
-    #[cfg(not(unix))]
-    fn ipv4(&self) -> Vec<(String, Ipv4Addr)> {
-        Vec::new()
+        let found = if_addrs::get_if_addrs().unwrap_or_else(|e| {
+            tracing::warn!("could not list network interfaces: {e}");
+            Vec::new()
+        });
+        found
+            .into_iter()
+            .filter_map(|i| match i.addr {
+                if_addrs::IfAddr::V4(v4) => Some((i.name, v4.ip)),
+                if_addrs::IfAddr::V6(_) => None,
+            })
+            .collect()
     }
 }
 
@@ -200,24 +175,16 @@ impl ContainerDirs {
         }
     }
 
-    pub fn gemini(&self) -> PathBuf {
-        self.root.join("gemini")
-    }
-
-    pub fn qwen(&self) -> PathBuf {
-        self.root.join("qwen")
-    }
-
-    /// Claude Code's lock directory.
-    pub fn claude(&self) -> PathBuf {
-        self.root.join("claude")
+    /// The directory mounted where `cli` looks inside the container.
+    pub fn dir(&self, cli: &Cli) -> PathBuf {
+        self.root.join(cli.id)
     }
 
     /// Creates the directories (0700): a `-v` of a missing source would make Docker create it
     /// owned by root.
     pub fn ensure(&self) -> Result<()> {
-        for d in [self.gemini(), self.qwen(), self.claude()] {
-            crate::private_file::ensure_dir(&d)?;
+        for cli in &clients::ALL {
+            crate::private_file::ensure_dir(&self.dir(cli))?;
         }
         Ok(())
     }
@@ -265,36 +232,27 @@ impl RunArgs {
             _ => "host-gateway".to_owned(),
         };
         let add_host = format!("{HOST_NAME}:{target}");
-        let home = container_home.trim_end_matches('/');
         // Read-only: a CLI in the container cannot delete or rewrite what Redline wrote.
-        let mounts = vec![
-            Mount {
-                source: place.gemini(),
-                target: GEMINI_TARGET.into(),
+        let mut mounts: Vec<Mount> = clients::ALL
+            .iter()
+            .map(|cli| Mount {
+                source: place.dir(cli),
+                target: cli.discovery.dir.in_container(container_home),
                 read_only: true,
-            },
-            Mount {
-                source: place.qwen(),
-                target: format!("{home}/.qwen/ide"),
-                read_only: true,
-            },
-            Mount {
-                source: place.claude(),
-                target: format!("{home}/.claude/ide"),
-                read_only: true,
-            },
-            Mount {
-                source: host.to_owned(),
-                target: place.container_path.clone(),
-                read_only: false,
-            },
-        ];
-        // Without it Claude Code connects to 127.0.0.1, the container itself. No secret: the
-        // port and token stay in the mounted lock, which follows restarts and rotations.
-        let env = vec![(
-            "CLAUDE_CODE_IDE_HOST_OVERRIDE".to_owned(),
-            HOST_NAME.to_owned(),
-        )];
+            })
+            .collect();
+        mounts.push(Mount {
+            source: host.to_owned(),
+            target: place.container_path.clone(),
+            read_only: false,
+        });
+        // No secret: the port and token stay in the mounted lock, which follows restarts and
+        // rotations.
+        let env: Vec<(String, String)> = clients::ALL
+            .iter()
+            .filter_map(|cli| cli.container.host_var)
+            .map(|var| (var.to_owned(), HOST_NAME.to_owned()))
+            .collect();
         let mut args = vec!["--add-host".to_owned(), add_host.clone()];
         for m in &mounts {
             args.push("-v".into());
@@ -325,11 +283,11 @@ pub async fn probe(addr: Ipv4Addr) -> Result<()> {
         .map_err(|e| Error::ContainerAddress(format!("{addr} ({e})")))
 }
 
-/// The run arguments for workspace `ws` from the config (a running instance passes where its
-/// server listens for containers). Returns the container path it newly mapped, if any: the
-/// caller saves the config and announces it.
+/// The run arguments for workspace `ws` from its container settings (a running instance passes
+/// where its server listens for containers). Returns the container path it newly mapped, if
+/// any: the caller saves the config and announces it.
 pub fn run_args(
-    config: &mut crate::config::Config,
+    containers: &mut Containers,
     dirs: &Dirs,
     interfaces: &dyn Interfaces,
     ws: &Path,
@@ -337,13 +295,6 @@ pub fn run_args(
     home: &str,
     listening: Option<(Ipv4Addr, u16)>,
 ) -> Result<(RunArgs, Option<String>)> {
-    let entry = config
-        .find_mut(ws)
-        .ok_or_else(|| Error::NoSuchWorkspace(ws.to_owned()))?;
-    let containers = entry
-        .containers
-        .as_mut()
-        .ok_or_else(|| Error::ContainersOff(ws.to_owned()))?;
     let mapped = match container_path {
         Some(cp) => check_path(cp, ws)?,
         None => None,
@@ -502,9 +453,9 @@ mod tests {
         let dirs = crate::dirs::Dirs {
             config: "/c".into(),
             runtime: "/r".into(),
-            gemini: "/t/gemini/ide".into(),
-            qwen: "/h/.qwen/ide".into(),
-            claude: "/h/.claude/ide".into(),
+            home: "/h".into(),
+            tmp: "/t".into(),
+            vars: Default::default(),
         };
         let host = Path::new("/home/u/my proj");
         let place = ContainerDirs::new(&dirs, host, "/workspace");
@@ -522,9 +473,9 @@ mod tests {
             ContainerDirs::new(&dirs, host, "/home/u/my proj").root
         );
         let a = RunArgs::new(Some(Ipv4Addr::new(172, 17, 0, 1)), host, &place, "/root/");
-        let g = place.gemini().display().to_string();
-        let q = place.qwen().display().to_string();
-        let c = place.claude().display().to_string();
+        let g = place.dir(&clients::GEMINI).display().to_string();
+        let q = place.dir(&clients::QWEN).display().to_string();
+        let c = place.dir(&clients::CLAUDE).display().to_string();
         assert_eq!(
             a.args,
             vec![

@@ -330,9 +330,9 @@ mod tests {
         Dirs {
             config: root.join("config"),
             runtime: root.join(format!("redline-test-{}", std::process::id())),
-            gemini: root.join("gemini"),
-            qwen: root.join("qwen"),
-            claude: root.join("claude"),
+            home: root.join("home"),
+            tmp: root.join("tmp"),
+            vars: Default::default(),
         }
     }
 

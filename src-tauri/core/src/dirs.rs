@@ -1,21 +1,22 @@
 //! Where Redline and the CLIs keep their files, resolved from an injected environment.
 
-use std::collections::HashMap;
+use crate::clients::{self, Cli};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-/// The directories Redline reads and writes.
+/// The directories Redline reads and writes, and where the CLIs look for discovery files.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dirs {
     /// Holds `config.json`.
     pub config: PathBuf,
     /// Holds the control socket; private to the user (0700).
     pub runtime: PathBuf,
-    /// Gemini CLI's discovery directory: Node's `os.tmpdir()` + `/gemini/ide`.
-    pub gemini: PathBuf,
-    /// Qwen Code's lock directory.
-    pub qwen: PathBuf,
-    /// Claude Code's lock directory: `${CLAUDE_CONFIG_DIR:-~/.claude}/ide`.
-    pub claude: PathBuf,
+    /// The user's home directory.
+    pub home: PathBuf,
+    /// Node's `os.tmpdir()`, where Gemini CLI looks.
+    pub tmp: PathBuf,
+    /// The CLIs' home variables that are set (e.g. `QWEN_HOME`, `CLAUDE_CONFIG_DIR`).
+    pub vars: BTreeMap<String, PathBuf>,
 }
 
 impl Dirs {
@@ -29,17 +30,25 @@ impl Dirs {
         let var = |k: &str| env.get(k).filter(|v| !v.is_empty()).map(PathBuf::from);
         let home = home_dir(&var);
         let tmp = node_tmpdir(env);
+        let vars = clients::ALL
+            .iter()
+            .filter_map(|c| c.discovery.dir.var)
+            .filter_map(|k| Some((k.to_owned(), var(k)?)))
+            .collect();
         Dirs {
             config: config_dir(&var, &home),
             runtime: runtime_dir(&var, &tmp),
-            gemini: tmp.join("gemini").join("ide"),
-            qwen: var("QWEN_HOME")
-                .unwrap_or_else(|| home.join(".qwen"))
-                .join("ide"),
-            claude: var("CLAUDE_CONFIG_DIR")
-                .unwrap_or_else(|| home.join(".claude"))
-                .join("ide"),
+            home,
+            tmp,
+            vars,
         }
+    }
+
+    /// The directory where `cli` looks for discovery files.
+    pub fn discovery(&self, cli: &Cli) -> PathBuf {
+        cli.discovery
+            .dir
+            .resolve(&self.home, &self.tmp, &|k| self.vars.get(k).cloned())
     }
 
     pub fn config_file(&self) -> PathBuf {
@@ -123,6 +132,7 @@ pub fn node_tmpdir(env: &HashMap<String, String>) -> PathBuf {
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
+    use crate::clients::{CLAUDE, GEMINI, QWEN};
 
     fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
         pairs
@@ -155,17 +165,17 @@ mod tests {
         ]));
         assert_eq!(d.config, PathBuf::from("/c/redline"));
         assert_eq!(d.runtime, PathBuf::from("/r/redline"));
-        assert_eq!(d.gemini, PathBuf::from("/t/gemini/ide"));
-        assert_eq!(d.qwen, PathBuf::from("/h/.qwen/ide"));
-        assert_eq!(d.claude, PathBuf::from("/h/.claude/ide"));
+        assert_eq!(d.discovery(&GEMINI), PathBuf::from("/t/gemini/ide"));
+        assert_eq!(d.discovery(&QWEN), PathBuf::from("/h/.qwen/ide"));
+        assert_eq!(d.discovery(&CLAUDE), PathBuf::from("/h/.claude/ide"));
         let d = Dirs::resolve(&env(&[
             ("HOME", "/h"),
             ("QWEN_HOME", "/q"),
             ("CLAUDE_CONFIG_DIR", "/cc"),
         ]));
-        assert_eq!(d.claude, PathBuf::from("/cc/ide"));
+        assert_eq!(d.discovery(&CLAUDE), PathBuf::from("/cc/ide"));
         assert_eq!(d.config, PathBuf::from("/h/.config/redline"));
-        assert_eq!(d.qwen, PathBuf::from("/q/ide"));
+        assert_eq!(d.discovery(&QWEN), PathBuf::from("/q/ide"));
         assert!(d.runtime.starts_with("/tmp"));
     }
 }
@@ -173,6 +183,7 @@ mod tests {
 #[cfg(all(test, windows))]
 mod windows_tests {
     use super::*;
+    use crate::clients::{CLAUDE, GEMINI, QWEN};
 
     fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
         pairs
@@ -220,11 +231,14 @@ mod windows_tests {
             PathBuf::from(r"C:\Users\me\AppData\Roaming\redline")
         );
         assert_eq!(
-            d.gemini,
+            d.discovery(&GEMINI),
             PathBuf::from(r"C:\Users\me\AppData\Local\Temp\gemini\ide")
         );
-        assert_eq!(d.qwen, PathBuf::from(r"C:\Users\me\.qwen\ide"));
-        assert_eq!(d.claude, PathBuf::from(r"C:\Users\me\.claude\ide"));
+        assert_eq!(d.discovery(&QWEN), PathBuf::from(r"C:\Users\me\.qwen\ide"));
+        assert_eq!(
+            d.discovery(&CLAUDE),
+            PathBuf::from(r"C:\Users\me\.claude\ide")
+        );
     }
 }
 
@@ -244,7 +258,10 @@ mod macos_tests {
             PathBuf::from("/Users/me/Library/Application Support/redline")
         );
         // Node strips the trailing slash of macOS's per-user TMPDIR.
-        assert_eq!(d.gemini, PathBuf::from("/var/folders/x/T/gemini/ide"));
+        assert_eq!(
+            d.discovery(&crate::clients::GEMINI),
+            PathBuf::from("/var/folders/x/T/gemini/ide")
+        );
         assert_eq!(d.runtime.parent(), Some(Path::new("/var/folders/x/T")));
     }
 }

@@ -1,5 +1,7 @@
-//! The discovery files that let Gemini CLI, Qwen Code and Claude Code find a workspace's servers.
+//! The discovery files that let each CLI find a workspace's servers: written in the format
+//! `clients` names for it, swept when Redline left them behind.
 
+use crate::clients::{self, Cli, Format, Transport};
 use crate::container::ContainerDirs;
 use crate::dirs::Dirs;
 use crate::private_file;
@@ -8,9 +10,7 @@ use crate::token::Token;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-/// Our own IDE identity: never claim another IDE's (the CLI would try to install extensions).
-pub const IDE_NAME: &str = "redline";
-pub const IDE_DISPLAY_NAME: &str = "Redline";
+pub use crate::clients::format::{IDE_DISPLAY_NAME, IDE_NAME};
 
 /// What a workspace's server announces.
 pub struct Announcement<'a> {
@@ -24,6 +24,16 @@ pub struct Announcement<'a> {
     pub token: &'a Token,
 }
 
+impl Announcement<'_> {
+    /// The port of the server a CLI of this transport connects to.
+    fn port_for(&self, transport: Transport) -> Option<u16> {
+        match transport {
+            Transport::Http => Some(self.port),
+            Transport::WebSocket => self.ws_port,
+        }
+    }
+}
+
 /// Which files were written, and which could not be.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Written {
@@ -31,34 +41,29 @@ pub struct Written {
     pub failures: Vec<(PathBuf, String)>,
 }
 
-pub fn gemini_file(dirs: &Dirs, pid: u32, port: u16) -> PathBuf {
-    dirs.gemini
-        .join(format!("gemini-ide-server-{pid}-{port}.json"))
+/// The file announcing a server on `port` to `cli`, in the directory `dirs` resolves for it.
+pub fn file(dirs: &Dirs, cli: &Cli, pid: u32, port: u16) -> PathBuf {
+    dirs.discovery(cli)
+        .join(cli.discovery.format.file_name(pid, port))
 }
 
-/// Qwen Code ignores `<PID>-<PORT>.lock` (the spec's name): it scans `^\d+\.lock$`.
-pub fn qwen_file(dirs: &Dirs, port: u16) -> PathBuf {
-    dirs.qwen.join(format!("{port}.lock"))
-}
-
-/// Claude Code scans `<PORT>.lock` in its config dir's `ide/`.
-pub fn claude_file(dirs: &Dirs, port: u16) -> PathBuf {
-    dirs.claude.join(format!("{port}.lock"))
-}
-
-fn ide_info() -> Value {
-    json!({"name": IDE_NAME, "displayName": IDE_DISPLAY_NAME})
+/// Whom a file is for: the host's CLIs, or a container's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reader {
+    Host,
+    Container,
 }
 
 /// Writes every file (0600, atomically); a failure of one does not stop the others.
 pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
-    let mut files = vec![
-        (gemini_file(dirs, a.pid, a.port), gemini_body(a)),
-        (qwen_file(dirs, a.port), qwen_body(a, true)),
-    ];
-    if let Some(ws_port) = a.ws_port {
-        files.push((claude_file(dirs, ws_port), claude_body(a)));
-    }
+    let files = clients::ALL
+        .iter()
+        .filter_map(|cli| {
+            let port = a.port_for(cli.transport)?;
+            let body = body(cli.discovery.format, a, port, Reader::Host);
+            Some((file(dirs, cli, a.pid, port), body))
+        })
+        .collect();
     write_all(files)
 }
 
@@ -67,61 +72,63 @@ pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
 /// the CLIs would delete the lock; without one Qwen Code keeps a lock whose `workspacePath`
 /// exists, Claude Code one it can connect to. Claude's `workspaceFolders` is the container path.
 pub fn write_for_container(place: &ContainerDirs, a: &Announcement<'_>) -> Written {
-    let mut files = vec![
-        (
-            place
-                .gemini()
-                .join(format!("gemini-ide-server-{}-{}.json", a.pid, a.port)),
-            gemini_body(a),
-        ),
-        (
-            place.qwen().join(format!("{}.lock", a.port)),
-            qwen_body(a, false),
-        ),
-    ];
-    if let Some(ws_port) = a.ws_port {
-        let mut body = claude_body(a);
-        if let Value::Object(o) = &mut body {
-            o.remove("pid");
-            o.insert("workspaceFolders".into(), json!([a.workspace_path]));
-        }
-        files.push((place.claude().join(format!("{ws_port}.lock")), body));
-    }
+    let files = clients::ALL
+        .iter()
+        .filter_map(|cli| {
+            let port = a.port_for(cli.transport)?;
+            let format = cli.discovery.format;
+            let path = place.dir(cli).join(format.file_name(a.pid, port));
+            Some((path, body(format, a, port, Reader::Container)))
+        })
+        .collect();
     write_all(files)
 }
 
-fn gemini_body(a: &Announcement<'_>) -> Value {
-    json!({
-        "port": a.port,
-        "workspacePath": a.workspace_path,
-        "authToken": a.token.expose(),
-        "ideInfo": ide_info(),
-    })
-}
-
-fn qwen_body(a: &Announcement<'_>, with_ppid: bool) -> Value {
-    let mut body = json!({
-        "port": a.port,
-        "workspacePath": a.workspace_path,
-        "authToken": a.token.expose(),
-        "ideInfo": ide_info(),
-    });
-    if with_ppid {
-        body["ppid"] = json!(a.pid);
+/// A file's JSON, as `format`'s CLI reads it; `clients::format` reads it back.
+fn body(format: Format, a: &Announcement<'_>, port: u16, reader: Reader) -> Value {
+    let ide_info = json!({"name": IDE_NAME, "displayName": IDE_DISPLAY_NAME});
+    match format {
+        Format::GeminiJson => json!({
+            "port": port,
+            "workspacePath": a.workspace_path,
+            "authToken": a.token.expose(),
+            "ideInfo": ide_info,
+        }),
+        Format::QwenLock => {
+            let mut body = json!({
+                "port": port,
+                "workspacePath": a.workspace_path,
+                "authToken": a.token.expose(),
+                "ideInfo": ide_info,
+            });
+            if reader == Reader::Host {
+                body["ppid"] = json!(a.pid);
+            }
+            body
+        }
+        // Claude Code deletes a lock whose `pid` is dead: Redline's own live PID.
+        Format::ClaudeLock => {
+            let folders: Vec<String> = match reader {
+                Reader::Host => a
+                    .roots
+                    .iter()
+                    .map(|r| r.to_string_lossy().into_owned())
+                    .collect(),
+                Reader::Container => vec![a.workspace_path.to_owned()],
+            };
+            let mut body = json!({
+                "workspaceFolders": folders,
+                "ideName": IDE_DISPLAY_NAME,
+                "transport": "ws",
+                "runningInWindows": cfg!(windows),
+                "authToken": a.token.expose(),
+            });
+            if reader == Reader::Host {
+                body["pid"] = json!(a.pid);
+            }
+            body
+        }
     }
-    body
-}
-
-/// Claude Code deletes a lock whose `pid` is dead: Redline's own live PID.
-fn claude_body(a: &Announcement<'_>) -> Value {
-    json!({
-        "pid": a.pid,
-        "workspaceFolders": a.roots.iter().map(|r| r.to_string_lossy()).collect::<Vec<_>>(),
-        "ideName": IDE_DISPLAY_NAME,
-        "transport": "ws",
-        "runningInWindows": cfg!(windows),
-        "authToken": a.token.expose(),
-    })
 }
 
 fn write_all(files: Vec<(PathBuf, Value)>) -> Written {
@@ -150,16 +157,11 @@ pub fn sweep_containers(dirs: &Dirs) -> Vec<PathBuf> {
     let mut removed = Vec::new();
     for ws in entries(&crate::container::containers_dir(dirs)) {
         for place in entries(&ws) {
-            for sub in ["gemini", "qwen"] {
-                for path in entries(&place.join(sub)) {
-                    if is_ours(&path).is_some() {
+            for cli in &clients::ALL {
+                for path in entries(&place.join(cli.id)) {
+                    if read_ours(cli.discovery.format, &path).is_some() {
                         removed.push(path);
                     }
-                }
-            }
-            for path in entries(&place.join("claude")) {
-                if is_qwen_lock(&path) && is_claude_ours(&path).is_some() {
-                    removed.push(path);
                 }
             }
         }
@@ -178,38 +180,21 @@ pub fn remove(files: &[PathBuf]) {
     }
 }
 
-/// Removes files that Redline left behind: ours by `ideInfo`, with a dead PID or this very
-/// PID (nothing is written yet when this runs). Other IDEs' files are never touched.
+/// Removes files that Redline left behind: ours by what the body says, with a dead PID or this
+/// very PID (nothing is written yet when this runs). Other IDEs' files are never touched.
 pub fn sweep_stale(dirs: &Dirs, procs: &dyn ProcessTable, own_pid: u32) -> Vec<PathBuf> {
     let mut removed = Vec::new();
-    let stale = |pid: Option<u64>| match pid.and_then(|p| u32::try_from(p).ok()) {
+    let stale = |pid: Option<u32>| match pid {
         Some(pid) => pid == own_pid || !procs.is_alive(pid),
         None => true,
     };
-    for path in entries(&dirs.gemini) {
-        let Some(pid) = gemini_pid(&path) else {
-            continue;
-        };
-        if is_ours(&path).is_some() && stale(Some(pid)) {
-            removed.push(path);
-        }
-    }
-    for path in entries(&dirs.qwen) {
-        if !is_qwen_lock(&path) {
-            continue;
-        }
-        if let Some(body) = is_ours(&path) {
-            if stale(body.get("ppid").and_then(Value::as_u64)) {
-                removed.push(path);
-            }
-        }
-    }
-    for path in entries(&dirs.claude) {
-        if !is_qwen_lock(&path) {
-            continue;
-        }
-        if let Some(body) = is_claude_ours(&path) {
-            if stale(body.get("pid").and_then(Value::as_u64)) {
+    for cli in &clients::ALL {
+        let format = cli.discovery.format;
+        for path in entries(&dirs.discovery(cli)) {
+            let Some((name_pid, body)) = read_ours(format, &path) else {
+                continue;
+            };
+            if stale(format.pid_of(name_pid, &body)) {
                 removed.push(path);
             }
         }
@@ -218,59 +203,18 @@ pub fn sweep_stale(dirs: &Dirs, procs: &dyn ProcessTable, own_pid: u32) -> Vec<P
     removed
 }
 
-/// The lock's JSON if Redline wrote it (Claude Code's locks carry no `ideInfo`).
-fn is_claude_ours(path: &Path) -> Option<Value> {
+/// The PID in the name (if any) and the JSON of a file that `format`'s CLI would read and that
+/// Redline wrote.
+fn read_ours(format: Format, path: &Path) -> Option<(Option<u32>, Value)> {
+    let (name_pid, _) = format.parse_name(path.file_name()?.to_str()?)?;
     let body: Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
-    let ours = body.get("ideName").and_then(Value::as_str) == Some(IDE_DISPLAY_NAME)
-        && body.get("transport").and_then(Value::as_str) == Some("ws");
-    ours.then_some(body)
+    format.is_redlines(&body).then_some((name_pid, body))
 }
 
 fn entries(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default()
-}
-
-fn digits(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
-}
-
-/// The PID and port, as digits, of a name Gemini CLI scans: `gemini-ide-server-<PID>-<PORT>.json`.
-pub fn gemini_name(file_name: &str) -> Option<(&str, &str)> {
-    let middle = file_name
-        .strip_prefix("gemini-ide-server-")?
-        .strip_suffix(".json")?;
-    let (pid, port) = middle.split_once('-')?;
-    (digits(pid) && digits(port)).then_some((pid, port))
-}
-
-/// The port, as digits, of a name Qwen Code and Claude Code scan: `<PORT>.lock`.
-pub fn lock_name(file_name: &str) -> Option<&str> {
-    file_name.strip_suffix(".lock").filter(|port| digits(port))
-}
-
-fn gemini_pid(path: &Path) -> Option<u64> {
-    let (pid, _) = gemini_name(path.file_name()?.to_str()?)?;
-    pid.parse().ok()
-}
-
-fn is_qwen_lock(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .and_then(lock_name)
-        .is_some()
-}
-
-/// Whether a Gemini CLI or Qwen Code discovery file's JSON is Redline's: its `ideInfo` says so.
-pub fn announced_by_redline(body: &Value) -> bool {
-    body.pointer("/ideInfo/name").and_then(Value::as_str) == Some(IDE_NAME)
-}
-
-/// The file's JSON if it carries Redline's `ideInfo`.
-fn is_ours(path: &Path) -> Option<Value> {
-    let body: Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
-    announced_by_redline(&body).then_some(body)
 }
 
 #[cfg(all(test, unix))]
@@ -286,13 +230,28 @@ mod tests {
         }
     }
 
+    /// Where each CLI looks under a test root.
+    struct Layout {
+        gemini: PathBuf,
+        qwen: PathBuf,
+        claude: PathBuf,
+    }
+
     fn dirs(root: &Path) -> Dirs {
         Dirs {
             config: root.join("config"),
             runtime: root.join("run"),
-            gemini: root.join("tmp/gemini/ide"),
-            qwen: root.join("home/.qwen/ide"),
-            claude: root.join("home/.claude/ide"),
+            home: root.join("home"),
+            tmp: root.join("tmp"),
+            vars: Default::default(),
+        }
+    }
+
+    fn layout(d: &Dirs) -> Layout {
+        Layout {
+            gemini: d.discovery(&clients::GEMINI),
+            qwen: d.discovery(&clients::QWEN),
+            claude: d.discovery(&clients::CLAUDE),
         }
     }
 
@@ -300,6 +259,7 @@ mod tests {
     fn writes_both_files_with_the_fields_the_clis_read() {
         let tmp = tempfile::tempdir().unwrap();
         let d = dirs(tmp.path());
+        let l = layout(&d);
         let token = Token::generate();
         let w = write(
             &d,
@@ -313,9 +273,9 @@ mod tests {
             },
         );
         assert!(w.failures.is_empty());
-        let gemini = d.gemini.join("gemini-ide-server-4242-5151.json");
-        let qwen = d.qwen.join("5151.lock");
-        let claude = d.claude.join("6161.lock");
+        let gemini = l.gemini.join("gemini-ide-server-4242-5151.json");
+        let qwen = l.qwen.join("5151.lock");
+        let claude = l.claude.join("6161.lock");
         assert_eq!(w.files, vec![gemini.clone(), qwen.clone(), claude.clone()]);
         let c: Value = serde_json::from_slice(&std::fs::read(&claude).unwrap()).unwrap();
         assert_eq!(
@@ -339,7 +299,7 @@ mod tests {
                 0o600
             );
         }
-        for dir in [&d.gemini, &d.claude] {
+        for dir in [&l.gemini, &l.claude] {
             assert_eq!(
                 std::fs::metadata(dir).unwrap().permissions().mode() & 0o777,
                 0o700
@@ -367,9 +327,11 @@ mod tests {
             },
         );
         assert!(w.failures.is_empty());
-        let gemini = place.gemini().join("gemini-ide-server-77-5151.json");
-        let qwen = place.qwen().join("5151.lock");
-        let claude = place.claude().join("6161.lock");
+        let gemini = place
+            .dir(&clients::GEMINI)
+            .join("gemini-ide-server-77-5151.json");
+        let qwen = place.dir(&clients::QWEN).join("5151.lock");
+        let claude = place.dir(&clients::CLAUDE).join("6161.lock");
         assert_eq!(w.files, vec![gemini.clone(), qwen.clone(), claude.clone()]);
         let c: Value = serde_json::from_slice(&std::fs::read(&claude).unwrap()).unwrap();
         assert_eq!(
@@ -393,25 +355,67 @@ mod tests {
             std::fs::metadata(&qwen).unwrap().permissions().mode() & 0o777,
             0o600
         );
-        let theirs = place.qwen().join("9.lock");
+        let theirs = place.dir(&clients::QWEN).join("9.lock");
         std::fs::write(&theirs, r#"{"ideInfo":{"name":"other"}}"#).unwrap();
-        let theirs_claude = place.claude().join("10.lock");
+        let theirs_claude = place.dir(&clients::CLAUDE).join("10.lock");
         std::fs::write(&theirs_claude, r#"{"ideName":"Other","transport":"ws"}"#).unwrap();
         let mut swept = sweep_containers(&d);
         swept.sort();
         let mut expected = vec![gemini, qwen, claude];
         expected.sort();
         assert_eq!(swept, expected);
-        assert!(theirs.exists() && place.gemini().is_dir() && place.qwen().is_dir());
-        assert!(theirs_claude.exists() && place.claude().is_dir());
+        assert!(
+            theirs.exists()
+                && place.dir(&clients::GEMINI).is_dir()
+                && place.dir(&clients::QWEN).is_dir()
+        );
+        assert!(theirs_claude.exists() && place.dir(&clients::CLAUDE).is_dir());
+    }
+
+    /// Every format Redline writes, the CLI's reader (doctor's, and the sweep's) reads back as
+    /// Redline's, with its port, PID, roots and token.
+    #[test]
+    fn every_cli_reads_back_what_is_written_for_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = dirs(tmp.path());
+        let token = Token::generate();
+        let a = Announcement {
+            pid: 4242,
+            port: 5151,
+            ws_port: Some(6161),
+            workspace_path: "/a:/b",
+            roots: &["/a".into(), "/b".into()],
+            token: &token,
+        };
+        let w = write(&d, &a);
+        assert_eq!(w.files.len(), clients::ALL.len(), "{w:?}");
+        for cli in &clients::ALL {
+            let format = cli.discovery.format;
+            let port = a.port_for(cli.transport).unwrap();
+            let path = file(&d, cli, a.pid, port);
+            assert!(w.files.contains(&path), "{}: {}", cli.id, path.display());
+            let (name_pid, body) = read_ours(format, &path).unwrap();
+            assert_eq!(
+                format.parse_name(path.file_name().unwrap().to_str().unwrap()),
+                Some((name_pid, port))
+            );
+            assert_eq!(format.pid_of(name_pid, &body), Some(4242), "{}", cli.id);
+            assert_eq!(format.token(&body), Some(token.expose()), "{}", cli.id);
+            assert_eq!(format.ide_of(&body).as_deref(), Some(IDE_DISPLAY_NAME));
+            let field = format.roots().field();
+            assert!(body.get(field).is_some(), "{}: {field}", cli.id);
+        }
+        let swept = sweep_stale(&d, &Alive(HashSet::new()), 1);
+        assert_eq!(swept.len(), clients::ALL.len(), "dead PID: all swept");
     }
 
     #[test]
     fn a_failed_file_does_not_stop_the_other() {
         let tmp = tempfile::tempdir().unwrap();
         let d = dirs(tmp.path());
-        std::fs::create_dir_all(d.qwen.parent().unwrap()).unwrap();
-        std::fs::write(&d.qwen, "a file where the dir should be").unwrap();
+        let l = layout(&d);
+        std::fs::create_dir_all(l.qwen.parent().unwrap()).unwrap();
+        std::fs::write(&l.qwen, "a file where the dir should be").unwrap();
         let token = Token::generate();
         let w = write(
             &d,
@@ -426,19 +430,20 @@ mod tests {
         );
         assert_eq!(w.files.len(), 1);
         assert_eq!(w.failures.len(), 1);
-        assert_eq!(w.failures[0].0, d.qwen.join("2.lock"));
+        assert_eq!(w.failures[0].0, l.qwen.join("2.lock"));
     }
 
     #[test]
     fn no_token_goes_into_a_directory_others_can_touch() {
         let tmp = tempfile::tempdir().unwrap();
         let d = dirs(tmp.path());
-        std::fs::create_dir_all(&d.gemini).unwrap();
-        std::fs::set_permissions(&d.gemini, std::fs::Permissions::from_mode(0o777)).unwrap();
-        std::fs::create_dir_all(&d.qwen).unwrap();
-        std::fs::set_permissions(&d.qwen, std::fs::Permissions::from_mode(0o770)).unwrap();
-        std::fs::create_dir_all(&d.claude).unwrap();
-        std::fs::set_permissions(&d.claude, std::fs::Permissions::from_mode(0o707)).unwrap();
+        let l = layout(&d);
+        std::fs::create_dir_all(&l.gemini).unwrap();
+        std::fs::set_permissions(&l.gemini, std::fs::Permissions::from_mode(0o777)).unwrap();
+        std::fs::create_dir_all(&l.qwen).unwrap();
+        std::fs::set_permissions(&l.qwen, std::fs::Permissions::from_mode(0o770)).unwrap();
+        std::fs::create_dir_all(&l.claude).unwrap();
+        std::fs::set_permissions(&l.claude, std::fs::Permissions::from_mode(0o707)).unwrap();
         let token = Token::generate();
         let a = Announcement {
             pid: 1,
@@ -457,13 +462,13 @@ mod tests {
             assert!(why.contains(&*path.parent().unwrap().to_string_lossy()));
         }
         // Owned by someone else (needs root to arrange), even with a private mode.
-        std::fs::set_permissions(&d.gemini, std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::fs::set_permissions(&l.gemini, std::fs::Permissions::from_mode(0o700)).unwrap();
         if unsafe { libc::geteuid() } == 0 {
-            let c = std::ffi::CString::new(d.gemini.to_str().unwrap()).unwrap();
+            let c = std::ffi::CString::new(l.gemini.to_str().unwrap()).unwrap();
             assert_eq!(unsafe { libc::chown(c.as_ptr(), 65534, 65534) }, 0);
             let w = write(&d, &a);
             assert!(w.failures[0].1.contains("owned by another user"), "{w:?}");
-            assert!(!gemini_file(&d, 1, 2).exists());
+            assert!(!file(&d, &clients::GEMINI, 1, 2).exists());
         }
     }
 
@@ -471,8 +476,9 @@ mod tests {
     fn sweeps_only_our_dead_files() {
         let tmp = tempfile::tempdir().unwrap();
         let d = dirs(tmp.path());
-        std::fs::create_dir_all(&d.gemini).unwrap();
-        std::fs::create_dir_all(&d.qwen).unwrap();
+        let l = layout(&d);
+        std::fs::create_dir_all(&l.gemini).unwrap();
+        std::fs::create_dir_all(&l.qwen).unwrap();
         let ours = r#"{"port":1,"ideInfo":{"name":"redline"},"ppid":PID}"#;
         let theirs = r#"{"port":1,"ideInfo":{"name":"vscode"},"ppid":PID}"#;
         let put = |dir: &Path, name: &str, body: &str, pid: u32| {
@@ -480,21 +486,21 @@ mod tests {
             std::fs::write(&p, body.replace("PID", &pid.to_string())).unwrap();
             p
         };
-        let dead_ours = put(&d.gemini, "gemini-ide-server-100-1.json", ours, 100);
-        let live_ours = put(&d.gemini, "gemini-ide-server-200-2.json", ours, 200);
-        let own_pid_ours = put(&d.gemini, "gemini-ide-server-300-3.json", ours, 300);
-        let dead_theirs = put(&d.gemini, "gemini-ide-server-101-4.json", theirs, 101);
-        let dead_qwen_ours = put(&d.qwen, "5.lock", ours, 100);
-        let live_qwen_ours = put(&d.qwen, "6.lock", ours, 200);
-        let dead_qwen_theirs = put(&d.qwen, "7.lock", theirs, 100);
-        let odd_name = put(&d.qwen, "100-8.lock", ours, 100);
-        std::fs::create_dir_all(&d.claude).unwrap();
+        let dead_ours = put(&l.gemini, "gemini-ide-server-100-1.json", ours, 100);
+        let live_ours = put(&l.gemini, "gemini-ide-server-200-2.json", ours, 200);
+        let own_pid_ours = put(&l.gemini, "gemini-ide-server-300-3.json", ours, 300);
+        let dead_theirs = put(&l.gemini, "gemini-ide-server-101-4.json", theirs, 101);
+        let dead_qwen_ours = put(&l.qwen, "5.lock", ours, 100);
+        let live_qwen_ours = put(&l.qwen, "6.lock", ours, 200);
+        let dead_qwen_theirs = put(&l.qwen, "7.lock", theirs, 100);
+        let odd_name = put(&l.qwen, "100-8.lock", ours, 100);
+        std::fs::create_dir_all(&l.claude).unwrap();
         let claude_ours = r#"{"pid":PID,"ideName":"Redline","transport":"ws"}"#;
         let claude_theirs = r#"{"pid":PID,"ideName":"Visual Studio Code","transport":"ws"}"#;
-        let dead_claude_ours = put(&d.claude, "9.lock", claude_ours, 100);
-        let own_claude_ours = put(&d.claude, "10.lock", claude_ours, 300);
-        let live_claude_ours = put(&d.claude, "11.lock", claude_ours, 200);
-        let dead_claude_theirs = put(&d.claude, "12.lock", claude_theirs, 100);
+        let dead_claude_ours = put(&l.claude, "9.lock", claude_ours, 100);
+        let own_claude_ours = put(&l.claude, "10.lock", claude_ours, 300);
+        let live_claude_ours = put(&l.claude, "11.lock", claude_ours, 200);
+        let dead_claude_theirs = put(&l.claude, "12.lock", claude_theirs, 100);
         let procs = Alive([200, 300].into_iter().collect());
         let mut removed = sweep_stale(&d, &procs, 300);
         removed.sort();

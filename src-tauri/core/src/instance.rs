@@ -86,6 +86,8 @@ pub struct Instance {
     world: World,
     limits: Limits,
     reviews: Arc<ReviewQueue>,
+    /// Held only for quick work (config, binding, files): never across an await on a peer, so
+    /// no surface waits on how fast a CLI reads. Decisions do not take it at all.
     state: Mutex<State>,
     quit: CancellationToken,
     /// Asks a surface to show the reviews (a second launch, the tray, a command).
@@ -145,6 +147,7 @@ impl Instance {
         }
     }
 
+    /// Runs under the state lock: it binds and writes files, and waits on no peer.
     async fn start_companion(&self, state: &mut State, path: &Path) -> Result<()> {
         if state.companions.contains_key(path) {
             return Ok(());
@@ -191,35 +194,38 @@ impl Instance {
     }
 
     pub async fn remove_workspace(&self, path: &Path) -> Result<PathBuf> {
-        let mut state = self.state.lock().await;
-        let path = state.config.known_path(path)?;
-        state.config.remove(&path)?;
-        self.save(&state)?;
-        if let Some(c) = state.companions.remove(&path) {
-            c.stop().await;
-        }
-        if let Err(e) = self.world.tokens.forget(&path.to_string_lossy()) {
-            tracing::warn!("could not delete the token of {}: {e}", path.display());
-        }
+        let (path, stopping) = {
+            let mut state = self.state.lock().await;
+            let path = state.config.known_path(path)?;
+            state.config.remove(&path)?;
+            self.save(&state)?;
+            let stopping = state.companions.remove(&path).map(Companion::halt);
+            // Under the lock: the same workspace added again meanwhile gets a new token.
+            if let Err(e) = self.world.tokens.forget(&path.to_string_lossy()) {
+                tracing::warn!("could not delete the token of {}: {e}", path.display());
+            }
+            (path, stopping)
+        };
+        finish(stopping).await;
         Ok(path)
     }
 
     /// Turns a workspace on (server started, files written) or off (stopped, files removed).
     pub async fn set_enabled(&self, path: &Path, enabled: bool) -> Result<()> {
-        let mut state = self.state.lock().await;
-        let path = state.config.known_path(path)?;
-        if let Some(entry) = state.config.find_mut(&path) {
-            entry.enabled = enabled;
-        }
-        self.save(&state)?;
-        if enabled {
-            self.start_companion(&mut state, &path).await
-        } else {
-            if let Some(c) = state.companions.remove(&path) {
-                c.stop().await;
+        let stopping = {
+            let mut state = self.state.lock().await;
+            let path = state.config.known_path(path)?;
+            if let Some(entry) = state.config.find_mut(&path) {
+                entry.enabled = enabled;
             }
-            Ok(())
-        }
+            self.save(&state)?;
+            if enabled {
+                return self.start_companion(&mut state, &path).await;
+            }
+            state.companions.remove(&path).map(Companion::halt)
+        };
+        finish(stopping).await;
+        Ok(())
     }
 
     /// Turns containers on (listening on `address`, else the bridge's) or off for a workspace,
@@ -263,11 +269,14 @@ impl Instance {
             entry.containers = next;
         }
         self.save(&state)?;
-        if let Some(c) = state.companions.remove(&path) {
-            c.stop().await;
-            self.start_companion(&mut state, &path).await?;
-        }
-        Ok(path)
+        let Some(old) = state.companions.remove(&path) else {
+            return Ok(path);
+        };
+        let stopping = old.halt();
+        let started = self.start_companion(&mut state, &path).await;
+        drop(state);
+        finish(Some(stopping)).await;
+        started.map(|()| path)
     }
 
     /// The `docker run` arguments for a container of the workspace holding `path`, seeing it at
@@ -285,7 +294,7 @@ impl Instance {
             .get(&ws)
             .and_then(|c| c.container_endpoint());
         let (args, added) = container::run_args(
-            &mut state.config,
+            state.config.containers_mut(&ws)?,
             &self.world.dirs,
             self.world.interfaces.as_ref(),
             &ws,
@@ -407,10 +416,10 @@ impl Instance {
         self.reviews.update(id, content)
     }
 
+    /// Settles review `id`. It takes no lock: a decision never waits on any workspace starting
+    /// or stopping (a stop drains peers, which may be slow).
     pub async fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
-        let review = self.review(id)?;
-        let state = self.state.lock().await;
-        state.companion_of(&review)?.shared.decide(id, decision)
+        crate::companion::settle(&self.reviews, id, decision)
     }
 
     /// The connection that opened review `id`, if it is a live Claude Code one.
@@ -489,14 +498,23 @@ impl Instance {
     }
 
     /// Whether the file changed on disk since the review opened (created, edited or deleted).
+    /// Read as the original was (bounded, never blocking on a FIFO, beneath the workspace): the
+    /// review window asks from the UI thread.
     pub fn disk_changed(&self, id: ReviewId) -> Result<bool> {
         let r = self.review(id)?;
-        let now = match std::fs::read(&r.path) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(Error::io(&r.path, e)),
-        };
-        Ok(now.as_deref() != r.original.as_deref().map(str::as_bytes))
+        let ws = crate::workspace::Workspace::new(r.workspace.clone());
+        match crate::original::read_blocking(&ws, &r.path, &r.file_path) {
+            Ok(now) => Ok(now != r.original),
+            // What could not be an original (too big, not text, not a file) is not the one read.
+            Err(
+                Error::TooLarge { .. }
+                | Error::NotText(_)
+                | Error::NotRegularFile(_)
+                | Error::IsDirectory(_)
+                | Error::BadPath { .. },
+            ) => Ok(true),
+            Err(e) => Err(e),
+        }
     }
 
     /// Rejects every pending review (the window closed with "reject them").
@@ -540,10 +558,22 @@ impl Instance {
 
     /// Stops every server and removes every discovery file.
     pub async fn shutdown(&self) {
-        let mut state = self.state.lock().await;
-        let companions = std::mem::take(&mut state.companions);
-        for c in companions.into_values() {
-            c.stop().await;
+        let stopping: Vec<_> = {
+            let mut state = self.state.lock().await;
+            let companions = std::mem::take(&mut state.companions);
+            companions.into_values().map(Companion::halt).collect()
+        };
+        // All were told at once, so this waits for the slowest, not the sum.
+        for s in stopping {
+            s.finished().await;
         }
+    }
+}
+
+/// Waits, holding no lock, for a stopped companion's peers to go (each bounded by
+/// `limits::DRAIN`).
+async fn finish(stopping: Option<crate::companion::Stopping>) {
+    if let Some(s) = stopping {
+        s.finished().await;
     }
 }

@@ -2,6 +2,7 @@
 //! tokens, and the review queue. Knows nothing of Tauri; tested without a display.
 
 pub mod accept;
+mod beneath;
 pub mod bindings;
 pub mod bridge;
 pub mod clients;
@@ -16,6 +17,7 @@ pub mod dirs;
 pub mod discovery;
 pub mod doctor;
 pub mod error;
+pub mod file_uri;
 pub mod host;
 pub mod http;
 pub mod instance;
@@ -29,6 +31,7 @@ pub mod peer;
 pub mod private_file;
 pub mod process;
 pub mod quota;
+pub mod registry;
 pub mod review;
 pub mod selection;
 pub mod service;

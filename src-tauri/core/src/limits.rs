@@ -31,3 +31,11 @@ impl Default for Limits {
         }
     }
 }
+
+/// How long a connection Redline closes waits for its calls' answers to reach the peer; past
+/// it the connection is dropped unanswered (a peer that stopped reading cannot hold a stop).
+pub const DRAIN: Duration = Duration::from_secs(5);
+
+/// How long one frame may wait for the peer to take it (its socket buffers full) before the
+/// peer counts as gone: megabytes already wait in those buffers by then.
+pub const PEER_SEND: Duration = Duration::from_secs(30);

@@ -1,7 +1,8 @@
 //! Reads the file a proposal would replace: the "before" side of every protocol's review.
 
+use crate::beneath;
 use crate::error::{Error, Result};
-use std::fs::{File, OpenOptions};
+use crate::workspace::Workspace;
 use std::io::Read;
 use std::path::Path;
 
@@ -9,16 +10,37 @@ use std::path::Path;
 pub const MAX_ORIGINAL_BYTES: u64 = 32 * 1024 * 1024;
 
 /// The file's text, or `None` when it does not exist yet (a new-file review). `file_path` is the
-/// path as the CLI sent it, for messages; `path` is the resolved, confined one. Runs on the
-/// blocking pool, and never blocks even there: a FIFO, socket or device is refused unread.
-pub async fn read(path: &Path, file_path: &str) -> Result<Option<String>> {
-    let (owned, shown) = (path.to_path_buf(), file_path.to_owned());
-    tokio::task::spawn_blocking(move || read_now(&owned, &shown))
+/// path as the CLI sent it, for messages; `path` is the resolved, confined one, opened beneath
+/// the workspace root holding it (see `beneath`), so a folder swapped for a link since the check
+/// cannot lead outside. Runs on the blocking pool, and never blocks even there: a FIFO, socket or
+/// device is refused unread.
+pub async fn read(workspace: &Workspace, path: &Path, file_path: &str) -> Result<Option<String>> {
+    let (ws, owned, shown) = (workspace.clone(), path.to_path_buf(), file_path.to_owned());
+    tokio::task::spawn_blocking(move || read_blocking(&ws, &owned, &shown))
         .await
         .map_err(|e| Error::io(path, std::io::Error::other(e)))?
 }
 
-fn read_now(path: &Path, file_path: &str) -> Result<Option<String>> {
+/// As `read`, on the calling thread: for a caller that is not async (it never blocks either).
+pub fn read_blocking(
+    workspace: &Workspace,
+    path: &Path,
+    file_path: &str,
+) -> Result<Option<String>> {
+    let Some((root, rel)) = workspace
+        .roots
+        .iter()
+        .find_map(|r| Some((r, path.strip_prefix(r).ok()?)))
+    else {
+        return Err(Error::OutsideWorkspace {
+            path: file_path.to_owned(),
+            roots: workspace.joined(),
+        });
+    };
+    read_now(root, rel, path, file_path)
+}
+
+fn read_now(root: &Path, rel: &Path, path: &Path, file_path: &str) -> Result<Option<String>> {
     // A cheap early refusal that avoids even opening a device; the check that counts is the
     // fstat of the opened descriptor below (the path may change in between).
     match std::fs::symlink_metadata(path) {
@@ -28,17 +50,19 @@ fn read_now(path: &Path, file_path: &str) -> Result<Option<String>> {
         }
         _ => {}
     }
-    let file = match open(path) {
+    let file = match beneath::open(root, rel) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(_) if path.is_dir() => return Err(Error::IsDirectory(file_path.to_owned())),
-        Err(e) if is_link_refusal(&e) => {
-            return Err(Error::BadPath {
-                path: file_path.to_owned(),
-                reason: "it became a symbolic link while being read",
-            })
-        }
-        Err(e) => return Err(Error::io(path, e)),
+        Err(e) => match link_refusal(&e) {
+            Some(reason) => {
+                return Err(Error::BadPath {
+                    path: file_path.to_owned(),
+                    reason,
+                })
+            }
+            None => return Err(Error::io(path, e)),
+        },
     };
     let meta = file.metadata().map_err(|e| Error::io(path, e))?;
     if meta.is_dir() {
@@ -68,44 +92,77 @@ fn read_now(path: &Path, file_path: &str) -> Result<Option<String>> {
         .map_err(|_| Error::NotText(file_path.to_owned()))
 }
 
-/// Opens for reading without blocking on a FIFO, without becoming a terminal's controlling
-/// process, and without following a link swapped in after the path was resolved.
-fn open(path: &Path) -> std::io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.read(true);
+/// Why an open failed because a link appeared on the way since the path was checked.
+fn link_refusal(e: &std::io::Error) -> Option<&'static str> {
     #[cfg(unix)]
     {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW);
-    }
-    options.open(path)
-}
-
-fn is_link_refusal(e: &std::io::Error) -> bool {
-    #[cfg(unix)]
-    {
-        e.raw_os_error() == Some(libc::ELOOP)
+        match e.raw_os_error() {
+            Some(libc::ELOOP) => Some("it became a symbolic link while being read"),
+            Some(libc::EXDEV) => Some("a folder on the way became a link out of the workspace"),
+            _ => None,
+        }
     }
     #[cfg(not(unix))]
     {
         let _ = e;
-        false
+        None
     }
 }
 
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::fs::File;
     use std::time::Duration;
 
     /// A deadline, not a timing: before the fix a FIFO blocked this read for ever.
     const DEADLINE: Duration = Duration::from_secs(10);
 
+    /// Reads `path` as a workspace rooted at its folder would.
     async fn read_within(path: &Path) -> Result<Option<String>> {
-        tokio::time::timeout(DEADLINE, read(path, &path.to_string_lossy()))
+        let root = path.parent().unwrap_or(path);
+        let ws = Workspace::new(root.to_owned());
+        tokio::time::timeout(DEADLINE, read(&ws, path, &path.to_string_lossy()))
             .await
             .expect("the read must never block")
     }
+
+    /// While one thread flips a folder on the path between a real folder and a link out of the
+    /// workspace as fast as it can, a path checked inside never reads what lies outside.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn a_folder_swapped_for_a_link_after_the_check_cannot_lead_outside() {
+        use crate::beneath::tests::{swappable, Swapper};
+        let (_tmp, root) = swappable();
+        let ws = Workspace::new(root.clone());
+        let target = root.join("sub/f.txt").to_string_lossy().into_owned();
+        let swapper = Swapper::start(&root.join("sub"), &root.join("alt"));
+        let (mut checked, mut refused) = (0u32, 0u32);
+        let mut leaked = None;
+        for _ in 0..READS {
+            let Ok(path) = ws.resolve(&target) else {
+                continue;
+            };
+            checked += 1;
+            match read(&ws, &path, &target).await {
+                Ok(Some(text)) if text == "SECRET" => leaked = Some(text),
+                Ok(_) => {}
+                Err(_) => refused += 1,
+            }
+            if leaked.is_some() {
+                break;
+            }
+        }
+        let swaps = swapper.stop();
+        assert_eq!(leaked, None, "read outside after {checked} checked reads");
+        assert!(swaps > 0 && checked > 0, "{swaps} swaps, {checked} checked");
+        eprintln!("{swaps} swaps, {checked} checked reads, {refused} refused");
+    }
+
+    /// Enough reads that the old open (which followed the swapped folder) read outside within
+    /// them every time it was run.
+    #[cfg(target_os = "linux")]
+    const READS: u32 = 20_000;
 
     #[tokio::test]
     async fn fifos_and_sockets_are_refused_without_blocking() {

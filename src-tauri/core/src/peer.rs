@@ -3,6 +3,7 @@
 //! client name (Gemini CLI and Qwen Code both say `streamable-http-client`). Protocol-agnostic:
 //! it needs only the connection's two addresses.
 
+use crate::clients::Cli;
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -74,13 +75,6 @@ impl PeerLookup for OsPeers {
     }
 }
 
-/// The npm packages of the CLIs Redline knows, and their names.
-const PROGRAMS: [(&str, &str); 3] = [
-    ("@google/gemini-cli", "Gemini CLI"),
-    ("@qwen-code/qwen-code", "Qwen Code"),
-    ("@anthropic-ai/claude-code", "Claude Code"),
-];
-
 /// What the process is, from its command line, working directory, environment and terminal.
 pub fn describe(pid: u32) -> PeerProcess {
     use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System, UpdateKind};
@@ -112,9 +106,9 @@ pub fn describe(pid: u32) -> PeerProcess {
         } else {
             cwd.as_ref()?.join(a)
         };
-        let (name, version) = package_of(&script)?;
-        let program = PROGRAMS.iter().find(|(pkg, _)| *pkg == name)?.1;
-        Some((program, version))
+        let package = crate::clients::package::of(&script)?;
+        let cli = Cli::of_package(&package.name)?;
+        Some((cli.name, package.version))
     });
     match known {
         Some((program, version)) => {
@@ -127,9 +121,9 @@ pub fn describe(pid: u32) -> PeerProcess {
                 .and_then(Path::file_name)
                 .map(|n| n.to_string_lossy().into_owned());
             out.program = exe_name.unwrap_or_else(|| p.name().to_string_lossy().into_owned());
-            // Claude Code's native build is a single executable named `claude`.
-            if out.program == "claude" {
-                out.program = "Claude Code".into();
+            // A CLI's native build: a single executable, no package.json.
+            if let Some(cli) = Cli::of_program(&out.program) {
+                out.program = cli.name.into();
             }
         }
     }
@@ -145,22 +139,6 @@ pub fn describe(pid: u32) -> PeerProcess {
         out.tmux = Some(tmux_pane(&tmux, &pane).unwrap_or(pane));
     }
     out
-}
-
-/// The npm package a script belongs to: the nearest `package.json` with a name and version.
-pub fn package_of(script: &Path) -> Option<(String, String)> {
-    let real = dunce::canonicalize(script).ok()?;
-    if !real.is_file() {
-        return None;
-    }
-    real.ancestors().skip(1).take(8).find_map(|dir| {
-        let bytes = std::fs::read(dir.join("package.json")).ok()?;
-        let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-        Some((
-            v["name"].as_str()?.to_owned(),
-            v["version"].as_str()?.to_owned(),
-        ))
-    })
 }
 
 /// `session:window.pane` for a pane, asked of the tmux server the process's `TMUX` names.

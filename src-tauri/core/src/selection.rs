@@ -86,12 +86,7 @@ pub fn mention(review: &Review, a: u32, b: u32) -> Value {
 }
 
 pub fn file_url(path: &str) -> String {
-    let p = path.replace('%', "%25").replace(' ', "%20");
-    if p.starts_with('/') {
-        format!("file://{p}")
-    } else {
-        format!("file:///{}", p.replace('\\', "/"))
-    }
+    crate::file_uri::of(std::path::Path::new(path))
 }
 
 #[cfg(test)]

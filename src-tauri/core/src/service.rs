@@ -1,13 +1,13 @@
 //! The protocol-free service of one workspace: proposes reviews (path mapping, confinement,
 //! original, quota) and settles them; each protocol adapter only translates its wire format.
 
-use crate::clients::Clients;
 use crate::container;
 use crate::context::{self, ContextFile};
 use crate::error::{Error, Result};
 use crate::original;
 use crate::peer::PeerLookup;
 use crate::quota;
+use crate::registry::Registry;
 use crate::review::{ClientInfo, Outcome, Proposal, Reply, Review, ReviewId, ReviewQueue};
 use crate::workspace::Workspace;
 use serde_json::Value;
@@ -20,6 +20,16 @@ pub enum Decision {
     /// Accept with this text, or the review's current text.
     Accept(Option<String>),
     Reject,
+}
+
+/// Settles a review through the queue alone, which tells the CLI that asked: no companion is
+/// needed, so a decision never waits on a workspace starting or stopping.
+pub fn settle(reviews: &ReviewQueue, id: ReviewId, decision: Decision) -> Result<()> {
+    match decision {
+        Decision::Accept(content) => reviews.accept(id, content)?,
+        Decision::Reject => reviews.resolve(id, Outcome::Rejected)?,
+    };
+    Ok(())
 }
 
 /// A CLI's proposal, with paths exactly as the CLI sent them (its messages and notifications
@@ -41,7 +51,7 @@ pub struct Service {
     /// Finds the process behind a connection, to name the CLI that asked.
     pub peers: Arc<dyn PeerLookup>,
     /// Every protocol's connected CLIs.
-    clients: Vec<Arc<dyn Clients>>,
+    clients: Vec<Arc<dyn Registry>>,
     last_context: Mutex<Option<Value>>,
     /// Container paths mapped onto the workspace (containers on, `--path` given).
     container_paths: RwLock<Vec<String>>,
@@ -52,7 +62,7 @@ impl Service {
         workspace: Workspace,
         reviews: Arc<ReviewQueue>,
         trusted: Option<bool>,
-        clients: Vec<Arc<dyn Clients>>,
+        clients: Vec<Arc<dyn Registry>>,
     ) -> Self {
         Service {
             workspace,
@@ -108,8 +118,10 @@ impl Service {
     pub async fn propose(&self, ask: Ask, reply: Reply) -> Result<ReviewId> {
         let (path, container) = self.resolve(&ask.file_path)?;
         let original = match &ask.original_from {
-            Some(from) if *from == ask.file_path => original::read(&path, from).await?,
-            Some(from) => original::read(&self.resolve(from)?.0, from).await?,
+            Some(from) if *from == ask.file_path => {
+                original::read(&self.workspace, &path, from).await?
+            }
+            Some(from) => original::read(&self.workspace, &self.resolve(from)?.0, from).await?,
             None => None,
         };
         let incoming = original.as_ref().map_or(0, String::len) + ask.proposal.len();
@@ -133,11 +145,7 @@ impl Service {
     /// Settles a review; the queue tells the CLI that asked, in its own protocol. Only one
     /// decision can win.
     pub fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
-        match decision {
-            Decision::Accept(content) => self.reviews.accept(id, content)?,
-            Decision::Reject => self.reviews.resolve(id, Outcome::Rejected)?,
-        };
-        Ok(())
+        settle(&self.reviews, id, decision)
     }
 
     /// The CLI closed review `id` itself (its tab, or an answer given in its terminal): no
@@ -227,7 +235,7 @@ mod tests {
         closes: AtomicUsize,
     }
 
-    impl Clients for Counted {
+    impl Registry for Counted {
         fn list(&self) -> Vec<(String, ClientInfo)> {
             vec![("s".into(), ClientInfo::default())]
         }
@@ -249,7 +257,7 @@ mod tests {
         }
     }
 
-    fn service(root: &std::path::Path, clients: Vec<Arc<dyn Clients>>) -> Service {
+    fn service(root: &std::path::Path, clients: Vec<Arc<dyn Registry>>) -> Service {
         let reviews = Arc::new(ReviewQueue::new(Arc::new(SystemClock)));
         Service::new(Workspace::new(root.to_owned()), reviews, None, clients)
     }

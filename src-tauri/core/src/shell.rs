@@ -1,5 +1,6 @@
 //! The export lines of `redline env`, for each shell.
 
+use crate::clients::{self, Pinned, Transport};
 use crate::instance::Pin;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,30 +24,36 @@ impl std::str::FromStr for Shell {
     }
 }
 
-/// Lines that pin Gemini CLI, Qwen Code and Claude Code in one terminal to this workspace's
-/// servers (Claude Code's variable breaks a tie between several matching lock files).
+/// Lines that pin every CLI in one terminal to this workspace's servers, with the variables
+/// each CLI's data names (Claude Code's breaks a tie between several matching lock files).
 pub fn exports(pin: &Pin, shell: Shell) -> String {
-    let port = pin.port.to_string();
-    let ws_port = pin.ws_port.map(|p| p.to_string());
-    let mut vars = vec![
-        ("GEMINI_CLI_IDE_SERVER_PORT", port.as_str()),
-        ("GEMINI_CLI_IDE_WORKSPACE_PATH", pin.workspace_path.as_str()),
-        ("GEMINI_CLI_IDE_AUTH_TOKEN", pin.auth_token.as_str()),
-        ("QWEN_CODE_IDE_SERVER_PORT", port.as_str()),
-    ];
-    if let Some(ws_port) = &ws_port {
-        vars.push(("CLAUDE_CODE_SSE_PORT", ws_port.as_str()));
-    }
-    vars.iter()
-        .map(|(k, v)| match shell {
-            Shell::Sh => format!("export {k}='{}'\n", v.replace('\'', r"'\''")),
-            Shell::Fish => format!(
-                "set -gx {k} '{}'\n",
-                v.replace('\\', r"\\").replace('\'', r"\'")
-            ),
-            Shell::PowerShell => format!("$env:{k} = '{}'\n", v.replace('\'', "''")),
+    let port_of = |transport| match transport {
+        Transport::Http => Some(pin.port.to_string()),
+        Transport::WebSocket => pin.ws_port.map(|p| p.to_string()),
+    };
+    clients::ALL
+        .iter()
+        .flat_map(|cli| cli.env.iter().map(move |(k, what)| (cli, *k, *what)))
+        .filter_map(|(cli, k, what)| {
+            let v = match what {
+                Pinned::Port => port_of(cli.transport)?,
+                Pinned::WorkspacePath => pin.workspace_path.clone(),
+                Pinned::AuthToken => pin.auth_token.clone(),
+            };
+            Some(line(shell, k, &v))
         })
         .collect()
+}
+
+fn line(shell: Shell, k: &str, v: &str) -> String {
+    match shell {
+        Shell::Sh => format!("export {k}='{}'\n", v.replace('\'', r"'\''")),
+        Shell::Fish => format!(
+            "set -gx {k} '{}'\n",
+            v.replace('\\', r"\\").replace('\'', r"\'")
+        ),
+        Shell::PowerShell => format!("$env:{k} = '{}'\n", v.replace('\'', "''")),
+    }
 }
 
 #[cfg(test)]
@@ -71,5 +78,22 @@ mod tests {
         assert!(exports(&pin, Shell::PowerShell)
             .contains("$env:GEMINI_CLI_IDE_WORKSPACE_PATH = '/it''s here'"));
         assert!("nu".parse::<Shell>().is_err());
+        assert_eq!(
+            sh.lines()
+                .map(|l| &l[7..l.find('=').unwrap()])
+                .collect::<Vec<_>>(),
+            [
+                "GEMINI_CLI_IDE_SERVER_PORT",
+                "GEMINI_CLI_IDE_WORKSPACE_PATH",
+                "GEMINI_CLI_IDE_AUTH_TOKEN",
+                "QWEN_CODE_IDE_SERVER_PORT",
+                "CLAUDE_CODE_SSE_PORT"
+            ]
+        );
+        let no_ws = Pin {
+            ws_port: None,
+            ..pin
+        };
+        assert!(!exports(&no_ws, Shell::Sh).contains("CLAUDE_CODE_SSE_PORT"));
     }
 }

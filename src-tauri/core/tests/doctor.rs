@@ -6,8 +6,9 @@
 
 mod common;
 
+use redline_core::clients;
 use redline_core::config::Config;
-use redline_core::doctor::{self, rules, Facts, Place, Report, Verdict};
+use redline_core::doctor::{self, Facts, Place, Report, Verdict};
 use redline_core::process::ProcessTable;
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
@@ -84,7 +85,7 @@ async fn facts(fx: &common::Fixture) -> Facts {
         redline: Some(fx.instance.status().await),
         config: Config::default(),
         case_insensitive: false,
-        rules: rules::ALL.to_vec(),
+        clis: clients::ALL.to_vec(),
     }
 }
 
@@ -102,7 +103,7 @@ fn fix(report: &Report, id: &str) -> String {
 }
 
 fn gemini_file(fx: &common::Fixture) -> PathBuf {
-    fx.dirs.gemini.join(format!(
+    fx.dirs.discovery(&clients::GEMINI).join(format!(
         "gemini-ide-server-{}-{}.json",
         std::process::id(),
         fx.port
@@ -110,7 +111,9 @@ fn gemini_file(fx: &common::Fixture) -> PathBuf {
 }
 
 fn qwen_file(fx: &common::Fixture) -> PathBuf {
-    fx.dirs.qwen.join(format!("{}.lock", fx.port))
+    fx.dirs
+        .discovery(&clients::QWEN)
+        .join(format!("{}.lock", fx.port))
 }
 
 fn edit(path: &Path, f: impl FnOnce(&mut Value)) {
@@ -294,8 +297,8 @@ async fn a_missing_file_or_one_written_for_another_environment_is_explained() {
     // This shell's TMPDIR and HOME differ from Redline's: the CLIs would look elsewhere.
     let mut f = facts(&fx).await;
     let other = root.join("other");
-    f.dirs.gemini = other.join("tmp/gemini/ide");
-    f.dirs.qwen = other.join("home/.qwen/ide");
+    f.dirs.tmp = other.join("tmp");
+    f.dirs.home = other.join("home");
     let report = doctor::diagnose(&f).await;
     let q = cli(&report, "qwen");
     assert_eq!(q.verdict, Verdict::FileElsewhere, "{}", q.reason);
@@ -361,14 +364,20 @@ async fn another_ides_file_picked_first_is_a_shadow_and_the_port_variable_decide
     let terminal_pid = 777_001;
     // Gemini CLI tries the IDE in its own process tree first (a VS Code terminal).
     other_ide_file(
-        &fx.dirs.gemini,
+        &fx.dirs.discovery(&clients::GEMINI),
         &format!("gemini-ide-server-{terminal_pid}-1.json"),
         &fx.ws,
         1,
         terminal_pid,
     );
     // Qwen Code tries the newest lock first; this one is written after Redline's.
-    other_ide_file(&fx.dirs.qwen, "2.lock", &fx.ws, 2, std::process::id());
+    other_ide_file(
+        &fx.dirs.discovery(&clients::QWEN),
+        "2.lock",
+        &fx.ws,
+        2,
+        std::process::id(),
+    );
     let mut f = facts(&fx).await;
     f.ancestors = vec![terminal_pid];
     let report = doctor::diagnose(&f).await;
@@ -432,12 +441,12 @@ async fn a_known_bad_version_asks_for_an_update() {
     let root = root_of(&fx);
     install(&root, "gemini", "@google/gemini-cli", "0.1.0");
     let mut f = facts(&fx).await;
-    let mut gemini = rules::GEMINI;
-    gemini.known_bad = &[rules::KnownBad {
+    let mut gemini = clients::GEMINI;
+    gemini.doctor.known_bad = &[clients::KnownBad {
         below: "0.2.0",
         why: "no ideInfo support",
     }];
-    f.rules = vec![gemini];
+    f.clis = vec![gemini];
     let report = doctor::diagnose(&f).await;
     let g = cli(&report, "gemini");
     assert_eq!(g.verdict, Verdict::VersionKnownBad);
@@ -468,10 +477,13 @@ async fn claude_code_is_checked_over_a_websocket_handshake_and_initialize() {
     install(&root, "claude", "@anthropic-ai/claude-code", "2.1.330");
     // Redline's own lock and WebSocket server, probed for real.
     let ws_port = fx.ws_port;
-    let lock = fx.dirs.claude.join(format!("{ws_port}.lock"));
+    let lock = fx
+        .dirs
+        .discovery(&clients::CLAUDE)
+        .join(format!("{ws_port}.lock"));
     assert!(lock.exists(), "Redline wrote its Claude Code lock");
     let mut f = facts(&fx).await;
-    f.rules = vec![rules::CLAUDE];
+    f.clis = vec![clients::CLAUDE];
     let report = doctor::diagnose(&f).await;
     let c = cli(&report, "claude");
     assert_eq!(c.verdict, Verdict::Connects, "{}", c.reason);
@@ -511,7 +523,13 @@ async fn claude_code_is_checked_over_a_websocket_handshake_and_initialize() {
 
     // CLAUDE_CODE_SSE_PORT set to another IDE's lock makes that one win.
     edit(&lock, |v| v["pid"] = json!(std::process::id()));
-    claude_lock(&fx.dirs.claude, 3, &root.join("elsewhere"), "t", "Cursor");
+    claude_lock(
+        &fx.dirs.discovery(&clients::CLAUDE),
+        3,
+        &root.join("elsewhere"),
+        "t",
+        "Cursor",
+    );
     f.env.insert("CLAUDE_CODE_SSE_PORT".into(), "3".into());
     let report = doctor::diagnose(&f).await;
     let c = cli(&report, "claude");

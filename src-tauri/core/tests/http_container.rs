@@ -202,9 +202,15 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
     assert_eq!(names.len(), 1, "{names:?}");
     assert!(c.discovery_files.iter().any(|p| p.starts_with(gemini_src)));
     // The host's own files are untouched: still the host path, still a ppid.
-    let host_lock: Value =
-        serde_json::from_slice(&std::fs::read(f.dirs.qwen.join(format!("{port}.lock"))).unwrap())
-            .unwrap();
+    let host_lock: Value = serde_json::from_slice(
+        &std::fs::read(
+            f.dirs
+                .discovery(&redline_core::clients::QWEN)
+                .join(format!("{port}.lock")),
+        )
+        .unwrap(),
+    )
+    .unwrap();
     assert_eq!(host_lock["workspacePath"], f.ws.to_string_lossy().as_ref());
     assert_eq!(host_lock["ppid"], std::process::id());
 

@@ -495,7 +495,10 @@ async fn an_idle_connection_gets_pings() {
 #[tokio::test]
 async fn the_lock_file_announces_the_port_and_goes_with_the_workspace() {
     let f = start().await;
-    let lock = f.dirs.claude.join(format!("{}.lock", f.ws_port));
+    let lock = f
+        .dirs
+        .discovery(&redline_core::clients::CLAUDE)
+        .join(format!("{}.lock", f.ws_port));
     let status = f.instance.status().await;
     assert!(status.workspaces[0].discovery_files.contains(&lock));
     let body: Value = serde_json::from_slice(&std::fs::read(&lock).unwrap()).unwrap();
@@ -507,7 +510,10 @@ async fn the_lock_file_announces_the_port_and_goes_with_the_workspace() {
     );
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&lock), 0o600);
-    assert_eq!(mode(&f.dirs.claude), 0o700);
+    assert_eq!(
+        mode(&f.dirs.discovery(&redline_core::clients::CLAUDE)),
+        0o700
+    );
     // A rotated token is in the rewritten lock.
     f.instance.rotate_token(&f.ws).await.unwrap();
     let body: Value = serde_json::from_slice(&std::fs::read(&lock).unwrap()).unwrap();

@@ -159,7 +159,12 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
     );
     // The host's own lock is untouched: host path, live pid.
     let host_lock: Value = serde_json::from_slice(
-        &std::fs::read(f.dirs.claude.join(format!("{}.lock", pin.ws_port.unwrap()))).unwrap(),
+        &std::fs::read(
+            f.dirs
+                .discovery(&redline_core::clients::CLAUDE)
+                .join(format!("{}.lock", pin.ws_port.unwrap())),
+        )
+        .unwrap(),
     )
     .unwrap();
     assert_eq!(host_lock["pid"], std::process::id());

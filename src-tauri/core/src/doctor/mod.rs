@@ -1,101 +1,23 @@
 //! `redline doctor`: for each CLI, as it would decide from a directory, whether it will connect
 //! to Redline, and if not, why and the one command that fixes it.
 
+mod facts;
 pub mod install;
 pub mod probe;
-pub mod rules;
+mod render;
 pub mod scan;
+mod welcome;
 
-use crate::config::Config;
-use crate::dirs::Dirs;
-use crate::instance::Status;
-use crate::process::ProcessTable;
+pub use facts::Facts;
+pub use render::render;
+pub use welcome::{welcome, Line, Welcome};
+
+use crate::clients::{self, Cli, ContainerHost, IdeMode, Transport};
 use install::Installed;
 use probe::Probe;
-use rules::{ContainerHost, IdeMode, Rules, Transport};
 use scan::Seen;
 use serde::Serialize;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-/// Everything doctor looks at, injected so tests feed it fixture directories.
-pub struct Facts {
-    /// The directory the CLI would start in, canonical.
-    pub dir: PathBuf,
-    /// The environment of the shell the CLI would start from.
-    pub env: HashMap<String, String>,
-    /// The CLIs' directories as that environment resolves them.
-    pub dirs: Dirs,
-    /// The user the CLI would run as.
-    pub uid: Option<u32>,
-    pub procs: Arc<dyn ProcessTable>,
-    /// The PIDs above this process (shell, terminal, …): where Gemini CLI looks for its IDE.
-    pub ancestors: Vec<u32>,
-    /// `/` normally; where `/.dockerenv` and `/run/.containerenv` are looked for.
-    pub root: PathBuf,
-    /// The running Redline's status; `None` when none answers.
-    pub redline: Option<Status>,
-    /// The config on disk, for when no Redline runs.
-    pub config: Config,
-    pub case_insensitive: bool,
-    /// Which CLIs to check (normally `rules::ALL`).
-    pub rules: Vec<Rules>,
-}
-
-impl Facts {
-    pub fn var(&self, k: &str) -> Option<&str> {
-        self.env
-            .get(k)
-            .map(String::as_str)
-            .filter(|v| !v.is_empty())
-    }
-
-    /// Facts about this machine, this process and its environment.
-    pub fn from_os(dir: PathBuf, redline: Option<Status>, config: Config) -> Facts {
-        let env: HashMap<String, String> = std::env::vars().collect();
-        Facts {
-            dirs: Dirs::resolve(&env),
-            env,
-            dir,
-            uid: own_uid(),
-            procs: Arc::new(crate::process::OsProcessTable),
-            ancestors: crate::process::ancestors(crate::process::own_pid()),
-            root: PathBuf::from("/"),
-            redline,
-            config,
-            case_insensitive: cfg!(any(windows, target_os = "macos")),
-            rules: rules::ALL.to_vec(),
-        }
-    }
-
-    fn in_container(&self) -> bool {
-        self.root.join(".dockerenv").exists() || self.root.join("run/.containerenv").exists()
-    }
-
-    /// The command that starts Redline here: the desktop app where there is a display.
-    fn start_command(&self) -> String {
-        let display = cfg!(any(windows, target_os = "macos"))
-            || self.var("DISPLAY").is_some()
-            || self.var("WAYLAND_DISPLAY").is_some();
-        if display {
-            "redline".into()
-        } else {
-            "redline serve --headless".into()
-        }
-    }
-}
-
-#[cfg(unix)]
-fn own_uid() -> Option<u32> {
-    // SAFETY: getuid cannot fail and touches no memory.
-    Some(unsafe { libc::getuid() })
-}
-
-#[cfg(not(unix))]
-fn own_uid() -> Option<u32> {
-    None
-}
 
 /// Where the fix is typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -209,8 +131,8 @@ fn workspace_of(facts: &Facts) -> Option<WorkspaceFound> {
 pub async fn diagnose(facts: &Facts) -> Report {
     let workspace = workspace_of(facts);
     let mut clis = Vec::new();
-    for rules in &facts.rules {
-        clis.push(check(rules, facts, workspace.as_ref()).await);
+    for cli in &facts.clis {
+        clis.push(check(cli, facts, workspace.as_ref()).await);
     }
     Report {
         dir: facts.dir.clone(),
@@ -241,13 +163,12 @@ fn quote(p: &Path) -> String {
 }
 
 /// Redline's files of this workspace that are meant for this CLI, wherever Redline wrote them.
-fn redline_files_for(rules: &Rules, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
+fn redline_files_for(cli: &Cli, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
     let Some(status) = &facts.redline else {
         return vec![];
     };
-    let field = match rules.roots {
-        rules::Roots::Joined(f) | rules::Roots::Array(f) => f,
-    };
+    let format = cli.discovery.format;
+    let field = format.roots().field();
     status
         .workspaces
         .iter()
@@ -257,7 +178,7 @@ fn redline_files_for(rules: &Rules, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
             let named = f
                 .file_name()
                 .and_then(|n| n.to_str())
-                .and_then(|n| rules.names.parse(n))
+                .and_then(|n| format.parse_name(n))
                 .is_some();
             // Qwen's and Claude's locks share a name pattern: the body tells them apart.
             let body: Option<serde_json::Value> = std::fs::read(f)
@@ -269,11 +190,11 @@ fn redline_files_for(rules: &Rules, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-async fn check(rules: &Rules, facts: &Facts, ws: Option<&WorkspaceFound>) -> CliReport {
+async fn check(cli: &Cli, facts: &Facts, ws: Option<&WorkspaceFound>) -> CliReport {
     let mut r = CliReport {
-        id: rules.id.into(),
-        name: rules.name.into(),
-        installed: install::find(rules, facts),
+        id: cli.id.into(),
+        name: cli.name.into(),
+        installed: install::find(cli, facts),
         verdict: Verdict::Connects,
         ok: false,
         reason: String::new(),
@@ -283,7 +204,7 @@ async fn check(rules: &Rules, facts: &Facts, ws: Option<&WorkspaceFound>) -> Cli
         probe: None,
         notes: vec![],
     };
-    let verdict = decide(rules, facts, ws, &mut r).await;
+    let verdict = decide(cli, facts, ws, &mut r).await;
     r.verdict = verdict;
     r.ok = matches!(verdict, Verdict::Connects | Verdict::NotInstalled);
     r
@@ -291,37 +212,46 @@ async fn check(rules: &Rules, facts: &Facts, ws: Option<&WorkspaceFound>) -> Cli
 
 /// Fills in the reason and fix, and returns the verdict: the first thing that stops the CLI.
 async fn decide(
-    rules: &Rules,
+    cli: &Cli,
     facts: &Facts,
     ws: Option<&WorkspaceFound>,
     r: &mut CliReport,
 ) -> Verdict {
-    let name = rules.name;
+    let name = cli.name;
     let Some(installed) = r.installed.clone() else {
-        r.reason = format!("`{}` is not on PATH", rules.binary);
+        r.reason = format!("`{}` is not on PATH", cli.binary);
         return Verdict::NotInstalled;
     };
     if let Some(v) = &installed.version {
-        if let Some(bad) = rules
+        if let Some(bad) = cli
+            .doctor
             .known_bad
             .iter()
-            .find(|b| rules::version_below(v, b.below))
+            .find(|b| clients::version_below(v, b.below))
         {
             r.reason = format!("{name} {v} does not work with Redline: {}", bad.why);
-            r.fix = shell(format!("npm install -g {}@latest", rules.package));
+            r.fix = shell(format!(
+                "npm install -g {}",
+                cli.packages
+                    .iter()
+                    .map(|p| format!("{p}@latest"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
             return Verdict::VersionKnownBad;
         }
     }
     let dir = quote(&facts.dir);
     if facts.redline.is_none() {
         // With one of these set the CLIs stay on 127.0.0.1: Redline belongs in this container.
-        let local = [
-            "SSH_CONNECTION",
-            "REMOTE_CONTAINERS",
-            "VSCODE_REMOTE_CONTAINERS_SESSION",
-        ]
-        .iter()
-        .any(|v| facts.var(v).is_some());
+        let local = clients::ALL
+            .iter()
+            .filter_map(|c| match c.container.host {
+                ContainerHost::DockerHostUnless(vars) => Some(vars),
+                ContainerHost::LoopbackFirst => None,
+            })
+            .flatten()
+            .any(|v| facts.var(v).is_some());
         if facts.in_container() && !local {
             r.reason = "this is a container and no Redline runs in it; Redline on the host \
                         serves containers once set up for them"
@@ -362,15 +292,15 @@ async fn decide(
         "redline workspace disable {p} && redline workspace enable {p}",
         p = quote(&ws.path)
     );
-    let seen = scan::read(rules, facts);
-    let cli_dir = (rules.dir)(&facts.dirs);
+    let seen = scan::read(cli, facts);
+    let cli_dir = facts.dirs.discovery(cli);
     // Redline's file for this workspace: by port (HTTP), or by its roots (Claude Code's server
     // has a port of its own). An unreadable file on the port may be ours: the CLI is told why.
     let Some(ours) = seen.iter().find(|s| {
         (s.ours && (s.port == port || s.roots.contains(&ws.path)))
             || (s.body.is_none() && s.port == port)
     }) else {
-        let elsewhere = redline_files_for(rules, facts, &ws.path);
+        let elsewhere = redline_files_for(cli, facts, &ws.path);
         if let Some(f) = elsewhere
             .iter()
             .find(|f| f.parent() != Some(cli_dir.as_path()))
@@ -416,20 +346,22 @@ async fn decide(
         };
         return Verdict::FileSkipped;
     }
-    let ranked = scan::ranked(rules, facts, &seen);
+    let ranked = scan::ranked(cli, facts, &seen);
     let chosen = ranked.first().copied();
-    if let Some(var) = facts.var(rules.port_var) {
+    if let Some((name, var)) = cli
+        .port_var()
+        .and_then(|name| Some((name, facts.var(name)?)))
+    {
         if var != port.to_string() {
             r.notes.push(format!(
-                "{}={var} in this shell names another server than Redline's (port {port})",
-                rules.port_var
+                "{name}={var} in this shell names another server than Redline's (port {port})"
             ));
         }
     }
     match chosen {
         Some(c) if c.path == ours.path => {}
         Some(other) => {
-            shadowed(rules, facts, other, port, r);
+            shadowed(cli, facts, other, port, r);
             return Verdict::Shadowed;
         }
         None => {
@@ -442,14 +374,14 @@ async fn decide(
             return Verdict::FileMissing;
         }
     }
-    if ranked.len() > 1 && rules.ide_mode == IdeMode::OnRequest {
+    if ranked.len() > 1 && matches!(cli.doctor.ide_mode, IdeMode::OnRequest { .. }) {
         r.notes.push(format!(
             "{} IDEs match this directory: pick Redline in `/ide`",
             ranked.len()
         ));
     }
     if facts.in_container() {
-        if let ContainerHost::DockerHostUnless(vars) = rules.container {
+        if let ContainerHost::DockerHostUnless(vars) = cli.container.host {
             if !vars.iter().any(|v| facts.var(v).is_some()) {
                 r.reason = format!(
                     "in a container {name} connects to host.docker.internal, not to the Redline \
@@ -460,8 +392,8 @@ async fn decide(
             }
         }
     }
-    let token = ours.token(rules).unwrap_or_default();
-    let probe = match rules.transport {
+    let token = ours.token(cli).unwrap_or_default();
+    let probe = match cli.transport {
         Transport::Http => probe::http_initialize(port, token).await,
         Transport::WebSocket => probe::ws_initialize(port, token).await,
     };
@@ -492,7 +424,7 @@ async fn decide(
             return Verdict::Unexpected;
         }
     }
-    let mode = install::ide_mode(rules, facts);
+    let mode = install::ide_mode(cli, facts);
     match mode.setting {
         Some(false) => {
             r.reason = format!(
@@ -517,21 +449,20 @@ async fn decide(
             r.notes.push(if mode.auto {
                 "it connects at start (autoConnectIde)".into()
             } else {
-                format!("connect with `{} --ide`, or `/ide` inside it", rules.binary)
+                format!("connect with `{} --ide`, or `/ide` inside it", cli.binary)
             });
         }
     }
     Verdict::Connects
 }
 
-fn shadowed(rules: &Rules, facts: &Facts, other: &Seen, port: u16, r: &mut CliReport) {
-    let by_var = facts
-        .var(rules.port_var)
-        .is_some_and(|v| v == other.port.to_string());
-    let why = if by_var {
-        format!("{}={} in this shell picks it", rules.port_var, other.port)
-    } else {
-        format!("{} tries it first", rules.name)
+fn shadowed(cli: &Cli, facts: &Facts, other: &Seen, port: u16, r: &mut CliReport) {
+    let by_var = cli
+        .port_var()
+        .filter(|name| facts.var(name) == Some(other.port.to_string().as_str()));
+    let why = match by_var {
+        Some(name) => format!("{name}={} in this shell picks it", other.port),
+        None => format!("{} tries it first", cli.name),
     };
     r.reason = format!(
         "{}'s file {} also matches {}, and {why}",
@@ -539,138 +470,8 @@ fn shadowed(rules: &Rules, facts: &Facts, other: &Seen, port: u16, r: &mut CliRe
         other.path.display(),
         facts.dir.display()
     );
-    r.fix = shell(match rules.transport {
-        Transport::Http => "eval \"$(redline env)\"".to_owned(),
-        Transport::WebSocket => format!("export {}={port}", rules.port_var),
+    r.fix = shell(match (cli.transport, cli.port_var()) {
+        (Transport::WebSocket, Some(name)) => format!("export {name}={port}"),
+        _ => "eval \"$(redline env)\"".to_owned(),
     });
-}
-
-/// One CLI's line on the welcome page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(rename = "DoctorLine")]
-pub struct Line {
-    pub name: String,
-    pub installed: bool,
-    pub ok: bool,
-    pub reason: String,
-    /// The one command that fixes it, if any.
-    pub fix: Option<String>,
-    /// The fix is typed at the CLI's prompt (e.g. `/ide enable`), not in a shell.
-    pub fix_in_cli: bool,
-}
-
-/// What the window's welcome page shows: the workspace it checked and each CLI's line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-pub struct Welcome {
-    /// The workspace checked (the newest); `None` when there is none yet.
-    pub workspace: Option<String>,
-    pub lines: Vec<Line>,
-}
-
-/// The doctor's verdict for the running instance's newest workspace, from its root.
-pub async fn welcome(status: Status, config: Config) -> Welcome {
-    let Some(ws) = status.workspaces.last().map(|w| w.path.clone()) else {
-        return Welcome {
-            workspace: None,
-            lines: vec![],
-        };
-    };
-    let facts = Facts::from_os(ws.clone(), Some(status), config);
-    let report = diagnose(&facts).await;
-    Welcome {
-        workspace: Some(ws.to_string_lossy().into_owned()),
-        lines: report
-            .clis
-            .iter()
-            .map(|c| Line {
-                name: c.name.clone(),
-                installed: c.installed.is_some(),
-                ok: c.ok,
-                reason: c.reason.clone(),
-                fix: c.fix.as_ref().map(|f| f.command.clone()),
-                fix_in_cli: c.fix.as_ref().is_some_and(|f| f.place == Place::Cli),
-            })
-            .collect(),
-    }
-}
-
-/// The report as people read it.
-pub fn render(report: &Report) -> String {
-    use std::fmt::Write;
-    let mut out = String::new();
-    let _ = writeln!(out, "Redline doctor for {}", report.dir.display());
-    match (report.redline_pid, &report.workspace) {
-        (None, _) => {
-            let _ = writeln!(out, "Redline: not running");
-        }
-        (Some(pid), None) => {
-            let _ = writeln!(
-                out,
-                "Redline: running (pid {pid}); no workspace contains it"
-            );
-        }
-        (Some(pid), Some(w)) => {
-            let state = match w.port {
-                Some(p) => format!("on, port {p}"),
-                None => "off".into(),
-            };
-            let _ = writeln!(
-                out,
-                "Redline: running (pid {pid}); workspace {} {state}",
-                w.path.display()
-            );
-        }
-    }
-    if report.container {
-        let _ = writeln!(out, "In a container");
-    }
-    for c in &report.clis {
-        let _ = writeln!(out);
-        let version = c
-            .installed
-            .as_ref()
-            .map(|i| match &i.version {
-                Some(v) => format!(" {v}"),
-                None => " (version unknown)".into(),
-            })
-            .unwrap_or_default();
-        let mark = match (c.ok, c.verdict) {
-            (_, Verdict::NotInstalled) => "-",
-            (true, _) => "ok",
-            (false, _) => "NO",
-        };
-        let _ = writeln!(out, "[{mark}] {}{version}: {}", c.name, c.reason);
-        if let Some(f) = &c.file {
-            let _ = writeln!(out, "     file: {}", f.display());
-        }
-        if let Some(Probe::Answered { server, version }) = &c.probe {
-            let _ = writeln!(
-                out,
-                "     checked: the token works (initialize answered by {server} {version})"
-            );
-        }
-        if let Some(fix) = &c.fix {
-            let place = match fix.place {
-                Place::Shell => "run".to_owned(),
-                Place::Cli => format!("type in {}", c.id),
-            };
-            let _ = writeln!(out, "     fix ({place}): {}", fix.command);
-        }
-        for n in &c.notes {
-            let _ = writeln!(out, "     note: {n}");
-        }
-    }
-    let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "{}",
-        if report.ok {
-            "Every installed CLI will connect."
-        } else {
-            "Some installed CLI will not connect (see the fixes above)."
-        }
-    );
-    out
 }

@@ -1,13 +1,20 @@
 //! The end-to-end check: connect to the server a discovery file names, with its token, as the
 //! CLI would (MCP `initialize` over HTTP, or a WebSocket upgrade then `initialize`).
 
+use bytes::Bytes;
+use futures::{SinkExt, StreamExt};
+use http::{Method, Request, StatusCode};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper_util::rt::TokioIo;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest, http::HeaderValue, Message};
 
 const TIMEOUT: Duration = Duration::from_secs(5);
+/// The MCP version the probe speaks.
+const PROTOCOL: &str = "2025-06-18";
 /// An answer to `initialize` is small; anything beyond this is not a companion.
 const MAX_ANSWER: usize = 256 * 1024;
 
@@ -31,128 +38,103 @@ fn initialize() -> Value {
         "id": 1,
         "method": "initialize",
         "params": {
-            "protocolVersion": "2025-06-18",
+            "protocolVersion": PROTOCOL,
             "capabilities": {},
             "clientInfo": {"name": "redline-doctor", "version": env!("CARGO_PKG_VERSION")}
         }
     })
 }
 
+fn no_answer() -> Probe {
+    Probe::Unreachable {
+        error: "no answer within 5 s".into(),
+    }
+}
+
 async fn connect(port: u16) -> Result<TcpStream, Probe> {
-    match tokio::time::timeout(TIMEOUT, TcpStream::connect(("127.0.0.1", port))).await {
-        Ok(Ok(s)) => Ok(s),
-        Ok(Err(e)) => Err(Probe::Unreachable {
-            error: e.to_string(),
-        }),
-        Err(_) => Err(Probe::Unreachable {
-            error: "no answer within 5 s".into(),
-        }),
-    }
-}
-
-/// Reads until the peer closes (or `done` says enough), within the timeout and size bound.
-async fn read_until(
-    stream: &mut TcpStream,
-    buf: &mut Vec<u8>,
-    done: impl Fn(&[u8]) -> bool,
-) -> Result<(), Probe> {
-    let read = async {
-        let mut chunk = [0u8; 8192];
-        while !done(buf) && buf.len() < MAX_ANSWER {
-            let n = stream.read(&mut chunk).await?;
-            if n == 0 {
-                break;
-            }
-            buf.extend_from_slice(&chunk[..n]);
-        }
-        Ok::<(), std::io::Error>(())
-    };
-    match tokio::time::timeout(TIMEOUT, read).await {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(Probe::Unreachable {
-            error: e.to_string(),
-        }),
-        Err(_) => Err(Probe::Unreachable {
-            error: "no answer within 5 s".into(),
-        }),
-    }
-}
-
-/// An HTTP/1.1 response: status, headers (lower-cased names), body (de-chunked).
-struct Response {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Response {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-fn head_end(buf: &[u8]) -> Option<usize> {
-    buf.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4)
-}
-
-fn parse_head(head: &[u8]) -> Option<(u16, Vec<(String, String)>)> {
-    let text = std::str::from_utf8(head).ok()?;
-    let mut lines = text.split("\r\n");
-    let status = lines.next()?.split(' ').nth(1)?.parse().ok()?;
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    Some((status, headers))
-}
-
-fn dechunk(mut body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    while let Some(eol) = body.windows(2).position(|w| w == b"\r\n") {
-        let size = std::str::from_utf8(&body[..eol])
-            .ok()
-            .and_then(|s| usize::from_str_radix(s.split(';').next().unwrap_or("").trim(), 16).ok());
-        let Some(size) = size.filter(|s| *s > 0) else {
-            break;
-        };
-        let start = eol + 2;
-        let end = (start + size).min(body.len());
-        out.extend_from_slice(&body[start..end]);
-        body = body.get(end + 2..).unwrap_or(&[]);
-    }
-    out
-}
-
-async fn http(port: u16, request: String) -> Result<Response, Probe> {
-    let mut stream = connect(port).await?;
-    stream
-        .write_all(request.as_bytes())
+    TcpStream::connect(("127.0.0.1", port))
         .await
         .map_err(|e| Probe::Unreachable {
             error: e.to_string(),
-        })?;
-    let mut buf = Vec::new();
-    read_until(&mut stream, &mut buf, |_| false).await?;
-    let unexpected = || Probe::Unexpected {
-        detail: "not an HTTP answer".into(),
-    };
-    let end = head_end(&buf).ok_or_else(unexpected)?;
-    let (status, headers) = parse_head(&buf[..end]).ok_or_else(unexpected)?;
-    let mut resp = Response {
-        status,
-        headers,
-        body: buf[end..].to_vec(),
-    };
-    if resp
-        .header("transfer-encoding")
-        .is_some_and(|v| v.eq_ignore_ascii_case("chunked"))
-    {
-        resp.body = dechunk(&resp.body);
+        })
+}
+
+/// A failed HTTP exchange: an answer that is not HTTP is `Unexpected`, the rest `Unreachable`.
+fn http_fault(e: hyper::Error) -> Probe {
+    if e.is_parse() || e.is_incomplete_message() {
+        Probe::Unexpected {
+            detail: "not an HTTP answer".into(),
+        }
+    } else {
+        Probe::Unreachable {
+            error: e.to_string(),
+        }
     }
-    Ok(resp)
+}
+
+/// What a server answered: status, session header, body (at most `MAX_ANSWER` bytes).
+struct Answer {
+    status: StatusCode,
+    session: Option<String>,
+    body: Bytes,
+}
+
+/// One request on a fresh connection, with the token, within the timeout.
+async fn http(
+    port: u16,
+    method: Method,
+    token: &str,
+    session: Option<&str>,
+    body: String,
+) -> Result<Answer, Probe> {
+    let mut req = Request::builder()
+        .method(method)
+        .uri("/mcp")
+        .header(http::header::HOST, format!("127.0.0.1:{port}"))
+        .header(http::header::AUTHORIZATION, format!("Bearer {token}"))
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .header(http::header::ACCEPT, "application/json, text/event-stream");
+    if let Some(id) = session {
+        req = req
+            .header("mcp-session-id", id)
+            .header("mcp-protocol-version", PROTOCOL);
+    }
+    let req = req
+        .body(Full::new(Bytes::from(body)))
+        .map_err(|e| Probe::Unexpected {
+            detail: format!("cannot build the request: {e}"),
+        })?;
+    let exchange = async {
+        let stream = connect(port).await?;
+        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(http_fault)?;
+        // Drives the connection; dropped (so aborted) with the exchange.
+        let mut driver = tokio::task::JoinSet::new();
+        driver.spawn(conn);
+        let resp = sender.send_request(req).await.map_err(http_fault)?;
+        let status = resp.status();
+        let session = resp
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let body = Limited::new(resp.into_body(), MAX_ANSWER)
+            .collect()
+            .await
+            .map_err(|e| Probe::Unexpected {
+                detail: format!("the answer could not be read: {e}"),
+            })?
+            .to_bytes();
+        Ok(Answer {
+            status,
+            session,
+            body,
+        })
+    };
+    tokio::time::timeout(TIMEOUT, exchange)
+        .await
+        .unwrap_or_else(|_| Err(no_answer()))
 }
 
 /// The JSON-RPC message in a body that is JSON or an SSE stream of `data:` lines.
@@ -186,233 +168,217 @@ fn answered(msg: Option<Value>) -> Probe {
 
 /// `initialize` over Streamable HTTP with the token, then the session is ended (DELETE).
 pub async fn http_initialize(port: u16, token: &str) -> Probe {
-    let body = initialize().to_string();
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n\
-         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let resp = match http(port, request).await {
+    let resp = match http(port, Method::POST, token, None, initialize().to_string()).await {
         Ok(r) => r,
         Err(p) => return p,
     };
-    if resp.status == 401 || resp.status == 403 {
+    if matches!(
+        resp.status,
+        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN
+    ) {
         return Probe::TokenRefused {
-            status: resp.status,
+            status: resp.status.as_u16(),
         };
     }
-    if resp.status != 200 {
+    if resp.status != StatusCode::OK {
         return Probe::Unexpected {
-            detail: format!("HTTP {} to initialize", resp.status),
+            detail: format!("HTTP {} to initialize", resp.status.as_u16()),
         };
     }
-    if let Some(session) = resp.header("mcp-session-id") {
+    if let Some(session) = resp.session.as_deref() {
         // Finish the handshake as a CLI would, then end the session: a session left half-open
         // would show up as a connected CLI until Redline reaps it.
         let done = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-        let _ = http(
-            port,
-            format!(
-                "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n\
-                 mcp-session-id: {session}\r\nmcp-protocol-version: 2025-06-18\r\n\
-                 Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
-                 Content-Length: {}\r\nConnection: close\r\n\r\n{done}",
-                done.len()
-            ),
-        )
-        .await;
-        let _ = http(
-            port,
-            format!(
-                "DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n\
-                 mcp-session-id: {session}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-            ),
-        )
-        .await;
+        let _ = http(port, Method::POST, token, Some(session), done.into()).await;
+        let _ = http(port, Method::DELETE, token, Some(session), String::new()).await;
     }
     answered(message(&resp.body))
 }
 
-fn base64(bytes: &[u8]) -> String {
-    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-/// One masked client frame.
-fn frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
-    let mut mask = [0u8; 4];
-    let _ = getrandom::fill(&mut mask);
-    let mut out = vec![0x80 | opcode];
-    match payload.len() {
-        n if n < 126 => out.push(0x80 | n as u8),
-        n if n <= 0xffff => {
-            out.push(0x80 | 126);
-            out.extend_from_slice(&(n as u16).to_be_bytes());
-        }
-        n => {
-            out.push(0x80 | 127);
-            out.extend_from_slice(&(n as u64).to_be_bytes());
-        }
-    }
-    out.extend_from_slice(&mask);
-    out.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
-    out
-}
-
-/// The first complete server frame in `buf`: (opcode, payload, bytes used).
-fn server_frame(buf: &[u8]) -> Option<(u8, Vec<u8>, usize)> {
-    let (b0, b1) = (*buf.first()?, *buf.get(1)?);
-    let masked = b1 & 0x80 != 0;
-    let (len, mut at) = match b1 & 0x7f {
-        126 => (u16::from_be_bytes([*buf.get(2)?, *buf.get(3)?]) as usize, 4),
-        127 => (
-            usize::try_from(u64::from_be_bytes(buf.get(2..10)?.try_into().ok()?)).ok()?,
-            10,
-        ),
-        n => (n as usize, 2),
-    };
-    let mask = if masked {
-        let m: [u8; 4] = buf.get(at..at + 4)?.try_into().ok()?;
-        at += 4;
-        Some(m)
-    } else {
-        None
-    };
-    let data = buf.get(at..at.checked_add(len)?)?;
-    let payload = match mask {
-        Some(m) => data.iter().enumerate().map(|(i, b)| b ^ m[i % 4]).collect(),
-        None => data.to_vec(),
-    };
-    Some((b0 & 0x0f, payload, at + len))
-}
-
 /// A WebSocket upgrade with subprotocol `mcp` and Claude Code's auth header, then `initialize`.
 pub async fn ws_initialize(port: u16, token: &str) -> Probe {
-    let mut stream = match connect(port).await {
+    tokio::time::timeout(TIMEOUT, ws_exchange(port, token))
+        .await
+        .unwrap_or_else(|_| no_answer())
+}
+
+async fn ws_exchange(port: u16, token: &str) -> Probe {
+    let mut req = match format!("ws://127.0.0.1:{port}/").into_client_request() {
+        Ok(r) => r,
+        Err(e) => {
+            return Probe::Unexpected {
+                detail: e.to_string(),
+            }
+        }
+    };
+    let Ok(auth) = HeaderValue::from_str(token) else {
+        return Probe::Unexpected {
+            detail: "the token cannot be sent in a header".into(),
+        };
+    };
+    req.headers_mut()
+        .insert("Sec-WebSocket-Protocol", HeaderValue::from_static("mcp"));
+    req.headers_mut()
+        .insert("X-Claude-Code-Ide-Authorization", auth);
+    let stream = match connect(port).await {
         Ok(s) => s,
         Err(p) => return p,
     };
-    let mut key = [0u8; 16];
-    let _ = getrandom::fill(&mut key);
-    let request = format!(
-        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Key: {}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mcp\r\n\
-         X-Claude-Code-Ide-Authorization: {token}\r\n\r\n",
-        base64(&key)
-    );
-    if let Err(e) = stream.write_all(request.as_bytes()).await {
-        return Probe::Unreachable {
-            error: e.to_string(),
-        };
-    }
-    let mut buf = Vec::new();
-    if let Err(p) = read_until(&mut stream, &mut buf, |b| head_end(b).is_some()).await {
-        return p;
-    }
-    let Some(end) = head_end(&buf) else {
-        return Probe::Unexpected {
-            detail: "no answer to the WebSocket upgrade".into(),
-        };
-    };
-    let Some((status, headers)) = parse_head(&buf[..end]) else {
-        return Probe::Unexpected {
-            detail: "not an HTTP answer".into(),
-        };
-    };
-    if status == 401 || status == 403 {
-        return Probe::TokenRefused { status };
-    }
-    if status != 101 {
-        return Probe::Unexpected {
-            detail: format!("HTTP {status} to the WebSocket upgrade"),
-        };
-    }
-    let protocol = headers
-        .iter()
-        .find(|(k, _)| k == "sec-websocket-protocol")
-        .map(|(_, v)| v.as_str());
-    if protocol != Some("mcp") {
-        return Probe::Unexpected {
-            detail: "the upgrade did not choose the subprotocol mcp".into(),
-        };
-    }
-    let mut rest = buf.split_off(end);
-    let msg = initialize().to_string();
-    if let Err(e) = stream.write_all(&frame(1, msg.as_bytes())).await {
-        return Probe::Unreachable {
-            error: e.to_string(),
-        };
-    }
-    loop {
-        if let Some((opcode, payload, used)) = server_frame(&rest) {
-            rest.drain(..used);
-            match opcode {
-                1 => {
-                    let v = serde_json::from_slice::<Value>(&payload).ok();
-                    if v.as_ref().and_then(|v| v.get("id")) == Some(&json!(1)) {
-                        let _ = stream.write_all(&frame(8, &1000u16.to_be_bytes())).await;
-                        return answered(v);
-                    }
-                }
-                8 => {
-                    return Probe::Unexpected {
-                        detail: "the server closed the WebSocket".into(),
-                    }
-                }
-                _ => {}
-            }
-            continue;
+    let config = tungstenite::protocol::WebSocketConfig::default()
+        .max_message_size(Some(MAX_ANSWER))
+        .max_frame_size(Some(MAX_ANSWER));
+    let mut ws = match tokio_tungstenite::client_async_with_config(req, stream, Some(config)).await
+    {
+        Ok((ws, resp))
+            if resp
+                .headers()
+                .get("sec-websocket-protocol")
+                .is_some_and(|p| p == "mcp") =>
+        {
+            ws
         }
-        let before = rest.len();
-        if let Err(p) = read_until(&mut stream, &mut rest, |b| b.len() > before).await {
-            return p;
-        }
-        if rest.len() == before {
+        Ok(_)
+        | Err(tungstenite::Error::Protocol(
+            tungstenite::error::ProtocolError::SecWebSocketSubProtocolError(_),
+        )) => {
             return Probe::Unexpected {
-                detail: "the server closed the connection".into(),
+                detail: "the upgrade did not choose the subprotocol mcp".into(),
+            }
+        }
+        Err(tungstenite::Error::Http(resp)) => {
+            let status = resp.status().as_u16();
+            return match status {
+                401 | 403 => Probe::TokenRefused { status },
+                _ => Probe::Unexpected {
+                    detail: format!("HTTP {status} to the WebSocket upgrade"),
+                },
             };
         }
+        Err(tungstenite::Error::Io(e)) => {
+            return Probe::Unreachable {
+                error: e.to_string(),
+            }
+        }
+        Err(_) => {
+            return Probe::Unexpected {
+                detail: "no answer to the WebSocket upgrade".into(),
+            }
+        }
+    };
+    if let Err(e) = ws.send(Message::text(initialize().to_string())).await {
+        return Probe::Unreachable {
+            error: e.to_string(),
+        };
+    }
+    while let Some(frame) = ws.next().await {
+        match frame {
+            Ok(Message::Text(t)) => {
+                let v = serde_json::from_str::<Value>(&t).ok();
+                if v.as_ref().and_then(|v| v.get("id")) == Some(&json!(1)) {
+                    let _ = ws.close(None).await;
+                    return answered(v);
+                }
+            }
+            Ok(Message::Close(_)) => {
+                return Probe::Unexpected {
+                    detail: "the server closed the WebSocket".into(),
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                return Probe::Unexpected {
+                    detail: format!("the WebSocket failed: {e}"),
+                }
+            }
+        }
+    }
+    Probe::Unexpected {
+        detail: "the server closed the connection".into(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-    #[test]
-    fn base64_matches_the_rfc_examples() {
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    /// A server on loopback that answers every connection with `reply`, then closes it.
+    async fn answering(reply: impl Into<Vec<u8>>) -> u16 {
+        let reply = reply.into();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        tokio::spawn(async move {
+            while let Ok((mut s, _)) = listener.accept().await {
+                let mut buf = [0u8; 4096];
+                let _ = s.read(&mut buf).await;
+                let _ = s.write_all(&reply).await;
+            }
+        });
+        port
+    }
+
+    const SSE: &str = concat!(
+        "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,",
+        "\"result\":{\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}\n\n"
+    );
+
+    #[tokio::test]
+    async fn what_is_not_a_companion_is_named() {
+        let port = answering(&b"SSH-2.0-OpenSSH_9.6\r\n"[..]).await;
+        let not_http = Probe::Unexpected {
+            detail: "not an HTTP answer".into(),
+        };
+        assert_eq!(http_initialize(port, "t").await, not_http);
+        // An SSE answer in two chunks.
+        let (a, b) = SSE.split_at(20);
+        let chunked = answering(format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\
+             transfer-encoding: chunked\r\n\r\n{:x}\r\n{a}\r\n{:x}\r\n{b}\r\n0\r\n\r\n",
+            a.len(),
+            b.len()
+        ))
+        .await;
+        let answered = Probe::Answered {
+            server: "x".into(),
+            version: "1".into(),
+        };
+        assert_eq!(http_initialize(chunked, "t").await, answered);
+        let refused =
+            answering(&b"HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n"[..]).await;
+        assert_eq!(
+            http_initialize(refused, "t").await,
+            Probe::TokenRefused { status: 401 }
+        );
+        assert_eq!(
+            ws_initialize(refused, "t").await,
+            Probe::TokenRefused { status: 401 }
+        );
+        let too_big = answering(format!(
+            "HTTP/1.1 200 OK\r\ncontent-length: {}\r\n\r\n{}",
+            MAX_ANSWER + 1,
+            "x".repeat(MAX_ANSWER + 1)
+        ))
+        .await;
+        assert!(matches!(
+            http_initialize(too_big, "t").await,
+            Probe::Unexpected { .. }
+        ));
+        // Nothing listens on a port just freed.
+        let dead = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let dead_port = dead.local_addr().unwrap().port();
+        drop(dead);
+        for p in [
+            http_initialize(dead_port, "t").await,
+            ws_initialize(dead_port, "t").await,
+        ] {
+            assert!(matches!(p, Probe::Unreachable { .. }), "{p:?}");
+        }
     }
 
     #[test]
-    fn frames_round_trip_and_chunks_join() {
-        let f = frame(1, &[7u8; 300]);
-        let (op, payload, used) = server_frame(&f).unwrap();
-        assert_eq!((op, payload, used), (1, vec![7u8; 300], f.len()));
-        assert!(server_frame(&f[..f.len() - 1]).is_none());
-        assert_eq!(dechunk(b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"), b"abcde");
-        let sse = b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}\n\n";
+    fn an_sse_answer_is_read() {
         assert_eq!(
-            answered(message(sse)),
+            answered(message(SSE.as_bytes())),
             Probe::Answered {
                 server: "x".into(),
                 version: "1".into()

@@ -1,8 +1,9 @@
 //! One CLI's view of its discovery directory: every file it would consider, why it would skip
 //! one, and the file it would pick for a directory.
 
-use super::rules::{Order, Pid, Roots, Rules};
 use super::Facts;
+use crate::clients::format::Roots;
+use crate::clients::{Cli, Order};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -53,8 +54,8 @@ pub struct Seen {
 }
 
 impl Seen {
-    pub fn token(&self, rules: &Rules) -> Option<&str> {
-        self.body.as_ref()?.get(rules.token_field)?.as_str()
+    pub fn token(&self, cli: &Cli) -> Option<&str> {
+        cli.discovery.format.token(self.body.as_ref()?)
     }
 
     pub fn label(&self) -> String {
@@ -63,24 +64,27 @@ impl Seen {
 }
 
 /// Every file of the CLI's directory that its name rule accepts, oldest decisions first.
-pub fn read(rules: &Rules, facts: &Facts) -> Vec<Seen> {
-    let dir = (rules.dir)(&facts.dirs);
+pub fn read(cli: &Cli, facts: &Facts) -> Vec<Seen> {
+    let dir = facts.dirs.discovery(cli);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
     };
     let mut seen = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some((name_pid, port)) = name.to_str().and_then(|n| rules.names.parse(n)) else {
+        let Some((name_pid, port)) = name
+            .to_str()
+            .and_then(|n| cli.discovery.format.parse_name(n))
+        else {
             continue;
         };
-        seen.push(inspect(rules, facts, entry.path(), name_pid, port));
+        seen.push(inspect(cli, facts, entry.path(), name_pid, port));
     }
     seen.sort_by(|a, b| a.path.cmp(&b.path));
     seen
 }
 
-fn inspect(rules: &Rules, facts: &Facts, path: PathBuf, name_pid: Option<u32>, port: u16) -> Seen {
+fn inspect(cli: &Cli, facts: &Facts, path: PathBuf, name_pid: Option<u32>, port: u16) -> Seen {
     let meta = std::fs::metadata(&path).ok();
     let mut s = Seen {
         path,
@@ -94,7 +98,7 @@ fn inspect(rules: &Rules, facts: &Facts, path: PathBuf, name_pid: Option<u32>, p
         matches: false,
         mtime: meta.as_ref().and_then(|m| m.modified().ok()),
     };
-    if rules.owner_only {
+    if cli.doctor.owner_only {
         if let (Some(own), Some(owner)) = (facts.uid, meta.as_ref().and_then(owner)) {
             if own != owner {
                 s.skip = Some(Skip::OtherOwner { uid: owner });
@@ -115,20 +119,18 @@ fn inspect(rules: &Rules, facts: &Facts, path: PathBuf, name_pid: Option<u32>, p
         s.skip = Some(Skip::NotJson);
         return s;
     };
-    s.ours = (rules.ours)(&body);
-    s.ide = (rules.ide_of)(&body);
-    if let Pid::FieldDeletesDead(field) = rules.pid {
-        s.pid = body
-            .get(field)
-            .and_then(Value::as_u64)
-            .and_then(|p| u32::try_from(p).ok());
+    let format = cli.discovery.format;
+    s.ours = format.is_redlines(&body);
+    s.ide = format.ide_of(&body);
+    s.pid = format.pid_of(name_pid, &body);
+    if cli.doctor.skips_dead_pid {
         if let Some(pid) = s.pid {
             if !facts.procs.is_alive(pid) && s.skip.is_none() {
                 s.skip = Some(Skip::DeadPid { pid });
             }
         }
     }
-    s.roots = roots(rules.roots, &body);
+    s.roots = roots(format.roots(), &body);
     s.matches = s
         .roots
         .iter()
@@ -188,14 +190,17 @@ pub fn contains(root: &Path, dir: &Path, case_insensitive: bool) -> bool {
 }
 
 /// The files the CLI would try for the directory, best first: the first one is its choice.
-pub fn ranked<'a>(rules: &Rules, facts: &Facts, seen: &'a [Seen]) -> Vec<&'a Seen> {
-    let var_port: Option<u16> = facts.var(rules.port_var).and_then(|v| v.parse().ok());
+pub fn ranked<'a>(cli: &Cli, facts: &Facts, seen: &'a [Seen]) -> Vec<&'a Seen> {
+    let var_port: Option<u16> = cli
+        .port_var()
+        .and_then(|name| facts.var(name))
+        .and_then(|v| v.parse().ok());
     let mut usable: Vec<&Seen> = seen
         .iter()
         .filter(|s| s.skip.is_none())
-        .filter(|s| s.matches || (rules.port_var_makes_eligible && Some(s.port) == var_port))
+        .filter(|s| s.matches || (cli.doctor.port_var_makes_eligible && Some(s.port) == var_port))
         .collect();
-    match rules.order {
+    match cli.doctor.order {
         Order::ProcessTree { pid_var } => {
             let tree: Vec<u32> = match facts.var(pid_var).and_then(|v| v.parse().ok()) {
                 Some(pid) => vec![pid],

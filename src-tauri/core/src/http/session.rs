@@ -5,8 +5,8 @@
 //! `ide/diffAccepted` would be a second decision. Here each notification is delivered once: to
 //! the open stream, or queued until one opens.
 
-use crate::clients::Clients;
 use crate::jsonrpc;
+use crate::registry::Registry;
 use crate::review::ClientInfo;
 use bytes::Bytes;
 use serde_json::Value;
@@ -193,7 +193,7 @@ impl Sessions {
     }
 }
 
-impl Clients for Sessions {
+impl Registry for Sessions {
     fn list(&self) -> Vec<(String, ClientInfo)> {
         let mut v: Vec<_> = self
             .lock()

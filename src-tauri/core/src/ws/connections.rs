@@ -1,7 +1,7 @@
 //! The workspace's live Claude Code connections: who each one is, and a way to reach it.
 
-use crate::clients::Clients;
 use crate::jsonrpc;
+use crate::registry::Registry;
 use crate::review::ClientInfo;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -89,7 +89,7 @@ impl Connections {
     }
 }
 
-impl Clients for Connections {
+impl Registry for Connections {
     fn list(&self) -> Vec<(String, ClientInfo)> {
         let mut v: Vec<_> = self
             .lock()

@@ -10,6 +10,7 @@ use crate::ws::conn::Conn;
 use crate::ws::connections::{Connections, Entry};
 use crate::ws::tools;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures::SinkExt;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -20,8 +21,8 @@ use tokio_util::sync::CancellationToken;
 
 /// A WebSocket ping this often keeps an idle connection alive for hours.
 pub const PING: Duration = Duration::from_secs(30);
-/// How long a closing connection waits for its calls' answers to go out.
-pub const DRAIN: Duration = Duration::from_secs(5);
+pub use crate::limits::DRAIN;
+use crate::limits::PEER_SEND;
 /// Requests of one connection being answered at once; beyond it, a JSON-RPC error.
 const MAX_IN_FLIGHT: usize = 32;
 /// Frames waiting to go out on one connection; producers wait beyond it.
@@ -120,6 +121,8 @@ pub async fn run(
     let start = tokio::time::Instant::now() + PING;
     let mut ping = tokio::time::interval_at(start, PING);
     let mut selection_due: Option<tokio::time::Instant> = None;
+    // A frame the loop had not handed to the socket when Redline closed: the drain sends it.
+    let mut unsent: Option<Message> = None;
     let peer_gone = loop {
         let selection_wait = async {
             match selection_due {
@@ -137,8 +140,9 @@ pub async fn run(
                 let latest = selections.borrow_and_update().clone();
                 if let Some(params) = latest {
                     let msg = jsonrpc::notification("selection_changed", params);
-                    if socket.send(Message::Text(msg.into())).await.is_err() {
-                        break true;
+                    let sent = send(&mut socket, Message::Text(msg.into()), &closing).await;
+                    if let Some(gone) = ended(sent, &mut unsent) {
+                        break gone;
                     }
                 }
             }
@@ -154,8 +158,9 @@ pub async fn run(
                     Ok((Kind::Request { id: rid, method }, params)) => {
                         if tasks.len() >= MAX_IN_FLIGHT {
                             let busy = jsonrpc::error(rid, BUSY, "too many requests in flight");
-                            if socket.send(Message::Text(busy.into())).await.is_err() {
-                                break true;
+                            let sent = send(&mut socket, Message::Text(busy.into()), &closing).await;
+                            if let Some(gone) = ended(sent, &mut unsent) {
+                                break gone;
                             }
                             continue;
                         }
@@ -170,20 +175,24 @@ pub async fn run(
                     }
                     Ok((Kind::Response, _)) => {}
                     Err(fault) => {
-                        if socket.send(Message::Text(fault.to_json().into())).await.is_err() {
-                            break true;
+                        let reply = Message::Text(fault.to_json().into());
+                        let sent = send(&mut socket, reply, &closing).await;
+                        if let Some(gone) = ended(sent, &mut unsent) {
+                            break gone;
                         }
                     }
                 }
             }
             Some(msg) = outbox.recv() => {
-                if socket.send(Message::Text(msg.into())).await.is_err() {
-                    break true;
+                let sent = send(&mut socket, Message::Text(msg.into()), &closing).await;
+                if let Some(gone) = ended(sent, &mut unsent) {
+                    break gone;
                 }
             }
             _ = ping.tick() => {
-                if socket.send(Message::Ping(axum::body::Bytes::new())).await.is_err() {
-                    break true;
+                let sent = send(&mut socket, Message::Ping(axum::body::Bytes::new()), &closing).await;
+                if let Some(gone) = ended(sent, &mut unsent) {
+                    break gone;
                 }
             }
             Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
@@ -195,16 +204,23 @@ pub async fn run(
         conn.settle_all(Outcome::Rejected);
         let deadline = tokio::time::Instant::now() + DRAIN;
         loop {
+            if let Some(msg) = unsent.take() {
+                if !send_by(&mut socket, msg, deadline).await {
+                    break;
+                }
+            }
             tokio::select! {
                 Some(msg) = outbox.recv() => {
-                    if socket.send(Message::Text(msg.into())).await.is_err() {
+                    if !send_by(&mut socket, Message::Text(msg.into()), deadline).await {
                         break;
                     }
                 }
                 joined = tasks.join_next() => {
                     if joined.is_none() {
                         while let Ok(msg) = outbox.try_recv() {
-                            let _ = socket.send(Message::Text(msg.into())).await;
+                            if !send_by(&mut socket, Message::Text(msg.into()), deadline).await {
+                                break;
+                            }
                         }
                         break;
                     }
@@ -212,15 +228,70 @@ pub async fn run(
                 _ = tokio::time::sleep_until(deadline) => break,
             }
         }
-        let _ = socket
-            .send(Message::Close(Some(CloseFrame {
-                code: axum::extract::ws::close_code::AWAY,
-                reason: "Redline stopped serving this workspace".into(),
-            })))
-            .await;
+        let close = Message::Close(Some(CloseFrame {
+            code: axum::extract::ws::close_code::AWAY,
+            reason: "Redline stopped serving this workspace".into(),
+        }));
+        send_by(&mut socket, close, deadline).await;
     }
     tasks.abort_all();
     connections.remove(&id);
     let dismissed = service.dismiss_session(&id);
     tracing::info!("Claude Code disconnected ({id}); {dismissed} review(s) dismissed");
+}
+
+/// What became of a frame the connection's loop sent.
+enum Sent {
+    Yes,
+    /// Redline closed the connection before the socket took the frame; here it is back.
+    Back(Message),
+    /// The peer is gone, or took nothing for `PEER_SEND`.
+    Failed,
+}
+
+/// Sends one frame unless Redline closes the connection first or the peer has not taken it
+/// within `PEER_SEND`: a peer that stopped reading cannot hold the loop. A frame the socket
+/// took stays queued in it when Redline closes, and the drain's next send flushes it.
+async fn send(socket: &mut WebSocket, msg: Message, closing: &CancellationToken) -> Sent {
+    let by = tokio::time::Instant::now() + PEER_SEND;
+    let room = tokio::time::timeout_at(by, std::future::poll_fn(|cx| socket.poll_ready_unpin(cx)));
+    tokio::select! {
+        biased;
+        ready = room => if !matches!(ready, Ok(Ok(()))) {
+            return Sent::Failed;
+        },
+        _ = closing.cancelled() => return Sent::Back(msg),
+    }
+    if socket.start_send_unpin(msg).is_err() {
+        return Sent::Failed;
+    }
+    tokio::select! {
+        biased;
+        flushed = tokio::time::timeout_at(by, socket.flush()) => match flushed {
+            Ok(Ok(())) => Sent::Yes,
+            _ => Sent::Failed,
+        },
+        _ = closing.cancelled() => Sent::Yes,
+    }
+}
+
+/// Whether the loop ends after a send, and if so whether the peer is gone (else Redline closed
+/// it, keeping an unsent frame for the drain).
+fn ended(sent: Sent, unsent: &mut Option<Message>) -> Option<bool> {
+    match sent {
+        Sent::Yes => None,
+        Sent::Back(msg) => {
+            *unsent = Some(msg);
+            Some(false)
+        }
+        Sent::Failed => Some(true),
+    }
+}
+
+/// Sends one frame of the final flush, which ends at `deadline` whatever the peer does.
+async fn send_by(socket: &mut WebSocket, msg: Message, deadline: tokio::time::Instant) -> bool {
+    matches!(
+        tokio::time::timeout_at(deadline, socket.send(msg)).await,
+        Ok(Ok(()))
+    )
 }

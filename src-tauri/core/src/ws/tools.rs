@@ -86,15 +86,7 @@ fn failed(e: Error) -> Value {
 }
 
 fn file_uri(path: &Path) -> String {
-    let p = path
-        .to_string_lossy()
-        .replace('%', "%25")
-        .replace(' ', "%20");
-    if p.starts_with('/') {
-        format!("file://{p}")
-    } else {
-        format!("file:///{}", p.replace('\\', "/"))
-    }
+    crate::file_uri::of(path)
 }
 
 #[derive(Deserialize)]

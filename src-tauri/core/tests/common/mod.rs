@@ -34,9 +34,9 @@ pub fn dirs_in(root: &std::path::Path) -> Dirs {
     Dirs {
         config: root.join("config"),
         runtime: root.join("run"),
-        gemini: root.join("tmp/gemini/ide"),
-        qwen: root.join("home/.qwen/ide"),
-        claude: root.join("home/.claude/ide"),
+        home: root.join("home"),
+        tmp: root.join("tmp"),
+        vars: Default::default(),
     }
 }
 

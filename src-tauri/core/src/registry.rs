@@ -4,7 +4,7 @@ use crate::review::ClientInfo;
 use serde_json::Value;
 
 /// One protocol's registry of connected CLIs, as the workspace service sees it.
-pub trait Clients: Send + Sync {
+pub trait Registry: Send + Sync {
     /// Who is connected, by session id, for status.
     fn list(&self) -> Vec<(String, ClientInfo)>;
 

@@ -1,0 +1,55 @@
+//! Claude Code (`@anthropic-ai/claude-code`), as `clients.md` and `tests/interop/claude/README.md`
+//! describe what the real one does.
+
+use super::{
+    Base, Cli, Container, ContainerHost, Discovery, Doctor, Format, IdeMode, Location, Order,
+    Pinned, Transport,
+};
+
+/// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+const CONFIG_DIR: Location = Location {
+    var: Some("CLAUDE_CONFIG_DIR"),
+    base: Base::Home,
+    default: ".claude",
+    sub: "",
+};
+
+pub const CLAUDE: Cli = Cli {
+    id: "claude",
+    name: "Claude Code",
+    binary: "claude",
+    packages: &["@anthropic-ai/claude-code"],
+    // The native build is a single executable.
+    programs: &["claude"],
+    transport: Transport::WebSocket,
+    discovery: Discovery {
+        dir: Location {
+            sub: "ide",
+            ..CONFIG_DIR
+        },
+        format: Format::ClaudeLock,
+    },
+    container: Container {
+        host: ContainerHost::LoopbackFirst,
+        // Without it Claude Code connects to 127.0.0.1, the container itself.
+        host_var: Some("CLAUDE_CODE_IDE_HOST_OVERRIDE"),
+    },
+    // Breaks a tie between several matching locks.
+    env: &[("CLAUDE_CODE_SSE_PORT", Pinned::Port)],
+    doctor: Doctor {
+        owner_only: false,
+        skips_dead_pid: true,
+        order: Order::PortVarThenNewest,
+        port_var_makes_eligible: true,
+        // `~/.claude.json`, or `$CLAUDE_CONFIG_DIR/.claude.json`: beside the config dir, not in it.
+        ide_mode: IdeMode::OnRequest {
+            file: Location {
+                var: Some("CLAUDE_CONFIG_DIR"),
+                base: Base::Home,
+                default: "",
+                sub: ".claude.json",
+            },
+        },
+        known_bad: &[],
+    },
+};

@@ -1,0 +1,161 @@
+//! The discovery file formats the CLIs read: how each names its files and how a file is read
+//! back (whose it is, its PID, roots and token). `discovery` writes them.
+
+use serde_json::Value;
+
+/// Our own IDE identity: never claim another IDE's (the CLI would try to install extensions).
+pub const IDE_NAME: &str = "redline";
+pub const IDE_DISPLAY_NAME: &str = "Redline";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `gemini-ide-server-<PID>-<PORT>.json`:
+    /// `{port, workspacePath, authToken, ideInfo: {name, displayName}}`.
+    GeminiJson,
+    /// `<PORT>.lock` (a `<PID>-<PORT>.lock` is ignored):
+    /// `{port, workspacePath, ppid, authToken, ideInfo}`.
+    QwenLock,
+    /// `<PORT>.lock`: `{pid, workspaceFolders, ideName, transport: "ws", runningInWindows,
+    /// authToken}`.
+    ClaudeLock,
+}
+
+/// Where the workspace roots are in a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Roots {
+    /// One string, roots joined with the OS path delimiter.
+    Joined(&'static str),
+    /// An array of strings.
+    Array(&'static str),
+}
+
+impl Roots {
+    pub fn field(self) -> &'static str {
+        match self {
+            Roots::Joined(f) | Roots::Array(f) => f,
+        }
+    }
+}
+
+impl Format {
+    /// The name of the file announcing a server on `port` for Redline's process `pid`.
+    pub fn file_name(self, pid: u32, port: u16) -> String {
+        match self {
+            Format::GeminiJson => format!("gemini-ide-server-{pid}-{port}.json"),
+            Format::QwenLock | Format::ClaudeLock => format!("{port}.lock"),
+        }
+    }
+
+    /// The PID (for names that carry one) and port, if the CLI would read a file so named.
+    pub fn parse_name(self, file_name: &str) -> Option<(Option<u32>, u16)> {
+        match self {
+            Format::GeminiJson => {
+                let (pid, port) = gemini_name(file_name)?;
+                Some((pid.parse().ok(), port.parse().ok()?))
+            }
+            Format::QwenLock | Format::ClaudeLock => {
+                Some((None, lock_name(file_name)?.parse().ok()?))
+            }
+        }
+    }
+
+    /// The body field holding the owning process's PID; `None`: the name holds it.
+    pub fn pid_field(self) -> Option<&'static str> {
+        match self {
+            Format::GeminiJson => None,
+            Format::QwenLock => Some("ppid"),
+            Format::ClaudeLock => Some("pid"),
+        }
+    }
+
+    /// The owning PID, from the name or the body.
+    pub fn pid_of(self, name_pid: Option<u32>, body: &Value) -> Option<u32> {
+        match self.pid_field() {
+            None => name_pid,
+            Some(field) => body
+                .get(field)
+                .and_then(Value::as_u64)
+                .and_then(|p| u32::try_from(p).ok()),
+        }
+    }
+
+    pub fn roots(self) -> Roots {
+        match self {
+            Format::GeminiJson | Format::QwenLock => Roots::Joined("workspacePath"),
+            Format::ClaudeLock => Roots::Array("workspaceFolders"),
+        }
+    }
+
+    /// Whether a parsed file is Redline's.
+    pub fn is_redlines(self, body: &Value) -> bool {
+        match self {
+            Format::GeminiJson | Format::QwenLock => {
+                body.pointer("/ideInfo/name").and_then(Value::as_str) == Some(IDE_NAME)
+            }
+            // Claude Code's locks carry no `ideInfo`.
+            Format::ClaudeLock => body
+                .get("ideName")
+                .and_then(Value::as_str)
+                .is_some_and(|n| n.eq_ignore_ascii_case(IDE_NAME)),
+        }
+    }
+
+    /// The IDE a file names, for messages.
+    pub fn ide_of(self, body: &Value) -> Option<String> {
+        let name = match self {
+            Format::GeminiJson | Format::QwenLock => body
+                .pointer("/ideInfo/displayName")
+                .or_else(|| body.pointer("/ideInfo/name")),
+            Format::ClaudeLock => body.get("ideName"),
+        };
+        name.and_then(Value::as_str).map(str::to_owned)
+    }
+
+    /// The token a CLI would present.
+    pub fn token(self, body: &Value) -> Option<&str> {
+        body.get("authToken")?.as_str()
+    }
+}
+
+fn digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The PID and port, as digits, of a name Gemini CLI scans: `gemini-ide-server-<PID>-<PORT>.json`.
+fn gemini_name(file_name: &str) -> Option<(&str, &str)> {
+    let middle = file_name
+        .strip_prefix("gemini-ide-server-")?
+        .strip_suffix(".json")?;
+    let (pid, port) = middle.split_once('-')?;
+    (digits(pid) && digits(port)).then_some((pid, port))
+}
+
+/// The port, as digits, of a name Qwen Code and Claude Code scan: `<PORT>.lock`.
+fn lock_name(file_name: &str) -> Option<&str> {
+    file_name.strip_suffix(".lock").filter(|port| digits(port))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_as_each_cli_reads_them() {
+        let g = Format::GeminiJson;
+        assert_eq!(
+            g.parse_name("gemini-ide-server-12-345.json"),
+            Some((Some(12), 345))
+        );
+        assert_eq!(g.parse_name("gemini-ide-server-12.json"), None);
+        assert_eq!(g.parse_name("gemini-ide-server-a-1.json"), None);
+        for l in [Format::QwenLock, Format::ClaudeLock] {
+            assert_eq!(l.parse_name("4000.lock"), Some((None, 4000)));
+            assert_eq!(
+                l.parse_name("12-4000.lock"),
+                None,
+                "the spec's name is ignored"
+            );
+            assert_eq!(l.parse_name("99999.lock"), None, "not a port");
+        }
+    }
+}

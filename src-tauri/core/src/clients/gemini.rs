@@ -1,0 +1,61 @@
+//! Gemini CLI (`@google/gemini-cli`), as `clients.md` describes what the real one does.
+
+use super::{
+    Base, Cli, Container, ContainerHost, Discovery, Doctor, Format, IdeMode, Location, Order,
+    Pinned, Transport,
+};
+
+/// `~/.gemini`: its user settings.
+const HOME: Location = Location {
+    var: None,
+    base: Base::Home,
+    default: ".gemini",
+    sub: "",
+};
+
+pub const GEMINI: Cli = Cli {
+    id: "gemini",
+    name: "Gemini CLI",
+    binary: "gemini",
+    packages: &["@google/gemini-cli"],
+    programs: &[],
+    transport: Transport::Http,
+    // Node's `os.tmpdir()` + `/gemini/ide`, not under its home.
+    discovery: Discovery {
+        dir: Location {
+            var: None,
+            base: Base::NodeTmpdir,
+            default: "gemini",
+            sub: "ide",
+        },
+        format: Format::GeminiJson,
+    },
+    container: Container {
+        host: ContainerHost::DockerHostUnless(&[
+            "SSH_CONNECTION",
+            "REMOTE_CONTAINERS",
+            "VSCODE_REMOTE_CONTAINERS_SESSION",
+        ]),
+        host_var: None,
+    },
+    env: &[
+        ("GEMINI_CLI_IDE_SERVER_PORT", Pinned::Port),
+        ("GEMINI_CLI_IDE_WORKSPACE_PATH", Pinned::WorkspacePath),
+        ("GEMINI_CLI_IDE_AUTH_TOKEN", Pinned::AuthToken),
+    ],
+    doctor: Doctor {
+        owner_only: true,
+        skips_dead_pid: false,
+        order: Order::ProcessTree {
+            pid_var: "GEMINI_CLI_IDE_PID",
+        },
+        port_var_makes_eligible: false,
+        ide_mode: IdeMode::Setting {
+            file: Location {
+                sub: "settings.json",
+                ..HOME
+            },
+        },
+        known_bad: &[],
+    },
+};

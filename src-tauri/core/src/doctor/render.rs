@@ -1,0 +1,83 @@
+//! The doctor's report as people read it in a terminal.
+
+use super::probe::Probe;
+use super::{Place, Report, Verdict};
+
+/// The report as people read it.
+pub fn render(report: &Report) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "Redline doctor for {}", report.dir.display());
+    match (report.redline_pid, &report.workspace) {
+        (None, _) => {
+            let _ = writeln!(out, "Redline: not running");
+        }
+        (Some(pid), None) => {
+            let _ = writeln!(
+                out,
+                "Redline: running (pid {pid}); no workspace contains it"
+            );
+        }
+        (Some(pid), Some(w)) => {
+            let state = match w.port {
+                Some(p) => format!("on, port {p}"),
+                None => "off".into(),
+            };
+            let _ = writeln!(
+                out,
+                "Redline: running (pid {pid}); workspace {} {state}",
+                w.path.display()
+            );
+        }
+    }
+    if report.container {
+        let _ = writeln!(out, "In a container");
+    }
+    for c in &report.clis {
+        let _ = writeln!(out);
+        let version = c
+            .installed
+            .as_ref()
+            .map(|i| match &i.version {
+                Some(v) => format!(" {v}"),
+                None => " (version unknown)".into(),
+            })
+            .unwrap_or_default();
+        let mark = match (c.ok, c.verdict) {
+            (_, Verdict::NotInstalled) => "-",
+            (true, _) => "ok",
+            (false, _) => "NO",
+        };
+        let _ = writeln!(out, "[{mark}] {}{version}: {}", c.name, c.reason);
+        if let Some(f) = &c.file {
+            let _ = writeln!(out, "     file: {}", f.display());
+        }
+        if let Some(Probe::Answered { server, version }) = &c.probe {
+            let _ = writeln!(
+                out,
+                "     checked: the token works (initialize answered by {server} {version})"
+            );
+        }
+        if let Some(fix) = &c.fix {
+            let place = match fix.place {
+                Place::Shell => "run".to_owned(),
+                Place::Cli => format!("type in {}", c.id),
+            };
+            let _ = writeln!(out, "     fix ({place}): {}", fix.command);
+        }
+        for n in &c.notes {
+            let _ = writeln!(out, "     note: {n}");
+        }
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{}",
+        if report.ok {
+            "Every installed CLI will connect."
+        } else {
+            "Some installed CLI will not connect (see the fixes above)."
+        }
+    );
+    out
+}

@@ -1,0 +1,57 @@
+//! The doctor's lines on the window's welcome page.
+
+use super::{diagnose, Facts, Place};
+use crate::config::Config;
+use crate::instance::Status;
+use serde::Serialize;
+
+/// One CLI's line on the welcome page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "DoctorLine")]
+pub struct Line {
+    pub name: String,
+    pub installed: bool,
+    pub ok: bool,
+    pub reason: String,
+    /// The one command that fixes it, if any.
+    pub fix: Option<String>,
+    /// The fix is typed at the CLI's prompt (e.g. `/ide enable`), not in a shell.
+    pub fix_in_cli: bool,
+}
+
+/// What the window's welcome page shows: the workspace it checked and each CLI's line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Welcome {
+    /// The workspace checked (the newest); `None` when there is none yet.
+    pub workspace: Option<String>,
+    pub lines: Vec<Line>,
+}
+
+/// The doctor's verdict for the running instance's newest workspace, from its root.
+pub async fn welcome(status: Status, config: Config) -> Welcome {
+    let Some(ws) = status.workspaces.last().map(|w| w.path.clone()) else {
+        return Welcome {
+            workspace: None,
+            lines: vec![],
+        };
+    };
+    let facts = Facts::from_os(ws.clone(), Some(status), config);
+    let report = diagnose(&facts).await;
+    Welcome {
+        workspace: Some(ws.to_string_lossy().into_owned()),
+        lines: report
+            .clis
+            .iter()
+            .map(|c| Line {
+                name: c.name.clone(),
+                installed: c.installed.is_some(),
+                ok: c.ok,
+                reason: c.reason.clone(),
+                fix: c.fix.as_ref().map(|f| f.command.clone()),
+                fix_in_cli: c.fix.as_ref().is_some_and(|f| f.place == Place::Cli),
+            })
+            .collect(),
+    }
+}
