@@ -1,138 +1,33 @@
-//! One active workspace: its server, token, discovery files and context updates.
+//! One active workspace: its protocol-free service with each protocol's server wired to it, its
+//! token, discovery files and context updates. The protocol folders never see this module.
 
 use crate::accept;
 use crate::bridge::{Bridge, ContainerPlan};
-use crate::container::{self, ContainerDirs, ContainerStatus};
-use crate::context::{self, ContextFile};
+use crate::container::{ContainerDirs, ContainerStatus};
+use crate::context;
 use crate::dirs::Dirs;
 use crate::discovery::{self, Announcement, Written};
 use crate::error::{Error, Result};
 use crate::host::Hosts;
+use crate::http;
 use crate::http::guard::Guard;
-use crate::http::server;
-use crate::http::session::{sse_event, Sessions};
+use crate::http::session::Sessions;
 use crate::limits::Limits;
-use crate::review::{Outcome, ReviewEvent, ReviewId, ReviewQueue};
+use crate::registry::Registry;
+use crate::review::{ReviewEvent, ReviewQueue};
+use crate::service::Service;
 use crate::token::Token;
 use crate::workspace::Workspace;
 use crate::ws;
-use bytes::Bytes;
+use crate::ws::connections::Connections;
 use serde::Serialize;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
-/// The user's decision on a review.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
-    /// Accept with this text, or the review's current text.
-    Accept(Option<String>),
-    Reject,
-}
-
-/// Settles a review through the queue alone, which tells the CLI that asked: no companion is
-/// needed, so a decision never waits on a workspace starting or stopping.
-pub fn settle(reviews: &ReviewQueue, id: ReviewId, decision: Decision) -> Result<()> {
-    match decision {
-        Decision::Accept(content) => reviews.accept(id, content)?,
-        Decision::Reject => reviews.resolve(id, Outcome::Rejected)?,
-    };
-    Ok(())
-}
-
-/// What the server's handlers share about their workspace.
-pub struct Shared {
-    pub workspace: Workspace,
-    pub reviews: Arc<ReviewQueue>,
-    pub sessions: Sessions,
-    /// Claude Code's WebSocket connections.
-    pub connections: ws::session::Connections,
-    pub trusted: Option<bool>,
-    /// Finds the process behind a connection, to name the CLI that asked.
-    pub peers: Arc<dyn crate::peer::PeerLookup>,
-    last_context: Mutex<Option<serde_json::Value>>,
-    /// Container paths mapped onto the workspace (containers on, `--path` given).
-    container_paths: RwLock<Vec<String>>,
-}
-
-impl Shared {
-    pub fn new(workspace: Workspace, reviews: Arc<ReviewQueue>, trusted: Option<bool>) -> Self {
-        Shared {
-            workspace,
-            reviews,
-            sessions: Sessions::default(),
-            connections: ws::session::Connections::default(),
-            trusted,
-            peers: Arc::new(crate::peer::OsPeers),
-            last_context: Mutex::new(None),
-            container_paths: RwLock::new(Vec::new()),
-        }
-    }
-
-    pub fn container_paths(&self) -> Vec<String> {
-        self.container_paths
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
-    /// The host path a CLI's `filePath` stands for, and whether a container mapping made it.
-    pub fn host_path(&self, file_path: &str) -> (String, bool) {
-        let paths = self.container_paths();
-        match container::to_host(file_path, self.workspace.id(), &paths) {
-            Some(host) => (host, true),
-            None => (file_path.to_owned(), false),
-        }
-    }
-
-    /// Settles a review; the queue tells the CLI that asked, in its own protocol. Only one
-    /// decision can win.
-    pub fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
-        settle(&self.reviews, id, decision)
-    }
-
-    /// A session is gone: forget it and dismiss its reviews.
-    pub fn end_session(&self, id: &str) {
-        self.sessions.remove(id);
-        let ws = self.workspace.id();
-        self.reviews
-            .dismiss(|r| r.session == id && r.workspace == ws);
-    }
-
-    fn context(&self) -> serde_json::Value {
-        let ws = self.workspace.id();
-        let files = self
-            .reviews
-            .list()
-            .into_iter()
-            .filter(|r| r.workspace == ws)
-            .map(|r| ContextFile {
-                path: r.path.clone(),
-                timestamp: r.updated_at,
-                cursor: None,
-                selected_text: None,
-            });
-        context::ide_context(files, self.trusted)
-    }
-
-    /// The current context as an event, for a stream that just opened.
-    pub fn context_event(&self) -> Bytes {
-        sse_event("ide/contextUpdate", self.context())
-    }
-
-    /// Sends the context to every session if it changed since last sent.
-    fn push_context_if_changed(&self) {
-        let now = self.context();
-        let mut last = self.last_context.lock().unwrap_or_else(|e| e.into_inner());
-        if last.as_ref() != Some(&now) {
-            self.sessions
-                .broadcast(sse_event("ide/contextUpdate", now.clone()));
-            *last = Some(now);
-        }
-    }
-}
+pub use crate::service::{settle, Decision};
 
 /// A workspace's status for `redline status` and the tray.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -164,9 +59,12 @@ pub struct ClientStatus {
     pub process: Option<crate::peer::PeerProcess>,
 }
 
-/// A running companion.
+/// A running companion: the workspace's service, with each protocol's server wired to it.
 pub struct Companion {
-    pub shared: Arc<Shared>,
+    /// The workspace's protocol-free service.
+    pub shared: Arc<Service>,
+    /// Claude Code's WebSocket connections.
+    pub connections: Arc<Connections>,
     pub port: u16,
     /// Claude Code's WebSocket server.
     pub ws_port: u16,
@@ -229,18 +127,21 @@ impl Companion {
             ws_listeners.extend(ws);
             side = Some(bridge);
         }
-        let shared = Arc::new(Shared::new(workspace, reviews, trusted));
-        if let Some(plan) = containers {
-            *shared
-                .container_paths
-                .write()
-                .unwrap_or_else(|e| e.into_inner()) = plan.paths.clone();
+        let sessions = Arc::new(Sessions::default());
+        let connections = Arc::new(Connections::default());
+        let clients: Vec<Arc<dyn Registry>> = vec![sessions.clone(), connections.clone()];
+        let shared = Arc::new(Service::new(workspace, reviews, trusted, clients));
+        for p in containers.iter().flat_map(|plan| &plan.paths) {
+            shared.add_container_path(p.clone());
         }
         let token = Arc::new(RwLock::new(token));
         let cancel = CancellationToken::new();
-        let server = server::serve_all(
+        let server = http::server::serve_all(
             listeners,
-            shared.clone(),
+            http::shared::Shared {
+                service: shared.clone(),
+                sessions,
+            },
             Guard {
                 hosts: Hosts {
                     port,
@@ -254,6 +155,7 @@ impl Companion {
         let ws_server = ws::server::serve(
             ws_listeners,
             shared.clone(),
+            connections.clone(),
             ws::guard::Guard {
                 hosts: Hosts {
                     port: ws_port,
@@ -285,6 +187,7 @@ impl Companion {
         );
         let mut companion = Companion {
             shared,
+            connections,
             port,
             ws_port,
             token,
@@ -318,16 +221,8 @@ impl Companion {
 
     /// Maps one more container path onto the workspace and announces it; false if known.
     pub fn add_container_path(&mut self, container_path: String, dirs: &Dirs, pid: u32) -> bool {
-        {
-            let mut paths = self
-                .shared
-                .container_paths
-                .write()
-                .unwrap_or_else(|e| e.into_inner());
-            if paths.contains(&container_path) {
-                return false;
-            }
-            paths.push(container_path);
+        if !self.shared.add_container_path(container_path) {
+            return false;
         }
         self.announce_to_containers(dirs, pid);
         true
@@ -351,7 +246,7 @@ impl Companion {
     /// authenticated once at the upgrade with the old token, are closed.
     pub fn rotate(&mut self, token: Token, dirs: &Dirs, pid: u32) {
         *self.token.write().unwrap_or_else(|e| e.into_inner()) = token.clone();
-        self.shared.connections.close_all();
+        self.shared.close_clients();
         discovery::remove(&self.written.files);
         self.written = discovery::write(
             dirs,
@@ -385,11 +280,8 @@ impl Companion {
         if let Some(bridge) = &self.containers {
             bridge.remove_files();
         }
-        let ws = self.shared.workspace.id().to_owned();
-        for r in self.shared.reviews.list() {
-            if r.workspace == ws {
-                let _ = self.shared.decide(r.id, Decision::Reject);
-            }
+        for r in self.shared.pending() {
+            let _ = self.shared.decide(r.id, Decision::Reject);
         }
         self.cancel.cancel();
         Stopping {
@@ -414,10 +306,8 @@ impl Companion {
                 .collect(),
             clients: self
                 .shared
-                .sessions
-                .list()
+                .clients()
                 .into_iter()
-                .chain(self.shared.connections.list())
                 .map(|(session, c)| ClientStatus {
                     session,
                     name: c.name,
@@ -425,13 +315,7 @@ impl Companion {
                     process: c.process,
                 })
                 .collect(),
-            pending_reviews: self
-                .shared
-                .reviews
-                .list()
-                .iter()
-                .filter(|r| r.workspace == ws)
-                .count(),
+            pending_reviews: self.shared.pending().len(),
             containers: self
                 .containers
                 .as_ref()
@@ -441,7 +325,7 @@ impl Companion {
 }
 
 /// Debounces review changes in this workspace into `ide/contextUpdate`s.
-async fn context_updates(shared: Arc<Shared>, cancel: CancellationToken) {
+async fn context_updates(shared: Arc<Service>, cancel: CancellationToken) {
     let mut events = shared.reviews.subscribe();
     let ws = shared.workspace.id().to_owned();
     let mut due: Option<tokio::time::Instant> = None;

@@ -426,11 +426,11 @@ impl Instance {
     async fn claude_of(
         &self,
         id: ReviewId,
-        send: impl FnOnce(&crate::ws::session::Connections, &Review) -> bool,
+        send: impl FnOnce(&crate::ws::connections::Connections, &Review) -> bool,
     ) -> Result<()> {
         let review = self.review(id)?;
         let state = self.state.lock().await;
-        if send(&state.companion_of(&review)?.shared.connections, &review) {
+        if send(&state.companion_of(&review)?.connections, &review) {
             Ok(())
         } else {
             Err(Error::NotClaude(id))

@@ -4,7 +4,7 @@
 #![cfg(target_os = "linux")]
 
 mod common;
-use common::{raw, raw_at, start_on, Mcp};
+use common::{raw, raw_at, raw_post as post, refused, start_on, Mcp, INIT};
 use redline_core::companion::Decision;
 use redline_core::container::Interfaces;
 use serde_json::{json, Value};
@@ -22,27 +22,6 @@ impl Interfaces for Host {
 }
 
 const BRIDGE: &str = "127.0.0.2";
-const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
-
-fn post(headers: &[String], body: &str) -> String {
-    let mut r = format!("POST /mcp HTTP/1.1\r\nconnection: close\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n", body.len());
-    for h in headers {
-        r.push_str(h);
-        r.push_str("\r\n");
-    }
-    r.push_str("\r\n");
-    r.push_str(body);
-    r
-}
-
-async fn refused(addr: &str, port: u16) -> bool {
-    matches!(
-        tokio::net::TcpStream::connect((addr, port)).await,
-        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused
-    )
-}
-
-/// An MCP client that reaches the server as a CLI in a container does: by name, on the bridge.
 fn container_client(port: u16, token: &str) -> Mcp {
     let bridge: std::net::SocketAddr = format!("{BRIDGE}:{port}").parse().unwrap();
     Mcp::new(

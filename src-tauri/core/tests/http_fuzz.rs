@@ -183,8 +183,7 @@ async fn random_and_mutated_json_rpc_never_panics_hangs_or_breaks_the_session() 
         previous(info);
     }));
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let session = c.session.clone().unwrap();
     let templates = templates(&f);
     let mut rng = Rng(SEED);

@@ -1,20 +1,7 @@
 //! Every guard on a real socket: token, Host, Origin, body size, and refusals that leak nothing.
 
 mod common;
-use common::{raw, start};
-
-fn request(headers: &[String], body: &str) -> String {
-    let mut r = format!("POST /mcp HTTP/1.1\r\nconnection: close\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n", body.len());
-    for h in headers {
-        r.push_str(h);
-        r.push_str("\r\n");
-    }
-    r.push_str("\r\n");
-    r.push_str(body);
-    r
-}
-
-const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+use common::{raw, raw_post as request, start, INIT};
 
 #[tokio::test]
 async fn the_right_token_and_host_get_through() {

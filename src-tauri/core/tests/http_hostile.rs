@@ -11,18 +11,12 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 fn post(f: &Fixture, session: Option<&str>, body: &str) -> String {
-    let mut r = format!(
-        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{}\r\nauthorization: Bearer {}\r\nconnection: close\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n",
-        f.port,
-        f.token,
-        body.len()
-    );
-    if let Some(s) = session {
-        r.push_str(&format!("mcp-session-id: {s}\r\n"));
-    }
-    r.push_str("\r\n");
-    r.push_str(body);
-    r
+    let mut headers = vec![
+        format!("host: 127.0.0.1:{}", f.port),
+        format!("authorization: Bearer {}", f.token),
+    ];
+    headers.extend(session.map(|s| format!("mcp-session-id: {s}")));
+    common::raw_post(&headers, body)
 }
 
 fn error_code(body: &str) -> Option<i64> {
@@ -47,8 +41,7 @@ where
 #[tokio::test]
 async fn faults_are_json_rpc_errors_not_parser_text() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let s = c.session.clone();
     let s = s.as_deref();
     for (body, code) in [
@@ -92,8 +85,7 @@ async fn faults_are_json_rpc_errors_not_parser_text() {
 #[tokio::test]
 async fn an_unknown_or_ended_session_is_404_for_every_method() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let live = c.session.clone().unwrap();
     let resp = c.request(reqwest::Method::DELETE).send().await.unwrap();
     assert!(resp.status().is_success());
@@ -166,12 +158,10 @@ async fn sessions_are_capped_and_the_abandoned_are_reaped() {
     };
     let f = start_with(limits).await;
     // One CLI that keeps its stream open is never evicted.
-    let mut kept = f.client();
-    kept.connect("2025-06-18").await;
+    let mut kept = f.session().await;
     let _stream = kept.stream().await;
     for _ in 0..200 {
-        let mut c = f.client();
-        c.connect("2025-06-18").await;
+        f.session().await;
         let status = f.instance.status().await;
         assert!(status.workspaces[0].clients.len() <= 4);
     }
@@ -258,8 +248,7 @@ async fn an_idle_flood_leaves_the_control_channel_and_the_server_answering() {
         assert_eq!(status, 200, "{body}");
     }
     // A CLI's open stream is busy, so never evicted by a later flood.
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let mut stream = c.stream().await;
     for _ in 0..64 {
         idle.push(connect(f.port).await);
@@ -318,8 +307,7 @@ async fn a_long_response_outlives_the_header_deadline() {
         ..Limits::default()
     })
     .await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let mut stream = c.stream().await;
     // Elapsed time is what is under test here: the GET stream must outlive the head deadline.
     tokio::time::sleep(header_read * 5).await;

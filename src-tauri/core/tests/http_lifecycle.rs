@@ -2,7 +2,8 @@
 //! with the path as sent; closeDiff sends nothing; sessions that end take their reviews along.
 
 mod common;
-use common::{start, Sse, WAIT};
+use common::mcp::Sse;
+use common::{start, WAIT};
 use redline_core::companion::Decision;
 use redline_core::review::{Outcome, ReviewEvent};
 use serde_json::json;
@@ -68,8 +69,7 @@ async fn accept_with_edits_reaches_the_session_that_asked_exactly_once() {
 #[tokio::test]
 async fn close_diff_sends_no_notification_and_accept_diff_decides() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let mut stream = c.stream().await;
     c.call(
         "openDiff",
@@ -109,8 +109,7 @@ async fn close_diff_sends_no_notification_and_accept_diff_decides() {
 #[tokio::test]
 async fn an_empty_accept_is_refused_and_nothing_is_lost() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let id = f.propose(&mut c, "a.txt", "x\n").await;
     let e = f
         .instance
@@ -124,8 +123,7 @@ async fn an_empty_accept_is_refused_and_nothing_is_lost() {
 #[tokio::test]
 async fn a_notification_while_no_stream_is_open_arrives_when_one_opens_and_is_never_replayed() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let id = f.propose(&mut c, "a.txt", "x\n").await;
     f.instance.decide(id, Decision::Accept(None)).await.unwrap();
     let mut first = c.stream().await;
@@ -145,8 +143,7 @@ async fn a_notification_while_no_stream_is_open_arrives_when_one_opens_and_is_ne
 #[tokio::test]
 async fn delete_ends_the_session_and_dismisses_its_reviews() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let mut other = f.client();
     other.connect("2025-06-18").await;
     c.call(
@@ -204,8 +201,7 @@ async fn delete_right_after_initialize_unlists_the_session_at_once() {
 #[tokio::test]
 async fn a_session_whose_stream_is_gone_for_good_is_ended() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let stream = c.stream().await;
     c.call(
         "openDiff",
@@ -235,8 +231,7 @@ async fn context_updates_list_files_under_review_and_events_sees_everything() {
         .unwrap();
     assert_eq!(events.status(), 200);
     let mut events = Sse::new(events);
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let mut stream = c.stream().await;
     let m = stream.next_message().await.unwrap();
     assert_eq!(m["method"], "ide/contextUpdate");
@@ -268,8 +263,7 @@ async fn context_updates_list_files_under_review_and_events_sees_everything() {
 #[tokio::test]
 async fn an_idle_stream_gets_keep_alive_traffic() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let c = f.session().await;
     let mut stream = c.stream().await;
     let first = stream.next_block(WAIT).await.unwrap();
     assert!(first.starts_with("data: "));
@@ -305,8 +299,7 @@ async fn turning_a_workspace_off_removes_its_files_and_refuses_connections() {
 #[tokio::test]
 async fn turning_a_workspace_off_ends_open_streams_instead_of_waiting_on_them() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let c = f.session().await;
     let mut stream = c.stream().await;
     stream.next_message().await.unwrap();
     let events = reqwest::Client::new()
@@ -328,8 +321,7 @@ async fn turning_a_workspace_off_ends_open_streams_instead_of_waiting_on_them() 
 async fn stopping_a_workspace_tells_each_waiting_cli_before_its_stream_ends() {
     for how in ["off", "quit"] {
         let f = start().await;
-        let mut c = f.client();
-        c.connect("2025-06-18").await;
+        let mut c = f.session().await;
         let mut stream = c.stream().await;
         f.propose(&mut c, "a.txt", "x\n").await;
         if how == "off" {

@@ -1,7 +1,8 @@
 //! The MCP surface on a real socket: versions, tool shapes, protocol faults, paths outside.
 
 mod common;
-use common::{messages, start};
+use common::mcp::messages;
+use common::start;
 use serde_json::{json, Value};
 
 #[tokio::test]
@@ -19,8 +20,7 @@ async fn negotiates_each_supported_version() {
 #[tokio::test]
 async fn lists_the_four_tools_with_their_schemas() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let r = c.rpc("tools/list", json!({})).await;
     let tools = r["result"]["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
@@ -34,8 +34,7 @@ async fn lists_the_four_tools_with_their_schemas() {
 #[tokio::test]
 async fn open_diff_answers_empty_content_and_close_diff_one_json_text_block() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let path = f.file("a.txt");
     let r = c
         .call(
@@ -83,8 +82,7 @@ async fn open_diff_answers_empty_content_and_close_diff_one_json_text_block() {
 #[tokio::test]
 async fn paths_outside_the_workspace_are_refused_with_a_message() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let outside = f.tmp.path().join("outside.txt");
     std::fs::write(&outside, "secret").unwrap();
     std::os::unix::fs::symlink(&outside, f.ws.join("link.txt")).unwrap();
@@ -111,8 +109,7 @@ async fn paths_outside_the_workspace_are_refused_with_a_message() {
 #[tokio::test]
 async fn unknown_tools_and_bad_params_are_json_rpc_errors() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let r = c.call("rm -rf", json!({})).await;
     assert_eq!(r["error"]["code"], -32602);
     assert!(r["error"]["message"]
@@ -134,8 +131,7 @@ async fn unknown_tools_and_bad_params_are_json_rpc_errors() {
 #[tokio::test]
 async fn malformed_json_rpc_is_refused_without_internals() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let c = f.session().await;
     for body in ["{not json", r#"{"jsonrpc":"2.0"}"#, r#"[1,2"#] {
         let resp = c
             .request(reqwest::Method::POST)
@@ -154,8 +150,7 @@ async fn malformed_json_rpc_is_refused_without_internals() {
 #[tokio::test]
 async fn a_new_file_and_a_non_text_file() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let mut c = f.session().await;
     let r = c
         .call(
             "openDiff",
@@ -190,8 +185,7 @@ async fn a_new_file_and_a_non_text_file() {
 #[tokio::test]
 async fn post_responses_carry_no_event_ids() {
     let f = start().await;
-    let mut c = f.client();
-    c.connect("2025-06-18").await;
+    let c = f.session().await;
     let resp = c
         .post(json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {}}))
         .await;

@@ -2,19 +2,13 @@
 //! tool's exact result, blocking openDiff settled once by each kind of end, and the lock file.
 
 mod common;
+use common::claude::{upgrade, Claude};
 use common::{raw, start, Fixture, WAIT};
 use futures::{SinkExt, StreamExt};
 use redline_core::companion::Decision;
 use redline_core::review::{Outcome, ReviewEvent};
 use serde_json::{json, Value};
-use std::collections::VecDeque;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// A file's URL as editors send it to Claude Code: `file:///C:/x/a.txt` on Windows.
 fn url(path: &str) -> String {
@@ -22,144 +16,6 @@ fn url(path: &str) -> String {
         format!("file:///{}", path.replace('\\', "/"))
     } else {
         format!("file://{path}")
-    }
-}
-
-/// A minimal Claude Code: JSON-RPC over the socket, answers kept by id.
-struct Claude {
-    ws: Socket,
-    next_id: u64,
-    /// Messages read while waiting for another one.
-    inbox: VecDeque<Value>,
-}
-
-async fn upgrade(f: &Fixture, token: &str) -> Socket {
-    let mut req = format!("ws://127.0.0.1:{}", f.ws_port)
-        .into_client_request()
-        .unwrap();
-    let h = req.headers_mut();
-    h.insert(
-        "X-Claude-Code-Ide-Authorization",
-        HeaderValue::from_str(token).unwrap(),
-    );
-    h.insert("Sec-WebSocket-Protocol", HeaderValue::from_static("mcp"));
-    let (ws, resp) = tokio_tungstenite::connect_async(req).await.unwrap();
-    assert_eq!(resp.headers()["sec-websocket-protocol"], "mcp");
-    ws
-}
-
-impl Claude {
-    async fn connect(f: &Fixture) -> Claude {
-        let mut c = Claude {
-            ws: upgrade(f, &f.token).await,
-            next_id: 0,
-            inbox: VecDeque::new(),
-        };
-        let init = c
-            .rpc(
-                "initialize",
-                json!({"protocolVersion": "2025-11-25", "capabilities": {},
-                       "clientInfo": {"name": "claude-code", "version": "2.1.330"}}),
-            )
-            .await;
-        assert_eq!(init["result"]["protocolVersion"], "2025-11-25", "{init}");
-        c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-            .await;
-        c.send(json!({"jsonrpc": "2.0", "method": "ide_connected", "params": {"pid": 1}}))
-            .await;
-        c
-    }
-
-    async fn send(&mut self, v: Value) {
-        self.ws.send(Message::text(v.to_string())).await.unwrap();
-    }
-
-    async fn send_raw(&mut self, text: &str) {
-        self.ws.send(Message::text(text)).await.unwrap();
-    }
-
-    /// The next JSON message, or None when the server closed the connection.
-    async fn next(&mut self) -> Option<Value> {
-        if let Some(v) = self.inbox.pop_front() {
-            return Some(v);
-        }
-        self.read().await
-    }
-
-    async fn read(&mut self) -> Option<Value> {
-        loop {
-            let frame = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("timed out waiting for the server");
-            match frame {
-                Some(Ok(Message::Text(t))) => return Some(serde_json::from_str(&t).unwrap()),
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
-                Some(Ok(_)) => continue,
-            }
-        }
-    }
-
-    /// Sends a request; returns its id.
-    async fn request(&mut self, method: &str, params: Value) -> u64 {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await;
-        id
-    }
-
-    /// The response to request `id`, keeping others for later.
-    async fn response(&mut self, id: u64) -> Value {
-        if let Some(i) = self.inbox.iter().position(|m| m["id"] == id) {
-            return self.inbox.remove(i).unwrap();
-        }
-        loop {
-            let m = self
-                .read()
-                .await
-                .expect("connection closed before the answer");
-            if m["id"] == id {
-                return m;
-            }
-            self.inbox.push_back(m);
-        }
-    }
-
-    async fn rpc(&mut self, method: &str, params: Value) -> Value {
-        let id = self.request(method, params).await;
-        self.response(id).await
-    }
-
-    async fn call(&mut self, tool: &str, args: Value) -> Value {
-        self.rpc("tools/call", json!({"name": tool, "arguments": args}))
-            .await
-    }
-
-    /// Starts a blocking openDiff of `name`; returns the request id once the review is queued.
-    async fn open_diff(&mut self, f: &Fixture, name: &str, content: &str, tab: &str) -> (u64, u64) {
-        let mut events = f.instance.reviews().subscribe();
-        let path = f.file(name);
-        let id = self
-            .request(
-                "tools/call",
-                json!({"name": "openDiff", "arguments": {
-                "old_file_path": path, "new_file_path": path,
-                "new_file_contents": content, "tab_name": tab}}),
-            )
-            .await;
-        let review = loop {
-            match tokio::time::timeout(WAIT, events.recv())
-                .await
-                .unwrap()
-                .unwrap()
-            {
-                ReviewEvent::Added(r) | ReviewEvent::Updated(r) if r.file_path == path => {
-                    break r.id
-                }
-                _ => continue,
-            }
-        };
-        (id, review)
     }
 }
 
@@ -183,12 +39,7 @@ fn text_json(result: &Value) -> Value {
 }
 
 fn upgrade_request(f: &Fixture, extra: &str) -> String {
-    format!(
-        "GET / HTTP/1.1\r\nconnection: Upgrade, close\r\nupgrade: websocket\r\n\
-         sec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
-         sec-websocket-protocol: mcp\r\n{extra}\r\n",
-    )
-    .replace("{port}", &f.ws_port.to_string())
+    common::raw_upgrade(extra).replace("{port}", &f.ws_port.to_string())
 }
 
 #[tokio::test]
@@ -196,24 +47,8 @@ async fn every_refused_upgrade_is_a_bare_status() {
     let f = start().await;
     let host = format!("host: 127.0.0.1:{}\r\n", f.ws_port);
     let auth = format!("x-claude-code-ide-authorization: {}\r\n", f.token);
-    let cases = [
-        ("no token", host.clone(), 401),
-        (
-            "wrong token",
-            format!(
-                "{host}x-claude-code-ide-authorization: {}\r\n",
-                "0".repeat(64)
-            ),
-            401,
-        ),
-        (
-            "token prefix",
-            format!(
-                "{host}x-claude-code-ide-authorization: {}\r\n",
-                &f.token[..63]
-            ),
-            401,
-        ),
+    let mut cases = common::token_refusals(&host, &f.token);
+    cases.extend([
         (
             "token twice",
             format!("{host}{auth}x-claude-code-ide-authorization: x\r\n"),
@@ -236,7 +71,7 @@ async fn every_refused_upgrade_is_a_bare_status() {
         ),
         ("other port", format!("host: 127.0.0.1:1\r\n{auth}"), 403),
         ("no host", auth.clone(), 403),
-    ];
+    ]);
     for (what, headers, want) in cases {
         let (status, body) = raw(f.ws_port, &upgrade_request(&f, &headers)).await;
         assert_eq!(status, want, "{what}");

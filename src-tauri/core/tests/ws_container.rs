@@ -5,18 +5,13 @@
 #![cfg(target_os = "linux")]
 
 mod common;
-use common::{raw, raw_at, start_on, Fixture, WAIT};
-use futures::{SinkExt, StreamExt};
+use common::claude::{upgrade_at as connect, Claude};
+use common::{raw, raw_at, raw_upgrade as upgrade_request, refused, start_on, Fixture, WAIT};
 use redline_core::companion::Decision;
 use redline_core::container::Interfaces;
 use serde_json::{json, Value};
 use std::net::Ipv4Addr;
 use std::sync::Arc;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::WebSocketStream;
 
 /// A host whose `docker0` has the bridge address.
 struct Host;
@@ -31,62 +26,6 @@ impl Interfaces for Host {
 
 const BRIDGE: &str = "127.0.0.2";
 const HDI: &str = "host.docker.internal";
-
-fn upgrade_request(extra: &str) -> String {
-    format!(
-        "GET / HTTP/1.1\r\nconnection: Upgrade, close\r\nupgrade: websocket\r\n\
-         sec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
-         sec-websocket-protocol: mcp\r\n{extra}\r\n",
-    )
-}
-
-async fn refused(addr: &str, port: u16) -> bool {
-    matches!(
-        TcpStream::connect((addr, port)).await,
-        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused
-    )
-}
-
-/// Connects as Claude Code does: to `addr`, with `Host: <host>:<port>` and the token.
-async fn connect(
-    addr: &str,
-    host: &str,
-    port: u16,
-    token: &str,
-) -> Result<WebSocketStream<TcpStream>, tokio_tungstenite::tungstenite::Error> {
-    let mut req = format!("ws://{host}:{port}").into_client_request().unwrap();
-    let h = req.headers_mut();
-    h.insert(
-        "X-Claude-Code-Ide-Authorization",
-        HeaderValue::from_str(token).unwrap(),
-    );
-    h.insert("Sec-WebSocket-Protocol", HeaderValue::from_static("mcp"));
-    let stream = TcpStream::connect((addr, port)).await.unwrap();
-    tokio_tungstenite::client_async(req, stream)
-        .await
-        .map(|(ws, _)| ws)
-}
-
-/// One JSON-RPC request and its answer (the server sends nothing else unasked here).
-async fn rpc(ws: &mut WebSocketStream<TcpStream>, id: u64, method: &str, params: Value) -> Value {
-    let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-    ws.send(Message::text(msg.to_string())).await.unwrap();
-    loop {
-        let frame = tokio::time::timeout(WAIT, ws.next())
-            .await
-            .expect("timed out waiting for the server");
-        match frame {
-            Some(Ok(Message::Text(t))) => {
-                let v: Value = serde_json::from_str(&t).unwrap();
-                if v["id"] == id {
-                    return v;
-                }
-            }
-            Some(Ok(_)) => continue,
-            other => panic!("connection ended: {other:?}"),
-        }
-    }
-}
 
 /// The container ws port from `redline status`.
 async fn container_ws_port(f: &Fixture) -> Option<u16> {
@@ -135,15 +74,8 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
     let port = container_ws_port(&f).await.expect("a container ws port");
     assert_eq!(port, lo_port, "one port for both sides when free");
 
-    let mut ws = connect(BRIDGE, HDI, port, &token).await.expect("bridge");
-    let init = rpc(
-        &mut ws,
-        1,
-        "initialize",
-        json!({"protocolVersion": "2025-11-25", "capabilities": {},
-               "clientInfo": {"name": "claude-code", "version": "2.1.330"}}),
-    )
-    .await;
+    let mut ws = Claude::over(connect(BRIDGE, HDI, port, &token).await.expect("bridge"));
+    let init = ws.hello().await;
     assert_eq!(init["result"]["protocolVersion"], "2025-11-25", "{init}");
     drop(ws);
     // The same name on loopback is fine (Docker Desktop forwards it there).
@@ -151,24 +83,8 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
 
     let host = format!("host: {HDI}:{port}\r\n");
     let auth = format!("x-claude-code-ide-authorization: {token}\r\n");
-    let cases = [
-        ("no token", host.clone(), 401),
-        (
-            "wrong token",
-            format!(
-                "{host}x-claude-code-ide-authorization: {}\r\n",
-                "0".repeat(64)
-            ),
-            401,
-        ),
-        (
-            "token prefix",
-            format!(
-                "{host}x-claude-code-ide-authorization: {}\r\n",
-                &token[..63]
-            ),
-            401,
-        ),
+    let mut cases = common::token_refusals(&host, &token);
+    cases.extend([
         (
             "origin",
             format!("{host}{auth}origin: http://{HDI}\r\n"),
@@ -189,7 +105,7 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
             format!("host: {HDI}:{}\r\n{auth}", port.wrapping_add(1)),
             403,
         ),
-    ];
+    ]);
     for (what, headers, want) in cases {
         let (status, body) = raw_at(BRIDGE, port, &upgrade_request(&headers)).await;
         assert_eq!(status, want, "{what}");
@@ -257,12 +173,15 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
         json!([f.ws.to_string_lossy()])
     );
 
-    let mut ws = connect(BRIDGE, HDI, port, &token).await.unwrap();
+    let mut ws = Claude::over(connect(BRIDGE, HDI, port, &token).await.unwrap());
     let mut events = f.instance.reviews().subscribe();
-    let open = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
-        "name": "openDiff", "arguments": {"old_file_path": "/workspace/a.txt",
-        "new_file_path": "/workspace/a.txt", "new_file_contents": "one\nTWO\n", "tab_name": "t"}}});
-    ws.send(Message::text(open.to_string())).await.unwrap();
+    let open = ws
+        .request(
+            "tools/call",
+            json!({"name": "openDiff", "arguments": {"old_file_path": "/workspace/a.txt",
+            "new_file_path": "/workspace/a.txt", "new_file_contents": "one\nTWO\n", "tab_name": "t"}}),
+        )
+        .await;
     tokio::time::timeout(WAIT, events.recv())
         .await
         .unwrap()
@@ -278,15 +197,7 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
         .decide(review.id, Decision::Accept(Some("edited\n".into())))
         .await
         .unwrap();
-    let answer = loop {
-        let frame = tokio::time::timeout(WAIT, ws.next()).await.unwrap();
-        if let Some(Ok(Message::Text(t))) = frame {
-            let v: Value = serde_json::from_str(&t).unwrap();
-            if v["id"] == 7 {
-                break v;
-            }
-        }
-    };
+    let answer = ws.response(open).await;
     assert_eq!(
         answer["result"],
         json!({"content": [{"type": "text", "text": "FILE_SAVED"},
@@ -298,18 +209,14 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
         "Redline never writes: the CLI does"
     );
     // A mapped path still cannot leave the workspace; the message names what the CLI sent.
-    for (i, escape) in ["/workspace/../etc/passwd", "/etc/passwd"]
-        .iter()
-        .enumerate()
-    {
-        let r = rpc(
-            &mut ws,
-            10 + i as u64,
-            "tools/call",
-            json!({"name": "openDiff", "arguments": {"old_file_path": escape,
-                   "new_file_path": escape, "new_file_contents": "x", "tab_name": "e"}}),
-        )
-        .await;
+    for escape in ["/workspace/../etc/passwd", "/etc/passwd"] {
+        let r = ws
+            .call(
+                "openDiff",
+                json!({"old_file_path": escape, "new_file_path": escape,
+                       "new_file_contents": "x", "tab_name": "e"}),
+            )
+            .await;
         assert_eq!(r["result"]["isError"], true, "{escape}: {r}");
         let text = r["result"]["content"][0]["text"].as_str().unwrap();
         assert!(text.contains(escape) && text.contains("outside"), "{text}");

@@ -2,10 +2,11 @@
 //! `initialize` that opens one within the session cap. Faults get JSON-RPC errors, never a
 //! parser's text.
 
-use crate::companion::Shared;
 use crate::http::guard::MAX_BODY_BYTES;
-use crate::http::tools::VERSIONS;
+use crate::http::shared::Shared;
+use crate::jsonrpc::{self, Fault, Kind, INVALID_REQUEST};
 use crate::limits::Limits;
+use crate::mcp::VERSIONS;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
@@ -16,12 +17,9 @@ use rmcp::model::{ClientJsonRpcMessage, ClientNotification, ClientRequest};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::SessionManager;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::Arc;
 
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const INVALID_PARAMS: i64 = -32602;
 /// Session id header of the Streamable HTTP transport.
 const SESSION: &str = "mcp-session-id";
 /// rmcp routes a request naming a newer revision here to its stateless path, where a handler
@@ -30,14 +28,13 @@ const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 
 #[derive(Clone)]
 pub struct Envelope {
-    pub shared: Arc<Shared>,
+    pub shared: Shared,
     pub manager: Arc<LocalSessionManager>,
     pub limits: Limits,
 }
 
 fn rpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
-    let body = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
-    let mut resp = (status, body.to_string()).into_response();
+    let mut resp = (status, jsonrpc::error(id, code, message)).into_response();
     resp.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
@@ -67,46 +64,8 @@ fn is_standard(method: &str) -> bool {
     matches!(method, "initialize" | "ping") || PREFIXES.iter().any(|p| method.starts_with(p))
 }
 
-/// A JSON-RPC id is a string, a number or null.
-fn valid_id(id: &Value) -> bool {
-    matches!(id, Value::String(_) | Value::Number(_) | Value::Null)
-}
-
-/// The error to answer if `msg` is not a JSON-RPC 2.0 message.
-fn envelope_fault(msg: &Value) -> Option<Response> {
-    let bad = |id: Value, m: &str| Some(rpc_error(StatusCode::BAD_REQUEST, id, INVALID_REQUEST, m));
-    let Value::Object(o) = msg else {
-        return bad(Value::Null, "Invalid Request: not a JSON-RPC 2.0 message");
-    };
-    let id = o.get("id").cloned().unwrap_or(Value::Null);
-    let id = if valid_id(&id) { id } else { Value::Null };
-    if o.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return bad(id, "Invalid Request: jsonrpc must be \"2.0\"");
-    }
-    if o.get("id").is_some_and(|i| !valid_id(i)) {
-        return bad(
-            Value::Null,
-            "Invalid Request: id must be a string or a number",
-        );
-    }
-    match o.get("method") {
-        Some(Value::String(_)) => {
-            if o.get("params")
-                .is_some_and(|p| !matches!(p, Value::Object(_) | Value::Array(_)))
-            {
-                return Some(rpc_error(
-                    StatusCode::BAD_REQUEST,
-                    id,
-                    INVALID_PARAMS,
-                    "Invalid params: params must be an object",
-                ));
-            }
-            None
-        }
-        Some(_) => bad(id, "Invalid Request: method must be a string"),
-        None if o.contains_key("result") || o.contains_key("error") => None,
-        None => bad(id, "Invalid Request: no method"),
-    }
+fn fault(f: Fault) -> Response {
+    rpc_error(StatusCode::BAD_REQUEST, f.id, f.code, &f.message)
 }
 
 pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Response {
@@ -164,22 +123,16 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
         // A broken body (a malformed chunk size included) is the client's fault.
         Err(_) => return (StatusCode::BAD_REQUEST, "Bad Request\n").into_response(),
     };
-    let mut msg: Value = match serde_json::from_slice(&bytes) {
+    let mut msg = match jsonrpc::parse(&bytes) {
         Ok(v) => v,
-        Err(_) => {
-            return rpc_error(
-                StatusCode::BAD_REQUEST,
-                Value::Null,
-                PARSE_ERROR,
-                "Parse error",
-            )
-        }
+        Err(f) => return fault(f),
     };
-    if let Some(resp) = envelope_fault(&msg) {
-        return resp;
-    }
-    let id = msg.get("id").cloned().unwrap_or(Value::Null);
-    let method = msg.get("method").and_then(Value::as_str).map(str::to_owned);
+    let (id, method) = match jsonrpc::classify(&msg) {
+        Ok(Kind::Request { id, method }) => (id, Some(method)),
+        Ok(Kind::Notification { method }) => (Value::Null, Some(method)),
+        Ok(Kind::Response) => (msg.get("id").cloned().unwrap_or(Value::Null), None),
+        Err(f) => return fault(f),
+    };
     let is_initialize = method.as_deref() == Some("initialize");
     if session.is_none() && !is_initialize {
         return rpc_error(
@@ -210,13 +163,10 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
         Err(_) => true,
     };
     if misfit {
-        let what = method.as_deref().unwrap_or("the message");
-        return rpc_error(
-            StatusCode::BAD_REQUEST,
+        return fault(Fault::invalid_params(
             id,
-            INVALID_PARAMS,
-            &format!("Invalid params for {what}"),
-        );
+            method.as_deref().unwrap_or("the message"),
+        ));
     }
     if is_initialize && session.is_none() {
         if let Some(resp) = make_room(&env, id).await {

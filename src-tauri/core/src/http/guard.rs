@@ -10,8 +10,8 @@ use axum::response::{IntoResponse, Response};
 use http::{header, HeaderValue, StatusCode};
 use std::sync::{Arc, RwLock};
 
-/// Large enough for any source file a CLI proposes; beyond it, 413.
-pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// Beyond it, 413.
+pub const MAX_BODY_BYTES: usize = crate::jsonrpc::MAX_MESSAGE_BYTES;
 
 #[derive(Clone)]
 pub struct Guard {

@@ -5,4 +5,5 @@ pub mod envelope;
 pub mod guard;
 pub mod server;
 pub mod session;
+pub mod shared;
 pub mod tools;

@@ -2,10 +2,9 @@
 //! notification stream for GET) and the `/events` stream, behind the guard.
 
 use crate::accept;
-use crate::companion::Shared;
 use crate::http::envelope::{self, Envelope};
 use crate::http::guard::{self, Guard, MAX_BODY_BYTES};
-use crate::http::session::Sessions;
+use crate::http::shared::Shared;
 use crate::http::tools::Handler;
 use crate::limits::Limits;
 use axum::body::Body;
@@ -32,8 +31,8 @@ pub const RECONNECT_GRACE: Duration = Duration::from_secs(5);
 
 #[derive(Clone)]
 struct AppState {
-    shared: Arc<Shared>,
-    sessions: Arc<LocalSessionManager>,
+    shared: Shared,
+    manager: Arc<LocalSessionManager>,
     /// Ends every stream when the server stops: graceful shutdown waits for open connections.
     cancel: CancellationToken,
 }
@@ -41,7 +40,7 @@ struct AppState {
 /// Serves until `cancel` fires.
 pub fn serve(
     listener: TcpListener,
-    shared: Arc<Shared>,
+    shared: Shared,
     guard: Guard,
     limits: Limits,
     cancel: CancellationToken,
@@ -54,7 +53,7 @@ pub fn serve(
 /// `cancel` fires.
 pub fn serve_all(
     listeners: Vec<TcpListener>,
-    shared: Arc<Shared>,
+    shared: Shared,
     guard: Guard,
     limits: Limits,
     cancel: CancellationToken,
@@ -91,7 +90,7 @@ pub fn serve_all(
     tokio::spawn(envelope::reap(envelope.clone(), cancel.clone()));
     let state = AppState {
         shared,
-        sessions: manager,
+        manager,
         cancel: cancel.clone(),
     };
     let app = Router::new()
@@ -156,7 +155,7 @@ fn with_keep_alive<G: Send + 'static>(
 struct StreamGuard {
     id: String,
     generation: u64,
-    shared: Arc<Shared>,
+    shared: Shared,
     manager: Arc<LocalSessionManager>,
 }
 
@@ -202,21 +201,21 @@ async fn open_stream(State(st): State<AppState>, req: Request) -> Response {
             .into_response();
     };
     if !st
-        .sessions
+        .manager
         .has_session(&id.clone().into())
         .await
         .unwrap_or(false)
     {
         return (StatusCode::NOT_FOUND, "Not Found: no such session\n").into_response();
     }
-    let sessions: &Sessions = &st.shared.sessions;
+    let sessions = &st.shared.sessions;
     let (generation, rx) = sessions.attach(&id);
     sessions.notify(&id, st.shared.context_event());
     let guard = StreamGuard {
         id,
         generation,
         shared: st.shared.clone(),
-        manager: st.sessions.clone(),
+        manager: st.manager.clone(),
     };
     sse_response(with_keep_alive(
         tokio_stream::wrappers::UnboundedReceiverStream::new(rx),

@@ -5,9 +5,11 @@
 //! `ide/diffAccepted` would be a second decision. Here each notification is delivered once: to
 //! the open stream, or queued until one opens.
 
+use crate::jsonrpc;
+use crate::registry::Registry;
 use crate::review::ClientInfo;
 use bytes::Bytes;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -58,8 +60,13 @@ impl Default for Sessions {
 
 /// A JSON-RPC notification as one SSE event.
 pub fn sse_event(method: &str, params: Value) -> Bytes {
-    let msg = json!({"jsonrpc": "2.0", "method": method, "params": params});
+    let msg = jsonrpc::notification(method, params);
     Bytes::from(format!("data: {msg}\n\n"))
+}
+
+/// The workspace's context, as the CLIs follow it.
+pub fn context_update(context: Value) -> Bytes {
+    sse_event("ide/contextUpdate", context)
 }
 
 impl Sessions {
@@ -119,17 +126,6 @@ impl Sessions {
 
     pub fn client(&self, id: &str) -> Option<ClientInfo> {
         self.lock().entries.get(id).map(|e| e.client.clone())
-    }
-
-    pub fn list(&self) -> Vec<(String, ClientInfo)> {
-        let mut v: Vec<_> = self
-            .lock()
-            .entries
-            .iter()
-            .map(|(id, e)| (id.clone(), e.client.clone()))
-            .collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
-        v
     }
 
     /// Forgets a session; its open stream ends.
@@ -197,6 +193,23 @@ impl Sessions {
     }
 }
 
+impl Registry for Sessions {
+    fn list(&self) -> Vec<(String, ClientInfo)> {
+        let mut v: Vec<_> = self
+            .lock()
+            .entries
+            .iter()
+            .map(|(id, e)| (id.clone(), e.client.clone()))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+
+    fn push_context(&self, context: &Value) {
+        self.broadcast(context_update(context.clone()));
+    }
+}
+
 fn deliver(entry: &mut Entry, event: Bytes) {
     if let Some((_, tx)) = &entry.stream {
         match tx.send(event) {
@@ -218,6 +231,7 @@ fn deliver(entry: &mut Entry, event: Bytes) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn queues_until_a_stream_opens_then_delivers_once() {
@@ -263,7 +277,7 @@ mod tests {
             "a",
             sse_event("ide/diffRejected", json!({"filePath": "/f"})),
         );
-        s.broadcast(sse_event("ide/contextUpdate", json!({})));
+        s.broadcast(context_update(json!({})));
         let first = ev.try_recv().unwrap();
         assert!(first.starts_with(b"data: {"));
         assert!(std::str::from_utf8(&first)

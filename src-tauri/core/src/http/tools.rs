@@ -1,42 +1,35 @@
 //! The MCP tools a CLI calls (`openDiff`, `closeDiff`, `acceptDiff`, `rejectDiff`), one handler per
 //! session, apart from the HTTP transport that carries them.
 
-use crate::companion::{Decision, Shared};
 use crate::error::Error;
-use crate::http::session::sse_event;
-use crate::original;
+use crate::http::session::{sse_event, Sessions};
+use crate::http::shared::Shared;
+use crate::mcp::{self, VERSIONS};
 use crate::peer::Endpoints;
-use crate::quota;
-use crate::review::{ClientInfo, Outcome, Proposal, Reply, Review};
+use crate::review::{ClientInfo, Outcome, Reply, Review};
+use crate::service::{Ask, Decision};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ContentBlock, Implementation, InitializeResult,
-    JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, Tool,
+    CallToolRequestParams, CallToolResult, ContentBlock, InitializeResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, Tool,
 };
 use rmcp::model::{CallToolResponse, ErrorData};
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-/// Sessions need a GET stream, which the stateless 2026 protocol removed.
-pub const VERSIONS: &[ProtocolVersion] = &[
-    ProtocolVersion::V_2025_11_25,
-    ProtocolVersion::V_2025_06_18,
-    ProtocolVersion::V_2025_03_26,
-    ProtocolVersion::V_2024_11_05,
-];
-
 /// One CLI session's handler. Dropped when rmcp ends the session (DELETE, or the transport
 /// gone), which dismisses the session's reviews.
 pub struct Handler {
-    ws: Arc<Shared>,
+    ws: Shared,
     session: OnceLock<String>,
 }
 
 impl Handler {
-    pub fn new(ws: Arc<Shared>) -> Self {
+    pub fn new(ws: Shared) -> Self {
         Handler {
             ws,
             session: OnceLock::new(),
@@ -86,7 +79,7 @@ impl Handler {
         let Some(ends) = ends else {
             return client;
         };
-        if let Some(p) = crate::peer::find(self.ws.peers.clone(), ends).await {
+        if let Some(p) = crate::peer::find(self.ws.service.peers.clone(), ends).await {
             self.ws.sessions.set_process(session, p);
         }
         self.ws.sessions.client(session).unwrap_or(client)
@@ -101,39 +94,45 @@ impl Drop for Handler {
     }
 }
 
-#[derive(Deserialize)]
+// No doc comments on the argument types: they would become each schema's description.
+#[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct OpenDiffArgs {
+    /// Absolute path of the file
     file_path: String,
+    /// The proposed full text
     new_content: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct CloseDiffArgs {
+    /// Absolute path of the file
     file_path: String,
     // The CLIs send it; closeDiff never notifies either way, so it changes nothing here.
     #[serde(default)]
+    #[schemars(with = "bool")]
     #[allow(dead_code)]
     suppress_notification: Option<bool>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct FileArgs {
+    /// Absolute path of the file
     file_path: String,
 }
 
-fn args<T: for<'de> Deserialize<'de>>(params: &CallToolRequestParams) -> Result<T, ErrorData> {
+fn args<T: for<'de> Deserialize<'de> + JsonSchema>(
+    params: &CallToolRequestParams,
+) -> Result<T, ErrorData> {
     let value = Value::Object(params.arguments.clone().unwrap_or_default());
-    serde_json::from_value(value).map_err(|e| {
-        ErrorData::invalid_params(format!("invalid arguments for {}: {e}", params.name), None)
-    })
+    mcp::args(&params.name, value).map_err(|f| ErrorData::invalid_params(f.message, None))
 }
 
 /// A tool that ran and failed: the user reads this in the CLI.
 fn failed(e: Error) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(format!("Redline: {e}"))])
+    CallToolResult::error(vec![ContentBlock::text(mcp::failure(&e))])
 }
 
 /// A success without `isError`, the shape the spec shows (`{content: []}` for openDiff).
@@ -143,66 +142,33 @@ fn done(content: Vec<ContentBlock>) -> CallToolResult {
     result
 }
 
-fn schema(v: Value) -> Arc<JsonObject> {
-    match v {
-        Value::Object(o) => Arc::new(o),
-        _ => Arc::default(),
-    }
+fn tool<T: JsonSchema>(name: &'static str, description: &'static str) -> Tool {
+    Tool::new(name, description, Arc::new(mcp::input_schema::<T>()))
 }
 
 fn tools() -> Vec<Tool> {
-    let file_path = json!({"type": "string", "description": "Absolute path of the file"});
     vec![
-        Tool::new(
+        tool::<OpenDiffArgs>(
             "openDiff",
             "Open a review of a proposed change to a file. Answers at once; the decision arrives \
              later as ide/diffAccepted or ide/diffRejected.",
-            schema(json!({
-                "type": "object",
-                "properties": {
-                    "filePath": file_path,
-                    "newContent": {"type": "string", "description": "The proposed full text"}
-                },
-                "required": ["filePath", "newContent"]
-            })),
         ),
-        Tool::new(
+        tool::<CloseDiffArgs>(
             "closeDiff",
             "Close a review without a notification; returns {\"content\": <current edited text>}.",
-            schema(json!({
-                "type": "object",
-                "properties": {
-                    "filePath": file_path,
-                    "suppressNotification": {"type": "boolean"}
-                },
-                "required": ["filePath"]
-            })),
         ),
-        Tool::new(
+        tool::<FileArgs>(
             "acceptDiff",
             "Accept a review as if the user had, with its current text.",
-            schema(json!({
-                "type": "object",
-                "properties": {"filePath": file_path},
-                "required": ["filePath"]
-            })),
         ),
-        Tool::new(
-            "rejectDiff",
-            "Reject a review as if the user had.",
-            schema(json!({
-                "type": "object",
-                "properties": {"filePath": file_path},
-                "required": ["filePath"]
-            })),
-        ),
+        tool::<FileArgs>("rejectDiff", "Reject a review as if the user had."),
     ]
 }
 
 /// The decision as a notification on the asking session's stream, with the path exactly as it
 /// was sent. A diff closed by the CLI (closeDiff) or a session gone hears nothing: a
 /// diffRejected racing a closeDiff turns the user's "Allow" in the terminal into a rejection.
-fn notify_session(shared: std::sync::Weak<Shared>, session: String) -> Reply {
+fn notify_session(sessions: std::sync::Weak<Sessions>, session: String) -> Reply {
     Box::new(move |review: &Review, outcome| {
         let event = match outcome {
             Outcome::Accepted => sse_event(
@@ -214,68 +180,45 @@ fn notify_session(shared: std::sync::Weak<Shared>, session: String) -> Reply {
             }
             Outcome::Closed | Outcome::Dismissed => return,
         };
-        if let Some(shared) = shared.upgrade() {
-            shared.sessions.notify(&session, event);
+        if let Some(sessions) = sessions.upgrade() {
+            sessions.notify(&session, event);
         }
     })
 }
 
 impl Handler {
+    /// A CLI in a container sends container paths: the service reads, confines and shows the
+    /// host's file, and the notifications the CLI waits on keep its `filePath`.
     async fn open_diff(
         &self,
         session: String,
         client: ClientInfo,
         a: OpenDiffArgs,
     ) -> CallToolResult {
-        // A CLI in a container sends container paths: read, confine and show the host's file,
-        // but keep its `filePath` for the notifications it waits on.
-        let (host_path, container) = self.ws.host_path(&a.file_path);
-        let path = match self.ws.workspace.resolve(&host_path) {
-            Ok(p) => p,
-            Err(Error::OutsideWorkspace { roots, .. }) => {
-                return failed(Error::OutsideWorkspace {
-                    path: a.file_path,
-                    roots,
-                })
-            }
-            Err(e) => return failed(e),
+        let reply = notify_session(Arc::downgrade(&self.ws.sessions), session.clone());
+        let ask = Ask {
+            session,
+            client,
+            original_from: Some(a.file_path.clone()),
+            file_path: a.file_path,
+            proposal: a.new_content,
         };
-        let original = match original::read(&self.ws.workspace, &path, &a.file_path).await {
-            Ok(text) => text,
-            Err(e) => return failed(e),
-        };
-        let incoming = original.as_ref().map_or(0, String::len) + a.new_content.len();
-        let ws = self.ws.workspace.id();
-        if let Err(e) = quota::admit(&self.ws.reviews, ws, &session, &a.file_path, incoming) {
-            return failed(e);
+        match self.ws.service.propose(ask, reply).await {
+            Ok(_) => done(vec![]),
+            Err(e) => failed(e),
         }
-        let reply = notify_session(Arc::downgrade(&self.ws), session.clone());
-        self.ws.reviews.open(
-            Proposal {
-                workspace: self.ws.workspace.id().to_owned(),
-                session,
-                client,
-                file_path: a.file_path,
-                path,
-                original,
-                proposal: a.new_content,
-                container,
-            },
-            reply,
-        );
-        done(vec![])
     }
 
     fn close_diff(&self, session: &str, a: CloseDiffArgs) -> CallToolResult {
         let Some(review) = self
             .ws
-            .reviews
-            .find(self.ws.workspace.id(), session, &a.file_path)
+            .service
+            .find(session, &a.file_path)
             .filter(|r| r.session == session)
         else {
             return failed(Error::NoOpenDiff(a.file_path));
         };
-        match self.ws.reviews.resolve(review.id, Outcome::Closed) {
+        match self.ws.service.close(review.id) {
             // The CLI parses this text as JSON; no notification may race the user's answer.
             Ok(review) => done(vec![ContentBlock::text(
                 json!({"content": review.current}).to_string(),
@@ -285,18 +228,14 @@ impl Handler {
     }
 
     fn decide(&self, session: &str, a: FileArgs, decision: Decision) -> CallToolResult {
-        let Some(review) = self
-            .ws
-            .reviews
-            .find(self.ws.workspace.id(), session, &a.file_path)
-        else {
+        let Some(review) = self.ws.service.find(session, &a.file_path) else {
             return failed(Error::NoOpenDiff(a.file_path));
         };
         let verb = match decision {
             Decision::Accept(_) => "accepted",
             Decision::Reject => "rejected",
         };
-        match self.ws.decide(review.id, decision) {
+        match self.ws.service.decide(review.id, decision) {
             Ok(()) => done(vec![ContentBlock::text(format!("{verb} {}", a.file_path))]),
             Err(e) => failed(e),
         }
@@ -306,9 +245,7 @@ impl Handler {
 impl ServerHandler for Handler {
     fn get_info(&self) -> InitializeResult {
         InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(
-                Implementation::new("redline", env!("CARGO_PKG_VERSION")).with_title("Redline"),
-            )
+            .with_server_info(mcp::server_info())
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {

@@ -12,8 +12,8 @@ use std::sync::{Arc, RwLock};
 
 /// Where Claude Code puts the lock file's `authToken`.
 pub const AUTH_HEADER: &str = "x-claude-code-ide-authorization";
-/// A frame or message beyond this ends the connection: the same bound as an HTTP body.
-pub const MAX_MESSAGE_BYTES: usize = crate::http::guard::MAX_BODY_BYTES;
+/// A frame or message beyond this ends the connection.
+pub const MAX_MESSAGE_BYTES: usize = crate::jsonrpc::MAX_MESSAGE_BYTES;
 
 #[derive(Clone)]
 pub struct Guard {

@@ -3,9 +3,10 @@
 //! connection is a session (see `session`).
 
 use crate::accept;
-use crate::companion::Shared;
 use crate::limits::Limits;
 use crate::peer::Endpoints;
+use crate::service::Service;
+use crate::ws::connections::Connections;
 use crate::ws::guard::{self, Guard, MAX_MESSAGE_BYTES};
 use crate::ws::session;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -21,7 +22,8 @@ use tokio_util::sync::CancellationToken;
 
 #[derive(Clone)]
 struct AppState {
-    shared: Arc<Shared>,
+    service: Arc<Service>,
+    connections: Arc<Connections>,
     cancel: CancellationToken,
     /// Held by every connection: the server counts as stopped once all are dropped.
     alive: mpsc::Sender<()>,
@@ -36,14 +38,16 @@ struct AppState {
 /// (bounded by the sessions' drain time).
 pub fn serve(
     listeners: Vec<TcpListener>,
-    shared: Arc<Shared>,
+    service: Arc<Service>,
+    connections: Arc<Connections>,
     guard: Guard,
     limits: Limits,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
     let (alive, mut all_gone) = mpsc::channel::<()>(1);
     let state = AppState {
-        shared,
+        service,
+        connections,
         cancel: cancel.clone(),
         alive,
         max_connections: limits.max_sessions,
@@ -69,7 +73,7 @@ async fn upgrade(
         Ok(ws) => ws,
         Err(e) => return guard::refuse(e.into_response().status()),
     };
-    if st.shared.connections.list().len() >= st.max_connections {
+    if st.connections.len() >= st.max_connections {
         tracing::warn!(
             "Claude Code connection refused: {} already open",
             st.max_connections
@@ -80,6 +84,13 @@ async fn upgrade(
         .max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| {
-            session::run(socket, st.shared, st.cancel, st.alive, ends.map(|e| e.0))
+            session::run(
+                socket,
+                st.service,
+                st.connections,
+                st.cancel,
+                st.alive,
+                ends.map(|e| e.0),
+            )
         })
 }

@@ -2,16 +2,18 @@
 //! (an `openDiff` blocks until the user decides while `close_tab` and pings go on), pings both
 //! ways, and its reviews settled before it closes.
 
-use crate::companion::Shared;
+use crate::jsonrpc::{self, Kind, BUSY, METHOD_NOT_FOUND};
 use crate::peer::Endpoints;
-use crate::review::{ClientInfo, Outcome, ReviewId};
+use crate::review::{ClientInfo, Outcome};
+use crate::service::Service;
+use crate::ws::conn::Conn;
+use crate::ws::connections::{Connections, Entry};
 use crate::ws::tools;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures::SinkExt;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
@@ -26,224 +28,18 @@ const MAX_IN_FLIGHT: usize = 32;
 /// Frames waiting to go out on one connection; producers wait beyond it.
 const OUTBOX: usize = 64;
 
-/// JSON-RPC 2.0 error codes.
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const METHOD_NOT_FOUND: i64 = -32601;
-pub const INVALID_PARAMS: i64 = -32602;
-const BUSY: i64 = -32000;
-
 /// Ids unique across workspaces, so a review's session names one connection.
 static NEXT: AtomicU64 = AtomicU64::new(1);
 
-struct Entry {
-    client: ClientInfo,
-    out: mpsc::Sender<String>,
-    close: CancellationToken,
-    /// The latest selection for this connection; its loop sends it debounced.
-    selection: watch::Sender<Option<Value>>,
-}
-
-/// The workspace's live Claude Code connections: who each one is, and a way to reach it.
-#[derive(Default)]
-pub struct Connections {
-    inner: Mutex<HashMap<String, Entry>>,
-    /// The user's latest selection in a review of this workspace, for `getCurrentSelection`.
-    selection: Mutex<Option<Value>>,
-}
-
-impl Connections {
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    pub fn client(&self, id: &str) -> Option<ClientInfo> {
-        self.lock().get(id).map(|e| e.client.clone())
-    }
-
-    /// Records who the client says it is, keeping the process found behind its connection.
-    fn set_client(&self, id: &str, client: ClientInfo) {
-        if let Some(e) = self.lock().get_mut(id) {
-            let process = e.client.process.take();
-            e.client = ClientInfo { process, ..client };
-        }
-    }
-
-    fn set_process(&self, id: &str, process: crate::peer::PeerProcess) {
-        if let Some(e) = self.lock().get_mut(id) {
-            e.client.process = Some(process);
-        }
-    }
-
-    pub fn list(&self) -> Vec<(String, ClientInfo)> {
-        let mut v: Vec<_> = self
-            .lock()
-            .iter()
-            .map(|(id, e)| (id.clone(), e.client.clone()))
-            .collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
-        v
-    }
-
-    /// Sends a notification to one connection; false if it is gone or not keeping up.
-    pub fn notify(&self, id: &str, method: &str, params: Value) -> bool {
-        let msg = json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string();
-        self.lock()
-            .get(id)
-            .is_some_and(|e| e.out.try_send(msg).is_ok())
-    }
-
-    /// Records the user's selection and sends it to connection `id` as `selection_changed`,
-    /// debounced; false if that connection is gone.
-    pub fn select(&self, id: &str, params: Value) -> bool {
-        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
-        self.lock()
-            .get(id)
-            .is_some_and(|e| e.selection.send(Some(params)).is_ok())
-    }
-
-    pub fn selection(&self) -> Option<Value> {
-        self.selection
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
-    /// Closes every connection (a rotated token): each answers its blocked calls first.
-    pub fn close_all(&self) {
-        for e in self.lock().values() {
-            e.close.cancel();
-        }
-    }
-}
-
-/// What a request's task needs of its connection.
-pub struct Conn {
-    pub id: String,
-    pub shared: Arc<Shared>,
-    /// Fires when the connection closes on Redline's side (stop, quit, token rotation).
-    pub closing: CancellationToken,
-    /// This connection's open diffs by tab name, as `close_tab` names them.
-    tabs: Mutex<HashMap<String, ReviewId>>,
-}
-
-impl Conn {
-    pub fn client(&self) -> ClientInfo {
-        self.shared.connections.client(&self.id).unwrap_or_default()
-    }
-
-    pub fn set_tab(&self, tab: &str, id: ReviewId) {
-        self.lock_tabs().insert(tab.to_owned(), id);
-    }
-
-    pub fn take_tab(&self, tab: &str) -> Option<ReviewId> {
-        self.lock_tabs().remove(tab)
-    }
-
-    /// Forgets `tab` if it still names review `id`.
-    pub fn forget_tab(&self, tab: &str, id: ReviewId) {
-        let mut tabs = self.lock_tabs();
-        if tabs.get(tab) == Some(&id) {
-            tabs.remove(tab);
-        }
-    }
-
-    fn lock_tabs(&self) -> MutexGuard<'_, HashMap<String, ReviewId>> {
-        self.tabs.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Settles this connection's pending reviews with `outcome`; how many there were.
-    pub fn settle_all(&self, outcome: Outcome) -> usize {
-        let ws = self.shared.workspace.id();
-        let mine: Vec<ReviewId> = self
-            .shared
-            .reviews
-            .list()
-            .iter()
-            .filter(|r| r.session == self.id && r.workspace == ws)
-            .map(|r| r.id)
-            .collect();
-        self.lock_tabs().clear();
-        mine.into_iter()
-            .filter(|id| self.shared.reviews.resolve(*id, outcome).is_ok())
-            .count()
-    }
-}
-
-pub fn error(id: Value, code: i64, message: impl Into<String>) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message.into()}})
-        .to_string()
-}
-
-fn result(id: Value, result: Value) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string()
-}
-
-/// What one frame asks for.
-enum Incoming {
-    Request {
-        id: Value,
-        method: String,
-        params: Value,
-    },
-    Notification {
-        method: String,
-        params: Value,
-    },
-    /// A response (to our nothing) or anything else that needs no answer.
-    Ignored,
-    /// A frame to answer with this error at once.
-    Fault(String),
-}
-
-fn parse(bytes: &[u8]) -> Incoming {
-    let msg: Value = match serde_json::from_slice(bytes) {
-        Ok(v) => v,
-        Err(e) => {
-            return Incoming::Fault(error(Value::Null, PARSE_ERROR, format!("parse error: {e}")))
-        }
-    };
-    let Value::Object(mut o) = msg else {
-        return Incoming::Fault(error(
-            Value::Null,
-            INVALID_REQUEST,
-            "invalid request: not a JSON-RPC 2.0 object",
-        ));
-    };
-    let id = o.remove("id");
-    // Only strings and numbers are ids; anything else is answered with a null id.
-    let valid_id = match &id {
-        Some(v @ (Value::String(_) | Value::Number(_))) => Some(v.clone()),
-        _ => None,
-    };
-    if o.get("jsonrpc") != Some(&json!("2.0")) {
-        return Incoming::Fault(error(
-            valid_id.unwrap_or(Value::Null),
-            INVALID_REQUEST,
-            "invalid request: jsonrpc must be \"2.0\"",
-        ));
-    }
-    let method = match o.remove("method") {
-        Some(Value::String(m)) => m,
-        None if o.contains_key("result") || o.contains_key("error") => return Incoming::Ignored,
-        _ => {
-            return Incoming::Fault(error(
-                valid_id.unwrap_or(Value::Null),
-                INVALID_REQUEST,
-                "invalid request: method must be a string",
-            ))
-        }
-    };
-    let params = o.remove("params").unwrap_or(Value::Null);
-    match (id, valid_id) {
-        (None, _) => Incoming::Notification { method, params },
-        (Some(_), Some(id)) => Incoming::Request { id, method, params },
-        (Some(_), None) => Incoming::Fault(error(
-            Value::Null,
-            INVALID_REQUEST,
-            "invalid request: id must be a string or a number",
-        )),
-    }
+/// The frame's message and its params, or the fault to answer.
+fn incoming(bytes: &[u8]) -> Result<(Kind, Value), jsonrpc::Fault> {
+    let mut msg = jsonrpc::parse(bytes)?;
+    let kind = jsonrpc::classify(&msg)?;
+    let params = msg
+        .get_mut("params")
+        .map(Value::take)
+        .unwrap_or(Value::Null);
+    Ok((kind, params))
 }
 
 /// Answers one request.
@@ -258,7 +54,7 @@ async fn answer(conn: &Conn, id: Value, method: &str, params: Value) -> String {
             let client = params
                 .pointer("/clientInfo/version")
                 .and_then(Value::as_str);
-            conn.shared.connections.set_client(
+            conn.connections.set_client(
                 &conn.id,
                 ClientInfo {
                     name: "Claude Code".into(),
@@ -270,22 +66,23 @@ async fn answer(conn: &Conn, id: Value, method: &str, params: Value) -> String {
                 .get("protocolVersion")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            result(id, tools::initialize(asked))
+            jsonrpc::result(id, tools::initialize(asked))
         }
-        "ping" => result(id, json!({})),
-        "tools/list" => result(id, json!({"tools": tools::list()})),
+        "ping" => jsonrpc::result(id, json!({})),
+        "tools/list" => jsonrpc::result(id, json!({"tools": tools::list()})),
         "tools/call" => match tools::call(conn, params).await {
-            Ok(v) => result(id, v),
-            Err(e) => error(id, e.code, e.message),
+            Ok(v) => jsonrpc::result(id, v),
+            Err(fault) => fault.answering(id).to_json(),
         },
-        other => error(id, METHOD_NOT_FOUND, format!("method not found: {other}")),
+        other => jsonrpc::error(id, METHOD_NOT_FOUND, &format!("method not found: {other}")),
     }
 }
 
 /// Serves one upgraded connection until the peer goes or Redline closes it.
 pub async fn run(
     mut socket: WebSocket,
-    shared: Arc<Shared>,
+    service: Arc<Service>,
+    connections: Arc<Connections>,
     stop: CancellationToken,
     _alive: mpsc::Sender<()>,
     ends: Option<Endpoints>,
@@ -294,7 +91,7 @@ pub async fn run(
     let (out, mut outbox) = mpsc::channel::<String>(OUTBOX);
     let closing = stop.child_token();
     let (selection, mut selections) = watch::channel::<Option<Value>>(None);
-    shared.connections.lock().insert(
+    connections.insert(
         id.clone(),
         Entry {
             client: ClientInfo {
@@ -307,17 +104,17 @@ pub async fn run(
             selection,
         },
     );
-    let conn = Arc::new(Conn {
-        id: id.clone(),
-        shared: shared.clone(),
-        closing: closing.clone(),
-        tabs: Mutex::default(),
-    });
+    let conn = Arc::new(Conn::new(
+        id.clone(),
+        service.clone(),
+        connections.clone(),
+        closing.clone(),
+    ));
     tracing::info!("Claude Code connected ({id})");
     // Before any request is read, so every review of this connection names the process.
     if let Some(ends) = ends {
-        if let Some(p) = crate::peer::find(shared.peers.clone(), ends).await {
-            shared.connections.set_process(&id, p);
+        if let Some(p) = crate::peer::find(service.peers.clone(), ends).await {
+            connections.set_process(&id, p);
         }
     }
     let mut tasks: JoinSet<()> = JoinSet::new();
@@ -342,8 +139,8 @@ pub async fn run(
                 selection_due = None;
                 let latest = selections.borrow_and_update().clone();
                 if let Some(params) = latest {
-                    let msg = json!({"jsonrpc": "2.0", "method": "selection_changed", "params": params});
-                    let sent = send(&mut socket, Message::Text(msg.to_string().into()), &closing).await;
+                    let msg = jsonrpc::notification("selection_changed", params);
+                    let sent = send(&mut socket, Message::Text(msg.into()), &closing).await;
                     if let Some(gone) = ended(sent, &mut unsent) {
                         break gone;
                     }
@@ -357,10 +154,10 @@ pub async fn run(
                     // tungstenite answers pings itself.
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                 };
-                match parse(&bytes) {
-                    Incoming::Request { id: rid, method, params } => {
+                match incoming(&bytes) {
+                    Ok((Kind::Request { id: rid, method }, params)) => {
                         if tasks.len() >= MAX_IN_FLIGHT {
-                            let busy = error(rid, BUSY, "too many requests in flight");
+                            let busy = jsonrpc::error(rid, BUSY, "too many requests in flight");
                             let sent = send(&mut socket, Message::Text(busy.into()), &closing).await;
                             if let Some(gone) = ended(sent, &mut unsent) {
                                 break gone;
@@ -373,12 +170,13 @@ pub async fn run(
                             let _ = out.send(reply).await;
                         });
                     }
-                    Incoming::Notification { method, params } => {
+                    Ok((Kind::Notification { method }, params)) => {
                         tracing::debug!("Claude Code notification {method}: {params}");
                     }
-                    Incoming::Ignored => {}
-                    Incoming::Fault(reply) => {
-                        let sent = send(&mut socket, Message::Text(reply.into()), &closing).await;
+                    Ok((Kind::Response, _)) => {}
+                    Err(fault) => {
+                        let reply = Message::Text(fault.to_json().into());
+                        let sent = send(&mut socket, reply, &closing).await;
                         if let Some(gone) = ended(sent, &mut unsent) {
                             break gone;
                         }
@@ -437,11 +235,8 @@ pub async fn run(
         send_by(&mut socket, close, deadline).await;
     }
     tasks.abort_all();
-    shared.connections.lock().remove(&id);
-    let ws = shared.workspace.id().to_owned();
-    let dismissed = shared
-        .reviews
-        .dismiss(|r| r.session == id && r.workspace == ws);
+    connections.remove(&id);
+    let dismissed = service.dismiss_session(&id);
     tracing::info!("Claude Code disconnected ({id}); {dismissed} review(s) dismissed");
 }
 

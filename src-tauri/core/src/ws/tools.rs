@@ -3,119 +3,64 @@
 //! tool or bad arguments are JSON-RPC errors. No tool ever writes a file.
 
 use crate::error::Error;
-use crate::original;
-use crate::quota;
-use crate::review::{Outcome, Proposal, Reply, Review};
-use crate::ws::session::{Conn, INVALID_PARAMS};
+use crate::jsonrpc::Fault;
+use crate::mcp::{self, args};
+use crate::review::{Outcome, Reply, Review};
+use crate::service::{Ask, Decision};
+use crate::ws::conn::Conn;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tokio::sync::oneshot;
 
-/// Newest first; an unknown version asked for gets the newest.
-const VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-
-/// A protocol fault, answered as a JSON-RPC error.
-pub struct RpcError {
-    pub code: i64,
-    pub message: String,
-}
-
-fn invalid(message: String) -> RpcError {
-    RpcError {
-        code: INVALID_PARAMS,
-        message,
-    }
-}
-
 pub fn initialize(asked: &str) -> Value {
-    let version = VERSIONS
-        .iter()
-        .find(|v| **v == asked)
-        .unwrap_or(&VERSIONS[0]);
     json!({
-        "protocolVersion": version,
+        "protocolVersion": mcp::negotiate(asked).as_str(),
         "capabilities": {"tools": {"listChanged": false}},
-        "serverInfo": {"name": "redline", "title": "Redline", "version": env!("CARGO_PKG_VERSION")}
+        "serverInfo": mcp::server_info(),
     })
 }
 
-fn tool(name: &str, description: &str, properties: Value, required: &[&str]) -> Value {
+fn tool<T: JsonSchema>(name: &str, description: &str) -> Value {
     json!({
         "name": name,
         "description": description,
-        "inputSchema": {"type": "object", "properties": properties, "required": required}
+        "inputSchema": mcp::input_schema::<T>(),
     })
 }
 
 pub fn list() -> Vec<Value> {
-    let path = json!({"type": "string", "description": "Absolute path of the file"});
     vec![
-        tool(
+        tool::<OpenDiffArgs>(
             "openDiff",
             "Show a proposed change for review; answers when the user decides: FILE_SAVED and \
              the final text, or DIFF_REJECTED, or TAB_CLOSED.",
-            json!({
-                "old_file_path": path, "new_file_path": path,
-                "new_file_contents": {"type": "string"}, "tab_name": {"type": "string"}
-            }),
-            &["new_file_path", "new_file_contents", "tab_name"],
         ),
-        tool(
+        tool::<TabArgs>(
             "close_tab",
             "Close a review tab; a pending review of it ends as closed by the CLI.",
-            json!({"tab_name": {"type": "string"}}),
-            &["tab_name"],
         ),
-        tool(
+        tool::<Anything>(
             "closeAllDiffTabs",
             "Close every review this connection opened.",
-            json!({}),
-            &[],
         ),
-        tool(
-            "getDiagnostics",
-            "Diagnostics: Redline has none.",
-            json!({"uri": {"type": "string"}}),
-            &[],
-        ),
-        tool(
+        tool::<UriArgs>("getDiagnostics", "Diagnostics: Redline has none."),
+        tool::<Anything>(
             "getCurrentSelection",
             "The selection in the review window, if any.",
-            json!({}),
-            &[],
         ),
-        tool(
+        tool::<Anything>(
             "getOpenEditors",
             "The files under review in this workspace.",
-            json!({}),
-            &[],
         ),
-        tool(
-            "getWorkspaceFolders",
-            "The workspace's folders.",
-            json!({}),
-            &[],
-        ),
-        tool(
+        tool::<Anything>("getWorkspaceFolders", "The workspace's folders."),
+        tool::<FileArgs>(
             "checkDocumentDirty",
             "Whether a file has unsaved changes: Redline never holds any.",
-            json!({"filePath": path}),
-            &["filePath"],
         ),
-        tool(
-            "saveDocument",
-            "Redline never writes files; answers so.",
-            json!({"filePath": path}),
-            &["filePath"],
-        ),
-        tool(
-            "openFile",
-            "Redline is not an editor; answers so.",
-            json!({"filePath": path, "preview": {"type": "boolean"}, "makeFrontmost": {"type": "boolean"},
-                   "startText": {"type": "string"}, "endText": {"type": "string"}}),
-            &["filePath"],
-        ),
+        tool::<FileArgs>("saveDocument", "Redline never writes files; answers so."),
+        tool::<OpenFileArgs>("openFile", "Redline is not an editor; answers so."),
     ]
 }
 
@@ -137,7 +82,7 @@ fn json_text(v: Value) -> Value {
 
 /// A tool that ran and failed: the user reads this in the CLI.
 fn failed(e: Error) -> Value {
-    json!({"content": [{"type": "text", "text": format!("Redline: {e}")}], "isError": true})
+    json!({"content": [{"type": "text", "text": mcp::failure(&e)}], "isError": true})
 }
 
 fn file_uri(path: &Path) -> String {
@@ -151,36 +96,65 @@ struct Call {
     arguments: Option<Value>,
 }
 
-fn args<T: for<'de> Deserialize<'de>>(tool: &str, args: Value) -> Result<T, RpcError> {
-    serde_json::from_value(args).map_err(|e| invalid(format!("invalid arguments for {tool}: {e}")))
-}
-
-#[derive(Deserialize)]
+// No doc comments on the argument types: they would become each schema's description.
+#[derive(Deserialize, JsonSchema)]
 struct OpenDiffArgs {
+    /// Absolute path of the file
     #[serde(default)]
+    #[schemars(with = "String")]
     old_file_path: Option<String>,
+    /// Absolute path of the file
     new_file_path: String,
     new_file_contents: String,
     tab_name: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 struct TabArgs {
     tab_name: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct FileArgs {
+    /// Absolute path of the file
     file_path: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct OpenFileArgs {
+    /// Absolute path of the file
+    file_path: String,
+    #[serde(default)]
+    #[schemars(with = "bool")]
+    preview: Option<bool>,
+    #[serde(default)]
+    #[schemars(with = "bool")]
+    make_frontmost: Option<bool>,
+    #[serde(default)]
+    #[schemars(with = "String")]
+    start_text: Option<String>,
+    #[serde(default)]
+    #[schemars(with = "String")]
+    end_text: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct UriArgs {
+    #[serde(default)]
+    #[schemars(with = "String")]
+    uri: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
 struct Anything {}
 
-pub async fn call(conn: &Conn, params: Value) -> Result<Value, RpcError> {
+pub async fn call(conn: &Conn, params: Value) -> Result<Value, Fault> {
     let call: Call = serde_json::from_value(params)
-        .map_err(|e| invalid(format!("invalid tools/call params: {e}")))?;
+        .map_err(|_| Fault::invalid_params(Value::Null, "tools/call"))?;
     let name = call.name.as_str();
     let a = match call.arguments {
         None | Some(Value::Null) => json!({}),
@@ -191,7 +165,7 @@ pub async fn call(conn: &Conn, params: Value) -> Result<Value, RpcError> {
         "close_tab" => {
             let a: TabArgs = args(name, a)?;
             if let Some(id) = conn.take_tab(&a.tab_name) {
-                let _ = conn.shared.reviews.resolve(id, Outcome::Closed);
+                let _ = conn.service.close(id);
             }
             text("TAB_CLOSED")
         }
@@ -206,76 +180,42 @@ pub async fn call(conn: &Conn, params: Value) -> Result<Value, RpcError> {
         "getWorkspaceFolders" => workspace_folders(conn),
         "checkDocumentDirty" => check_dirty(conn, args(name, a)?),
         "saveDocument" => save_document(conn, args(name, a)?),
-        "openFile" => open_file(conn, args(name, a)?),
-        other => return Err(invalid(format!("unknown tool: {other}"))),
+        "openFile" => {
+            let a: OpenFileArgs = args(name, a)?;
+            open_file(conn, &a.file_path)
+        }
+        other => {
+            return Err(Fault::new(
+                Value::Null,
+                crate::jsonrpc::INVALID_PARAMS,
+                format!("unknown tool: {other}"),
+            ))
+        }
     })
-}
-
-/// The host file a path the CLI sent stands for, confined to the workspace, and whether a
-/// container mapping made it: a CLI in a container sends container paths, and is answered
-/// (messages included) with what it sent.
-fn resolve(conn: &Conn, file_path: &str) -> Result<(PathBuf, bool), Error> {
-    let (host, container) = conn.shared.host_path(file_path);
-    match conn.shared.workspace.resolve(&host) {
-        Ok(p) => Ok((p, container)),
-        Err(Error::OutsideWorkspace { roots, .. }) => Err(Error::OutsideWorkspace {
-            path: file_path.to_owned(),
-            roots,
-        }),
-        Err(e) => Err(e),
-    }
 }
 
 /// Opens the review and waits for its end: the answer IS the decision.
 async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
-    let ws = &conn.shared.workspace;
-    let (path, container) = match resolve(conn, &a.new_file_path) {
-        Ok(p) => p,
-        Err(e) => return failed(e),
-    };
-    let original = match &a.old_file_path {
-        Some(old) => match resolve(conn, old) {
-            Ok((old_path, _)) => original::read(ws, &old_path, old).await,
-            Err(e) => Err(e),
-        },
-        None => Ok(None),
-    };
-    let original = match original {
-        Ok(text) => text,
-        Err(e) => return failed(e),
-    };
-    let incoming = original.as_ref().map_or(0, String::len) + a.new_file_contents.len();
-    if let Err(e) = quota::admit(
-        &conn.shared.reviews,
-        ws.id(),
-        &conn.id,
-        &a.new_file_path,
-        incoming,
-    ) {
-        return failed(e);
-    }
     let (tx, mut rx) = oneshot::channel::<(Outcome, String)>();
     let reply: Reply = Box::new(move |review: &Review, outcome| {
         let _ = tx.send((outcome, review.current.clone()));
     });
-    let id = conn.shared.reviews.open(
-        Proposal {
-            workspace: ws.id().to_owned(),
-            session: conn.id.clone(),
-            client: conn.client(),
-            file_path: a.new_file_path,
-            path,
-            original,
-            proposal: a.new_file_contents,
-            container,
-        },
-        reply,
-    );
+    let ask = Ask {
+        session: conn.id.clone(),
+        client: conn.client(),
+        file_path: a.new_file_path,
+        original_from: a.old_file_path,
+        proposal: a.new_file_contents,
+    };
+    let id = match conn.service.propose(ask, reply).await {
+        Ok(id) => id,
+        Err(e) => return failed(e),
+    };
     conn.set_tab(&a.tab_name, id);
     let settled = tokio::select! {
         r = &mut rx => r,
         _ = conn.closing.cancelled() => {
-            let _ = conn.shared.reviews.resolve(id, Outcome::Rejected);
+            let _ = conn.service.decide(id, Decision::Reject);
             rx.await
         }
     };
@@ -288,7 +228,7 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
 }
 
 fn current_selection(conn: &Conn) -> Value {
-    match conn.shared.connections.selection() {
+    match conn.connections.selection() {
         Some(Value::Object(mut sel)) => {
             sel.insert("success".into(), json!(true));
             json_text(Value::Object(sel))
@@ -298,14 +238,7 @@ fn current_selection(conn: &Conn) -> Value {
 }
 
 fn open_editors(conn: &Conn) -> Value {
-    let ws = conn.shared.workspace.id();
-    let mut reviews: Vec<_> = conn
-        .shared
-        .reviews
-        .list()
-        .into_iter()
-        .filter(|r| r.workspace == ws)
-        .collect();
+    let mut reviews = conn.service.pending();
     reviews.sort_by_key(|r| std::cmp::Reverse(r.updated_at));
     let mut seen = std::collections::HashSet::new();
     reviews.retain(|r| seen.insert(r.path.clone()));
@@ -327,7 +260,7 @@ fn open_editors(conn: &Conn) -> Value {
 }
 
 fn workspace_folders(conn: &Conn) -> Value {
-    let roots = &conn.shared.workspace.roots;
+    let roots = &conn.service.workspace.roots;
     let folders: Vec<Value> = roots
         .iter()
         .map(|r| {
@@ -347,14 +280,8 @@ fn workspace_folders(conn: &Conn) -> Value {
 
 /// The path confined to the workspace, and whether a review of it is open here.
 fn under_review(conn: &Conn, file_path: &str) -> Result<bool, Error> {
-    let (path, _) = resolve(conn, file_path)?;
-    let ws = conn.shared.workspace.id();
-    Ok(conn
-        .shared
-        .reviews
-        .list()
-        .iter()
-        .any(|r| r.workspace == ws && r.path == path))
+    let (path, _) = conn.service.resolve(file_path)?;
+    Ok(conn.service.pending().iter().any(|r| r.path == path))
 }
 
 fn check_dirty(conn: &Conn, a: FileArgs) -> Value {
@@ -380,14 +307,14 @@ fn save_document(conn: &Conn, a: FileArgs) -> Value {
     }
 }
 
-fn open_file(conn: &Conn, a: FileArgs) -> Value {
-    match under_review(conn, &a.file_path) {
+fn open_file(conn: &Conn, file_path: &str) -> Value {
+    match under_review(conn, file_path) {
         Err(e) => failed(e),
         Ok(reviewing) => json_text(json!({
             "success": false,
-            "filePath": a.file_path,
+            "filePath": file_path,
             "underReview": reviewing,
-            "message": format!("Redline is a diff reviewer, not an editor: {} was not opened", a.file_path),
+            "message": format!("Redline is a diff reviewer, not an editor: {file_path} was not opened"),
         })),
     }
 }
