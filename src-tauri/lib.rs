@@ -5,14 +5,14 @@ mod commands;
 mod tray;
 mod window;
 
-use redline_core::clock::SystemClock;
-use redline_core::control::{self, Request};
-use redline_core::dirs::Dirs;
-use redline_core::instance::{Instance, World};
-use redline_core::keyring::Tokens;
-use redline_core::process::{own_pid, OsProcessTable};
+use redline_core::platform::clock::SystemClock;
+use redline_core::platform::dirs::Dirs;
+use redline_core::platform::keyring::Tokens;
+use redline_core::platform::process::{own_pid, OsProcessTable};
+use redline_core::platform::stop::StopSignals;
 use redline_core::review::{Resolved, ReviewEvent};
-use redline_core::stop::StopSignals;
+use redline_core::runtime::control::{self, Request};
+use redline_core::runtime::instance::{Instance, World};
 use redline_core::Error;
 use std::sync::Arc;
 use tauri::async_runtime::{block_on, spawn};
@@ -49,7 +49,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         procs: Arc::new(OsProcessTable),
         clock: Arc::new(SystemClock),
         tokens: Tokens::os(),
-        interfaces: Arc::new(redline_core::container::OsInterfaces),
+        interfaces: Arc::new(redline_core::workspace::container::OsInterfaces),
     }))?;
     spawn(control::serve(instance.clone(), listener));
     let signals =
