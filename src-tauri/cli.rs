@@ -1,17 +1,18 @@
 //! Parses the command line and prints results; every action is the core's.
 
 use clap::{Parser, Subcommand};
-use redline_core::clock::SystemClock;
-use redline_core::config::{self, Config};
-use redline_core::control::{self, Request};
-use redline_core::dirs::Dirs;
+use redline_core::api::status::{Pin, Status};
 use redline_core::doctor;
-use redline_core::instance::{Instance, Pin, Status, World};
-use redline_core::keyring::Tokens;
-use redline_core::process::{own_pid, OsProcessTable};
+use redline_core::platform::clock::SystemClock;
+use redline_core::platform::dirs::Dirs;
+use redline_core::platform::keyring::Tokens;
+use redline_core::platform::process::{own_pid, OsProcessTable};
+use redline_core::platform::stop::StopSignals;
 use redline_core::review::Summary;
-use redline_core::shell::{self, Shell};
-use redline_core::stop::StopSignals;
+use redline_core::runtime::control::{self, Request};
+use redline_core::runtime::instance::{Instance, World};
+use redline_core::surfaces::shell::{self, Shell};
+use redline_core::workspace::config::{self, Config};
 use redline_core::{Error, Result};
 use serde_json::Value;
 use std::net::Ipv4Addr;
@@ -92,7 +93,7 @@ enum ContainerCmd {
         #[arg(long = "path", value_name = "CONTAINER_PATH")]
         container_path: Option<String>,
         /// The CLI's home directory inside the container (Qwen Code looks in ~/.qwen/ide).
-        #[arg(long, default_value = redline_core::container::DEFAULT_HOME)]
+        #[arg(long, default_value = redline_core::workspace::container::DEFAULT_HOME)]
         home: String,
         #[arg(long)]
         json: bool,
@@ -262,7 +263,7 @@ async fn run_command(dirs: &Dirs, command: Command) -> Result<()> {
 }
 
 async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
-    use redline_core::container::{self as ctr, OsInterfaces, RunArgs};
+    use redline_core::workspace::container::{self as ctr, OsInterfaces, RunArgs};
     match cmd {
         ContainerCmd::Enable { path, address } => {
             let path = absolute(&path)?;
@@ -302,7 +303,7 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
                         return Ok(());
                     }
                     match w.and_then(|w| w.containers.as_ref()) {
-                        Some(ctr::ContainerStatus {
+                        Some(redline_core::api::status::ContainerStatus {
                             address: Some(a),
                             port: Some(p),
                             ..
@@ -359,7 +360,7 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
                 Err(Error::NotRunning) => {
                     let mut c = Config::load(&dirs.config_file())?;
                     let ws = c.innermost(&path)?;
-                    let (args, added) = redline_core::container::run_args(
+                    let (args, added) = redline_core::workspace::container::run_args(
                         c.containers_mut(&ws)?,
                         dirs,
                         &OsInterfaces,
@@ -416,7 +417,7 @@ async fn serve(dirs: Dirs) -> Result<()> {
         procs: Arc::new(OsProcessTable),
         clock: Arc::new(SystemClock),
         tokens: Tokens::os(),
-        interfaces: Arc::new(redline_core::container::OsInterfaces),
+        interfaces: Arc::new(redline_core::workspace::container::OsInterfaces),
     };
     let instance = Instance::start(world).await?;
     tokio::spawn(control::serve(instance.clone(), listener));

@@ -1,12 +1,12 @@
 //! The review window's commands: each one a call into the core, errors as `{code, message}`.
 
-use redline_core::companion::Decision;
-use redline_core::control::Fault;
+use redline_core::api::fault::Fault;
 use redline_core::doctor::Welcome;
-use redline_core::instance::Instance;
+use redline_core::review::selection::Selection;
 use redline_core::review::Detail;
-use redline_core::selection::Selection;
-use redline_core::settings::Settings;
+use redline_core::runtime::companion::Decision;
+use redline_core::runtime::instance::Instance;
+use redline_core::workspace::settings::Settings;
 use std::sync::Arc;
 use tauri::{AppHandle, State};
 
@@ -102,7 +102,8 @@ pub async fn window_close_answer(core: Core<'_>, app: AppHandle, reject_pending:
 /// The welcome page's live check: what `redline doctor` says for the newest workspace.
 #[tauri::command]
 pub async fn welcome(core: Core<'_>) -> Answer<Welcome> {
-    let config = redline_core::config::Config::load(&core.dirs().config_file()).map_err(fault)?;
+    let config =
+        redline_core::workspace::config::Config::load(&core.dirs().config_file()).map_err(fault)?;
     Ok(redline_core::doctor::welcome(core.status().await, config).await)
 }
 

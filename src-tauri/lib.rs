@@ -5,14 +5,14 @@ mod commands;
 mod tray;
 mod window;
 
-use redline_core::clock::SystemClock;
-use redline_core::control::{self, Request};
-use redline_core::dirs::Dirs;
-use redline_core::instance::{Instance, World};
-use redline_core::keyring::Tokens;
-use redline_core::process::{own_pid, OsProcessTable};
+use redline_core::platform::clock::SystemClock;
+use redline_core::platform::dirs::Dirs;
+use redline_core::platform::keyring::Tokens;
+use redline_core::platform::process::{own_pid, OsProcessTable};
+use redline_core::platform::stop::StopSignals;
 use redline_core::review::{Resolved, ReviewEvent};
-use redline_core::stop::StopSignals;
+use redline_core::runtime::control::{self, Request};
+use redline_core::runtime::instance::{Instance, World};
 use redline_core::Error;
 use std::sync::Arc;
 use tauri::async_runtime::{block_on, spawn};
@@ -69,11 +69,11 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         procs: Arc::new(OsProcessTable),
         clock: Arc::new(SystemClock),
         tokens: Tokens::os(),
-        interfaces: Arc::new(redline_core::container::OsInterfaces),
+        interfaces: Arc::new(redline_core::workspace::container::OsInterfaces),
     }))?;
     spawn(control::serve(instance.clone(), listener));
     // Before any webview exists: the window's storage follows a changed bundle identifier.
-    match redline_core::bundle_id::carry_over(&std::env::vars().collect()) {
+    match redline_core::platform::bundle_id::carry_over(&std::env::vars().collect()) {
         Ok(Some(from)) => tracing::info!("window storage carried over from {}", from.display()),
         Ok(None) => {}
         Err(e) => tracing::warn!("window storage not carried over: {e}"),

@@ -2,7 +2,7 @@
 //! clicks go back to the core as actions.
 
 use crate::{instance, window};
-use redline_core::menu::{self, Action, Item};
+use redline_core::surfaces::menu::{self, Action, Item};
 use std::path::Path;
 use tauri::image::Image;
 use tauri::menu::{

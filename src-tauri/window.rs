@@ -1,8 +1,8 @@
 //! The review window: made when first needed and kept while in use, so every review after the
 //! first pops up warm; after a long idle spell hidden it is destroyed to give back WebKit's memory.
 
-use redline_core::instance::Instance;
-use redline_core::settings::PopupMode;
+use redline_core::runtime::instance::Instance;
+use redline_core::workspace::settings::PopupMode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;

@@ -604,7 +604,7 @@ fn token_in(status: &Value) -> String {
 
 #[test]
 fn tokens_survive_a_restart_when_the_os_keyring_answers() {
-    use redline_core::keyring::{OsKeyring, SecretStore};
+    use redline_core::platform::keyring::{OsKeyring, SecretStore};
     if let Err(e) = OsKeyring::probe() {
         assert!(
             std::env::var_os("REDLINE_REQUIRE_KEYRING").is_none(),

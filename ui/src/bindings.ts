@@ -1,4 +1,4 @@
-// Generated from the Rust types by `redline_core::bindings`; do not edit.
+// Generated from the Rust types by `redline_core::surfaces::bindings`; do not edit.
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test bindings
 
 export type PeerProcess = { pid: number, 

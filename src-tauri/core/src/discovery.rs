@@ -2,11 +2,11 @@
 //! `clients` names for it, swept when Redline left them behind.
 
 use crate::clients::{self, Cli, Format, Transport};
-use crate::container::ContainerDirs;
-use crate::dirs::Dirs;
-use crate::private_file;
-use crate::process::ProcessTable;
-use crate::token::Token;
+use crate::platform::dirs::Dirs;
+use crate::platform::private_file;
+use crate::platform::process::ProcessTable;
+use crate::platform::token::Token;
+use crate::workspace::container::ContainerDirs;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -155,7 +155,7 @@ fn write_all(files: Vec<(PathBuf, Value)>) -> Written {
 /// container's bind mounts hold them.
 pub fn sweep_containers(dirs: &Dirs) -> Vec<PathBuf> {
     let mut removed = Vec::new();
-    for ws in entries(&crate::container::containers_dir(dirs)) {
+    for ws in entries(&crate::workspace::container::containers_dir(dirs)) {
         for place in entries(&ws) {
             for cli in &clients::ALL {
                 for path in entries(&place.join(cli.id)) {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 #[test]
 fn the_ui_bindings_match_the_rust_types() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/bindings.ts");
-    let generated = redline_core::bindings::typescript();
+    let generated = redline_core::surfaces::bindings::typescript();
     if std::env::var_os("UPDATE_BINDINGS").is_some() {
         std::fs::write(&path, &generated).unwrap();
     }

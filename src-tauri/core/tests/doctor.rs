@@ -7,9 +7,9 @@
 mod common;
 
 use redline_core::clients;
-use redline_core::config::Config;
 use redline_core::doctor::{self, Facts, Place, Report, Verdict};
-use redline_core::process::ProcessTable;
+use redline_core::platform::process::ProcessTable;
+use redline_core::workspace::config::Config;
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::PermissionsExt;

@@ -5,8 +5,8 @@
 
 mod common;
 use common::{raw, raw_at, raw_post as post, refused, start_on, Mcp, INIT};
-use redline_core::companion::Decision;
-use redline_core::container::Interfaces;
+use redline_core::runtime::companion::Decision;
+use redline_core::workspace::container::Interfaces;
 use serde_json::{json, Value};
 use std::net::Ipv4Addr;
 use std::sync::Arc;
@@ -109,7 +109,7 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
     }
     let too_big = format!(
         "POST /mcp HTTP/1.1\r\nconnection: close\r\n{host}\r\n{auth}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
-        redline_core::http::guard::MAX_BODY_BYTES + 1
+        redline_core::protocols::mcp_http::guard::MAX_BODY_BYTES + 1
     );
     assert_eq!(raw_at(BRIDGE, port, &too_big).await.0, 413);
 
@@ -302,16 +302,17 @@ async fn a_restart_keeps_containers_on_and_sweeps_the_old_files_but_not_the_dirs
         "removed on stop"
     );
     assert!(gemini_src.is_dir(), "the mounted directory stays");
-    let again = redline_core::instance::Instance::start(redline_core::instance::World {
-        dirs: f.dirs.clone(),
-        pid: std::process::id(),
-        procs: Arc::new(redline_core::process::OsProcessTable),
-        clock: Arc::new(redline_core::clock::SystemClock),
-        tokens: redline_core::keyring::Tokens::memory("test".into()),
-        interfaces: Arc::new(Host(Some(BRIDGE.parse().unwrap()))),
-    })
-    .await
-    .unwrap();
+    let again =
+        redline_core::runtime::instance::Instance::start(redline_core::runtime::instance::World {
+            dirs: f.dirs.clone(),
+            pid: std::process::id(),
+            procs: Arc::new(redline_core::platform::process::OsProcessTable),
+            clock: Arc::new(redline_core::platform::clock::SystemClock),
+            tokens: redline_core::platform::keyring::Tokens::memory("test".into()),
+            interfaces: Arc::new(Host(Some(BRIDGE.parse().unwrap()))),
+        })
+        .await
+        .unwrap();
     let w = &again.status().await.workspaces[0];
     let c = w.containers.clone().unwrap();
     assert_eq!(c.port, w.port);
@@ -331,13 +332,16 @@ impl Interfaces for Changing {
     }
 }
 
-fn world(f: &common::Fixture, interfaces: Arc<dyn Interfaces>) -> redline_core::instance::World {
-    redline_core::instance::World {
+fn world(
+    f: &common::Fixture,
+    interfaces: Arc<dyn Interfaces>,
+) -> redline_core::runtime::instance::World {
+    redline_core::runtime::instance::World {
         dirs: f.dirs.clone(),
         pid: std::process::id(),
-        procs: Arc::new(redline_core::process::OsProcessTable),
-        clock: Arc::new(redline_core::clock::SystemClock),
-        tokens: redline_core::keyring::Tokens::memory("test".into()),
+        procs: Arc::new(redline_core::platform::process::OsProcessTable),
+        clock: Arc::new(redline_core::platform::clock::SystemClock),
+        tokens: redline_core::platform::keyring::Tokens::memory("test".into()),
         interfaces,
     }
 }
@@ -352,7 +356,7 @@ async fn the_address_found_is_kept_so_a_bridge_down_at_start_does_not_matter() {
     f.instance.shutdown().await;
     // Docker is not running at the next start: Redline listens on the saved address anyway.
     *host.0.lock().unwrap() = None;
-    let again = redline_core::instance::Instance::start(world(&f, host.clone()))
+    let again = redline_core::runtime::instance::Instance::start(world(&f, host.clone()))
         .await
         .unwrap();
     let c = again.status().await.workspaces[0]
@@ -375,7 +379,7 @@ async fn no_bridge_at_start_is_reported_and_enabling_again_retries() {
     let mut cfg: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     cfg["workspaces"][0]["containers"] = json!({});
     std::fs::write(&file, cfg.to_string()).unwrap();
-    let again = redline_core::instance::Instance::start(world(&f, host.clone()))
+    let again = redline_core::runtime::instance::Instance::start(world(&f, host.clone()))
         .await
         .unwrap();
     let w = again.status().await.workspaces[0].clone();

@@ -80,7 +80,7 @@ async fn a_body_over_the_limit_is_413() {
     let auth = format!("authorization: Bearer {}", f.token);
     let req = format!(
         "POST /mcp HTTP/1.1\r\nconnection: close\r\n{host}\r\n{auth}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
-        redline_core::http::guard::MAX_BODY_BYTES + 1
+        redline_core::protocols::mcp_http::guard::MAX_BODY_BYTES + 1
     );
     let (status, body) = raw(f.port, &req).await;
     assert_eq!(status, 413);

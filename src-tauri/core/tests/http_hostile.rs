@@ -4,7 +4,7 @@
 
 mod common;
 use common::{raw, start, start_with, Fixture, WAIT};
-use redline_core::limits::Limits;
+use redline_core::net::limits::Limits;
 use serde_json::{json, Value};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -165,7 +165,7 @@ async fn sessions_are_capped_and_the_abandoned_are_reaped() {
         let status = f.instance.status().await;
         assert!(status.workspaces[0].clients.len() <= 4);
     }
-    let listed = |s: &redline_core::instance::Status| -> Vec<String> {
+    let listed = |s: &redline_core::api::status::Status| -> Vec<String> {
         s.workspaces[0]
             .clients
             .iter()
@@ -255,7 +255,7 @@ async fn an_idle_flood_leaves_the_control_channel_and_the_server_answering() {
     }
     let id = f.propose(&mut c, "a.txt", "still here\n").await;
     f.instance
-        .decide(id, redline_core::companion::Decision::Reject)
+        .decide(id, redline_core::runtime::companion::Decision::Reject)
         .await
         .unwrap();
     let m = stream.next_decision().await.expect("the stream survived");
@@ -313,7 +313,7 @@ async fn a_long_response_outlives_the_header_deadline() {
     tokio::time::sleep(header_read * 5).await;
     let id = f.propose(&mut c, "a.txt", "later\n").await;
     f.instance
-        .decide(id, redline_core::companion::Decision::Reject)
+        .decide(id, redline_core::runtime::companion::Decision::Reject)
         .await
         .unwrap();
     let m = stream

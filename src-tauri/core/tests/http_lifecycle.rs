@@ -4,8 +4,8 @@
 mod common;
 use common::mcp::Sse;
 use common::{start, WAIT};
-use redline_core::companion::Decision;
 use redline_core::review::{Outcome, ReviewEvent};
+use redline_core::runtime::companion::Decision;
 use serde_json::json;
 
 async fn resolved(events: &mut tokio::sync::broadcast::Receiver<ReviewEvent>) -> Outcome {
@@ -267,7 +267,8 @@ async fn an_idle_stream_gets_keep_alive_traffic() {
     let mut stream = c.stream().await;
     let first = stream.next_block(WAIT).await.unwrap();
     assert!(first.starts_with("data: "));
-    let wait = redline_core::http::server::KEEP_ALIVE + std::time::Duration::from_secs(5);
+    let wait =
+        redline_core::protocols::mcp_http::server::KEEP_ALIVE + std::time::Duration::from_secs(5);
     let next = stream.next_block(wait).await.unwrap();
     assert_eq!(next, ": keep-alive");
 }

@@ -4,10 +4,10 @@
 mod common;
 use common::{start, WAIT};
 use futures::{SinkExt, StreamExt};
-use redline_core::companion::Decision;
-use redline_core::limits::DRAIN;
+use redline_core::net::limits::DRAIN;
+use redline_core::review::selection::Selection;
 use redline_core::review::ReviewEvent;
-use redline_core::selection::Selection;
+use redline_core::runtime::companion::Decision;
 use serde_json::{json, Value};
 use std::path::Path;
 use tokio::net::{TcpSocket, TcpStream};
@@ -187,7 +187,7 @@ async fn the_disk_check_never_blocks_on_what_replaced_the_file() {
     client.connect("2025-06-18").await;
     let id = f.propose(&mut client, "a.txt", "new\n").await;
     let file = f.ws.join("a.txt");
-    let changed = |instance: std::sync::Arc<redline_core::instance::Instance>| {
+    let changed = |instance: std::sync::Arc<redline_core::runtime::instance::Instance>| {
         // A thread of its own: the old check blocked for ever on a FIFO.
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || tx.send(instance.disk_changed(id)));
@@ -213,7 +213,7 @@ async fn the_disk_check_never_blocks_on_what_replaced_the_file() {
     }
     std::fs::File::create(&file)
         .unwrap()
-        .set_len(redline_core::original::MAX_ORIGINAL_BYTES + 1)
+        .set_len(redline_core::review::original::MAX_ORIGINAL_BYTES + 1)
         .unwrap();
     assert!(changed(f.instance.clone()), "too big to be the original");
 }

@@ -113,7 +113,7 @@ async fn wrong_tool_arguments_say_what_is_expected_not_what_serde_found() {
 #[tokio::test]
 async fn an_oversized_frame_is_refused_without_json_on_either_transport() {
     let f = start().await;
-    let max = redline_core::jsonrpc::MAX_MESSAGE_BYTES;
+    let max = redline_core::protocols::jsonrpc::MAX_MESSAGE_BYTES;
     let req = format!(
         "POST /mcp HTTP/1.1\r\nconnection: close\r\nhost: 127.0.0.1:{}\r\nauthorization: Bearer {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
         f.port,

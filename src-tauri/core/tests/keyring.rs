@@ -1,7 +1,7 @@
 //! Tokens in the real OS keyring (a Secret Service in a D-Bus session on Linux): stored, reused by
 //! the next run, rotated, forgotten. CI sets REDLINE_REQUIRE_KEYRING=1 so it cannot skip there.
 
-use redline_core::keyring::{OsKeyring, SecretStore, Tokens};
+use redline_core::platform::keyring::{OsKeyring, SecretStore, Tokens};
 
 fn keyring_or_skip() -> bool {
     match OsKeyring::probe() {

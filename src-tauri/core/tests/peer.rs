@@ -3,7 +3,7 @@
 //! working directory, terminal and tmux pane.
 #![cfg(target_os = "linux")]
 
-use redline_core::peer::{OsPeers, PeerLookup};
+use redline_core::platform::peer::{OsPeers, PeerLookup};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;

@@ -5,8 +5,8 @@ mod common;
 use common::claude::{upgrade, Claude};
 use common::{raw, start, Fixture, WAIT};
 use futures::{SinkExt, StreamExt};
-use redline_core::companion::Decision;
 use redline_core::review::{Outcome, ReviewEvent};
+use redline_core::runtime::companion::Decision;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -475,7 +475,7 @@ async fn stopping_the_workspace_or_quitting_answers_every_blocked_open_diff_befo
 async fn a_message_over_the_bound_ends_the_connection() {
     let f = start().await;
     let mut c = Claude::connect(&f).await;
-    let huge = "x".repeat(redline_core::ws::guard::MAX_MESSAGE_BYTES + 1);
+    let huge = "x".repeat(redline_core::protocols::mcp_ws::guard::MAX_MESSAGE_BYTES + 1);
     // The server may close while the frame is still being written.
     let _ = c.ws.send(Message::text(huge)).await;
     assert!(c.read().await.is_none(), "closed");
@@ -486,7 +486,7 @@ async fn a_message_over_the_bound_ends_the_connection() {
 async fn an_idle_connection_gets_pings() {
     let f = start().await;
     let mut c = Claude::connect(&f).await;
-    let wait = redline_core::ws::session::PING + std::time::Duration::from_secs(5);
+    let wait = redline_core::protocols::mcp_ws::session::PING + std::time::Duration::from_secs(5);
     let ping = tokio::time::timeout(wait, async {
         loop {
             match c.ws.next().await {
@@ -555,7 +555,7 @@ async fn ask_about_lines_and_the_selection_reach_the_claude_that_opened_the_revi
     );
     // Several selections in a row: one selection_changed, the latest.
     for end in 1..=5 {
-        let sel = redline_core::selection::Selection {
+        let sel = redline_core::review::selection::Selection {
             start_line: 1,
             start_character: 0,
             end_line: 2,
@@ -603,7 +603,7 @@ async fn ask_about_lines_and_the_selection_reach_the_claude_that_opened_the_revi
 #[tokio::test]
 async fn claude_code_connections_are_capped() {
     let f = start().await;
-    let max = redline_core::limits::Limits::default().max_sessions;
+    let max = redline_core::net::limits::Limits::default().max_sessions;
     let mut open = Vec::new();
     for _ in 0..max {
         open.push(upgrade(&f, &f.token).await);

@@ -7,8 +7,8 @@
 mod common;
 use common::claude::{upgrade_at as connect, Claude};
 use common::{raw, raw_at, raw_upgrade as upgrade_request, refused, start_on, Fixture, WAIT};
-use redline_core::companion::Decision;
-use redline_core::container::Interfaces;
+use redline_core::runtime::companion::Decision;
+use redline_core::workspace::container::Interfaces;
 use serde_json::{json, Value};
 use std::net::Ipv4Addr;
 use std::sync::Arc;
@@ -48,7 +48,7 @@ async fn off_only_loopback_answers_claude_code_and_the_container_host_is_refused
         .await
         .is_ok());
     // No container lock anywhere.
-    let containers = redline_core::container::containers_dir(&f.dirs);
+    let containers = redline_core::workspace::container::containers_dir(&f.dirs);
     assert!(!containers.exists() || walk_locks(&containers).is_empty());
 }
 
@@ -234,16 +234,17 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
     // Stop removes it (the mounted directory stays); a restart writes it again.
     f.instance.shutdown().await;
     assert!(!lock_file.exists() && claude_src.is_dir());
-    let again = redline_core::instance::Instance::start(redline_core::instance::World {
-        dirs: f.dirs.clone(),
-        pid: std::process::id(),
-        procs: Arc::new(redline_core::process::OsProcessTable),
-        clock: Arc::new(redline_core::clock::SystemClock),
-        tokens: redline_core::keyring::Tokens::memory("test".into()),
-        interfaces: Arc::new(Host),
-    })
-    .await
-    .unwrap();
+    let again =
+        redline_core::runtime::instance::Instance::start(redline_core::runtime::instance::World {
+            dirs: f.dirs.clone(),
+            pid: std::process::id(),
+            procs: Arc::new(redline_core::platform::process::OsProcessTable),
+            clock: Arc::new(redline_core::platform::clock::SystemClock),
+            tokens: redline_core::platform::keyring::Tokens::memory("test".into()),
+            interfaces: Arc::new(Host),
+        })
+        .await
+        .unwrap();
     let c = again.status().await.workspaces[0]
         .containers
         .clone()

@@ -1,11 +1,11 @@
 //! What doctor looks at: the directory, environment, directories, processes and the running
 //! Redline, injected so tests feed fixtures.
 
+use crate::api::status::Status;
 use crate::clients::{self, Cli};
-use crate::config::Config;
-use crate::dirs::Dirs;
-use crate::instance::Status;
-use crate::process::ProcessTable;
+use crate::platform::dirs::Dirs;
+use crate::platform::process::ProcessTable;
+use crate::workspace::config::Config;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -50,8 +50,8 @@ impl Facts {
             env,
             dir,
             uid: own_uid(),
-            procs: Arc::new(crate::process::OsProcessTable),
-            ancestors: crate::process::ancestors(crate::process::own_pid()),
+            procs: Arc::new(crate::platform::process::OsProcessTable),
+            ancestors: crate::platform::process::ancestors(crate::platform::process::own_pid()),
             root: PathBuf::from("/"),
             redline,
             config,

@@ -252,7 +252,11 @@ mod tests {
     #[cfg(any(windows, target_os = "macos"))]
     #[test]
     fn paths_match_without_regard_to_case_on_this_os() {
-        let facts = Facts::from_os(PathBuf::from("."), None, crate::config::Config::default());
+        let facts = Facts::from_os(
+            PathBuf::from("."),
+            None,
+            crate::workspace::config::Config::default(),
+        );
         assert!(facts.case_insensitive);
         let tmp = tempfile::tempdir().unwrap();
         let dir = dunce::canonicalize(tmp.path()).unwrap();

@@ -1,8 +1,8 @@
 //! The doctor's lines on the window's welcome page.
 
 use super::{diagnose, Facts, Place};
-use crate::config::Config;
-use crate::instance::Status;
+use crate::api::status::Status;
+use crate::workspace::config::Config;
 use serde::Serialize;
 
 /// One CLI's line on the welcome page.

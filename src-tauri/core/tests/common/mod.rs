@@ -6,11 +6,11 @@ pub mod claude;
 pub mod mcp;
 pub use mcp::Mcp;
 
-use redline_core::clock::SystemClock;
-use redline_core::dirs::Dirs;
-use redline_core::instance::{Instance, World};
-use redline_core::keyring::Tokens;
-use redline_core::process::OsProcessTable;
+use redline_core::platform::clock::SystemClock;
+use redline_core::platform::dirs::Dirs;
+use redline_core::platform::keyring::Tokens;
+use redline_core::platform::process::OsProcessTable;
+use redline_core::runtime::instance::{Instance, World};
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -42,22 +42,28 @@ pub fn dirs_in(root: &std::path::Path) -> Dirs {
 
 /// An instance with one enabled workspace holding `a.txt`.
 pub async fn start() -> Fixture {
-    start_with(redline_core::limits::Limits::default()).await
+    start_with(redline_core::net::limits::Limits::default()).await
 }
 
 /// As `start`, with other server limits.
-pub async fn start_with(limits: redline_core::limits::Limits) -> Fixture {
-    start_full(limits, Arc::new(redline_core::container::OsInterfaces)).await
+pub async fn start_with(limits: redline_core::net::limits::Limits) -> Fixture {
+    start_full(
+        limits,
+        Arc::new(redline_core::workspace::container::OsInterfaces),
+    )
+    .await
 }
 
 /// As `start`, with the host's network interfaces as given.
-pub async fn start_on(interfaces: Arc<dyn redline_core::container::Interfaces>) -> Fixture {
-    start_full(redline_core::limits::Limits::default(), interfaces).await
+pub async fn start_on(
+    interfaces: Arc<dyn redline_core::workspace::container::Interfaces>,
+) -> Fixture {
+    start_full(redline_core::net::limits::Limits::default(), interfaces).await
 }
 
 async fn start_full(
-    limits: redline_core::limits::Limits,
-    interfaces: Arc<dyn redline_core::container::Interfaces>,
+    limits: redline_core::net::limits::Limits,
+    interfaces: Arc<dyn redline_core::workspace::container::Interfaces>,
 ) -> Fixture {
     let tmp = tempfile::tempdir().unwrap();
     let root = dunce::canonicalize(tmp.path()).unwrap();

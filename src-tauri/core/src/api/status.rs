@@ -1,0 +1,88 @@
+//! What `redline status`, the tray, doctor and `redline env` read of the running Redline.
+
+use crate::platform::keyring::KeyringState;
+use serde::{Deserialize, Serialize};
+use std::net::Ipv4Addr;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    pub pid: u32,
+    pub keyring: KeyringStatus,
+    pub workspaces: Vec<WorkspaceStatus>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct KeyringStatus {
+    pub available: bool,
+    pub detail: String,
+}
+
+impl From<&KeyringState> for KeyringStatus {
+    fn from(s: &KeyringState) -> Self {
+        KeyringStatus {
+            available: s.available,
+            detail: s.detail.clone(),
+        }
+    }
+}
+
+/// What pins a CLI in one terminal to a workspace's server.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Pin {
+    pub port: u16,
+    /// Claude Code's WebSocket port, for `CLAUDE_CODE_SSE_PORT`.
+    #[serde(default)]
+    pub ws_port: Option<u16>,
+    pub workspace_path: String,
+    pub auth_token: String,
+}
+
+/// A workspace's status for `redline status` and the tray.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkspaceStatus {
+    pub path: PathBuf,
+    pub enabled: bool,
+    pub port: Option<u16>,
+    /// Claude Code's WebSocket port.
+    #[serde(default)]
+    pub ws_port: Option<u16>,
+    pub token_store: String,
+    pub discovery_files: Vec<PathBuf>,
+    pub discovery_failures: Vec<String>,
+    pub clients: Vec<ClientStatus>,
+    pub pending_reviews: usize,
+    /// `None`: containers are off for this workspace.
+    #[serde(default)]
+    pub containers: Option<ContainerStatus>,
+}
+
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct ClientStatus {
+    pub session: String,
+    pub name: String,
+    pub version: String,
+    /// The process behind the session, once a review found it.
+    #[serde(default)]
+    pub process: Option<crate::platform::peer::PeerProcess>,
+}
+
+/// A workspace's container state, for `redline status` and the tray.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStatus {
+    /// Where the server listens for containers, when it does.
+    pub address: Option<Ipv4Addr>,
+    pub port: Option<u16>,
+    /// Claude Code's WebSocket port there.
+    #[serde(default)]
+    pub ws_port: Option<u16>,
+    /// Container paths mapped onto the workspace, besides its own.
+    pub paths: Vec<String>,
+    pub discovery_files: Vec<PathBuf>,
+    /// Why containers cannot reach it now (no bridge, the address not on this host…).
+    pub error: Option<String>,
+}

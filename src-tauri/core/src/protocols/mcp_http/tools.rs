@@ -1,0 +1,293 @@
+//! The MCP tools a CLI calls (`openDiff`, `closeDiff`, `acceptDiff`, `rejectDiff`), one handler per
+//! session, apart from the HTTP transport that carries them.
+
+use crate::error::Error;
+use crate::platform::peer::Endpoints;
+use crate::protocols::mcp::{self, VERSIONS};
+use crate::protocols::mcp_http::session::{sse_event, Sessions};
+use crate::protocols::mcp_http::shared::Shared;
+use crate::review::service::{Ask, Decision};
+use crate::review::{ClientInfo, Outcome, Reply, Review};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ContentBlock, InitializeResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, Tool,
+};
+use rmcp::model::{CallToolResponse, ErrorData};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{RoleServer, ServerHandler};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+/// One CLI session's handler. Dropped when rmcp ends the session (DELETE, or the transport
+/// gone), which dismisses the session's reviews.
+pub struct Handler {
+    ws: Shared,
+    session: OnceLock<String>,
+}
+
+impl Handler {
+    pub fn new(ws: Shared) -> Self {
+        Handler {
+            ws,
+            session: OnceLock::new(),
+        }
+    }
+
+    /// The session id from the HTTP request's header, remembered with the client's identity.
+    fn session(
+        &self,
+        extensions: &rmcp::model::Extensions,
+        peer: &rmcp::Peer<RoleServer>,
+    ) -> String {
+        if let Some(id) = self.session.get() {
+            return id.clone();
+        }
+        let id = extensions
+            .get::<http::request::Parts>()
+            .and_then(|p| p.headers.get("mcp-session-id"))
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let client = peer
+            .peer_info()
+            .map(|i| ClientInfo {
+                name: i.client_info.name.clone(),
+                version: i.client_info.version.clone(),
+                process: None,
+            })
+            .unwrap_or_default();
+        self.ws.sessions.register(&id, client);
+        self.session.get_or_init(|| id).clone()
+    }
+}
+
+impl Handler {
+    /// The session's client, with the process behind this request's connection looked up on
+    /// first use (off the runtime: it reads the OS's socket and process tables).
+    async fn client(&self, session: &str, extensions: &rmcp::model::Extensions) -> ClientInfo {
+        let client = self.ws.sessions.client(session).unwrap_or_default();
+        if client.process.is_some() {
+            return client;
+        }
+        let ends = extensions
+            .get::<http::request::Parts>()
+            .and_then(|p| p.extensions.get::<Endpoints>())
+            .copied();
+        let Some(ends) = ends else {
+            return client;
+        };
+        if let Some(p) = crate::platform::peer::find(self.ws.service.peers.clone(), ends).await {
+            self.ws.sessions.set_process(session, p);
+        }
+        self.ws.sessions.client(session).unwrap_or(client)
+    }
+}
+
+impl Drop for Handler {
+    fn drop(&mut self) {
+        if let Some(id) = self.session.get() {
+            self.ws.end_session(id);
+        }
+    }
+}
+
+// No doc comments on the argument types: they would become each schema's description.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct OpenDiffArgs {
+    /// Absolute path of the file
+    file_path: String,
+    /// The proposed full text
+    new_content: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct CloseDiffArgs {
+    /// Absolute path of the file
+    file_path: String,
+    // The CLIs send it; closeDiff never notifies either way, so it changes nothing here.
+    #[serde(default)]
+    #[schemars(with = "bool")]
+    #[allow(dead_code)]
+    suppress_notification: Option<bool>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct FileArgs {
+    /// Absolute path of the file
+    file_path: String,
+}
+
+fn args<T: for<'de> Deserialize<'de> + JsonSchema>(
+    params: &CallToolRequestParams,
+) -> Result<T, ErrorData> {
+    let value = Value::Object(params.arguments.clone().unwrap_or_default());
+    mcp::args(&params.name, value).map_err(|f| ErrorData::invalid_params(f.message, None))
+}
+
+/// A tool that ran and failed: the user reads this in the CLI.
+fn failed(e: Error) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(mcp::failure(&e))])
+}
+
+/// A success without `isError`, the shape the spec shows (`{content: []}` for openDiff).
+fn done(content: Vec<ContentBlock>) -> CallToolResult {
+    let mut result = CallToolResult::default();
+    result.content = content;
+    result
+}
+
+fn tool<T: JsonSchema>(name: &'static str, description: &'static str) -> Tool {
+    Tool::new(name, description, Arc::new(mcp::input_schema::<T>()))
+}
+
+fn tools() -> Vec<Tool> {
+    vec![
+        tool::<OpenDiffArgs>(
+            "openDiff",
+            "Open a review of a proposed change to a file. Answers at once; the decision arrives \
+             later as ide/diffAccepted or ide/diffRejected.",
+        ),
+        tool::<CloseDiffArgs>(
+            "closeDiff",
+            "Close a review without a notification; returns {\"content\": <current edited text>}.",
+        ),
+        tool::<FileArgs>(
+            "acceptDiff",
+            "Accept a review as if the user had, with its current text.",
+        ),
+        tool::<FileArgs>("rejectDiff", "Reject a review as if the user had."),
+    ]
+}
+
+/// The decision as a notification on the asking session's stream, with the path exactly as it
+/// was sent. A diff closed by the CLI (closeDiff) or a session gone hears nothing: a
+/// diffRejected racing a closeDiff turns the user's "Allow" in the terminal into a rejection.
+fn notify_session(sessions: std::sync::Weak<Sessions>, session: String) -> Reply {
+    Box::new(move |review: &Review, outcome| {
+        let event = match outcome {
+            Outcome::Accepted => sse_event(
+                "ide/diffAccepted",
+                json!({"filePath": review.file_path, "content": review.current}),
+            ),
+            Outcome::Rejected => {
+                sse_event("ide/diffRejected", json!({"filePath": review.file_path}))
+            }
+            Outcome::Closed | Outcome::Dismissed => return,
+        };
+        if let Some(sessions) = sessions.upgrade() {
+            sessions.notify(&session, event);
+        }
+    })
+}
+
+impl Handler {
+    /// A CLI in a container sends container paths: the service reads, confines and shows the
+    /// host's file, and the notifications the CLI waits on keep its `filePath`.
+    async fn open_diff(
+        &self,
+        session: String,
+        client: ClientInfo,
+        a: OpenDiffArgs,
+    ) -> CallToolResult {
+        let reply = notify_session(Arc::downgrade(&self.ws.sessions), session.clone());
+        let ask = Ask {
+            session,
+            client,
+            original_from: Some(a.file_path.clone()),
+            file_path: a.file_path,
+            proposal: a.new_content,
+        };
+        match self.ws.service.propose(ask, reply).await {
+            Ok(_) => done(vec![]),
+            Err(e) => failed(e),
+        }
+    }
+
+    fn close_diff(&self, session: &str, a: CloseDiffArgs) -> CallToolResult {
+        let Some(review) = self
+            .ws
+            .service
+            .find(session, &a.file_path)
+            .filter(|r| r.session == session)
+        else {
+            return failed(Error::NoOpenDiff(a.file_path));
+        };
+        match self.ws.service.close(review.id) {
+            // The CLI parses this text as JSON; no notification may race the user's answer.
+            Ok(review) => done(vec![ContentBlock::text(
+                json!({"content": review.current}).to_string(),
+            )]),
+            Err(e) => failed(e),
+        }
+    }
+
+    fn decide(&self, session: &str, a: FileArgs, decision: Decision) -> CallToolResult {
+        let Some(review) = self.ws.service.find(session, &a.file_path) else {
+            return failed(Error::NoOpenDiff(a.file_path));
+        };
+        let verb = match decision {
+            Decision::Accept(_) => "accepted",
+            Decision::Reject => "rejected",
+        };
+        match self.ws.service.decide(review.id, decision) {
+            Ok(()) => done(vec![ContentBlock::text(format!("{verb} {}", a.file_path))]),
+            Err(e) => failed(e),
+        }
+    }
+}
+
+impl ServerHandler for Handler {
+    fn get_info(&self) -> InitializeResult {
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(mcp::server_info())
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(VERSIONS)
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.session(&context.extensions, &context.peer);
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult {
+            tools: tools(),
+            ..ListToolsResult::default()
+        })
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let session = self.session(&context.extensions, &context.peer);
+        let result = match request.name.as_ref() {
+            "openDiff" => {
+                let client = self.client(&session, &context.extensions).await;
+                self.open_diff(session, client, args(&request)?).await
+            }
+            "closeDiff" => self.close_diff(&session, args(&request)?),
+            "acceptDiff" => self.decide(&session, args(&request)?, Decision::Accept(None)),
+            "rejectDiff" => self.decide(&session, args(&request)?, Decision::Reject),
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown tool: {other}"),
+                    None,
+                ))
+            }
+        };
+        Ok(result.into())
+    }
+}

@@ -1,0 +1,109 @@
+//! The workspace's live Claude Code connections: who each one is, and a way to reach it.
+
+use crate::protocols::jsonrpc;
+use crate::review::registry::Registry;
+use crate::review::ClientInfo;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+/// How Redline reaches one connection's loop.
+pub(crate) struct Entry {
+    pub client: ClientInfo,
+    pub out: mpsc::Sender<String>,
+    pub close: CancellationToken,
+    /// The latest selection for this connection; its loop sends it debounced.
+    pub selection: watch::Sender<Option<Value>>,
+}
+
+#[derive(Default)]
+pub struct Connections {
+    inner: Mutex<HashMap<String, Entry>>,
+    /// The user's latest selection in a review of this workspace, for `getCurrentSelection`.
+    selection: Mutex<Option<Value>>,
+}
+
+impl Connections {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn insert(&self, id: String, entry: Entry) {
+        self.lock().insert(id, entry);
+    }
+
+    pub(crate) fn remove(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn client(&self, id: &str) -> Option<ClientInfo> {
+        self.lock().get(id).map(|e| e.client.clone())
+    }
+
+    /// Records who the client says it is, keeping the process found behind its connection.
+    pub(crate) fn set_client(&self, id: &str, client: ClientInfo) {
+        if let Some(e) = self.lock().get_mut(id) {
+            let process = e.client.process.take();
+            e.client = ClientInfo { process, ..client };
+        }
+    }
+
+    pub(crate) fn set_process(&self, id: &str, process: crate::platform::peer::PeerProcess) {
+        if let Some(e) = self.lock().get_mut(id) {
+            e.client.process = Some(process);
+        }
+    }
+
+    /// Sends a notification to one connection; false if it is gone or not keeping up.
+    pub fn notify(&self, id: &str, method: &str, params: Value) -> bool {
+        let msg = jsonrpc::notification(method, params);
+        self.lock()
+            .get(id)
+            .is_some_and(|e| e.out.try_send(msg).is_ok())
+    }
+
+    /// Records the user's selection and sends it to connection `id` as `selection_changed`,
+    /// debounced; false if that connection is gone.
+    pub fn select(&self, id: &str, params: Value) -> bool {
+        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
+        self.lock()
+            .get(id)
+            .is_some_and(|e| e.selection.send(Some(params)).is_ok())
+    }
+
+    pub fn selection(&self) -> Option<Value> {
+        self.selection
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+}
+
+impl Registry for Connections {
+    fn list(&self) -> Vec<(String, ClientInfo)> {
+        let mut v: Vec<_> = self
+            .lock()
+            .iter()
+            .map(|(id, e)| (id.clone(), e.client.clone()))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+
+    /// Closes every connection: each answers its blocked calls first.
+    fn close_all(&self) {
+        for e in self.lock().values() {
+            e.close.cancel();
+        }
+    }
+}

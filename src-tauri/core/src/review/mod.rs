@@ -1,0 +1,563 @@
+//! The review queue: proposals waiting for the user's decision, and events for surfaces to follow.
+
+pub mod context;
+pub mod diff;
+pub mod original;
+pub mod quota;
+pub mod registry;
+pub mod selection;
+pub mod service;
+use crate::error::{Error, Result};
+use crate::platform::clock::Clock;
+use diff::Stats;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::broadcast;
+use ts_rs::TS;
+
+pub type ReviewId = u64;
+
+/// The CLI that asked: as it named itself in `initialize`, and the process that really did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize, TS)]
+pub struct ClientInfo {
+    pub name: String,
+    pub version: String,
+    /// The process on the other end of the connection, when it could be found.
+    #[serde(default)]
+    pub process: Option<crate::platform::peer::PeerProcess>,
+}
+
+impl ClientInfo {
+    /// Who asked, for people: the real program if known, else the MCP client's name.
+    pub fn label(&self) -> String {
+        match &self.process {
+            Some(p) => p.label(),
+            None => format!("{} {}", self.name, self.version).trim().to_owned(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Review {
+    pub id: ReviewId,
+    pub workspace: PathBuf,
+    /// The MCP session that opened the diff and is told the decision.
+    pub session: String,
+    pub client: ClientInfo,
+    /// The path exactly as the CLI sent it: notifications must echo it unchanged.
+    pub file_path: String,
+    /// The resolved path on disk.
+    pub path: PathBuf,
+    /// The file's text when the diff opened; `None` for a new file.
+    pub original: Option<String>,
+    pub proposal: String,
+    /// The proposal with the user's edits.
+    pub current: String,
+    pub stats: Stats,
+    pub created_at: u64,
+    pub updated_at: u64,
+    /// It came from a CLI in a container, through a container-path mapping.
+    pub container: bool,
+}
+
+impl Review {
+    pub fn original_text(&self) -> &str {
+        self.original.as_deref().unwrap_or("")
+    }
+
+    /// Everything the review window shows of a review.
+    pub fn detail(&self) -> Detail {
+        let relative = self
+            .path
+            .strip_prefix(&self.workspace)
+            .unwrap_or(&self.path)
+            .to_string_lossy()
+            .into_owned();
+        Detail {
+            id: self.id,
+            workspace: self.workspace.to_string_lossy().into_owned(),
+            relative_path: relative,
+            file_path: self.file_path.clone(),
+            path: self.path.to_string_lossy().into_owned(),
+            container: self.container,
+            client: self.client.clone(),
+            new_file: self.original.is_none(),
+            original: self.original_text().to_owned(),
+            proposal: self.proposal.clone(),
+            current: self.current.clone(),
+            added: self.stats.added,
+            removed: self.stats.removed,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+        }
+    }
+
+    pub fn summary(&self) -> Summary {
+        Summary {
+            id: self.id,
+            workspace: self.workspace.clone(),
+            file_path: self.file_path.clone(),
+            path: self.path.clone(),
+            container: self.container,
+            client: self.client.clone(),
+            added: self.stats.added,
+            removed: self.stats.removed,
+            new_file: self.original.is_none(),
+            created_at: self.created_at,
+        }
+    }
+}
+
+/// What scripts and `redline review list --json` see of a review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub id: ReviewId,
+    pub workspace: PathBuf,
+    pub file_path: String,
+    /// The file on this host (differs from `file_path` for a CLI in a container).
+    pub path: PathBuf,
+    /// It came through a container-path mapping.
+    pub container: bool,
+    pub client: ClientInfo,
+    pub added: usize,
+    pub removed: usize,
+    pub new_file: bool,
+    pub created_at: u64,
+}
+
+/// A review as the review window shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "ReviewDetail")]
+pub struct Detail {
+    #[ts(type = "number")]
+    pub id: ReviewId,
+    pub workspace: String,
+    /// The path relative to the workspace, for labels.
+    pub relative_path: String,
+    /// The path as the CLI sent it (a container path for a CLI in a container).
+    pub file_path: String,
+    /// The file on this host.
+    pub path: String,
+    /// It came from a CLI in a container, through a container-path mapping.
+    pub container: bool,
+    pub client: ClientInfo,
+    pub new_file: bool,
+    pub original: String,
+    pub proposal: String,
+    pub current: String,
+    #[ts(type = "number")]
+    pub added: usize,
+    #[ts(type = "number")]
+    pub removed: usize,
+    #[ts(type = "number")]
+    pub created_at: u64,
+    #[ts(type = "number")]
+    pub updated_at: u64,
+}
+
+/// A review that left the queue, for surfaces to drop it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+pub struct Resolved {
+    #[ts(type = "number")]
+    pub id: ReviewId,
+    pub outcome: Outcome,
+}
+
+/// How a review ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The user accepted; the CLI is sent the current text.
+    Accepted,
+    /// The user rejected; the CLI is told.
+    Rejected,
+    /// The CLI closed the diff itself (the user answered in the terminal).
+    Closed,
+    /// The CLI's session or the workspace went away.
+    Dismissed,
+}
+
+#[derive(Debug, Clone)]
+pub enum ReviewEvent {
+    Added(Arc<Review>),
+    Updated(Arc<Review>),
+    Resolved {
+        id: ReviewId,
+        workspace: PathBuf,
+        outcome: Outcome,
+    },
+}
+
+/// How the CLI that asked is told that its review left the queue: given the review (its `current`
+/// is the final text on accept) and how it ended. Each protocol supplies its own (a notification
+/// on an HTTP session, the answer to a blocked WebSocket call). Called exactly once, outside the
+/// queue's lock.
+pub type Reply = Box<dyn FnOnce(&Review, Outcome) + Send>;
+
+/// A new proposal from a CLI.
+pub struct Proposal {
+    pub workspace: PathBuf,
+    pub session: String,
+    pub client: ClientInfo,
+    pub file_path: String,
+    pub path: PathBuf,
+    pub original: Option<String>,
+    pub proposal: String,
+    /// It came through a container-path mapping.
+    pub container: bool,
+}
+
+pub struct ReviewQueue {
+    state: Mutex<State>,
+    events: broadcast::Sender<ReviewEvent>,
+    clock: Arc<dyn Clock>,
+}
+
+#[derive(Default)]
+struct State {
+    next_id: ReviewId,
+    reviews: BTreeMap<ReviewId, Arc<Review>>,
+    replies: HashMap<ReviewId, Reply>,
+}
+
+impl ReviewQueue {
+    pub fn new(clock: Arc<dyn Clock>) -> Self {
+        ReviewQueue {
+            state: Mutex::new(State {
+                next_id: 1,
+                ..State::default()
+            }),
+            events: broadcast::channel(256).0,
+            clock,
+        }
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<ReviewEvent> {
+        self.events.subscribe()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues a proposal; `reply` is told how it ends. A second one for the same file from the
+    /// same session replaces the first (keeping its id), as a CLI re-proposing an edit expects;
+    /// the first one's reply is then told it was closed.
+    pub fn open(&self, p: Proposal, reply: Reply) -> ReviewId {
+        let stats = diff::stats(p.original.as_deref().unwrap_or(""), &p.proposal);
+        let now = self.clock.now_ms();
+        let mut state = self.lock();
+        let existing = state.reviews.values().find(|r| {
+            r.session == p.session && r.file_path == p.file_path && r.workspace == p.workspace
+        });
+        if let Some(existing) = existing {
+            let mut review = Review::clone(existing);
+            review.original = p.original;
+            review.current = p.proposal.clone();
+            review.proposal = p.proposal;
+            review.stats = stats;
+            review.updated_at = now;
+            let review = Arc::new(review);
+            let replaced = state.reviews.insert(review.id, review.clone());
+            let old_reply = state.replies.insert(review.id, reply);
+            let _ = self.events.send(ReviewEvent::Updated(review.clone()));
+            drop(state);
+            if let (Some(old), Some(old_reply)) = (replaced, old_reply) {
+                old_reply(&old, Outcome::Closed);
+            }
+            return review.id;
+        }
+        let id = state.next_id;
+        state.next_id += 1;
+        let review = Arc::new(Review {
+            id,
+            workspace: p.workspace,
+            session: p.session,
+            client: p.client,
+            file_path: p.file_path,
+            path: p.path,
+            original: p.original,
+            current: p.proposal.clone(),
+            proposal: p.proposal,
+            stats,
+            created_at: now,
+            updated_at: now,
+            container: p.container,
+        });
+        state.reviews.insert(id, review.clone());
+        state.replies.insert(id, reply);
+        let _ = self.events.send(ReviewEvent::Added(review));
+        id
+    }
+
+    /// Records the user's edits so a terminal-side answer gets them.
+    pub fn update(&self, id: ReviewId, content: String) -> Result<()> {
+        let original = self.get(id).ok_or(Error::NoSuchReview(id))?;
+        let stats = diff::stats(original.original_text(), &content);
+        let now = self.clock.now_ms();
+        let mut state = self.lock();
+        let slot = state.reviews.get_mut(&id).ok_or(Error::NoSuchReview(id))?;
+        let review = Arc::make_mut(slot);
+        review.current = content;
+        review.stats = stats;
+        review.updated_at = now;
+        let _ = self.events.send(ReviewEvent::Updated(slot.clone()));
+        Ok(())
+    }
+
+    pub fn get(&self, id: ReviewId) -> Option<Arc<Review>> {
+        self.lock().reviews.get(&id).cloned()
+    }
+
+    pub fn list(&self) -> Vec<Arc<Review>> {
+        self.lock().reviews.values().cloned().collect()
+    }
+
+    /// The review of `file_path` in `workspace`: the given session's first, else the oldest.
+    pub fn find(&self, workspace: &Path, session: &str, file_path: &str) -> Option<Arc<Review>> {
+        let state = self.lock();
+        let mut candidates = state
+            .reviews
+            .values()
+            .filter(|r| r.workspace == workspace && r.file_path == file_path);
+        let first = candidates.next()?.clone();
+        if first.session == session {
+            return Some(first);
+        }
+        Some(
+            candidates
+                .find(|r| r.session == session)
+                .cloned()
+                .unwrap_or(first),
+        )
+    }
+
+    /// Removes a review, reporting how it ended, and tells its asker.
+    pub fn resolve(&self, id: ReviewId, outcome: Outcome) -> Result<Arc<Review>> {
+        self.settle(id, outcome, None)
+    }
+
+    /// Accepts a review with `content`, or its current text, and tells its asker. An empty text
+    /// is refused (Gemini CLI and Qwen Code ignore it) and the review stays pending.
+    pub fn accept(&self, id: ReviewId, content: Option<String>) -> Result<Arc<Review>> {
+        self.settle(id, Outcome::Accepted, content)
+    }
+
+    fn settle(
+        &self,
+        id: ReviewId,
+        outcome: Outcome,
+        content: Option<String>,
+    ) -> Result<Arc<Review>> {
+        let mut state = self.lock();
+        let review = state.reviews.get(&id).ok_or(Error::NoSuchReview(id))?;
+        if outcome == Outcome::Accepted && content.as_deref().unwrap_or(&review.current).is_empty()
+        {
+            return Err(Error::EmptyContent);
+        }
+        let mut review = state.reviews.remove(&id).ok_or(Error::NoSuchReview(id))?;
+        if let Some(content) = content {
+            Arc::make_mut(&mut review).current = content;
+        }
+        let reply = state.replies.remove(&id);
+        let _ = self.events.send(ReviewEvent::Resolved {
+            id,
+            workspace: review.workspace.clone(),
+            outcome,
+        });
+        drop(state);
+        if let Some(reply) = reply {
+            reply(&review, outcome);
+        }
+        Ok(review)
+    }
+
+    /// Dismisses every review matching `pred` (a session ended, a workspace was turned off).
+    pub fn dismiss(&self, pred: impl Fn(&Review) -> bool) -> usize {
+        let mut state = self.lock();
+        let ids: Vec<ReviewId> = state
+            .reviews
+            .values()
+            .filter(|r| pred(r))
+            .map(|r| r.id)
+            .collect();
+        let mut told = Vec::new();
+        for id in &ids {
+            if let Some(review) = state.reviews.remove(id) {
+                let _ = self.events.send(ReviewEvent::Resolved {
+                    id: *id,
+                    workspace: review.workspace.clone(),
+                    outcome: Outcome::Dismissed,
+                });
+                if let Some(reply) = state.replies.remove(id) {
+                    told.push((review, reply));
+                }
+            }
+        }
+        drop(state);
+        for (review, reply) in told {
+            reply(&review, Outcome::Dismissed);
+        }
+        ids.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    struct FakeClock(AtomicU64);
+    impl Clock for FakeClock {
+        fn now_ms(&self) -> u64 {
+            self.0.fetch_add(10, Ordering::SeqCst)
+        }
+    }
+
+    fn silent() -> Reply {
+        Box::new(|_, _| {})
+    }
+
+    type Told = Arc<Mutex<Vec<(Outcome, String)>>>;
+
+    /// A reply that records what it was told.
+    fn recorder() -> (Reply, Told) {
+        let told = Arc::new(Mutex::new(Vec::new()));
+        let sink = told.clone();
+        let reply: Reply = Box::new(move |r: &Review, o| {
+            sink.lock().unwrap().push((o, r.current.clone()));
+        });
+        (reply, told)
+    }
+
+    fn queue() -> ReviewQueue {
+        ReviewQueue::new(Arc::new(FakeClock(AtomicU64::new(1000))))
+    }
+
+    fn proposal(session: &str, file: &str, text: &str) -> Proposal {
+        Proposal {
+            workspace: "/ws".into(),
+            session: session.into(),
+            client: ClientInfo {
+                name: "cli".into(),
+                version: "1".into(),
+                process: None,
+            },
+            file_path: file.into(),
+            path: PathBuf::from(file),
+            original: Some("a\nb\n".into()),
+            proposal: text.into(),
+            container: false,
+        }
+    }
+
+    #[test]
+    fn lifecycle_add_replace_update_resolve_with_events() {
+        let q = queue();
+        let mut events = q.subscribe();
+        let id = q.open(proposal("s1", "/ws/f", "a\nB\n"), silent());
+        let r = q.get(id).unwrap();
+        assert_eq!((r.stats.added, r.stats.removed), (1, 1));
+        assert_eq!(r.created_at, 1000);
+        assert!(matches!(events.try_recv().unwrap(), ReviewEvent::Added(r) if r.id == id));
+
+        // Same session and file: replaced in place.
+        assert_eq!(q.open(proposal("s1", "/ws/f", "x\n"), silent()), id);
+        assert_eq!(q.get(id).unwrap().current, "x\n");
+        assert!(matches!(
+            events.try_recv().unwrap(),
+            ReviewEvent::Updated(_)
+        ));
+        // Another session: a review of its own.
+        let other = q.open(proposal("s2", "/ws/f", "y\n"), silent());
+        assert_ne!(other, id);
+        let _ = events.try_recv();
+
+        q.update(id, "edited\n".into()).unwrap();
+        let r = q.get(id).unwrap();
+        assert_eq!(r.current, "edited\n");
+        assert_eq!(r.proposal, "x\n");
+        assert!(r.updated_at > r.created_at);
+        let _ = events.try_recv();
+
+        assert_eq!(q.find(Path::new("/ws"), "s2", "/ws/f").unwrap().id, other);
+        assert_eq!(q.find(Path::new("/ws"), "s9", "/ws/f").unwrap().id, id);
+        assert!(q.find(Path::new("/ws"), "s1", "/ws/g").is_none());
+
+        let done = q.resolve(id, Outcome::Accepted).unwrap();
+        assert_eq!(done.current, "edited\n");
+        assert!(matches!(
+            events.try_recv().unwrap(),
+            ReviewEvent::Resolved { outcome: Outcome::Accepted, id: i, .. } if i == id
+        ));
+        assert_eq!(
+            q.resolve(id, Outcome::Rejected).unwrap_err().code(),
+            "no_such_review"
+        );
+        assert_eq!(
+            q.update(id, "z".into()).unwrap_err().code(),
+            "no_such_review"
+        );
+    }
+
+    #[test]
+    fn dismisses_a_sessions_reviews_only() {
+        let q = queue();
+        q.open(proposal("s1", "/ws/a", "1"), silent());
+        q.open(proposal("s1", "/ws/b", "2"), silent());
+        let keep = q.open(proposal("s2", "/ws/a", "3"), silent());
+        assert_eq!(q.dismiss(|r| r.session == "s1"), 2);
+        let left: Vec<_> = q.list().iter().map(|r| r.id).collect();
+        assert_eq!(left, vec![keep]);
+    }
+
+    #[test]
+    fn each_asker_is_told_once_with_the_final_text_outside_the_lock() {
+        let q = Arc::new(queue());
+        let (reply, told) = recorder();
+        let id = q.open(proposal("s1", "/ws/f", "x\n"), reply);
+        // An empty accept is refused and tells nobody.
+        assert_eq!(
+            q.accept(id, Some(String::new())).unwrap_err().code(),
+            "empty_content"
+        );
+        assert!(told.lock().unwrap().is_empty());
+        q.accept(id, Some("edited\n".into())).unwrap();
+        assert!(q.resolve(id, Outcome::Rejected).is_err());
+        assert_eq!(
+            *told.lock().unwrap(),
+            vec![(Outcome::Accepted, "edited\n".to_owned())]
+        );
+
+        // A reply may call back into the queue: it runs outside the lock.
+        let inner = q.clone();
+        let reentrant: Reply = Box::new(move |_, _| {
+            let _ = inner.list();
+        });
+        let id = q.open(proposal("s1", "/ws/g", "y\n"), reentrant);
+        q.resolve(id, Outcome::Rejected).unwrap();
+
+        // Replaced in place: the first asker hears "closed", the second the decision.
+        let (first, first_told) = recorder();
+        let (second, second_told) = recorder();
+        let id = q.open(proposal("s2", "/ws/h", "1"), first);
+        assert_eq!(q.open(proposal("s2", "/ws/h", "2"), second), id);
+        assert_eq!(first_told.lock().unwrap()[0].0, Outcome::Closed);
+        q.accept(id, None).unwrap();
+        assert_eq!(
+            *second_told.lock().unwrap(),
+            vec![(Outcome::Accepted, "2".to_owned())]
+        );
+
+        let (gone, gone_told) = recorder();
+        q.open(proposal("s3", "/ws/i", "3"), gone);
+        assert_eq!(q.dismiss(|r| r.session == "s3"), 1);
+        assert_eq!(gone_told.lock().unwrap()[0].0, Outcome::Dismissed);
+        assert_eq!(q.dismiss(|r| r.session == "s3"), 0);
+        assert_eq!(gone_told.lock().unwrap().len(), 1);
+    }
+}

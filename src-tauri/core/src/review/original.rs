@@ -1,0 +1,220 @@
+//! Reads the file a proposal would replace: the "before" side of every protocol's review.
+
+use crate::error::{Error, Result};
+use crate::platform::beneath;
+use crate::workspace::Workspace;
+use std::io::Read;
+use std::path::Path;
+
+/// The largest original Redline reads (32 MiB): bigger files are refused before a byte is read.
+pub const MAX_ORIGINAL_BYTES: u64 = 32 * 1024 * 1024;
+
+/// The file's text, or `None` when it does not exist yet (a new-file review). `file_path` is the
+/// path as the CLI sent it, for messages; `path` is the resolved, confined one, opened beneath
+/// the workspace root holding it (see `beneath`), so a folder swapped for a link since the check
+/// cannot lead outside. Runs on the blocking pool, and never blocks even there: a FIFO, socket or
+/// device is refused unread.
+pub async fn read(workspace: &Workspace, path: &Path, file_path: &str) -> Result<Option<String>> {
+    let (ws, owned, shown) = (workspace.clone(), path.to_path_buf(), file_path.to_owned());
+    tokio::task::spawn_blocking(move || read_blocking(&ws, &owned, &shown))
+        .await
+        .map_err(|e| Error::io(path, std::io::Error::other(e)))?
+}
+
+/// As `read`, on the calling thread: for a caller that is not async (it never blocks either).
+pub fn read_blocking(
+    workspace: &Workspace,
+    path: &Path,
+    file_path: &str,
+) -> Result<Option<String>> {
+    let Some((root, rel)) = workspace
+        .roots
+        .iter()
+        .find_map(|r| Some((r, path.strip_prefix(r).ok()?)))
+    else {
+        return Err(Error::OutsideWorkspace {
+            path: file_path.to_owned(),
+            roots: workspace.joined(),
+        });
+    };
+    read_now(root, rel, path, file_path)
+}
+
+fn read_now(root: &Path, rel: &Path, path: &Path, file_path: &str) -> Result<Option<String>> {
+    // A cheap early refusal that avoids even opening a device; the check that counts is the
+    // fstat of the opened descriptor below (the path may change in between).
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => return Err(Error::IsDirectory(file_path.to_owned())),
+        Ok(m) if !m.is_file() && !m.file_type().is_symlink() => {
+            return Err(Error::NotRegularFile(file_path.to_owned()))
+        }
+        _ => {}
+    }
+    let file = match beneath::open(root, rel) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(_) if path.is_dir() => return Err(Error::IsDirectory(file_path.to_owned())),
+        Err(e) => match link_refusal(&e) {
+            Some(reason) => {
+                return Err(Error::BadPath {
+                    path: file_path.to_owned(),
+                    reason,
+                })
+            }
+            None => return Err(Error::io(path, e)),
+        },
+    };
+    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    if meta.is_dir() {
+        return Err(Error::IsDirectory(file_path.to_owned()));
+    }
+    if !meta.is_file() {
+        return Err(Error::NotRegularFile(file_path.to_owned()));
+    }
+    let too_large = |size| Error::TooLarge {
+        path: file_path.to_owned(),
+        size,
+        limit: MAX_ORIGINAL_BYTES,
+    };
+    if meta.len() > MAX_ORIGINAL_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    // The file may grow after the fstat: read one byte past the limit at most.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_ORIGINAL_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_ORIGINAL_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| Error::NotText(file_path.to_owned()))
+}
+
+/// Why an open failed because a link appeared on the way since the path was checked.
+fn link_refusal(e: &std::io::Error) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        match e.raw_os_error() {
+            Some(libc::ELOOP) => Some("it became a symbolic link while being read"),
+            Some(libc::EXDEV) => Some("a folder on the way became a link out of the workspace"),
+            _ => None,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        None
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::fs::File;
+    use std::time::Duration;
+
+    /// A deadline, not a timing: before the fix a FIFO blocked this read for ever.
+    const DEADLINE: Duration = Duration::from_secs(10);
+
+    /// Reads `path` as a workspace rooted at its folder would.
+    async fn read_within(path: &Path) -> Result<Option<String>> {
+        let root = path.parent().unwrap_or(path);
+        let ws = Workspace::new(root.to_owned());
+        tokio::time::timeout(DEADLINE, read(&ws, path, &path.to_string_lossy()))
+            .await
+            .expect("the read must never block")
+    }
+
+    /// While one thread flips a folder on the path between a real folder and a link out of the
+    /// workspace as fast as it can, a path checked inside never reads what lies outside.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn a_folder_swapped_for_a_link_after_the_check_cannot_lead_outside() {
+        use crate::platform::beneath::tests::{swappable, Swapper};
+        let (_tmp, root) = swappable();
+        let ws = Workspace::new(root.clone());
+        let target = root.join("sub/f.txt").to_string_lossy().into_owned();
+        let swapper = Swapper::start(&root.join("sub"), &root.join("alt"));
+        let (mut checked, mut refused) = (0u32, 0u32);
+        let mut leaked = None;
+        for _ in 0..READS {
+            let Ok(path) = ws.resolve(&target) else {
+                continue;
+            };
+            checked += 1;
+            match read(&ws, &path, &target).await {
+                Ok(Some(text)) if text == "SECRET" => leaked = Some(text),
+                Ok(_) => {}
+                Err(_) => refused += 1,
+            }
+            if leaked.is_some() {
+                break;
+            }
+        }
+        let swaps = swapper.stop();
+        assert_eq!(leaked, None, "read outside after {checked} checked reads");
+        assert!(swaps > 0 && checked > 0, "{swaps} swaps, {checked} checked");
+        eprintln!("{swaps} swaps, {checked} checked reads, {refused} refused");
+    }
+
+    /// Enough reads that the old open (which followed the swapped folder) read outside within
+    /// them every time it was run.
+    #[cfg(target_os = "linux")]
+    const READS: u32 = 20_000;
+
+    #[tokio::test]
+    async fn fifos_and_sockets_are_refused_without_blocking() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fifo = tmp.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let sock = tmp.path().join("sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        for p in [&fifo, &sock] {
+            let err = read_within(p).await.unwrap_err();
+            assert_eq!(err.code(), "not_regular_file", "{}", p.display());
+            assert!(err.to_string().contains(&*p.to_string_lossy()));
+        }
+        // Two at once used to wedge the whole runtime.
+        let (a, b) = tokio::join!(read_within(&fifo), read_within(&fifo));
+        assert!(a.is_err() && b.is_err());
+    }
+
+    #[tokio::test]
+    async fn an_oversized_original_is_refused_before_it_is_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        for size in [MAX_ORIGINAL_BYTES + 1, 2 << 30] {
+            let big = tmp.path().join(format!("sparse-{size}"));
+            File::create(&big).unwrap().set_len(size).unwrap();
+            let err = read_within(&big).await.unwrap_err();
+            assert_eq!(err.code(), "too_large");
+            assert!(err.to_string().contains("33554432"), "{err}");
+        }
+        let fits = tmp.path().join("fits");
+        File::create(&fits)
+            .unwrap()
+            .set_len(MAX_ORIGINAL_BYTES)
+            .unwrap();
+        assert_eq!(
+            read_within(&fits).await.unwrap().unwrap().len() as u64,
+            MAX_ORIGINAL_BYTES
+        );
+    }
+
+    #[tokio::test]
+    async fn files_directories_and_missing_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let f = tmp.path().join("f");
+        std::fs::write(&f, "text").unwrap();
+        assert_eq!(read_within(&f).await.unwrap().as_deref(), Some("text"));
+        assert_eq!(read_within(&tmp.path().join("nope")).await.unwrap(), None);
+        assert_eq!(
+            read_within(tmp.path()).await.unwrap_err().code(),
+            "is_directory"
+        );
+        std::fs::write(&f, [0xff, 0xfe]).unwrap();
+        assert_eq!(read_within(&f).await.unwrap_err().code(), "not_text");
+    }
+}

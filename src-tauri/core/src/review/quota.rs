@@ -1,0 +1,107 @@
+//! How much a CLI may queue: a bound on pending reviews and their text, for every protocol.
+
+use crate::error::{Error, Result};
+use crate::review::ReviewQueue;
+use std::path::Path;
+
+/// Pending reviews one CLI session may hold (the CLIs open one at a time; a re-proposal of the
+/// same file replaces its review and is always let through).
+pub const MAX_REVIEWS_PER_SESSION: usize = 16;
+/// Pending reviews in one workspace, all sessions together.
+pub const MAX_REVIEWS_PER_WORKSPACE: usize = 64;
+/// Text held by one workspace's pending reviews (originals, proposals and edits): 256 MiB.
+pub const MAX_QUEUED_BYTES: usize = 256 * 1024 * 1024;
+
+/// Refuses a new proposal that would take the queue past a bound. `incoming` is the size of
+/// the proposal's original and text.
+pub fn admit(
+    reviews: &ReviewQueue,
+    workspace: &Path,
+    session: &str,
+    file_path: &str,
+    incoming: usize,
+) -> Result<()> {
+    let (mut in_session, mut in_workspace, mut bytes) = (0, 0, 0usize);
+    for r in reviews.list().iter().filter(|r| r.workspace == workspace) {
+        if r.session == session && r.file_path == file_path {
+            // A replacement: its old text goes as the new one comes.
+            continue;
+        }
+        in_workspace += 1;
+        in_session += usize::from(r.session == session);
+        bytes = bytes.saturating_add(r.original_text().len() + r.proposal.len() + r.current.len());
+    }
+    let full = |what: String| Err(Error::Busy(format!("{file_path} was not opened: {what}")));
+    if in_session >= MAX_REVIEWS_PER_SESSION {
+        return full(format!(
+            "this CLI already has {MAX_REVIEWS_PER_SESSION} reviews waiting"
+        ));
+    }
+    if in_workspace >= MAX_REVIEWS_PER_WORKSPACE {
+        return full(format!(
+            "the workspace already has {MAX_REVIEWS_PER_WORKSPACE} reviews waiting"
+        ));
+    }
+    // The review keeps the proposal twice (as proposed and as edited).
+    if bytes.saturating_add(incoming.saturating_mul(2)) > MAX_QUEUED_BYTES {
+        return full("the reviews waiting in this workspace hold 256 MiB of text".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::clock::SystemClock;
+    use crate::review::{ClientInfo, Proposal};
+    use std::sync::Arc;
+
+    fn open(q: &ReviewQueue, session: &str, file: &str, text: String) {
+        q.open(
+            Proposal {
+                workspace: "/ws".into(),
+                session: session.into(),
+                client: ClientInfo::default(),
+                file_path: file.into(),
+                path: file.into(),
+                original: None,
+                proposal: text,
+                container: false,
+            },
+            Box::new(|_, _| {}),
+        );
+    }
+
+    #[test]
+    fn bounds_reviews_per_session_workspace_and_bytes() {
+        let q = ReviewQueue::new(Arc::new(SystemClock));
+        let ws = Path::new("/ws");
+        for i in 0..MAX_REVIEWS_PER_SESSION {
+            let f = format!("/ws/{i}");
+            admit(&q, ws, "s1", &f, 1).unwrap();
+            open(&q, "s1", &f, "x".into());
+        }
+        let err = admit(&q, ws, "s1", "/ws/more", 1).unwrap_err();
+        assert_eq!(err.code(), "busy");
+        assert!(err.to_string().contains("/ws/more"));
+        // Re-proposing a file it already has is a replacement, not more.
+        admit(&q, ws, "s1", "/ws/0", 1).unwrap();
+        // Another session still has room; another workspace is not counted.
+        admit(&q, ws, "s2", "/ws/0", 1).unwrap();
+        for s in 2..(MAX_REVIEWS_PER_WORKSPACE / MAX_REVIEWS_PER_SESSION + 1) {
+            for i in 0..MAX_REVIEWS_PER_SESSION {
+                open(&q, &format!("s{s}"), &format!("/ws/{i}"), "x".into());
+            }
+        }
+        assert_eq!(admit(&q, ws, "s99", "/ws/a", 1).unwrap_err().code(), "busy");
+        admit(&q, Path::new("/other"), "s99", "/other/a", 1).unwrap();
+
+        let q = ReviewQueue::new(Arc::new(SystemClock));
+        open(&q, "s1", "/ws/big", "x".repeat(100 << 20));
+        assert_eq!(
+            admit(&q, ws, "s2", "/ws/b", 30 << 20).unwrap_err().code(),
+            "busy"
+        );
+        admit(&q, ws, "s2", "/ws/b", 20 << 20).unwrap();
+    }
+}

@@ -1,0 +1,550 @@
+//! The running Redline: its workspaces and their companions, the review queue, and every action a
+//! surface (the command line, the tray, the review window) can take on them.
+
+use crate::api::status::{Pin, Status, WorkspaceStatus};
+use crate::discovery;
+use crate::error::{Error, Result};
+use crate::net::limits::Limits;
+use crate::platform::clock::Clock;
+use crate::platform::dirs::Dirs;
+use crate::platform::keyring::Tokens;
+use crate::platform::process::ProcessTable;
+use crate::review::diff;
+use crate::review::{Review, ReviewEvent, ReviewId, ReviewQueue, Summary};
+use crate::runtime::bridge::ContainerPlan;
+use crate::runtime::companion::{Companion, Decision, Setup};
+use crate::workspace::config::{self, Config};
+use crate::workspace::container::{self, Containers, Interfaces, RunArgs};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+
+/// Everything outside the process that Redline depends on, injected so tests use temp dirs.
+pub struct World {
+    pub dirs: Dirs,
+    pub pid: u32,
+    pub procs: Arc<dyn ProcessTable>,
+    pub clock: Arc<dyn Clock>,
+    pub tokens: Tokens,
+    /// The host's network interfaces: where the container bridge is.
+    pub interfaces: Arc<dyn Interfaces>,
+}
+
+struct State {
+    config: Config,
+    companions: BTreeMap<PathBuf, Companion>,
+}
+
+impl State {
+    /// The running companion of the review's workspace; a turned-off workspace has none.
+    fn companion_of(&self, review: &Review) -> Result<&Companion> {
+        self.companions
+            .get(&review.workspace)
+            .ok_or_else(|| Error::WorkspaceOff(review.workspace.clone()))
+    }
+}
+
+pub struct Instance {
+    world: World,
+    limits: Limits,
+    reviews: Arc<ReviewQueue>,
+    /// Held only for quick work (config, binding, files): never across an await on a peer, so
+    /// no surface waits on how fast a CLI reads. Decisions do not take it at all.
+    state: Mutex<State>,
+    quit: CancellationToken,
+    /// Asks a surface to show the reviews (a second launch, the tray, a command).
+    show: tokio::sync::broadcast::Sender<()>,
+}
+
+impl Instance {
+    /// Cleans up what a crashed run left, then starts every enabled workspace.
+    pub async fn start(world: World) -> Result<Arc<Instance>> {
+        Self::start_with_limits(world, Limits::default()).await
+    }
+
+    /// As `start`, with other bounds for every server (tests use small ones).
+    pub async fn start_with_limits(world: World, limits: Limits) -> Result<Arc<Instance>> {
+        if let Some(n) = crate::net::accept::raise_fd_limit() {
+            tracing::debug!("open-file limit {n}");
+        }
+        let swept = discovery::sweep_stale(&world.dirs, world.procs.as_ref(), world.pid);
+        for f in &swept {
+            tracing::info!("removed stale discovery file {}", f.display());
+        }
+        let config = Config::load(&world.dirs.config_file())?;
+        let reviews = Arc::new(ReviewQueue::new(world.clock.clone()));
+        let instance = Arc::new(Instance {
+            world,
+            limits,
+            reviews,
+            state: Mutex::new(State {
+                config: config.clone(),
+                companions: BTreeMap::new(),
+            }),
+            quit: CancellationToken::new(),
+            show: tokio::sync::broadcast::channel(4).0,
+        });
+        for entry in config.workspaces.iter().filter(|w| w.enabled) {
+            let mut state = instance.state.lock().await;
+            if let Err(e) = instance.start_companion(&mut state, &entry.path).await {
+                tracing::error!("workspace {} not started: {e}", entry.path.display());
+            }
+        }
+        Ok(instance)
+    }
+
+    pub fn reviews(&self) -> &Arc<ReviewQueue> {
+        &self.reviews
+    }
+
+    pub fn dirs(&self) -> &Dirs {
+        &self.world.dirs
+    }
+
+    fn token_store(&self) -> &'static str {
+        if self.world.tokens.state().available {
+            "keyring"
+        } else {
+            "memory"
+        }
+    }
+
+    /// Runs under the state lock: it binds and writes files, and waits on no peer.
+    async fn start_companion(&self, state: &mut State, path: &Path) -> Result<()> {
+        if state.companions.contains_key(path) {
+            return Ok(());
+        }
+        let entry = state
+            .config
+            .find(path)
+            .ok_or_else(|| Error::NoSuchWorkspace(path.to_owned()))?;
+        let token = self.world.tokens.token_for(&path.to_string_lossy())?;
+        let plan = entry.containers.as_ref().map(|c| ContainerPlan {
+            address: container::bridge_address(c.address, self.world.interfaces.as_ref())
+                .map_err(|e| e.to_string()),
+            paths: c.paths.clone(),
+        });
+        let setup = Setup {
+            trusted: entry.trusted,
+            limits: self.limits,
+            containers: plan.as_ref(),
+        };
+        let companion = Companion::start(
+            crate::workspace::Workspace::new(path.to_owned()),
+            setup,
+            token,
+            self.reviews.clone(),
+            &self.world.dirs,
+            self.world.pid,
+        )
+        .await?;
+        state.companions.insert(path.to_owned(), companion);
+        Ok(())
+    }
+
+    fn save(&self, state: &State) -> Result<()> {
+        state.config.save(&self.world.dirs.config_file())
+    }
+
+    pub async fn add_workspace(&self, path: &Path) -> Result<PathBuf> {
+        let path = config::canonical_dir(path)?;
+        let mut state = self.state.lock().await;
+        state.config.add(path.clone())?;
+        self.save(&state)?;
+        self.start_companion(&mut state, &path).await?;
+        Ok(path)
+    }
+
+    pub async fn remove_workspace(&self, path: &Path) -> Result<PathBuf> {
+        let (path, stopping) = {
+            let mut state = self.state.lock().await;
+            let path = state.config.known_path(path)?;
+            state.config.remove(&path)?;
+            self.save(&state)?;
+            let stopping = state.companions.remove(&path).map(Companion::halt);
+            // Under the lock: the same workspace added again meanwhile gets a new token.
+            if let Err(e) = self.world.tokens.forget(&path.to_string_lossy()) {
+                tracing::warn!("could not delete the token of {}: {e}", path.display());
+            }
+            (path, stopping)
+        };
+        finish(stopping).await;
+        Ok(path)
+    }
+
+    /// Turns a workspace on (server started, files written) or off (stopped, files removed).
+    pub async fn set_enabled(&self, path: &Path, enabled: bool) -> Result<()> {
+        let stopping = {
+            let mut state = self.state.lock().await;
+            let path = state.config.known_path(path)?;
+            if let Some(entry) = state.config.find_mut(&path) {
+                entry.enabled = enabled;
+            }
+            self.save(&state)?;
+            if enabled {
+                return self.start_companion(&mut state, &path).await;
+            }
+            state.companions.remove(&path).map(Companion::halt)
+        };
+        finish(stopping).await;
+        Ok(())
+    }
+
+    /// Turns containers on (listening on `address`, else the bridge's) or off for a workspace,
+    /// persisted; a running server restarts with it (connected CLIs reconnect with `/ide enable`).
+    /// Enabling again retries when the bridge could not be used.
+    pub async fn set_containers(
+        &self,
+        path: &Path,
+        on: bool,
+        address: Option<std::net::Ipv4Addr>,
+    ) -> Result<PathBuf> {
+        let mut state = self.state.lock().await;
+        let path = state.config.known_path(path)?;
+        let next = if on {
+            let addr = container::bridge_address(address, self.world.interfaces.as_ref())?;
+            container::probe(addr).await?;
+            let paths = state
+                .config
+                .find(&path)
+                .and_then(|e| e.containers.as_ref())
+                .map(|c| c.paths.clone())
+                .unwrap_or_default();
+            // Saved as found: the next start listens there even if the bridge is not up yet.
+            Some(Containers {
+                address: Some(addr),
+                paths,
+            })
+        } else {
+            None
+        };
+        // The same again is a no-op, unless containers could not reach it (the bridge was missing
+        // at start): then it is a retry.
+        let failing = state
+            .companions
+            .get(&path)
+            .is_some_and(|c| c.container_error().is_some());
+        if let Some(entry) = state.config.find_mut(&path) {
+            if entry.containers == next && !failing {
+                return Ok(path);
+            }
+            entry.containers = next;
+        }
+        self.save(&state)?;
+        let Some(old) = state.companions.remove(&path) else {
+            return Ok(path);
+        };
+        let stopping = old.halt();
+        let started = self.start_companion(&mut state, &path).await;
+        drop(state);
+        finish(Some(stopping)).await;
+        started.map(|()| path)
+    }
+
+    /// The `docker run` arguments for a container of the workspace holding `path`, seeing it at
+    /// `container_path` (default: its own path); a new container path is mapped and announced.
+    pub async fn container_args(
+        &self,
+        path: &Path,
+        container_path: Option<&str>,
+        home: &str,
+    ) -> Result<RunArgs> {
+        let mut state = self.state.lock().await;
+        let ws = state.config.innermost(path)?;
+        let listening = state
+            .companions
+            .get(&ws)
+            .and_then(|c| c.container_endpoint());
+        let (args, added) = container::run_args(
+            state.config.containers_mut(&ws)?,
+            &self.world.dirs,
+            self.world.interfaces.as_ref(),
+            &ws,
+            container_path,
+            home,
+            listening,
+        )?;
+        if let Some(cp) = added {
+            self.save(&state)?;
+            if let Some(c) = state.companions.get_mut(&ws) {
+                c.add_container_path(cp, &self.world.dirs, self.world.pid);
+            }
+        }
+        Ok(args)
+    }
+
+    pub async fn rotate_token(&self, path: &Path) -> Result<()> {
+        let mut state = self.state.lock().await;
+        let path = state.config.known_path(path)?;
+        let token = self.world.tokens.rotate(&path.to_string_lossy())?;
+        if let Some(c) = state.companions.get_mut(&path) {
+            c.rotate(token, &self.world.dirs, self.world.pid);
+        }
+        Ok(())
+    }
+
+    /// A workspace's token, for the tray's "Copy token".
+    pub async fn token(&self, path: &Path) -> Result<String> {
+        let state = self.state.lock().await;
+        let path = state.config.known_path(path)?;
+        let token = match state.companions.get(&path) {
+            Some(c) => c.token(),
+            None => self.world.tokens.token_for(&path.to_string_lossy())?,
+        };
+        Ok(token.expose().to_owned())
+    }
+
+    pub async fn workspaces(&self) -> Vec<config::WorkspaceEntry> {
+        self.state.lock().await.config.workspaces.clone()
+    }
+
+    pub async fn status(&self) -> Status {
+        let state = self.state.lock().await;
+        let workspaces = state
+            .config
+            .workspaces
+            .iter()
+            .map(|w| match state.companions.get(&w.path) {
+                Some(c) => c.status(self.token_store()),
+                None => WorkspaceStatus {
+                    path: w.path.clone(),
+                    enabled: w.enabled,
+                    port: None,
+                    ws_port: None,
+                    token_store: self.token_store().into(),
+                    discovery_files: vec![],
+                    discovery_failures: vec![],
+                    clients: vec![],
+                    pending_reviews: 0,
+                    containers: w.containers.as_ref().map(|c| {
+                        crate::api::status::ContainerStatus {
+                            address: c.address,
+                            port: None,
+                            ws_port: None,
+                            paths: c.paths.clone(),
+                            discovery_files: vec![],
+                            error: None,
+                        }
+                    }),
+                },
+            })
+            .collect();
+        Status {
+            pid: self.world.pid,
+            keyring: self.world.tokens.state().into(),
+            workspaces,
+        }
+    }
+
+    /// The pin for the enabled workspace holding `path`.
+    pub async fn pin(&self, path: &Path) -> Result<Pin> {
+        let state = self.state.lock().await;
+        let resolved = dunce::canonicalize(path).map_err(|e| Error::io(path, e))?;
+        let c = state
+            .companions
+            .values()
+            .filter(|c| {
+                c.shared
+                    .workspace
+                    .roots
+                    .iter()
+                    .any(|r| resolved.starts_with(r))
+            })
+            .max_by_key(|c| c.shared.workspace.id().as_os_str().len())
+            .ok_or_else(|| Error::NotInWorkspace(resolved.clone()))?;
+        Ok(Pin {
+            port: c.port,
+            ws_port: Some(c.ws_port),
+            workspace_path: c.shared.workspace.joined(),
+            auth_token: c.token().expose().to_owned(),
+        })
+    }
+
+    pub fn list(&self) -> Vec<Summary> {
+        self.reviews.list().iter().map(|r| r.summary()).collect()
+    }
+
+    pub fn review(&self, id: ReviewId) -> Result<Arc<Review>> {
+        self.reviews.get(id).ok_or(Error::NoSuchReview(id))
+    }
+
+    /// A unified diff of the review's original and current text.
+    pub fn show(&self, id: ReviewId) -> Result<String> {
+        let r = self.review(id)?;
+        let ws = crate::workspace::Workspace::new(r.workspace.clone());
+        let label = ws.relative(&r.path).to_string_lossy().into_owned();
+        Ok(diff::unified(r.original_text(), &r.current, &label))
+    }
+
+    pub fn update(&self, id: ReviewId, content: String) -> Result<()> {
+        self.reviews.update(id, content)
+    }
+
+    /// Settles review `id`. It takes no lock: a decision never waits on any workspace starting
+    /// or stopping (a stop drains peers, which may be slow).
+    pub async fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
+        crate::runtime::companion::settle(&self.reviews, id, decision)
+    }
+
+    /// The connection that opened review `id`, if it is a live Claude Code one.
+    async fn claude_of(
+        &self,
+        id: ReviewId,
+        send: impl FnOnce(&crate::protocols::mcp_ws::connections::Connections, &Review) -> bool,
+    ) -> Result<()> {
+        let review = self.review(id)?;
+        let state = self.state.lock().await;
+        if send(&state.companion_of(&review)?.connections, &review) {
+            Ok(())
+        } else {
+            Err(Error::NotClaude(id))
+        }
+    }
+
+    /// "Ask about this part": lines `a..=b` (0-based) of review `id` go to the Claude Code
+    /// session that opened it, as `at_mentioned`.
+    pub async fn mention(&self, id: ReviewId, a: u32, b: u32) -> Result<()> {
+        self.claude_of(id, |conns, r| {
+            conns.notify(
+                &r.session,
+                "at_mentioned",
+                crate::review::selection::mention(r, a, b),
+            )
+        })
+        .await
+    }
+
+    /// The user's selection in review `id`: kept for `getCurrentSelection` and sent, debounced,
+    /// to the Claude Code session that opened it as `selection_changed`.
+    pub async fn select(
+        &self,
+        id: ReviewId,
+        sel: crate::review::selection::Selection,
+    ) -> Result<()> {
+        self.claude_of(id, |conns, r| conns.select(&r.session, sel.params(r)))
+            .await
+    }
+
+    /// Waits for a pending review (of `file`, if given) and returns it.
+    pub async fn wait(&self, file: Option<&str>, timeout: Duration) -> Result<Summary> {
+        let matches = |r: &Review| file.is_none_or(|f| r.file_path == f);
+        // Subscribe before looking, so a review added in between is not missed.
+        let mut events = self.reviews.subscribe();
+        if let Some(r) = self.reviews.list().iter().find(|r| matches(r)) {
+            return Ok(r.summary());
+        }
+        let found = async {
+            loop {
+                match events.recv().await {
+                    Ok(ReviewEvent::Added(r) | ReviewEvent::Updated(r)) if matches(&r) => {
+                        return Ok(r.summary())
+                    }
+                    Ok(_) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        if let Some(r) = self.reviews.list().iter().find(|r| matches(r)) {
+                            return Ok(r.summary());
+                        }
+                    }
+                    Err(_) => return Err(Error::Timeout),
+                }
+            }
+        };
+        tokio::time::timeout(timeout, found)
+            .await
+            .map_err(|_| Error::Timeout)?
+    }
+
+    /// Every pending review as the review window shows it.
+    pub fn details(&self) -> Vec<crate::review::Detail> {
+        self.reviews.list().iter().map(|r| r.detail()).collect()
+    }
+
+    /// Milliseconds since the review arrived (its latest proposal), if it is still pending.
+    pub fn since_added(&self, id: ReviewId) -> Option<u64> {
+        let r = self.reviews.get(id)?;
+        Some(self.world.clock.now_ms().saturating_sub(r.updated_at))
+    }
+
+    /// Whether the file changed on disk since the review opened (created, edited or deleted).
+    /// Read as the original was (bounded, never blocking on a FIFO, beneath the workspace): the
+    /// review window asks from the UI thread.
+    pub fn disk_changed(&self, id: ReviewId) -> Result<bool> {
+        let r = self.review(id)?;
+        let ws = crate::workspace::Workspace::new(r.workspace.clone());
+        match crate::review::original::read_blocking(&ws, &r.path, &r.file_path) {
+            Ok(now) => Ok(now != r.original),
+            // What could not be an original (too big, not text, not a file) is not the one read.
+            Err(
+                Error::TooLarge { .. }
+                | Error::NotText(_)
+                | Error::NotRegularFile(_)
+                | Error::IsDirectory(_)
+                | Error::BadPath { .. },
+            ) => Ok(true),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Rejects every pending review (the window closed with "reject them").
+    pub async fn reject_all(&self) -> Result<()> {
+        for r in self.reviews.list() {
+            match self.decide(r.id, Decision::Reject).await {
+                Ok(()) | Err(Error::NoSuchReview(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    pub async fn settings(&self) -> crate::workspace::settings::Settings {
+        self.state.lock().await.config.settings
+    }
+
+    pub async fn set_settings(&self, settings: crate::workspace::settings::Settings) -> Result<()> {
+        let mut state = self.state.lock().await;
+        state.config.settings = settings;
+        self.save(&state)
+    }
+
+    /// Asks whichever surface runs to show the reviews; false if none listens (headless).
+    pub fn request_show(&self) -> bool {
+        self.show.send(()).is_ok()
+    }
+
+    pub fn show_requests(&self) -> tokio::sync::broadcast::Receiver<()> {
+        self.show.subscribe()
+    }
+
+    /// Asks the process to stop; `quit_requested` resolves.
+    pub fn request_quit(&self) {
+        self.quit.cancel();
+    }
+
+    pub async fn quit_requested(&self) {
+        self.quit.cancelled().await
+    }
+
+    /// Stops every server and removes every discovery file.
+    pub async fn shutdown(&self) {
+        let stopping: Vec<_> = {
+            let mut state = self.state.lock().await;
+            let companions = std::mem::take(&mut state.companions);
+            companions.into_values().map(Companion::halt).collect()
+        };
+        // All were told at once, so this waits for the slowest, not the sum.
+        for s in stopping {
+            s.finished().await;
+        }
+    }
+}
+
+/// Waits, holding no lock, for a stopped companion's peers to go (each bounded by
+/// `limits::DRAIN`).
+async fn finish(stopping: Option<crate::runtime::companion::Stopping>) {
+    if let Some(s) = stopping {
+        s.finished().await;
+    }
+}

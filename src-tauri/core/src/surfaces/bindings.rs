@@ -1,0 +1,40 @@
+//! The TypeScript declarations of the types the review window shares with Rust, generated from
+//! the Rust types so neither side is copied by hand (`ui/src/bindings.ts`, kept current by a test).
+
+use crate::api::fault::Fault;
+use crate::doctor::{Line, Welcome};
+use crate::platform::peer::PeerProcess;
+use crate::review::selection::Selection;
+use crate::review::{ClientInfo, Detail, Outcome, Resolved};
+use crate::workspace::settings::{PopupMode, Settings};
+use ts_rs::TS;
+
+/// The whole `ui/src/bindings.ts`.
+pub fn typescript() -> String {
+    let cfg = ts_rs::Config::default();
+    let decls = [
+        PeerProcess::decl(&cfg),
+        ClientInfo::decl(&cfg),
+        Detail::decl(&cfg),
+        Outcome::decl(&cfg),
+        Resolved::decl(&cfg),
+        Selection::decl(&cfg),
+        PopupMode::decl(&cfg),
+        Settings::decl(&cfg),
+        Fault::decl(&cfg),
+        Line::decl(&cfg),
+        Welcome::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from the Rust types by `redline_core::surfaces::bindings`; do not edit.\n\
+         // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test bindings\n\n",
+    );
+    for d in decls {
+        out.push_str("export ");
+        out.push_str(&d);
+        out.push_str("\n\n");
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}

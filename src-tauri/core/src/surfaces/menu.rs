@@ -1,0 +1,582 @@
+//! The tray menu as data, built from the instance's state, so it is tested without a display.
+
+use crate::api::status::Status;
+use crate::review::Summary;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// What a menu item does when clicked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Action {
+    OpenReviews,
+    ToggleWorkspace { path: PathBuf },
+    ToggleContainers { path: PathBuf },
+    AddWorkspace,
+    RemoveWorkspace { path: PathBuf },
+    CopyToken { path: PathBuf },
+    RotateToken { path: PathBuf },
+    OpenFolder { path: PathBuf },
+    ToggleAutostart,
+    Quit,
+}
+
+impl Action {
+    /// A menu item id that maps back to the action.
+    pub fn id(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn from_id(id: &str) -> Option<Action> {
+        serde_json::from_str(id).ok()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    Action {
+        label: String,
+        action: Action,
+    },
+    Check {
+        label: String,
+        checked: bool,
+        action: Action,
+    },
+    /// A line to read, not to click.
+    Note(String),
+    Submenu {
+        label: String,
+        items: Vec<Item>,
+    },
+    Separator,
+}
+
+/// Pending reviews listed by name in the menu; the rest are counted.
+const MAX_LISTED: usize = 5;
+
+fn name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string_lossy().into_owned())
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// The whole tray menu. `token_hint` shows a token's first and last characters, never all of it.
+pub fn tray(
+    status: &Status,
+    reviews: &[Summary],
+    autostart: bool,
+    token_hint: impl Fn(&Path) -> Option<String>,
+) -> Vec<Item> {
+    if status.workspaces.is_empty() {
+        // First run: nothing is served until a workspace exists, so that comes first.
+        return first_run(autostart);
+    }
+    let pending = reviews.len();
+    let mut items = vec![if pending == 0 {
+        Item::Note("No pending reviews".into())
+    } else {
+        Item::Action {
+            label: format!("{} pending — open…", plural(pending, "review", "reviews")),
+            action: Action::OpenReviews,
+        }
+    }];
+    // Who asked, for each of the first few: the program and its terminal or tmux pane.
+    for r in reviews.iter().take(MAX_LISTED) {
+        items.push(Item::Note(format!(
+            "{} — {}",
+            name(Path::new(&r.file_path)),
+            r.client.label()
+        )));
+    }
+    if pending > MAX_LISTED {
+        items.push(Item::Note(format!("and {} more", pending - MAX_LISTED)));
+    }
+    items.push(Item::Separator);
+
+    items.push(Item::Note("Workspaces".into()));
+    for w in &status.workspaces {
+        let state = match w.port {
+            Some(port) => format!("port {port}"),
+            None => "off".into(),
+        };
+        items.push(Item::Check {
+            label: format!("{} — {state}", name(&w.path)),
+            checked: w.enabled && w.port.is_some(),
+            action: Action::ToggleWorkspace {
+                path: w.path.clone(),
+            },
+        });
+    }
+    items.push(Item::Action {
+        label: "Add workspace…".into(),
+        action: Action::AddWorkspace,
+    });
+    if !status.workspaces.is_empty() {
+        items.push(Item::Submenu {
+            label: "Remove workspace".into(),
+            items: status
+                .workspaces
+                .iter()
+                .map(|w| Item::Action {
+                    label: w.path.to_string_lossy().into_owned(),
+                    action: Action::RemoveWorkspace {
+                        path: w.path.clone(),
+                    },
+                })
+                .collect(),
+        });
+        items.push(Item::Separator);
+        let store = if status.keyring.available {
+            "in the OS keyring"
+        } else {
+            "in memory for this run"
+        };
+        items.push(Item::Submenu {
+            label: "Tokens".into(),
+            items: status
+                .workspaces
+                .iter()
+                .map(|w| {
+                    let mut sub = vec![Item::Note(match token_hint(&w.path) {
+                        Some(hint) => format!("{hint} ({store})"),
+                        None => format!("no token yet ({store})"),
+                    })];
+                    sub.push(Item::Action {
+                        label: "Copy token".into(),
+                        action: Action::CopyToken {
+                            path: w.path.clone(),
+                        },
+                    });
+                    sub.push(Item::Action {
+                        label: "Rotate token…".into(),
+                        action: Action::RotateToken {
+                            path: w.path.clone(),
+                        },
+                    });
+                    Item::Submenu {
+                        label: name(&w.path),
+                        items: sub,
+                    }
+                })
+                .collect(),
+        });
+        items.push(Item::Submenu {
+            label: "Containers".into(),
+            items: status.workspaces.iter().map(containers_item).collect(),
+        });
+        let mut files: Vec<Item> = Vec::new();
+        let mut folders: Vec<PathBuf> = Vec::new();
+        for w in &status.workspaces {
+            for f in &w.discovery_files {
+                files.push(Item::Note(name(f)));
+                if let Some(dir) = f.parent() {
+                    if !folders.iter().any(|d| d == dir) {
+                        folders.push(dir.to_owned());
+                    }
+                }
+            }
+        }
+        if files.is_empty() {
+            files.push(Item::Note("none (no workspace is on)".into()));
+        }
+        files.push(Item::Separator);
+        for dir in folders {
+            files.push(Item::Action {
+                label: format!("Open folder {}", dir.display()),
+                action: Action::OpenFolder { path: dir },
+            });
+        }
+        items.push(Item::Submenu {
+            label: "Discovery files".into(),
+            items: files,
+        });
+    }
+    if !status.keyring.available {
+        items.push(Item::Note(
+            "⚠ No OS keyring: tokens change at every start".into(),
+        ));
+    }
+    for w in &status.workspaces {
+        for failure in &w.discovery_failures {
+            items.push(Item::Note(format!("⚠ Not written: {failure}")));
+        }
+    }
+    items.push(Item::Separator);
+    items.extend(footer(autostart));
+    items
+}
+
+/// The tray icon's file in `icons/`, and whether the OS tints it itself (a macOS template image,
+/// black and transparent, recoloured for light and dark menu bars). Elsewhere the panel is
+/// assumed dark unless `light_panel`.
+pub fn tray_icon(pending: bool, light_panel: bool) -> (&'static str, bool) {
+    if cfg!(target_os = "macos") {
+        let name = if pending {
+            "tray-pending-template@2x.png"
+        } else {
+            "tray-template@2x.png"
+        };
+        return (name, true);
+    }
+    let name = match (pending, light_panel) {
+        (true, true) => "tray-pending-light@2x.png",
+        (false, true) => "tray-light@2x.png",
+        (true, false) => "tray-pending-dark@2x.png",
+        (false, false) => "tray-dark@2x.png",
+    };
+    (name, false)
+}
+
+/// The last items of every menu.
+fn footer(autostart: bool) -> [Item; 2] {
+    [
+        Item::Check {
+            label: "Start at login".into(),
+            checked: autostart,
+            action: Action::ToggleAutostart,
+        },
+        Item::Action {
+            label: "Quit Redline".into(),
+            action: Action::Quit,
+        },
+    ]
+}
+
+/// The menu before any workspace exists: add one, or open the welcome page that explains.
+fn first_run(autostart: bool) -> Vec<Item> {
+    let mut items = vec![
+        Item::Action {
+            label: "Add a workspace…".into(),
+            action: Action::AddWorkspace,
+        },
+        Item::Note("No workspace yet: CLIs cannot find Redline".into()),
+        Item::Action {
+            label: "Getting started…".into(),
+            action: Action::OpenReviews,
+        },
+        Item::Separator,
+    ];
+    items.extend(footer(autostart));
+    items
+}
+
+/// A workspace's containers switch: checked when on, with where containers reach it.
+fn containers_item(w: &crate::api::status::WorkspaceStatus) -> Item {
+    let state = match &w.containers {
+        None => "off".to_owned(),
+        Some(c) => match (c.address, c.port, &c.error) {
+            (Some(a), Some(p), _) => format!("{a}:{p} (host.docker.internal)"),
+            (_, _, Some(e)) => format!("⚠ {e}"),
+            _ => "on when the workspace is".to_owned(),
+        },
+    };
+    Item::Check {
+        label: format!("{} — {state}", name(&w.path)),
+        checked: w.containers.is_some(),
+        action: Action::ToggleContainers {
+            path: w.path.clone(),
+        },
+    }
+}
+
+/// A token as the menu may show it: its first and last four characters.
+pub fn token_hint(token: &str) -> String {
+    match (token.get(..4), token.get(token.len().saturating_sub(4)..)) {
+        (Some(head), Some(tail)) if token.len() > 8 => format!("{head}…{tail}"),
+        _ => "…".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::status::KeyringStatus;
+    use crate::api::status::WorkspaceStatus;
+
+    fn ws(path: &str, port: Option<u16>) -> WorkspaceStatus {
+        WorkspaceStatus {
+            path: path.into(),
+            enabled: port.is_some(),
+            port,
+            ws_port: None,
+            token_store: "keyring".into(),
+            discovery_files: port
+                .map(|p| {
+                    vec![
+                        PathBuf::from(format!("/tmp/gemini/ide/gemini-ide-server-9-{p}.json")),
+                        PathBuf::from(format!("/home/u/.qwen/ide/{p}.lock")),
+                    ]
+                })
+                .unwrap_or_default(),
+            discovery_failures: vec![],
+            clients: vec![],
+            pending_reviews: 0,
+            containers: None,
+        }
+    }
+
+    fn status(available: bool) -> Status {
+        Status {
+            pid: 9,
+            keyring: KeyringStatus {
+                available,
+                detail: String::new(),
+            },
+            workspaces: vec![ws("/src/app", Some(4000)), ws("/src/lib", None)],
+        }
+    }
+
+    fn pending(n: usize) -> Vec<Summary> {
+        (0..n)
+            .map(|i| Summary {
+                id: i as u64 + 1,
+                workspace: "/src/app".into(),
+                file_path: format!("/src/app/f{i}.rs"),
+                path: format!("/src/app/f{i}.rs").into(),
+                container: false,
+                client: crate::review::ClientInfo {
+                    name: "streamable-http-client".into(),
+                    version: "1.0.0".into(),
+                    process: Some(crate::platform::peer::PeerProcess {
+                        pid: 7,
+                        program: "Qwen Code".into(),
+                        version: Some("0.24.4".into()),
+                        tmux: Some("main:1.0".into()),
+                        ..Default::default()
+                    }),
+                },
+                added: 1,
+                removed: 0,
+                new_file: false,
+                created_at: 0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pending_reviews_say_who_asked_and_the_rest_are_counted() {
+        let items = tray(&status(true), &pending(7), false, |_| None);
+        assert_eq!(
+            items[1],
+            Item::Note("f0.rs — Qwen Code 0.24.4 · tmux main:1.0".into())
+        );
+        assert_eq!(items[6], Item::Note("and 2 more".into()));
+        assert_eq!(items[7], Item::Separator);
+    }
+
+    #[test]
+    fn first_run_puts_adding_a_workspace_first_and_says_why() {
+        let mut s = status(true);
+        s.workspaces.clear();
+        let items = tray(&s, &[], false, |_| None);
+        assert_eq!(
+            items[0],
+            Item::Action {
+                label: "Add a workspace…".into(),
+                action: Action::AddWorkspace
+            }
+        );
+        assert_eq!(
+            items[1],
+            Item::Note("No workspace yet: CLIs cannot find Redline".into())
+        );
+        assert!(matches!(
+            &items[2],
+            Item::Action {
+                action: Action::OpenReviews,
+                ..
+            }
+        ));
+        assert!(find(&items, "Workspaces").is_none());
+        assert!(matches!(
+            items.last(),
+            Some(Item::Action {
+                action: Action::Quit,
+                ..
+            })
+        ));
+        // With a workspace, the usual menu.
+        assert_eq!(
+            tray(&status(true), &[], false, |_| None)[0],
+            Item::Note("No pending reviews".into())
+        );
+    }
+
+    fn find<'a>(items: &'a [Item], label: &str) -> Option<&'a Item> {
+        items.iter().find(|i| match i {
+            Item::Action { label: l, .. } | Item::Check { label: l, .. } => l == label,
+            Item::Submenu { label: l, .. } => l == label,
+            Item::Note(l) => l == label,
+            Item::Separator => false,
+        })
+    }
+
+    #[test]
+    fn header_counts_pending_reviews_and_opens_them() {
+        let items = tray(&status(true), &[], false, |_| None);
+        assert_eq!(items[0], Item::Note("No pending reviews".into()));
+        let items = tray(&status(true), &pending(2), false, |_| None);
+        assert_eq!(
+            items[0],
+            Item::Action {
+                label: "2 reviews pending — open…".into(),
+                action: Action::OpenReviews
+            }
+        );
+        assert!(
+            matches!(&tray(&status(true), &pending(1), false, |_| None)[0],
+            Item::Action { label, .. } if label == "1 review pending — open…")
+        );
+    }
+
+    #[test]
+    fn each_workspace_has_a_check_mark_and_its_tokens_and_files() {
+        let tokens =
+            |p: &Path| (p == Path::new("/src/app")).then(|| token_hint(&"ab12".repeat(16)));
+        let items = tray(&status(true), &[], true, tokens);
+        assert_eq!(
+            find(&items, "app — port 4000"),
+            Some(&Item::Check {
+                label: "app — port 4000".into(),
+                checked: true,
+                action: Action::ToggleWorkspace {
+                    path: "/src/app".into()
+                }
+            })
+        );
+        assert!(matches!(
+            find(&items, "lib — off"),
+            Some(Item::Check { checked: false, .. })
+        ));
+        assert!(find(&items, "Add workspace…").is_some());
+        let Some(Item::Submenu { items: tokens, .. }) = find(&items, "Tokens") else {
+            panic!("a Tokens submenu")
+        };
+        let Item::Submenu { items: app, .. } = &tokens[0] else {
+            panic!()
+        };
+        assert_eq!(app[0], Item::Note("ab12…ab12 (in the OS keyring)".into()));
+        assert!(find(app, "Rotate token…").is_some());
+        assert!(find(app, "Copy token").is_some());
+        let Some(Item::Submenu { items: files, .. }) = find(&items, "Discovery files") else {
+            panic!("a Discovery files submenu")
+        };
+        assert!(find(files, "gemini-ide-server-9-4000.json").is_some());
+        assert!(find(files, "4000.lock").is_some());
+        assert!(find(files, "Open folder /tmp/gemini/ide").is_some());
+        assert!(matches!(
+            find(&items, "Start at login"),
+            Some(Item::Check { checked: true, .. })
+        ));
+        assert!(matches!(
+            items.last(),
+            Some(Item::Action {
+                action: Action::Quit,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_containers_submenu_has_a_check_item_per_workspace_with_its_address() {
+        let mut s = status(true);
+        s.workspaces[0].containers = Some(crate::api::status::ContainerStatus {
+            address: Some("172.17.0.1".parse().unwrap()),
+            port: Some(4000),
+            ws_port: Some(4001),
+            paths: vec![],
+            discovery_files: vec![],
+            error: None,
+        });
+        let items = tray(&s, &[], false, |_| None);
+        let Some(Item::Submenu { items: sub, .. }) = find(&items, "Containers") else {
+            panic!("a Containers submenu")
+        };
+        assert_eq!(
+            sub[0],
+            Item::Check {
+                label: "app — 172.17.0.1:4000 (host.docker.internal)".into(),
+                checked: true,
+                action: Action::ToggleContainers {
+                    path: "/src/app".into()
+                }
+            }
+        );
+        assert!(
+            matches!(&sub[1], Item::Check { label, checked: false, .. } if label == "lib — off")
+        );
+        s.workspaces[0].containers = Some(crate::api::status::ContainerStatus {
+            address: None,
+            port: None,
+            ws_port: None,
+            paths: vec![],
+            discovery_files: vec![],
+            error: Some("no container bridge found".into()),
+        });
+        let items = tray(&s, &[], false, |_| None);
+        let Some(Item::Submenu { items: sub, .. }) = find(&items, "Containers") else {
+            panic!()
+        };
+        assert!(
+            matches!(&sub[0], Item::Check { label, checked: true, .. } if label == "app — ⚠ no container bridge found")
+        );
+    }
+
+    #[test]
+    fn warns_when_there_is_no_keyring_or_a_file_failed() {
+        let mut s = status(false);
+        s.workspaces[0]
+            .discovery_failures
+            .push("/x/1.lock: permission denied".into());
+        let items = tray(&s, &[], false, |_| None);
+        assert!(find(&items, "⚠ No OS keyring: tokens change at every start").is_some());
+        assert!(find(&items, "⚠ Not written: /x/1.lock: permission denied").is_some());
+        assert!(find(
+            &tray(&status(true), &[], false, |_| None),
+            "⚠ No OS keyring: tokens change at every start"
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn the_token_is_never_shown_whole_and_ids_round_trip() {
+        let token = "0123456789abcdef".repeat(4);
+        let hint = token_hint(&token);
+        assert_eq!(hint, "0123…cdef");
+        assert!(!hint.contains(&token[4..60]));
+        let a = Action::RotateToken {
+            path: "/src/app".into(),
+        };
+        assert_eq!(Action::from_id(&a.id()), Some(a));
+        assert_eq!(Action::from_id("nonsense"), None);
+    }
+
+    #[cfg(target_os = "macos")]
+    #[test]
+    fn macos_shows_template_icons_the_menu_bar_tints() {
+        for pending in [false, true] {
+            for light in [false, true] {
+                let (name, template) = tray_icon(pending, light);
+                assert!(template);
+                assert!(name.contains("template"), "{name}");
+                assert_eq!(name.contains("pending"), pending);
+            }
+        }
+    }
+
+    #[cfg(not(target_os = "macos"))]
+    #[test]
+    fn elsewhere_the_icon_follows_the_panel_and_is_not_a_template() {
+        assert_eq!(tray_icon(false, false), ("tray-dark@2x.png", false));
+        assert_eq!(tray_icon(true, true), ("tray-pending-light@2x.png", false));
+    }
+}
