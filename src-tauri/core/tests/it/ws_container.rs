@@ -4,9 +4,10 @@
 //! workspace. 127.0.0.2 stands in for the bridge (on Linux all of 127/8 is this host's).
 #![cfg(target_os = "linux")]
 
-mod common;
-use common::claude::{upgrade_at as connect, Claude};
-use common::{raw, raw_at, raw_upgrade as upgrade_request, refused, start_on, Fixture, WAIT};
+use crate::common::claude::{upgrade_at as connect, Claude};
+use crate::common::{
+    raw, raw_at, raw_upgrade as upgrade_request, refused, start_on, Fixture, WAIT,
+};
 use redline_core::runtime::companion::Decision;
 use redline_core::workspace::container::Interfaces;
 use serde_json::{json, Value};
@@ -83,7 +84,7 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
 
     let host = format!("host: {HDI}:{port}\r\n");
     let auth = format!("x-claude-code-ide-authorization: {token}\r\n");
-    let mut cases = common::token_refusals(&host, &token);
+    let mut cases = crate::common::token_refusals(&host, &token);
     cases.extend([
         (
             "origin",

@@ -3,8 +3,7 @@
 //! 127.0.0.2 stands in for the bridge (on Linux all of 127/8 is this host's).
 #![cfg(target_os = "linux")]
 
-mod common;
-use common::{raw, raw_at, raw_post as post, refused, start_on, Mcp, INIT};
+use crate::common::{raw, raw_at, raw_post as post, refused, start_on, Mcp, INIT};
 use redline_core::runtime::companion::Decision;
 use redline_core::workspace::container::Interfaces;
 use serde_json::{json, Value};
@@ -333,7 +332,7 @@ impl Interfaces for Changing {
 }
 
 fn world(
-    f: &common::Fixture,
+    f: &crate::common::Fixture,
     interfaces: Arc<dyn Interfaces>,
 ) -> redline_core::runtime::instance::World {
     redline_core::runtime::instance::World {
