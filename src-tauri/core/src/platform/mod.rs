@@ -1,12 +1,12 @@
 //! What Redline needs from the OS, injected so tests use temp dirs and real sockets: clock, process table, keyring and tokens, signals, private files, directories.
 
-pub mod beneath;
+pub(crate) mod beneath;
 pub mod clock;
 pub mod dirs;
-pub mod file_uri;
+pub(crate) mod file_uri;
 pub mod keyring;
 pub mod peer;
-pub mod private_file;
+pub(crate) mod private_file;
 pub mod process;
 pub mod stop;
-pub mod token;
+pub(crate) mod token;

@@ -1,12 +1,12 @@
 //! The review queue: proposals waiting for the user's decision, and events for surfaces to follow.
 
-pub mod context;
-pub mod diff;
+pub(crate) mod context;
+pub(crate) mod diff;
 pub mod original;
-pub mod quota;
-pub mod registry;
+pub(crate) mod quota;
+pub(crate) mod registry;
 pub mod selection;
-pub mod service;
+pub(crate) mod service;
 use crate::error::{Error, Result};
 use crate::platform::clock::Clock;
 use diff::Stats;

@@ -319,6 +319,44 @@ async fn a_restart_keeps_containers_on_and_sweeps_the_old_files_but_not_the_dirs
     again.shutdown().await;
 }
 
+/// A run that crashed left its container files behind (nothing removed them): the next start
+/// sweeps them, or a CLI in a container could pick the dead server's file.
+#[tokio::test]
+async fn a_crashed_runs_container_files_are_swept_at_start() {
+    let host = || Arc::new(Host(Some(BRIDGE.parse().unwrap())));
+    let f = start_on(host()).await;
+    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    let args = f
+        .instance
+        .container_args(&f.ws, None, "/root")
+        .await
+        .unwrap();
+    let gemini_src = args.mounts[0].source.clone();
+    let left: Vec<_> = std::fs::read_dir(&gemini_src)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            (p.clone(), std::fs::read(&p).unwrap())
+        })
+        .collect();
+    assert_eq!(left.len(), 1);
+    f.instance.shutdown().await;
+    // The crash: the files are back as the dead run left them.
+    for (p, bytes) in &left {
+        std::fs::write(p, bytes).unwrap();
+    }
+    f.instance.set_containers(&f.ws, false, None).await.unwrap();
+    let again = redline_core::runtime::instance::Instance::start(world(&f, host()))
+        .await
+        .unwrap();
+    let now: Vec<_> = std::fs::read_dir(&gemini_src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(now.is_empty(), "left from the crashed run: {now:?}");
+    again.shutdown().await;
+}
+
 /// A host whose `docker0` comes and goes.
 struct Changing(std::sync::Mutex<Option<Ipv4Addr>>);
 impl Interfaces for Changing {
