@@ -1,4 +1,6 @@
-//! What Redline needs from the OS, injected so tests use temp dirs and real sockets: clock, process table, keyring and tokens, signals, private files, directories.
+//! What Redline needs from the OS, injected where tests need another: clock, process table and
+//! the process behind a connection, keyring and tokens, signals, private files, directories,
+//! opening a file beneath a root.
 
 pub(crate) mod beneath;
 pub mod clock;
