@@ -301,17 +301,9 @@ async fn a_restart_keeps_containers_on_and_sweeps_the_old_files_but_not_the_dirs
         "removed on stop"
     );
     assert!(gemini_src.is_dir(), "the mounted directory stays");
-    let again =
-        redline_core::runtime::instance::Instance::start(redline_core::runtime::instance::World {
-            dirs: f.dirs.clone(),
-            pid: std::process::id(),
-            procs: Arc::new(redline_core::platform::process::OsProcessTable),
-            clock: Arc::new(redline_core::platform::clock::SystemClock),
-            tokens: redline_core::platform::keyring::Tokens::memory("test".into()),
-            interfaces: Arc::new(Host(Some(BRIDGE.parse().unwrap()))),
-        })
-        .await
-        .unwrap();
+    let again = f
+        .restart(Arc::new(Host(Some(BRIDGE.parse().unwrap()))))
+        .await;
     let w = &again.status().await.workspaces[0];
     let c = w.containers.clone().unwrap();
     assert_eq!(c.port, w.port);
@@ -346,9 +338,7 @@ async fn a_crashed_runs_container_files_are_swept_at_start() {
         std::fs::write(p, bytes).unwrap();
     }
     f.instance.set_containers(&f.ws, false, None).await.unwrap();
-    let again = redline_core::runtime::instance::Instance::start(world(&f, host()))
-        .await
-        .unwrap();
+    let again = f.restart(host()).await;
     let now: Vec<_> = std::fs::read_dir(&gemini_src)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -369,20 +359,6 @@ impl Interfaces for Changing {
     }
 }
 
-fn world(
-    f: &crate::common::Fixture,
-    interfaces: Arc<dyn Interfaces>,
-) -> redline_core::runtime::instance::World {
-    redline_core::runtime::instance::World {
-        dirs: f.dirs.clone(),
-        pid: std::process::id(),
-        procs: Arc::new(redline_core::platform::process::OsProcessTable),
-        clock: Arc::new(redline_core::platform::clock::SystemClock),
-        tokens: redline_core::platform::keyring::Tokens::memory("test".into()),
-        interfaces,
-    }
-}
-
 #[tokio::test]
 async fn the_address_found_is_kept_so_a_bridge_down_at_start_does_not_matter() {
     let host = Arc::new(Changing(std::sync::Mutex::new(Some(
@@ -393,9 +369,7 @@ async fn the_address_found_is_kept_so_a_bridge_down_at_start_does_not_matter() {
     f.instance.shutdown().await;
     // Docker is not running at the next start: Redline listens on the saved address anyway.
     *host.0.lock().unwrap() = None;
-    let again = redline_core::runtime::instance::Instance::start(world(&f, host.clone()))
-        .await
-        .unwrap();
+    let again = f.restart(host.clone()).await;
     let c = again.status().await.workspaces[0]
         .containers
         .clone()
@@ -416,9 +390,7 @@ async fn no_bridge_at_start_is_reported_and_enabling_again_retries() {
     let mut cfg: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     cfg["workspaces"][0]["containers"] = json!({});
     std::fs::write(&file, cfg.to_string()).unwrap();
-    let again = redline_core::runtime::instance::Instance::start(world(&f, host.clone()))
-        .await
-        .unwrap();
+    let again = f.restart(host.clone()).await;
     let w = again.status().await.workspaces[0].clone();
     assert!(w.port.is_some(), "loopback serves regardless");
     let c = w.containers.unwrap();

@@ -235,17 +235,7 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
     // Stop removes it (the mounted directory stays); a restart writes it again.
     f.instance.shutdown().await;
     assert!(!lock_file.exists() && claude_src.is_dir());
-    let again =
-        redline_core::runtime::instance::Instance::start(redline_core::runtime::instance::World {
-            dirs: f.dirs.clone(),
-            pid: std::process::id(),
-            procs: Arc::new(redline_core::platform::process::OsProcessTable),
-            clock: Arc::new(redline_core::platform::clock::SystemClock),
-            tokens: redline_core::platform::keyring::Tokens::memory("test".into()),
-            interfaces: Arc::new(Host),
-        })
-        .await
-        .unwrap();
+    let again = f.restart(Arc::new(Host)).await;
     let c = again.status().await.workspaces[0]
         .containers
         .clone()
