@@ -1,5 +1,5 @@
 // Generated from the Rust types by `redline_core::surfaces::bindings`; do not edit.
-// Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test bindings
+// Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings
 
 export type PeerProcess = { pid: number, 
 /**

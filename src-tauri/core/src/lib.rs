@@ -3,7 +3,7 @@
 //!
 //! Layers, lowest first; a module imports only from the layers below it (docs/architecture.md).
 
-pub mod error;
+pub(crate) mod error;
 
 pub mod clients;
 pub mod platform;
@@ -13,7 +13,7 @@ pub mod workspace;
 
 pub mod review;
 
-pub mod discovery;
+pub(crate) mod discovery;
 pub mod net;
 
 pub mod protocols;

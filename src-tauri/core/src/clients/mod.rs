@@ -3,9 +3,9 @@
 //! protocol adapter when it speaks a new protocol).
 
 mod claude;
-pub mod format;
+pub(crate) mod format;
 mod gemini;
-pub mod package;
+pub(crate) mod package;
 mod qwen;
 
 pub use claude::CLAUDE;

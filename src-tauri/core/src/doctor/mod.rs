@@ -2,10 +2,10 @@
 //! to Redline, and if not, why and the one command that fixes it.
 
 mod facts;
-pub mod install;
+pub(crate) mod install;
 pub mod probe;
 mod render;
-pub mod scan;
+pub(crate) mod scan;
 mod welcome;
 
 pub use facts::Facts;

@@ -1,5 +1,6 @@
-//! What every server shares whatever its protocol: the accept loop and its caps, the Host check, the limits, the process behind a connection.
+//! What every server shares whatever its protocol: the accept loop and its caps, the Host check,
+//! the limits.
 
-pub mod accept;
-pub mod host;
+pub(crate) mod accept;
+pub(crate) mod host;
 pub mod limits;

@@ -1,13 +1,15 @@
-//! What Redline needs from the OS, injected so tests use temp dirs and real sockets: clock, process table, keyring and tokens, signals, private files, directories.
+//! What Redline needs from the OS, injected where tests need another: clock, process table and
+//! the process behind a connection, keyring and tokens, signals, private files, directories,
+//! opening a file beneath a root.
 
-pub mod beneath;
+pub(crate) mod beneath;
 pub mod bundle_id;
 pub mod clock;
 pub mod dirs;
-pub mod file_uri;
+pub(crate) mod file_uri;
 pub mod keyring;
 pub mod peer;
-pub mod private_file;
+pub(crate) mod private_file;
 pub mod process;
 pub mod stop;
-pub mod token;
+pub(crate) mod token;

@@ -1,4 +1,4 @@
-//! Line statistics, hunks and unified text of a review's change, with a time limit.
+//! Line statistics and unified text of a review's change, with a time limit.
 
 use serde::Serialize;
 use similar::{DiffTag, TextDiff};
@@ -11,16 +11,6 @@ const DEADLINE: Duration = Duration::from_millis(250);
 pub struct Stats {
     pub added: usize,
     pub removed: usize,
-}
-
-/// One changed region, 1-based line numbers as in a unified diff header.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Hunk {
-    pub old_start: usize,
-    pub old_lines: usize,
-    pub new_start: usize,
-    pub new_lines: usize,
 }
 
 fn text_diff<'a>(old: &'a str, new: &'a str) -> TextDiff<'a, 'a, 'a, str> {
@@ -47,25 +37,6 @@ pub fn stats(old: &str, new: &str) -> Stats {
     s
 }
 
-pub fn hunks(old: &str, new: &str) -> Vec<Hunk> {
-    text_diff(old, new)
-        .grouped_ops(3)
-        .iter()
-        .filter_map(|group| {
-            let first = group.first()?;
-            let last = group.last()?;
-            let old = first.old_range().start..last.old_range().end;
-            let new = first.new_range().start..last.new_range().end;
-            Some(Hunk {
-                old_start: old.start + 1,
-                old_lines: old.len(),
-                new_start: new.start + 1,
-                new_lines: new.len(),
-            })
-        })
-        .collect()
-}
-
 /// A unified diff, `a/` and `b/` labelled with `label`.
 pub fn unified(old: &str, new: &str, label: &str) -> String {
     text_diff(old, new)
@@ -80,7 +51,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_lines_and_finds_hunks() {
+    fn counts_lines_and_writes_a_unified_diff() {
         let old = "a\nb\nc\n";
         let new = "a\nB\nc\nd\n";
         assert_eq!(
@@ -90,20 +61,10 @@ mod tests {
                 removed: 1
             }
         );
-        assert_eq!(
-            hunks(old, new),
-            vec![Hunk {
-                old_start: 1,
-                old_lines: 3,
-                new_start: 1,
-                new_lines: 4
-            }]
-        );
         let u = unified(old, new, "x.txt");
         assert!(u.starts_with("--- a/x.txt\n+++ b/x.txt\n@@ -1,3 +1,4 @@"));
         assert!(u.contains("-b\n+B\n"));
         assert_eq!(stats(old, old), Stats::default());
-        assert!(hunks(old, old).is_empty());
     }
 
     #[test]

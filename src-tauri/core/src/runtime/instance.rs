@@ -70,7 +70,8 @@ impl Instance {
         if let Some(n) = crate::net::accept::raise_fd_limit() {
             tracing::debug!("open-file limit {n}");
         }
-        let swept = discovery::sweep_stale(&world.dirs, world.procs.as_ref(), world.pid);
+        let mut swept = discovery::sweep_stale(&world.dirs, world.procs.as_ref(), world.pid);
+        swept.extend(discovery::sweep_containers(&world.dirs));
         for f in &swept {
             tracing::info!("removed stale discovery file {}", f.display());
         }

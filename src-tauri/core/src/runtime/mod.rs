@@ -1,6 +1,6 @@
 //! The running Redline: each workspace's servers, the instance, the control channel.
 
-pub mod bridge;
+pub(crate) mod bridge;
 pub mod companion;
 pub mod control;
 pub mod instance;

@@ -27,7 +27,7 @@ pub fn typescript() -> String {
     ];
     let mut out = String::from(
         "// Generated from the Rust types by `redline_core::surfaces::bindings`; do not edit.\n\
-         // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test bindings\n\n",
+         // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n\n",
     );
     for d in decls {
         out.push_str("export ");

@@ -1,4 +1,5 @@
-//! What the surfaces show, as data: the tray menu, `redline env`, the review window's TypeScript types.
+//! What the surfaces show, as data: the tray menu, `redline env`, the review window's TypeScript
+//! types.
 
 pub mod bindings;
 pub mod menu;

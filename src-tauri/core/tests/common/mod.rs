@@ -98,6 +98,24 @@ async fn start_full(
 }
 
 impl Fixture {
+    /// Another Redline over the same directories (the first one shut down or crashed), seeing
+    /// the host's network interfaces as given.
+    pub async fn restart(
+        &self,
+        interfaces: Arc<dyn redline_core::workspace::container::Interfaces>,
+    ) -> Arc<Instance> {
+        Instance::start(World {
+            dirs: self.dirs.clone(),
+            pid: std::process::id(),
+            procs: Arc::new(OsProcessTable),
+            clock: Arc::new(SystemClock),
+            tokens: Tokens::memory("test".into()),
+            interfaces,
+        })
+        .await
+        .unwrap()
+    }
+
     pub fn client(&self) -> Mcp {
         Mcp::new(
             reqwest::Client::new(),

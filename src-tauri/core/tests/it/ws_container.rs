@@ -4,9 +4,10 @@
 //! workspace. 127.0.0.2 stands in for the bridge (on Linux all of 127/8 is this host's).
 #![cfg(target_os = "linux")]
 
-mod common;
-use common::claude::{upgrade_at as connect, Claude};
-use common::{raw, raw_at, raw_upgrade as upgrade_request, refused, start_on, Fixture, WAIT};
+use crate::common::claude::{upgrade_at as connect, Claude};
+use crate::common::{
+    raw, raw_at, raw_upgrade as upgrade_request, refused, start_on, Fixture, WAIT,
+};
 use redline_core::runtime::companion::Decision;
 use redline_core::workspace::container::Interfaces;
 use serde_json::{json, Value};
@@ -83,7 +84,7 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
 
     let host = format!("host: {HDI}:{port}\r\n");
     let auth = format!("x-claude-code-ide-authorization: {token}\r\n");
-    let mut cases = common::token_refusals(&host, &token);
+    let mut cases = crate::common::token_refusals(&host, &token);
     cases.extend([
         (
             "origin",
@@ -234,17 +235,7 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
     // Stop removes it (the mounted directory stays); a restart writes it again.
     f.instance.shutdown().await;
     assert!(!lock_file.exists() && claude_src.is_dir());
-    let again =
-        redline_core::runtime::instance::Instance::start(redline_core::runtime::instance::World {
-            dirs: f.dirs.clone(),
-            pid: std::process::id(),
-            procs: Arc::new(redline_core::platform::process::OsProcessTable),
-            clock: Arc::new(redline_core::platform::clock::SystemClock),
-            tokens: redline_core::platform::keyring::Tokens::memory("test".into()),
-            interfaces: Arc::new(Host),
-        })
-        .await
-        .unwrap();
+    let again = f.restart(Arc::new(Host)).await;
     let c = again.status().await.workspaces[0]
         .containers
         .clone()

@@ -1,8 +1,7 @@
 //! A bounded, seeded fuzz run against a live server: random and mutated JSON-RPC, with a
 //! well-formed request after every few, which must still be answered. No panic, no hang, no 5xx.
 
-mod common;
-use common::{start, Fixture, WAIT};
+use crate::common::{start, Fixture, WAIT};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

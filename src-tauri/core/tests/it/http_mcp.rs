@@ -1,8 +1,7 @@
 //! The MCP surface on a real socket: versions, tool shapes, protocol faults, paths outside.
 
-mod common;
-use common::mcp::messages;
-use common::start;
+use crate::common::mcp::messages;
+use crate::common::start;
 use serde_json::{json, Value};
 
 #[tokio::test]

@@ -3,8 +3,7 @@
 //! 127.0.0.2 stands in for the bridge (on Linux all of 127/8 is this host's).
 #![cfg(target_os = "linux")]
 
-mod common;
-use common::{raw, raw_at, raw_post as post, refused, start_on, Mcp, INIT};
+use crate::common::{raw, raw_at, raw_post as post, refused, start_on, Mcp, INIT};
 use redline_core::runtime::companion::Decision;
 use redline_core::workspace::container::Interfaces;
 use serde_json::{json, Value};
@@ -302,21 +301,49 @@ async fn a_restart_keeps_containers_on_and_sweeps_the_old_files_but_not_the_dirs
         "removed on stop"
     );
     assert!(gemini_src.is_dir(), "the mounted directory stays");
-    let again =
-        redline_core::runtime::instance::Instance::start(redline_core::runtime::instance::World {
-            dirs: f.dirs.clone(),
-            pid: std::process::id(),
-            procs: Arc::new(redline_core::platform::process::OsProcessTable),
-            clock: Arc::new(redline_core::platform::clock::SystemClock),
-            tokens: redline_core::platform::keyring::Tokens::memory("test".into()),
-            interfaces: Arc::new(Host(Some(BRIDGE.parse().unwrap()))),
-        })
-        .await
-        .unwrap();
+    let again = f
+        .restart(Arc::new(Host(Some(BRIDGE.parse().unwrap()))))
+        .await;
     let w = &again.status().await.workspaces[0];
     let c = w.containers.clone().unwrap();
     assert_eq!(c.port, w.port);
     assert_eq!(std::fs::read_dir(&gemini_src).unwrap().count(), 1);
+    again.shutdown().await;
+}
+
+/// A run that crashed left its container files behind (nothing removed them): the next start
+/// sweeps them, or a CLI in a container could pick the dead server's file.
+#[tokio::test]
+async fn a_crashed_runs_container_files_are_swept_at_start() {
+    let host = || Arc::new(Host(Some(BRIDGE.parse().unwrap())));
+    let f = start_on(host()).await;
+    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    let args = f
+        .instance
+        .container_args(&f.ws, None, "/root")
+        .await
+        .unwrap();
+    let gemini_src = args.mounts[0].source.clone();
+    let left: Vec<_> = std::fs::read_dir(&gemini_src)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            (p.clone(), std::fs::read(&p).unwrap())
+        })
+        .collect();
+    assert_eq!(left.len(), 1);
+    f.instance.shutdown().await;
+    // The crash: the files are back as the dead run left them.
+    for (p, bytes) in &left {
+        std::fs::write(p, bytes).unwrap();
+    }
+    f.instance.set_containers(&f.ws, false, None).await.unwrap();
+    let again = f.restart(host()).await;
+    let now: Vec<_> = std::fs::read_dir(&gemini_src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(now.is_empty(), "left from the crashed run: {now:?}");
     again.shutdown().await;
 }
 
@@ -332,20 +359,6 @@ impl Interfaces for Changing {
     }
 }
 
-fn world(
-    f: &common::Fixture,
-    interfaces: Arc<dyn Interfaces>,
-) -> redline_core::runtime::instance::World {
-    redline_core::runtime::instance::World {
-        dirs: f.dirs.clone(),
-        pid: std::process::id(),
-        procs: Arc::new(redline_core::platform::process::OsProcessTable),
-        clock: Arc::new(redline_core::platform::clock::SystemClock),
-        tokens: redline_core::platform::keyring::Tokens::memory("test".into()),
-        interfaces,
-    }
-}
-
 #[tokio::test]
 async fn the_address_found_is_kept_so_a_bridge_down_at_start_does_not_matter() {
     let host = Arc::new(Changing(std::sync::Mutex::new(Some(
@@ -356,9 +369,7 @@ async fn the_address_found_is_kept_so_a_bridge_down_at_start_does_not_matter() {
     f.instance.shutdown().await;
     // Docker is not running at the next start: Redline listens on the saved address anyway.
     *host.0.lock().unwrap() = None;
-    let again = redline_core::runtime::instance::Instance::start(world(&f, host.clone()))
-        .await
-        .unwrap();
+    let again = f.restart(host.clone()).await;
     let c = again.status().await.workspaces[0]
         .containers
         .clone()
@@ -379,9 +390,7 @@ async fn no_bridge_at_start_is_reported_and_enabling_again_retries() {
     let mut cfg: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     cfg["workspaces"][0]["containers"] = json!({});
     std::fs::write(&file, cfg.to_string()).unwrap();
-    let again = redline_core::runtime::instance::Instance::start(world(&f, host.clone()))
-        .await
-        .unwrap();
+    let again = f.restart(host.clone()).await;
     let w = again.status().await.workspaces[0].clone();
     assert!(w.port.is_some(), "loopback serves regardless");
     let c = w.containers.unwrap();

@@ -12,6 +12,6 @@ fn the_ui_bindings_match_the_rust_types() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == generated,
-        "ui/src/bindings.ts is stale; run UPDATE_BINDINGS=1 cargo test -p redline-core --test bindings\n--- generated ---\n{generated}"
+        "ui/src/bindings.ts is stale; run UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n--- generated ---\n{generated}"
     );
 }

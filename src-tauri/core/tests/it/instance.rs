@@ -1,8 +1,7 @@
 //! The running instance against peers and files that misbehave: a decision never waits on
 //! another workspace's stop, and checking a review's file on disk never blocks.
 
-mod common;
-use common::{start, WAIT};
+use crate::common::{start, WAIT};
 use futures::{SinkExt, StreamExt};
 use redline_core::net::limits::DRAIN;
 use redline_core::review::selection::Selection;

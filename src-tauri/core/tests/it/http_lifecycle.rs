@@ -1,9 +1,8 @@
 //! The review lifecycle over real sockets: decisions reach the session that asked, exactly once,
 //! with the path as sent; closeDiff sends nothing; sessions that end take their reviews along.
 
-mod common;
-use common::mcp::Sse;
-use common::{start, WAIT};
+use crate::common::mcp::Sse;
+use crate::common::{start, WAIT};
 use redline_core::review::{Outcome, ReviewEvent};
 use redline_core::runtime::companion::Decision;
 use serde_json::json;

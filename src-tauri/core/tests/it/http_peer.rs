@@ -2,11 +2,9 @@
 //! connection (here, this test process), not only the MCP client's name.
 #![cfg(target_os = "linux")]
 
-mod common;
-
 #[tokio::test]
 async fn a_review_names_the_process_behind_the_connection() {
-    let f = common::start().await;
+    let f = crate::common::start().await;
     let mut client = f.client();
     client.connect("2025-06-18").await;
     let id = f.propose(&mut client, "a.txt", "one\nTWO\n").await;

@@ -1,7 +1,6 @@
 //! Every guard on a real socket: token, Host, Origin, body size, and refusals that leak nothing.
 
-mod common;
-use common::{raw, raw_post as request, start, INIT};
+use crate::common::{raw, raw_post as request, start, INIT};
 
 #[tokio::test]
 async fn the_right_token_and_host_get_through() {

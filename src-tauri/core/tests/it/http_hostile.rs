@@ -2,8 +2,7 @@
 //! faults, sessions that are unknown, missing or too many, slowloris, idle floods, and stops
 //! that a half-sent request must not hold up.
 
-mod common;
-use common::{raw, start, start_with, Fixture, WAIT};
+use crate::common::{raw, start, start_with, Fixture, WAIT};
 use redline_core::net::limits::Limits;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -16,7 +15,7 @@ fn post(f: &Fixture, session: Option<&str>, body: &str) -> String {
         format!("authorization: Bearer {}", f.token),
     ];
     headers.extend(session.map(|s| format!("mcp-session-id: {s}")));
-    common::raw_post(&headers, body)
+    crate::common::raw_post(&headers, body)
 }
 
 fn error_code(body: &str) -> Option<i64> {

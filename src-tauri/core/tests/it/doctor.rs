@@ -4,8 +4,6 @@
 
 #![cfg(unix)]
 
-mod common;
-
 use redline_core::clients;
 use redline_core::doctor::{self, Facts, Place, Report, Verdict};
 use redline_core::platform::process::ProcessTable;
@@ -59,11 +57,11 @@ fn enable_ide_mode(root: &Path) {
     }
 }
 
-fn root_of(fx: &common::Fixture) -> PathBuf {
+fn root_of(fx: &crate::common::Fixture) -> PathBuf {
     dunce::canonicalize(fx.tmp.path()).unwrap()
 }
 
-async fn facts(fx: &common::Fixture) -> Facts {
+async fn facts(fx: &crate::common::Fixture) -> Facts {
     let root = root_of(fx);
     let env: HashMap<String, String> = [
         ("PATH", root.join("bin")),
@@ -102,7 +100,7 @@ fn fix(report: &Report, id: &str) -> String {
     cli(report, id).fix.as_ref().unwrap().command.clone()
 }
 
-fn gemini_file(fx: &common::Fixture) -> PathBuf {
+fn gemini_file(fx: &crate::common::Fixture) -> PathBuf {
     fx.dirs.discovery(&clients::GEMINI).join(format!(
         "gemini-ide-server-{}-{}.json",
         std::process::id(),
@@ -110,7 +108,7 @@ fn gemini_file(fx: &common::Fixture) -> PathBuf {
     ))
 }
 
-fn qwen_file(fx: &common::Fixture) -> PathBuf {
+fn qwen_file(fx: &crate::common::Fixture) -> PathBuf {
     fx.dirs
         .discovery(&clients::QWEN)
         .join(format!("{}.lock", fx.port))
@@ -124,7 +122,7 @@ fn edit(path: &Path, f: impl FnOnce(&mut Value)) {
 
 #[tokio::test]
 async fn every_installed_cli_connects_and_the_token_is_checked_end_to_end() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install(&root, "gemini", "@google/gemini-cli", "0.61.0");
     install(&root, "qwen", "@qwen-code/qwen-code", "0.24.4");
@@ -147,7 +145,7 @@ async fn every_installed_cli_connects_and_the_token_is_checked_end_to_end() {
     assert!(report.ok, "{}", doctor::render(&report));
     // The probe ended its session (DELETE): no CLI is left listed as connected. The session
     // ends on rmcp's task after the DELETE is answered, so poll for it.
-    tokio::time::timeout(common::WAIT, async {
+    tokio::time::timeout(crate::common::WAIT, async {
         while !fx.instance.status().await.workspaces[0].clients.is_empty() {
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
@@ -164,7 +162,7 @@ async fn every_installed_cli_connects_and_the_token_is_checked_end_to_end() {
 
 #[tokio::test]
 async fn nothing_installed_is_no_success_and_says_how_to_install_one() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let report = doctor::diagnose(&facts(&fx).await).await;
     assert!(report
         .clis
@@ -185,7 +183,7 @@ async fn nothing_installed_is_no_success_and_says_how_to_install_one() {
 
 #[tokio::test]
 async fn ide_mode_off_is_fixed_inside_the_cli_and_claude_is_told_how_to_connect() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install_all(&root);
     let report = doctor::diagnose(&facts(&fx).await).await;
@@ -208,7 +206,7 @@ async fn ide_mode_off_is_fixed_inside_the_cli_and_claude_is_told_how_to_connect(
 
 #[tokio::test]
 async fn not_running_says_how_to_start_and_mentions_the_missing_workspace() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install_all(&root);
     let mut f = facts(&fx).await;
@@ -227,7 +225,7 @@ async fn not_running_says_how_to_start_and_mentions_the_missing_workspace() {
 
 #[tokio::test]
 async fn in_a_container_without_redline_points_at_redline_container() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install_all(&root);
     let mut f = facts(&fx).await;
@@ -241,7 +239,7 @@ async fn in_a_container_without_redline_points_at_redline_container() {
 
 #[tokio::test]
 async fn gemini_in_a_container_needs_remote_containers_to_reach_a_local_redline() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install(&root, "gemini", "@google/gemini-cli", "0.61.0");
     enable_ide_mode(&root);
@@ -258,7 +256,7 @@ async fn gemini_in_a_container_needs_remote_containers_to_reach_a_local_redline(
 
 #[tokio::test]
 async fn a_directory_outside_every_workspace_offers_workspace_add() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install_all(&root);
     let mut f = facts(&fx).await;
@@ -275,7 +273,7 @@ async fn a_directory_outside_every_workspace_offers_workspace_add() {
 
 #[tokio::test]
 async fn a_workspace_that_is_off_offers_workspace_enable() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install_all(&root);
     fx.instance.set_enabled(&fx.ws, false).await.unwrap();
@@ -293,7 +291,7 @@ async fn a_workspace_that_is_off_offers_workspace_enable() {
 
 #[tokio::test]
 async fn a_missing_file_or_one_written_for_another_environment_is_explained() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install_all(&root);
     enable_ide_mode(&root);
@@ -318,7 +316,7 @@ async fn a_missing_file_or_one_written_for_another_environment_is_explained() {
 
 #[tokio::test]
 async fn files_the_cli_skips_say_why() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install_all(&root);
     enable_ide_mode(&root);
@@ -367,7 +365,7 @@ fn other_ide_file(dir: &Path, name: &str, ws: &Path, port: u16, pid: u32) -> Pat
 
 #[tokio::test]
 async fn another_ides_file_picked_first_is_a_shadow_and_the_port_variable_decides() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install_all(&root);
     enable_ide_mode(&root);
@@ -426,7 +424,7 @@ async fn another_ides_file_picked_first_is_a_shadow_and_the_port_variable_decide
 
 #[tokio::test]
 async fn a_wrong_token_or_a_dead_port_fails_the_end_to_end_check() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install(&root, "gemini", "@google/gemini-cli", "0.61.0");
     install(&root, "qwen", "@qwen-code/qwen-code", "0.24.4");
@@ -447,7 +445,7 @@ async fn a_wrong_token_or_a_dead_port_fails_the_end_to_end_check() {
 
 #[tokio::test]
 async fn a_known_bad_version_asks_for_an_update() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install(&root, "gemini", "@google/gemini-cli", "0.1.0");
     let mut f = facts(&fx).await;
@@ -482,7 +480,7 @@ fn claude_lock(dir: &Path, port: u16, ws: &Path, token: &str, ide: &str) -> Path
 
 #[tokio::test]
 async fn claude_code_is_checked_over_a_websocket_handshake_and_initialize() {
-    let fx = common::start().await;
+    let fx = crate::common::start().await;
     let root = root_of(&fx);
     install(&root, "claude", "@anthropic-ai/claude-code", "2.1.330");
     // Redline's own lock and WebSocket server, probed for real.

@@ -2,9 +2,8 @@
 //! JSON-RPC error, byte for byte, over HTTP and over Claude Code's WebSocket; none carries a
 //! parser's or serde's text; an oversized one is refused without a word of JSON.
 
-mod common;
-use common::claude::Claude;
-use common::{raw, raw_post, start, Fixture};
+use crate::common::claude::Claude;
+use crate::common::{raw, raw_post, start, Fixture};
 use futures::SinkExt;
 use tokio_tungstenite::tungstenite::Message;
 

@@ -1,9 +1,8 @@
 //! Claude Code's WebSocket server over real sockets: the upgrade's guards, JSON-RPC faults, every
 //! tool's exact result, blocking openDiff settled once by each kind of end, and the lock file.
 
-mod common;
-use common::claude::{upgrade, Claude};
-use common::{raw, start, Fixture, WAIT};
+use crate::common::claude::{upgrade, Claude};
+use crate::common::{raw, start, Fixture, WAIT};
 use futures::{SinkExt, StreamExt};
 use redline_core::review::{Outcome, ReviewEvent};
 use redline_core::runtime::companion::Decision;
@@ -39,7 +38,7 @@ fn text_json(result: &Value) -> Value {
 }
 
 fn upgrade_request(f: &Fixture, extra: &str) -> String {
-    common::raw_upgrade(extra).replace("{port}", &f.ws_port.to_string())
+    crate::common::raw_upgrade(extra).replace("{port}", &f.ws_port.to_string())
 }
 
 #[tokio::test]
@@ -47,7 +46,7 @@ async fn every_refused_upgrade_is_a_bare_status() {
     let f = start().await;
     let host = format!("host: 127.0.0.1:{}\r\n", f.ws_port);
     let auth = format!("x-claude-code-ide-authorization: {}\r\n", f.token);
-    let mut cases = common::token_refusals(&host, &f.token);
+    let mut cases = crate::common::token_refusals(&host, &f.token);
     cases.extend([
         (
             "token twice",

@@ -1,0 +1,280 @@
+//! Tests of `surfaces::menu`.
+
+use super::*;
+use crate::api::status::KeyringStatus;
+use crate::api::status::WorkspaceStatus;
+
+fn ws(path: &str, port: Option<u16>) -> WorkspaceStatus {
+    WorkspaceStatus {
+        path: path.into(),
+        enabled: port.is_some(),
+        port,
+        ws_port: None,
+        token_store: "keyring".into(),
+        discovery_files: port
+            .map(|p| {
+                vec![
+                    PathBuf::from(format!("/tmp/gemini/ide/gemini-ide-server-9-{p}.json")),
+                    PathBuf::from(format!("/home/u/.qwen/ide/{p}.lock")),
+                ]
+            })
+            .unwrap_or_default(),
+        discovery_failures: vec![],
+        clients: vec![],
+        pending_reviews: 0,
+        containers: None,
+    }
+}
+
+fn status(available: bool) -> Status {
+    Status {
+        pid: 9,
+        keyring: KeyringStatus {
+            available,
+            detail: String::new(),
+        },
+        workspaces: vec![ws("/src/app", Some(4000)), ws("/src/lib", None)],
+    }
+}
+
+fn pending(n: usize) -> Vec<Summary> {
+    (0..n)
+        .map(|i| Summary {
+            id: i as u64 + 1,
+            workspace: "/src/app".into(),
+            file_path: format!("/src/app/f{i}.rs"),
+            path: format!("/src/app/f{i}.rs").into(),
+            container: false,
+            client: crate::review::ClientInfo {
+                name: "streamable-http-client".into(),
+                version: "1.0.0".into(),
+                process: Some(crate::platform::peer::PeerProcess {
+                    pid: 7,
+                    program: "Qwen Code".into(),
+                    version: Some("0.24.4".into()),
+                    tmux: Some("main:1.0".into()),
+                    ..Default::default()
+                }),
+            },
+            added: 1,
+            removed: 0,
+            new_file: false,
+            created_at: 0,
+        })
+        .collect()
+}
+
+#[test]
+fn pending_reviews_say_who_asked_and_the_rest_are_counted() {
+    let items = tray(&status(true), &pending(7), false, |_| None);
+    assert_eq!(
+        items[1],
+        Item::Note("f0.rs — Qwen Code 0.24.4 · tmux main:1.0".into())
+    );
+    assert_eq!(items[6], Item::Note("and 2 more".into()));
+    assert_eq!(items[7], Item::Separator);
+}
+
+#[test]
+fn first_run_puts_adding_a_workspace_first_and_says_why() {
+    let mut s = status(true);
+    s.workspaces.clear();
+    let items = tray(&s, &[], false, |_| None);
+    assert_eq!(
+        items[0],
+        Item::Action {
+            label: "Add a workspace…".into(),
+            action: Action::AddWorkspace
+        }
+    );
+    assert_eq!(
+        items[1],
+        Item::Note("No workspace yet: CLIs cannot find Redline".into())
+    );
+    assert!(matches!(
+        &items[2],
+        Item::Action {
+            action: Action::OpenReviews,
+            ..
+        }
+    ));
+    assert!(find(&items, "Workspaces").is_none());
+    assert!(matches!(
+        items.last(),
+        Some(Item::Action {
+            action: Action::Quit,
+            ..
+        })
+    ));
+    // With a workspace, the usual menu.
+    assert_eq!(
+        tray(&status(true), &[], false, |_| None)[0],
+        Item::Note("No pending reviews".into())
+    );
+}
+
+fn find<'a>(items: &'a [Item], label: &str) -> Option<&'a Item> {
+    items.iter().find(|i| match i {
+        Item::Action { label: l, .. } | Item::Check { label: l, .. } => l == label,
+        Item::Submenu { label: l, .. } => l == label,
+        Item::Note(l) => l == label,
+        Item::Separator => false,
+    })
+}
+
+#[test]
+fn header_counts_pending_reviews_and_opens_them() {
+    let items = tray(&status(true), &[], false, |_| None);
+    assert_eq!(items[0], Item::Note("No pending reviews".into()));
+    let items = tray(&status(true), &pending(2), false, |_| None);
+    assert_eq!(
+        items[0],
+        Item::Action {
+            label: "2 reviews pending — open…".into(),
+            action: Action::OpenReviews
+        }
+    );
+    assert!(
+        matches!(&tray(&status(true), &pending(1), false, |_| None)[0],
+        Item::Action { label, .. } if label == "1 review pending — open…")
+    );
+}
+
+#[test]
+fn each_workspace_has_a_check_mark_and_its_tokens_and_files() {
+    let tokens = |p: &Path| (p == Path::new("/src/app")).then(|| token_hint(&"ab12".repeat(16)));
+    let items = tray(&status(true), &[], true, tokens);
+    assert_eq!(
+        find(&items, "app — port 4000"),
+        Some(&Item::Check {
+            label: "app — port 4000".into(),
+            checked: true,
+            action: Action::ToggleWorkspace {
+                path: "/src/app".into()
+            }
+        })
+    );
+    assert!(matches!(
+        find(&items, "lib — off"),
+        Some(Item::Check { checked: false, .. })
+    ));
+    assert!(find(&items, "Add workspace…").is_some());
+    let Some(Item::Submenu { items: tokens, .. }) = find(&items, "Tokens") else {
+        panic!("a Tokens submenu")
+    };
+    let Item::Submenu { items: app, .. } = &tokens[0] else {
+        panic!()
+    };
+    assert_eq!(app[0], Item::Note("ab12…ab12 (in the OS keyring)".into()));
+    assert!(find(app, "Rotate token…").is_some());
+    assert!(find(app, "Copy token").is_some());
+    let Some(Item::Submenu { items: files, .. }) = find(&items, "Discovery files") else {
+        panic!("a Discovery files submenu")
+    };
+    assert!(find(files, "gemini-ide-server-9-4000.json").is_some());
+    assert!(find(files, "4000.lock").is_some());
+    assert!(find(files, "Open folder /tmp/gemini/ide").is_some());
+    assert!(matches!(
+        find(&items, "Start at login"),
+        Some(Item::Check { checked: true, .. })
+    ));
+    assert!(matches!(
+        items.last(),
+        Some(Item::Action {
+            action: Action::Quit,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn a_containers_submenu_has_a_check_item_per_workspace_with_its_address() {
+    let mut s = status(true);
+    s.workspaces[0].containers = Some(crate::api::status::ContainerStatus {
+        address: Some("172.17.0.1".parse().unwrap()),
+        port: Some(4000),
+        ws_port: Some(4001),
+        paths: vec![],
+        discovery_files: vec![],
+        error: None,
+    });
+    let items = tray(&s, &[], false, |_| None);
+    let Some(Item::Submenu { items: sub, .. }) = find(&items, "Containers") else {
+        panic!("a Containers submenu")
+    };
+    assert_eq!(
+        sub[0],
+        Item::Check {
+            label: "app — 172.17.0.1:4000 (host.docker.internal)".into(),
+            checked: true,
+            action: Action::ToggleContainers {
+                path: "/src/app".into()
+            }
+        }
+    );
+    assert!(matches!(&sub[1], Item::Check { label, checked: false, .. } if label == "lib — off"));
+    s.workspaces[0].containers = Some(crate::api::status::ContainerStatus {
+        address: None,
+        port: None,
+        ws_port: None,
+        paths: vec![],
+        discovery_files: vec![],
+        error: Some("no container bridge found".into()),
+    });
+    let items = tray(&s, &[], false, |_| None);
+    let Some(Item::Submenu { items: sub, .. }) = find(&items, "Containers") else {
+        panic!()
+    };
+    assert!(
+        matches!(&sub[0], Item::Check { label, checked: true, .. } if label == "app — ⚠ no container bridge found")
+    );
+}
+
+#[test]
+fn warns_when_there_is_no_keyring_or_a_file_failed() {
+    let mut s = status(false);
+    s.workspaces[0]
+        .discovery_failures
+        .push("/x/1.lock: permission denied".into());
+    let items = tray(&s, &[], false, |_| None);
+    assert!(find(&items, "⚠ No OS keyring: tokens change at every start").is_some());
+    assert!(find(&items, "⚠ Not written: /x/1.lock: permission denied").is_some());
+    assert!(find(
+        &tray(&status(true), &[], false, |_| None),
+        "⚠ No OS keyring: tokens change at every start"
+    )
+    .is_none());
+}
+
+#[test]
+fn the_token_is_never_shown_whole_and_ids_round_trip() {
+    let token = "0123456789abcdef".repeat(4);
+    let hint = token_hint(&token);
+    assert_eq!(hint, "0123…cdef");
+    assert!(!hint.contains(&token[4..60]));
+    let a = Action::RotateToken {
+        path: "/src/app".into(),
+    };
+    assert_eq!(Action::from_id(&a.id()), Some(a));
+    assert_eq!(Action::from_id("nonsense"), None);
+}
+
+#[cfg(target_os = "macos")]
+#[test]
+fn macos_shows_template_icons_the_menu_bar_tints() {
+    for pending in [false, true] {
+        for light in [false, true] {
+            let (name, template) = tray_icon(pending, light);
+            assert!(template);
+            assert!(name.contains("template"), "{name}");
+            assert_eq!(name.contains("pending"), pending);
+        }
+    }
+}
+
+#[cfg(not(target_os = "macos"))]
+#[test]
+fn elsewhere_the_icon_follows_the_panel_and_is_not_a_template() {
+    assert_eq!(tray_icon(false, false), ("tray-dark@2x.png", false));
+    assert_eq!(tray_icon(true, true), ("tray-pending-light@2x.png", false));
+}

@@ -1,0 +1,21 @@
+//! The core over real sockets, in one test binary: each file is a module (fd_limit.rs stays
+//! apart: it lowers the process's open-file limit, which would starve the tests beside it).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bindings;
+mod doctor;
+mod http_container;
+mod http_fuzz;
+mod http_guard;
+mod http_hostile;
+mod http_lifecycle;
+mod http_mcp;
+mod http_peer;
+mod instance;
+mod jsonrpc_faults;
+mod keyring;
+mod peer;
+mod ws_claude;
+mod ws_container;
