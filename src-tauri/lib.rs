@@ -1,18 +1,19 @@
 //! The desktop app: a tray icon, the review window and the core's companion servers. It only
 //! wires: the core's state and events to the tray and the window, their actions back to the core.
+//! Empty without the `desktop` feature: the headless `redline` links no GUI library.
+
+#![cfg(feature = "desktop")]
 
 mod commands;
 mod tray;
 mod window;
 
-use redline_core::platform::clock::SystemClock;
 use redline_core::platform::dirs::Dirs;
-use redline_core::platform::keyring::Tokens;
-use redline_core::platform::process::{own_pid, OsProcessTable};
 use redline_core::platform::stop::StopSignals;
 use redline_core::review::{Resolved, ReviewEvent};
 use redline_core::runtime::control::{self, Request};
 use redline_core::runtime::instance::{Instance, World};
+use redline_core::runtime::serving::Serving;
 use redline_core::Error;
 use std::sync::Arc;
 use tauri::async_runtime::{block_on, spawn};
@@ -32,8 +33,8 @@ pub fn prepare_process() {
 
 /// Runs the app until Quit. A second launch shows the running instance's window and returns.
 pub fn run(dirs: Dirs) -> Result<(), Error> {
-    let listener = match block_on(control::bind(&dirs)) {
-        Ok(l) => l,
+    let serving = match block_on(Serving::start(&dirs, || World::os(dirs.clone()))) {
+        Ok(s) => s,
         Err(Error::AlreadyRunning) => {
             let shown = block_on(control::call(&dirs, &Request::Show))?;
             if shown != serde_json::Value::Bool(true) {
@@ -43,17 +44,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         }
         Err(e) => return Err(e),
     };
-    let instance = block_on(Instance::start(World {
-        dirs,
-        pid: own_pid(),
-        procs: Arc::new(OsProcessTable),
-        clock: Arc::new(SystemClock),
-        tokens: Tokens::os(),
-        interfaces: Arc::new(redline_core::workspace::container::OsInterfaces),
-    }))?;
-    spawn(control::serve(instance.clone(), listener));
-    let signals =
-        block_on(async { StopSignals::install() }).map_err(|e| Error::io("signals", e))?;
+    let Serving { instance, signals } = serving;
 
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_autostart::init(
