@@ -1,6 +1,8 @@
-//! Generates the Tauri context; the app's commands are declared here so that each gets an
-//! `allow-…` permission and only the capabilities in `src-tauri/capabilities/` grant them.
+//! Generates the Tauri context (desktop builds only); the app's commands are declared here so
+//! that each gets an `allow-…` permission and only the capabilities in `src-tauri/capabilities/`
+//! grant them.
 
+#[cfg(feature = "desktop")]
 const COMMANDS: &[&str] = &[
     "reviews_list",
     "review_update",
@@ -18,6 +20,10 @@ const COMMANDS: &[&str] = &[
     "workspace_add",
 ];
 
+#[cfg(not(feature = "desktop"))]
+fn main() {}
+
+#[cfg(feature = "desktop")]
 fn main() {
     let attrs = tauri_build::Attributes::new()
         .capabilities_path_pattern("src-tauri/capabilities/*.json")

@@ -1,18 +1,19 @@
 //! The desktop app: a tray icon, the review window and the core's companion servers. It only
 //! wires: the core's state and events to the tray and the window, their actions back to the core.
+//! Empty without the `desktop` feature: the headless `redline` links no GUI library.
+
+#![cfg(feature = "desktop")]
 
 mod commands;
 mod tray;
 mod window;
 
-use redline_core::platform::clock::SystemClock;
 use redline_core::platform::dirs::Dirs;
-use redline_core::platform::keyring::Tokens;
-use redline_core::platform::process::{own_pid, OsProcessTable};
 use redline_core::platform::stop::StopSignals;
 use redline_core::review::{Resolved, ReviewEvent};
 use redline_core::runtime::control::{self, Request};
 use redline_core::runtime::instance::{Instance, World};
+use redline_core::runtime::serving::Serving;
 use redline_core::Error;
 use std::sync::Arc;
 use tauri::async_runtime::{block_on, spawn};
@@ -46,40 +47,36 @@ fn display_problem() -> Option<String> {
     None
 }
 
+/// A second launch: the running instance shows its window (a headless one has none, and says so).
+fn show_running(dirs: &Dirs) -> Result<(), Error> {
+    let shown = block_on(control::call(dirs, &Request::Show))?;
+    if shown != serde_json::Value::Bool(true) {
+        eprintln!("redline: already running headless (`redline serve --headless`): it has no window; use `redline review …`");
+    }
+    Ok(())
+}
+
 /// Runs the app until Quit. A second launch shows the running instance's window and returns.
 pub fn run(dirs: Dirs) -> Result<(), Error> {
-    let listener = match block_on(control::bind(&dirs)) {
-        Ok(l) => l,
-        Err(Error::AlreadyRunning) => {
-            let shown = block_on(control::call(&dirs, &Request::Show))?;
-            if shown != serde_json::Value::Bool(true) {
-                eprintln!("redline: already running headless (`redline serve --headless`): it has no window; use `redline review …`");
-            }
-            return Ok(());
-        }
+    // Without a display a running instance is still reachable; a new one would panic in GTK.
+    if let Some(problem) = display_problem() {
+        return match show_running(&dirs) {
+            Err(Error::NotRunning) => Err(Error::NoDisplay(problem)),
+            other => other,
+        };
+    }
+    let serving = match block_on(Serving::start(&dirs, || World::os(dirs.clone()))) {
+        Ok(s) => s,
+        Err(Error::AlreadyRunning) => return show_running(&dirs),
         Err(e) => return Err(e),
     };
-    // A running instance is reachable without a display (above); a new one needs one.
-    if let Some(problem) = display_problem() {
-        return Err(Error::NoDisplay(problem));
-    }
-    let instance = block_on(Instance::start(World {
-        dirs,
-        pid: own_pid(),
-        procs: Arc::new(OsProcessTable),
-        clock: Arc::new(SystemClock),
-        tokens: Tokens::os(),
-        interfaces: Arc::new(redline_core::workspace::container::OsInterfaces),
-    }))?;
-    spawn(control::serve(instance.clone(), listener));
+    let Serving { instance, signals } = serving;
     // Before any webview exists: the window's storage follows a changed bundle identifier.
     match redline_core::platform::bundle_id::carry_over(&std::env::vars().collect()) {
         Ok(Some(from)) => tracing::info!("window storage carried over from {}", from.display()),
         Ok(None) => {}
         Err(e) => tracing::warn!("window storage not carried over: {e}"),
     }
-    let signals =
-        block_on(async { StopSignals::install() }).map_err(|e| Error::io("signals", e))?;
 
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_autostart::init(

@@ -689,6 +689,7 @@ fn a_signal_the_moment_it_is_ready_still_cleans_up() {
     }
 }
 
+#[cfg(feature = "desktop")]
 #[test]
 fn a_second_launch_reaches_the_running_instance_instead_of_starting_another() {
     let env = Env::new();
@@ -701,6 +702,25 @@ fn a_second_launch_reaches_the_running_instance_instead_of_starting_another() {
     assert_eq!(env.json(&["status", "--json"])["pid"], first.id());
     env.ok(&["quit"]);
     first.wait().unwrap();
+}
+
+/// Built without the desktop feature, the desktop entry points to the headless server instead of
+/// failing somewhere in a GUI library, and starts nothing.
+#[cfg(not(feature = "desktop"))]
+#[test]
+fn the_headless_build_says_it_has_no_window_and_how_to_serve() {
+    let env = Env::new();
+    for args in [vec![], vec!["serve"]] {
+        let out = env.run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            err,
+            "redline: this build has no desktop window; `redline serve --headless` runs the servers\n",
+            "{args:?}"
+        );
+        assert!(!env.root.join("run/redline").exists(), "nothing started");
+    }
 }
 
 /// A fake npm install of a CLI on the test's PATH, and its IDE mode switched on.

@@ -67,6 +67,16 @@ pub enum Request {
     Quit,
 }
 
+/// The answer to `ContainerEnable`: the workspace and its containers as they now stand.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainersOn {
+    pub path: PathBuf,
+    /// Whether the workspace's server runs (containers apply when it does).
+    pub running: bool,
+    pub containers: Option<crate::api::status::ContainerStatus>,
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 enum Reply {
@@ -105,7 +115,14 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
         }
         Request::Pin { path } => value(&instance.pin(&path).await?),
         Request::ContainerEnable { path, address } => {
-            json!(instance.set_containers(&path, true, address).await?)
+            let path = instance.set_containers(&path, true, address).await?;
+            let status = instance.status().await;
+            let w = status.workspaces.into_iter().find(|w| w.path == path);
+            value(ContainersOn {
+                running: w.as_ref().is_some_and(|w| w.port.is_some()),
+                containers: w.and_then(|w| w.containers),
+                path,
+            })
         }
         Request::ContainerDisable { path } => {
             json!(instance.set_containers(&path, false, None).await?)

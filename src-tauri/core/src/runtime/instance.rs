@@ -33,6 +33,20 @@ pub struct World {
     pub interfaces: Arc<dyn Interfaces>,
 }
 
+impl World {
+    /// This machine as it is: the OS keyring (or memory, saying why), processes and interfaces.
+    pub fn os(dirs: Dirs) -> World {
+        World {
+            dirs,
+            pid: crate::platform::process::own_pid(),
+            procs: Arc::new(crate::platform::process::OsProcessTable),
+            clock: Arc::new(crate::platform::clock::SystemClock),
+            tokens: Tokens::os(),
+            interfaces: Arc::new(container::OsInterfaces),
+        }
+    }
+}
+
 struct State {
     config: Config,
     companions: BTreeMap<PathBuf, Companion>,

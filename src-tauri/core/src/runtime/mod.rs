@@ -1,6 +1,9 @@
-//! The running Redline: each workspace's servers, the instance, the control channel.
+//! The running Redline: each workspace's servers, the instance, the control channel, and the one
+//! path every command takes (to the running instance, or to the stored config when none runs).
 
 pub(crate) mod bridge;
+pub mod command;
 pub mod companion;
 pub mod control;
 pub mod instance;
+pub mod serving;

@@ -1,0 +1,283 @@
+//! The one path every `redline` command takes: its request goes to the running instance over the
+//! control channel, or, when none runs, is carried out on the stored config and keyring.
+
+use crate::api::status::{ContainerStatus, Status};
+use crate::doctor;
+use crate::error::{Error, Result};
+use crate::platform::dirs::Dirs;
+use crate::runtime::control::{self, ContainersOn, Request};
+use crate::runtime::instance::World;
+use crate::workspace::config::{self, Config};
+use crate::workspace::container::{self, Containers};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+/// Who carried the request out; the wording differs ("starts with the next `redline serve`").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    Instance,
+    /// No instance runs: the stored config (and keyring) changed, for the next start.
+    Stored,
+}
+
+/// A request's answer, in the shape the control channel gives it whoever carried it out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub via: Via,
+    pub value: Value,
+}
+
+impl Answer {
+    pub fn decode<T: DeserializeOwned>(self) -> Result<T> {
+        decode(self.value)
+    }
+}
+
+fn decode<T: DeserializeOwned>(v: Value) -> Result<T> {
+    serde_json::from_value(v).map_err(|e| Error::Control(format!("unexpected answer: {e}")))
+}
+
+/// Sends `req` to the running instance; with none, does it on the stored state of the machine
+/// `world` makes (made only then: it probes the keyring). What needs a running server (status,
+/// reviews, tokens, pins, quit) fails with `Error::NotRunning`.
+pub async fn send(dirs: &Dirs, req: Request, world: impl FnOnce() -> World) -> Result<Answer> {
+    let value = match control::call(dirs, &req).await {
+        Ok(value) => {
+            return Ok(Answer {
+                via: Via::Instance,
+                value,
+            })
+        }
+        Err(Error::NotRunning) if works_stored(&req) => stored(&world(), req).await?,
+        Err(e) => return Err(e),
+    };
+    Ok(Answer {
+        via: Via::Stored,
+        value,
+    })
+}
+
+fn works_stored(req: &Request) -> bool {
+    matches!(
+        req,
+        Request::WorkspaceAdd { .. }
+            | Request::WorkspaceRemove { .. }
+            | Request::WorkspaceEnable { .. }
+            | Request::WorkspaceList
+            | Request::ContainerEnable { .. }
+            | Request::ContainerDisable { .. }
+            | Request::ContainerArgs { .. }
+    )
+}
+
+/// `req` on the config file, answered as the instance would answer it.
+async fn stored(world: &World, req: Request) -> Result<Value> {
+    let file = world.dirs.config_file();
+    let mut c = Config::load(&file)?;
+    let answer = match req {
+        Request::WorkspaceAdd { path } => {
+            let path = config::canonical_dir(&path)?;
+            c.add(path.clone())?;
+            json!(path)
+        }
+        Request::WorkspaceRemove { path } => {
+            let path = c.known_path(&path)?;
+            c.remove(&path)?;
+            c.save(&file)?;
+            // Without a keyring answer the token stays; it is useless without the files.
+            if let Err(e) = world.tokens.forget(&path.to_string_lossy()) {
+                tracing::warn!("could not delete the token of {}: {e}", path.display());
+            }
+            return Ok(json!(path));
+        }
+        Request::WorkspaceEnable { path, enabled } => {
+            let path = c.known_path(&path)?;
+            if let Some(w) = c.find_mut(&path) {
+                w.enabled = enabled;
+            }
+            Value::Null
+        }
+        Request::WorkspaceList => return Ok(json!(c.workspaces)),
+        Request::ContainerEnable { path, address } => {
+            let path = c.known_path(&path)?;
+            let addr = container::bridge_address(address, world.interfaces.as_ref())?;
+            container::probe(addr).await?;
+            let mut paths = vec![];
+            if let Some(e) = c.find_mut(&path) {
+                paths = e.containers.take().map(|c| c.paths).unwrap_or_default();
+                e.containers = Some(Containers {
+                    address: Some(addr),
+                    paths: paths.clone(),
+                });
+            }
+            json!(ContainersOn {
+                path,
+                running: false,
+                containers: Some(ContainerStatus {
+                    address: Some(addr),
+                    port: None,
+                    ws_port: None,
+                    paths,
+                    discovery_files: vec![],
+                    error: None,
+                }),
+            })
+        }
+        Request::ContainerDisable { path } => {
+            let path = c.known_path(&path)?;
+            if let Some(e) = c.find_mut(&path) {
+                e.containers = None;
+            }
+            json!(path)
+        }
+        Request::ContainerArgs {
+            path,
+            container_path,
+            home,
+        } => {
+            let ws = c.innermost(&path)?;
+            let (args, added) = container::run_args(
+                c.containers_mut(&ws)?,
+                &world.dirs,
+                world.interfaces.as_ref(),
+                &ws,
+                container_path.as_deref(),
+                &home,
+                None,
+            )?;
+            // Only a newly mapped container path changes the config.
+            if added.is_none() {
+                return Ok(json!(args));
+            }
+            json!(args)
+        }
+        _ => return Err(Error::NotRunning),
+    };
+    c.save(&file)?;
+    Ok(answer)
+}
+
+/// `redline doctor DIR`: what the running instance (if any) and the stored config say about the
+/// CLIs started in `dir`.
+pub async fn diagnose(dirs: &Dirs, dir: PathBuf) -> Result<doctor::Report> {
+    let dir = config::canonical_dir(&dir)?;
+    let status: Option<Status> = match control::call(dirs, &Request::Status).await {
+        Ok(v) => Some(decode(v)?),
+        Err(Error::NotRunning) => None,
+        Err(e) => return Err(e),
+    };
+    let config = Config::load(&dirs.config_file())?;
+    Ok(doctor::diagnose(&doctor::Facts::from_os(dir, status, config)).await)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::platform::clock::SystemClock;
+    use crate::platform::keyring::Tokens;
+    use crate::platform::process::OsProcessTable;
+    use crate::runtime::instance::Instance;
+    use crate::workspace::container::Interfaces;
+    use std::net::Ipv4Addr;
+    use std::sync::Arc;
+
+    struct Loopback;
+    impl Interfaces for Loopback {
+        fn ipv4(&self) -> Vec<(String, Ipv4Addr)> {
+            vec![("docker0".into(), Ipv4Addr::LOCALHOST)]
+        }
+    }
+
+    fn world(dirs: &Dirs) -> World {
+        World {
+            dirs: dirs.clone(),
+            pid: 4242,
+            procs: Arc::new(OsProcessTable),
+            clock: Arc::new(SystemClock),
+            tokens: Tokens::memory("test".into()),
+            interfaces: Arc::new(Loopback),
+        }
+    }
+
+    fn dirs(root: &std::path::Path) -> Dirs {
+        Dirs {
+            config: root.join("config"),
+            runtime: root.join("run"),
+            home: root.join("home"),
+            tmp: root.join("tmp"),
+            vars: Default::default(),
+        }
+    }
+
+    #[tokio::test]
+    async fn the_same_requests_edit_the_stored_config_or_reach_the_running_instance() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = dirs(tmp.path());
+        let ws = dunce::canonicalize(tmp.path()).unwrap().join("ws");
+        std::fs::create_dir(&ws).unwrap();
+        let send = |req| send(&dirs, req, || world(&dirs));
+
+        let added = send(Request::WorkspaceAdd { path: ws.clone() })
+            .await
+            .unwrap();
+        assert_eq!(added.via, Via::Stored);
+        assert_eq!(added.decode::<PathBuf>().unwrap(), ws);
+        let on = send(Request::ContainerEnable {
+            path: ws.clone(),
+            address: None,
+        })
+        .await
+        .unwrap();
+        assert_eq!(on.via, Via::Stored);
+        let on: ContainersOn = on.decode().unwrap();
+        assert_eq!(on.containers.unwrap().address, Some(Ipv4Addr::LOCALHOST));
+        let args: container::RunArgs = send(Request::ContainerArgs {
+            path: ws.clone(),
+            container_path: Some("/workspace".into()),
+            home: "/root".into(),
+        })
+        .await
+        .unwrap()
+        .decode()
+        .unwrap();
+        assert!(
+            args.args.iter().any(|a| a.contains("/workspace")),
+            "{args:?}"
+        );
+        let stored = Config::load(&dirs.config_file()).unwrap();
+        let entry = stored.find(&ws).unwrap();
+        assert_eq!(entry.containers.as_ref().unwrap().paths, ["/workspace"]);
+        assert!(matches!(
+            send(Request::ReviewList).await,
+            Err(Error::NotRunning)
+        ));
+
+        // The same requests, with an instance answering: it carries them out.
+        let listener = control::bind(&dirs).await.unwrap();
+        let instance = Instance::start(world(&dirs)).await.unwrap();
+        tokio::spawn(control::serve(instance.clone(), listener));
+        let list = send(Request::WorkspaceList).await.unwrap();
+        assert_eq!(list.via, Via::Instance);
+        let on: ContainersOn = send(Request::ContainerEnable {
+            path: ws.clone(),
+            address: None,
+        })
+        .await
+        .unwrap()
+        .decode()
+        .unwrap();
+        assert!(on.running);
+        assert!(on.containers.unwrap().port.is_some());
+        let removed = send(Request::WorkspaceRemove { path: ws.clone() })
+            .await
+            .unwrap();
+        assert_eq!(removed.via, Via::Instance);
+        assert!(instance.workspaces().await.is_empty());
+        assert!(Config::load(&dirs.config_file())
+            .unwrap()
+            .workspaces
+            .is_empty());
+        instance.shutdown().await;
+    }
+}
