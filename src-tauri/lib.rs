@@ -31,20 +31,52 @@ pub fn prepare_process() {
     }
 }
 
+/// Why the desktop app cannot open a window here, if it cannot: checked before Tauri would
+/// initialise GTK, which panics with a backtrace without a display (over SSH, on a server).
+fn display_problem() -> Option<String> {
+    #[cfg(target_os = "linux")]
+    {
+        let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+        if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
+            return Some("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)".into());
+        }
+        if gtk::init().is_err() {
+            return Some("cannot open the display".into());
+        }
+    }
+    None
+}
+
+/// A second launch: the running instance shows its window (a headless one has none, and says so).
+fn show_running(dirs: &Dirs) -> Result<(), Error> {
+    let shown = block_on(control::call(dirs, &Request::Show))?;
+    if shown != serde_json::Value::Bool(true) {
+        eprintln!("redline: already running headless (`redline serve --headless`): it has no window; use `redline review …`");
+    }
+    Ok(())
+}
+
 /// Runs the app until Quit. A second launch shows the running instance's window and returns.
 pub fn run(dirs: Dirs) -> Result<(), Error> {
+    // Without a display a running instance is still reachable; a new one would panic in GTK.
+    if let Some(problem) = display_problem() {
+        return match show_running(&dirs) {
+            Err(Error::NotRunning) => Err(Error::NoDisplay(problem)),
+            other => other,
+        };
+    }
     let serving = match block_on(Serving::start(&dirs, || World::os(dirs.clone()))) {
         Ok(s) => s,
-        Err(Error::AlreadyRunning) => {
-            let shown = block_on(control::call(&dirs, &Request::Show))?;
-            if shown != serde_json::Value::Bool(true) {
-                eprintln!("redline: already running headless (`redline serve --headless`): it has no window; use `redline review …`");
-            }
-            return Ok(());
-        }
+        Err(Error::AlreadyRunning) => return show_running(&dirs),
         Err(e) => return Err(e),
     };
     let Serving { instance, signals } = serving;
+    // Before any webview exists: the window's storage follows a changed bundle identifier.
+    match redline_core::platform::bundle_id::carry_over(&std::env::vars().collect()) {
+        Ok(Some(from)) => tracing::info!("window storage carried over from {}", from.display()),
+        Ok(None) => {}
+        Err(e) => tracing::warn!("window storage not carried over: {e}"),
+    }
 
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_autostart::init(

@@ -306,7 +306,7 @@ async fn run(o: Opts) -> Result<()> {
         p50 = pct(&all.latencies_ns, 50.0),
         p99 = pct(&all.latencies_ns, 99.0),
         max = pct(&all.latencies_ns, 100.0),
-        bin = o.redline_bin.display(),
+        bin = crate::shown(&o.redline_bin),
     );
     print!("{report}");
     if let Some(out) = &o.out {

@@ -190,8 +190,41 @@ struct Target {
     latency_cut_short: bool,
 }
 
+/// A path as a committed report prints it: relative to the working directory, else its file
+/// name alone (never this machine's absolute path).
+pub fn shown(p: &std::path::Path) -> String {
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| p.strip_prefix(cwd).ok().map(|r| r.to_path_buf()));
+    match relative {
+        Some(r) => r.display().to_string(),
+        None if p.is_relative() => p.display().to_string(),
+        None => p.file_name().map_or_else(
+            || p.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn reports_print_no_absolute_path_of_this_machine() {
+        let cwd = std::env::current_dir().unwrap();
+        assert_eq!(
+            super::shown(&cwd.join("target/release/redline")),
+            "target/release/redline"
+        );
+        assert_eq!(
+            super::shown(std::path::Path::new("/opt/x/redline")),
+            "redline"
+        );
+        assert_eq!(
+            super::shown(std::path::Path::new("bench/reference")),
+            "bench/reference"
+        );
+    }
+
     #[test]
     fn utc_and_compare() {
         assert_eq!(super::utc(0), "1970-01-01 00:00 UTC");
@@ -741,7 +774,7 @@ async fn run(opts: Opts) -> Result<()> {
             .unwrap_or(0);
         let detail = format!(
             "`{}` (built {}{}), port {} read from its discovery file",
-            bin.display(),
+            shown(&bin),
             utc(mtime),
             opts.redline_note
                 .as_deref()
@@ -781,7 +814,7 @@ async fn run(opts: Opts) -> Result<()> {
         )?;
         let detail = format!(
             "`{}` on Node {}: @modelcontextprotocol/sdk 1.32.2 StreamableHTTPServerTransport, stateful, {}",
-            opts.reference.display(),
+            shown(&opts.reference),
             target::node_version(&opts.node),
             if opts.reference_json {
                 "enableJsonResponse: true (JSON, not the SDK default)"

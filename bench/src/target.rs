@@ -205,8 +205,12 @@ impl RedlineDirs {
         for p in [&d.home, &d.tmp, &d.config, &d.runtime] {
             std::fs::create_dir_all(p)?;
         }
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&d.runtime, std::fs::Permissions::from_mode(0o700))?;
+        // Redline refuses a runtime dir others can enter (Unix permissions; Windows uses a pipe).
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&d.runtime, std::fs::Permissions::from_mode(0o700))?;
+        }
         Ok(d)
     }
 }

@@ -50,6 +50,9 @@ pub enum Error {
     NotRunning,
     #[error("another Redline instance is already running")]
     AlreadyRunning,
+    /// The desktop app cannot open a window here (why, in a few words).
+    #[error("{0}: `redline serve --headless` runs the servers without one")]
+    NoDisplay(String),
     #[error("timed out waiting for a review")]
     Timeout,
     #[error("control channel: {0}")]
@@ -98,6 +101,7 @@ impl Error {
             Error::Keyring(_) => "keyring",
             Error::NotRunning => "not_running",
             Error::AlreadyRunning => "already_running",
+            Error::NoDisplay(_) => "no_display",
             Error::Timeout => "timeout",
             Error::Control(_) => "control",
             Error::NoContainerBridge => "no_container_bridge",

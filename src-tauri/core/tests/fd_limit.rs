@@ -2,6 +2,7 @@
 //! own: lowering the limit would starve tests running beside it.
 
 mod common;
+#[cfg(unix)]
 use common::start;
 
 #[cfg(unix)]

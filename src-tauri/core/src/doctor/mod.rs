@@ -94,7 +94,8 @@ pub struct Report {
     pub workspace: Option<WorkspaceFound>,
     pub container: bool,
     pub clis: Vec<CliReport>,
-    /// Every installed CLI will connect: `redline doctor` exits 0.
+    /// At least one CLI is installed and every installed one will connect: `redline doctor`
+    /// exits 0.
     pub ok: bool,
 }
 
@@ -134,11 +135,18 @@ pub async fn diagnose(facts: &Facts) -> Report {
     for cli in &facts.clis {
         clis.push(check(cli, facts, workspace.as_ref()).await);
     }
+    // With no CLI at all nothing can connect: that is not a success, and the fix is to install one.
+    let none_installed = clis.iter().all(|c| c.verdict == Verdict::NotInstalled);
+    if none_installed {
+        for (c, cli) in clis.iter_mut().zip(&facts.clis) {
+            c.fix = shell(format!("npm install -g {}", cli.packages.join(" ")));
+        }
+    }
     Report {
         dir: facts.dir.clone(),
         redline_pid: facts.redline.as_ref().map(|s| s.pid),
         container: facts.in_container(),
-        ok: clis.iter().all(|c| c.ok),
+        ok: !none_installed && clis.iter().all(|c| c.ok),
         workspace,
         clis,
     }

@@ -75,6 +75,12 @@ pub fn render(report: &Report) -> String {
         "{}",
         if report.ok {
             "Every installed CLI will connect."
+        } else if report
+            .clis
+            .iter()
+            .all(|c| c.verdict == Verdict::NotInstalled)
+        {
+            "No supported CLI is installed: install one (see the fixes above), then run `redline doctor` again."
         } else {
             "Some installed CLI will not connect (see the fixes above)."
         }

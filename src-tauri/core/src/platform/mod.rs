@@ -3,6 +3,7 @@
 //! opening a file beneath a root.
 
 pub(crate) mod beneath;
+pub mod bundle_id;
 pub mod clock;
 pub mod dirs;
 pub(crate) mod file_uri;

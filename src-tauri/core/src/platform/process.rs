@@ -70,3 +70,26 @@ pub fn ancestors(pid: u32) -> Vec<u32> {
 pub fn ancestors(_pid: u32) -> Vec<u32> {
     Vec::new()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_is_alive_and_an_ended_one_is_not() {
+        let table = OsProcessTable;
+        assert!(table.is_alive(own_pid()));
+        // A short-lived child: this test binary listing its tests.
+        let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+            .arg("--list")
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        assert!(child.wait().unwrap().success());
+        drop(child);
+        assert!(!table.is_alive(pid), "pid {pid} ended but reads as alive");
+        assert!(!table.is_alive(0));
+        assert!(!table.is_alive(u32::MAX));
+    }
+}

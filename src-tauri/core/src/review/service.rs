@@ -312,7 +312,14 @@ mod tests {
             .await
             .unwrap();
         assert!(s.reviews.get(fresh).unwrap().original.is_none());
-        let outside = s.propose(ask("s", &new, Some("/etc/passwd")), Box::new(|_, _| {}));
+        // An absolute path on every OS (`/etc/passwd` is not one on Windows).
+        let elsewhere = tempfile::tempdir().unwrap();
+        let secret = dunce::canonicalize(elsewhere.path())
+            .unwrap()
+            .join("secret.txt");
+        std::fs::write(&secret, "secret\n").unwrap();
+        let secret = secret.to_string_lossy().into_owned();
+        let outside = s.propose(ask("s", &new, Some(&secret)), Box::new(|_, _| {}));
         assert!(matches!(outside.await, Err(Error::OutsideWorkspace { .. })));
     }
 

@@ -256,65 +256,8 @@ mod endpoint {
 }
 
 #[cfg(windows)]
-mod endpoint {
-    use super::*;
-    use tokio::net::windows::named_pipe::{ClientOptions, NamedPipeServer, ServerOptions};
-
-    fn pipe_name(dirs: &Dirs) -> String {
-        // Named pipes are per-machine; the runtime dir's name carries the user.
-        let user = dirs
-            .runtime
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "redline".into());
-        format!(r"\\.\pipe\{user}")
-    }
-
-    pub struct Listener {
-        name: String,
-        first: NamedPipeServer,
-    }
-
-    pub async fn bind(dirs: &Dirs) -> Result<Listener> {
-        let name = pipe_name(dirs);
-        // first_pipe_instance fails if another instance owns the name; remote clients are refused.
-        let first = ServerOptions::new()
-            .first_pipe_instance(true)
-            .reject_remote_clients(true)
-            .create(&name)
-            .map_err(|_| Error::AlreadyRunning)?;
-        Ok(Listener { name, first })
-    }
-
-    pub async fn serve(instance: Arc<Instance>, listener: Listener) {
-        let mut server = listener.first;
-        loop {
-            if server.connect().await.is_err() {
-                continue;
-            }
-            let connected = server;
-            server = match ServerOptions::new()
-                .reject_remote_clients(true)
-                .create(&listener.name)
-            {
-                Ok(s) => s,
-                Err(e) => {
-                    tracing::error!("control pipe: {e}");
-                    return;
-                }
-            };
-            let instance = instance.clone();
-            tokio::spawn(async move { answer(&instance, connected).await });
-        }
-    }
-
-    pub async fn call(dirs: &Dirs, req: &Request) -> Result<Value> {
-        let client = ClientOptions::new()
-            .open(pipe_name(dirs))
-            .map_err(|_| Error::NotRunning)?;
-        request(client, req).await
-    }
-}
+#[path = "pipe.rs"]
+mod endpoint;
 
 pub use endpoint::{bind, call, serve, Listener};
 

@@ -161,14 +161,24 @@ async fn every_installed_cli_connects_and_the_token_is_checked_end_to_end() {
 }
 
 #[tokio::test]
-async fn nothing_installed_is_nothing_to_fail() {
+async fn nothing_installed_is_no_success_and_says_how_to_install_one() {
     let fx = crate::common::start().await;
     let report = doctor::diagnose(&facts(&fx).await).await;
     assert!(report
         .clis
         .iter()
         .all(|c| c.verdict == Verdict::NotInstalled));
-    assert!(report.ok);
+    assert!(!report.ok);
+    assert_eq!(
+        cli(&report, "gemini")
+            .fix
+            .as_ref()
+            .map(|f| f.command.as_str()),
+        Some("npm install -g @google/gemini-cli")
+    );
+    let text = doctor::render(&report);
+    assert!(text.contains("No supported CLI is installed"), "{text}");
+    assert!(!text.contains("Every installed CLI will connect"), "{text}");
 }
 
 #[tokio::test]

@@ -7,8 +7,16 @@ use futures::{SinkExt, StreamExt};
 use redline_core::review::{Outcome, ReviewEvent};
 use redline_core::runtime::companion::Decision;
 use serde_json::{json, Value};
-use std::os::unix::fs::PermissionsExt;
 use tokio_tungstenite::tungstenite::Message;
+
+/// A file's URL as editors send it to Claude Code: `file:///C:/x/a.txt` on Windows.
+fn url(path: &str) -> String {
+    if cfg!(windows) {
+        format!("file:///{}", path.replace('\\', "/"))
+    } else {
+        format!("file://{path}")
+    }
+}
 
 fn texts(result: &Value) -> Vec<String> {
     result["result"]["content"]
@@ -374,13 +382,13 @@ async fn the_other_tools_answer_what_redline_knows_and_write_nothing() {
     assert_eq!(
         text_json(&c.call("getWorkspaceFolders", json!({})).await),
         json!({"success": true, "rootPath": ws,
-               "folders": [{"name": "ws", "uri": format!("file://{ws}"), "path": ws}]})
+               "folders": [{"name": "ws", "uri": url(&ws), "path": ws}]})
     );
     assert_eq!(
         texts(
             &c.call(
                 "getDiagnostics",
-                json!({"uri": format!("file://{ws}/a.txt")})
+                json!({"uri": url(&format!("{ws}/a.txt"))})
             )
             .await
         ),
@@ -394,7 +402,7 @@ async fn the_other_tools_answer_what_redline_knows_and_write_nothing() {
     let (call, id) = c.open_diff(&f, "a.txt", "x\n", "t").await;
     assert_eq!(
         text_json(&c.call("getOpenEditors", json!({})).await),
-        json!({"tabs": [{"uri": format!("file://{a}"), "isActive": true, "label": "a.txt",
+        json!({"tabs": [{"uri": url(&a), "isActive": true, "label": "a.txt",
                          "fileName": a, "isDirty": false, "isUntitled": false}]})
     );
     assert_eq!(
@@ -504,15 +512,19 @@ async fn the_lock_file_announces_the_port_and_goes_with_the_workspace() {
     assert_eq!(
         body,
         json!({"pid": std::process::id(), "workspaceFolders": [f.ws.to_string_lossy()],
-               "ideName": "Redline", "transport": "ws", "runningInWindows": false,
+               "ideName": "Redline", "transport": "ws", "runningInWindows": cfg!(windows),
                "authToken": f.token})
     );
-    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode(&lock), 0o600);
-    assert_eq!(
-        mode(&f.dirs.discovery(&redline_core::clients::CLAUDE)),
-        0o700
-    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&lock), 0o600);
+        assert_eq!(
+            mode(&f.dirs.discovery(&redline_core::clients::CLAUDE)),
+            0o700
+        );
+    }
     // A rotated token is in the rewritten lock.
     f.instance.rotate_token(&f.ws).await.unwrap();
     let body: Value = serde_json::from_slice(&std::fs::read(&lock).unwrap()).unwrap();
@@ -553,7 +565,7 @@ async fn ask_about_lines_and_the_selection_reach_the_claude_that_opened_the_revi
     let m = asker.next().await.unwrap();
     let expected = json!({
         "text": "one\ntwo", "filePath": f.file("a.txt"),
-        "fileUrl": format!("file://{}", f.file("a.txt")),
+        "fileUrl": url(&f.file("a.txt")),
         "selection": {"start": {"line": 1, "character": 0}, "end": {"line": 2, "character": 3},
                       "isEmpty": false}});
     assert_eq!(m["method"], "selection_changed");

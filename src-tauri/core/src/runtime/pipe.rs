@@ -1,0 +1,373 @@
+//! The control channel on Windows: a named pipe only this user may open, served only by this user.
+//
+// Named pipes share one namespace per machine: another local user can create
+// `\\.\pipe\redline-<USERNAME>` first. The security descriptor keeps other users out of ours;
+// the owner check keeps our requests (and the contents they carry) out of theirs.
+
+use super::{answer, request, Arc, Dirs, Error, Instance, Request, Result, Value};
+use std::ffi::c_void;
+use std::io;
+use std::os::windows::io::AsRawHandle;
+use tokio::net::windows::named_pipe::{ClientOptions, NamedPipeServer, ServerOptions};
+use windows_sys::Win32::Foundation::{
+    CloseHandle, LocalFree, ERROR_ACCESS_DENIED, ERROR_FILE_NOT_FOUND, HANDLE,
+};
+use windows_sys::Win32::Security::Authorization::{
+    ConvertSidToStringSidW, ConvertStringSecurityDescriptorToSecurityDescriptorW, SDDL_REVISION_1,
+};
+use windows_sys::Win32::Security::{
+    GetLengthSid, GetTokenInformation, TokenUser, PSECURITY_DESCRIPTOR, PSID, SECURITY_ATTRIBUTES,
+    TOKEN_QUERY, TOKEN_USER,
+};
+use windows_sys::Win32::System::Pipes::GetNamedPipeServerProcessId;
+use windows_sys::Win32::System::Threading::{
+    GetCurrentProcess, OpenProcess, OpenProcessToken, PROCESS_QUERY_LIMITED_INFORMATION,
+};
+
+/// A security identifier (a user), held as its bytes: two SIDs are equal when their bytes are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sid(Vec<u8>);
+
+impl Sid {
+    /// # Safety
+    /// `sid` points to a valid SID.
+    unsafe fn copy(sid: PSID) -> Sid {
+        let len = GetLengthSid(sid) as usize;
+        Sid(std::slice::from_raw_parts(sid as *const u8, len).to_vec())
+    }
+
+    /// Parses the string form (`S-1-5-…`).
+    #[cfg(test)]
+    pub fn parse(text: &str) -> io::Result<Sid> {
+        use windows_sys::Win32::Security::Authorization::ConvertStringSidToSidW;
+        let wide = wide(text);
+        let mut sid: PSID = std::ptr::null_mut();
+        // SAFETY: `wide` is NUL-terminated; the SID the call allocates is copied, then freed.
+        unsafe {
+            if ConvertStringSidToSidW(wide.as_ptr(), &mut sid) == 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let out = Sid::copy(sid);
+            LocalFree(sid as _);
+            Ok(out)
+        }
+    }
+
+    /// The string form (`S-1-5-21-…`), as security descriptors spell it.
+    pub fn text(&self) -> io::Result<String> {
+        let mut out: *mut u16 = std::ptr::null_mut();
+        // SAFETY: self.0 holds a whole SID (copied by `copy`); the string the call allocates is
+        // read up to its NUL, then freed.
+        unsafe {
+            if ConvertSidToStringSidW(self.0.as_ptr() as PSID, &mut out) == 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let len = (0..).take_while(|&i| *out.add(i) != 0).count();
+            let text = String::from_utf16_lossy(std::slice::from_raw_parts(out, len));
+            LocalFree(out as _);
+            Ok(text)
+        }
+    }
+}
+
+fn wide(text: &str) -> Vec<u16> {
+    text.encode_utf16().chain(std::iter::once(0)).collect()
+}
+
+/// Closes a handle when dropped.
+struct Owned(HANDLE);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        // SAFETY: the handle was opened by us and is closed once.
+        unsafe { CloseHandle(self.0) };
+    }
+}
+
+/// The user a process token belongs to.
+fn token_user(token: &Owned) -> io::Result<Sid> {
+    let mut len = 0u32;
+    // SAFETY: the first call only reports the size; the buffer (u64s, so aligned for TOKEN_USER)
+    // holds `len` bytes for the second, whose SID points into that buffer and is copied out.
+    unsafe {
+        GetTokenInformation(token.0, TokenUser, std::ptr::null_mut(), 0, &mut len);
+        if len == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut buf = vec![0u64; (len as usize).div_ceil(8)];
+        let ptr = buf.as_mut_ptr() as *mut c_void;
+        if GetTokenInformation(token.0, TokenUser, ptr, len, &mut len) == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Sid::copy((*(ptr as *const TOKEN_USER)).User.Sid))
+    }
+}
+
+fn process_token(process: HANDLE) -> io::Result<Owned> {
+    let mut token: HANDLE = std::ptr::null_mut();
+    // SAFETY: `process` is a live process handle; the token handle is owned from here on.
+    if unsafe { OpenProcessToken(process, TOKEN_QUERY, &mut token) } == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(Owned(token))
+}
+
+/// The user this process runs as.
+pub fn current_user() -> io::Result<Sid> {
+    // SAFETY: the pseudo-handle of the current process needs no closing.
+    token_user(&process_token(unsafe { GetCurrentProcess() })?)
+}
+
+/// The user process `pid` runs as.
+pub fn process_user(pid: u32) -> io::Result<Sid> {
+    // SAFETY: a plain Win32 call; the handle is owned (and closed) from here on.
+    let process = unsafe { OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid) };
+    if process.is_null() {
+        return Err(io::Error::last_os_error());
+    }
+    let process = Owned(process);
+    token_user(&process_token(process.0)?)
+}
+
+/// The security descriptor of our pipe: a protected DACL with one entry, full access for `user`.
+/// Everyone else, administrators and SYSTEM included, cannot open it.
+pub fn owner_only_sddl(user: &Sid) -> io::Result<String> {
+    Ok(format!("D:P(A;;GA;;;{})", user.text()?))
+}
+
+/// Creates one instance of the pipe with the owner-only descriptor.
+fn create(name: &str, user: &Sid, first: bool) -> io::Result<NamedPipeServer> {
+    let sddl = wide(&owner_only_sddl(user)?);
+    let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
+    // SAFETY: `sddl` is NUL-terminated; the descriptor the call allocates outlives the create
+    // call that copies it into the pipe, and is freed after.
+    unsafe {
+        if ConvertStringSecurityDescriptorToSecurityDescriptorW(
+            sddl.as_ptr(),
+            SDDL_REVISION_1,
+            &mut descriptor,
+            std::ptr::null_mut(),
+        ) == 0
+        {
+            return Err(io::Error::last_os_error());
+        }
+        let mut attributes = SECURITY_ATTRIBUTES {
+            nLength: std::mem::size_of::<SECURITY_ATTRIBUTES>() as u32,
+            lpSecurityDescriptor: descriptor,
+            bInheritHandle: 0,
+        };
+        let created = ServerOptions::new()
+            // Fails if the name exists at all, whoever made it: we never join another's pipe.
+            .first_pipe_instance(first)
+            .reject_remote_clients(true)
+            .create_with_security_attributes_raw(name, &mut attributes as *mut _ as *mut c_void);
+        LocalFree(descriptor as _);
+        created
+    }
+}
+
+/// Refuses a pipe whose server process runs as someone other than `own`.
+pub fn check_server(pid: u32, own: &Sid, user_of: impl Fn(u32) -> io::Result<Sid>) -> Result<()> {
+    match user_of(pid) {
+        Ok(user) if &user == own => Ok(()),
+        Ok(_) => Err(Error::Control(format!(
+            "the control pipe is served by process {pid}, which runs as another user: \
+             nothing was sent to it (another user may have taken Redline's pipe name)"
+        ))),
+        Err(e) => Err(Error::Control(format!(
+            "cannot tell which user runs process {pid} behind the control pipe ({e}): \
+             nothing was sent to it"
+        ))),
+    }
+}
+
+pub fn pipe_name(dirs: &Dirs) -> String {
+    // Named pipes are per-machine; the runtime dir's name carries the user.
+    let user = dirs
+        .runtime
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "redline".into());
+    format!(r"\\.\pipe\{user}")
+}
+
+pub struct Listener {
+    name: String,
+    user: Sid,
+    first: NamedPipeServer,
+}
+
+pub async fn bind(dirs: &Dirs) -> Result<Listener> {
+    let name = pipe_name(dirs);
+    let user = current_user().map_err(|e| Error::Control(format!("who am I: {e}")))?;
+    let first = create(&name, &user, true).map_err(|_| Error::AlreadyRunning)?;
+    Ok(Listener { name, user, first })
+}
+
+pub async fn serve(instance: Arc<Instance>, listener: Listener) {
+    let mut server = listener.first;
+    loop {
+        if server.connect().await.is_err() {
+            continue;
+        }
+        let connected = server;
+        server = match create(&listener.name, &listener.user, false) {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::error!("control pipe: {e}");
+                return;
+            }
+        };
+        let instance = instance.clone();
+        tokio::spawn(async move { answer(&instance, connected).await });
+    }
+}
+
+pub async fn call(dirs: &Dirs, req: &Request) -> Result<Value> {
+    let name = pipe_name(dirs);
+    let client = match ClientOptions::new().open(&name) {
+        Ok(c) => c,
+        Err(e) if e.raw_os_error() == Some(ERROR_FILE_NOT_FOUND as i32) => {
+            return Err(Error::NotRunning)
+        }
+        // Ours admits us: a pipe of this name that refuses us is another user's.
+        Err(e) if e.raw_os_error() == Some(ERROR_ACCESS_DENIED as i32) => {
+            return Err(Error::Control(format!(
+                "{name} belongs to another user: nothing was sent to it"
+            )))
+        }
+        Err(_) => return Err(Error::NotRunning),
+    };
+    let mut pid = 0u32;
+    // SAFETY: the handle is the open pipe client's, alive for this call.
+    if unsafe { GetNamedPipeServerProcessId(client.as_raw_handle() as HANDLE, &mut pid) } == 0 {
+        return Err(Error::Control(format!(
+            "cannot tell which process serves {name}: {}",
+            io::Error::last_os_error()
+        )));
+    }
+    let own = current_user().map_err(|e| Error::Control(format!("who am I: {e}")))?;
+    check_server(pid, &own, process_user)?;
+    request(client, req).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use windows_sys::Win32::Security::Authorization::{
+        ConvertSecurityDescriptorToStringSecurityDescriptorW, GetSecurityInfo, SE_KERNEL_OBJECT,
+    };
+    use windows_sys::Win32::Security::DACL_SECURITY_INFORMATION;
+
+    fn dirs(root: &std::path::Path, tag: &str) -> Dirs {
+        Dirs {
+            config: root.join("config"),
+            runtime: root.join(format!("redline-pipe-{tag}-{}", std::process::id())),
+            home: root.join("home"),
+            tmp: root.join("tmp"),
+            vars: Default::default(),
+        }
+    }
+
+    /// The DACL the system holds for an open handle, as SDDL.
+    fn dacl_of(handle: HANDLE) -> String {
+        let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
+        let mut text: *mut u16 = std::ptr::null_mut();
+        // SAFETY: test-only reads of a live handle's descriptor; both allocations are freed.
+        unsafe {
+            let rc = GetSecurityInfo(
+                handle,
+                SE_KERNEL_OBJECT,
+                DACL_SECURITY_INFORMATION,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                &mut descriptor,
+            );
+            assert_eq!(rc, 0, "GetSecurityInfo");
+            let ok = ConvertSecurityDescriptorToStringSecurityDescriptorW(
+                descriptor,
+                SDDL_REVISION_1,
+                DACL_SECURITY_INFORMATION,
+                &mut text,
+                std::ptr::null_mut(),
+            );
+            assert_ne!(ok, 0, "{}", io::Error::last_os_error());
+            let len = (0..).take_while(|&i| *text.add(i) != 0).count();
+            let out = String::from_utf16_lossy(std::slice::from_raw_parts(text, len));
+            LocalFree(text as _);
+            LocalFree(descriptor as _);
+            out
+        }
+    }
+
+    #[test]
+    fn this_process_runs_as_the_current_user_and_system_is_someone_else() {
+        let me = current_user().unwrap();
+        assert!(me.text().unwrap().starts_with("S-1-5-"), "{me:?}");
+        assert_eq!(process_user(std::process::id()).unwrap(), me);
+        assert_eq!(Sid::parse(&me.text().unwrap()).unwrap(), me);
+        assert_ne!(Sid::parse("S-1-5-18").unwrap(), me);
+    }
+
+    #[test]
+    fn a_server_running_as_another_user_gets_nothing() {
+        let me = current_user().unwrap();
+        let pid = std::process::id();
+        check_server(pid, &me, process_user).unwrap();
+        let system = |_| Sid::parse("S-1-5-18");
+        let refused = check_server(pid, &me, system).unwrap_err().to_string();
+        assert!(refused.contains("another user"), "{refused}");
+        let unknown = |_| Err(io::Error::from_raw_os_error(ERROR_ACCESS_DENIED as i32));
+        let refused = check_server(pid, &me, unknown).unwrap_err().to_string();
+        assert!(refused.contains("cannot tell which user"), "{refused}");
+        // A PID with no process behind it is no one we know.
+        assert!(check_server(4_294_967_293, &me, process_user).is_err());
+    }
+
+    #[tokio::test]
+    async fn the_pipe_admits_the_current_user_only() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = dirs(tmp.path(), "dacl");
+        let listener = bind(&dirs).await.unwrap();
+        let dacl = dacl_of(listener.first.as_raw_handle() as HANDLE);
+        let me = current_user().unwrap().text().unwrap();
+        // Protected (no inherited entries) and exactly one allow entry, ours.
+        assert!(dacl.starts_with("D:P"), "{dacl}");
+        assert_eq!(dacl.matches('(').count(), 1, "{dacl}");
+        assert!(dacl.ends_with(&format!(";;;{me})")), "{dacl}");
+        assert!(
+            dacl.contains("(A;;FA;;;") || dacl.contains("(A;;GA;;;"),
+            "{dacl}"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_client_reaches_its_own_users_server_and_names_the_pipe_it_checked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = dirs(tmp.path(), "call");
+        assert!(matches!(
+            call(&dirs, &Request::Status).await,
+            Err(Error::NotRunning)
+        ));
+        let listener = bind(&dirs).await.unwrap();
+        let client = ClientOptions::new().open(pipe_name(&dirs)).unwrap();
+        let mut pid = 0u32;
+        // SAFETY: a live client handle.
+        let ok = unsafe { GetNamedPipeServerProcessId(client.as_raw_handle() as HANDLE, &mut pid) };
+        assert_ne!(ok, 0, "{}", io::Error::last_os_error());
+        assert_eq!(pid, std::process::id());
+        drop((client, listener));
+    }
+
+    /// Windows refuses a second pipe of the name (FILE_FLAG_FIRST_PIPE_INSTANCE); Wine 8 does
+    /// not, so tests/wine skips this one.
+    #[tokio::test]
+    async fn a_second_server_cannot_take_the_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = dirs(tmp.path(), "first");
+        let _listener = bind(&dirs).await.unwrap();
+        assert!(matches!(bind(&dirs).await, Err(Error::AlreadyRunning)));
+    }
+}
