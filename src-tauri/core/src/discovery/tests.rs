@@ -19,13 +19,7 @@ struct Layout {
 }
 
 fn dirs(root: &Path) -> Dirs {
-    Dirs {
-        config: root.join("config"),
-        runtime: root.join("run"),
-        home: root.join("home"),
-        tmp: root.join("tmp"),
-        vars: Default::default(),
-    }
+    Dirs::under(root)
 }
 
 fn layout(d: &Dirs) -> Layout {

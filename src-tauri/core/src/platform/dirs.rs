@@ -45,6 +45,17 @@ impl Dirs {
     }
 
     /// The directory where `cli` looks for discovery files.
+    /// Every directory under one root, no CLI home variable set: a world of its own for tests.
+    pub fn under(root: &Path) -> Self {
+        Dirs {
+            config: root.join("config"),
+            runtime: root.join("run"),
+            home: root.join("home"),
+            tmp: root.join("tmp"),
+            vars: Default::default(),
+        }
+    }
+
     pub fn discovery(&self, cli: &Cli) -> PathBuf {
         cli.discovery
             .dir

@@ -201,13 +201,7 @@ mod tests {
     }
 
     fn dirs(root: &std::path::Path) -> Dirs {
-        Dirs {
-            config: root.join("config"),
-            runtime: root.join("run"),
-            home: root.join("home"),
-            tmp: root.join("tmp"),
-            vars: Default::default(),
-        }
+        Dirs::under(root)
     }
 
     #[tokio::test]

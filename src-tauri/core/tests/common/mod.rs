@@ -31,13 +31,7 @@ pub struct Fixture {
 }
 
 pub fn dirs_in(root: &std::path::Path) -> Dirs {
-    Dirs {
-        config: root.join("config"),
-        runtime: root.join("run"),
-        home: root.join("home"),
-        tmp: root.join("tmp"),
-        vars: Default::default(),
-    }
+    Dirs::under(root)
 }
 
 /// An instance with one enabled workspace holding `a.txt`.
