@@ -9,18 +9,18 @@ use crate::platform::clock::Clock;
 use crate::platform::dirs::Dirs;
 use crate::platform::keyring::Tokens;
 use crate::platform::process::ProcessTable;
-use crate::review::diff;
-use crate::review::{Review, ReviewEvent, ReviewId, ReviewQueue, Summary};
+use crate::review::{Review, ReviewQueue};
 use crate::runtime::bridge::ContainerPlan;
-use crate::runtime::companion::{Companion, Decision, Setup};
+use crate::runtime::companion::{Companion, Setup};
 use crate::workspace::config::{self, Config};
 use crate::workspace::container::{self, Containers, Interfaces, RunArgs};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
+
+mod reviews;
 
 /// Everything outside the process that Redline depends on, injected so tests use temp dirs.
 pub struct World {
@@ -376,142 +376,6 @@ impl Instance {
             workspace_path: c.shared.workspace.joined(),
             auth_token: c.token().expose().to_owned(),
         })
-    }
-
-    pub fn list(&self) -> Vec<Summary> {
-        self.reviews.list().iter().map(|r| r.summary()).collect()
-    }
-
-    pub fn review(&self, id: ReviewId) -> Result<Arc<Review>> {
-        self.reviews.get(id).ok_or(Error::NoSuchReview(id))
-    }
-
-    /// A unified diff of the review's original and current text.
-    pub fn show(&self, id: ReviewId) -> Result<String> {
-        let r = self.review(id)?;
-        let ws = crate::workspace::Workspace::new(r.workspace.clone());
-        let label = ws.relative(&r.path).to_string_lossy().into_owned();
-        Ok(diff::unified(r.original_text(), &r.current, &label))
-    }
-
-    pub fn update(&self, id: ReviewId, content: String) -> Result<()> {
-        self.reviews.update(id, content)
-    }
-
-    /// Settles review `id`. It takes no lock: a decision never waits on any workspace starting
-    /// or stopping (a stop drains peers, which may be slow).
-    pub async fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
-        crate::runtime::companion::settle(&self.reviews, id, decision)
-    }
-
-    /// The connection that opened review `id`, if it is a live Claude Code one.
-    async fn claude_of(
-        &self,
-        id: ReviewId,
-        send: impl FnOnce(&crate::protocols::mcp_ws::connections::Connections, &Review) -> bool,
-    ) -> Result<()> {
-        let review = self.review(id)?;
-        let state = self.state.lock().await;
-        if send(&state.companion_of(&review)?.connections, &review) {
-            Ok(())
-        } else {
-            Err(Error::NotClaude(id))
-        }
-    }
-
-    /// "Ask about this part": lines `a..=b` (0-based) of review `id` go to the Claude Code
-    /// session that opened it, as `at_mentioned`.
-    pub async fn mention(&self, id: ReviewId, a: u32, b: u32) -> Result<()> {
-        self.claude_of(id, |conns, r| {
-            conns.notify(
-                &r.session,
-                "at_mentioned",
-                crate::review::selection::mention(r, a, b),
-            )
-        })
-        .await
-    }
-
-    /// The user's selection in review `id`: kept for `getCurrentSelection` and sent, debounced,
-    /// to the Claude Code session that opened it as `selection_changed`.
-    pub async fn select(
-        &self,
-        id: ReviewId,
-        sel: crate::review::selection::Selection,
-    ) -> Result<()> {
-        self.claude_of(id, |conns, r| conns.select(&r.session, sel.params(r)))
-            .await
-    }
-
-    /// Waits for a pending review (of `file`, if given) and returns it.
-    pub async fn wait(&self, file: Option<&str>, timeout: Duration) -> Result<Summary> {
-        let matches = |r: &Review| file.is_none_or(|f| r.file_path == f);
-        // Subscribe before looking, so a review added in between is not missed.
-        let mut events = self.reviews.subscribe();
-        if let Some(r) = self.reviews.list().iter().find(|r| matches(r)) {
-            return Ok(r.summary());
-        }
-        let found = async {
-            loop {
-                match events.recv().await {
-                    Ok(ReviewEvent::Added(r) | ReviewEvent::Updated(r)) if matches(&r) => {
-                        return Ok(r.summary())
-                    }
-                    Ok(_) => {}
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        if let Some(r) = self.reviews.list().iter().find(|r| matches(r)) {
-                            return Ok(r.summary());
-                        }
-                    }
-                    Err(_) => return Err(Error::Timeout),
-                }
-            }
-        };
-        tokio::time::timeout(timeout, found)
-            .await
-            .map_err(|_| Error::Timeout)?
-    }
-
-    /// Every pending review as the review window shows it.
-    pub fn details(&self) -> Vec<crate::review::Detail> {
-        self.reviews.list().iter().map(|r| r.detail()).collect()
-    }
-
-    /// Milliseconds since the review arrived (its latest proposal), if it is still pending.
-    pub fn since_added(&self, id: ReviewId) -> Option<u64> {
-        let r = self.reviews.get(id)?;
-        Some(self.world.clock.now_ms().saturating_sub(r.updated_at))
-    }
-
-    /// Whether the file changed on disk since the review opened (created, edited or deleted).
-    /// Read as the original was (bounded, never blocking on a FIFO, beneath the workspace): the
-    /// review window asks from the UI thread.
-    pub fn disk_changed(&self, id: ReviewId) -> Result<bool> {
-        let r = self.review(id)?;
-        let ws = crate::workspace::Workspace::new(r.workspace.clone());
-        match crate::review::original::read_blocking(&ws, &r.path, &r.file_path) {
-            Ok(now) => Ok(now != r.original),
-            // What could not be an original (too big, not text, not a file) is not the one read.
-            Err(
-                Error::TooLarge { .. }
-                | Error::NotText(_)
-                | Error::NotRegularFile(_)
-                | Error::IsDirectory(_)
-                | Error::BadPath { .. },
-            ) => Ok(true),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// Rejects every pending review (the window closed with "reject them").
-    pub async fn reject_all(&self) -> Result<()> {
-        for r in self.reviews.list() {
-            match self.decide(r.id, Decision::Reject).await {
-                Ok(()) | Err(Error::NoSuchReview(_)) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
     }
 
     pub async fn settings(&self) -> crate::workspace::settings::Settings {
