@@ -86,3 +86,17 @@ pub struct ContainerStatus {
     /// Why containers cannot reach it now (no bridge, the address not on this host…).
     pub error: Option<String>,
 }
+
+impl ContainerStatus {
+    /// Containers on for a workspace whose servers are not running: where they will listen.
+    pub fn not_listening(address: Option<Ipv4Addr>, paths: Vec<String>) -> Self {
+        ContainerStatus {
+            address,
+            port: None,
+            ws_port: None,
+            paths,
+            discovery_files: vec![],
+            error: None,
+        }
+    }
+}

@@ -8,7 +8,7 @@ use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, ContainersOn, Request};
 use crate::runtime::instance::World;
 use crate::workspace::config::{self, Config};
-use crate::workspace::container::{self, Containers};
+use crate::workspace::container::{self};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -101,27 +101,16 @@ async fn stored(world: &World, req: Request) -> Result<Value> {
         Request::WorkspaceList => return Ok(json!(c.workspaces)),
         Request::ContainerEnable { path, address } => {
             let path = c.known_path(&path)?;
-            let addr = container::bridge_address(address, world.interfaces.as_ref())?;
-            container::probe(addr).await?;
-            let mut paths = vec![];
+            let now = c.find(&path).and_then(|e| e.containers.as_ref());
+            let on = container::turned_on(now, address, world.interfaces.as_ref()).await?;
+            let status = ContainerStatus::not_listening(on.address, on.paths.clone());
             if let Some(e) = c.find_mut(&path) {
-                paths = e.containers.take().map(|c| c.paths).unwrap_or_default();
-                e.containers = Some(Containers {
-                    address: Some(addr),
-                    paths: paths.clone(),
-                });
+                e.containers = Some(on);
             }
             json!(ContainersOn {
                 path,
                 running: false,
-                containers: Some(ContainerStatus {
-                    address: Some(addr),
-                    port: None,
-                    ws_port: None,
-                    paths,
-                    discovery_files: vec![],
-                    error: None,
-                }),
+                containers: Some(status),
             })
         }
         Request::ContainerDisable { path } => {

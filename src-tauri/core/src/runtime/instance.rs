@@ -1,7 +1,7 @@
 //! The running Redline: its workspaces and their companions, the review queue, and every action a
 //! surface (the command line, the tray, the review window) can take on them.
 
-use crate::api::status::{Pin, Status, WorkspaceStatus};
+use crate::api::status::{ContainerStatus, Pin, Status, WorkspaceStatus};
 use crate::discovery;
 use crate::error::{Error, Result};
 use crate::net::limits::Limits;
@@ -13,7 +13,7 @@ use crate::review::{Review, ReviewQueue};
 use crate::runtime::bridge::ContainerPlan;
 use crate::runtime::companion::{Companion, Setup};
 use crate::workspace::config::{self, Config};
-use crate::workspace::container::{self, Containers, Interfaces, RunArgs};
+use crate::workspace::container::{self, Interfaces, RunArgs};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -220,19 +220,8 @@ impl Instance {
         let mut state = self.state.lock().await;
         let path = state.config.known_path(path)?;
         let next = if on {
-            let addr = container::bridge_address(address, self.world.interfaces.as_ref())?;
-            container::probe(addr).await?;
-            let paths = state
-                .config
-                .find(&path)
-                .and_then(|e| e.containers.as_ref())
-                .map(|c| c.paths.clone())
-                .unwrap_or_default();
-            // Saved as found: the next start listens there even if the bridge is not up yet.
-            Some(Containers {
-                address: Some(addr),
-                paths,
-            })
+            let now = state.config.find(&path).and_then(|e| e.containers.as_ref());
+            Some(container::turned_on(now, address, self.world.interfaces.as_ref()).await?)
         } else {
             None
         };
@@ -334,16 +323,10 @@ impl Instance {
                     discovery_failures: vec![],
                     clients: vec![],
                     pending_reviews: 0,
-                    containers: w.containers.as_ref().map(|c| {
-                        crate::api::status::ContainerStatus {
-                            address: c.address,
-                            port: None,
-                            ws_port: None,
-                            paths: c.paths.clone(),
-                            discovery_files: vec![],
-                            error: None,
-                        }
-                    }),
+                    containers: w
+                        .containers
+                        .as_ref()
+                        .map(|c| ContainerStatus::not_listening(c.address, c.paths.clone())),
                 },
             })
             .collect();

@@ -276,6 +276,22 @@ impl RunArgs {
 }
 
 /// Fails unless `addr` can be listened on here (an address of this host).
+/// Containers turned on for a workspace whose settings are `now`: listening on `address`, else on
+/// the bridge's, checked to be bindable here; the container paths mapped so far are kept. Saved
+/// as found: the next start listens there even if the bridge is not up by then.
+pub async fn turned_on(
+    now: Option<&Containers>,
+    address: Option<Ipv4Addr>,
+    ifaces: &dyn Interfaces,
+) -> Result<Containers> {
+    let addr = bridge_address(address, ifaces)?;
+    probe(addr).await?;
+    Ok(Containers {
+        address: Some(addr),
+        paths: now.map(|c| c.paths.clone()).unwrap_or_default(),
+    })
+}
+
 pub async fn probe(addr: Ipv4Addr) -> Result<()> {
     tokio::net::TcpListener::bind((addr, 0))
         .await
