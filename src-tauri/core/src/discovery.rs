@@ -19,9 +19,16 @@ pub struct Announcement<'a> {
     pub port: u16,
     /// Claude Code's WebSocket port; no lock for it without one.
     pub ws_port: Option<u16>,
+    /// Copilot CLI's unix socket; no lock for it without one.
+    pub socket: Option<&'a Path>,
     pub workspace_path: &'a str,
     pub roots: &'a [PathBuf],
     pub token: &'a Token,
+    /// The user said this workspace is trusted: only then may a lock claim it (Copilot CLI then
+    /// skips its own folder-trust question).
+    pub trusted: bool,
+    /// When the files are written (ms since the epoch): Copilot CLI retries a fresh lock's socket.
+    pub at_ms: u64,
 }
 
 impl Announcement<'_> {
@@ -30,6 +37,8 @@ impl Announcement<'_> {
         match transport {
             Transport::Http => Some(self.port),
             Transport::WebSocket => self.ws_port,
+            // Names a socket, not a port: the HTTP port only keeps the lock names apart.
+            Transport::UnixHttp => self.socket.map(|_| self.port),
         }
     }
 }
@@ -74,6 +83,7 @@ pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
 pub fn write_for_container(place: &ContainerDirs, a: &Announcement<'_>) -> Written {
     let files = clients::ALL
         .iter()
+        .filter(|cli| cli.transport != Transport::UnixHttp)
         .filter_map(|cli| {
             let port = a.port_for(cli.transport)?;
             let format = cli.discovery.format;
@@ -128,7 +138,30 @@ fn body(format: Format, a: &Announcement<'_>, port: u16, reader: Reader) -> Valu
             }
             body
         }
+        Format::CopilotLock => copilot_lock(a, a.roots.iter().map(|r| r.as_path()).collect()),
     }
+}
+
+/// A Copilot CLI lock naming the workspace's socket, for `folders`: Copilot CLI connects by
+/// itself only from a directory a lock lists exactly.
+pub fn copilot_lock(a: &Announcement<'_>, folders: Vec<&Path>) -> Value {
+    let folders: Vec<String> = folders
+        .iter()
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect();
+    let mut body = json!({
+        "socketPath": a.socket.map(|s| s.to_string_lossy().into_owned()),
+        "scheme": "unix",
+        "headers": {"Authorization": format!("Bearer {}", a.token.expose())},
+        "pid": a.pid,
+        "timestamp": a.at_ms,
+        "workspaceFolders": folders,
+        "ideName": IDE_DISPLAY_NAME,
+    });
+    if a.trusted {
+        body["isTrusted"] = json!(true);
+    }
+    body
 }
 
 fn write_all(files: Vec<(PathBuf, Value)>) -> Written {

@@ -64,6 +64,17 @@ pub fn ide_mode(cli: &Cli, facts: &Facts) -> Mode {
                 auto: false,
             }
         }
+        IdeMode::AutoUnlessOff { file } => {
+            let file = resolve(&file, facts);
+            let off = read(&file).is_some_and(|v| {
+                v.pointer("/ide/autoConnect").and_then(Value::as_bool) == Some(false)
+            });
+            Mode {
+                setting: None,
+                file,
+                auto: !off,
+            }
+        }
         IdeMode::OnRequest { file } => {
             let file = resolve(&file, facts);
             let auto = read(&file)

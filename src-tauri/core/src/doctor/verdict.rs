@@ -74,7 +74,7 @@ pub(super) async fn decide(
             .iter()
             .filter_map(|c| match c.container.host {
                 ContainerHost::DockerHostUnless(vars) => Some(vars),
-                ContainerHost::LoopbackFirst => None,
+                ContainerHost::LoopbackFirst | ContainerHost::SocketOnly => None,
             })
             .flatten()
             .any(|v| facts.var(v).is_some());
@@ -220,7 +220,13 @@ pub(super) async fn decide(
     }
     let token = ours.token(cli).unwrap_or_default();
     let probe = match cli.transport {
-        Transport::Http => probe::http_initialize(port, token).await,
+        Transport::Http => probe::http_initialize(&probe::Endpoint::Port(port), token).await,
+        Transport::UnixHttp => match ours.socket(cli) {
+            Some(socket) => probe::http_initialize(&probe::Endpoint::Socket(socket), token).await,
+            None => probe::Probe::Unexpected {
+                detail: format!("{} names no socket", ours.path.display()),
+            },
+        },
         Transport::WebSocket => probe::ws_initialize(port, token).await,
     };
     r.probe = Some(probe.clone());

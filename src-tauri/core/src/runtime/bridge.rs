@@ -93,9 +93,12 @@ impl Bridge {
                     pid,
                     port,
                     ws_port: self.ws_port,
+                    socket: None,
                     workspace_path: &place.container_path,
                     roots: &[],
                     token,
+                    trusted: false,
+                    at_ms: 0,
                 },
             );
             written.files.extend(w.files);

@@ -7,8 +7,10 @@ use crate::error::{Error, Result};
 use crate::net::accept;
 use crate::net::host::Hosts;
 use crate::net::limits::Limits;
+use crate::platform::clock::Clock;
 use crate::platform::dirs::Dirs;
 use crate::platform::token::Token;
+use crate::protocols::copilot;
 use crate::protocols::mcp_http;
 use crate::protocols::mcp_http::guard::Guard;
 use crate::protocols::mcp_http::session::Sessions;
@@ -22,6 +24,7 @@ use crate::runtime::bridge::{Bridge, ContainerPlan};
 use crate::workspace::container::ContainerDirs;
 use crate::workspace::Workspace;
 use std::net::Ipv4Addr;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
@@ -34,21 +37,25 @@ pub struct Companion {
     pub shared: Arc<Service>,
     /// Claude Code's WebSocket connections.
     pub connections: Arc<Connections>,
+    /// Copilot CLI's sessions.
+    pub copilot: Arc<Sessions>,
     pub port: u16,
     /// Claude Code's WebSocket server.
     pub ws_port: u16,
+    /// Copilot CLI's unix socket, when it could be bound.
+    pub socket: Option<PathBuf>,
+    trusted: bool,
     token: Arc<RwLock<Token>>,
     written: Written,
     containers: Option<Bridge>,
     cancel: CancellationToken,
-    server: tokio::task::JoinHandle<()>,
-    ws_server: tokio::task::JoinHandle<()>,
+    servers: Vec<tokio::task::JoinHandle<()>>,
 }
 
 /// A companion told to stop, its servers still closing their connections (each bounded by
 /// `limits::DRAIN`).
 pub struct Stopping {
-    servers: [tokio::task::JoinHandle<()>; 2],
+    servers: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Stopping {
@@ -98,7 +105,12 @@ impl Companion {
         }
         let sessions = Arc::new(Sessions::default());
         let connections = Arc::new(Connections::default());
-        let clients: Vec<Arc<dyn Registry>> = vec![sessions.clone(), connections.clone()];
+        let copilot_sessions = Arc::new(Sessions::without_context());
+        let clients: Vec<Arc<dyn Registry>> = vec![
+            sessions.clone(),
+            connections.clone(),
+            copilot_sessions.clone(),
+        ];
         let shared = Arc::new(Service::new(workspace, reviews, trusted, clients));
         for p in containers.iter().flat_map(|plan| &plan.paths) {
             shared.add_container_path(p.clone());
@@ -113,7 +125,7 @@ impl Companion {
             },
             Guard {
                 hosts: Hosts {
-                    port,
+                    port: Some(port),
                     container_port: side.as_ref().and_then(|s| s.port),
                 },
                 token: token.clone(),
@@ -127,7 +139,7 @@ impl Companion {
             connections.clone(),
             mcp_ws::guard::Guard {
                 hosts: Hosts {
-                    port: ws_port,
+                    port: Some(ws_port),
                     container_port: side.as_ref().and_then(|s| s.ws_port),
                 },
                 token: token.clone(),
@@ -135,20 +147,42 @@ impl Companion {
             limits,
             cancel.clone(),
         );
+        let mut servers = vec![server, ws_server];
+        let socket = match bind_copilot(dirs, port) {
+            Ok((path, listener)) => {
+                servers.push(serve_copilot(
+                    listener,
+                    mcp_http::shared::Shared {
+                        service: shared.clone(),
+                        sessions: copilot_sessions.clone(),
+                    },
+                    token.clone(),
+                    limits,
+                    cancel.clone(),
+                ));
+                Some(path)
+            }
+            Err(e) => {
+                tracing::warn!("no socket for Copilot CLI: {e}");
+                None
+            }
+        };
         tokio::spawn(context_updates(shared.clone(), cancel.clone()));
+        let trusted = trusted == Some(true);
         let written = {
             let t = token.read().unwrap_or_else(|e| e.into_inner());
-            discovery::write(
-                dirs,
-                &Announcement {
-                    pid,
-                    port,
-                    ws_port: Some(ws_port),
-                    workspace_path: &shared.workspace.joined(),
-                    roots: &shared.workspace.roots,
-                    token: &t,
-                },
-            )
+            let joined = shared.workspace.joined();
+            let a = announcement(
+                &shared,
+                &joined,
+                pid,
+                port,
+                ws_port,
+                socket.as_deref(),
+                trusted,
+                &t,
+            );
+            discovery::write(dirs, &a)
         };
         tracing::info!(
             "workspace {} listening on 127.0.0.1:{port} (Claude Code: {ws_port})",
@@ -157,14 +191,16 @@ impl Companion {
         let mut companion = Companion {
             shared,
             connections,
+            copilot: copilot_sessions,
             port,
             ws_port,
+            socket,
+            trusted,
             token,
             written,
             containers: side,
             cancel,
-            server,
-            ws_server,
+            servers,
         };
         companion.announce_to_containers(dirs, pid);
         Ok(companion)
@@ -217,16 +253,19 @@ impl Companion {
         *self.token.write().unwrap_or_else(|e| e.into_inner()) = token.clone();
         self.shared.close_clients();
         discovery::remove(&self.written.files);
+        let joined = self.shared.workspace.joined();
         self.written = discovery::write(
             dirs,
-            &Announcement {
+            &announcement(
+                &self.shared,
+                &joined,
                 pid,
-                port: self.port,
-                ws_port: Some(self.ws_port),
-                workspace_path: &self.shared.workspace.joined(),
-                roots: &self.shared.workspace.roots,
-                token: &token,
-            },
+                self.port,
+                self.ws_port,
+                self.socket.as_deref(),
+                self.trusted,
+                &token,
+            ),
         );
         self.announce_to_containers(dirs, pid);
     }
@@ -254,7 +293,7 @@ impl Companion {
         }
         self.cancel.cancel();
         Stopping {
-            servers: [self.server, self.ws_server],
+            servers: self.servers,
         }
     }
 
@@ -291,6 +330,73 @@ impl Companion {
                 .map(|bridge| bridge.status(self.shared.container_paths())),
         }
     }
+}
+
+/// What the workspace's discovery files say.
+#[allow(clippy::too_many_arguments)]
+fn announcement<'a>(
+    shared: &'a Service,
+    workspace_path: &'a str,
+    pid: u32,
+    port: u16,
+    ws_port: u16,
+    socket: Option<&'a Path>,
+    trusted: bool,
+    token: &'a Token,
+) -> Announcement<'a> {
+    Announcement {
+        pid,
+        port,
+        ws_port: Some(ws_port),
+        socket,
+        workspace_path,
+        roots: &shared.workspace.roots,
+        token,
+        trusted,
+        at_ms: Clock::now_ms(&crate::platform::clock::SystemClock),
+    }
+}
+
+/// Copilot CLI's socket, in Redline's private runtime directory, named by the workspace's
+/// HTTP port (unique while it runs).
+#[cfg(unix)]
+fn bind_copilot(dirs: &Dirs, port: u16) -> Result<(PathBuf, tokio::net::UnixListener)> {
+    let path = dirs.runtime.join(format!("copilot-{port}.sock"));
+    let listener = copilot::bind(&path)?;
+    Ok((path, listener))
+}
+
+#[cfg(not(unix))]
+fn bind_copilot(_: &Dirs, _: u16) -> Result<(PathBuf, std::convert::Infallible)> {
+    Err(Error::Control(
+        "Copilot CLI's named pipe is not served on this system yet".into(),
+    ))
+}
+
+#[cfg(unix)]
+fn serve_copilot(
+    listener: tokio::net::UnixListener,
+    shared: mcp_http::shared::Shared,
+    token: Arc<RwLock<Token>>,
+    limits: Limits,
+    cancel: CancellationToken,
+) -> tokio::task::JoinHandle<()> {
+    let hosts = Hosts {
+        port: None,
+        container_port: None,
+    };
+    copilot::serve(listener, shared, Guard { hosts, token }, limits, cancel)
+}
+
+#[cfg(not(unix))]
+fn serve_copilot(
+    listener: std::convert::Infallible,
+    _: mcp_http::shared::Shared,
+    _: Arc<RwLock<Token>>,
+    _: Limits,
+    _: CancellationToken,
+) -> tokio::task::JoinHandle<()> {
+    match listener {}
 }
 
 /// Debounces review changes in this workspace into `ide/contextUpdate`s.

@@ -233,8 +233,10 @@ impl RunArgs {
         };
         let add_host = format!("{HOST_NAME}:{target}");
         // Read-only: a CLI in the container cannot delete or rewrite what Redline wrote.
+        // Copilot CLI needs a socket in the container, which no lock can give it yet.
         let mut mounts: Vec<Mount> = clients::ALL
             .iter()
+            .filter(|cli| cli.container.host != clients::ContainerHost::SocketOnly)
             .map(|cli| Mount {
                 source: place.dir(cli),
                 target: cli.discovery.dir.in_container(container_home),

@@ -43,6 +43,7 @@ fn install_all(root: &Path) {
     install(root, "gemini", "@google/gemini-cli", "0.61.0");
     install(root, "qwen", "@qwen-code/qwen-code", "0.24.4");
     install(root, "claude", "@anthropic-ai/claude-code", "2.1.330");
+    install(root, "copilot", "@github/copilot", "1.0.102");
 }
 
 fn enable_ide_mode(root: &Path) {
