@@ -23,7 +23,7 @@ process: PeerProcess | null,
 /**
  * The title the CLI gave its session (Copilot CLI's `update_session_name`).
  */
-session_name?: string, };
+sessionName?: string, };
 
 export type ReviewDetail = { id: number, workspace: string, 
 /**

@@ -28,7 +28,11 @@ pub struct ClientInfo {
     #[serde(default)]
     pub process: Option<crate::platform::peer::PeerProcess>,
     /// The title the CLI gave its session (Copilot CLI's `update_session_name`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        rename = "sessionName",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[ts(optional)]
     pub session_name: Option<String>,
 }
