@@ -204,6 +204,41 @@ describe('GitHub Copilot CLI (real copilot binary) against Redline', { skip, tim
     assert.equal(fs.readFileSync(b.filePath, 'utf8'), 'two\n');
   });
 
+  test('copilot started in a subfolder of the workspace connects with nothing done by hand', async () => {
+    const sub = path.join(ws, 'server');
+    fs.mkdirSync(sub, { recursive: true });
+    const three = await tmux.copilot({ name: 'sub', cwd: sub, home, api });
+    await three.waitForScreen(READY, STEP_MS, 'copilot in the subfolder to be ready');
+    // Redline saw the session's folder and wrote it a lock of its own; copilot's watcher connects.
+    const clients = await pollUntil(
+      async () => {
+        const s = await r.json(['status', '--json']);
+        const found = s.workspaces[0].clients.filter((c) => c.process?.cwd === sub);
+        return { ok: found.length === 1, value: s.workspaces[0].clients };
+      },
+      STEP_MS,
+      'redline status to list the copilot started in the subfolder',
+    );
+    assert.equal(clients.filter((c) => c.process?.cwd === sub)[0].name, 'copilot-cli');
+    const st = await r.json(['status', '--json']);
+    const folderLock = st.workspaces[0].discoveryFiles
+      .filter((f) => f.startsWith(home.ideDir + path.sep))
+      .find((f) => JSON.parse(fs.readFileSync(f, 'utf8')).workspaceFolders[0] === sub);
+    assert.ok(folderLock, 'a lock lists the subfolder');
+    const { review, filePath, proposal } = await proposeEdit(three, { dir: sub, name: 'sub.txt', before: 'x\n', oldStr: 'x', newStr: 'from a subfolder', tag: 'SUB' });
+    assert.equal((await r.run(['review', 'accept', String(review.id)])).code, 0);
+    await three.waitForScreen(/● done SUB/, STEP_MS, 'the end of the SUB turn');
+    assert.equal(fs.readFileSync(filePath, 'utf8'), proposal);
+    // The session ends: its lock goes, the workspace's stays.
+    await three.keys('C-c');
+    await three.keys('C-c');
+    await pollUntil(
+      async () => ({ ok: !fs.existsSync(folderLock), value: fs.readdirSync(home.ideDir) }),
+      STEP_MS,
+      'the subfolder lock to go with its session',
+    );
+  });
+
   test('a lock with a wrong secret: copilot is refused (401) and does not connect', async () => {
     const other = realTmpDir('rl-copilot-wrong-');
     const st = await r.json(['status', '--json']);

@@ -164,6 +164,27 @@ pub fn copilot_lock(a: &Announcement<'_>, folders: Vec<&Path>) -> Value {
     body
 }
 
+/// Writes the Copilot CLI lock listing `folder` only (0600, atomically), for a session running
+/// there: `tag` keeps its name apart from the workspace's own lock.
+pub fn write_folder_lock(dirs: &Dirs, a: &Announcement<'_>, folder: &Path) -> Written {
+    let cli = &clients::COPILOT;
+    let name = cli.discovery.format.file_name(a.pid, a.port);
+    let tagged = name.replace(".lock", &format!("-{}.lock", folder_tag(folder)));
+    let path = dirs.discovery(cli).join(tagged);
+    write_all(vec![(path, copilot_lock(a, vec![folder]))])
+}
+
+/// A short stable name for a folder (FNV-1a of its bytes, in hex).
+fn folder_tag(folder: &Path) -> String {
+    let hash = folder
+        .to_string_lossy()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    format!("{hash:016x}")
+}
+
 fn write_all(files: Vec<(PathBuf, Value)>) -> Written {
     let mut written = Written::default();
     for (path, body) in files {

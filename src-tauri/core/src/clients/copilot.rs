@@ -48,4 +48,9 @@ pub const COPILOT: Cli = Cli {
         },
         known_bad: &[],
     },
+    // `<id>/workspace.yaml` (`cwd:`) and `<id>/inuse.<PID>.lock` for each session.
+    sessions: Some(Location {
+        sub: "session-state",
+        ..HOME
+    }),
 };

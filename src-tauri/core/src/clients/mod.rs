@@ -45,6 +45,9 @@ pub struct Cli {
     pub env: &'static [(&'static str, Pinned)],
     /// How doctor predicts what it does with its discovery directory.
     pub doctor: Doctor,
+    /// Where it records each running session's folder, for a CLI that connects by itself only
+    /// from a folder a discovery file lists exactly: Redline then writes one for that folder.
+    pub sessions: Option<Location>,
 }
 
 /// A directory (or file) a CLI resolves: `var` if set, else `default` under `base`; then `sub`.

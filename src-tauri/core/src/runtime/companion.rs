@@ -23,6 +23,7 @@ use crate::review::{ReviewEvent, ReviewQueue};
 use crate::runtime::bridge::{Bridge, ContainerPlan};
 use crate::workspace::container::ContainerDirs;
 use crate::workspace::Workspace;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
@@ -44,6 +45,8 @@ pub struct Companion {
     pub ws_port: u16,
     /// Copilot CLI's unix socket, when it could be bound.
     pub socket: Option<PathBuf>,
+    /// The locks written for Copilot CLI sessions running in a subfolder, by folder.
+    folder_locks: BTreeMap<PathBuf, PathBuf>,
     trusted: bool,
     token: Arc<RwLock<Token>>,
     written: Written,
@@ -195,6 +198,7 @@ impl Companion {
             port,
             ws_port,
             socket,
+            folder_locks: BTreeMap::new(),
             trusted,
             token,
             written,
@@ -251,6 +255,9 @@ impl Companion {
     /// authenticated once at the upgrade with the old token, are closed.
     pub fn rotate(&mut self, token: Token, dirs: &Dirs, pid: u32) {
         *self.token.write().unwrap_or_else(|e| e.into_inner()) = token.clone();
+        let folders: BTreeSet<PathBuf> = self.folder_locks.keys().cloned().collect();
+        self.set_folders(&BTreeSet::new(), dirs, pid);
+        self.set_folders(&folders, dirs, pid);
         self.shared.close_clients();
         discovery::remove(&self.written.files);
         let joined = self.shared.workspace.joined();
@@ -270,6 +277,48 @@ impl Companion {
         self.announce_to_containers(dirs, pid);
     }
 
+    /// Keeps one Copilot CLI lock for each of `folders` (subfolders of the workspace where a
+    /// session runs) and none for any other: a lock is only ever added or removed, never
+    /// replaced, as replacing a lock disconnects every session connected through it.
+    pub fn set_folders(&mut self, folders: &BTreeSet<PathBuf>, dirs: &Dirs, pid: u32) {
+        if self.socket.is_none() {
+            return;
+        }
+        let gone: Vec<PathBuf> = self
+            .folder_locks
+            .keys()
+            .filter(|f| !folders.contains(*f))
+            .cloned()
+            .collect();
+        for folder in gone {
+            if let Some(lock) = self.folder_locks.remove(&folder) {
+                discovery::remove(&[lock]);
+            }
+        }
+        let token = self.token();
+        let joined = self.shared.workspace.joined();
+        for folder in folders {
+            if self.folder_locks.contains_key(folder) {
+                continue;
+            }
+            let a = announcement(
+                &self.shared,
+                &joined,
+                pid,
+                self.port,
+                self.ws_port,
+                self.socket.as_deref(),
+                self.trusted,
+                &token,
+            );
+            let written = discovery::write_folder_lock(dirs, &a, folder);
+            if let Some(lock) = written.files.into_iter().next() {
+                tracing::info!("Copilot CLI lock for {}", folder.display());
+                self.folder_locks.insert(folder.clone(), lock);
+            }
+        }
+    }
+
     pub fn discovery(&self) -> &Written {
         &self.written
     }
@@ -285,6 +334,7 @@ impl Companion {
     /// caller holding a lock can release it first.
     pub fn halt(self) -> Stopping {
         discovery::remove(&self.written.files);
+        discovery::remove(&self.folder_locks.values().cloned().collect::<Vec<_>>());
         if let Some(bridge) = &self.containers {
             bridge.remove_files();
         }
@@ -305,7 +355,13 @@ impl Companion {
             port: Some(self.port),
             ws_port: Some(self.ws_port),
             token_store: token_store.to_owned(),
-            discovery_files: self.written.files.clone(),
+            discovery_files: self
+                .written
+                .files
+                .iter()
+                .chain(self.folder_locks.values())
+                .cloned()
+                .collect(),
             discovery_failures: self
                 .written
                 .failures

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
+mod folders;
 mod reviews;
 
 /// Everything outside the process that Redline depends on, injected so tests use temp dirs.
@@ -108,6 +109,7 @@ impl Instance {
                 tracing::error!("workspace {} not started: {e}", entry.path.display());
             }
         }
+        instance.follow_folders();
         Ok(instance)
     }
 

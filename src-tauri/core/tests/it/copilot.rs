@@ -354,3 +354,73 @@ async fn disabling_the_workspace_removes_the_lock_and_the_socket() {
     assert!(!lock_path.exists());
     assert!(!sock.exists());
 }
+
+/// Polls `check` until it holds, for at most `WAIT`.
+async fn eventually(what: &str, check: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !check() {
+        assert!(tokio::time::Instant::now() < deadline, "timed out: {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// The Copilot locks whose only folder is `folder`.
+fn locks_for(f: &Fixture, folder: &Path) -> Vec<PathBuf> {
+    let dir = f.dirs.discovery(&COPILOT);
+    std::fs::read_dir(&dir)
+        .map(|rd| rd.filter_map(|e| Some(e.ok()?.path())).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| {
+            std::fs::read(p)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+                .is_some_and(|v| v["workspaceFolders"] == json!([folder]))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_session_in_a_subfolder_gets_a_lock_of_its_own_while_it_lives() {
+    let f = start().await;
+    let sub = f.ws.join("server");
+    std::fs::create_dir_all(&sub).unwrap();
+    let (workspace_lock, before) = lock(&f);
+    // What copilot started in `sub` records (COPILOT_HOME/session-state/<id>/).
+    let record = f.dirs.home.join(".copilot/session-state/0b3c-session");
+    std::fs::create_dir_all(&record).unwrap();
+    std::fs::write(
+        record.join("workspace.yaml"),
+        format!("id: 0b3c-session\ncwd: {}\n", sub.display()),
+    )
+    .unwrap();
+    let inuse = record.join(format!("inuse.{}.lock", std::process::id()));
+    std::fs::write(&inuse, "").unwrap();
+    eventually("a lock listing the subfolder", || {
+        locks_for(&f, &sub).len() == 1
+    })
+    .await;
+    let folder_lock = locks_for(&f, &sub).remove(0);
+    let body: Value = serde_json::from_slice(&std::fs::read(&folder_lock).unwrap()).unwrap();
+    assert_eq!(body["socketPath"], before["socketPath"]);
+    assert_eq!(body["headers"], before["headers"]);
+    assert_eq!(
+        std::fs::metadata(&folder_lock)
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777,
+        0o600
+    );
+    assert_eq!(
+        std::fs::read(&workspace_lock).unwrap(),
+        serde_json::to_vec(&before).unwrap(),
+        "the workspace's own lock is left alone: replacing it disconnects its sessions"
+    );
+    let status = f.instance.status().await;
+    assert!(status.workspaces[0].discovery_files.contains(&folder_lock));
+    // The session ends: its lock goes.
+    std::fs::remove_file(&inuse).unwrap();
+    eventually("the subfolder's lock removed", || !folder_lock.exists()).await;
+    assert!(workspace_lock.exists());
+}
