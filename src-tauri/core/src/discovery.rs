@@ -80,10 +80,11 @@ pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
 /// and Claude locks carry no PID: Redline's means nothing in the container's PID namespace and
 /// the CLIs would delete the lock; without one Qwen Code keeps a lock whose `workspacePath`
 /// exists, Claude Code one it can connect to. Claude's `workspaceFolders` is the container path.
+/// Copilot CLI's lock needs a live PID (1) and names the mounted socket; written only when the
+/// announcement has a socket for containers.
 pub fn write_for_container(place: &ContainerDirs, a: &Announcement<'_>) -> Written {
     let files = clients::ALL
         .iter()
-        .filter(|cli| cli.transport != Transport::UnixHttp)
         .filter_map(|cli| {
             let port = a.port_for(cli.transport)?;
             let format = cli.discovery.format;
@@ -138,7 +139,21 @@ fn body(format: Format, a: &Announcement<'_>, port: u16, reader: Reader) -> Valu
             }
             body
         }
-        Format::CopilotLock => copilot_lock(a, a.roots.iter().map(|r| r.as_path()).collect()),
+        Format::CopilotLock => match reader {
+            Reader::Host => copilot_lock(a, a.roots.iter().map(|r| r.as_path()).collect()),
+            // PID 1 is alive in every container (Copilot CLI drops a lock whose PID is not);
+            // the socket is where the container sees it mounted.
+            Reader::Container => {
+                let mut body = copilot_lock(a, vec![Path::new(a.workspace_path)]);
+                body["pid"] = json!(1);
+                body["socketPath"] = json!(format!(
+                    "{}/{}",
+                    crate::workspace::container::CONTAINER_SOCKET_DIR,
+                    crate::workspace::container::SOCKET_NAME
+                ));
+                body
+            }
+        },
     }
 }
 

@@ -136,13 +136,27 @@ fn container_files_carry_the_container_path_and_no_ppid_and_are_swept_not_their_
         .join("gemini-ide-server-77-5151.json");
     let qwen = place.dir(&clients::QWEN).join("5151.lock");
     let claude = place.dir(&clients::CLAUDE).join("6161.lock");
-    assert_eq!(w.files, vec![gemini.clone(), qwen.clone(), claude.clone()]);
+    let copilot = place.dir(&clients::COPILOT).join("redline-77-5151.lock");
+    assert_eq!(
+        w.files,
+        vec![
+            gemini.clone(),
+            qwen.clone(),
+            claude.clone(),
+            copilot.clone()
+        ]
+    );
     let c: Value = serde_json::from_slice(&std::fs::read(&claude).unwrap()).unwrap();
     assert_eq!(
         c,
         json!({"workspaceFolders": ["/workspace"], "ideName": "Redline", "transport": "ws",
                "runningInWindows": false, "authToken": token.expose()})
     );
+    // PID 1 lives in every container; the socket is where `container args` mounts it.
+    let p: Value = serde_json::from_slice(&std::fs::read(&copilot).unwrap()).unwrap();
+    assert_eq!(p["pid"], 1);
+    assert_eq!(p["socketPath"], "/tmp/redline/copilot.sock");
+    assert_eq!(p["workspaceFolders"], json!(["/workspace"]));
     assert_eq!(
         std::fs::metadata(&claude).unwrap().permissions().mode() & 0o777,
         0o600
@@ -165,7 +179,7 @@ fn container_files_carry_the_container_path_and_no_ppid_and_are_swept_not_their_
     std::fs::write(&theirs_claude, r#"{"ideName":"Other","transport":"ws"}"#).unwrap();
     let mut swept = sweep_containers(&d);
     swept.sort();
-    let mut expected = vec![gemini, qwen, claude];
+    let mut expected = vec![gemini, qwen, claude, copilot];
     expected.sort();
     assert_eq!(swept, expected);
     assert!(

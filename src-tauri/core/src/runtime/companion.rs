@@ -151,8 +151,24 @@ impl Companion {
             cancel.clone(),
         );
         let mut servers = vec![server, ws_server];
+        let container_socket = match side.as_mut() {
+            Some(bridge) => bind_copilot_for_containers(dirs, &shared.workspace, bridge),
+            None => None,
+        };
         let socket = match bind_copilot(dirs, port) {
             Ok((path, listener)) => {
+                if let Some(listener) = container_socket {
+                    servers.push(serve_copilot(
+                        listener,
+                        mcp_http::shared::Shared {
+                            service: shared.clone(),
+                            sessions: copilot_sessions.clone(),
+                        },
+                        token.clone(),
+                        limits,
+                        cancel.clone(),
+                    ));
+                }
                 servers.push(serve_copilot(
                     listener,
                     mcp_http::shared::Shared {
@@ -420,6 +436,40 @@ fn bind_copilot(dirs: &Dirs, port: u16) -> Result<(PathBuf, tokio::net::UnixList
     let path = dirs.runtime.join(format!("copilot-{port}.sock"));
     let listener = copilot::bind(&path)?;
     Ok((path, listener))
+}
+
+/// The workspace's socket for containers, in the directory `redline container args` mounts;
+/// the bridge's files name it once bound.
+#[cfg(unix)]
+fn bind_copilot_for_containers(
+    dirs: &Dirs,
+    workspace: &Workspace,
+    bridge: &mut Bridge,
+) -> Option<tokio::net::UnixListener> {
+    let host = workspace.id();
+    let place = ContainerDirs::new(dirs, host, &host.to_string_lossy());
+    let path = place
+        .socket_dir()
+        .join(crate::workspace::container::SOCKET_NAME);
+    match copilot::bind(&path) {
+        Ok(listener) => {
+            bridge.socket = Some(path);
+            Some(listener)
+        }
+        Err(e) => {
+            tracing::warn!("no socket for Copilot CLI in containers: {e}");
+            None
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn bind_copilot_for_containers(
+    _: &Dirs,
+    _: &Workspace,
+    _: &mut Bridge,
+) -> Option<std::convert::Infallible> {
+    None
 }
 
 #[cfg(not(unix))]
