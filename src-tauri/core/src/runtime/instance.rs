@@ -87,6 +87,8 @@ impl Instance {
         }
         let mut swept = discovery::sweep_stale(&world.dirs, world.procs.as_ref(), world.pid);
         swept.extend(discovery::sweep_containers(&world.dirs));
+        #[cfg(unix)]
+        swept.extend(crate::protocols::copilot::sweep(&world.dirs.runtime));
         for f in &swept {
             tracing::info!("removed stale discovery file {}", f.display());
         }

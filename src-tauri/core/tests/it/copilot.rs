@@ -424,3 +424,21 @@ async fn a_session_in_a_subfolder_gets_a_lock_of_its_own_while_it_lives() {
     eventually("the subfolder's lock removed", || !folder_lock.exists()).await;
     assert!(workspace_lock.exists());
 }
+
+#[tokio::test]
+async fn a_crashed_runs_socket_is_swept_at_start_and_a_live_one_kept() {
+    let f = start().await;
+    let live = socket(&f);
+    // What a killed run leaves: a socket file nothing listens on.
+    let dead = f.dirs.runtime.join("copilot-1.sock");
+    drop(std::os::unix::net::UnixListener::bind(&dead).unwrap());
+    assert!(dead.exists());
+    let other = f
+        .restart(std::sync::Arc::new(
+            redline_core::workspace::container::OsInterfaces,
+        ))
+        .await;
+    assert!(!dead.exists(), "the dead socket is gone");
+    assert!(live.exists(), "the running server's socket stays");
+    other.shutdown().await;
+}

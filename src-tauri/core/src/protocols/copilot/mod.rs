@@ -4,7 +4,7 @@
 pub mod tools;
 
 #[cfg(unix)]
-pub use socket::{bind, serve};
+pub use socket::{bind, serve, sweep};
 
 #[cfg(unix)]
 mod socket {
@@ -32,6 +32,28 @@ mod socket {
             _ => {}
         }
         UnixListener::bind(path).map_err(|e| Error::io(path, e))
+    }
+
+    /// Removes the sockets a crashed run left in `dir` (named `copilot-*.sock`): only those
+    /// nothing listens on any more, so a live server's socket is never taken away.
+    pub fn sweep(dir: &Path) -> Vec<std::path::PathBuf> {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut removed = Vec::new();
+        for path in entries.filter_map(|e| Some(e.ok()?.path())) {
+            let ours = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("copilot-") && n.ends_with(".sock"));
+            let dead = ours
+                && std::os::unix::net::UnixStream::connect(&path)
+                    .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionRefused);
+            if dead && std::fs::remove_file(&path).is_ok() {
+                removed.push(path);
+            }
+        }
+        removed
     }
 
     /// Serves Copilot CLI's tools on `listener` until `cancel` fires; the socket file goes with
