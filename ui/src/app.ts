@@ -19,6 +19,7 @@ const LAYOUT_KEY = 'redline.layout';
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const MOD = isMac ? '⌘' : 'Ctrl+';
 const ALT = isMac ? '⌥' : 'Alt+';
+const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
 /** Selection changes closer together than this go to Claude Code once. */
 const SELECT_DELAY_MS = 100;
 
@@ -56,13 +57,14 @@ const LAYOUT = `
       </div>
       <button type="button" class="ask" hidden title="Send the selected lines to Claude Code, to ask about them (${MOD}${ALT}K)">Ask Claude <kbd>${MOD}${ALT}K</kbd></button>
       <button type="button" class="reject" title="Reject this proposal: the file stays as it is">Reject</button>
-      <button type="button" class="accept" title="Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)">Accept <kbd>${MOD}S</kbd></button>
+      <button type="button" class="accept" title="${ACCEPT_TITLE}">Accept <kbd>${MOD}S</kbd></button>
     </div>
   </div>
   <div class="banner disk-changed" role="alert" hidden>
     <strong>This file changed on disk</strong> after the proposal was made. Accepting overwrites those changes.
   </div>
-  <div class="columns" aria-hidden="true"><span>Original</span><span>Proposal · editable</span></div>
+  <div class="banner read-only" role="note" hidden></div>
+  <div class="columns" aria-hidden="true"><span>Original</span><span class="proposal-label">Proposal · editable</span></div>
   <div class="editor-host"></div>
 </section>
 <section class="empty" hidden>
@@ -107,7 +109,7 @@ export class ReviewWindow {
   private layout: Layout;
   private el: {
     tabs: HTMLElement; review: HTMLElement; empty: HTMLElement; summary: HTMLElement; host: HTMLElement;
-    banner: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement;
+    banner: HTMLElement; readOnly: HTMLElement; proposalLabel: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement;
     ask: HTMLButtonElement;
     settings: HTMLFormElement; settingsToggle: HTMLButtonElement;
   };
@@ -129,6 +131,7 @@ export class ReviewWindow {
     this.el = {
       tabs: q('.tabs'), review: q('.review'), empty: q('.empty'), summary: q('.summary'),
       host: q('.editor-host'), banner: q('.disk-changed'), columns: q('.columns'),
+      readOnly: q('.banner.read-only'), proposalLabel: q('.proposal-label'),
       accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'),
       settings: q('.settings'), settingsToggle: q('.settings-toggle'),
     };
@@ -293,7 +296,9 @@ export class ReviewWindow {
   async accept(id = this.list.selected): Promise<void> {
     const review = this.list.get(id);
     if (!review || review.busy || id === null) return;
-    const content = id === this.editorFor && this.editor ? this.editor.getText() : review.text;
+    // A read-only proposal goes back as it came: there is no edited text to send.
+    const content = review.detail.readOnly !== null ? null
+      : id === this.editorFor && this.editor ? this.editor.getText() : review.text;
     this.cancelPush(id);
     review.busy = true;
     this.renderButtons();
@@ -417,7 +422,8 @@ export class ReviewWindow {
 
   private checkDisk(id = this.list.selected): void {
     const review = this.list.get(id);
-    if (!review || id === null) return;
+    // Nothing is written for a read-only proposal, so a change on disk is nothing to warn of.
+    if (!review || id === null || review.detail.readOnly !== null) return;
     ipc.reviewDiskChanged(id).then((changed) => {
       review.diskChanged = changed;
       if (id === this.list.selected) this.el.banner.hidden = !changed;
@@ -517,6 +523,11 @@ export class ReviewWindow {
     }
     this.renderLayout();
     this.el.banner.hidden = !review.diskChanged;
+    const readOnly = review.detail.readOnly;
+    this.el.readOnly.hidden = readOnly === null;
+    this.el.readOnly.textContent = readOnly ?? '';
+    this.el.proposalLabel.textContent = readOnly === null ? 'Proposal · editable' : 'Proposal · read-only';
+    this.el.accept.title = readOnly === null ? ACCEPT_TITLE : `Accept the proposal as it is (${MOD}S or ${MOD}Enter)`;
   }
 
   private renderTabs(): void {
@@ -553,6 +564,7 @@ export class ReviewWindow {
       path: review.detail.relativePath,
       unified: this.effectiveLayout(review) === 'unified',
       highlightChanges: !review.detail.newFile,
+      readOnly: review.detail.readOnly !== null,
     }, () => this.onEdit(), () => this.onSelect());
   }
 }

@@ -146,6 +146,7 @@ impl Handler {
             original_from: Some(a.file_path.clone()),
             file_path: a.file_path,
             proposal: a.new_content,
+            read_only: None,
         };
         match self.ws().service.propose(ask, reply).await {
             Ok(_) => done(vec![]),

@@ -61,6 +61,7 @@ fn pending(n: usize) -> Vec<Summary> {
             removed: 0,
             new_file: false,
             created_at: 0,
+            read_only: None,
         })
         .collect()
 }
