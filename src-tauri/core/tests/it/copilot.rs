@@ -209,11 +209,22 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
             review.client.session_name.as_deref(),
             Some("Fix the parser")
         );
+        // Copilot CLI writes its own proposal on SAVED: the review is read-only, saying why.
+        assert_eq!(
+            review.read_only.as_deref(),
+            Some(redline_core::protocols::copilot::tools::READ_ONLY)
+        );
+        assert!(f.instance.update(id, "edited\n".into()).is_err());
+        let edited = f
+            .instance
+            .decide(id, Decision::Accept(Some("one\nedited\n".into())))
+            .await;
+        assert!(edited.is_err(), "an edited accept cannot be carried back");
         f.instance
             .decide(
                 id,
                 if decision {
-                    Decision::Accept(Some("one\nedited\n".into()))
+                    Decision::Accept(None)
                 } else {
                     Decision::Reject
                 },

@@ -153,6 +153,7 @@ impl Handler {
             original_from: Some(a.original_file_path.clone()),
             file_path: a.original_file_path,
             proposal: a.new_file_contents,
+            read_only: Some(READ_ONLY.to_owned()),
         };
         let id = match self.ws().service.propose(ask, reply).await {
             Ok(id) => id,
