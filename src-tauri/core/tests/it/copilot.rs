@@ -453,3 +453,31 @@ async fn a_crashed_runs_socket_is_swept_at_start_and_a_live_one_kept() {
     assert!(live.exists(), "the running server's socket stays");
     other.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_http_limits_hold_on_the_socket_too() {
+    let f = start().await;
+    let sock = socket(&f);
+    let bearer = format!("Bearer {}", f.token);
+    // A body announced over the limit: refused before it is read.
+    let huge = format!(
+        "POST /mcp HTTP/1.1\r\nHost: localhost\r\nAuthorization: {bearer}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        redline_core::protocols::jsonrpc::MAX_MESSAGE_BYTES + 1
+    );
+    assert_eq!(raw(&sock, &huge).await.0, 413);
+    // A browser's request (any Origin) is refused even with the token.
+    let with_origin = post("localhost", Some(&bearer), crate::common::INIT).replacen(
+        "Host: localhost\r\n",
+        "Host: localhost\r\nOrigin: http://evil.example\r\n",
+        1,
+    );
+    assert_eq!(raw(&sock, &with_origin).await.0, 403);
+    // Garbage is a JSON-RPC parse error with no parser text.
+    let (status, text) = raw(&sock, &post("localhost", Some(&bearer), "{nope")).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(
+        text.contains("-32700") && !text.contains("key must be"),
+        "{text}"
+    );
+}
