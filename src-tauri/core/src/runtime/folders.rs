@@ -90,8 +90,13 @@ fn read_session(dir: &Path) -> Option<(u32, PathBuf)> {
             .parse()
             .ok()
     })?;
+    let file = dir.join("workspace.yaml");
+    // Only a regular file: opening a FIFO would wait for a writer for ever.
+    if !std::fs::symlink_metadata(&file).ok()?.is_file() {
+        return None;
+    }
     let mut yaml = String::new();
-    std::fs::File::open(dir.join("workspace.yaml"))
+    std::fs::File::open(&file)
         .ok()?
         .take(MAX_YAML)
         .read_to_string(&mut yaml)
