@@ -186,4 +186,26 @@ mod tests {
             BTreeSet::from([PathBuf::from("/src/app/x")])
         );
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_for_a_record_is_skipped_not_waited_on() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = Dirs::under(tmp.path());
+        let dir = session(&dirs, "f", std::process::id(), "");
+        let yaml = dir.join("workspace.yaml");
+        std::fs::remove_file(&yaml).unwrap();
+        let c = std::ffi::CString::new(yaml.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let found = Sessions::default().scan(&dirs, &Alive(vec![std::process::id()]));
+            let _ = tx.send(found);
+        });
+        let found = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the scan returns");
+        assert!(found.is_empty());
+    }
 }
