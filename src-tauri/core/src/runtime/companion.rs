@@ -10,7 +10,6 @@ use crate::net::limits::Limits;
 use crate::platform::clock::Clock;
 use crate::platform::dirs::Dirs;
 use crate::platform::token::Token;
-use crate::protocols::copilot;
 use crate::protocols::mcp_http;
 use crate::protocols::mcp_http::guard::Guard;
 use crate::protocols::mcp_http::session::Sessions;
@@ -31,6 +30,8 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
 pub use crate::review::service::{settle, Decision};
+
+mod copilot;
 
 /// A running companion: the workspace's service, with each protocol's server wired to it.
 pub struct Companion {
@@ -151,41 +152,19 @@ impl Companion {
             cancel.clone(),
         );
         let mut servers = vec![server, ws_server];
-        let container_socket = match side.as_mut() {
-            Some(bridge) => bind_copilot_for_containers(dirs, &shared.workspace, bridge),
-            None => None,
-        };
-        let socket = match bind_copilot(dirs, port) {
-            Ok((path, listener)) => {
-                if let Some(listener) = container_socket {
-                    servers.push(serve_copilot(
-                        listener,
-                        mcp_http::shared::Shared {
-                            service: shared.clone(),
-                            sessions: copilot_sessions.clone(),
-                        },
-                        token.clone(),
-                        limits,
-                        cancel.clone(),
-                    ));
-                }
-                servers.push(serve_copilot(
-                    listener,
-                    mcp_http::shared::Shared {
-                        service: shared.clone(),
-                        sessions: copilot_sessions.clone(),
-                    },
-                    token.clone(),
-                    limits,
-                    cancel.clone(),
-                ));
-                Some(path)
-            }
-            Err(e) => {
-                tracing::warn!("no socket for Copilot CLI: {e}");
-                None
-            }
-        };
+        let (socket, copilot_servers) = copilot::serve(
+            dirs,
+            port,
+            mcp_http::shared::Shared {
+                service: shared.clone(),
+                sessions: copilot_sessions.clone(),
+            },
+            side.as_mut(),
+            &token,
+            limits,
+            &cancel,
+        );
+        servers.extend(copilot_servers);
         tokio::spawn(context_updates(shared.clone(), cancel.clone()));
         let trusted = trusted == Some(true);
         let written = {
@@ -293,48 +272,6 @@ impl Companion {
         self.announce_to_containers(dirs, pid);
     }
 
-    /// Keeps one Copilot CLI lock for each of `folders` (subfolders of the workspace where a
-    /// session runs) and none for any other: a lock is only ever added or removed, never
-    /// replaced, as replacing a lock disconnects every session connected through it.
-    pub fn set_folders(&mut self, folders: &BTreeSet<PathBuf>, dirs: &Dirs, pid: u32) {
-        if self.socket.is_none() {
-            return;
-        }
-        let gone: Vec<PathBuf> = self
-            .folder_locks
-            .keys()
-            .filter(|f| !folders.contains(*f))
-            .cloned()
-            .collect();
-        for folder in gone {
-            if let Some(lock) = self.folder_locks.remove(&folder) {
-                discovery::remove(&[lock]);
-            }
-        }
-        let token = self.token();
-        let joined = self.shared.workspace.joined();
-        for folder in folders {
-            if self.folder_locks.contains_key(folder) {
-                continue;
-            }
-            let a = announcement(
-                &self.shared,
-                &joined,
-                pid,
-                self.port,
-                self.ws_port,
-                self.socket.as_deref(),
-                self.trusted,
-                &token,
-            );
-            let written = discovery::write_folder_lock(dirs, &a, folder);
-            if let Some(lock) = written.files.into_iter().next() {
-                tracing::info!("Copilot CLI lock for {}", folder.display());
-                self.folder_locks.insert(folder.clone(), lock);
-            }
-        }
-    }
-
     pub fn discovery(&self) -> &Written {
         &self.written
     }
@@ -406,7 +343,7 @@ impl Companion {
 
 /// What the workspace's discovery files say.
 #[allow(clippy::too_many_arguments)]
-fn announcement<'a>(
+pub(super) fn announcement<'a>(
     shared: &'a Service,
     workspace_path: &'a str,
     pid: u32,
@@ -427,82 +364,6 @@ fn announcement<'a>(
         trusted,
         at_ms: Clock::now_ms(&crate::platform::clock::SystemClock),
     }
-}
-
-/// Copilot CLI's socket, in Redline's private runtime directory, named by the workspace's
-/// HTTP port (unique while it runs).
-#[cfg(unix)]
-fn bind_copilot(dirs: &Dirs, port: u16) -> Result<(PathBuf, tokio::net::UnixListener)> {
-    let path = dirs.runtime.join(format!("copilot-{port}.sock"));
-    let listener = copilot::bind(&path)?;
-    Ok((path, listener))
-}
-
-/// The workspace's socket for containers, in the directory `redline container args` mounts;
-/// the bridge's files name it once bound.
-#[cfg(unix)]
-fn bind_copilot_for_containers(
-    dirs: &Dirs,
-    workspace: &Workspace,
-    bridge: &mut Bridge,
-) -> Option<tokio::net::UnixListener> {
-    let host = workspace.id();
-    let place = ContainerDirs::new(dirs, host, &host.to_string_lossy());
-    let path = place
-        .socket_dir()
-        .join(crate::workspace::container::SOCKET_NAME);
-    match copilot::bind(&path) {
-        Ok(listener) => {
-            bridge.socket = Some(path);
-            Some(listener)
-        }
-        Err(e) => {
-            tracing::warn!("no socket for Copilot CLI in containers: {e}");
-            None
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn bind_copilot_for_containers(
-    _: &Dirs,
-    _: &Workspace,
-    _: &mut Bridge,
-) -> Option<std::convert::Infallible> {
-    None
-}
-
-#[cfg(not(unix))]
-fn bind_copilot(_: &Dirs, _: u16) -> Result<(PathBuf, std::convert::Infallible)> {
-    Err(Error::Control(
-        "Copilot CLI's named pipe is not served on this system yet".into(),
-    ))
-}
-
-#[cfg(unix)]
-fn serve_copilot(
-    listener: tokio::net::UnixListener,
-    shared: mcp_http::shared::Shared,
-    token: Arc<RwLock<Token>>,
-    limits: Limits,
-    cancel: CancellationToken,
-) -> tokio::task::JoinHandle<()> {
-    let hosts = Hosts {
-        port: None,
-        container_port: None,
-    };
-    copilot::serve(listener, shared, Guard { hosts, token }, limits, cancel)
-}
-
-#[cfg(not(unix))]
-fn serve_copilot(
-    listener: std::convert::Infallible,
-    _: mcp_http::shared::Shared,
-    _: Arc<RwLock<Token>>,
-    _: Limits,
-    _: CancellationToken,
-) -> tokio::task::JoinHandle<()> {
-    match listener {}
 }
 
 /// Debounces review changes in this workspace into `ide/contextUpdate`s.
