@@ -17,5 +17,6 @@ mod instance;
 mod jsonrpc_faults;
 mod keyring;
 mod peer;
+mod sessions_started;
 mod ws_claude;
 mod ws_container;
