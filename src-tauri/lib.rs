@@ -112,6 +112,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
             let handle = app.handle().clone();
             spawn(forward_reviews(handle.clone()));
             spawn(forward_show_requests(handle.clone()));
+            spawn(prepare_on_connect(handle.clone()));
             spawn(exit_on_quit(handle, signals));
             Ok(())
         })
@@ -163,6 +164,21 @@ async fn forward_show_requests(app: AppHandle) {
     let mut requests = instance(&app).show_requests();
     while requests.recv().await.is_ok() {
         window::show(&app, true);
+    }
+}
+
+/// Each CLI session that starts (any workspace, any protocol) makes the review window ready,
+/// hidden, if there is none: the review it may send pops up warm.
+async fn prepare_on_connect(app: AppHandle) {
+    let mut started = instance(&app).reviews().sessions_started();
+    // Sessions that started before this task ran count too: they may send a review next.
+    let mut seen = 0;
+    loop {
+        seen = match started.wait_for(|n| *n > seen).await {
+            Ok(n) => *n,
+            Err(_) => return,
+        };
+        window::prepare(&app);
     }
 }
 

@@ -1,5 +1,6 @@
-//! The review window: made when first needed and kept while in use, so every review after the
-//! first pops up warm; after a long idle spell hidden it is destroyed to give back WebKit's memory.
+//! The review window: made hidden when a CLI connects (or, at the latest, for the first review)
+//! and kept while in use, so reviews pop up warm; after a long idle spell hidden it is destroyed
+//! to give back WebKit's memory.
 
 use redline_core::runtime::instance::Instance;
 use redline_core::workspace::settings::PopupMode;
@@ -7,8 +8,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tauri::{
-    AppHandle, Emitter, Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder, Window,
-    WindowEvent,
+    webview::PageLoadEvent, AppHandle, Emitter, Manager, WebviewUrl, WebviewWindow,
+    WebviewWindowBuilder, Window, WindowEvent,
 };
 
 pub const LABEL: &str = "review";
@@ -43,6 +44,11 @@ pub fn ensure(app: &AppHandle) -> tauri::Result<WebviewWindow> {
         .min_inner_size(640.0, 400.0)
         .visible(false)
         .focused(false)
+        .on_page_load(|_, payload| {
+            if payload.event() == PageLoadEvent::Finished {
+                tracing::info!("review window loaded");
+            }
+        })
         .build()?;
     lean(&w);
     Ok(w)
@@ -86,6 +92,22 @@ pub fn show(app: &AppHandle, focus: bool) {
     }
 }
 
+/// A CLI connected, so a review may follow: the window is made now, hidden and unfocused, and
+/// its page loads while the CLI works, so the first review pops up warm. Nothing shows until a
+/// review does. Unused, it is released after the idle spell like a hidden one.
+pub fn prepare(app: &AppHandle) {
+    if app.get_webview_window(LABEL).is_some() {
+        return;
+    }
+    if let Err(e) = ensure(app) {
+        tracing::warn!("cannot prepare the review window: {e}");
+        return;
+    }
+    tracing::info!("a CLI connected: review window prepared, hidden");
+    let seen = app.state::<Visibility>().0.load(Ordering::SeqCst);
+    release_when_idle(app, seen);
+}
+
 /// Hides the window and schedules its reclaim.
 pub fn hide(app: &AppHandle) -> tauri::Result<()> {
     let Some(w) = app.get_webview_window(LABEL) else {
@@ -93,8 +115,15 @@ pub fn hide(app: &AppHandle) -> tauri::Result<()> {
     };
     w.hide()?;
     let seen = app.state::<Visibility>().0.fetch_add(1, Ordering::SeqCst) + 1;
+    release_when_idle(app, seen);
+    Ok(())
+}
+
+/// After the idle spell, destroys the window unless it was shown or hidden since (`seen` is the
+/// visibility count now) or reviews are pending.
+fn release_when_idle(app: &AppHandle, seen: u64) {
     if under_automation() {
-        return Ok(());
+        return;
     }
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
@@ -102,12 +131,14 @@ pub fn hide(app: &AppHandle) -> tauri::Result<()> {
         let idle = app.state::<Arc<Instance>>().reviews().list().is_empty();
         if idle && app.state::<Visibility>().0.load(Ordering::SeqCst) == seen {
             if let Some(w) = app.get_webview_window(LABEL) {
+                if w.is_visible().unwrap_or(true) {
+                    return;
+                }
                 tracing::info!("review window idle: releasing it until the next review");
                 let _ = w.destroy();
             }
         }
     });
-    Ok(())
 }
 
 /// A review arrived: get the user's attention the way they chose.
