@@ -38,19 +38,24 @@ pub fn ensure(app: &AppHandle) -> tauri::Result<WebviewWindow> {
     if let Some(w) = app.get_webview_window(LABEL) {
         return Ok(w);
     }
+    // Where a cold pop-up's time goes: making the window, then loading its page (bench/window).
+    let made = std::time::Instant::now();
     let w = WebviewWindowBuilder::new(app, LABEL, WebviewUrl::App("index.html".into()))
         .title("Redline — review")
         .inner_size(1280.0, 820.0)
         .min_inner_size(640.0, 400.0)
         .visible(false)
         .focused(false)
-        .on_page_load(|_, payload| {
+        .on_page_load(move |_, payload| {
             if payload.event() == PageLoadEvent::Finished {
-                tracing::info!("review window loaded");
+                let ms = made.elapsed().as_millis() as u64;
+                tracing::info!(ms, "review window loaded");
             }
         })
         .build()?;
     lean(&w);
+    let ms = made.elapsed().as_millis() as u64;
+    tracing::info!(ms, "review window made");
     Ok(w)
 }
 
@@ -72,6 +77,19 @@ fn lean(w: &WebviewWindow) {
 
 #[cfg(not(target_os = "linux"))]
 fn lean(_: &WebviewWindow) {}
+
+/// Makes the window's native resources (the X window, its surfaces) without mapping it, so its
+/// first show only maps it.
+#[cfg(target_os = "linux")]
+fn realize(w: &WebviewWindow) {
+    use gtk::prelude::WidgetExt;
+    if let Ok(window) = w.gtk_window() {
+        window.realize();
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn realize(_: &WebviewWindow) {}
 
 /// Shows the window; with `focus`, it also takes the keyboard.
 pub fn show(app: &AppHandle, focus: bool) {
@@ -99,9 +117,12 @@ pub fn prepare(app: &AppHandle) {
     if app.get_webview_window(LABEL).is_some() {
         return;
     }
-    if let Err(e) = ensure(app) {
-        tracing::warn!("cannot prepare the review window: {e}");
-        return;
+    match ensure(app) {
+        Ok(w) => realize(&w),
+        Err(e) => {
+            tracing::warn!("cannot prepare the review window: {e}");
+            return;
+        }
     }
     tracing::info!("a CLI connected: review window prepared, hidden");
     let seen = app.state::<Visibility>().0.load(Ordering::SeqCst);
