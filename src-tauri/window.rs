@@ -157,10 +157,41 @@ fn release_when_idle(app: &AppHandle, seen: u64) {
                 }
                 tracing::info!("review window idle: releasing it until the next review");
                 let _ = w.destroy();
+                end_network_process();
             }
         }
     });
 }
+
+/// WebKit keeps its network process after the last webview goes (the web context lives as long
+/// as the app), holding ~55 MiB for nothing (bench/window). Ended with the window: WebKit starts
+/// a new one for the next window, as it does after a crash.
+#[cfg(target_os = "linux")]
+fn end_network_process() {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return;
+    };
+    let children = tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+        .flat_map(|c| {
+            c.split_whitespace()
+                .filter_map(|p| p.parse::<i32>().ok())
+                .collect::<Vec<_>>()
+        });
+    for pid in children {
+        let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        // A child stays ours (a zombie at worst) until reaped, so the pid cannot be reused here.
+        if comm.trim_end() == "WebKitNetworkPr" {
+            tracing::info!("ending WebKit's network process {pid} with the window");
+            // SAFETY: kill(2) on our own child process; no memory is involved.
+            unsafe { libc::kill(pid, libc::SIGTERM) };
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn end_network_process() {}
 
 /// A review arrived: get the user's attention the way they chose.
 pub fn pop_up(app: &AppHandle, mode: PopupMode) {

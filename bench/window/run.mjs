@@ -48,6 +48,8 @@ const env = {
   PATH: process.env.PATH, HOME: dirs.home, TMPDIR: dirs.tmp, XDG_CONFIG_HOME: dirs.config,
   XDG_RUNTIME_DIR: dirs.run, DISPLAY: display, RUST_LOG: 'info,rmcp=warn',
   REDLINE_WINDOW_IDLE_SECS: String(IDLE_SECS), NO_AT_BRIDGE: '1',
+  // Experiments: more variables for the app, e.g. BENCH_APP_ENV='{"GDK_GL":"disable"}'.
+  ...JSON.parse(process.env.BENCH_APP_ENV ?? '{}'),
 };
 const run = (...a) => execFileSync(bin, a, { env, encoding: 'utf8' });
 const children = [];
