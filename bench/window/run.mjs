@@ -120,10 +120,14 @@ async function launch(n) {
   children.push(app);
   const shownAt = new Map();
   const waiters = new Map();
-  const seen = { loaded: 0, released: 0 };
+  const seen = { loaded: 0, released: 0, madeMs: [], loadedMs: [] };
   createInterface({ input: app.stderr }).on('line', (raw) => {
     const line = raw.replace(/\x1b\[[0-9;]*m/g, '');
     if (line.includes('review window loaded')) seen.loaded += 1;
+    const made = /review window made ms=(\d+)/.exec(line);
+    if (made) seen.madeMs.push(Number(made[1]));
+    const loaded = /review window loaded ms=(\d+)/.exec(line);
+    if (loaded) seen.loadedMs.push(Number(loaded[1]));
     if (line.includes('review window idle: releasing')) seen.released += 1;
     const m = /review shown review=(\d+)/.exec(line);
     if (!m) return;
@@ -193,6 +197,9 @@ async function launch(n) {
   r.released = memory(app.pid);
   // Truly cold: no window at all when openDiff comes.
   r.cold = await review('lib.rs', `${smallProposal}// cold\n`);
+  // Where the cold pop-up's time went: the window made (the show waits for it), its page loaded.
+  r.coldMade = seen.madeMs.at(-1);
+  r.coldLoaded = seen.loadedMs.at(-1);
   r.processes = r.shown.processes;
   run('quit');
   await new Promise((res) => (app.exitCode !== null ? res() : app.on('exit', res)));
@@ -247,6 +254,12 @@ async function main() {
     memRow('one review shown', 'shown'),
     memRow('answered, window hidden (kept warm)', 'hidden'),
     memRow('window released after the idle spell', 'released'),
+    '',
+    '| where a truly cold pop-up\'s time goes, ms | min | median | max | samples |',
+    '| --- | --- | --- | --- | --- |',
+    row('making the window (GTK window, webview, WebKit processes started)', results.map((r) => r.coldMade)),
+    row('its page loaded (HTML, scripts, styles), from the start of making it', results.map((r) => r.coldLoaded)),
+    row('the rest: the page starts, lists the review, builds the editor, paints', results.map((r) => r.cold - r.coldLoaded)),
     '',
   ].join('\n');
   console.log(report);
