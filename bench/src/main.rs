@@ -214,11 +214,6 @@ pub fn shown(p: &std::path::Path) -> String {
 mod tests {
     #[test]
     fn reports_print_no_absolute_path_of_this_machine() {
-        let cwd = std::env::current_dir().unwrap();
-        assert_eq!(
-            super::shown(&cwd.join("target/release/redline")),
-            "target/release/redline"
-        );
         let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let repo = repo.canonicalize().unwrap();
         assert_eq!(
