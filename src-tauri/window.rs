@@ -1,5 +1,6 @@
-//! The review window: made when first needed and kept while in use, so every review after the
-//! first pops up warm; after a long idle spell hidden it is destroyed to give back WebKit's memory.
+//! The review window: made hidden when a CLI connects (or, at the latest, for the first review)
+//! and kept while in use, so reviews pop up warm; after a long idle spell hidden it is destroyed
+//! to give back WebKit's memory.
 
 use redline_core::runtime::instance::Instance;
 use redline_core::workspace::settings::PopupMode;
@@ -7,8 +8,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tauri::{
-    AppHandle, Emitter, Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder, Window,
-    WindowEvent,
+    webview::PageLoadEvent, AppHandle, Emitter, Manager, WebviewUrl, WebviewWindow,
+    WebviewWindowBuilder, Window, WindowEvent,
 };
 
 pub const LABEL: &str = "review";
@@ -37,14 +38,24 @@ pub fn ensure(app: &AppHandle) -> tauri::Result<WebviewWindow> {
     if let Some(w) = app.get_webview_window(LABEL) {
         return Ok(w);
     }
+    // Where a cold pop-up's time goes: making the window, then loading its page (bench/window).
+    let made = std::time::Instant::now();
     let w = WebviewWindowBuilder::new(app, LABEL, WebviewUrl::App("index.html".into()))
         .title("Redline — review")
         .inner_size(1280.0, 820.0)
         .min_inner_size(640.0, 400.0)
         .visible(false)
         .focused(false)
+        .on_page_load(move |_, payload| {
+            if payload.event() == PageLoadEvent::Finished {
+                let ms = made.elapsed().as_millis() as u64;
+                tracing::info!(ms, "review window loaded");
+            }
+        })
         .build()?;
     lean(&w);
+    let ms = made.elapsed().as_millis() as u64;
+    tracing::info!(ms, "review window made");
     Ok(w)
 }
 
@@ -67,6 +78,19 @@ fn lean(w: &WebviewWindow) {
 #[cfg(not(target_os = "linux"))]
 fn lean(_: &WebviewWindow) {}
 
+/// Makes the window's native resources (the X window, its surfaces) without mapping it, so its
+/// first show only maps it.
+#[cfg(target_os = "linux")]
+fn realize(w: &WebviewWindow) {
+    use gtk::prelude::WidgetExt;
+    if let Ok(window) = w.gtk_window() {
+        window.realize();
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn realize(_: &WebviewWindow) {}
+
 /// Shows the window; with `focus`, it also takes the keyboard.
 pub fn show(app: &AppHandle, focus: bool) {
     let w = match ensure(app) {
@@ -86,6 +110,25 @@ pub fn show(app: &AppHandle, focus: bool) {
     }
 }
 
+/// A CLI connected, so a review may follow: the window is made now, hidden and unfocused, and
+/// its page loads while the CLI works, so the first review pops up warm. Nothing shows until a
+/// review does. Unused, it is released after the idle spell like a hidden one.
+pub fn prepare(app: &AppHandle) {
+    if app.get_webview_window(LABEL).is_some() {
+        return;
+    }
+    match ensure(app) {
+        Ok(w) => realize(&w),
+        Err(e) => {
+            tracing::warn!("cannot prepare the review window: {e}");
+            return;
+        }
+    }
+    tracing::info!("a CLI connected: review window prepared, hidden");
+    let seen = app.state::<Visibility>().0.load(Ordering::SeqCst);
+    release_when_idle(app, seen);
+}
+
 /// Hides the window and schedules its reclaim.
 pub fn hide(app: &AppHandle) -> tauri::Result<()> {
     let Some(w) = app.get_webview_window(LABEL) else {
@@ -93,8 +136,15 @@ pub fn hide(app: &AppHandle) -> tauri::Result<()> {
     };
     w.hide()?;
     let seen = app.state::<Visibility>().0.fetch_add(1, Ordering::SeqCst) + 1;
+    release_when_idle(app, seen);
+    Ok(())
+}
+
+/// After the idle spell, destroys the window unless it was shown or hidden since (`seen` is the
+/// visibility count now) or reviews are pending.
+fn release_when_idle(app: &AppHandle, seen: u64) {
     if under_automation() {
-        return Ok(());
+        return;
     }
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
@@ -102,13 +152,47 @@ pub fn hide(app: &AppHandle) -> tauri::Result<()> {
         let idle = app.state::<Arc<Instance>>().reviews().list().is_empty();
         if idle && app.state::<Visibility>().0.load(Ordering::SeqCst) == seen {
             if let Some(w) = app.get_webview_window(LABEL) {
+                if w.is_visible().unwrap_or(true) {
+                    return;
+                }
                 tracing::info!("review window idle: releasing it until the next review");
                 let _ = w.destroy();
+                end_network_process();
             }
         }
     });
-    Ok(())
 }
+
+/// WebKit keeps its network process after the last webview goes (the web context lives as long
+/// as the app): 18 MiB PSS, 62 MiB RSS for nothing (bench/window). Ended with the window: WebKit
+/// starts a new one for the next window, as it does after a crash.
+#[cfg(target_os = "linux")]
+fn end_network_process() {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return;
+    };
+    let children = tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+        .flat_map(|c| {
+            c.split_whitespace()
+                .filter_map(|p| p.parse::<i32>().ok())
+                .collect::<Vec<_>>()
+        });
+    for pid in children {
+        let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        // Read from our own children a moment ago: for the pid to be another process now, this
+        // one would have to end, be reaped and its pid be handed out again in between.
+        if comm.trim_end() == "WebKitNetworkPr" {
+            tracing::info!("ending WebKit's network process {pid} with the window");
+            // SAFETY: kill(2) on our own child process; no memory is involved.
+            unsafe { libc::kill(pid, libc::SIGTERM) };
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn end_network_process() {}
 
 /// A review arrived: get the user's attention the way they chose.
 pub fn pop_up(app: &AppHandle, mode: PopupMode) {

@@ -190,12 +190,16 @@ struct Target {
     latency_cut_short: bool,
 }
 
-/// A path as a committed report prints it: relative to the working directory, else its file
-/// name alone (never this machine's absolute path).
+/// A path as a committed report prints it: relative to the repository, else to the working
+/// directory, else its file name alone (never this machine's absolute path).
 pub fn shown(p: &std::path::Path) -> String {
-    let relative = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| p.strip_prefix(cwd).ok().map(|r| r.to_path_buf()));
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent();
+    let relative = repo
+        .and_then(|r| p.strip_prefix(r).ok().map(|r| r.to_path_buf()))
+        .or_else(|| {
+            let cwd = std::env::current_dir().ok()?;
+            p.strip_prefix(cwd).ok().map(|r| r.to_path_buf())
+        });
     match relative {
         Some(r) => r.display().to_string(),
         None if p.is_relative() => p.display().to_string(),
@@ -210,9 +214,10 @@ pub fn shown(p: &std::path::Path) -> String {
 mod tests {
     #[test]
     fn reports_print_no_absolute_path_of_this_machine() {
-        let cwd = std::env::current_dir().unwrap();
+        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let repo = repo.canonicalize().unwrap();
         assert_eq!(
-            super::shown(&cwd.join("target/release/redline")),
+            super::shown(&repo.join("target/release/redline")),
             "target/release/redline"
         );
         assert_eq!(

@@ -167,8 +167,13 @@ export async function xWindows(env, args) {
   return res.stdout.split('\n').map((s) => s.trim()).filter(Boolean);
 }
 
+/**
+ * `webdriver: false` launches the app itself, as a user's session does (no WebDriver session, so
+ * no window made at start: what the window's own timing does is seen); `d.wd` is then absent.
+ */
 export async function startDesktop({
   workspaces = [], env: extra = {}, tray = false, screen = { width: 1600, height: 1000 }, log = () => {},
+  webdriver = true,
 } = {}) {
   const bin = redlineBin();
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-e2e-'));
@@ -198,6 +203,7 @@ export async function startDesktop({
   const state = { stopped: false };
   let wd;
   let driver;
+  let app;
 
   /**
    * Stops everything, in reverse order of start. Throws (after stopping all) when the app did
@@ -208,7 +214,7 @@ export async function startDesktop({
     state.stopped = true;
     live.delete(stop);
     const problems = [];
-    if (driver) {
+    if (driver || app) {
       const quit = await run(['quit'], { timeoutMs: 10_000 }).catch((err) => ({ code: -1, stderr: err.message }));
       if (quit.code !== 0 && !/no running Redline/.test(quit.stderr)) problems.push(`redline quit: exit ${quit.code} ${quit.stderr}`);
       const gone = () => {
@@ -267,17 +273,24 @@ export async function startDesktop({
       if (res.code !== 0) throw new Error(`redline workspace add ${ws}: exit ${res.code}\n${res.stderr}`);
     }
 
-    const port = await freePort();
-    const nativePort = await freePort();
-    const td = child(tauriDriverBin(), ['--port', String(port), '--native-port', String(nativePort)],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    parts.push({ name: 'tauri-driver', ...td });
-    driver = td;
-    wd = new WebDriver(`http://127.0.0.1:${port}`, { log });
-    await poll(async () => td.running() && (await wd.status()), { timeoutMs: DRIVER_TIMEOUT_MS, what: 'tauri-driver /status' })
-      .catch((err) => { throw new Error(`${err.message}\n${td.output()}`); });
-    await wd.newSession({ 'tauri:options': { application: bin } }, { timeoutMs: SESSION_TIMEOUT_MS })
-      .catch((err) => { throw new Error(`${err.message}\n${td.output()}`); });
+    let output;
+    if (webdriver) {
+      const port = await freePort();
+      const nativePort = await freePort();
+      const td = child(tauriDriverBin(), ['--port', String(port), '--native-port', String(nativePort)],
+        { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      parts.push({ name: 'tauri-driver', ...td });
+      driver = td;
+      output = td.output;
+      wd = new WebDriver(`http://127.0.0.1:${port}`, { log });
+      await poll(async () => td.running() && (await wd.status()), { timeoutMs: DRIVER_TIMEOUT_MS, what: 'tauri-driver /status' })
+        .catch((err) => { throw new Error(`${err.message}\n${td.output()}`); });
+      await wd.newSession({ 'tauri:options': { application: bin } }, { timeoutMs: SESSION_TIMEOUT_MS })
+        .catch((err) => { throw new Error(`${err.message}\n${td.output()}`); });
+    } else {
+      app = child(bin, [], { env: { RUST_LOG: 'info,rmcp=warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      output = app.output;
+    }
 
     // The app is up once its control socket answers and every workspace is served.
     const status = await poll(async () => {
@@ -289,7 +302,7 @@ export async function startDesktop({
     state.appPid = status.pid;
     // The page has subscribed to the backend's events once its layout is in the DOM and the
     // first reviews_list answered (the empty state is shown then).
-    await wd.until(() => wd.execute("return !!document.querySelector('.review[hidden]') && !document.querySelector('.empty').hidden"),
+    if (wd) await wd.until(() => wd.execute("return !!document.querySelector('.review[hidden]') && !document.querySelector('.empty').hidden"),
       { timeoutMs: READY_TIMEOUT_MS, what: 'the review page to start' });
 
     return {
@@ -308,7 +321,7 @@ export async function startDesktop({
       },
       /** Runs an X11 tool (xdotool, xwininfo, import…) on this display. */
       x: (cmd, args, opts = {}) => runProcess(cmd, args, { env, timeoutMs: 15_000, ...opts }),
-      driverOutput: () => td.output(),
+      driverOutput: () => output(),
       stop,
     };
   } catch (err) {

@@ -63,7 +63,7 @@ export async function desktop(t, onCleanup, opts) {
     const t0 = Date.now();
     await Promise.all(clients.map((g) => g.close()));
     const t1 = Date.now();
-    const retries = d.wd.retries;
+    const retries = d.wd?.retries;
     await d.stop();
     t.diagnostic(`cleanup: clients ${t1 - t0} ms, app and desktop ${Date.now() - t1} ms`);
     if (retries) t.diagnostic(`webdriver requests sent again after a dropped connection: ${retries}`);

@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 use ts_rs::TS;
 
 pub type ReviewId = u64;
@@ -238,6 +238,9 @@ pub struct Proposal {
 pub struct ReviewQueue {
     state: Mutex<State>,
     events: broadcast::Sender<ReviewEvent>,
+    /// How many CLI sessions have started, in every workspace and protocol: a review may follow,
+    /// so a surface can get ready for it (a watch, so one that subscribes late still sees it).
+    sessions: watch::Sender<u64>,
     clock: Arc<dyn Clock>,
 }
 
@@ -256,12 +259,23 @@ impl ReviewQueue {
                 ..State::default()
             }),
             events: broadcast::channel(256).0,
+            sessions: watch::channel(0).0,
             clock,
         }
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<ReviewEvent> {
         self.events.subscribe()
+    }
+
+    /// A CLI proved the token and started a session (any protocol): reviews may come.
+    pub fn session_started(&self) {
+        self.sessions.send_modify(|n| *n += 1);
+    }
+
+    /// The count of sessions started so far; changes with each new one.
+    pub fn sessions_started(&self) -> watch::Receiver<u64> {
+        self.sessions.subscribe()
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {

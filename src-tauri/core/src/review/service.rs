@@ -188,6 +188,11 @@ impl Service {
             .count()
     }
 
+    /// A CLI of this workspace started a session: surfaces may get ready for its reviews.
+    pub fn session_started(&self) {
+        self.reviews.session_started();
+    }
+
     /// Every protocol's connected CLIs, for status.
     pub fn clients(&self) -> Vec<(String, ClientInfo)> {
         self.clients.iter().flat_map(|c| c.list()).collect()

@@ -19,5 +19,6 @@ mod instance;
 mod jsonrpc_faults;
 mod keyring;
 mod peer;
+mod sessions_started;
 mod ws_claude;
 mod ws_container;

@@ -196,6 +196,7 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
     if is_initialize {
         if let Some(new) = resp.headers().get(SESSION).and_then(|v| v.to_str().ok()) {
             env.shared.sessions.admit(new);
+            env.shared.service.session_started();
         }
     }
     resp

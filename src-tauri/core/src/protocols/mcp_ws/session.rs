@@ -111,6 +111,7 @@ pub async fn run(
         closing.clone(),
     ));
     tracing::info!("Claude Code connected ({id})");
+    service.session_started();
     // Before any request is read, so every review of this connection names the process.
     if let Some(ends) = ends {
         if let Some(p) = crate::platform::peer::find(service.peers.clone(), ends).await {
