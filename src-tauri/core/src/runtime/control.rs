@@ -6,13 +6,13 @@ use crate::error::{Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::review::ReviewId;
 use crate::runtime::companion::Decision;
+use crate::runtime::instance::local;
 use crate::runtime::instance::Instance;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use crate::runtime::instance::local;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -144,7 +144,9 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
         Request::Show => json!(instance.request_show()),
         // Answered in `answer`: they hold the connection until decided.
         Request::Propose(_) | Request::Diff(_) => {
-            return Err(Error::Control("a local review needs its own connection".into()))
+            return Err(Error::Control(
+                "a local review needs its own connection".into(),
+            ))
         }
         Request::Quit => {
             instance.request_quit();
@@ -183,10 +185,12 @@ async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
         tokio::time::timeout(REQUEST_READ, bounded.read_line(&mut line)).await
     };
     let reply = match read {
-        Ok(Ok(n)) if n as u64 == MAX_REQUEST_BYTES && !line.ends_with('\n') => Reply::Error(Fault {
-            code: "too_large".into(),
-            message: format!("control request over {MAX_REQUEST_BYTES} bytes"),
-        }),
+        Ok(Ok(n)) if n as u64 == MAX_REQUEST_BYTES && !line.ends_with('\n') => {
+            Reply::Error(Fault {
+                code: "too_large".into(),
+                message: format!("control request over {MAX_REQUEST_BYTES} bytes"),
+            })
+        }
         Ok(Ok(_)) => match serde_json::from_str::<Request>(&line) {
             Ok(Request::Propose(p)) => {
                 let wait = p.wait;

@@ -2,5 +2,6 @@
 //! types.
 
 pub mod bindings;
+pub mod diff_pair;
 pub mod menu;
 pub mod shell;
