@@ -274,7 +274,7 @@ async fn request<S: AsyncRead + AsyncWrite + Unpin>(stream: S, req: &Request) ->
         .map_err(|e| Error::Control(e.to_string()))?;
     match serde_json::from_str::<Reply>(&line) {
         Ok(Reply::Ok(v)) => Ok(v),
-        Ok(Reply::Error(f)) => Err(Error::Control(f.message)),
+        Ok(Reply::Error(f)) => Err(Error::Refused(f.message)),
         Err(_) => Err(Error::Control("the instance closed the connection".into())),
     }
 }
