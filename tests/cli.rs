@@ -1086,3 +1086,6 @@ fn the_log_is_plain_text_when_stderr_is_not_a_terminal() {
         "colour escapes in a piped log: {log:?}"
     );
 }
+
+#[path = "cli/local_review.rs"]
+mod local_review;
