@@ -80,10 +80,13 @@ pub struct LocalAnswer {
     pub settled: Option<Vec<Settled>>,
 }
 
+/// How a review ended and its final text, once it does.
+type Decided = oneshot::Receiver<(Outcome, String)>;
+
 /// Reviews a local request opened, and their decisions to come.
 pub struct Opened {
     pub ids: Vec<ReviewId>,
-    waits: Vec<(ReviewId, PathBuf, oneshot::Receiver<(Outcome, String)>)>,
+    waits: Vec<(ReviewId, PathBuf, Decided)>,
 }
 
 impl Opened {
@@ -111,7 +114,7 @@ fn session(kind: &str) -> String {
 }
 
 /// The reply that hands the decision to a waiting command, or tells nobody.
-fn reply(wait: bool) -> (Reply, Option<oneshot::Receiver<(Outcome, String)>>) {
+fn reply(wait: bool) -> (Reply, Option<Decided>) {
     if !wait {
         return (Box::new(|_, _| {}), None);
     }
