@@ -3,5 +3,6 @@
 
 pub mod bindings;
 pub mod diff_pair;
+pub mod editor_jump;
 pub mod menu;
 pub mod shell;
