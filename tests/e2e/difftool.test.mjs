@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
@@ -59,7 +60,14 @@ async function readOnlyNote(wd) {
 test('git difftool --dir-diff opens one read-only tab per changed file', { timeout: TEST_TIMEOUT_MS }, async (t) => {
   const later = cleanups(t);
   const dir = await repo(later);
-  const d = await desktop(t, later, { workspaces: [dir] });
+  // The user's editor: a stand-in named like VS Code (a window of its own) that records its args.
+  const fsp = await import('node:fs/promises');
+  const bin = await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-e2e-editor-'));
+  later(() => fsp.rm(bin, { recursive: true, force: true }));
+  const editor = path.join(bin, 'code');
+  const opened = path.join(bin, 'opened');
+  await fsp.writeFile(editor, `#!/bin/sh\nprintf '%s\\n' "$@" > '${opened}.tmp' && mv '${opened}.tmp' '${opened}'\n`, { mode: 0o755 });
+  const d = await desktop(t, later, { workspaces: [dir], env: { VISUAL: editor } });
   await withAppLog(d, async () => {
     const { wd } = d;
     const git = difftool(d, dir, ['--dir-diff']);
@@ -84,6 +92,14 @@ test('git difftool --dir-diff opens one read-only tab per changed file', { timeo
     await windowShot(d, win, file);
     t.diagnostic(`screenshot ${file}`);
 
+    // "Open in editor": the user's editor gets the file at the change's line.
+    await wd.click(await wd.waitFor('.review .actions .open-editor'));
+    const args = await poll(() => fsp.readFile(opened, 'utf8').catch(() => null),
+      { timeoutMs: UI_TIMEOUT_MS, what: 'the editor started' });
+    const [flag, at] = args.trim().split('\n');
+    assert.equal(flag, '-g');
+    assert.match(at, /\/README\.md:3$/);
+
     // Answered in the window: git's command ends, and nothing was written.
     for (const tab of tabs) {
       await wd.click(await wd.waitFor(`.tabs .tab[data-id="${tab.id}"]`));
@@ -91,7 +107,6 @@ test('git difftool --dir-diff opens one read-only tab per changed file', { timeo
     }
     const end = await git.done;
     assert.equal(end.code, 0, end.out);
-    const fsp = await import('node:fs/promises');
     assert.equal(await fsp.readFile(path.join(dir, 'src/cart.ts'), 'utf8'), 'export const total = 42;\nexport const items = [];\n');
   });
 });
