@@ -399,4 +399,42 @@ mod tests {
             .unwrap_err();
         assert!(fault.to_string().contains("no review with id 9"), "{fault}");
     }
+
+    /// A request line is bounded: past the bound the peer is told so, and nothing is parsed.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_request_line_past_the_bound_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = dirs(tmp.path());
+        let listener = bind(&dirs).await.unwrap();
+        let instance = Instance::start(World {
+            dirs: dirs.clone(),
+            pid: 4242,
+            procs: Arc::new(OsProcessTable),
+            clock: Arc::new(SystemClock),
+            tokens: Tokens::memory("test".into()),
+            interfaces: Arc::new(crate::workspace::container::OsInterfaces),
+        })
+        .await
+        .unwrap();
+        tokio::spawn(serve(instance, listener));
+        let stream = tokio::net::UnixStream::connect(dirs.control_socket())
+            .await
+            .unwrap();
+        let (read, mut write) = stream.into_split();
+        // The server stops reading at the bound, so write from a task of its own.
+        let flood = tokio::spawn(async move {
+            let chunk = vec![b' '; 1 << 20];
+            for _ in 0..=MAX_REQUEST_BYTES / (1 << 20) {
+                if write.write_all(&chunk).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let mut line = String::new();
+        BufReader::new(read).read_line(&mut line).await.unwrap();
+        let reply: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(reply["error"]["code"], "too_large", "{reply}");
+        flood.abort();
+    }
 }
