@@ -79,10 +79,11 @@ test('git difftool --dir-diff opens one read-only tab per changed file', { timeo
     assert.match(await readOnlyNote(wd), /nothing is written back/);
     const readonly = await wd.execute(`return document.querySelector('.cm-merge-b .cm-content')?.getAttribute('aria-readonly')`);
     assert.equal(readonly, 'true');
-    // Who asked: git, which ran the command.
+    // Who asked: git, which ran the command (through `sh -c`).
     const list = await d.json(['review', 'list', '--json']);
     assert.equal(list.length, 2);
-    assert.ok(list.every((r) => r.client.name === 'redline diff'), JSON.stringify(list.map((r) => r.client)));
+    assert.ok(list.every((r) => r.client.name === 'redline diff' && r.client.process?.program === 'git'),
+      JSON.stringify(list.map((r) => r.client)));
 
     await wd.until(() => wd.execute(`return document.querySelectorAll('.toasts > *').length === 0
         && document.fonts.status === 'loaded' && !!document.querySelector('.cm-merge-b .cm-changedLine')`),

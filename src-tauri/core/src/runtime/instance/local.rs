@@ -140,9 +140,38 @@ async fn caller(command: &str, pid: Option<u32>) -> ClientInfo {
     }
 }
 
+/// The command's parent, past shells running a script or a `-c` string for another program: git
+/// runs its difftool command through its `git-difftool--helper` script, and "git" says more than
+/// "sh". An interactive shell (no script) is the caller itself.
 fn describe_caller(pid: u32) -> PeerProcess {
-    let parent = crate::platform::process::ancestors(pid).first().copied();
-    crate::platform::peer::describe(parent.unwrap_or(pid))
+    let ancestors = crate::platform::process::ancestors(pid);
+    let caller = ancestors
+        .iter()
+        .copied()
+        .find(|p| !shell_wrapper(*p))
+        .or_else(|| ancestors.first().copied());
+    crate::platform::peer::describe(caller.unwrap_or(pid))
+}
+
+/// A shell running a script or a `-c` command string.
+#[cfg(target_os = "linux")]
+fn shell_wrapper(pid: u32) -> bool {
+    let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+        return false;
+    };
+    let mut args = cmdline.split(|b| *b == 0);
+    let name = args
+        .next()
+        .and_then(|a| a.rsplit(|b| *b == b'/').next())
+        .unwrap_or_default();
+    let first = args.next().filter(|a| !a.is_empty());
+    matches!(name, b"sh" | b"dash" | b"bash" | b"zsh")
+        && first.is_some_and(|a| a == b"-c" || !a.starts_with(b"-"))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn shell_wrapper(_pid: u32) -> bool {
+    false
 }
 
 impl Instance {
