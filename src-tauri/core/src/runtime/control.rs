@@ -224,8 +224,7 @@ async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
     let _ = stream.get_mut().write_all(&out).await;
 }
 
-/// Answers a local review's request: at once with its ids, or with `wait` once every review is
-/// decided. The command closing its end first (Ctrl-C, killed) removes its reviews: `None`.
+/// Answers a local review's request (see `local::Opened::answer`); `None`: the command went away.
 async fn local<S: AsyncRead + AsyncWrite + Unpin>(
     instance: &Instance,
     stream: &mut BufReader<S>,
@@ -236,26 +235,13 @@ async fn local<S: AsyncRead + AsyncWrite + Unpin>(
         Ok(o) => o,
         Err(e) => return Some(Reply::Error((&e).into())),
     };
-    let ids = opened.ids.clone();
-    if !wait {
-        return Some(Reply::Ok(value(local::LocalAnswer {
-            opened: ids,
-            settled: None,
-        })));
-    }
     // The command sends nothing more: any read returning is its end going away.
     let mut probe = [0u8; 1];
-    tokio::select! {
-        settled = opened.settled() => Some(Reply::Ok(value(local::LocalAnswer {
-            opened: ids,
-            settled: Some(settled),
-        }))),
-        _ = stream.read(&mut probe) => {
-            let n = instance.dismiss_local(&ids);
-            tracing::info!("a local review's command went away: {n} review(s) removed");
-            None
-        }
-    }
+    let gone = async {
+        let _ = stream.read(&mut probe).await;
+    };
+    let answer = opened.answer(instance, wait, gone).await?;
+    Some(Reply::Ok(value(answer)))
 }
 
 async fn request<S: AsyncRead + AsyncWrite + Unpin>(stream: S, req: &Request) -> Result<Value> {
