@@ -20,7 +20,7 @@ const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigat
 const MOD = isMac ? '⌘' : 'Ctrl+';
 const ALT = isMac ? '⌥' : 'Alt+';
 const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
-/** Selection changes closer together than this go to Claude Code once. */
+/** Selection changes closer together than this go to the CLI once. */
 const SELECT_DELAY_MS = 100;
 
 /** Claude Code can be asked about a review's lines; the other CLIs cannot. */
@@ -293,16 +293,17 @@ export class ReviewWindow {
     }
   }
 
-  /** The selection goes to Claude Code once the user pauses. */
+  /** The selection goes to the CLI that asked once the user pauses: the core sends it to the
+   * CLIs that follow one (Claude Code, Copilot CLI) and refuses it for the others. */
   private onSelect(): void {
     const id = this.editorFor;
     const review = this.list.get(id);
-    if (id === null || !review || !isClaude(review.detail)) return;
+    if (id === null || !review) return;
     if (this.selectTimer !== null) clearTimeout(this.selectTimer);
     this.selectTimer = setTimeout(() => {
       this.selectTimer = null;
       if (this.editorFor !== id || !this.editor) return;
-      // A selection is a hint to Claude Code: failing to send one is not worth a message.
+      // A selection is a hint to the CLI: failing to send one is not worth a message.
       ipc.reviewSelect(id, this.editor.selection()).catch(() => {});
     }, SELECT_DELAY_MS);
   }

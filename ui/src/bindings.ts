@@ -19,7 +19,11 @@ export type ClientInfo = { name: string, version: string,
 /**
  * The process on the other end of the connection, when it could be found.
  */
-process: PeerProcess | null, };
+process: PeerProcess | null, 
+/**
+ * The title the CLI gave its session (Copilot CLI's `update_session_name`).
+ */
+sessionName?: string, };
 
 export type ReviewDetail = { id: number, workspace: string, 
 /**

@@ -66,3 +66,15 @@ describe('a read-only proposal', () => {
     expect(root.querySelector('.rl-revert')).toBeNull();
   });
 });
+
+describe('the selection', () => {
+  test('of a read-only Copilot CLI proposal goes to the core, once the user pauses', async () => {
+    const backend = fakeBackend([detail(4, { readOnly: reason, client: { name: 'copilot-cli', version: '1.0.102', process: null } })]);
+    const { root } = await mount();
+    const view = editableView(root);
+    view.dispatch({ selection: { anchor: 0, head: 3 } });
+    view.dispatch({ selection: { anchor: 0, head: 5 } });
+    await vi.waitFor(() => expect(backend.named('review_select')).toHaveLength(1));
+    expect(backend.named('review_select')[0]).toMatchObject({ id: 4 });
+  });
+});

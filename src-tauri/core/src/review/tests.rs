@@ -37,7 +37,7 @@ fn proposal(session: &str, file: &str, text: &str) -> Proposal {
         client: ClientInfo {
             name: "cli".into(),
             version: "1".into(),
-            process: None,
+            ..Default::default()
         },
         file_path: file.into(),
         path: PathBuf::from(file),

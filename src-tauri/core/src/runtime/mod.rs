@@ -5,5 +5,6 @@ pub(crate) mod bridge;
 pub mod command;
 pub mod companion;
 pub mod control;
+pub(crate) mod folders;
 pub mod instance;
 pub mod serving;

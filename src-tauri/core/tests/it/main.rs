@@ -5,6 +5,8 @@
 mod common;
 
 mod bindings;
+#[cfg(unix)]
+mod copilot;
 mod doctor;
 mod http_container;
 mod http_fuzz;

@@ -165,6 +165,7 @@ async fn caller(command: &str, pid: Option<u32>) -> ClientInfo {
         name: command.to_owned(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
         process,
+        session_name: None,
     }
 }
 

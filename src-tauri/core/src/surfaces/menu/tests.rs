@@ -55,6 +55,7 @@ fn pending(n: usize) -> Vec<Summary> {
                     tmux: Some("main:1.0".into()),
                     ..Default::default()
                 }),
+                session_name: None,
             },
             added: 1,
             removed: 0,
