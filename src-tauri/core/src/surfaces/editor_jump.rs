@@ -128,7 +128,6 @@ pub fn spawn(argv: &[String]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     fn cmd(editor: &str, tmux: Option<&str>) -> Vec<String> {
         command(editor, Path::new("/ws/src/a.rs"), 12, tmux).unwrap()
@@ -217,7 +216,7 @@ mod tests {
         )
         .unwrap();
         std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let file = PathBuf::from("/ws/notes.md");
+        let file = std::path::PathBuf::from("/ws/notes.md");
         let argv = command(&editor.to_string_lossy(), &file, 7, None).unwrap();
         spawn(&argv).unwrap();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
