@@ -55,6 +55,44 @@ pub enum Command {
     Container(ContainerCmd),
     /// Stop the running instance.
     Quit,
+    /// Propose new text for FILE (in an enabled workspace) for review, as a CLI would: with
+    /// --wait, prints the decision and the final text; exit 0 accepted, 1 rejected, 2 error.
+    /// Never writes FILE.
+    Propose(ProposeArgs),
+    /// Show LEFT against RIGHT (files or directories; one tab per changed file), read-only
+    /// unless --edit. For `git difftool -t redline` and `git difftool --dir-diff`.
+    Diff(DiffArgs),
+}
+
+#[derive(clap::Args)]
+pub struct ProposeArgs {
+    /// The file the proposal is for (it need not exist yet).
+    pub file: PathBuf,
+    /// Read the proposed text from F (`-`: standard input).
+    #[arg(long, value_name = "F")]
+    pub content_file: Option<PathBuf>,
+    /// `-`: read the proposed text from standard input.
+    #[arg(value_name = "-", value_parser = clap::builder::PossibleValuesParser::new(["-"]))]
+    pub stdin: Option<String>,
+    /// Wait for the decision and print it (without: open the review and return at once).
+    #[arg(long)]
+    pub wait: bool,
+    /// Print `{decision, content}` as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct DiffArgs {
+    pub left: PathBuf,
+    pub right: PathBuf,
+    /// Wait until every file is answered; exit 0 if all were accepted, 1 if any was rejected.
+    #[arg(long)]
+    pub wait: bool,
+    /// Make RIGHT editable: accepting with edits writes them to RIGHT. Needs --wait, and RIGHT in
+    /// an enabled workspace.
+    #[arg(long)]
+    pub edit: bool,
 }
 
 #[derive(Subcommand)]

@@ -8,6 +8,7 @@ const COMMANDS: &[&str] = &[
     "review_update",
     "review_accept",
     "review_reject",
+    "review_open_in_editor",
     "review_disk_changed",
     "review_mention",
     "review_select",

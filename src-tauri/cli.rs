@@ -29,7 +29,24 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(&Dirs::from_env(), command)) {
+    let dirs = Dirs::from_env();
+    // Local reviews have their own exit statuses: 1 is "rejected", so an error is 2.
+    let local = match command {
+        Command::Propose(a) => runtime.block_on(crate::local::propose(&dirs, a)),
+        Command::Diff(a) => runtime.block_on(crate::local::diff(&dirs, a)),
+        command => return exit(runtime.block_on(run(&dirs, command))),
+    };
+    match local {
+        Ok(verdict) => verdict.into(),
+        Err(e) => {
+            eprintln!("redline: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn exit(done: Result<bool>) -> ExitCode {
+    match done {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(e) => {
@@ -122,6 +139,9 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
         Command::Container(cmd) => container(dirs, cmd).await?,
         Command::Quit => {
             ask(dirs, Request::Quit).await?;
+        }
+        Command::Propose(_) | Command::Diff(_) => {
+            return Err(Error::Usage("a local review runs from main".into()))
         }
     }
     Ok(true)

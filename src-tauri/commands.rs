@@ -35,6 +35,14 @@ pub async fn review_accept(core: Core<'_>, id: u64, content: Option<String>) -> 
         .map_err(fault)
 }
 
+/// Opens the review's file at `line` (1-based, in the file on disk) in `$VISUAL`/`$EDITOR`.
+#[tauri::command]
+pub async fn review_open_in_editor(core: Core<'_>, id: u64, line: u32) -> Answer {
+    let review = core.review(id).map_err(fault)?;
+    let editor = redline_core::surfaces::editor_jump::from_env(|k| std::env::var(k).ok());
+    redline_core::surfaces::editor_jump::open(&review, line, editor.as_deref()).map_err(fault)
+}
+
 #[tauri::command]
 pub async fn review_reject(core: Core<'_>, id: u64) -> Answer {
     core.decide(id, Decision::Reject).await.map_err(fault)

@@ -99,6 +99,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
             commands::review_update,
             commands::review_accept,
             commands::review_reject,
+            commands::review_open_in_editor,
             commands::review_disk_changed,
             commands::review_mention,
             commands::review_select,

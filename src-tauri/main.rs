@@ -2,6 +2,7 @@
 
 mod args;
 mod cli;
+mod local;
 
 fn main() -> std::process::ExitCode {
     cli::main()

@@ -141,11 +141,20 @@ fn serve_announces_with_its_own_pid_and_cleans_up_on_sigterm() {
     let ws_port = ws["wsPort"].as_u64().unwrap();
     assert_ne!(ws_port, port);
     let claude = env.claude_dir().join(format!("{ws_port}.lock"));
+    let copilot = env.root.join(format!(
+        "home/.copilot/ide/redline-{}-{port}.lock",
+        child.id()
+    ));
     assert_eq!(
         files(&status),
-        vec![gemini.clone(), qwen.clone(), claude.clone()]
+        vec![
+            gemini.clone(),
+            qwen.clone(),
+            claude.clone(),
+            copilot.clone()
+        ]
     );
-    for f in [&gemini, &qwen, &claude] {
+    for f in [&gemini, &qwen, &claude, &copilot] {
         assert_eq!(mode(f), 0o600, "{}", f.display());
     }
     assert_eq!(mode(&env.gemini_dir()), 0o700);
@@ -179,7 +188,7 @@ fn serve_announces_with_its_own_pid_and_cleans_up_on_sigterm() {
     signal(&child, libc::SIGTERM);
     assert!(child.wait().unwrap().success());
     assert!(
-        !gemini.exists() && !qwen.exists() && !claude.exists(),
+        !gemini.exists() && !qwen.exists() && !claude.exists() && !copilot.exists(),
         "discovery files removed"
     );
     assert!(!socket.exists(), "control socket removed");
@@ -272,7 +281,11 @@ fn workspaces_change_in_the_running_instance_at_once() {
     );
     let status = env.json(&["status", "--json"]);
     let f = files(&status);
-    assert_eq!(f.len(), 3);
+    assert_eq!(
+        f.len(),
+        4,
+        "Gemini CLI, Qwen Code, Claude Code, Copilot CLI: {f:?}"
+    );
     assert!(f.iter().all(|p| p.exists()));
     let listed = env.json(&["workspace", "list", "--json"]);
     assert_eq!(listed[0]["path"], env.ws().to_str().unwrap());
@@ -822,6 +835,7 @@ fn doctor_follows_a_real_instance_and_each_fix_it_offers_works() {
             ("gemini".into(), "connects".into()),
             ("qwen".into(), "connects".into()),
             ("claude".into(), "not_installed".into()),
+            ("copilot".into(), "not_installed".into()),
         ]
     );
     let port = env.json(&["status", "--json"])["workspaces"][0]["port"].clone();
@@ -1086,3 +1100,6 @@ fn the_log_is_plain_text_when_stderr_is_not_a_terminal() {
         "colour escapes in a piped log: {log:?}"
     );
 }
+
+#[path = "cli/local_review.rs"]
+mod local_review;

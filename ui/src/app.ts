@@ -56,6 +56,7 @@ const LAYOUT = `
         <button type="button" class="icon" data-nav="1" title="Next change (Alt+↓ or F7)" aria-label="Next change">↓</button>
       </div>
       <button type="button" class="ask" hidden title="Send the selected lines to Claude Code, to ask about them (${MOD}${ALT}K)">Ask Claude <kbd>${MOD}${ALT}K</kbd></button>
+      <button type="button" class="open-editor" title="Open the file at this change in your editor ($VISUAL or $EDITOR) (${MOD}${ALT}E)">Open in editor</button>
       <button type="button" class="reject" title="Reject this proposal: the file stays as it is">Reject</button>
       <button type="button" class="accept" title="${ACCEPT_TITLE}">Accept <kbd>${MOD}S</kbd></button>
     </div>
@@ -146,6 +147,7 @@ export class ReviewWindow {
     this.el.accept.addEventListener('click', () => void this.accept());
     this.el.reject.addEventListener('click', () => void this.reject());
     this.el.ask.addEventListener('click', () => void this.askClaude());
+    q('.actions .open-editor').addEventListener('click', () => void this.openInEditor());
     q('.segmented').addEventListener('click', (e) => {
       const layout = (e.target as HTMLElement).closest<HTMLElement>('[data-layout]')?.dataset.layout;
       if (layout === 'split' || layout === 'unified') this.setLayout(layout);
@@ -279,6 +281,18 @@ export class ReviewWindow {
     }
   }
 
+  /** Opens the file on disk at the change under the caret in the user's own editor. */
+  async openInEditor(): Promise<void> {
+    const review = this.list.current;
+    if (!review) return;
+    const line = this.editor && this.editorFor === review.detail.id ? this.editor.hunkLine() : 1;
+    try {
+      await ipc.reviewOpenInEditor(review.detail.id, line);
+    } catch (err) {
+      this.toasts.error(err, `Could not open ${baseName(review.detail.relativePath)} in your editor`);
+    }
+  }
+
   /** The selection goes to the CLI that asked once the user pauses: the core sends it to the
    * CLIs that follow one (Claude Code, Copilot CLI) and refuses it for the others. */
   private onSelect(): void {
@@ -361,6 +375,8 @@ export class ReviewWindow {
       void this.accept();
     } else if (mod && e.altKey && !e.shiftKey && e.code === 'KeyK') {
       void this.askClaude();
+    } else if (mod && e.altKey && !e.shiftKey && e.code === 'KeyE') {
+      void this.openInEditor();
     } else if (e.key === 'F7' && !mod && !e.altKey) {
       this.moveToChange(e.shiftKey ? -1 : 1);
     } else if (e.altKey && !mod && !e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {

@@ -39,6 +39,8 @@ export interface ReviewEditor {
   selection(): Selection;
   /** Changed lines of the edited text against the original, from the chunks the view already has. */
   counts(): { added: number; removed: number };
+  /** The 1-based line, in the original (the file on disk), of the change at or after the caret. */
+  hunkLine(): number;
   focus(): void;
   destroy(): void;
 }
@@ -302,6 +304,15 @@ class CodeMirrorReviewEditor implements ReviewEditor {
     if (this.merge) return countChunks(this.merge.chunks, this.merge.a.state.doc, this.merge.b.state.doc);
     const state = this.single!.state;
     return countChunks(getChunks(state)?.chunks ?? [], getOriginalDoc(state), state.doc);
+  }
+
+  hunkLine(): number {
+    const head = this.main.state.selection.main.head;
+    const chunks = this.merge ? this.merge.chunks : getChunks(this.single!.state)?.chunks ?? [];
+    const original = this.merge ? this.merge.a.state.doc : getOriginalDoc(this.single!.state);
+    const chunk = chunks.find((c) => c.toB >= head) ?? chunks[chunks.length - 1];
+    if (!chunk) return Math.min(this.main.state.doc.lineAt(head).number, original.lines);
+    return original.lineAt(Math.min(chunk.fromA, original.length)).number;
   }
 
   focus(): void {

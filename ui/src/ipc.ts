@@ -40,6 +40,8 @@ export const reviewsList = () => call<ReviewDetail[]>('reviews_list');
 export const reviewUpdate = (id: number, content: string) => call<void>('review_update', { id, content });
 /** `content` is the edited text; `null` accepts the proposal as it is (a read-only one). */
 export const reviewAccept = (id: number, content: string | null) => call<void>('review_accept', { id, content });
+/** Opens the file at `line` (1-based, in the file on disk) in the user's $VISUAL/$EDITOR. */
+export const reviewOpenInEditor = (id: number, line: number) => call<void>('review_open_in_editor', { id, line });
 export const reviewReject = (id: number) => call<void>('review_reject', { id });
 export const reviewDiskChanged = (id: number) => call<boolean>('review_disk_changed', { id });
 export const reviewMention = (id: number, lineStart: number, lineEnd: number) =>

@@ -26,7 +26,13 @@ pub enum Error {
     NoOpenDiff(String),
     #[error("review {0} did not come from a connected Claude Code")]
     NotClaude(u64),
-    #[error("review {id} is read-only ({reason}): accept it as it is, or reject it")]
+    /// The running instance refused a command's request; its message is for the user as is.
+    #[error("{0}")]
+    Refused(String),
+    /// A command given what it cannot work with (its message says what to give instead).
+    #[error("{0}")]
+    Usage(String),
+    #[error("review {id} is read-only: {reason}")]
     ReadOnly { id: u64, reason: String },
     #[error("an empty accepted text would be ignored by the CLI; reject instead")]
     EmptyContent,
@@ -94,6 +100,8 @@ impl Error {
             Error::NoOpenDiff(_) => "no_open_diff",
             Error::NotClaude(_) => "not_claude",
             Error::ReadOnly { .. } => "read_only",
+            Error::Usage(_) => "usage",
+            Error::Refused(_) => "refused",
             Error::EmptyContent => "empty_content",
             Error::NoSuchWorkspace(_) => "no_such_workspace",
             Error::WorkspaceExists(_) => "workspace_exists",

@@ -190,7 +190,7 @@ pub struct Resolved {
 }
 
 /// How a review ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// The user accepted; the CLI is sent the current text.

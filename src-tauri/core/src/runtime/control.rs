@@ -6,13 +6,14 @@ use crate::error::{Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::review::ReviewId;
 use crate::runtime::companion::Decision;
+use crate::runtime::instance::local;
 use crate::runtime::instance::Instance;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(tag = "cmd", rename_all = "camelCase", rename_all_fields = "camelCase")]
@@ -64,6 +65,10 @@ pub enum Request {
     },
     /// Show the review window (a second `redline` launch reaching the running one).
     Show,
+    /// `redline propose`: answered at once, or with `wait` when decided.
+    Propose(crate::runtime::instance::local::Propose),
+    /// `redline diff`: answered at once, or with `wait` when every file is decided.
+    Diff(crate::runtime::instance::local::Diff),
     Quit,
 }
 
@@ -137,6 +142,12 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
                 .await?,
         ),
         Request::Show => json!(instance.request_show()),
+        // Answered in `answer`: they hold the connection until decided.
+        Request::Propose(_) | Request::Diff(_) => {
+            return Err(Error::Control(
+                "a local review needs its own connection".into(),
+            ))
+        }
         Request::Quit => {
             instance.request_quit();
             Value::Null
@@ -151,28 +162,86 @@ fn value<T: Serialize>(v: T) -> Value {
 /// How long a `redline` command may take to send its request line.
 const REQUEST_READ: Duration = Duration::from_secs(10);
 
-/// Answers one connection: a request line in, a reply line out.
+/// The longest request line: a proposal or a diff's text, JSON-escaped, with room to spare.
+const MAX_REQUEST_BYTES: u64 = 3 * crate::runtime::instance::local::MAX_DIFF_BYTES as u64 / 2;
+
+/// Answers one connection: a request line in, a reply line out. (The named pipe knows no pid.)
+#[cfg(windows)]
 async fn answer<S: AsyncRead + AsyncWrite + Unpin>(instance: &Instance, stream: S) {
+    answer_from(instance, stream, None).await
+}
+
+/// As `answer`, knowing the process that connected (`pid`), to name it on a local review.
+async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
+    instance: &Instance,
+    stream: S,
+    pid: Option<u32>,
+) {
     let mut stream = BufReader::new(stream);
     let mut line = String::new();
-    // A request is one short line: a peer that does not send it in time is dropped.
-    let read = tokio::time::timeout(REQUEST_READ, stream.read_line(&mut line));
-    if !matches!(read.await, Ok(Ok(_))) {
-        return;
-    }
-    let reply = match serde_json::from_str::<Request>(&line) {
-        Ok(req) => match dispatch(instance, req).await {
-            Ok(v) => Reply::Ok(v),
-            Err(e) => Reply::Error((&e).into()),
+    // A request is one line, bounded: a peer that does not send it in time is dropped.
+    let read = {
+        let mut bounded = (&mut stream).take(MAX_REQUEST_BYTES);
+        tokio::time::timeout(REQUEST_READ, bounded.read_line(&mut line)).await
+    };
+    let reply = match read {
+        Ok(Ok(n)) if n as u64 == MAX_REQUEST_BYTES && !line.ends_with('\n') => {
+            Reply::Error(Fault {
+                code: "too_large".into(),
+                message: format!("control request over {MAX_REQUEST_BYTES} bytes"),
+            })
+        }
+        Ok(Ok(_)) => match serde_json::from_str::<Request>(&line) {
+            Ok(Request::Propose(p)) => {
+                let wait = p.wait;
+                let opened = instance.propose_local(p, pid).await;
+                match local(instance, &mut stream, opened, wait).await {
+                    Some(reply) => reply,
+                    None => return,
+                }
+            }
+            Ok(Request::Diff(d)) => {
+                let wait = d.wait;
+                let opened = instance.diff_local(d, pid).await;
+                match local(instance, &mut stream, opened, wait).await {
+                    Some(reply) => reply,
+                    None => return,
+                }
+            }
+            Ok(req) => match dispatch(instance, req).await {
+                Ok(v) => Reply::Ok(v),
+                Err(e) => Reply::Error((&e).into()),
+            },
+            Err(e) => Reply::Error(Fault {
+                code: "bad_request".into(),
+                message: format!("bad control request: {e}"),
+            }),
         },
-        Err(e) => Reply::Error(Fault {
-            code: "bad_request".into(),
-            message: format!("bad control request: {e}"),
-        }),
+        _ => return,
     };
     let mut out = serde_json::to_vec(&reply).unwrap_or_default();
     out.push(b'\n');
     let _ = stream.get_mut().write_all(&out).await;
+}
+
+/// Answers a local review's request (see `local::Opened::answer`); `None`: the command went away.
+async fn local<S: AsyncRead + AsyncWrite + Unpin>(
+    instance: &Instance,
+    stream: &mut BufReader<S>,
+    opened: Result<local::Opened>,
+    wait: bool,
+) -> Option<Reply> {
+    let opened = match opened {
+        Ok(o) => o,
+        Err(e) => return Some(Reply::Error((&e).into())),
+    };
+    // The command sends nothing more: any read returning is its end going away.
+    let mut probe = [0u8; 1];
+    let gone = async {
+        let _ = stream.read(&mut probe).await;
+    };
+    let answer = opened.answer(instance, wait, gone).await?;
+    Some(Reply::Ok(value(answer)))
 }
 
 async fn request<S: AsyncRead + AsyncWrite + Unpin>(stream: S, req: &Request) -> Result<Value> {
@@ -191,7 +260,7 @@ async fn request<S: AsyncRead + AsyncWrite + Unpin>(stream: S, req: &Request) ->
         .map_err(|e| Error::Control(e.to_string()))?;
     match serde_json::from_str::<Reply>(&line) {
         Ok(Reply::Ok(v)) => Ok(v),
-        Ok(Reply::Error(f)) => Err(Error::Control(f.message)),
+        Ok(Reply::Error(f)) => Err(Error::Refused(f.message)),
         Err(_) => Err(Error::Control("the instance closed the connection".into())),
     }
 }
@@ -242,8 +311,14 @@ mod endpoint {
                     continue;
                 }
             };
+            // Names the command's caller on a review it opens (`redline propose`).
+            let pid = stream
+                .peer_cred()
+                .ok()
+                .and_then(|c| c.pid())
+                .and_then(|p| u32::try_from(p).ok());
             let instance = instance.clone();
-            tokio::spawn(async move { answer(&instance, stream).await });
+            tokio::spawn(async move { answer_from(&instance, stream, pid).await });
         }
     }
 
@@ -309,5 +384,43 @@ mod tests {
             .await
             .unwrap_err();
         assert!(fault.to_string().contains("no review with id 9"), "{fault}");
+    }
+
+    /// A request line is bounded: past the bound the peer is told so, and nothing is parsed.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_request_line_past_the_bound_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = dirs(tmp.path());
+        let listener = bind(&dirs).await.unwrap();
+        let instance = Instance::start(World {
+            dirs: dirs.clone(),
+            pid: 4242,
+            procs: Arc::new(OsProcessTable),
+            clock: Arc::new(SystemClock),
+            tokens: Tokens::memory("test".into()),
+            interfaces: Arc::new(crate::workspace::container::OsInterfaces),
+        })
+        .await
+        .unwrap();
+        tokio::spawn(serve(instance, listener));
+        let stream = tokio::net::UnixStream::connect(dirs.control_socket())
+            .await
+            .unwrap();
+        let (read, mut write) = stream.into_split();
+        // The server stops reading at the bound, so write from a task of its own.
+        let flood = tokio::spawn(async move {
+            let chunk = vec![b' '; 1 << 20];
+            for _ in 0..=MAX_REQUEST_BYTES / (1 << 20) {
+                if write.write_all(&chunk).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let mut line = String::new();
+        BufReader::new(read).read_line(&mut line).await.unwrap();
+        let reply: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(reply["error"]["code"], "too_large", "{reply}");
+        flood.abort();
     }
 }

@@ -21,6 +21,7 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 mod folders;
+pub mod local;
 mod reviews;
 
 /// Everything outside the process that Redline depends on, injected so tests use temp dirs.

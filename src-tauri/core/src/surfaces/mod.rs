@@ -2,5 +2,7 @@
 //! types.
 
 pub mod bindings;
+pub mod diff_pair;
+pub mod editor_jump;
 pub mod menu;
 pub mod shell;

@@ -131,8 +131,14 @@ impl Instance {
     pub fn disk_changed(&self, id: ReviewId) -> Result<bool> {
         let r = self.review(id)?;
         let ws = crate::workspace::Workspace::new(r.workspace.clone());
+        // What `redline diff` shows on disk is RIGHT, its proposal; for a CLI, the original.
+        let expected = if r.session.starts_with("diff:") {
+            Some(&r.proposal)
+        } else {
+            r.original.as_ref()
+        };
         match crate::review::original::read_blocking(&ws, &r.path, &r.file_path) {
-            Ok(now) => Ok(now != r.original),
+            Ok(now) => Ok(now.as_ref() != expected),
             // What could not be an original (too big, not text, not a file) is not the one read.
             Err(
                 Error::TooLarge { .. }

@@ -1,0 +1,346 @@
+//! Reviews opened by local commands (`redline propose`, `redline diff`) rather than a CLI's
+//! protocol: the command waits on the control channel for the decision and prints it.
+
+use super::Instance;
+use crate::error::{Error, Result};
+use crate::platform::peer::PeerProcess;
+use crate::review::service::Ask;
+use crate::review::{ClientInfo, Outcome, Proposal, Reply, Review, ReviewId};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::sync::oneshot;
+
+/// The largest proposal `redline propose` sends: what a CLI's message may carry.
+pub const MAX_PROPOSAL_BYTES: usize = crate::protocols::jsonrpc::MAX_MESSAGE_BYTES;
+/// The most files one `redline diff` opens (one tab each).
+pub const MAX_DIFF_FILES: usize = 64;
+/// The text one `redline diff` may send, both sides of every file together: 32 MiB.
+pub const MAX_DIFF_BYTES: usize = 32 * 1024 * 1024;
+/// Pending diff reviews of all `redline diff` commands together.
+const MAX_PENDING_DIFFS: usize = 256;
+
+/// What a diff shows when it is not editable.
+pub const DIFF_READ_ONLY: &str =
+    "A diff from `redline diff`: nothing is written back (`redline diff --edit` makes it editable).";
+/// What a diff shows for a file RIGHT does not have, even with `--edit`.
+pub const DIFF_REMOVED: &str = "This file is not in RIGHT: there is nothing to edit.";
+
+/// `redline propose`: a proposal for `file`, in an enabled workspace.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Propose {
+    pub file: PathBuf,
+    pub content: String,
+    /// Answer with the decision; without it the review stays open for the user alone.
+    pub wait: bool,
+}
+
+/// One changed file of a `redline diff`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffFile {
+    /// The file on the right, absolute (whether or not it exists).
+    pub path: PathBuf,
+    /// LEFT's text; `None`: the file is only on the right (added).
+    pub left: Option<String>,
+    /// RIGHT's text; `None`: the file is only on the left (removed).
+    pub right: Option<String>,
+}
+
+/// `redline diff`: the changed files of two files or two directories, read by the command.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Diff {
+    /// What the tabs are labelled relative to: the right directory, or the right file's folder.
+    pub root: PathBuf,
+    pub files: Vec<DiffFile>,
+    /// Editable, for the command to write RIGHT on accept; every RIGHT must then be in an
+    /// enabled workspace.
+    pub edit: bool,
+    pub wait: bool,
+}
+
+/// How one local review ended.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Settled {
+    pub id: ReviewId,
+    pub path: PathBuf,
+    pub decision: Outcome,
+    /// The final text (with the user's edits) when accepted.
+    pub content: Option<String>,
+}
+
+/// The answer to a local request: the reviews it opened and, when it waited, how they ended.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct LocalAnswer {
+    pub opened: Vec<ReviewId>,
+    pub settled: Option<Vec<Settled>>,
+}
+
+/// How a review ended and its final text, once it does.
+type Decided = oneshot::Receiver<(Outcome, String)>;
+
+/// Reviews a local request opened, and their decisions to come.
+pub struct Opened {
+    pub ids: Vec<ReviewId>,
+    waits: Vec<(ReviewId, PathBuf, Decided)>,
+}
+
+impl Opened {
+    /// Every review's end, in the order they were opened. A review dropped without a word
+    /// (the instance stopping) counts as dismissed.
+    pub async fn settled(self) -> Vec<Settled> {
+        let mut out = Vec::with_capacity(self.waits.len());
+        for (id, path, rx) in self.waits {
+            let (decision, text) = rx.await.unwrap_or((Outcome::Dismissed, String::new()));
+            out.push(Settled {
+                id,
+                path,
+                decision,
+                content: (decision == Outcome::Accepted).then_some(text),
+            });
+        }
+        out
+    }
+}
+
+impl Opened {
+    /// The answer to the command: at once with the ids, or with `wait` once every review is
+    /// decided, unless `gone` comes first (the command went away: Ctrl-C, killed): then nobody
+    /// waits for its reviews, they are removed, and there is no answer.
+    pub async fn answer(
+        self,
+        instance: &Instance,
+        wait: bool,
+        gone: impl std::future::Future<Output = ()>,
+    ) -> Option<LocalAnswer> {
+        let opened = self.ids.clone();
+        if !wait {
+            return Some(LocalAnswer {
+                opened,
+                settled: None,
+            });
+        }
+        tokio::select! {
+            settled = self.settled() => Some(LocalAnswer { opened, settled: Some(settled) }),
+            () = gone => {
+                let n = instance.dismiss_local(&opened);
+                tracing::info!("a local review's command went away: {n} review(s) removed");
+                None
+            }
+        }
+    }
+}
+
+/// A session of its own per request: no CLI's review is ever replaced by a local one.
+fn session(kind: &str) -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    format!("{kind}:{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// The reply that hands the decision to a waiting command, or tells nobody.
+fn reply(wait: bool) -> (Reply, Option<Decided>) {
+    if !wait {
+        return (Box::new(|_, _| {}), None);
+    }
+    let (tx, rx) = oneshot::channel();
+    let reply: Reply = Box::new(move |r: &Review, outcome| {
+        let _ = tx.send((outcome, r.current.clone()));
+    });
+    (reply, Some(rx))
+}
+
+/// Who asked: the program that ran the command (a script, git, an agent), else the command.
+async fn caller(command: &str, pid: Option<u32>) -> ClientInfo {
+    let process = match pid {
+        Some(pid) => tokio::task::spawn_blocking(move || describe_caller(pid))
+            .await
+            .ok(),
+        None => None,
+    };
+    ClientInfo {
+        name: command.to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        process,
+        session_name: None,
+    }
+}
+
+/// The command's parent, past shells running a script or a `-c` string for another program: git
+/// runs its difftool command through its `git-difftool--helper` script, and "git" says more than
+/// "sh". An interactive shell (no script) is the caller itself.
+fn describe_caller(pid: u32) -> PeerProcess {
+    let ancestors = crate::platform::process::ancestors(pid);
+    let caller = ancestors
+        .iter()
+        .copied()
+        .find(|p| !shell_wrapper(*p))
+        .or_else(|| ancestors.first().copied());
+    crate::platform::peer::describe(caller.unwrap_or(pid))
+}
+
+/// A shell running a script or a `-c` command string.
+#[cfg(target_os = "linux")]
+fn shell_wrapper(pid: u32) -> bool {
+    let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+        return false;
+    };
+    let mut args = cmdline.split(|b| *b == 0);
+    let name = args
+        .next()
+        .and_then(|a| a.rsplit(|b| *b == b'/').next())
+        .unwrap_or_default();
+    let first = args.next().filter(|a| !a.is_empty());
+    matches!(name, b"sh" | b"dash" | b"bash" | b"zsh")
+        && first.is_some_and(|a| a == b"-c" || !a.starts_with(b"-"))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn shell_wrapper(_pid: u32) -> bool {
+    false
+}
+
+impl Instance {
+    /// Opens `redline propose`'s review through the service of the innermost enabled workspace
+    /// holding the file, as a CLI's would be (confinement, original, size and quota checks).
+    pub async fn propose_local(&self, p: Propose, pid: Option<u32>) -> Result<Opened> {
+        let file_path = p.file.to_string_lossy().into_owned();
+        if p.content.len() > MAX_PROPOSAL_BYTES {
+            return Err(Error::TooLarge {
+                path: file_path,
+                size: p.content.len() as u64,
+                limit: MAX_PROPOSAL_BYTES as u64,
+            });
+        }
+        let service = {
+            let state = self.state.lock().await;
+            state
+                .companions
+                .values()
+                .filter(|c| c.shared.resolve(&file_path).is_ok())
+                .max_by_key(|c| c.shared.workspace.id().as_os_str().len())
+                .map(|c| c.shared.clone())
+        };
+        let service = service.ok_or_else(|| Error::NotInWorkspace(p.file.clone()))?;
+        let (reply, rx) = reply(p.wait);
+        let ask = Ask {
+            session: session("propose"),
+            client: caller("redline propose", pid).await,
+            original_from: Some(file_path.clone()),
+            file_path,
+            proposal: p.content,
+            read_only: None,
+        };
+        let id = service.propose(ask, reply).await?;
+        let path = self.review(id).map(|r| r.path.clone()).unwrap_or(p.file);
+        Ok(Opened {
+            ids: vec![id],
+            waits: rx.map(|rx| (id, path, rx)).into_iter().collect(),
+        })
+    }
+
+    /// Opens one review per changed file of `redline diff`: read-only unless `edit`, and then
+    /// only where RIGHT is in an enabled workspace (the command writes it on accept).
+    pub async fn diff_local(&self, d: Diff, pid: Option<u32>) -> Result<Opened> {
+        let root = d.root.to_string_lossy().into_owned();
+        if d.files.len() > MAX_DIFF_FILES {
+            return Err(Error::Busy(format!(
+                "{root}: {} changed files; `redline diff` opens at most {MAX_DIFF_FILES}",
+                d.files.len()
+            )));
+        }
+        let size: usize = d.files.iter().map(diff_bytes).sum();
+        if size > MAX_DIFF_BYTES {
+            return Err(Error::TooLarge {
+                path: root,
+                size: size as u64,
+                limit: MAX_DIFF_BYTES as u64,
+            });
+        }
+        if d.edit {
+            self.check_editable(&d.files).await?;
+        }
+        let pending: Vec<_> = self
+            .reviews
+            .list()
+            .into_iter()
+            .filter(|r| r.session.starts_with("diff:"))
+            .collect();
+        let held: usize = pending
+            .iter()
+            .map(|r| r.original_text().len() + r.proposal.len())
+            .sum();
+        if pending.len() + d.files.len() > MAX_PENDING_DIFFS
+            || held.saturating_add(size) > crate::review::quota::MAX_QUEUED_BYTES
+        {
+            return Err(Error::Busy(format!(
+                "{root} was not opened: answer the diffs already waiting first"
+            )));
+        }
+        let session = session("diff");
+        let client = caller("redline diff", pid).await;
+        let mut opened = Opened {
+            ids: Vec::new(),
+            waits: Vec::new(),
+        };
+        for f in d.files {
+            let read_only = match (&f.right, d.edit) {
+                (Some(_), true) => None,
+                (None, true) => Some(DIFF_REMOVED.to_owned()),
+                (_, false) => Some(DIFF_READ_ONLY.to_owned()),
+            };
+            let (reply, rx) = reply(d.wait);
+            let id = self.reviews.open(
+                Proposal {
+                    workspace: d.root.clone(),
+                    session: session.clone(),
+                    client: client.clone(),
+                    file_path: f.path.to_string_lossy().into_owned(),
+                    path: f.path.clone(),
+                    original: f.left,
+                    proposal: f.right.unwrap_or_default(),
+                    container: false,
+                    read_only,
+                },
+                reply,
+            );
+            opened.ids.push(id);
+            if let Some(rx) = rx {
+                opened.waits.push((id, f.path, rx));
+            }
+        }
+        Ok(opened)
+    }
+
+    /// `--edit` writes RIGHT: each one there must be in an enabled workspace.
+    async fn check_editable(&self, files: &[DiffFile]) -> Result<()> {
+        let state = self.state.lock().await;
+        for f in files.iter().filter(|f| f.right.is_some()) {
+            let shown = f.path.to_string_lossy();
+            if !state
+                .companions
+                .values()
+                .any(|c| c.shared.resolve(&shown).is_ok())
+            {
+                return Err(Error::NotInWorkspace(f.path.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The command that opened these reviews is gone (Ctrl-C): nobody waits for them.
+    pub fn dismiss_local(&self, ids: &[ReviewId]) -> usize {
+        self.reviews.dismiss(|r| ids.contains(&r.id))
+    }
+}
+
+fn diff_bytes(f: &DiffFile) -> usize {
+    f.left.as_ref().map_or(0, String::len) + f.right.as_ref().map_or(0, String::len)
+}
+
+#[cfg(test)]
+#[path = "local_tests.rs"]
+mod tests;

@@ -1,0 +1,107 @@
+//! The instance's own bounds on local reviews, whatever process sends them.
+
+use super::*;
+use crate::platform::clock::SystemClock;
+use crate::platform::dirs::Dirs;
+use crate::platform::keyring::Tokens;
+use crate::platform::process::OsProcessTable;
+use crate::runtime::instance::World;
+use std::sync::Arc;
+
+async fn instance(root: &std::path::Path) -> Arc<Instance> {
+    Instance::start(World {
+        dirs: Dirs::under(root),
+        pid: 4242,
+        procs: Arc::new(OsProcessTable),
+        clock: Arc::new(SystemClock),
+        tokens: Tokens::memory("test".into()),
+        interfaces: Arc::new(crate::workspace::container::OsInterfaces),
+    })
+    .await
+    .unwrap()
+}
+
+fn file(path: PathBuf, right: &str) -> DiffFile {
+    DiffFile {
+        path,
+        left: None,
+        right: Some(right.into()),
+    }
+}
+
+/// What the command checks, the instance checks again: any local process may send requests.
+#[tokio::test]
+async fn the_instance_bounds_what_any_local_request_opens() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = dunce::canonicalize(tmp.path()).unwrap();
+    let ws = root.join("ws");
+    std::fs::create_dir(&ws).unwrap();
+    let i = instance(&root).await;
+    i.add_workspace(&ws).await.unwrap();
+    let propose = |file: PathBuf, content: String| Propose {
+        file,
+        content,
+        wait: false,
+    };
+    let big = "x".repeat(MAX_PROPOSAL_BYTES + 1);
+    let err = i.propose_local(propose(ws.join("a"), big), None).await;
+    assert_eq!(err.err().unwrap().code(), "too_large");
+    let err = i.propose_local(propose(root.join("a"), "x".into()), None);
+    assert_eq!(err.await.err().unwrap().code(), "not_in_workspace");
+    let escape = ws.join("../a");
+    let err = i.propose_local(propose(escape, "x".into()), None);
+    assert_eq!(err.await.err().unwrap().code(), "not_in_workspace");
+
+    let diff = |files: Vec<DiffFile>, edit: bool| Diff {
+        root: root.clone(),
+        files,
+        edit,
+        wait: false,
+    };
+    let many = (0..=MAX_DIFF_FILES)
+        .map(|n| file(root.join(n.to_string()), "x"))
+        .collect();
+    assert_eq!(
+        i.diff_local(diff(many, false), None)
+            .await
+            .err()
+            .unwrap()
+            .code(),
+        "busy"
+    );
+    let half = "x".repeat(MAX_DIFF_BYTES / 2 + 1);
+    let heavy = vec![file(root.join("a"), &half), file(root.join("b"), &half)];
+    let err = i.diff_local(diff(heavy, false), None).await;
+    assert_eq!(err.err().unwrap().code(), "too_large");
+    let outside = vec![file(root.join("a"), "x")];
+    let err = i.diff_local(diff(outside, true), None).await;
+    assert_eq!(err.err().unwrap().code(), "not_in_workspace");
+    assert!(i.list().is_empty(), "nothing refused was opened");
+
+    // Accepted: read-only unless edited inside a workspace, removed files always.
+    let opened = i
+        .diff_local(
+            diff(
+                vec![
+                    file(ws.join("kept"), "x"),
+                    DiffFile {
+                        path: ws.join("gone"),
+                        left: Some("y".into()),
+                        right: None,
+                    },
+                ],
+                true,
+            ),
+            None,
+        )
+        .await
+        .unwrap();
+    let read_only: Vec<_> = opened
+        .ids
+        .iter()
+        .map(|id| i.review(*id).unwrap().read_only.clone())
+        .collect();
+    assert_eq!(read_only, [None, Some(DIFF_REMOVED.to_owned())]);
+    assert_eq!(i.dismiss_local(&opened.ids), 2);
+    i.shutdown().await;
+}
