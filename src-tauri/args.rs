@@ -42,8 +42,9 @@ pub enum Command {
         /// A path inside the workspace (default: the current directory).
         path: Option<PathBuf>,
     },
-    /// Whether Gemini CLI, Qwen Code and Claude Code started in DIR would connect, and if not,
-    /// why and the one command that fixes it. Exits 1 if an installed CLI would not connect.
+    /// Whether Gemini CLI, Qwen Code, Claude Code and Copilot CLI started in DIR would connect,
+    /// and if not, why and the one command that fixes it. Exits 1 if an installed CLI would not
+    /// connect.
     Doctor {
         /// The directory the CLI would start in (default: the current directory).
         dir: Option<PathBuf>,
