@@ -29,7 +29,11 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(&Dirs::from_env(), command)) {
+    let result = runtime.block_on(run(&Dirs::from_env(), command));
+    // A read of stdin still blocked in its thread (`redline editor --stdio`, the instance gone)
+    // must not keep the process alive.
+    runtime.shutdown_background();
+    match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(e) => {
@@ -123,8 +127,31 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
         Command::Quit => {
             ask(dirs, Request::Quit).await?;
         }
+        Command::Editor { .. } | Command::Mention { .. } | Command::Context { .. } => {
+            editor(dirs, command).await?
+        }
     }
     Ok(true)
+}
+
+/// The editor channel and the one-shot editor commands.
+async fn editor(dirs: &Dirs, command: Command) -> Result<()> {
+    use redline_core::runtime::{editor, editor_command};
+    let message = match command {
+        Command::Editor { .. } => {
+            return editor::bridge(dirs, tokio::io::stdin(), tokio::io::stdout()).await
+        }
+        Command::Mention { target } => editor_command::mention(&target, &current_dir()?)?,
+        Command::Context {
+            file,
+            line,
+            col,
+            selection,
+        } => editor_command::context(&file, line, col, selection.as_deref(), &current_dir()?)?,
+        _ => return Ok(()),
+    };
+    ask(dirs, Request::EditorSend { message }).await?;
+    Ok(())
 }
 
 async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {

@@ -64,6 +64,13 @@ pub enum Request {
     },
     /// Show the review window (a second `redline` launch reaching the running one).
     Show,
+    /// Turns this connection into an editor channel (runtime::editor): no reply line, JSON lines
+    /// both ways until either side closes.
+    Editor,
+    /// One editor message from a one-shot command (`redline mention`, `redline context`).
+    EditorSend {
+        message: crate::review::editor::Message,
+    },
     Quit,
 }
 
@@ -137,6 +144,12 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
                 .await?,
         ),
         Request::Show => json!(instance.request_show()),
+        // Answered in `answer`, which hands the connection over.
+        Request::Editor => return Err(Error::Control("an editor channel is a connection".into())),
+        Request::EditorSend { message } => {
+            instance.editor_message(None, message).await?;
+            Value::Null
+        }
         Request::Quit => {
             instance.request_quit();
             Value::Null
@@ -161,6 +174,7 @@ async fn answer<S: AsyncRead + AsyncWrite + Unpin>(instance: &Instance, stream: 
         return;
     }
     let reply = match serde_json::from_str::<Request>(&line) {
+        Ok(Request::Editor) => return crate::runtime::editor::serve(instance, stream).await,
         Ok(req) => match dispatch(instance, req).await {
             Ok(v) => Reply::Ok(v),
             Err(e) => Reply::Error((&e).into()),
@@ -248,10 +262,13 @@ mod endpoint {
     }
 
     pub async fn call(dirs: &Dirs, req: &Request) -> Result<Value> {
-        let stream = UnixStream::connect(dirs.control_socket())
+        request(connect(dirs).await?, req).await
+    }
+
+    pub async fn connect(dirs: &Dirs) -> Result<UnixStream> {
+        UnixStream::connect(dirs.control_socket())
             .await
-            .map_err(|_| Error::NotRunning)?;
-        request(stream, req).await
+            .map_err(|_| Error::NotRunning)
     }
 }
 
@@ -259,7 +276,7 @@ mod endpoint {
 #[path = "pipe.rs"]
 mod endpoint;
 
-pub use endpoint::{bind, call, serve, Listener};
+pub use endpoint::{bind, call, connect, serve, Listener};
 
 /// The channel itself on this OS: a Unix socket, or on Windows a named pipe (CI runs this there).
 #[cfg(test)]

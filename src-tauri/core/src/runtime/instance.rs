@@ -20,6 +20,7 @@ use std::sync::Arc;
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
+mod editor;
 mod reviews;
 
 /// Everything outside the process that Redline depends on, injected so tests use temp dirs.

@@ -5,5 +5,7 @@ pub(crate) mod bridge;
 pub mod command;
 pub mod companion;
 pub mod control;
+pub mod editor;
+pub mod editor_command;
 pub mod instance;
 pub mod serving;
