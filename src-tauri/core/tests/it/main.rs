@@ -6,6 +6,7 @@ mod common;
 
 mod bindings;
 mod doctor;
+mod editor;
 mod http_container;
 mod http_fuzz;
 mod http_guard;

@@ -1,0 +1,231 @@
+//! The editor channel on the real control socket: what an editor says reaches each connected
+//! CLI in its own terms, and bad input (garbage, huge lines and selections, paths outside, a
+//! closed pipe) gets a clear error without disturbing them.
+
+use crate::common::claude::Claude;
+use crate::common::mcp::Sse;
+use crate::common::{start, Fixture, WAIT};
+use redline_core::review::editor::{MAX_LINE, MAX_SELECTION_CHARS};
+use redline_core::runtime::control;
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+type Stream = BufReader<Box<dyn Duplex>>;
+trait Duplex: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send {}
+impl<T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send> Duplex for T {}
+
+/// Serves the fixture's control channel, as `redline serve` does.
+async fn serve_control(f: &Fixture) {
+    let listener = control::bind(&f.dirs).await.unwrap();
+    tokio::spawn(control::serve(f.instance.clone(), listener));
+}
+
+/// An editor channel, past its `ready` line.
+async fn editor(f: &Fixture) -> Stream {
+    let stream: Box<dyn Duplex> = Box::new(control::connect(&f.dirs).await.unwrap());
+    let mut s = BufReader::new(stream);
+    s.get_mut().write_all(b"{\"cmd\":\"editor\"}\n").await.unwrap();
+    assert_eq!(line(&mut s).await["type"], "ready");
+    s
+}
+
+async fn send(s: &mut Stream, v: &Value) {
+    let mut out = v.to_string().into_bytes();
+    out.push(b'\n');
+    s.get_mut().write_all(&out).await.unwrap();
+}
+
+async fn line(s: &mut Stream) -> Value {
+    let mut l = String::new();
+    let n = tokio::time::timeout(WAIT, s.read_line(&mut l))
+        .await
+        .expect("timed out waiting for the editor channel")
+        .unwrap();
+    assert!(n > 0, "the editor channel closed");
+    serde_json::from_str(&l).unwrap()
+}
+
+/// The next `ide/contextUpdate` whose active file is `name` (older ones may still be in flight).
+async fn context_with(sse: &mut Sse, f: &Fixture, active: Option<&str>) -> Value {
+    loop {
+        let m = sse.next_message().await.expect("the stream ended");
+        if m["method"] != "ide/contextUpdate" {
+            continue;
+        }
+        let first = &m["params"]["workspaceState"]["openFiles"][0];
+        match active {
+            Some(name) if first["path"] == f.file(name) && first["isActive"] == true => {
+                return m["params"].clone()
+            }
+            None if first.is_null() => return m["params"].clone(),
+            _ => {}
+        }
+    }
+}
+
+fn context_msg(f: &Fixture, id: u64, active: &str, text: &str) -> Value {
+    json!({"type": "context", "id": id, "files": [
+        {"path": f.file("b.txt")},
+        {"path": f.file(active), "active": true, "cursor": {"line": 2, "col": 3},
+         "selection": {"start": {"line": 1, "col": 2}, "end": {"line": 2, "col": 3}, "text": text}},
+        {"path": "/etc/hostname"},
+    ]})
+}
+
+#[tokio::test]
+async fn the_editors_context_reaches_every_connected_cli_in_its_own_terms() {
+    let f = start().await;
+    std::fs::write(f.ws.join("b.txt"), "b\n").unwrap();
+    serve_control(&f).await;
+    let http = f.session().await;
+    let mut sse = http.stream().await;
+    let mut claude = Claude::connect(&f).await;
+    let mut ed = editor(&f).await;
+
+    send(&mut ed, &context_msg(&f, 1, "a.txt", "ne\ntw")).await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 1}));
+
+    // Gemini CLI and Qwen Code: the active file with cursor (1-based) and selected text.
+    let ctx = context_with(&mut sse, &f, Some("a.txt")).await;
+    let open = ctx["workspaceState"]["openFiles"].as_array().unwrap();
+    assert_eq!(open.len(), 2, "the file outside the workspace is left out: {ctx}");
+    assert_eq!(open[0]["cursor"], json!({"line": 2, "character": 3}));
+    assert_eq!(open[0]["selectedText"], "ne\ntw");
+    assert_eq!(open[1]["path"], f.file("b.txt"));
+    assert!(open[1].get("isActive").is_none());
+    assert!(open[0]["timestamp"].as_u64() > open[1]["timestamp"].as_u64());
+
+    // Claude Code: selection_changed (0-based), then the tools answer from the editor.
+    let m = claude.next().await.unwrap();
+    assert_eq!(m["method"], "selection_changed", "{m}");
+    assert_eq!(
+        m["params"]["selection"],
+        json!({"start": {"line": 0, "character": 1}, "end": {"line": 1, "character": 2},
+               "isEmpty": false})
+    );
+    assert_eq!(m["params"]["filePath"], f.file("a.txt"));
+    assert_eq!(m["params"]["text"], "ne\ntw");
+    for tool in ["getCurrentSelection", "getLatestSelection"] {
+        let r = claude.call(tool, json!({})).await;
+        let sel: Value =
+            serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(sel["success"], true, "{tool}: {sel}");
+        assert_eq!(sel["text"], "ne\ntw");
+    }
+    let r = claude.call("getOpenEditors", json!({})).await;
+    let tabs: Value =
+        serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(tabs["tabs"][0]["fileName"], f.file("a.txt"));
+    assert_eq!(tabs["tabs"][0]["isActive"], true);
+    assert_eq!(tabs["tabs"][1]["fileName"], f.file("b.txt"));
+
+    // A mention: at_mentioned with 0-based lines.
+    send(
+        &mut ed,
+        &json!({"type": "mention", "id": 2, "path": f.file("a.txt"), "start": 2, "end": 1}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 2}));
+    let m = claude.next().await.unwrap();
+    assert_eq!(
+        m,
+        json!({"jsonrpc": "2.0", "method": "at_mentioned",
+               "params": {"filePath": f.file("a.txt"), "lineStart": 0, "lineEnd": 1}})
+    );
+
+    // An accepted review of a file is told to the editor (to reload it).
+    let mut proposer = f.session().await;
+    let id = f.propose(&mut proposer, "b.txt", "new b\n").await;
+    f.instance
+        .decide(id, redline_core::runtime::companion::Decision::Accept(None))
+        .await
+        .unwrap();
+    assert_eq!(
+        line(&mut ed).await,
+        json!({"type": "accepted", "path": f.file("b.txt")})
+    );
+
+    // The editor goes: so does what it said.
+    drop(ed);
+    context_with(&mut sse, &f, None).await;
+}
+
+#[tokio::test]
+async fn bad_input_from_an_editor_gets_a_clear_error_and_never_disturbs_a_cli() {
+    let f = start().await;
+    serve_control(&f).await;
+    let http = f.session().await;
+    let mut sse = http.stream().await;
+    let mut claude = Claude::connect(&f).await;
+    let mut ed = editor(&f).await;
+
+    // Garbage: an error line each, and the channel stays up.
+    for bad in ["not json", "{\"type\":\"launch\"}", "[1,2]", "{\"type\":\"context\"}"] {
+        ed.get_mut()
+            .write_all(format!("{bad}\n").as_bytes())
+            .await
+            .unwrap();
+        let e = line(&mut ed).await;
+        assert_eq!(e["type"], "error", "{bad}: {e}");
+        assert_eq!(e["code"], "bad_message", "{bad}: {e}");
+    }
+    // Invalid UTF-8 is garbage too.
+    ed.get_mut().write_all(b"\xff\xfe{\n").await.unwrap();
+    assert_eq!(line(&mut ed).await["code"], "bad_message");
+
+    // A line over the bound: refused whole, the next one read.
+    let mut long = vec![b'x'; MAX_LINE + 100];
+    long.push(b'\n');
+    ed.get_mut().write_all(&long).await.unwrap();
+    let e = line(&mut ed).await;
+    assert_eq!(e["code"], "bad_message");
+    assert!(e["message"].as_str().unwrap().contains("longer than"), "{e}");
+
+    // A path outside every workspace, relative or active.
+    send(
+        &mut ed,
+        &json!({"type": "context", "id": 7, "files": [{"path": "/etc/hostname", "active": true}]}),
+    )
+    .await;
+    let e = line(&mut ed).await;
+    assert_eq!(
+        (e["id"].clone(), e["code"].clone()),
+        (json!(7), json!("not_in_workspace"))
+    );
+    assert!(e["message"].as_str().unwrap().contains("/etc/hostname"));
+    send(
+        &mut ed,
+        &json!({"type": "mention", "id": 8, "path": "a.txt", "start": 1, "end": 1}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await["code"], "relative_path");
+
+    // A huge selection is cut where the CLIs cut it.
+    let huge = "é".repeat(100_000);
+    send(&mut ed, &context_msg(&f, 9, "a.txt", &huge)).await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 9}));
+    let ctx = context_with(&mut sse, &f, Some("a.txt")).await;
+    let sent = ctx["workspaceState"]["openFiles"][0]["selectedText"]
+        .as_str()
+        .unwrap();
+    assert_eq!(sent.chars().count(), MAX_SELECTION_CHARS);
+    let m = claude.next().await.unwrap();
+    assert_eq!(m["method"], "selection_changed");
+    assert_eq!(
+        m["params"]["text"].as_str().unwrap().chars().count(),
+        MAX_SELECTION_CHARS
+    );
+
+    // A pipe closed mid-line: the channel ends, the editor's context goes, the CLIs carry on.
+    ed.get_mut()
+        .write_all(b"{\"type\":\"context\",\"files\":[")
+        .await
+        .unwrap();
+    drop(ed);
+    context_with(&mut sse, &f, None).await;
+    let pong = claude.request("ping", json!({})).await;
+    assert_eq!(claude.response(pong).await["result"], json!({}));
+    let mut again = editor(&f).await;
+    send(&mut again, &json!({"type": "review", "id": 1})).await;
+    assert_eq!(line(&mut again).await, json!({"type": "ok", "id": 1}));
+}
