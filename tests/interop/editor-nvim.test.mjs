@@ -14,6 +14,8 @@ import { startRedline } from './lib/redline.mjs';
 import { clientEnv, startGeminiClient } from './lib/gemini.mjs';
 import { nvimMissing, startNvim } from './lib/nvim.mjs';
 import { pollUntil } from './lib/wait.mjs';
+import { startFakeModel } from './qwen-fake-model.mjs';
+import { qwenInstalled, startQwen, writeQwenSettings } from './qwen-driver.mjs';
 
 const TEST_TIMEOUT_MS = 120_000;
 const STEP_MS = 20_000;
@@ -98,4 +100,66 @@ test('Neovim moves the cursor and selects lines: the Gemini CLI IdeClient receiv
       (e.params.workspaceState.openFiles ?? []).length === 0,
     { timeoutMs: STEP_MS, what: 'an empty context once Neovim quit' },
   );
+});
+
+/** Every text a chat-completions request carries, joined. */
+function textsOf(body) {
+  const out = [];
+  for (const m of body?.messages ?? []) {
+    if (typeof m.content === 'string') out.push(m.content);
+    else if (Array.isArray(m.content)) for (const p of m.content) out.push(typeof p === 'string' ? p : p?.text ?? '');
+  }
+  return out.join('\n');
+}
+
+test('Neovim selects lines: the real qwen sends them to its model as the IDE context', { skip: skip || (!qwenInstalled() && 'qwen is not installed: npm ci in tests/interop'), timeout: 180_000 }, async (t) => {
+  const ws = await workspace(t);
+  const model = await startFakeModel({ log: process.env.REDLINE_IT_VERBOSE ? (s) => console.error(s) : undefined });
+  t.after(() => model.close());
+  const r = await startRedline({ workspaces: [ws] });
+  t.after(() => r.stop());
+  await writeQwenSettings(r.dirs.home);
+  const q = await startQwen({
+    cwd: ws,
+    env: {
+      PATH: process.env.PATH, HOME: r.dirs.home, TMPDIR: r.dirs.tmp, XDG_CONFIG_HOME: r.dirs.config,
+      XDG_RUNTIME_DIR: r.dirs.runtime, TERM: 'xterm-256color', LANG: 'C.UTF-8', REMOTE_CONTAINERS: '1',
+      OPENAI_API_KEY: 'dummy-key-for-the-fake-model', OPENAI_BASE_URL: model.baseURL, OPENAI_MODEL: model.model,
+    },
+  });
+  t.after(() => q.stop());
+  const explain = async (fn) => {
+    try {
+      return await fn();
+    } catch (err) {
+      err.message += `\n--- qwen screen ---\n${await q.screen().catch(() => '(none)')}\n--- redline stderr ---\n${r.stderr?.().slice(-3000) ?? ''}`;
+      throw err;
+    }
+  };
+  await explain(async () => {
+    await q.waitForScreen(/Type your message/, 60_000, 'qwen to show its input prompt');
+    await pollUntil(async () => {
+      const st = JSON.parse((await r.run(['status', '--json'])).stdout);
+      const clients = st.workspaces.find((w) => w.path === ws)?.clients ?? [];
+      return { ok: clients.length > 0, value: clients };
+    }, STEP_MS, 'qwen to connect to Redline');
+
+    // qwen shows nothing of the IDE context on screen: a Gemini IdeClient on the same workspace
+    // tells when Redline has sent the update (to every session in one broadcast).
+    const g = await startGeminiClient({ cwd: ws, env: clientEnv(r) });
+    t.after(() => g.close());
+    assert.equal((await g.connect()).state.status, 'connected');
+    const n = await startNvim({ r, cwd: ws, file: 'a.txt' });
+    t.after(() => n.stop());
+    await n.keys('3GVj');
+    await g.waitEvent(
+      (e) => e.event === 'notification' && e.method === 'ide/contextUpdate' && activeOf(e.params)?.selectedText,
+      { timeoutMs: STEP_MS, what: 'the selection sent to the CLIs' },
+    );
+    await q.submit('What did I select? REDLINE-CONTEXT');
+    const req = await model.waitFor((x) => textsOf(x.body).includes('REDLINE-CONTEXT'), STEP_MS, 'the prompt to reach the model');
+    const text = textsOf(req.body);
+    assert.ok(text.includes(path.join(ws, 'a.txt')), `the active file is in the request:\n${text}`);
+    assert.ok(text.includes('third línea\nfourth line') || text.includes('third línea\\nfourth line'), `the selected text is in the request:\n${text}`);
+  });
 });
