@@ -33,6 +33,8 @@ export async function startNvim({ r, cwd, file, debounceMs = 50 }) {
   const args = [
     '--headless', '-u', 'NONE', '-i', 'NONE', '-n', '--listen', sock,
     '--cmd', `set rtp^=${pluginDir}`,
+    // As some users have it: the plugin must reload an accepted file without 'autoread'.
+    '--cmd', 'set noautoread',
     '-c', 'runtime plugin/redline.lua',
     '-c', setup,
     file,

@@ -155,9 +155,19 @@ local function reload_when_written(path)
   local watch, settle, expire = uv.new_fs_event(), uv.new_timer(), uv.new_timer()
   local function reload()
     vim.schedule(function()
+      -- An unmodified buffer reloads without asking (whatever 'autoread' says); a modified one
+      -- asks as Neovim always does.
+      local group = vim.api.nvim_create_augroup('RedlineReload', { clear = true })
+      vim.api.nvim_create_autocmd('FileChangedShell', {
+        group = group,
+        callback = function(ev)
+          vim.v.fcs_choice = vim.bo[ev.buf].modified and 'ask' or 'reload'
+        end,
+      })
       for _, buf in ipairs(buffers_of(path)) do
-        vim.cmd('checktime ' .. buf)
+        pcall(vim.cmd, 'checktime ' .. buf)
       end
+      vim.api.nvim_del_augroup_by_id(group)
     end)
   end
   watch:start(dir, {}, function(_, name)
