@@ -229,3 +229,64 @@ async fn bad_input_from_an_editor_gets_a_clear_error_and_never_disturbs_a_cli() 
     send(&mut again, &json!({"type": "review", "id": 1})).await;
     assert_eq!(line(&mut again).await, json!({"type": "ok", "id": 1}));
 }
+
+/// The tabs Claude Code's `getOpenEditors` lists: file name and whether it is the active one.
+async fn tabs(c: &mut Claude) -> Vec<(String, bool)> {
+    let r = c.call("getOpenEditors", json!({})).await;
+    let v: Value =
+        serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    v["tabs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["fileName"].as_str().unwrap().to_owned(),
+                t["isActive"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn each_file_goes_to_the_innermost_workspace_that_holds_it() {
+    let f = start().await;
+    let inner = f.ws.join("inner");
+    std::fs::create_dir_all(&inner).unwrap();
+    std::fs::write(inner.join("x.txt"), "x\n").unwrap();
+    f.instance.add_workspace(&inner).await.unwrap();
+    let pin = f.instance.pin(&inner).await.unwrap();
+    serve_control(&f).await;
+    let mut outer = Claude::connect(&f).await;
+    let mut nested = Claude::over(
+        crate::common::claude::upgrade_at(
+            "127.0.0.1",
+            "127.0.0.1",
+            pin.ws_port.unwrap(),
+            &pin.auth_token,
+        )
+        .await
+        .unwrap(),
+    );
+    nested.hello().await;
+    let mut ed = editor(&f).await;
+    let x = inner.join("x.txt").to_string_lossy().into_owned();
+    send(
+        &mut ed,
+        &json!({"type": "context", "id": 1, "files": [
+            {"path": x, "active": true}, {"path": f.file("a.txt")}]}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 1}));
+    assert_eq!(tabs(&mut nested).await, [(x.clone(), true)]);
+    assert_eq!(tabs(&mut outer).await, [(f.file("a.txt"), false)]);
+    // The editor moves to a file of the outer workspace: the inner one no longer has an
+    // active file from it.
+    send(
+        &mut ed,
+        &json!({"type": "context", "id": 2, "files": [{"path": f.file("a.txt"), "active": true}]}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 2}));
+    assert!(tabs(&mut nested).await.is_empty());
+}

@@ -246,17 +246,26 @@ fn open_editors(conn: &Conn) -> Value {
     let mut reviews = conn.service.pending();
     reviews.sort_by_key(|r| std::cmp::Reverse(r.updated_at));
     let editor = conn.service.editor.get().map(|s| s.files).unwrap_or_default();
-    let mut paths: Vec<&Path> = editor.iter().map(|f| f.path.as_path()).collect();
-    paths.extend(reviews.iter().map(|r| r.path.as_path()));
+    // The editor's active file if it has one here; else (no editor) the newest review.
+    let no_editor = editor.is_empty();
+    let mut paths: Vec<(&Path, bool)> = editor
+        .iter()
+        .map(|f| (f.path.as_path(), f.active))
+        .collect();
+    paths.extend(
+        reviews
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.path.as_path(), no_editor && i == 0)),
+    );
     let mut seen = std::collections::HashSet::new();
-    paths.retain(|p| seen.insert(*p));
+    paths.retain(|(p, _)| seen.insert(*p));
     let tabs: Vec<Value> = paths
         .iter()
-        .enumerate()
-        .map(|(i, p)| {
+        .map(|(p, active)| {
             json!({
                 "uri": file_uri(p),
-                "isActive": i == 0,
+                "isActive": active,
                 "label": p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
                 "fileName": p.to_string_lossy(),
                 "isDirty": false,

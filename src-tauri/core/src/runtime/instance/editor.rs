@@ -51,12 +51,21 @@ impl Instance {
     }
 }
 
-/// The running workspace that contains `path`, and the path as resolved there.
-fn locate(services: &[Arc<Service>], path: &std::path::Path) -> Result<(Arc<Service>, PathBuf)> {
+/// Which running workspace holds `path` (its index), and the path as resolved there. Services
+/// come in path order, so walking them backwards finds a nested workspace before its parent.
+fn holder(services: &[Arc<Service>], path: &std::path::Path) -> Option<(usize, PathBuf)> {
     let text = path.to_string_lossy();
     services
         .iter()
-        .find_map(|s| s.resolve(&text).ok().map(|(p, _)| (s.clone(), p)))
+        .enumerate()
+        .rev()
+        .find_map(|(i, s)| s.resolve(&text).ok().map(|(p, _)| (i, p)))
+}
+
+/// The running workspace that contains `path`, and the path as resolved there.
+fn locate(services: &[Arc<Service>], path: &std::path::Path) -> Result<(Arc<Service>, PathBuf)> {
+    holder(services, path)
+        .map(|(i, p)| (services[i].clone(), p))
         .ok_or_else(|| Error::NotInWorkspace(path.to_owned()))
 }
 
@@ -72,12 +81,7 @@ fn context(
     let mut per: Vec<Vec<OpenFile>> = vec![Vec::new(); services.len()];
     let mut outside = None;
     for f in files {
-        let text = f.path.to_string_lossy().into_owned();
-        match services
-            .iter()
-            .enumerate()
-            .find_map(|(i, s)| s.resolve(&text).ok().map(|(p, _)| (i, p)))
-        {
+        match holder(services, &f.path) {
             Some((i, path)) => per[i].push(OpenFile { path, ..f }),
             None if f.active => return Err(Error::NotInWorkspace(f.path)),
             None => outside = outside.or(Some(f.path)),
