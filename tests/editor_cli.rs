@@ -99,7 +99,10 @@ fn editor_commands_without_an_instance_say_so() {
     let env = Env::new();
     let (child, mut out) = env.editor();
     let e = line(&mut out);
-    assert_eq!((e["type"].clone(), e["code"].clone()), (json!("error"), json!("not_running")));
+    assert_eq!(
+        (e["type"].clone(), e["code"].clone()),
+        (json!("error"), json!("not_running"))
+    );
     assert_eq!(exits(child).code(), Some(1));
     let m = env.run(&["mention", "a.txt:1-2"]);
     assert_eq!(m.status.code(), Some(1));
@@ -110,7 +113,10 @@ fn editor_commands_without_an_instance_say_so() {
 fn the_editor_channel_bridges_lines_and_ends_with_either_side() {
     let env = Env::new();
     let ws = env.ws();
-    assert!(env.run(&["workspace", "add", ws.to_str().unwrap()]).status.success());
+    assert!(env
+        .run(&["workspace", "add", ws.to_str().unwrap()])
+        .status
+        .success());
     let mut serve = env.serve();
     let a = ws.join("a.txt");
 
@@ -129,12 +135,29 @@ fn the_editor_channel_bridges_lines_and_ends_with_either_side() {
 
     // One-shot commands for editors without plugins.
     let ok = env.run(&["mention", "a.txt:3-1"]);
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
-    let ok = env.run(&["context", "--file", "a.txt", "--line", "2", "--selection", "1:1-2:4"]);
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let ok = env.run(&[
+        "context",
+        "--file",
+        "a.txt",
+        "--line",
+        "2",
+        "--selection",
+        "1:1-2:4",
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
     let outside = env.run(&["mention", "/etc/hostname:1"]);
     assert_eq!(outside.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&outside.stderr).contains("no enabled workspace contains /etc/hostname"));
+    assert!(String::from_utf8_lossy(&outside.stderr)
+        .contains("no enabled workspace contains /etc/hostname"));
     let bad = env.run(&["mention", "a.txt:zero"]);
     assert_eq!(bad.status.code(), Some(1));
 

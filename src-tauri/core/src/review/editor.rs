@@ -141,9 +141,7 @@ fn absolute(path: &std::path::Path) -> Result<()> {
 
 fn position(p: Position) -> Result<()> {
     if p.line == 0 || p.col == 0 {
-        return Err(Error::EditorMessage(
-            "lines and columns are 1-based".into(),
-        ));
+        return Err(Error::EditorMessage("lines and columns are 1-based".into()));
     }
     Ok(())
 }
@@ -225,10 +223,7 @@ mod tests {
         assert!(files[1].cursor.is_none(), "only the active file's cursor");
         let state = EditorState { files, at: 1 };
         let span = state.span().unwrap();
-        assert_eq!(
-            (span.selection.start_line, span.selection.end_line),
-            (0, 2)
-        );
+        assert_eq!((span.selection.start_line, span.selection.end_line), (0, 2));
 
         for bad in [
             "not json",

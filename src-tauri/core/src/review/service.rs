@@ -214,14 +214,17 @@ impl Service {
         });
         let editor = self.editor.get().into_iter().flat_map(|s| {
             let at = s.at;
-            s.files.into_iter().enumerate().map(move |(i, f)| ContextFile {
-                // Most recently used first: older by a millisecond each.
-                timestamp: at.saturating_sub(i as u64),
-                cursor: f.cursor.map(|c| (c.line, c.col)),
-                selected_text: f.selection.map(|s| s.text),
-                active: f.active,
-                path: f.path,
-            })
+            s.files
+                .into_iter()
+                .enumerate()
+                .map(move |(i, f)| ContextFile {
+                    // Most recently used first: older by a millisecond each.
+                    timestamp: at.saturating_sub(i as u64),
+                    cursor: f.cursor.map(|c| (c.line, c.col)),
+                    selected_text: f.selection.map(|s| s.text),
+                    active: f.active,
+                    path: f.path,
+                })
         });
         context::ide_context(editor.chain(reviews), self.trusted)
     }

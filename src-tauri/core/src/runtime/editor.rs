@@ -166,7 +166,8 @@ where
             return Err(e);
         }
     };
-    let hello = serde_json::to_vec(&crate::runtime::control::Request::Editor).map_err(|e| Error::Control(e.to_string()))?;
+    let hello = serde_json::to_vec(&crate::runtime::control::Request::Editor)
+        .map_err(|e| Error::Control(e.to_string()))?;
     stream.write_all(&hello).await.map_err(io)?;
     stream.write_all(b"\n").await.map_err(io)?;
     let (mut from, mut to) = tokio::io::split(stream);

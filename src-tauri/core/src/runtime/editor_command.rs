@@ -122,7 +122,11 @@ mod tests {
         );
         assert!(matches!(
             mention("/x/a.rs:4", cwd).unwrap(),
-            Message::Mention { start: 4, end: 4, .. }
+            Message::Mention {
+                start: 4,
+                end: 4,
+                ..
+            }
         ));
         for bad in ["a.rs", "a.rs:0-2", "a.rs:x", ":3"] {
             assert!(mention(bad, cwd).is_err(), "{bad}");

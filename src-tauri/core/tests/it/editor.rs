@@ -24,7 +24,10 @@ async fn serve_control(f: &Fixture) {
 async fn editor(f: &Fixture) -> Stream {
     let stream: Box<dyn Duplex> = Box::new(control::connect(&f.dirs).await.unwrap());
     let mut s = BufReader::new(stream);
-    s.get_mut().write_all(b"{\"cmd\":\"editor\"}\n").await.unwrap();
+    s.get_mut()
+        .write_all(b"{\"cmd\":\"editor\"}\n")
+        .await
+        .unwrap();
     assert_eq!(line(&mut s).await["type"], "ready");
     s
 }
@@ -88,7 +91,11 @@ async fn the_editors_context_reaches_every_connected_cli_in_its_own_terms() {
     // Gemini CLI and Qwen Code: the active file with cursor (1-based) and selected text.
     let ctx = context_with(&mut sse, &f, Some("a.txt")).await;
     let open = ctx["workspaceState"]["openFiles"].as_array().unwrap();
-    assert_eq!(open.len(), 2, "the file outside the workspace is left out: {ctx}");
+    assert_eq!(
+        open.len(),
+        2,
+        "the file outside the workspace is left out: {ctx}"
+    );
     assert_eq!(open[0]["cursor"], json!({"line": 2, "character": 3}));
     assert_eq!(open[0]["selectedText"], "ne\ntw");
     assert_eq!(open[1]["path"], f.file("b.txt"));
@@ -160,7 +167,12 @@ async fn bad_input_from_an_editor_gets_a_clear_error_and_never_disturbs_a_cli() 
     let mut ed = editor(&f).await;
 
     // Garbage: an error line each, and the channel stays up.
-    for bad in ["not json", "{\"type\":\"launch\"}", "[1,2]", "{\"type\":\"context\"}"] {
+    for bad in [
+        "not json",
+        "{\"type\":\"launch\"}",
+        "[1,2]",
+        "{\"type\":\"context\"}",
+    ] {
         ed.get_mut()
             .write_all(format!("{bad}\n").as_bytes())
             .await
@@ -179,7 +191,10 @@ async fn bad_input_from_an_editor_gets_a_clear_error_and_never_disturbs_a_cli() 
     ed.get_mut().write_all(&long).await.unwrap();
     let e = line(&mut ed).await;
     assert_eq!(e["code"], "bad_message");
-    assert!(e["message"].as_str().unwrap().contains("longer than"), "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("longer than"),
+        "{e}"
+    );
 
     // A path outside every workspace, relative or active.
     send(

@@ -245,7 +245,12 @@ fn current_selection(conn: &Conn) -> Value {
 fn open_editors(conn: &Conn) -> Value {
     let mut reviews = conn.service.pending();
     reviews.sort_by_key(|r| std::cmp::Reverse(r.updated_at));
-    let editor = conn.service.editor.get().map(|s| s.files).unwrap_or_default();
+    let editor = conn
+        .service
+        .editor
+        .get()
+        .map(|s| s.files)
+        .unwrap_or_default();
     // The editor's active file if it has one here; else (no editor) the newest review.
     let no_editor = editor.is_empty();
     let mut paths: Vec<(&Path, bool)> = editor

@@ -13,7 +13,11 @@ impl Instance {
     /// The services of the running workspaces, taken under the lock and used outside it.
     async fn services(&self) -> Vec<Arc<Service>> {
         let state = self.state.lock().await;
-        state.companions.values().map(|c| c.shared.clone()).collect()
+        state
+            .companions
+            .values()
+            .map(|c| c.shared.clone())
+            .collect()
     }
 
     /// Applies one editor message. `owner` is the editor channel, or none for a one-shot command.
@@ -72,12 +76,7 @@ fn locate(services: &[Arc<Service>], path: &std::path::Path) -> Result<(Arc<Serv
 /// Splits the editor's files by workspace. Files outside every workspace are left out (an editor
 /// shows help pages and scratch buffers too), but an active one outside is an error: the CLIs
 /// would otherwise follow a file the user no longer looks at.
-fn context(
-    services: &[Arc<Service>],
-    owner: Owner,
-    files: Vec<OpenFile>,
-    at: u64,
-) -> Result<()> {
+fn context(services: &[Arc<Service>], owner: Owner, files: Vec<OpenFile>, at: u64) -> Result<()> {
     let mut per: Vec<Vec<OpenFile>> = vec![Vec::new(); services.len()];
     let mut outside = None;
     for f in files {
