@@ -201,13 +201,18 @@ pub struct Mention {
 mod tests {
     use super::*;
 
+    /// An absolute path on any OS.
+    fn abs(name: &str) -> PathBuf {
+        std::env::temp_dir().join(name)
+    }
+
     #[test]
     fn bounds_what_an_editor_sends() {
         let big = "é".repeat(MAX_SELECTION_CHARS + 10);
         let mut files: Vec<serde_json::Value> = (0..14)
-            .map(|i| serde_json::json!({"path": format!("/w/f{i}"), "cursor": {"line": 1, "col": 1}}))
+            .map(|i| serde_json::json!({"path": abs(&format!("f{i}")), "cursor": {"line": 1, "col": 1}}))
             .collect();
-        files.push(serde_json::json!({"path": "/w/a", "active": true,
+        files.push(serde_json::json!({"path": abs("a"), "active": true,
             "cursor": {"line": 3, "col": 2},
             "selection": {"start": {"line": 1, "col": 1}, "end": {"line": 3, "col": 2}, "text": big}}));
         let line = serde_json::json!({"type": "context", "files": files}).to_string();
@@ -215,7 +220,7 @@ mod tests {
             panic!("not a context")
         };
         assert_eq!(files.len(), MAX_FILES);
-        assert_eq!(files[0].path, PathBuf::from("/w/a"));
+        assert_eq!(files[0].path, abs("a"));
         assert_eq!(
             files[0].selection.as_ref().unwrap().text.chars().count(),
             MAX_SELECTION_CHARS
@@ -225,20 +230,26 @@ mod tests {
         let span = state.span().unwrap();
         assert_eq!((span.selection.start_line, span.selection.end_line), (0, 2));
 
+        let (a, b) = (abs("a"), abs("b"));
         for bad in [
-            "not json",
-            r#"{"type":"context","files":[{"path":"rel/a"}]}"#,
-            r#"{"type":"context","files":[{"path":"/a","active":true},{"path":"/b","active":true}]}"#,
-            r#"{"type":"mention","path":"/a","start":0,"end":2}"#,
-            r#"{"type":"context","files":[{"path":"/a","active":true,"cursor":{"line":0,"col":1}}]}"#,
-            r#"{"type":"launch"}"#,
+            serde_json::json!("not json"),
+            serde_json::json!({"type": "context", "files": [{"path": "rel/a"}]}),
+            serde_json::json!({"type": "context", "files": [
+                {"path": a, "active": true}, {"path": b, "active": true}]}),
+            serde_json::json!({"type": "mention", "path": a, "start": 0, "end": 2}),
+            serde_json::json!({"type": "context", "files": [
+                {"path": a, "active": true, "cursor": {"line": 0, "col": 1}}]}),
+            serde_json::json!({"type": "launch"}),
         ] {
-            assert!(Message::parse(bad).is_err(), "{bad}");
+            let line = bad.as_str().map_or_else(|| bad.to_string(), str::to_owned);
+            assert!(Message::parse(&line).is_err(), "{line}");
         }
+        let mention =
+            serde_json::json!({"type": "mention", "path": a, "start": 9, "end": 2, "id": 4});
         assert_eq!(
-            Message::parse(r#"{"type":"mention","path":"/a","start":9,"end":2,"id":4}"#).unwrap(),
+            Message::parse(&mention.to_string()).unwrap(),
             Message::Mention {
-                path: "/a".into(),
+                path: a,
                 start: 2,
                 end: 9,
                 id: Some(4)

@@ -66,12 +66,19 @@ async fn context_with(sse: &mut Sse, f: &Fixture, active: Option<&str>) -> Value
     }
 }
 
+/// A file beside the workspace, in no workspace.
+fn outside(f: &Fixture) -> String {
+    f.ws.with_file_name("outside.txt")
+        .to_string_lossy()
+        .into_owned()
+}
+
 fn context_msg(f: &Fixture, id: u64, active: &str, text: &str) -> Value {
     json!({"type": "context", "id": id, "files": [
         {"path": f.file("b.txt")},
         {"path": f.file(active), "active": true, "cursor": {"line": 2, "col": 3},
          "selection": {"start": {"line": 1, "col": 2}, "end": {"line": 2, "col": 3}, "text": text}},
-        {"path": "/etc/hostname"},
+        {"path": outside(f)},
     ]})
 }
 
@@ -79,6 +86,7 @@ fn context_msg(f: &Fixture, id: u64, active: &str, text: &str) -> Value {
 async fn the_editors_context_reaches_every_connected_cli_in_its_own_terms() {
     let f = start().await;
     std::fs::write(f.ws.join("b.txt"), "b\n").unwrap();
+    std::fs::write(outside(&f), "o\n").unwrap();
     serve_control(&f).await;
     let http = f.session().await;
     let mut sse = http.stream().await;
@@ -199,7 +207,7 @@ async fn bad_input_from_an_editor_gets_a_clear_error_and_never_disturbs_a_cli() 
     // A path outside every workspace, relative or active.
     send(
         &mut ed,
-        &json!({"type": "context", "id": 7, "files": [{"path": "/etc/hostname", "active": true}]}),
+        &json!({"type": "context", "id": 7, "files": [{"path": outside(&f), "active": true}]}),
     )
     .await;
     let e = line(&mut ed).await;
@@ -207,7 +215,7 @@ async fn bad_input_from_an_editor_gets_a_clear_error_and_never_disturbs_a_cli() 
         (e["id"].clone(), e["code"].clone()),
         (json!(7), json!("not_in_workspace"))
     );
-    assert!(e["message"].as_str().unwrap().contains("/etc/hostname"));
+    assert!(e["message"].as_str().unwrap().contains(&outside(&f)));
     send(
         &mut ed,
         &json!({"type": "mention", "id": 8, "path": "a.txt", "start": 1, "end": 1}),
