@@ -138,8 +138,13 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
 async fn editor(dirs: &Dirs, command: Command) -> Result<()> {
     use redline_core::runtime::{editor, editor_command};
     let message = match command {
-        Command::Editor { .. } => {
+        Command::Editor { stdio: true } => {
             return editor::bridge(dirs, tokio::io::stdin(), tokio::io::stdout()).await
+        }
+        Command::Editor { stdio: false } => {
+            return Err(Error::Control(
+                "`redline editor` speaks on stdin and stdout only: give --stdio".into(),
+            ))
         }
         Command::Mention { target } => editor_command::mention(&target, &current_dir()?)?,
         Command::Context {

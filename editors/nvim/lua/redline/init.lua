@@ -265,8 +265,8 @@ local function send(msg, cb)
     msg.id = state.next_id
     state.pending[msg.id] = cb
   end
-  vim.fn.chansend(state.job, encode(msg) .. '\n')
-  return true
+  -- The process may have ended since: its on_exit clears the job shortly.
+  return pcall(vim.fn.chansend, state.job, encode(msg) .. '\n')
 end
 
 --- Sends the context now if it changed since last sent.

@@ -82,7 +82,9 @@ impl Message {
         Ok(m)
     }
 
-    fn check(&mut self) -> Result<()> {
+    /// Refuses what no editor sends and bounds what one may; parsing does it, and whoever
+    /// received a message some other way (a control request) must.
+    pub fn check(&mut self) -> Result<()> {
         match self {
             Message::Context { files, .. } => {
                 if files.iter().filter(|f| f.active).count() > 1 {

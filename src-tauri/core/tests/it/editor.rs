@@ -313,3 +313,34 @@ async fn each_file_goes_to_the_innermost_workspace_that_holds_it() {
     assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 2}));
     assert!(tabs(&mut nested).await.is_empty());
 }
+
+#[tokio::test]
+async fn a_one_shot_message_is_bounded_as_a_channel_line_is() {
+    let f = start().await;
+    serve_control(&f).await;
+    let send = |message: Value| {
+        let dirs = f.dirs.clone();
+        async move {
+            let message = serde_json::from_value(message).unwrap();
+            control::call(&dirs, &control::Request::EditorSend { message }).await
+        }
+    };
+    let zero = send(json!({"type": "context", "files": [
+        {"path": f.file("a.txt"), "active": true, "cursor": {"line": 0, "col": 1}}]}))
+    .await
+    .unwrap_err();
+    assert!(zero.to_string().contains("1-based"), "{zero}");
+    let mut claude = Claude::connect(&f).await;
+    send(json!({"type": "context", "files": [
+        {"path": f.file("a.txt"), "active": true, "cursor": {"line": 1, "col": 1},
+         "selection": {"start": {"line": 1, "col": 1}, "end": {"line": 1, "col": 2},
+                       "text": "x".repeat(100_000)}}]}))
+    .await
+    .unwrap();
+    let m = claude.next().await.unwrap();
+    assert_eq!(m["method"], "selection_changed");
+    assert_eq!(
+        m["params"]["text"].as_str().unwrap().len(),
+        MAX_SELECTION_CHARS
+    );
+}

@@ -21,7 +21,8 @@ impl Instance {
     }
 
     /// Applies one editor message. `owner` is the editor channel, or none for a one-shot command.
-    pub async fn editor_message(&self, owner: Owner, message: Message) -> Result<()> {
+    pub async fn editor_message(&self, owner: Owner, mut message: Message) -> Result<()> {
+        message.check()?;
         let services = self.services().await;
         match message {
             Message::Context { files, .. } => context(&services, owner, files, self.now()),
