@@ -2,7 +2,7 @@
 //! plugin system: their arguments turned into the editor channel's messages.
 
 use crate::error::{Error, Result};
-use crate::review::editor::{Message, OpenFile, Position, Range};
+use crate::review::editor::{Message, OpenFile, Position, Range, MAX_SELECTION_CHARS};
 use crate::review::selection::Selection;
 use std::path::{Path, PathBuf};
 
@@ -90,6 +90,8 @@ pub fn context(
             }
             .ordered()
             .text(&content);
+            // The CLIs get no more: the request line stays small whatever was selected.
+            let text = text.chars().take(MAX_SELECTION_CHARS).collect();
             Some(Range { start, end, text })
         }
     };
