@@ -248,9 +248,15 @@ async fn bad_input_from_an_editor_gets_a_clear_error_and_never_disturbs_a_cli() 
     context_with(&mut sse, &f, None).await;
     let pong = claude.request("ping", json!({})).await;
     assert_eq!(claude.response(pong).await["result"], json!({}));
+    // :RedlineReview asks the surfaces to show the reviews.
+    let mut shows = f.instance.show_requests();
     let mut again = editor(&f).await;
     send(&mut again, &json!({"type": "review", "id": 1})).await;
     assert_eq!(line(&mut again).await, json!({"type": "ok", "id": 1}));
+    tokio::time::timeout(WAIT, shows.recv())
+        .await
+        .expect("a show request")
+        .unwrap();
 }
 
 /// The tabs Claude Code's `getOpenEditors` lists: file name and whether it is the active one.
