@@ -80,7 +80,7 @@ fn init_logging() {
 }
 
 /// The request to the running instance, or with none to the stored config.
-async fn ask(dirs: &Dirs, req: Request) -> Result<Answer> {
+pub(crate) async fn ask(dirs: &Dirs, req: Request) -> Result<Answer> {
     command::send(dirs, req, || World::os(dirs.clone())).await
 }
 
@@ -128,35 +128,10 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
             ask(dirs, Request::Quit).await?;
         }
         Command::Editor { .. } | Command::Mention { .. } | Command::Context { .. } => {
-            editor(dirs, command).await?
+            crate::editor_cli::run(dirs, command).await?
         }
     }
     Ok(true)
-}
-
-/// The editor channel and the one-shot editor commands.
-async fn editor(dirs: &Dirs, command: Command) -> Result<()> {
-    use redline_core::runtime::{editor, editor_command};
-    let message = match command {
-        Command::Editor { stdio: true } => {
-            return editor::bridge(dirs, tokio::io::stdin(), tokio::io::stdout()).await
-        }
-        Command::Editor { stdio: false } => {
-            return Err(Error::Control(
-                "`redline editor` speaks on stdin and stdout only: give --stdio".into(),
-            ))
-        }
-        Command::Mention { target } => editor_command::mention(&target, &current_dir()?)?,
-        Command::Context {
-            file,
-            line,
-            col,
-            selection,
-        } => editor_command::context(&file, line, col, selection.as_deref(), &current_dir()?)?,
-        _ => return Ok(()),
-    };
-    ask(dirs, Request::EditorSend { message }).await?;
-    Ok(())
 }
 
 async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
@@ -403,6 +378,6 @@ fn absolute(p: &Path) -> Result<PathBuf> {
     std::path::absolute(p).map_err(|e| Error::io(p, e))
 }
 
-fn current_dir() -> Result<PathBuf> {
+pub(crate) fn current_dir() -> Result<PathBuf> {
     std::env::current_dir().map_err(|e| Error::io(".", e))
 }

@@ -2,6 +2,7 @@
 
 mod args;
 mod cli;
+mod editor_cli;
 
 fn main() -> std::process::ExitCode {
     cli::main()
