@@ -29,10 +29,13 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let bridge = matches!(command, Command::Editor { .. });
     let result = runtime.block_on(run(&Dirs::from_env(), command));
-    // A read of stdin still blocked in its thread (`redline editor --stdio`, the instance gone)
-    // must not keep the process alive.
-    runtime.shutdown_background();
+    if bridge {
+        // Its read of stdin may still be blocked in a thread (the instance went first): that
+        // must not keep the process alive.
+        runtime.shutdown_background();
+    }
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),

@@ -162,7 +162,9 @@ where
     let mut stream = match crate::runtime::control::connect(dirs).await {
         Ok(s) => s,
         Err(e) => {
+            // Flushed: tokio's stdout hands the bytes to a thread, which must finish first.
             let _ = write(&mut output, &error_line(None, &e)).await;
+            let _ = output.flush().await;
             return Err(e);
         }
     };
