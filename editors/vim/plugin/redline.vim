@@ -232,8 +232,9 @@ enddef
 
 def Changed()
   const buf = bufnr('%')
+  # Most recent first, this buffer at the front, wiped-out ones gone.
+  filter(mru, (_, b) => b != buf && bufexists(b))
   if FileOf(buf) != ''
-    filter(mru, (_, b) => b != buf)
     insert(mru, buf)
   endif
   if timer != -1

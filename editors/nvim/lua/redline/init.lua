@@ -283,15 +283,14 @@ end
 
 local function changed()
   local buf = vim.api.nvim_get_current_buf()
-  if file_of(buf) then
-    for i, b in ipairs(state.mru) do
-      if b == buf then
-        table.remove(state.mru, i)
-        break
-      end
+  -- Most recent first, this buffer at the front, wiped-out ones gone.
+  local mru = file_of(buf) and { buf } or {}
+  for _, b in ipairs(state.mru) do
+    if b ~= buf and vim.api.nvim_buf_is_valid(b) then
+      table.insert(mru, b)
     end
-    table.insert(state.mru, 1, buf)
   end
+  state.mru = mru
   state.timer:stop()
   state.timer:start(config.debounce_ms, 0, vim.schedule_wrap(M.flush))
 end
