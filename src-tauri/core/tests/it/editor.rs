@@ -148,8 +148,30 @@ async fn the_editors_context_reaches_every_connected_cli_in_its_own_terms() {
                "params": {"filePath": f.file("a.txt"), "lineStart": 0, "lineEnd": 1}})
     );
 
-    // An accepted review of a file is told to the editor (to reload it).
+    // A file under review joins the editor's files; the editor's active file stays active.
     let mut proposer = f.session().await;
+    std::fs::write(f.ws.join("c.txt"), "c\n").unwrap();
+    let c = f.propose(&mut proposer, "c.txt", "new c\n").await;
+    loop {
+        let ctx = context_with(&mut sse, &f, Some("a.txt")).await;
+        let paths: Vec<&str> = ctx["workspaceState"]["openFiles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["path"].as_str().unwrap())
+            .collect();
+        if paths.contains(&f.file("c.txt").as_str()) {
+            assert_eq!(paths[0], f.file("a.txt"), "{ctx}");
+            assert!(paths.contains(&f.file("b.txt").as_str()), "{ctx}");
+            break;
+        }
+    }
+    f.instance
+        .decide(c, redline_core::runtime::companion::Decision::Reject)
+        .await
+        .unwrap();
+
+    // An accepted review of a file is told to the editor (to reload it).
     let id = f.propose(&mut proposer, "b.txt", "new b\n").await;
     f.instance
         .decide(id, redline_core::runtime::companion::Decision::Accept(None))
