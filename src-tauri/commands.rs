@@ -28,8 +28,9 @@ pub fn review_update(core: Core<'_>, id: u64, content: String) -> Answer {
 }
 
 #[tauri::command]
-pub async fn review_accept(core: Core<'_>, id: u64, content: String) -> Answer {
-    core.decide(id, Decision::Accept(Some(content)))
+/// `content` is the edited text; `None` accepts as proposed (a read-only review takes no edits).
+pub async fn review_accept(core: Core<'_>, id: u64, content: Option<String>) -> Answer {
+    core.decide(id, Decision::Accept(content))
         .await
         .map_err(fault)
 }

@@ -24,6 +24,9 @@ import { startQwen, writeQwenSettings, after as screenAfter, QWEN_ENTRY } from '
 import { startGeminiFakeModel } from './gemini-fake-model.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
 import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled, CLAUDE_BIN, CLAUDE_VERSION } from './claude-driver.mjs';
+import { startFakeApi as startCopilotApi } from './copilot-fake-api.mjs';
+import { copilotInstalled, waitForEditPermission, COPILOT_BIN, COPILOT_MODEL, COPILOT_VERSION, API_KEY as COPILOT_KEY, READY as COPILOT_READY, INPUT_LINE as COPILOT_INPUT } from './copilot-driver.mjs';
+import { privateTmux, paneCommand, tmuxPane } from './lib/tmux.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const GEMINI_BIN = path.join(here, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
@@ -387,6 +390,72 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
       await tmux.stop();
       await api.close();
       await fsp.rm(home, { recursive: true, force: true });
+    }
+  });
+
+  // Copilot CLI reaches its companion by a socket path only, and drops a lock whose PID is not
+  // alive in its own PID namespace: `container args` mounts a lock naming PID 1 and the
+  // workspace's socket directory.
+  test('the real copilot binary under tmux in the container: PID 1 lock, mounted socket, the write lands on the host', {
+    timeout: 240_000,
+    skip: !copilotInstalled() && 'copilot not installed (npm install in tests/interop)',
+  }, async () => {
+    const args = await runArgs(['--path', '/workspace']);
+    const ide = args.mounts.find((m) => m.target === '/root/.copilot/ide');
+    assert.ok(ide?.readOnly, JSON.stringify(args.mounts));
+    const sockets = args.mounts.find((m) => m.target === '/tmp/redline');
+    assert.deepEqual(fs.readdirSync(sockets.source), ['copilot.sock'], 'the socket and nothing else');
+    const [lockName] = fs.readdirSync(ide.source);
+    const lock = JSON.parse(fs.readFileSync(path.join(ide.source, lockName), 'utf8'));
+    assert.equal(lock.pid, 1);
+    assert.deepEqual(lock.workspaceFolders, ['/workspace']);
+
+    const api = await startCopilotApi({ host: c.hostAddr, log: process.env.REDLINE_IT_VERBOSE ? (m) => console.error(m) : () => {} });
+    const config = path.join(scratch, 'copilot-config.json');
+    fs.writeFileSync(config, JSON.stringify({ trustedFolders: ['/workspace'] }));
+    const filePath = '/workspace/p-binary.txt';
+    fs.writeFileSync(path.join(ws, 'p-binary.txt'), 'original p-binary.txt\n');
+    const plan = api.addPlan({ trigger: 'REDLINE-COPILOT-CTR', path: filePath, oldStr: 'original', newStr: 'proposed by copilot in the container', final: 'done CTR' });
+    const tmux = await privateTmux('redline-ctr-copilot-');
+    let pane;
+    try {
+      const command = c.command({
+        runArgs: args,
+        argv: [COPILOT_BIN, '--log-level', 'all'],
+        env: containerEnv({
+          HOME: '/root',
+          TERM: 'xterm-256color',
+          LANG: 'C.UTF-8',
+          COPILOT_OFFLINE: 'true',
+          COPILOT_PROVIDER_BASE_URL: api.baseURL,
+          COPILOT_PROVIDER_TYPE: 'openai',
+          COPILOT_PROVIDER_API_KEY: COPILOT_KEY,
+          COPILOT_MODEL,
+          COPILOT_AUTO_UPDATE: 'false',
+        }),
+        files: [[config, '/root/.copilot/config.json']],
+      });
+      await tmux.tmux(['new-session', '-d', '-s', 'rl', '-n', 'copilot-ctr', '-x', '160', '-y', '50', '-c', scratch, paneCommand('copilot', { command })]);
+      pane = tmuxPane(tmux.tmux, 'rl:copilot-ctr', { label: 'copilot', name: 'copilot-ctr', inputLine: COPILOT_INPUT });
+      await pane.waitForScreen(COPILOT_READY, 60_000, 'copilot to be ready in the container');
+      await pollUntil(async () => {
+        const s = JSON.parse(await ok(r, ['status', '--json']));
+        return s.workspaces[0].clients.some((x) => x.name === 'copilot-cli' && x.version === COPILOT_VERSION);
+      }, STEP_MS, 'copilot in the container to connect to Redline');
+      await pane.submit('REDLINE-COPILOT-CTR please');
+      await waitForEditPermission(pane, filePath);
+      const review = JSON.parse(await ok(r, ['review', 'wait', '--file', filePath, '--timeout', '40']));
+      assert.equal(review.path, path.join(ws, 'p-binary.txt'), 'the host file');
+      assert.equal(review.container, true);
+      await ok(r, ['review', 'accept', String(review.id)]);
+      await api.waitFor((x) => x.decision.kind === 'final' && x.decision.plan === plan, STEP_MS, "copilot's edit result");
+      await pollUntil(async () => fs.readFileSync(path.join(ws, 'p-binary.txt'), 'utf8') === 'proposed by copilot in the container p-binary.txt\n', STEP_MS, "copilot's write on the host");
+    } catch (err) {
+      err.message += `\n--- copilot screen ---\n${await pane?.screen().catch(() => '')}\n--- redline ---\n${r.stderr().slice(-3000)}`;
+      throw err;
+    } finally {
+      await tmux.stop();
+      await api.close();
     }
   });
 

@@ -157,7 +157,7 @@ export function review(
     id, workspace, relativePath, filePath: `${workspace}/${relativePath}`, path: `${workspace}/${relativePath}`,
     container: false,
     client: { name: client[0], version: client[1], process: null }, newFile, original, proposal, current: proposal,
-    ...lineCounts(original, proposal), createdAt: now - 60_000 * id, updatedAt: now - 60_000 * id,
+    ...lineCounts(original, proposal), createdAt: now - 60_000 * id, updatedAt: now - 60_000 * id, readOnly: null,
   };
 }
 

@@ -19,7 +19,8 @@ const LAYOUT_KEY = 'redline.layout';
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const MOD = isMac ? '⌘' : 'Ctrl+';
 const ALT = isMac ? '⌥' : 'Alt+';
-/** Selection changes closer together than this go to Claude Code once. */
+const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
+/** Selection changes closer together than this go to the CLI once. */
 const SELECT_DELAY_MS = 100;
 
 /** Claude Code can be asked about a review's lines; the other CLIs cannot. */
@@ -56,13 +57,14 @@ const LAYOUT = `
       </div>
       <button type="button" class="ask" hidden title="Send the selected lines to Claude Code, to ask about them (${MOD}${ALT}K)">Ask Claude <kbd>${MOD}${ALT}K</kbd></button>
       <button type="button" class="reject" title="Reject this proposal: the file stays as it is">Reject</button>
-      <button type="button" class="accept" title="Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)">Accept <kbd>${MOD}S</kbd></button>
+      <button type="button" class="accept" title="${ACCEPT_TITLE}">Accept <kbd>${MOD}S</kbd></button>
     </div>
   </div>
   <div class="banner disk-changed" role="alert" hidden>
     <strong>This file changed on disk</strong> after the proposal was made. Accepting overwrites those changes.
   </div>
-  <div class="columns" aria-hidden="true"><span>Original</span><span>Proposal · editable</span></div>
+  <div class="banner read-only" role="note" hidden></div>
+  <div class="columns" aria-hidden="true"><span>Original</span><span class="proposal-label">Proposal · editable</span></div>
   <div class="editor-host"></div>
 </section>
 <section class="empty" hidden>
@@ -107,7 +109,7 @@ export class ReviewWindow {
   private layout: Layout;
   private el: {
     tabs: HTMLElement; review: HTMLElement; empty: HTMLElement; summary: HTMLElement; host: HTMLElement;
-    banner: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement;
+    banner: HTMLElement; readOnly: HTMLElement; proposalLabel: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement;
     ask: HTMLButtonElement;
     settings: HTMLFormElement; settingsToggle: HTMLButtonElement;
   };
@@ -129,6 +131,7 @@ export class ReviewWindow {
     this.el = {
       tabs: q('.tabs'), review: q('.review'), empty: q('.empty'), summary: q('.summary'),
       host: q('.editor-host'), banner: q('.disk-changed'), columns: q('.columns'),
+      readOnly: q('.banner.read-only'), proposalLabel: q('.proposal-label'),
       accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'),
       settings: q('.settings'), settingsToggle: q('.settings-toggle'),
     };
@@ -276,16 +279,17 @@ export class ReviewWindow {
     }
   }
 
-  /** The selection goes to Claude Code once the user pauses. */
+  /** The selection goes to the CLI that asked once the user pauses: the core sends it to the
+   * CLIs that follow one (Claude Code, Copilot CLI) and refuses it for the others. */
   private onSelect(): void {
     const id = this.editorFor;
     const review = this.list.get(id);
-    if (id === null || !review || !isClaude(review.detail)) return;
+    if (id === null || !review) return;
     if (this.selectTimer !== null) clearTimeout(this.selectTimer);
     this.selectTimer = setTimeout(() => {
       this.selectTimer = null;
       if (this.editorFor !== id || !this.editor) return;
-      // A selection is a hint to Claude Code: failing to send one is not worth a message.
+      // A selection is a hint to the CLI: failing to send one is not worth a message.
       ipc.reviewSelect(id, this.editor.selection()).catch(() => {});
     }, SELECT_DELAY_MS);
   }
@@ -293,7 +297,9 @@ export class ReviewWindow {
   async accept(id = this.list.selected): Promise<void> {
     const review = this.list.get(id);
     if (!review || review.busy || id === null) return;
-    const content = id === this.editorFor && this.editor ? this.editor.getText() : review.text;
+    // A read-only proposal goes back as it came: there is no edited text to send.
+    const content = review.detail.readOnly !== null ? null
+      : id === this.editorFor && this.editor ? this.editor.getText() : review.text;
     this.cancelPush(id);
     review.busy = true;
     this.renderButtons();
@@ -417,7 +423,8 @@ export class ReviewWindow {
 
   private checkDisk(id = this.list.selected): void {
     const review = this.list.get(id);
-    if (!review || id === null) return;
+    // Nothing is written for a read-only proposal, so a change on disk is nothing to warn of.
+    if (!review || id === null || review.detail.readOnly !== null) return;
     ipc.reviewDiskChanged(id).then((changed) => {
       review.diskChanged = changed;
       if (id === this.list.selected) this.el.banner.hidden = !changed;
@@ -517,6 +524,11 @@ export class ReviewWindow {
     }
     this.renderLayout();
     this.el.banner.hidden = !review.diskChanged;
+    const readOnly = review.detail.readOnly;
+    this.el.readOnly.hidden = readOnly === null;
+    this.el.readOnly.textContent = readOnly ?? '';
+    this.el.proposalLabel.textContent = readOnly === null ? 'Proposal · editable' : 'Proposal · read-only';
+    this.el.accept.title = readOnly === null ? ACCEPT_TITLE : `Accept the proposal as it is (${MOD}S or ${MOD}Enter)`;
   }
 
   private renderTabs(): void {
@@ -553,6 +565,7 @@ export class ReviewWindow {
       path: review.detail.relativePath,
       unified: this.effectiveLayout(review) === 'unified',
       highlightChanges: !review.detail.newFile,
+      readOnly: review.detail.readOnly !== null,
     }, () => this.onEdit(), () => this.onSelect());
   }
 }

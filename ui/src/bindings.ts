@@ -19,7 +19,11 @@ export type ClientInfo = { name: string, version: string,
 /**
  * The process on the other end of the connection, when it could be found.
  */
-process: PeerProcess | null, };
+process: PeerProcess | null, 
+/**
+ * The title the CLI gave its session (Copilot CLI's `update_session_name`).
+ */
+sessionName?: string, };
 
 export type ReviewDetail = { id: number, workspace: string, 
 /**
@@ -37,7 +41,12 @@ path: string,
 /**
  * It came from a CLI in a container, through a container-path mapping.
  */
-container: boolean, client: ClientInfo, newFile: boolean, original: string, proposal: string, current: string, added: number, removed: number, createdAt: number, updatedAt: number, };
+container: boolean, client: ClientInfo, newFile: boolean, original: string, proposal: string, current: string, added: number, removed: number, createdAt: number, updatedAt: number, 
+/**
+ * Why the proposal cannot be edited (one line, shown above it); `None`: it can be, and
+ * Accept sends the edited text.
+ */
+readOnly: string | null, };
 
 export type Outcome = "accepted" | "rejected" | "closed" | "dismissed";
 

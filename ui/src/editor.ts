@@ -25,6 +25,8 @@ export interface EditorInput {
   unified: boolean;
   /** Word-level marks; pointless for a new file, where every word is new. */
   highlightChanges: boolean;
+  /** The proposal cannot be edited (its asker writes its own): no typing, no revert buttons. */
+  readOnly?: boolean;
 }
 
 export interface ReviewEditor {
@@ -218,10 +220,10 @@ class CodeMirrorReviewEditor implements ReviewEditor {
           selection,
           extensions: [
             common(this.lang),
-            editable(this.onChange, this.onSelect),
+            this.proposalExtensions(),
             unifiedMergeView({
               original: this.input.original,
-              mergeControls: unifiedControls,
+              mergeControls: this.input.readOnly ? false : unifiedControls,
               collapseUnchanged: collapse,
               highlightChanges: this.input.highlightChanges,
               diffConfig,
@@ -233,8 +235,8 @@ class CodeMirrorReviewEditor implements ReviewEditor {
       this.merge = new MergeView({
         parent: this.parent,
         a: { doc: this.input.original, extensions: [common(this.lang), EditorState.readOnly.of(true)] },
-        b: { doc: text, selection, extensions: [common(this.lang), editable(this.onChange, this.onSelect)] },
-        revertControls: 'a-to-b',
+        b: { doc: text, selection, extensions: [common(this.lang), this.proposalExtensions()] },
+        revertControls: this.input.readOnly ? undefined : 'a-to-b',
         renderRevertControl: revertButton,
         collapseUnchanged: collapse,
         highlightChanges: this.input.highlightChanges,
@@ -242,6 +244,12 @@ class CodeMirrorReviewEditor implements ReviewEditor {
       });
     }
     for (const v of this.views()) liveViews.add(v);
+  }
+
+  private proposalExtensions(): Extension {
+    const edits = editable(this.onChange, this.onSelect);
+    // Still focusable and selectable (to copy, to ask about lines): only changes are refused.
+    return this.input.readOnly ? [edits, EditorState.readOnly.of(true), EditorView.editable.of(false)] : edits;
   }
 
   private unmount(): void {

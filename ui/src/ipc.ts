@@ -38,7 +38,8 @@ async function call<T>(cmd: string, args: Record<string, unknown> = {}): Promise
 
 export const reviewsList = () => call<ReviewDetail[]>('reviews_list');
 export const reviewUpdate = (id: number, content: string) => call<void>('review_update', { id, content });
-export const reviewAccept = (id: number, content: string) => call<void>('review_accept', { id, content });
+/** `content` is the edited text; `null` accepts the proposal as it is (a read-only one). */
+export const reviewAccept = (id: number, content: string | null) => call<void>('review_accept', { id, content });
 export const reviewReject = (id: number) => call<void>('review_reject', { id });
 export const reviewDiskChanged = (id: number) => call<boolean>('review_disk_changed', { id });
 export const reviewMention = (id: number, lineStart: number, lineEnd: number) =>

@@ -105,8 +105,20 @@ export function workspaceLabel(workspace: string): string {
   return baseName(workspace);
 }
 
-/** Who asked: the real program (and its tmux pane or terminal) when Redline found the process. */
+/** A session title longer than this is cut in the label (the tooltip has it whole). */
+const TITLE_CHARS = 40;
+
+/** Who asked: the real program (and its tmux pane or terminal) when Redline found the process,
+ * and the session's title when the CLI gave one (Copilot CLI). */
 export function clientLabel(client: ClientInfo): string {
+  const who = programLabel(client);
+  const title = client.sessionName;
+  if (!title) return who;
+  const cut = [...title].length > TITLE_CHARS ? `${[...title].slice(0, TITLE_CHARS - 1).join('')}…` : title;
+  return `${who} · “${cut}”`;
+}
+
+function programLabel(client: ClientInfo): string {
   const p = client.process;
   if (p) {
     const name = p.version ? `${p.program} ${p.version}` : p.program;
@@ -126,6 +138,7 @@ export function clientTitle(client: ClientInfo): string {
   if (p.tmux) lines.push(`tmux pane ${p.tmux}`);
   if (p.tty) lines.push(`terminal ${p.tty}`);
   lines.push(`MCP client: ${client.name} ${client.version}`.trim());
+  if (client.sessionName) lines.push(`session: ${client.sessionName}`);
   return lines.join('\n');
 }
 

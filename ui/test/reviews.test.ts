@@ -9,6 +9,11 @@ describe('labels', () => {
   test('client shows name and version', () => {
     expect(clientLabel({ name: 'gemini-cli', version: '0.9.1', process: null })).toBe('gemini-cli 0.9.1');
     expect(clientLabel({ name: 'qwen-code', version: '', process: null })).toBe('qwen-code');
+    // Copilot CLI titles its session: the label says which one, cut to stay one line.
+    expect(clientLabel({ name: 'copilot-cli', version: '1.0.102', process: null, sessionName: 'Fix the parser' }))
+      .toBe('copilot-cli 1.0.102 · “Fix the parser”');
+    expect(clientLabel({ name: 'copilot-cli', version: '', process: null, sessionName: 'x'.repeat(60) }))
+      .toBe(`copilot-cli · “${'x'.repeat(39)}…”`);
     const process = { pid: 42, program: 'Qwen Code', version: '0.24.4', cwd: '/src/app', tty: '/dev/pts/3', tmux: null };
     const asked = { name: 'streamable-http-client', version: '1.0.0', process };
     expect(clientLabel(asked)).toBe('Qwen Code 0.24.4 · /dev/pts/3');

@@ -19,9 +19,16 @@ pub struct Announcement<'a> {
     pub port: u16,
     /// Claude Code's WebSocket port; no lock for it without one.
     pub ws_port: Option<u16>,
+    /// Copilot CLI's unix socket; no lock for it without one.
+    pub socket: Option<&'a Path>,
     pub workspace_path: &'a str,
     pub roots: &'a [PathBuf],
     pub token: &'a Token,
+    /// The user said this workspace is trusted: only then may a lock claim it (Copilot CLI then
+    /// skips its own folder-trust question).
+    pub trusted: bool,
+    /// When the files are written (ms since the epoch): Copilot CLI retries a fresh lock's socket.
+    pub at_ms: u64,
 }
 
 impl Announcement<'_> {
@@ -30,6 +37,8 @@ impl Announcement<'_> {
         match transport {
             Transport::Http => Some(self.port),
             Transport::WebSocket => self.ws_port,
+            // Names a socket, not a port: the HTTP port only keeps the lock names apart.
+            Transport::UnixHttp => self.socket.map(|_| self.port),
         }
     }
 }
@@ -71,6 +80,8 @@ pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
 /// and Claude locks carry no PID: Redline's means nothing in the container's PID namespace and
 /// the CLIs would delete the lock; without one Qwen Code keeps a lock whose `workspacePath`
 /// exists, Claude Code one it can connect to. Claude's `workspaceFolders` is the container path.
+/// Copilot CLI's lock needs a live PID (1) and names the mounted socket; written only when the
+/// announcement has a socket for containers.
 pub fn write_for_container(place: &ContainerDirs, a: &Announcement<'_>) -> Written {
     let files = clients::ALL
         .iter()
@@ -128,7 +139,65 @@ fn body(format: Format, a: &Announcement<'_>, port: u16, reader: Reader) -> Valu
             }
             body
         }
+        Format::CopilotLock => match reader {
+            Reader::Host => copilot_lock(a, a.roots.iter().map(|r| r.as_path()).collect()),
+            // PID 1 is alive in every container (Copilot CLI drops a lock whose PID is not);
+            // the socket is where the container sees it mounted.
+            Reader::Container => {
+                let mut body = copilot_lock(a, vec![Path::new(a.workspace_path)]);
+                body["pid"] = json!(1);
+                body["socketPath"] = json!(format!(
+                    "{}/{}",
+                    crate::workspace::container::CONTAINER_SOCKET_DIR,
+                    crate::workspace::container::SOCKET_NAME
+                ));
+                body
+            }
+        },
     }
+}
+
+/// A Copilot CLI lock naming the workspace's socket, for `folders`: Copilot CLI connects by
+/// itself only from a directory a lock lists exactly.
+pub fn copilot_lock(a: &Announcement<'_>, folders: Vec<&Path>) -> Value {
+    let folders: Vec<String> = folders
+        .iter()
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect();
+    let mut body = json!({
+        "socketPath": a.socket.map(|s| s.to_string_lossy().into_owned()),
+        "scheme": "unix",
+        "headers": {"Authorization": format!("Bearer {}", a.token.expose())},
+        "pid": a.pid,
+        "timestamp": a.at_ms,
+        "workspaceFolders": folders,
+        "ideName": IDE_DISPLAY_NAME,
+    });
+    if a.trusted {
+        body["isTrusted"] = json!(true);
+    }
+    body
+}
+
+/// Writes the Copilot CLI lock listing `folder` only (0600, atomically), for a session running
+/// there: `tag` keeps its name apart from the workspace's own lock.
+pub fn write_folder_lock(dirs: &Dirs, a: &Announcement<'_>, folder: &Path) -> Written {
+    let cli = &clients::COPILOT;
+    let name = cli.discovery.format.file_name(a.pid, a.port);
+    let tagged = name.replace(".lock", &format!("-{}.lock", folder_tag(folder)));
+    let path = dirs.discovery(cli).join(tagged);
+    write_all(vec![(path, copilot_lock(a, vec![folder]))])
+}
+
+/// A short stable name for a folder (FNV-1a of its bytes, in hex).
+fn folder_tag(folder: &Path) -> String {
+    let hash = folder
+        .to_string_lossy()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    format!("{hash:016x}")
 }
 
 fn write_all(files: Vec<(PathBuf, Value)>) -> Written {

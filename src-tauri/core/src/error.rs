@@ -26,6 +26,8 @@ pub enum Error {
     NoOpenDiff(String),
     #[error("review {0} did not come from a connected Claude Code")]
     NotClaude(u64),
+    #[error("review {id} is read-only ({reason}): accept it as it is, or reject it")]
+    ReadOnly { id: u64, reason: String },
     #[error("an empty accepted text would be ignored by the CLI; reject instead")]
     EmptyContent,
     #[error("{0} is not a workspace")]
@@ -93,6 +95,7 @@ impl Error {
             Error::NoSuchReview(_) => "no_such_review",
             Error::NoOpenDiff(_) => "no_open_diff",
             Error::NotClaude(_) => "not_claude",
+            Error::ReadOnly { .. } => "read_only",
             Error::EmptyContent => "empty_content",
             Error::NoSuchWorkspace(_) => "no_such_workspace",
             Error::WorkspaceExists(_) => "workspace_exists",

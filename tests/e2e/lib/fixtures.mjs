@@ -156,7 +156,10 @@ export const SHOTS_DIR = process.env.REDLINE_E2E_SCREENSHOTS || path.join(repoRo
 /** The window's label of who asked: program, version, then the tmux pane or the terminal. */
 export function whoAsked(client) {
   const p = client.process;
-  if (!p) return `${client.name} ${client.version}`;
-  const name = p.version ? `${p.program} ${p.version}` : p.program;
-  return p.tmux ? `${name} · tmux ${p.tmux}` : p.tty ? `${name} · ${p.tty}` : name;
+  let who = `${client.name} ${client.version}`;
+  if (p) {
+    const name = p.version ? `${p.program} ${p.version}` : p.program;
+    who = p.tmux ? `${name} · tmux ${p.tmux}` : p.tty ? `${name} · ${p.tty}` : name;
+  }
+  return client.sessionName ? `${who} · “${client.sessionName}”` : who;
 }

@@ -52,4 +52,5 @@ pub const CLAUDE: Cli = Cli {
         },
         known_bad: &[],
     },
+    sessions: None,
 };

@@ -18,6 +18,11 @@ pub enum Format {
     /// `<PORT>.lock`: `{pid, workspaceFolders, ideName, transport: "ws", runningInWindows,
     /// authToken}`.
     ClaudeLock,
+    /// `redline-<PID>-<PORT>[-<TAG>].lock` (Copilot CLI reads every `*.lock`): `{socketPath,
+    /// scheme, headers: {Authorization}, pid, timestamp, workspaceFolders, ideName, isTrusted?}`.
+    /// PORT is the workspace's HTTP port, which keeps names apart; TAG names a lock written for
+    /// one session's folder.
+    CopilotLock,
 }
 
 /// Where the workspace roots are in a file.
@@ -43,6 +48,7 @@ impl Format {
         match self {
             Format::GeminiJson => format!("gemini-ide-server-{pid}-{port}.json"),
             Format::QwenLock | Format::ClaudeLock => format!("{port}.lock"),
+            Format::CopilotLock => format!("redline-{pid}-{port}.lock"),
         }
     }
 
@@ -56,6 +62,10 @@ impl Format {
             Format::QwenLock | Format::ClaudeLock => {
                 Some((None, lock_name(file_name)?.parse().ok()?))
             }
+            Format::CopilotLock => {
+                let (pid, port) = copilot_name(file_name)?;
+                Some((pid.parse().ok(), port.parse().ok()?))
+            }
         }
     }
 
@@ -64,7 +74,7 @@ impl Format {
         match self {
             Format::GeminiJson => None,
             Format::QwenLock => Some("ppid"),
-            Format::ClaudeLock => Some("pid"),
+            Format::ClaudeLock | Format::CopilotLock => Some("pid"),
         }
     }
 
@@ -82,7 +92,7 @@ impl Format {
     pub fn roots(self) -> Roots {
         match self {
             Format::GeminiJson | Format::QwenLock => Roots::Joined("workspacePath"),
-            Format::ClaudeLock => Roots::Array("workspaceFolders"),
+            Format::ClaudeLock | Format::CopilotLock => Roots::Array("workspaceFolders"),
         }
     }
 
@@ -92,8 +102,8 @@ impl Format {
             Format::GeminiJson | Format::QwenLock => {
                 body.pointer("/ideInfo/name").and_then(Value::as_str) == Some(IDE_NAME)
             }
-            // Claude Code's locks carry no `ideInfo`.
-            Format::ClaudeLock => body
+            // Claude Code's and Copilot CLI's locks carry no `ideInfo`.
+            Format::ClaudeLock | Format::CopilotLock => body
                 .get("ideName")
                 .and_then(Value::as_str)
                 .is_some_and(|n| n.eq_ignore_ascii_case(IDE_NAME)),
@@ -106,14 +116,28 @@ impl Format {
             Format::GeminiJson | Format::QwenLock => body
                 .pointer("/ideInfo/displayName")
                 .or_else(|| body.pointer("/ideInfo/name")),
-            Format::ClaudeLock => body.get("ideName"),
+            Format::ClaudeLock | Format::CopilotLock => body.get("ideName"),
         };
         name.and_then(Value::as_str).map(str::to_owned)
     }
 
+    /// The unix socket a file names, for a CLI that connects to one.
+    pub fn socket(self, body: &Value) -> Option<&str> {
+        match self {
+            Format::CopilotLock => body.get("socketPath")?.as_str(),
+            _ => None,
+        }
+    }
+
     /// The token a CLI would present.
     pub fn token(self, body: &Value) -> Option<&str> {
-        body.get("authToken")?.as_str()
+        match self {
+            Format::CopilotLock => body
+                .pointer("/headers/Authorization")?
+                .as_str()?
+                .strip_prefix("Bearer "),
+            _ => body.get("authToken")?.as_str(),
+        }
     }
 }
 
@@ -133,6 +157,18 @@ fn gemini_name(file_name: &str) -> Option<(&str, &str)> {
 /// The port, as digits, of a name Qwen Code and Claude Code scan: `<PORT>.lock`.
 fn lock_name(file_name: &str) -> Option<&str> {
     file_name.strip_suffix(".lock").filter(|port| digits(port))
+}
+
+/// The PID and port, as digits, of a Copilot lock of Redline's:
+/// `redline-<PID>-<PORT>[-<TAG>].lock`.
+fn copilot_name(file_name: &str) -> Option<(&str, &str)> {
+    let middle = file_name.strip_prefix("redline-")?.strip_suffix(".lock")?;
+    let mut parts = middle.splitn(3, '-');
+    let (pid, port) = (parts.next()?, parts.next()?);
+    let tag_ok = parts
+        .next()
+        .is_none_or(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric()));
+    (digits(pid) && digits(port) && tag_ok).then_some((pid, port))
 }
 
 #[cfg(test)]
@@ -157,5 +193,27 @@ mod tests {
             );
             assert_eq!(l.parse_name("99999.lock"), None, "not a port");
         }
+    }
+
+    #[test]
+    fn copilot_names_are_ours_with_an_optional_tag() {
+        let c = Format::CopilotLock;
+        assert_eq!(c.file_name(12, 345), "redline-12-345.lock");
+        assert_eq!(c.parse_name("redline-12-345.lock"), Some((Some(12), 345)));
+        assert_eq!(
+            c.parse_name("redline-12-345-s678.lock"),
+            Some((Some(12), 345))
+        );
+        for other in [
+            "4e08e3c1-aaaa.lock",
+            "redline-12.lock",
+            "redline-12-345-.lock",
+            "redline-12-345-a.b.lock",
+            "redline-x-345.lock",
+        ] {
+            assert_eq!(c.parse_name(other), None, "{other}");
+        }
+        let body = serde_json::json!({"headers": {"Authorization": "Bearer t0k"}});
+        assert_eq!(c.token(&body), Some("t0k"));
     }
 }

@@ -58,4 +58,5 @@ pub const GEMINI: Cli = Cli {
         },
         known_bad: &[],
     },
+    sessions: None,
 };

@@ -3,12 +3,14 @@
 //! protocol adapter when it speaks a new protocol).
 
 mod claude;
+mod copilot;
 pub(crate) mod format;
 mod gemini;
 pub(crate) mod package;
 mod qwen;
 
 pub use claude::CLAUDE;
+pub use copilot::COPILOT;
 pub use format::Format;
 pub use gemini::GEMINI;
 pub use qwen::QWEN;
@@ -19,9 +21,8 @@ use std::path::{Path, PathBuf};
 ///
 /// A new CLI is a file like `gemini.rs` added here. A discovery format of its own is a new
 /// `Format` variant: the compiler then asks for its writer (`discovery`) and reader
-/// (`format.rs`). A new protocol is a new `Transport` and its server (e.g. GitHub Copilot CLI:
-/// MCP over HTTP on a unix socket, announced by a socket path rather than a port).
-pub const ALL: [Cli; 3] = [GEMINI, QWEN, CLAUDE];
+/// (`format.rs`). A new protocol is a new `Transport` and its server.
+pub const ALL: [Cli; 4] = [GEMINI, QWEN, CLAUDE, COPILOT];
 
 /// One CLI.
 #[derive(Debug, Clone, Copy)]
@@ -44,6 +45,9 @@ pub struct Cli {
     pub env: &'static [(&'static str, Pinned)],
     /// How doctor predicts what it does with its discovery directory.
     pub doctor: Doctor,
+    /// Where it records each running session's folder, for a CLI that connects by itself only
+    /// from a folder a discovery file lists exactly: Redline then writes one for that folder.
+    pub sessions: Option<Location>,
 }
 
 /// A directory (or file) a CLI resolves: `var` if set, else `default` under `base`; then `sub`.
@@ -120,6 +124,9 @@ pub enum Transport {
     Http,
     /// MCP over WebSocket, subprotocol `mcp`, header `X-Claude-Code-Ide-Authorization`.
     WebSocket,
+    /// MCP over Streamable HTTP on a unix socket, announced by its path; the auth headers are
+    /// whatever the lock says.
+    UnixHttp,
 }
 
 /// What a `redline env` variable is set to.
@@ -148,6 +155,8 @@ pub enum ContainerHost {
     DockerHostUnless(&'static [&'static str]),
     /// 127.0.0.1 first, then `host.docker.internal`.
     LoopbackFirst,
+    /// No network at all: it reaches the socket the lock names, which must be mounted.
+    SocketOnly,
 }
 
 /// What doctor needs to predict the CLI's choice, transcribed from `clients.md`.
@@ -173,6 +182,9 @@ pub enum Order {
     ProcessTree { pid_var: &'static str },
     /// The port variable's file first (if its workspace matches), then newest first.
     PortVarThenNewest,
+    /// The first live file (directory order) listing the directory itself: a parent folder
+    /// does not match.
+    ExactFolder,
 }
 
 /// How IDE mode gets switched on.
@@ -182,6 +194,8 @@ pub enum IdeMode {
     Setting { file: Location },
     /// Connects only when asked: `/ide`, `--ide`, or `autoConnectIde` in this file.
     OnRequest { file: Location },
+    /// Connects by itself unless `ide.autoConnect` is false in this file; `/ide` connects by hand.
+    AutoUnlessOff { file: Location },
 }
 
 /// A version of a CLI that cannot work with Redline, and why.

@@ -44,4 +44,5 @@ pub const QWEN: Cli = Cli {
         },
         known_bad: &[],
     },
+    sessions: None,
 };

@@ -78,7 +78,9 @@ fn each_cli_looks_in_a_directory_of_its_own_here_and_in_a_container() {
             "{target}"
         );
         let mut ide_file = match c.doctor.ide_mode {
-            IdeMode::Setting { file } | IdeMode::OnRequest { file } => file,
+            IdeMode::Setting { file }
+            | IdeMode::OnRequest { file }
+            | IdeMode::AutoUnlessOff { file } => file,
         };
         // A home variable moves the discovery directory and the settings alike.
         if let Some(v) = c.discovery.dir.var {

@@ -4,6 +4,10 @@ use super::*;
 use std::collections::HashSet;
 use std::os::unix::fs::PermissionsExt;
 
+fn socket() -> Option<&'static Path> {
+    Some(Path::new("/run/r/copilot-5151.sock"))
+}
+
 struct Alive(HashSet<u32>);
 impl ProcessTable for Alive {
     fn is_alive(&self, pid: u32) -> bool {
@@ -31,7 +35,7 @@ fn layout(d: &Dirs) -> Layout {
 }
 
 #[test]
-fn writes_both_files_with_the_fields_the_clis_read() {
+fn writes_every_file_with_the_fields_the_clis_read() {
     let tmp = tempfile::tempdir().unwrap();
     let d = dirs(tmp.path());
     let l = layout(&d);
@@ -45,13 +49,35 @@ fn writes_both_files_with_the_fields_the_clis_read() {
             workspace_path: "/a:/b",
             roots: &["/a".into(), "/b".into()],
             token: &token,
+            socket: socket(),
+            trusted: false,
+            at_ms: 1,
         },
     );
     assert!(w.failures.is_empty());
     let gemini = l.gemini.join("gemini-ide-server-4242-5151.json");
     let qwen = l.qwen.join("5151.lock");
     let claude = l.claude.join("6161.lock");
-    assert_eq!(w.files, vec![gemini.clone(), qwen.clone(), claude.clone()]);
+    let copilot = d
+        .discovery(&clients::COPILOT)
+        .join("redline-4242-5151.lock");
+    assert_eq!(
+        w.files,
+        vec![
+            gemini.clone(),
+            qwen.clone(),
+            claude.clone(),
+            copilot.clone()
+        ]
+    );
+    let p: Value = serde_json::from_slice(&std::fs::read(&copilot).unwrap()).unwrap();
+    assert_eq!(
+        p,
+        json!({"socketPath": "/run/r/copilot-5151.sock", "scheme": "unix",
+               "headers": {"Authorization": format!("Bearer {}", token.expose())},
+               "pid": 4242, "timestamp": 1, "workspaceFolders": ["/a", "/b"],
+               "ideName": "Redline"})
+    );
     let c: Value = serde_json::from_slice(&std::fs::read(&claude).unwrap()).unwrap();
     assert_eq!(
         c,
@@ -99,6 +125,9 @@ fn container_files_carry_the_container_path_and_no_ppid_and_are_swept_not_their_
             workspace_path: "/workspace",
             roots: &[],
             token: &token,
+            socket: socket(),
+            trusted: false,
+            at_ms: 1,
         },
     );
     assert!(w.failures.is_empty());
@@ -107,13 +136,27 @@ fn container_files_carry_the_container_path_and_no_ppid_and_are_swept_not_their_
         .join("gemini-ide-server-77-5151.json");
     let qwen = place.dir(&clients::QWEN).join("5151.lock");
     let claude = place.dir(&clients::CLAUDE).join("6161.lock");
-    assert_eq!(w.files, vec![gemini.clone(), qwen.clone(), claude.clone()]);
+    let copilot = place.dir(&clients::COPILOT).join("redline-77-5151.lock");
+    assert_eq!(
+        w.files,
+        vec![
+            gemini.clone(),
+            qwen.clone(),
+            claude.clone(),
+            copilot.clone()
+        ]
+    );
     let c: Value = serde_json::from_slice(&std::fs::read(&claude).unwrap()).unwrap();
     assert_eq!(
         c,
         json!({"workspaceFolders": ["/workspace"], "ideName": "Redline", "transport": "ws",
                "runningInWindows": false, "authToken": token.expose()})
     );
+    // PID 1 lives in every container; the socket is where `container args` mounts it.
+    let p: Value = serde_json::from_slice(&std::fs::read(&copilot).unwrap()).unwrap();
+    assert_eq!(p["pid"], 1);
+    assert_eq!(p["socketPath"], "/tmp/redline/copilot.sock");
+    assert_eq!(p["workspaceFolders"], json!(["/workspace"]));
     assert_eq!(
         std::fs::metadata(&claude).unwrap().permissions().mode() & 0o777,
         0o600
@@ -136,7 +179,7 @@ fn container_files_carry_the_container_path_and_no_ppid_and_are_swept_not_their_
     std::fs::write(&theirs_claude, r#"{"ideName":"Other","transport":"ws"}"#).unwrap();
     let mut swept = sweep_containers(&d);
     swept.sort();
-    let mut expected = vec![gemini, qwen, claude];
+    let mut expected = vec![gemini, qwen, claude, copilot];
     expected.sort();
     assert_eq!(swept, expected);
     assert!(
@@ -161,6 +204,9 @@ fn every_cli_reads_back_what_is_written_for_it() {
         workspace_path: "/a:/b",
         roots: &["/a".into(), "/b".into()],
         token: &token,
+        socket: socket(),
+        trusted: false,
+        at_ms: 1,
     };
     let w = write(&d, &a);
     assert_eq!(w.files.len(), clients::ALL.len(), "{w:?}");
@@ -201,6 +247,9 @@ fn a_failed_file_does_not_stop_the_other() {
             workspace_path: "/w",
             roots: &["/w".into()],
             token: &token,
+            socket: None,
+            trusted: false,
+            at_ms: 1,
         },
     );
     assert_eq!(w.files.len(), 1);
@@ -219,6 +268,9 @@ fn no_token_goes_into_a_directory_others_can_touch() {
     std::fs::set_permissions(&l.qwen, std::fs::Permissions::from_mode(0o770)).unwrap();
     std::fs::create_dir_all(&l.claude).unwrap();
     std::fs::set_permissions(&l.claude, std::fs::Permissions::from_mode(0o707)).unwrap();
+    let copilot = d.discovery(&clients::COPILOT);
+    std::fs::create_dir_all(&copilot).unwrap();
+    std::fs::set_permissions(&copilot, std::fs::Permissions::from_mode(0o775)).unwrap();
     let token = Token::generate();
     let a = Announcement {
         pid: 1,
@@ -227,10 +279,13 @@ fn no_token_goes_into_a_directory_others_can_touch() {
         workspace_path: "/w",
         roots: &["/w".into()],
         token: &token,
+        socket: socket(),
+        trusted: false,
+        at_ms: 1,
     };
     let w = write(&d, &a);
     assert!(w.files.is_empty(), "{w:?}");
-    assert_eq!(w.failures.len(), 3);
+    assert_eq!(w.failures.len(), 4);
     for (path, why) in &w.failures {
         assert!(!path.exists());
         assert!(why.contains("writable by group or others"), "{why}");

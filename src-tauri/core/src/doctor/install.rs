@@ -44,6 +44,8 @@ pub struct Mode {
     pub setting: Option<bool>,
     pub file: PathBuf,
     pub auto: bool,
+    /// Edits go to the IDE for review (off with Copilot CLI's `ide.openDiffOnEdit: false`).
+    pub sends_diffs: bool,
 }
 
 pub fn ide_mode(cli: &Cli, facts: &Facts) -> Mode {
@@ -62,6 +64,21 @@ pub fn ide_mode(cli: &Cli, facts: &Facts) -> Mode {
                 setting: Some(on),
                 file,
                 auto: false,
+                sends_diffs: true,
+            }
+        }
+        IdeMode::AutoUnlessOff { file } => {
+            let file = resolve(&file, facts);
+            let v = read(&file);
+            let off = |key: &str| {
+                v.as_ref()
+                    .is_some_and(|v| v.pointer(key).and_then(Value::as_bool) == Some(false))
+            };
+            Mode {
+                setting: None,
+                auto: !off("/ide/autoConnect"),
+                sends_diffs: !off("/ide/openDiffOnEdit"),
+                file,
             }
         }
         IdeMode::OnRequest { file } => {
@@ -73,6 +90,7 @@ pub fn ide_mode(cli: &Cli, facts: &Facts) -> Mode {
                 setting: None,
                 file,
                 auto,
+                sends_diffs: true,
             }
         }
     }

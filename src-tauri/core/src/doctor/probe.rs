@@ -1,5 +1,6 @@
 //! The end-to-end check: connect to the server a discovery file names, with its token, as the
-//! CLI would (MCP `initialize` over HTTP, or a WebSocket upgrade then `initialize`).
+//! CLI would (MCP `initialize` over HTTP on a port or a unix socket, or a WebSocket upgrade then
+//! `initialize`).
 
 use bytes::Bytes;
 use futures::{SinkExt, StreamExt};
@@ -51,6 +52,23 @@ fn no_answer() -> Probe {
     }
 }
 
+/// Where an HTTP server listens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Endpoint {
+    Port(u16),
+    /// A unix socket (Copilot CLI's transport), reached as `http://localhost`.
+    Socket(std::path::PathBuf),
+}
+
+impl Endpoint {
+    fn host(&self) -> String {
+        match self {
+            Endpoint::Port(port) => format!("127.0.0.1:{port}"),
+            Endpoint::Socket(_) => "localhost".into(),
+        }
+    }
+}
+
 async fn connect(port: u16) -> Result<TcpStream, Probe> {
     TcpStream::connect(("127.0.0.1", port))
         .await
@@ -81,7 +99,7 @@ struct Answer {
 
 /// One request on a fresh connection, with the token, within the timeout.
 async fn http(
-    port: u16,
+    at: &Endpoint,
     method: Method,
     token: &str,
     session: Option<&str>,
@@ -90,7 +108,7 @@ async fn http(
     let mut req = Request::builder()
         .method(method)
         .uri("/mcp")
-        .header(http::header::HOST, format!("127.0.0.1:{port}"))
+        .header(http::header::HOST, at.host())
         .header(http::header::AUTHORIZATION, format!("Bearer {token}"))
         .header(http::header::CONTENT_TYPE, "application/json")
         .header(http::header::ACCEPT, "application/json, text/event-stream");
@@ -105,7 +123,34 @@ async fn http(
             detail: format!("cannot build the request: {e}"),
         })?;
     let exchange = async {
-        let stream = connect(port).await?;
+        match at {
+            Endpoint::Port(port) => send(connect(*port).await?, req).await,
+            #[cfg(unix)]
+            Endpoint::Socket(path) => {
+                let stream = tokio::net::UnixStream::connect(path).await.map_err(|e| {
+                    Probe::Unreachable {
+                        error: e.to_string(),
+                    }
+                })?;
+                send(stream, req).await
+            }
+            #[cfg(not(unix))]
+            Endpoint::Socket(_) => Err(Probe::Unreachable {
+                error: "unix sockets are not served on this system".into(),
+            }),
+        }
+    };
+    tokio::time::timeout(TIMEOUT, exchange)
+        .await
+        .unwrap_or_else(|_| Err(no_answer()))
+}
+
+/// Sends `req` on a fresh connection and reads the answer.
+async fn send<S>(stream: S, req: Request<Full<Bytes>>) -> Result<Answer, Probe>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    {
         let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
             .await
             .map_err(http_fault)?;
@@ -131,10 +176,7 @@ async fn http(
             session,
             body,
         })
-    };
-    tokio::time::timeout(TIMEOUT, exchange)
-        .await
-        .unwrap_or_else(|_| Err(no_answer()))
+    }
 }
 
 /// The JSON-RPC message in a body that is JSON or an SSE stream of `data:` lines.
@@ -167,8 +209,8 @@ fn answered(msg: Option<Value>) -> Probe {
 }
 
 /// `initialize` over Streamable HTTP with the token, then the session is ended (DELETE).
-pub async fn http_initialize(port: u16, token: &str) -> Probe {
-    let resp = match http(port, Method::POST, token, None, initialize().to_string()).await {
+pub async fn http_initialize(at: &Endpoint, token: &str) -> Probe {
+    let resp = match http(at, Method::POST, token, None, initialize().to_string()).await {
         Ok(r) => r,
         Err(p) => return p,
     };
@@ -189,8 +231,8 @@ pub async fn http_initialize(port: u16, token: &str) -> Probe {
         // Finish the handshake as a CLI would, then end the session: a session left half-open
         // would show up as a connected CLI until Redline reaps it.
         let done = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-        let _ = http(port, Method::POST, token, Some(session), done.into()).await;
-        let _ = http(port, Method::DELETE, token, Some(session), String::new()).await;
+        let _ = http(at, Method::POST, token, Some(session), done.into()).await;
+        let _ = http(at, Method::DELETE, token, Some(session), String::new()).await;
     }
     answered(message(&resp.body))
 }
@@ -328,7 +370,7 @@ mod tests {
         let not_http = Probe::Unexpected {
             detail: "not an HTTP answer".into(),
         };
-        assert_eq!(http_initialize(port, "t").await, not_http);
+        assert_eq!(http_initialize(&Endpoint::Port(port), "t").await, not_http);
         // An SSE answer in two chunks.
         let (a, b) = SSE.split_at(20);
         let chunked = answering(format!(
@@ -342,11 +384,14 @@ mod tests {
             server: "x".into(),
             version: "1".into(),
         };
-        assert_eq!(http_initialize(chunked, "t").await, answered);
+        assert_eq!(
+            http_initialize(&Endpoint::Port(chunked), "t").await,
+            answered
+        );
         let refused =
             answering(&b"HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n"[..]).await;
         assert_eq!(
-            http_initialize(refused, "t").await,
+            http_initialize(&Endpoint::Port(refused), "t").await,
             Probe::TokenRefused { status: 401 }
         );
         assert_eq!(
@@ -360,7 +405,7 @@ mod tests {
         ))
         .await;
         assert!(matches!(
-            http_initialize(too_big, "t").await,
+            http_initialize(&Endpoint::Port(too_big), "t").await,
             Probe::Unexpected { .. }
         ));
         // Nothing listens on a port just freed.
@@ -368,7 +413,7 @@ mod tests {
         let dead_port = dead.local_addr().unwrap().port();
         drop(dead);
         for p in [
-            http_initialize(dead_port, "t").await,
+            http_initialize(&Endpoint::Port(dead_port), "t").await,
             ws_initialize(dead_port, "t").await,
         ] {
             assert!(matches!(p, Probe::Unreachable { .. }), "{p:?}");

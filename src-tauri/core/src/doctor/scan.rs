@@ -58,6 +58,14 @@ impl Seen {
         cli.discovery.format.token(self.body.as_ref()?)
     }
 
+    /// The unix socket the file names, for a CLI that connects to one.
+    pub fn socket(&self, cli: &Cli) -> Option<PathBuf> {
+        cli.discovery
+            .format
+            .socket(self.body.as_ref()?)
+            .map(PathBuf::from)
+    }
+
     pub fn label(&self) -> String {
         self.ide.clone().unwrap_or_else(|| "another IDE".into())
     }
@@ -131,10 +139,10 @@ fn inspect(cli: &Cli, facts: &Facts, path: PathBuf, name_pid: Option<u32>, port:
         }
     }
     s.roots = roots(format.roots(), &body);
-    s.matches = s
-        .roots
-        .iter()
-        .any(|r| contains(r, &facts.dir, facts.case_insensitive));
+    s.matches = s.roots.iter().any(|r| match cli.doctor.order {
+        Order::ExactFolder => same(r, &facts.dir, facts.case_insensitive),
+        _ => contains(r, &facts.dir, facts.case_insensitive),
+    });
     s.body = Some(body);
     s
 }
@@ -189,6 +197,11 @@ pub fn contains(root: &Path, dir: &Path, case_insensitive: bool) -> bool {
     }
 }
 
+/// Whether `dir` is `root` itself.
+pub fn same(root: &Path, dir: &Path, case_insensitive: bool) -> bool {
+    contains(root, dir, case_insensitive) && contains(dir, root, case_insensitive)
+}
+
 /// The files the CLI would try for the directory, best first: the first one is its choice.
 pub fn ranked<'a>(cli: &Cli, facts: &Facts, seen: &'a [Seen]) -> Vec<&'a Seen> {
     let var_port: Option<u16> = cli
@@ -222,6 +235,8 @@ pub fn ranked<'a>(cli: &Cli, facts: &Facts, seen: &'a [Seen]) -> Vec<&'a Seen> {
                 }
             }
         }
+        // Directory order, which `read` approximates by name.
+        Order::ExactFolder => {}
         Order::PortVarThenNewest => {
             usable.sort_by_key(|s| {
                 (

@@ -74,7 +74,7 @@ pub(super) async fn decide(
             .iter()
             .filter_map(|c| match c.container.host {
                 ContainerHost::DockerHostUnless(vars) => Some(vars),
-                ContainerHost::LoopbackFirst => None,
+                ContainerHost::LoopbackFirst | ContainerHost::SocketOnly => None,
             })
             .flatten()
             .any(|v| facts.var(v).is_some());
@@ -122,9 +122,12 @@ pub(super) async fn decide(
     let cli_dir = facts.dirs.discovery(cli);
     // Redline's file for this workspace: by port (HTTP), or by its roots (Claude Code's server
     // has a port of its own). An unreadable file on the port may be ours: the CLI is told why.
-    let Some(ours) = seen.iter().find(|s| {
-        (s.ours && (s.port == port || s.roots.contains(&ws.path)))
-            || (s.body.is_none() && s.port == port)
+    // A file listing this very directory first (Copilot CLI's per-folder locks), then the
+    // workspace's own.
+    let mine = |s: &&Seen| s.ours && (s.port == port || s.roots.contains(&ws.path));
+    let Some(ours) = seen.iter().filter(mine).find(|s| s.matches).or_else(|| {
+        seen.iter()
+            .find(|s| mine(s) || (s.body.is_none() && s.port == port))
     }) else {
         let elsewhere = redline_files_for(cli, facts, &ws.path);
         if let Some(f) = elsewhere
@@ -190,6 +193,13 @@ pub(super) async fn decide(
             shadowed(cli, facts, other, port, r);
             return Verdict::Shadowed;
         }
+        // Redline writes a file for this folder once a session starts here.
+        None if cli.sessions.is_some() => r.notes.push(format!(
+            "{name} connects by itself only from a folder a lock lists exactly: when it starts \
+             in {} Redline writes one for it within a second; `/ide` (pick Redline) connects \
+             by hand",
+            facts.dir.display()
+        )),
         None => {
             r.reason = format!(
                 "{name} would not match {} to Redline's file {}",
@@ -220,7 +230,13 @@ pub(super) async fn decide(
     }
     let token = ours.token(cli).unwrap_or_default();
     let probe = match cli.transport {
-        Transport::Http => probe::http_initialize(port, token).await,
+        Transport::Http => probe::http_initialize(&probe::Endpoint::Port(port), token).await,
+        Transport::UnixHttp => match ours.socket(cli) {
+            Some(socket) => probe::http_initialize(&probe::Endpoint::Socket(socket), token).await,
+            None => probe::Probe::Unexpected {
+                detail: format!("{} names no socket", ours.path.display()),
+            },
+        },
         Transport::WebSocket => probe::ws_initialize(port, token).await,
     };
     r.probe = Some(probe.clone());
@@ -251,6 +267,9 @@ pub(super) async fn decide(
         }
     }
     let mode = install::ide_mode(cli, facts);
+    if let IdeMode::AutoUnlessOff { .. } = cli.doctor.ide_mode {
+        return auto_unless_off(cli, &mode, ours, r);
+    }
     match mode.setting {
         Some(false) => {
             r.reason = format!(
@@ -279,6 +298,41 @@ pub(super) async fn decide(
             });
         }
     }
+    Verdict::Connects
+}
+
+/// A CLI that connects by itself unless its settings say not to (Copilot CLI).
+fn auto_unless_off(cli: &Cli, mode: &install::Mode, ours: &Seen, r: &mut CliReport) -> Verdict {
+    let name = cli.name;
+    let by_hand = Some(Fix {
+        command: "/ide".into(),
+        place: Place::Cli,
+    });
+    if !mode.auto {
+        r.reason = format!(
+            "`ide.autoConnect` is false in {}: {name} connects only when asked",
+            mode.file.display()
+        );
+        r.fix = by_hand;
+        r.notes
+            .push("in `/ide`, pick Redline, or turn auto-connect back on there".into());
+        return Verdict::IdeDisabled;
+    }
+    if !mode.sends_diffs {
+        r.reason = format!(
+            "`ide.openDiffOnEdit` is false in {}: {name} connects but sends no edit for review",
+            mode.file.display()
+        );
+        r.fix = by_hand;
+        r.notes
+            .push("in `/ide`, turn \"open diff on edit\" back on".into());
+        return Verdict::IdeDisabled;
+    }
+    let at = ours
+        .socket(cli)
+        .map(|s| s.display().to_string())
+        .unwrap_or_default();
+    r.reason = format!("{name} connects to Redline by itself (socket {at})");
     Verdict::Connects
 }
 

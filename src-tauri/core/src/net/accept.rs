@@ -13,9 +13,11 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
+use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
@@ -112,6 +114,50 @@ impl Drop for Busy {
     }
 }
 
+/// What the accept loop serves on: TCP (loopback, a container bridge) or a unix socket.
+pub trait Listen: Send + 'static {
+    type Stream: AsyncRead + AsyncWrite + Unpin + Send + 'static;
+    /// Who connected, put in every request's extensions for handlers to find the process.
+    type Peer: Clone + Send + Sync + 'static;
+    fn accept(&self) -> impl Future<Output = std::io::Result<(Self::Stream, Self::Peer)>> + Send;
+}
+
+impl Listen for TcpListener {
+    type Stream = tokio::net::TcpStream;
+    type Peer = Endpoints;
+    async fn accept(&self) -> std::io::Result<(Self::Stream, Endpoints)> {
+        let (stream, peer) = TcpListener::accept(self).await?;
+        // Without NODELAY an SSE answer's second write waits on the peer's delayed ACK.
+        let _ = stream.set_nodelay(true);
+        let ends = Endpoints {
+            local: stream.local_addr().unwrap_or(peer),
+            peer,
+        };
+        Ok((stream, ends))
+    }
+}
+
+/// The process at the other end of a unix socket, from the kernel (not from anything it sent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SocketPeer {
+    pub pid: Option<u32>,
+}
+
+#[cfg(unix)]
+impl Listen for tokio::net::UnixListener {
+    type Stream = tokio::net::UnixStream;
+    type Peer = SocketPeer;
+    async fn accept(&self) -> std::io::Result<(Self::Stream, SocketPeer)> {
+        let (stream, _) = tokio::net::UnixListener::accept(self).await?;
+        let pid = stream
+            .peer_cred()
+            .ok()
+            .and_then(|c| c.pid())
+            .and_then(|p| u32::try_from(p).ok());
+        Ok((stream, SocketPeer { pid }))
+    }
+}
+
 /// A listener on 127.0.0.1 and the port the OS chose: bound before anything is announced, so the
 /// port in the discovery files is always live.
 pub async fn bind_loopback() -> std::io::Result<(TcpListener, u16)> {
@@ -141,8 +187,8 @@ pub fn serve_all(
 
 /// Serves `app` (HTTP/1.1, upgrades such as WebSocket included) on `listener` until `cancel`
 /// fires; the task ends once every connection is closed, at most `SHUTDOWN_DRAIN` later.
-pub fn serve(
-    listener: TcpListener,
+pub fn serve<L: Listen>(
+    listener: L,
     app: Router,
     limits: Limits,
     cancel: CancellationToken,
@@ -159,7 +205,7 @@ pub fn serve(
                 _ = cancel.cancelled() => break,
                 r = listener.accept() => r,
             };
-            let (stream, peer) = match accepted {
+            let (stream, ends) = match accepted {
                 Ok(accepted) => accepted,
                 Err(e) => {
                     tracing::warn!("accept failed: {e}");
@@ -173,19 +219,12 @@ pub fn serve(
                 tracing::debug!("every connection is busy; closing a new one");
                 continue;
             };
-            // Without NODELAY an SSE answer's second write waits on the peer's delayed ACK.
-            let _ = stream.set_nodelay(true);
-            // Both ends, for handlers to find the process that asked (`peer`).
-            let ends = Endpoints {
-                local: stream.local_addr().unwrap_or(peer),
-                peer,
-            };
             let (app, marked) = (app.clone(), conn.clone());
             let service = tower::service_fn(move |req: Request<Incoming>| {
                 let busy = Busy::new(marked.clone());
                 let app = app.clone();
                 let mut req = req.map(Body::new);
-                req.extensions_mut().insert(ends);
+                req.extensions_mut().insert(ends.clone());
                 async move {
                     let resp = app.oneshot(req).await?;
                     // The closure owns `busy`: dropped with the body, once it is sent.

@@ -1,5 +1,7 @@
-//! The wire protocols, each an adapter over the workspace service: they never import each other.
+//! The wire protocols, each an adapter over the workspace service: they never import each other
+//! (Copilot CLI's reuses the MCP-over-HTTP app with tools of its own).
 
+pub mod copilot;
 pub mod jsonrpc;
 pub(crate) mod mcp;
 pub mod mcp_http;

@@ -29,14 +29,26 @@ pub struct ClientInfo {
     /// The process on the other end of the connection, when it could be found.
     #[serde(default)]
     pub process: Option<crate::platform::peer::PeerProcess>,
+    /// The title the CLI gave its session (Copilot CLI's `update_session_name`).
+    #[serde(
+        default,
+        rename = "sessionName",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub session_name: Option<String>,
 }
 
 impl ClientInfo {
     /// Who asked, for people: the real program if known, else the MCP client's name.
     pub fn label(&self) -> String {
-        match &self.process {
+        let who = match &self.process {
             Some(p) => p.label(),
             None => format!("{} {}", self.name, self.version).trim().to_owned(),
+        };
+        match &self.session_name {
+            Some(title) => format!("{who} · “{title}”"),
+            None => who,
         }
     }
 }
@@ -62,6 +74,8 @@ pub struct Review {
     pub updated_at: u64,
     /// It came from a CLI in a container, through a container-path mapping.
     pub container: bool,
+    /// Why the proposal cannot be edited, shown to the user; `None`: it can be.
+    pub read_only: Option<String>,
 }
 
 impl Review {
@@ -93,6 +107,7 @@ impl Review {
             removed: self.stats.removed,
             created_at: self.created_at,
             updated_at: self.updated_at,
+            read_only: self.read_only.clone(),
         }
     }
 
@@ -108,6 +123,7 @@ impl Review {
             removed: self.stats.removed,
             new_file: self.original.is_none(),
             created_at: self.created_at,
+            read_only: self.read_only.clone(),
         }
     }
 }
@@ -128,6 +144,9 @@ pub struct Summary {
     pub removed: usize,
     pub new_file: bool,
     pub created_at: u64,
+    /// Why the proposal cannot be edited; absent: it can be.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<String>,
 }
 
 /// A review as the review window shows it.
@@ -159,6 +178,9 @@ pub struct Detail {
     pub created_at: u64,
     #[ts(type = "number")]
     pub updated_at: u64,
+    /// Why the proposal cannot be edited (one line, shown above it); `None`: it can be, and
+    /// Accept sends the edited text.
+    pub read_only: Option<String>,
 }
 
 /// A review that left the queue, for surfaces to drop it.
@@ -211,6 +233,8 @@ pub struct Proposal {
     pub proposal: String,
     /// It came through a container-path mapping.
     pub container: bool,
+    /// Why the proposal cannot be edited; `None`: it can be.
+    pub read_only: Option<String>,
 }
 
 pub struct ReviewQueue {
@@ -263,6 +287,7 @@ impl ReviewQueue {
             review.proposal = p.proposal;
             review.stats = stats;
             review.updated_at = now;
+            review.read_only = p.read_only;
             let review = Arc::new(review);
             let replaced = state.reviews.insert(review.id, review.clone());
             let old_reply = state.replies.insert(review.id, reply);
@@ -289,6 +314,7 @@ impl ReviewQueue {
             created_at: now,
             updated_at: now,
             container: p.container,
+            read_only: p.read_only,
         });
         state.reviews.insert(id, review.clone());
         state.replies.insert(id, reply);
@@ -299,6 +325,12 @@ impl ReviewQueue {
     /// Records the user's edits so a terminal-side answer gets them.
     pub fn update(&self, id: ReviewId, content: String) -> Result<()> {
         let original = self.get(id).ok_or(Error::NoSuchReview(id))?;
+        if let Some(reason) = &original.read_only {
+            return Err(Error::ReadOnly {
+                id,
+                reason: reason.clone(),
+            });
+        }
         let stats = diff::stats(original.original_text(), &content);
         let now = self.clock.now_ms();
         let mut state = self.lock();
@@ -357,7 +389,17 @@ impl ReviewQueue {
     ) -> Result<Arc<Review>> {
         let mut state = self.lock();
         let review = state.reviews.get(&id).ok_or(Error::NoSuchReview(id))?;
-        if outcome == Outcome::Accepted && content.as_deref().unwrap_or(&review.current).is_empty()
+        // A read-only proposal goes back as it came (the asker writes its own): no edited text,
+        // and an empty one (a file a diff shows removed) is what the asker proposed.
+        if let (Some(reason), Some(_)) = (&review.read_only, &content) {
+            return Err(Error::ReadOnly {
+                id,
+                reason: reason.clone(),
+            });
+        }
+        if outcome == Outcome::Accepted
+            && review.read_only.is_none()
+            && content.as_deref().unwrap_or(&review.current).is_empty()
         {
             return Err(Error::EmptyContent);
         }

@@ -67,6 +67,7 @@ mod tests {
                 original: None,
                 proposal: text,
                 container: false,
+                read_only: None,
             },
             Box::new(|_, _| {}),
         );

@@ -43,6 +43,8 @@ pub struct Ask {
     /// The file to read the original from; `None`: the proposal is a new file.
     pub original_from: Option<String>,
     pub proposal: String,
+    /// Why the proposal cannot be edited (the CLI writes its own); `None`: it can be.
+    pub read_only: Option<String>,
 }
 
 /// What every protocol's handlers share about their workspace.
@@ -142,6 +144,7 @@ impl Service {
                 original,
                 proposal: ask.proposal,
                 container,
+                read_only: ask.read_only,
             },
             reply,
         ))
@@ -295,6 +298,7 @@ mod tests {
             file_path: file_path.into(),
             original_from: original_from.map(str::to_owned),
             proposal: "new\n".into(),
+            read_only: None,
         }
     }
 

@@ -37,13 +37,14 @@ fn proposal(session: &str, file: &str, text: &str) -> Proposal {
         client: ClientInfo {
             name: "cli".into(),
             version: "1".into(),
-            process: None,
+            ..Default::default()
         },
         file_path: file.into(),
         path: PathBuf::from(file),
         original: Some("a\nb\n".into()),
         proposal: text.into(),
         container: false,
+        read_only: None,
     }
 }
 
@@ -151,4 +152,35 @@ fn each_asker_is_told_once_with_the_final_text_outside_the_lock() {
     assert_eq!(gone_told.lock().unwrap()[0].0, Outcome::Dismissed);
     assert_eq!(q.dismiss(|r| r.session == "s3"), 0);
     assert_eq!(gone_told.lock().unwrap().len(), 1);
+}
+
+#[test]
+fn a_read_only_review_takes_no_edits_and_goes_back_as_proposed() {
+    let q = queue();
+    let (reply, told) = recorder();
+    let reason = "Copilot CLI writes its own proposal: edits here can't be sent back.";
+    let mut p = proposal("s1", "/ws/r", "");
+    p.read_only = Some(reason.into());
+    let id = q.open(p, reply);
+    let detail = q.get(id).unwrap().detail();
+    assert_eq!(detail.read_only.as_deref(), Some(reason));
+    assert_eq!(
+        q.get(id).unwrap().summary().read_only.as_deref(),
+        Some(reason)
+    );
+    assert_eq!(
+        q.update(id, "edited\n".into()).unwrap_err().code(),
+        "read_only"
+    );
+    assert_eq!(
+        q.accept(id, Some("edited\n".into())).unwrap_err().code(),
+        "read_only"
+    );
+    assert!(told.lock().unwrap().is_empty(), "refusals tell nobody");
+    // Empty, as proposed (a removed file): accepted as it is.
+    q.accept(id, None).unwrap();
+    assert_eq!(
+        *told.lock().unwrap(),
+        vec![(Outcome::Accepted, String::new())]
+    );
 }

@@ -26,6 +26,8 @@ pub struct Bridge {
     /// Where containers reach Claude Code's WebSocket server.
     pub ws_port: Option<u16>,
     pub error: Option<String>,
+    /// The workspace's socket for containers (Copilot CLI), when it could be bound.
+    pub socket: Option<PathBuf>,
     written: Written,
 }
 
@@ -53,6 +55,7 @@ impl Bridge {
                     port: Some(cport),
                     ws_port: Some(cws_port),
                     error: None,
+                    socket: None,
                     written: Written::default(),
                 },
                 http,
@@ -65,6 +68,7 @@ impl Bridge {
                     port: None,
                     ws_port: None,
                     error: Some(error),
+                    socket: None,
                     written: Written::default(),
                 };
                 (bridge, None, None)
@@ -93,9 +97,12 @@ impl Bridge {
                     pid,
                     port,
                     ws_port: self.ws_port,
+                    socket: self.socket.as_deref(),
                     workspace_path: &place.container_path,
                     roots: &[],
                     token,
+                    trusted: false,
+                    at_ms: 0,
                 },
             );
             written.files.extend(w.files);

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::net::accept;
 use crate::net::host::Hosts;
 use crate::net::limits::Limits;
+use crate::platform::clock::Clock;
 use crate::platform::dirs::Dirs;
 use crate::platform::token::Token;
 use crate::protocols::mcp_http;
@@ -21,12 +22,16 @@ use crate::review::{ReviewEvent, ReviewQueue};
 use crate::runtime::bridge::{Bridge, ContainerPlan};
 use crate::workspace::container::ContainerDirs;
 use crate::workspace::Workspace;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
 pub use crate::review::service::{settle, Decision};
+
+mod copilot;
 
 /// A running companion: the workspace's service, with each protocol's server wired to it.
 pub struct Companion {
@@ -34,21 +39,27 @@ pub struct Companion {
     pub shared: Arc<Service>,
     /// Claude Code's WebSocket connections.
     pub connections: Arc<Connections>,
+    /// Copilot CLI's sessions.
+    pub copilot: Arc<Sessions>,
     pub port: u16,
     /// Claude Code's WebSocket server.
     pub ws_port: u16,
+    /// Copilot CLI's unix socket, when it could be bound.
+    pub socket: Option<PathBuf>,
+    /// The locks written for Copilot CLI sessions running in a subfolder, by folder.
+    folder_locks: BTreeMap<PathBuf, PathBuf>,
+    trusted: bool,
     token: Arc<RwLock<Token>>,
     written: Written,
     containers: Option<Bridge>,
     cancel: CancellationToken,
-    server: tokio::task::JoinHandle<()>,
-    ws_server: tokio::task::JoinHandle<()>,
+    servers: Vec<tokio::task::JoinHandle<()>>,
 }
 
 /// A companion told to stop, its servers still closing their connections (each bounded by
 /// `limits::DRAIN`).
 pub struct Stopping {
-    servers: [tokio::task::JoinHandle<()>; 2],
+    servers: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Stopping {
@@ -98,7 +109,12 @@ impl Companion {
         }
         let sessions = Arc::new(Sessions::default());
         let connections = Arc::new(Connections::default());
-        let clients: Vec<Arc<dyn Registry>> = vec![sessions.clone(), connections.clone()];
+        let copilot_sessions = Arc::new(Sessions::without_context());
+        let clients: Vec<Arc<dyn Registry>> = vec![
+            sessions.clone(),
+            connections.clone(),
+            copilot_sessions.clone(),
+        ];
         let shared = Arc::new(Service::new(workspace, reviews, trusted, clients));
         for p in containers.iter().flat_map(|plan| &plan.paths) {
             shared.add_container_path(p.clone());
@@ -113,7 +129,7 @@ impl Companion {
             },
             Guard {
                 hosts: Hosts {
-                    port,
+                    port: Some(port),
                     container_port: side.as_ref().and_then(|s| s.port),
                 },
                 token: token.clone(),
@@ -127,7 +143,7 @@ impl Companion {
             connections.clone(),
             mcp_ws::guard::Guard {
                 hosts: Hosts {
-                    port: ws_port,
+                    port: Some(ws_port),
                     container_port: side.as_ref().and_then(|s| s.ws_port),
                 },
                 token: token.clone(),
@@ -135,20 +151,36 @@ impl Companion {
             limits,
             cancel.clone(),
         );
+        let mut servers = vec![server, ws_server];
+        let (socket, copilot_servers) = copilot::serve(
+            dirs,
+            port,
+            mcp_http::shared::Shared {
+                service: shared.clone(),
+                sessions: copilot_sessions.clone(),
+            },
+            side.as_mut(),
+            &token,
+            limits,
+            &cancel,
+        );
+        servers.extend(copilot_servers);
         tokio::spawn(context_updates(shared.clone(), cancel.clone()));
+        let trusted = trusted == Some(true);
         let written = {
             let t = token.read().unwrap_or_else(|e| e.into_inner());
-            discovery::write(
-                dirs,
-                &Announcement {
-                    pid,
-                    port,
-                    ws_port: Some(ws_port),
-                    workspace_path: &shared.workspace.joined(),
-                    roots: &shared.workspace.roots,
-                    token: &t,
-                },
-            )
+            let joined = shared.workspace.joined();
+            let a = announcement(
+                &shared,
+                &joined,
+                pid,
+                port,
+                ws_port,
+                socket.as_deref(),
+                trusted,
+                &t,
+            );
+            discovery::write(dirs, &a)
         };
         tracing::info!(
             "workspace {} listening on 127.0.0.1:{port} (Claude Code: {ws_port})",
@@ -157,14 +189,17 @@ impl Companion {
         let mut companion = Companion {
             shared,
             connections,
+            copilot: copilot_sessions,
             port,
             ws_port,
+            socket,
+            folder_locks: BTreeMap::new(),
+            trusted,
             token,
             written,
             containers: side,
             cancel,
-            server,
-            ws_server,
+            servers,
         };
         companion.announce_to_containers(dirs, pid);
         Ok(companion)
@@ -215,18 +250,24 @@ impl Companion {
     /// authenticated once at the upgrade with the old token, are closed.
     pub fn rotate(&mut self, token: Token, dirs: &Dirs, pid: u32) {
         *self.token.write().unwrap_or_else(|e| e.into_inner()) = token.clone();
+        let folders: BTreeSet<PathBuf> = self.folder_locks.keys().cloned().collect();
+        self.set_folders(&BTreeSet::new(), dirs, pid);
+        self.set_folders(&folders, dirs, pid);
         self.shared.close_clients();
         discovery::remove(&self.written.files);
+        let joined = self.shared.workspace.joined();
         self.written = discovery::write(
             dirs,
-            &Announcement {
+            &announcement(
+                &self.shared,
+                &joined,
                 pid,
-                port: self.port,
-                ws_port: Some(self.ws_port),
-                workspace_path: &self.shared.workspace.joined(),
-                roots: &self.shared.workspace.roots,
-                token: &token,
-            },
+                self.port,
+                self.ws_port,
+                self.socket.as_deref(),
+                self.trusted,
+                &token,
+            ),
         );
         self.announce_to_containers(dirs, pid);
     }
@@ -246,6 +287,7 @@ impl Companion {
     /// caller holding a lock can release it first.
     pub fn halt(self) -> Stopping {
         discovery::remove(&self.written.files);
+        discovery::remove(&self.folder_locks.values().cloned().collect::<Vec<_>>());
         if let Some(bridge) = &self.containers {
             bridge.remove_files();
         }
@@ -254,7 +296,7 @@ impl Companion {
         }
         self.cancel.cancel();
         Stopping {
-            servers: [self.server, self.ws_server],
+            servers: self.servers,
         }
     }
 
@@ -266,7 +308,13 @@ impl Companion {
             port: Some(self.port),
             ws_port: Some(self.ws_port),
             token_store: token_store.to_owned(),
-            discovery_files: self.written.files.clone(),
+            discovery_files: self
+                .written
+                .files
+                .iter()
+                .chain(self.folder_locks.values())
+                .cloned()
+                .collect(),
             discovery_failures: self
                 .written
                 .failures
@@ -290,6 +338,31 @@ impl Companion {
                 .as_ref()
                 .map(|bridge| bridge.status(self.shared.container_paths())),
         }
+    }
+}
+
+/// What the workspace's discovery files say.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn announcement<'a>(
+    shared: &'a Service,
+    workspace_path: &'a str,
+    pid: u32,
+    port: u16,
+    ws_port: u16,
+    socket: Option<&'a Path>,
+    trusted: bool,
+    token: &'a Token,
+) -> Announcement<'a> {
+    Announcement {
+        pid,
+        port,
+        ws_port: Some(ws_port),
+        socket,
+        workspace_path,
+        roots: &shared.workspace.roots,
+        token,
+        trusted,
+        at_ms: Clock::now_ms(&crate::platform::clock::SystemClock),
     }
 }
 

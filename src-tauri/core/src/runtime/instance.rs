@@ -21,6 +21,7 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 mod editor;
+mod folders;
 mod reviews;
 
 /// Everything outside the process that Redline depends on, injected so tests use temp dirs.
@@ -87,6 +88,8 @@ impl Instance {
         }
         let mut swept = discovery::sweep_stale(&world.dirs, world.procs.as_ref(), world.pid);
         swept.extend(discovery::sweep_containers(&world.dirs));
+        #[cfg(unix)]
+        swept.extend(crate::protocols::copilot::sweep(&world.dirs.runtime));
         for f in &swept {
             tracing::info!("removed stale discovery file {}", f.display());
         }
@@ -109,6 +112,7 @@ impl Instance {
                 tracing::error!("workspace {} not started: {e}", entry.path.display());
             }
         }
+        instance.follow_folders();
         Ok(instance)
     }
 

@@ -7,5 +7,6 @@ pub mod companion;
 pub mod control;
 pub mod editor;
 pub mod editor_command;
+pub(crate) mod folders;
 pub mod instance;
 pub mod serving;

@@ -180,15 +180,30 @@ impl ContainerDirs {
         self.root.join(cli.id)
     }
 
+    /// The directory holding the workspace's socket for containers (Copilot CLI's transport),
+    /// shared by every place the workspace is seen at; mounted at `CONTAINER_SOCKET_DIR`. Only
+    /// that socket is in it: the control socket beside the host's is never mounted.
+    pub fn socket_dir(&self) -> PathBuf {
+        self.root
+            .parent()
+            .map(|ws| ws.join("socket"))
+            .unwrap_or_else(|| self.root.join("socket"))
+    }
+
     /// Creates the directories (0700): a `-v` of a missing source would make Docker create it
     /// owned by root.
     pub fn ensure(&self) -> Result<()> {
         for cli in &clients::ALL {
             crate::platform::private_file::ensure_dir(&self.dir(cli))?;
         }
-        Ok(())
+        crate::platform::private_file::ensure_dir(&self.socket_dir())
     }
 }
+
+/// Where a container sees the workspace's socket directory.
+pub const CONTAINER_SOCKET_DIR: &str = "/tmp/redline";
+/// The socket's name in that directory.
+pub const SOCKET_NAME: &str = "copilot.sock";
 
 /// The root of every container discovery directory.
 pub fn containers_dir(dirs: &Dirs) -> PathBuf {
@@ -241,6 +256,17 @@ impl RunArgs {
                 read_only: true,
             })
             .collect();
+        // A CLI that reaches its server by a socket path (Copilot CLI) needs the socket inside.
+        if clients::ALL
+            .iter()
+            .any(|c| c.container.host == clients::ContainerHost::SocketOnly)
+        {
+            mounts.push(Mount {
+                source: place.socket_dir(),
+                target: CONTAINER_SOCKET_DIR.to_owned(),
+                read_only: false,
+            });
+        }
         mounts.push(Mount {
             source: host.to_owned(),
             target: place.container_path.clone(),

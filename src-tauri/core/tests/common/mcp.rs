@@ -8,6 +8,8 @@ use serde_json::{json, Value};
 use std::pin::Pin;
 use std::time::Duration;
 
+static NEXT_BASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1_000_000);
+
 pub struct Mcp {
     pub http: reqwest::Client,
     pub url: String,
@@ -52,6 +54,19 @@ impl Mcp {
             session: None,
             version: None,
             next_id: 1,
+        }
+    }
+
+    /// Another client on the same session, for a call made while this one's is blocked.
+    pub fn clone_session(&self) -> Mcp {
+        Mcp {
+            http: self.http.clone(),
+            url: self.url.clone(),
+            token: self.token.clone(),
+            session: self.session.clone(),
+            version: self.version.clone(),
+            // Ids in flight on one session must differ: a response is routed by its id.
+            next_id: NEXT_BASE.fetch_add(1_000_000, std::sync::atomic::Ordering::SeqCst),
         }
     }
 

@@ -43,6 +43,7 @@ fn install_all(root: &Path) {
     install(root, "gemini", "@google/gemini-cli", "0.61.0");
     install(root, "qwen", "@qwen-code/qwen-code", "0.24.4");
     install(root, "claude", "@anthropic-ai/claude-code", "2.1.330");
+    install(root, "copilot", "@github/copilot", "1.0.102");
 }
 
 fn enable_ide_mode(root: &Path) {
@@ -546,4 +547,78 @@ async fn claude_code_is_checked_over_a_websocket_handshake_and_initialize() {
         fix(&report, "claude"),
         format!("export CLAUDE_CODE_SSE_PORT={ws_port}")
     );
+}
+
+/// Copilot CLI's lock of the fixture's workspace (the one without a folder tag).
+fn copilot_lock(fx: &crate::common::Fixture) -> PathBuf {
+    fx.dirs.discovery(&clients::COPILOT).join(format!(
+        "redline-{}-{}.lock",
+        std::process::id(),
+        fx.port
+    ))
+}
+
+fn copilot_settings(root: &Path, ide: Value) {
+    let dir = root.join("home/.copilot");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("settings.json"), json!({ "ide": ide }).to_string()).unwrap();
+}
+
+#[tokio::test]
+async fn copilot_connects_over_its_socket_and_a_forged_secret_is_refused() {
+    let fx = crate::common::start().await;
+    let root = root_of(&fx);
+    install(&root, "copilot", "@github/copilot", "1.0.102");
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    let c = cli(&report, "copilot");
+    assert_eq!(c.verdict, Verdict::Connects, "{}", c.reason);
+    assert_eq!(c.file, Some(copilot_lock(&fx)));
+    assert!(c.reason.contains(".sock"), "{}", c.reason);
+    assert!(
+        matches!(&c.probe, Some(doctor::probe::Probe::Answered { server, .. }) if server == "redline"),
+        "{:?}",
+        c.probe
+    );
+    assert_eq!(
+        c.installed.as_ref().unwrap().version.as_deref(),
+        Some("1.0.102")
+    );
+    edit(&copilot_lock(&fx), |v| {
+        v["headers"]["Authorization"] = json!("Bearer forged")
+    });
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    assert_eq!(cli(&report, "copilot").verdict, Verdict::TokenRefused);
+}
+
+#[tokio::test]
+async fn copilot_in_a_subfolder_is_told_redline_writes_its_lock_and_settings_that_stop_it() {
+    let fx = crate::common::start().await;
+    let root = root_of(&fx);
+    install(&root, "copilot", "@github/copilot", "1.0.102");
+    let sub = fx.ws.join("server");
+    std::fs::create_dir_all(&sub).unwrap();
+    let mut f = facts(&fx).await;
+    f.dir = sub.clone();
+    let report = doctor::diagnose(&f).await;
+    let c = cli(&report, "copilot");
+    assert_eq!(c.verdict, Verdict::Connects, "{}", c.reason);
+    assert!(
+        c.notes
+            .iter()
+            .any(|n| n.contains("lists exactly") && n.contains("/ide")),
+        "{:?}",
+        c.notes
+    );
+    copilot_settings(&root, json!({"autoConnect": false}));
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    let c = cli(&report, "copilot");
+    assert_eq!(c.verdict, Verdict::IdeDisabled);
+    assert!(c.reason.contains("ide.autoConnect"), "{}", c.reason);
+    assert_eq!(fix(&report, "copilot"), "/ide");
+    assert_eq!(c.fix.as_ref().unwrap().place, Place::Cli);
+    copilot_settings(&root, json!({"openDiffOnEdit": false}));
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    let c = cli(&report, "copilot");
+    assert_eq!(c.verdict, Verdict::IdeDisabled);
+    assert!(c.reason.contains("ide.openDiffOnEdit"), "{}", c.reason);
 }

@@ -408,3 +408,89 @@ async fn no_bridge_at_start_is_reported_and_enabling_again_retries() {
     assert!(!refused(BRIDGE, c.port.unwrap()).await);
     again.shutdown().await;
 }
+
+/// Copilot CLI in a container: `container args` mounts a lock naming PID 1 and the socket's own
+/// directory; a client on that socket with the lock's header proposes with the container path,
+/// and the host's file is reviewed.
+#[tokio::test]
+async fn copilot_in_a_container_gets_a_pid_1_lock_and_the_mounted_socket() {
+    let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
+    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    let args = f
+        .instance
+        .container_args(&f.ws, Some("/workspace"), "/root")
+        .await
+        .unwrap();
+    let mount = |target: &str| {
+        args.mounts
+            .iter()
+            .find(|m| m.target == target)
+            .unwrap_or_else(|| panic!("no mount at {target}: {:?}", args.mounts))
+            .clone()
+    };
+    let ide = mount("/root/.copilot/ide");
+    assert!(ide.read_only);
+    let sockets = mount("/tmp/redline");
+    assert!(!sockets.read_only);
+    let names: Vec<String> = std::fs::read_dir(&sockets.source)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        ["copilot.sock"],
+        "only the socket: never the control socket"
+    );
+    let locks: Vec<_> = std::fs::read_dir(&ide.source)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(locks.len(), 1, "{locks:?}");
+    let lock: Value = serde_json::from_slice(&std::fs::read(&locks[0]).unwrap()).unwrap();
+    assert_eq!(lock["pid"], 1);
+    assert_eq!(lock["socketPath"], "/tmp/redline/copilot.sock");
+    assert_eq!(lock["workspaceFolders"], json!(["/workspace"]));
+
+    let http = reqwest::Client::builder()
+        .unix_socket(sockets.source.join("copilot.sock"))
+        .build()
+        .unwrap();
+    let token = lock["headers"]["Authorization"]
+        .as_str()
+        .unwrap()
+        .strip_prefix("Bearer ")
+        .unwrap()
+        .to_owned();
+    let mut c = Mcp::new(http, "http://localhost/mcp".into(), token);
+    c.connect("2025-11-25").await;
+    let mut asking = c.clone_session();
+    let call = tokio::spawn(async move {
+        asking
+            .call(
+                "open_diff",
+                json!({"original_file_path": "/workspace/a.txt", "new_file_contents": "one\nTWO\n",
+                       "tab_name": "t"}),
+            )
+            .await
+    });
+    let r = f
+        .instance
+        .wait(Some("/workspace/a.txt"), crate::common::WAIT)
+        .await
+        .unwrap();
+    let review = f.instance.review(r.id).unwrap();
+    assert_eq!(review.path, f.ws.join("a.txt"), "the host's file");
+    assert_eq!(review.original.as_deref(), Some("one\ntwo\n"));
+    f.instance
+        .decide(r.id, Decision::Accept(None))
+        .await
+        .unwrap();
+    let answer = tokio::time::timeout(crate::common::WAIT, call)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("SAVED"));
+}

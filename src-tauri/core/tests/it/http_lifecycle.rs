@@ -277,7 +277,11 @@ async fn turning_a_workspace_off_removes_its_files_and_refuses_connections() {
     let f = start().await;
     let status = f.instance.status().await;
     let files = status.workspaces[0].discovery_files.clone();
-    assert_eq!(files.len(), 3, "Gemini's, Qwen's and Claude Code's");
+    assert_eq!(
+        files.len(),
+        4,
+        "Gemini's, Qwen's, Claude Code's and Copilot CLI's"
+    );
     assert!(files.iter().all(|p| p.exists()));
     f.instance.set_enabled(&f.ws, false).await.unwrap();
     assert!(files.iter().all(|p| !p.exists()));

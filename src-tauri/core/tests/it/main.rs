@@ -5,6 +5,8 @@
 mod common;
 
 mod bindings;
+#[cfg(unix)]
+mod copilot;
 mod doctor;
 mod editor;
 mod http_container;

@@ -134,6 +134,16 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
         Err(f) => return fault(f),
     };
     let is_initialize = method.as_deref() == Some("initialize");
+    // Copilot CLI opens with `server/discover` (a later revision's stateless discovery) and
+    // falls back to `initialize` on "method not found".
+    if session.is_none() && !is_initialize && method.as_deref().is_some_and(|m| !is_standard(m)) {
+        return rpc_error(
+            StatusCode::OK,
+            id,
+            jsonrpc::METHOD_NOT_FOUND,
+            "Method not found",
+        );
+    }
     if session.is_none() && !is_initialize {
         return rpc_error(
             StatusCode::BAD_REQUEST,

@@ -37,7 +37,7 @@ struct AppState {
     cancel: CancellationToken,
 }
 
-/// Serves until `cancel` fires.
+/// Serves Gemini CLI's and Qwen Code's tools until `cancel` fires.
 pub fn serve(
     listener: TcpListener,
     shared: Shared,
@@ -58,6 +58,19 @@ pub fn serve_all(
     limits: Limits,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
+    let app = app(shared, guard, limits, cancel.clone(), Handler::new);
+    accept::serve_all(listeners, app, limits, cancel)
+}
+
+/// The MCP app for one workspace with the tools `handler` makes for each session, whatever
+/// the listener: each protocol over Streamable HTTP is its tool set on this app.
+pub fn app<H: rmcp::ServerHandler>(
+    shared: Shared,
+    guard: Guard,
+    limits: Limits,
+    cancel: CancellationToken,
+    handler: fn(Shared) -> H,
+) -> Router {
     let mut session_config = SessionConfig::default();
     // rmcp's idle timeout is not reset by keep-alives; sessions end on DELETE or stream loss.
     session_config.keep_alive = None;
@@ -75,7 +88,7 @@ pub fn serve_all(
         .with_cancellation_token(cancel.child_token());
     let factory_shared = shared.clone();
     let mcp = StreamableHttpService::new(
-        move || Ok(Handler::new(factory_shared.clone())),
+        move || Ok(handler(factory_shared.clone())),
         manager.clone(),
         config,
     );
@@ -93,7 +106,7 @@ pub fn serve_all(
         manager,
         cancel: cancel.clone(),
     };
-    let app = Router::new()
+    Router::new()
         .route(
             "/mcp",
             get(open_stream).post_service(post).delete_service(mcp),
@@ -105,8 +118,7 @@ pub fn serve_all(
         .route("/events", get(events))
         .fallback(|| async { (StatusCode::NOT_FOUND, "Not Found\n") })
         .with_state(state)
-        .layer(axum::middleware::from_fn_with_state(guard, guard::check));
-    accept::serve_all(listeners, app, limits, cancel)
+        .layer(axum::middleware::from_fn_with_state(guard, guard::check))
 }
 
 fn sse_response(body: Body) -> Response {
@@ -210,7 +222,9 @@ async fn open_stream(State(st): State<AppState>, req: Request) -> Response {
     }
     let sessions = &st.shared.sessions;
     let (generation, rx) = sessions.attach(&id);
-    sessions.notify(&id, st.shared.context_event());
+    if let Some(context) = st.shared.context_event() {
+        sessions.notify(&id, context);
+    }
     let guard = StreamGuard {
         id,
         generation,

@@ -41,6 +41,10 @@ pub struct Sessions {
     inner: Mutex<Inner>,
     /// Every notification of the workspace, for `GET /events`.
     events: broadcast::Sender<Bytes>,
+    /// Its CLIs follow `ide/contextUpdate` (Gemini CLI, Qwen Code; not Copilot CLI).
+    follows_context: bool,
+    /// The user's latest selection in a review of these sessions, as `selection_changed` params.
+    selection: Mutex<Option<Value>>,
 }
 
 #[derive(Default)]
@@ -54,6 +58,47 @@ impl Default for Sessions {
         Sessions {
             inner: Mutex::default(),
             events: broadcast::channel(64).0,
+            follows_context: true,
+            selection: Mutex::default(),
+        }
+    }
+}
+
+impl Sessions {
+    /// Sessions of CLIs that take no `ide/contextUpdate`.
+    pub fn without_context() -> Self {
+        Sessions {
+            follows_context: false,
+            ..Sessions::default()
+        }
+    }
+
+    pub fn follows_context(&self) -> bool {
+        self.follows_context
+    }
+
+    /// Records the user's selection and sends it to session `id` as `selection_changed`; false
+    /// if that session is gone.
+    pub fn select(&self, id: &str, params: Value) -> bool {
+        if self.client(id).is_none() {
+            return false;
+        }
+        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
+        self.notify(id, sse_event("selection_changed", params));
+        true
+    }
+
+    pub fn selection(&self) -> Option<Value> {
+        self.selection
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Sets the title the CLI gave its session.
+    pub fn set_session_name(&self, id: &str, name: String) {
+        if let Some(e) = self.lock().entries.get_mut(id) {
+            e.client.session_name = Some(name);
         }
     }
 }
@@ -206,7 +251,9 @@ impl Registry for Sessions {
     }
 
     fn push_context(&self, context: &Value) {
-        self.broadcast(context_update(context.clone()));
+        if self.follows_context {
+            self.broadcast(context_update(context.clone()));
+        }
     }
 }
 

@@ -18,8 +18,10 @@ impl Shared {
         self.service.dismiss_session(id);
     }
 
-    /// The current context as an event, for a stream that just opened.
-    pub fn context_event(&self) -> Bytes {
-        context_update(self.service.context())
+    /// The current context as an event, for a stream that just opened, if its CLI follows it.
+    pub fn context_event(&self) -> Option<Bytes> {
+        self.sessions
+            .follows_context()
+            .then(|| context_update(self.service.context()))
     }
 }

@@ -2,8 +2,8 @@
 //! session, apart from the HTTP transport that carries them.
 
 use crate::error::Error;
-use crate::platform::peer::Endpoints;
 use crate::protocols::mcp::{self, VERSIONS};
+use crate::protocols::mcp_http::caller::Caller;
 use crate::protocols::mcp_http::session::{sse_event, Sessions};
 use crate::protocols::mcp_http::shared::Shared;
 use crate::review::service::{Ask, Decision};
@@ -19,78 +19,22 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::borrow::Cow;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-/// One CLI session's handler. Dropped when rmcp ends the session (DELETE, or the transport
-/// gone), which dismisses the session's reviews.
+/// One CLI session's handler.
 pub struct Handler {
-    ws: Shared,
-    session: OnceLock<String>,
+    caller: Caller,
 }
 
 impl Handler {
     pub fn new(ws: Shared) -> Self {
         Handler {
-            ws,
-            session: OnceLock::new(),
+            caller: Caller::new(ws),
         }
     }
 
-    /// The session id from the HTTP request's header, remembered with the client's identity.
-    fn session(
-        &self,
-        extensions: &rmcp::model::Extensions,
-        peer: &rmcp::Peer<RoleServer>,
-    ) -> String {
-        if let Some(id) = self.session.get() {
-            return id.clone();
-        }
-        let id = extensions
-            .get::<http::request::Parts>()
-            .and_then(|p| p.headers.get("mcp-session-id"))
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_owned();
-        let client = peer
-            .peer_info()
-            .map(|i| ClientInfo {
-                name: i.client_info.name.clone(),
-                version: i.client_info.version.clone(),
-                process: None,
-            })
-            .unwrap_or_default();
-        self.ws.sessions.register(&id, client);
-        self.session.get_or_init(|| id).clone()
-    }
-}
-
-impl Handler {
-    /// The session's client, with the process behind this request's connection looked up on
-    /// first use (off the runtime: it reads the OS's socket and process tables).
-    async fn client(&self, session: &str, extensions: &rmcp::model::Extensions) -> ClientInfo {
-        let client = self.ws.sessions.client(session).unwrap_or_default();
-        if client.process.is_some() {
-            return client;
-        }
-        let ends = extensions
-            .get::<http::request::Parts>()
-            .and_then(|p| p.extensions.get::<Endpoints>())
-            .copied();
-        let Some(ends) = ends else {
-            return client;
-        };
-        if let Some(p) = crate::platform::peer::find(self.ws.service.peers.clone(), ends).await {
-            self.ws.sessions.set_process(session, p);
-        }
-        self.ws.sessions.client(session).unwrap_or(client)
-    }
-}
-
-impl Drop for Handler {
-    fn drop(&mut self) {
-        if let Some(id) = self.session.get() {
-            self.ws.end_session(id);
-        }
+    fn ws(&self) -> &Shared {
+        &self.caller.ws
     }
 }
 
@@ -195,15 +139,16 @@ impl Handler {
         client: ClientInfo,
         a: OpenDiffArgs,
     ) -> CallToolResult {
-        let reply = notify_session(Arc::downgrade(&self.ws.sessions), session.clone());
+        let reply = notify_session(Arc::downgrade(&self.ws().sessions), session.clone());
         let ask = Ask {
             session,
             client,
             original_from: Some(a.file_path.clone()),
             file_path: a.file_path,
             proposal: a.new_content,
+            read_only: None,
         };
-        match self.ws.service.propose(ask, reply).await {
+        match self.ws().service.propose(ask, reply).await {
             Ok(_) => done(vec![]),
             Err(e) => failed(e),
         }
@@ -211,14 +156,14 @@ impl Handler {
 
     fn close_diff(&self, session: &str, a: CloseDiffArgs) -> CallToolResult {
         let Some(review) = self
-            .ws
+            .ws()
             .service
             .find(session, &a.file_path)
             .filter(|r| r.session == session)
         else {
             return failed(Error::NoOpenDiff(a.file_path));
         };
-        match self.ws.service.close(review.id) {
+        match self.ws().service.close(review.id) {
             // The CLI parses this text as JSON; no notification may race the user's answer.
             Ok(review) => done(vec![ContentBlock::text(
                 json!({"content": review.current}).to_string(),
@@ -228,14 +173,14 @@ impl Handler {
     }
 
     fn decide(&self, session: &str, a: FileArgs, decision: Decision) -> CallToolResult {
-        let Some(review) = self.ws.service.find(session, &a.file_path) else {
+        let Some(review) = self.ws().service.find(session, &a.file_path) else {
             return failed(Error::NoOpenDiff(a.file_path));
         };
         let verb = match decision {
             Decision::Accept(_) => "accepted",
             Decision::Reject => "rejected",
         };
-        match self.ws.service.decide(review.id, decision) {
+        match self.ws().service.decide(review.id, decision) {
             Ok(()) => done(vec![ContentBlock::text(format!("{verb} {}", a.file_path))]),
             Err(e) => failed(e),
         }
@@ -253,7 +198,7 @@ impl ServerHandler for Handler {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.session(&context.extensions, &context.peer);
+        self.caller.session(&context.extensions, &context.peer);
     }
 
     async fn list_tools(
@@ -272,10 +217,10 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let session = self.session(&context.extensions, &context.peer);
+        let session = self.caller.session(&context.extensions, &context.peer);
         let result = match request.name.as_ref() {
             "openDiff" => {
-                let client = self.client(&session, &context.extensions).await;
+                let client = self.caller.client(&session, &context.extensions).await;
                 self.open_diff(session, client, args(&request)?).await
             }
             "closeDiff" => self.close_diff(&session, args(&request)?),

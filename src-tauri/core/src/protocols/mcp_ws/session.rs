@@ -57,9 +57,9 @@ async fn answer(conn: &Conn, id: Value, method: &str, params: Value) -> String {
             conn.connections.set_client(
                 &conn.id,
                 ClientInfo {
-                    name: "Claude Code".into(),
+                    name: crate::clients::CLAUDE.name.into(),
                     version: client.unwrap_or_default().into(),
-                    process: None,
+                    ..Default::default()
                 },
             );
             let asked = params
@@ -95,9 +95,9 @@ pub async fn run(
         id.clone(),
         Entry {
             client: ClientInfo {
-                name: "Claude Code".into(),
+                name: crate::clients::CLAUDE.name.into(),
                 version: String::new(),
-                process: None,
+                ..Default::default()
             },
             out: out.clone(),
             close: closing.clone(),

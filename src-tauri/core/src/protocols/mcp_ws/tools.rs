@@ -210,6 +210,7 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
         file_path: a.new_file_path,
         original_from: a.old_file_path,
         proposal: a.new_file_contents,
+        read_only: None,
     };
     let id = match conn.service.propose(ask, reply).await {
         Ok(id) => id,

@@ -64,15 +64,25 @@ impl Instance {
         .await
     }
 
-    /// The user's selection in review `id`: kept for `getCurrentSelection` and sent, debounced,
-    /// to the Claude Code session that opened it as `selection_changed`.
+    /// The user's selection in review `id`: kept for `getCurrentSelection` (`get_selection`)
+    /// and sent to the Claude Code (debounced) or Copilot CLI session that opened it as
+    /// `selection_changed`.
     pub async fn select(
         &self,
         id: ReviewId,
         sel: crate::review::selection::Selection,
     ) -> Result<()> {
-        self.claude_of(id, |conns, r| conns.select(&r.session, sel.params(r)))
-            .await
+        let review = self.review(id)?;
+        let params = sel.params(&review);
+        let state = self.state.lock().await;
+        let c = state.companion_of(&review)?;
+        if c.connections.select(&review.session, params.clone())
+            || c.copilot.select(&review.session, params)
+        {
+            Ok(())
+        } else {
+            Err(Error::NotClaude(id))
+        }
     }
 
     /// Waits for a pending review (of `file`, if given) and returns it.

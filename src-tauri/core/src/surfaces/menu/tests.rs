@@ -55,11 +55,13 @@ fn pending(n: usize) -> Vec<Summary> {
                     tmux: Some("main:1.0".into()),
                     ..Default::default()
                 }),
+                session_name: None,
             },
             added: 1,
             removed: 0,
             new_file: false,
             created_at: 0,
+            read_only: None,
         })
         .collect()
 }

@@ -141,6 +141,8 @@ fn run_args_one_per_line_with_read_only_discovery_mounts() {
     let g = place.dir(&clients::GEMINI).display().to_string();
     let q = place.dir(&clients::QWEN).display().to_string();
     let c = place.dir(&clients::CLAUDE).display().to_string();
+    let p = place.dir(&clients::COPILOT).display().to_string();
+    let sock = place.socket_dir().display().to_string();
     assert_eq!(
         a.args,
         vec![
@@ -152,6 +154,11 @@ fn run_args_one_per_line_with_read_only_discovery_mounts() {
             format!("{q}:/root/.qwen/ide:ro"),
             "-v".into(),
             format!("{c}:/root/.claude/ide:ro"),
+            "-v".into(),
+            format!("{p}:/root/.copilot/ide:ro"),
+            // The socket's own directory, not the runtime dir that holds the control socket.
+            "-v".into(),
+            format!("{sock}:/tmp/redline"),
             "-v".into(),
             "/home/u/my proj:/workspace".into(),
             "-e".into(),

@@ -1,0 +1,56 @@
+//! GitHub Copilot CLI (`@github/copilot`), as `shared/specs/copilot-cli-ide-protocol.md` and
+//! `tests/interop/copilot/README.md` describe what the real one (1.0.102) does.
+
+use super::{
+    Base, Cli, Container, ContainerHost, Discovery, Doctor, Format, IdeMode, Location, Order,
+    Transport,
+};
+
+/// `$COPILOT_HOME`, else `~/.copilot`.
+const HOME: Location = Location {
+    var: Some("COPILOT_HOME"),
+    base: Base::Home,
+    default: ".copilot",
+    sub: "",
+};
+
+pub const COPILOT: Cli = Cli {
+    id: "copilot",
+    name: "Copilot CLI",
+    binary: "copilot",
+    packages: &["@github/copilot"],
+    // The npm loader starts a native single executable of the same name.
+    programs: &["copilot"],
+    transport: Transport::UnixHttp,
+    discovery: Discovery {
+        dir: Location { sub: "ide", ..HOME },
+        format: Format::CopilotLock,
+    },
+    container: Container {
+        // No host at all: the lock names a socket path, which a container sees only mounted.
+        host: ContainerHost::SocketOnly,
+        host_var: None,
+    },
+    // Nothing picks a server by variable: only the lock's socket path.
+    env: &[],
+    doctor: Doctor {
+        owner_only: false,
+        // `process.kill(pid, 0)`: EPERM counts as dead too.
+        skips_dead_pid: true,
+        order: Order::ExactFolder,
+        port_var_makes_eligible: false,
+        // On unless `ide.autoConnect` is false in `settings.json`.
+        ide_mode: IdeMode::AutoUnlessOff {
+            file: Location {
+                sub: "settings.json",
+                ..HOME
+            },
+        },
+        known_bad: &[],
+    },
+    // `<id>/workspace.yaml` (`cwd:`) and `<id>/inuse.<PID>.lock` for each session.
+    sessions: Some(Location {
+        sub: "session-state",
+        ..HOME
+    }),
+};

@@ -1,0 +1,87 @@
+//! GitHub Copilot CLI's protocol: MCP over Streamable HTTP on a unix socket (the same app as
+//! Gemini CLI's, with Copilot's tools), where `open_diff` blocks until the user decides.
+
+pub mod tools;
+
+#[cfg(unix)]
+pub use socket::{bind, serve, sweep};
+
+#[cfg(unix)]
+mod socket {
+    use crate::error::{Error, Result};
+    use crate::net::accept;
+    use crate::net::limits::Limits;
+    use crate::platform::private_file;
+    use crate::protocols::mcp_http::guard::Guard;
+    use crate::protocols::mcp_http::server;
+    use crate::protocols::mcp_http::shared::Shared;
+    use std::path::Path;
+    use tokio::net::UnixListener;
+    use tokio_util::sync::CancellationToken;
+
+    /// Listens on `path` in Redline's private runtime directory, replacing a socket a crashed
+    /// run left there; bound before the lock that names it is written.
+    pub fn bind(path: &Path) -> Result<UnixListener> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        private_file::ensure_dir(dir)?;
+        if let Some(why) = private_file::unsafe_dir(dir) {
+            return Err(Error::io(dir, std::io::Error::other(why)));
+        }
+        match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(path, e)),
+            _ => {}
+        }
+        UnixListener::bind(path).map_err(|e| Error::io(path, e))
+    }
+
+    /// Removes the sockets a crashed run left in `dir` (named `copilot-*.sock`): only those
+    /// nothing listens on any more, so a live server's socket is never taken away.
+    pub fn sweep(dir: &Path) -> Vec<std::path::PathBuf> {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut removed = Vec::new();
+        for path in entries.filter_map(|e| Some(e.ok()?.path())) {
+            let ours = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("copilot-") && n.ends_with(".sock"));
+            let dead = ours
+                && std::os::unix::net::UnixStream::connect(&path)
+                    .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionRefused);
+            if dead && std::fs::remove_file(&path).is_ok() {
+                removed.push(path);
+            }
+        }
+        removed
+    }
+
+    /// Serves Copilot CLI's tools on `listener` until `cancel` fires; the socket file goes with
+    /// the server.
+    pub fn serve(
+        listener: UnixListener,
+        shared: Shared,
+        guard: Guard,
+        limits: Limits,
+        cancel: CancellationToken,
+    ) -> tokio::task::JoinHandle<()> {
+        let path = listener
+            .local_addr()
+            .ok()
+            .and_then(|a| a.as_pathname().map(Path::to_path_buf));
+        let app = server::app(
+            shared,
+            guard,
+            limits,
+            cancel.clone(),
+            super::tools::Handler::new,
+        );
+        let served = accept::serve(listener, app, limits, cancel);
+        tokio::spawn(async move {
+            let _ = served.await;
+            if let Some(path) = path {
+                let _ = std::fs::remove_file(path);
+            }
+        })
+    }
+}
