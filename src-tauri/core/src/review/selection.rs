@@ -101,6 +101,21 @@ pub fn of_mention(m: &crate::review::editor::Mention) -> Value {
     json!({"filePath": m.path.to_string_lossy(), "lineStart": m.start, "lineEnd": m.end})
 }
 
+/// Copilot CLI's `add_selection` params for lines the user pointed at: the whole lines, their
+/// text left for the CLI to read.
+pub fn of_mention_range(m: &crate::review::editor::Mention) -> Value {
+    let path = m.path.to_string_lossy();
+    json!({
+        "filePath": path,
+        "fileUrl": file_url(&path),
+        "selection": {
+            "start": {"line": m.start, "character": 0},
+            "end": {"line": m.end + 1, "character": 0},
+        },
+        "selectedText": null,
+    })
+}
+
 /// The `at_mentioned` params for lines `a..=b` (0-based) of a review.
 pub fn mention(review: &Review, a: u32, b: u32) -> Value {
     json!({"filePath": review.file_path, "lineStart": a.min(b), "lineEnd": a.max(b)})

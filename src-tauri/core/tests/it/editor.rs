@@ -372,3 +372,70 @@ async fn a_one_shot_message_is_bounded_as_a_channel_line_is() {
         MAX_SELECTION_CHARS
     );
 }
+
+/// Copilot CLI's session on its unix socket, as copilot 1.0.102 opens one.
+#[cfg(unix)]
+async fn copilot(f: &Fixture) -> crate::common::Mcp {
+    let dir = f.dirs.discovery(&redline_core::clients::COPILOT);
+    let lock = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "lock"))
+        .expect("a Copilot lock");
+    let lock: Value = serde_json::from_slice(&std::fs::read(lock).unwrap()).unwrap();
+    let http = reqwest::Client::builder()
+        .unix_socket(std::path::PathBuf::from(
+            lock["socketPath"].as_str().unwrap(),
+        ))
+        .build()
+        .unwrap();
+    let mut c = crate::common::Mcp::new(http, "http://localhost/mcp".into(), f.token.clone());
+    c.connect("2025-11-25").await;
+    c
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn copilot_cli_gets_the_editors_selection_and_mentions_in_its_terms() {
+    let f = start().await;
+    serve_control(&f).await;
+    let c = copilot(&f).await;
+    let mut stream = c.stream().await;
+    let gemini = f.session().await;
+    let mut gemini_stream = gemini.stream().await;
+    let mut ed = editor(&f).await;
+    send(&mut ed, &context_msg(&f, 1, "a.txt", "ne\ntw")).await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 1}));
+    // Gemini CLI and Qwen Code read the selection from the context, and only there (the
+    // selection goes out at once, the context after its debounce).
+    loop {
+        let m = gemini_stream.next_message().await.unwrap();
+        assert_eq!(m["method"], "ide/contextUpdate", "{m}");
+        if m["params"]["workspaceState"]["openFiles"][0]["selectedText"] == "ne\ntw" {
+            break;
+        }
+    }
+    let m = stream.next_message().await.unwrap();
+    assert_eq!(m["method"], "selection_changed", "{m}");
+    assert_eq!(m["params"]["filePath"], f.file("a.txt"));
+    assert_eq!(m["params"]["text"], "ne\ntw");
+    let mut asker = c.clone_session();
+    let got = asker.call("get_selection", json!({})).await;
+    let sel: Value =
+        serde_json::from_str(got["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(sel["text"], "ne\ntw", "{sel}");
+
+    send(
+        &mut ed,
+        &json!({"type": "mention", "id": 2, "path": f.file("a.txt"), "start": 1, "end": 2}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 2}));
+    let m = stream.next_message().await.unwrap();
+    assert_eq!(m["method"], "add_selection", "{m}");
+    assert_eq!(
+        m["params"]["selection"],
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": 2, "character": 0}})
+    );
+    assert_eq!(m["params"]["filePath"], f.file("a.txt"));
+}
