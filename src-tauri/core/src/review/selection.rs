@@ -101,8 +101,9 @@ pub fn of_mention(m: &crate::review::editor::Mention) -> Value {
     json!({"filePath": m.path.to_string_lossy(), "lineStart": m.start, "lineEnd": m.end})
 }
 
-/// Copilot CLI's `add_selection` params for lines the user pointed at: the whole lines, their
-/// text left for the CLI to read.
+/// Copilot CLI's `add_selection` params for lines the user pointed at, their text left for the
+/// CLI to read. It names the range by its start and end lines (`@a.txt:2-4`), so the end is on
+/// the last line, not past it.
 pub fn of_mention_range(m: &crate::review::editor::Mention) -> Value {
     let path = m.path.to_string_lossy();
     json!({
@@ -110,7 +111,7 @@ pub fn of_mention_range(m: &crate::review::editor::Mention) -> Value {
         "fileUrl": file_url(&path),
         "selection": {
             "start": {"line": m.start, "character": 0},
-            "end": {"line": m.end + 1, "character": 0},
+            "end": {"line": m.end, "character": 0},
         },
         "selectedText": null,
     })

@@ -435,7 +435,7 @@ async fn copilot_cli_gets_the_editors_selection_and_mentions_in_its_terms() {
     assert_eq!(m["method"], "add_selection", "{m}");
     assert_eq!(
         m["params"]["selection"],
-        json!({"start": {"line": 0, "character": 0}, "end": {"line": 2, "character": 0}})
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}})
     );
     assert_eq!(m["params"]["filePath"], f.file("a.txt"));
 }
