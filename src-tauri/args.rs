@@ -63,6 +63,29 @@ pub enum Command {
     /// Show LEFT against RIGHT (files or directories; one tab per changed file), read-only
     /// unless --edit. For `git difftool -t redline` and `git difftool --dir-diff`.
     Diff(DiffArgs),
+    /// An editor plugin's channel to the running instance: JSON lines on stdin and stdout
+    /// (docs/editors.md).
+    Editor {
+        /// Speak on stdin and stdout (the only transport for now).
+        #[arg(long)]
+        stdio: bool,
+    },
+    /// Point the connected CLIs at lines of a file: FILE:L1-L2 (1-based).
+    Mention { target: String },
+    /// Tell the connected CLIs which file is open, where the cursor is and what is selected.
+    Context {
+        #[arg(long)]
+        file: PathBuf,
+        /// 1-based.
+        #[arg(long)]
+        line: u32,
+        /// 1-based, in characters.
+        #[arg(long)]
+        col: Option<u32>,
+        /// L1:C1-L2:C2, 1-based; the end column just past the last selected character.
+        #[arg(long)]
+        selection: Option<String>,
+    },
 }
 
 #[derive(clap::Args)]

@@ -34,7 +34,16 @@ pub fn main() -> ExitCode {
     let local = match command {
         Command::Propose(a) => runtime.block_on(crate::local::propose(&dirs, a)),
         Command::Diff(a) => runtime.block_on(crate::local::diff(&dirs, a)),
-        command => return exit(runtime.block_on(run(&dirs, command))),
+        command => {
+            let bridge = matches!(command, Command::Editor { .. });
+            let result = runtime.block_on(run(&dirs, command));
+            if bridge {
+                // Its read of stdin may still be blocked in a thread (the instance went first):
+                // that must not keep the process alive.
+                runtime.shutdown_background();
+            }
+            return exit(result);
+        }
     };
     match local {
         Ok(verdict) => verdict.into(),
@@ -93,7 +102,7 @@ fn init_logging() {
 }
 
 /// The request to the running instance, or with none to the stored config.
-async fn ask(dirs: &Dirs, req: Request) -> Result<Answer> {
+pub(crate) async fn ask(dirs: &Dirs, req: Request) -> Result<Answer> {
     command::send(dirs, req, || World::os(dirs.clone())).await
 }
 
@@ -142,6 +151,9 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
         }
         Command::Propose(_) | Command::Diff(_) => {
             return Err(Error::Usage("a local review runs from main".into()))
+        }
+        Command::Editor { .. } | Command::Mention { .. } | Command::Context { .. } => {
+            crate::editor_cli::run(dirs, command).await?
         }
     }
     Ok(true)
@@ -391,6 +403,6 @@ fn absolute(p: &Path) -> Result<PathBuf> {
     std::path::absolute(p).map_err(|e| Error::io(p, e))
 }
 
-fn current_dir() -> Result<PathBuf> {
+pub(crate) fn current_dir() -> Result<PathBuf> {
     std::env::current_dir().map_err(|e| Error::io(".", e))
 }

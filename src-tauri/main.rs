@@ -2,6 +2,7 @@
 
 mod args;
 mod cli;
+mod editor_cli;
 mod local;
 
 fn main() -> std::process::ExitCode {

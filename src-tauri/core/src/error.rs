@@ -75,6 +75,8 @@ pub enum Error {
     ContainerPath(String),
     #[error("containers are off for {0}; turn them on with `redline container enable`")]
     ContainersOff(PathBuf),
+    #[error("bad editor message: {0}")]
+    EditorMessage(String),
 }
 
 impl Error {
@@ -119,6 +121,7 @@ impl Error {
             Error::ContainerAddress(_) => "container_address",
             Error::ContainerPath(_) => "container_path",
             Error::ContainersOff(_) => "containers_off",
+            Error::EditorMessage(_) => "bad_message",
         }
     }
 }

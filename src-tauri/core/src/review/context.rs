@@ -6,10 +6,7 @@ use std::time::Duration;
 
 /// Changes closer together than this are sent once.
 pub const DEBOUNCE: Duration = Duration::from_millis(50);
-/// The CLIs keep this many files; sending more only costs bytes.
-const MAX_FILES: usize = 10;
-/// The CLIs cut `selectedText` here (in UTF-16 units; chars are a safe bound).
-const MAX_SELECTION_CHARS: usize = 16 * 1024;
+use crate::review::editor::{MAX_FILES, MAX_SELECTION_CHARS};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextFile {
@@ -19,13 +16,23 @@ pub struct ContextFile {
     /// 1-based line and character.
     pub cursor: Option<(u32, u32)>,
     pub selected_text: Option<String>,
+    /// The file the editor shows: it leads whatever its timestamp.
+    pub active: bool,
 }
 
-/// Builds the `IdeContext`: files that exist on disk, newest first, at most ten, only the newest
-/// active with its cursor and selection; `isTrusted` only when the user set it.
+/// Builds the `IdeContext`: files that exist on disk, the editor's active file then newest first,
+/// at most ten, only the first active with its cursor and selection; `isTrusted` only when the
+/// user set it.
 pub fn ide_context(files: impl IntoIterator<Item = ContextFile>, trusted: Option<bool>) -> Value {
     let mut files: Vec<ContextFile> = files.into_iter().filter(|f| f.path.is_file()).collect();
-    files.sort_by_key(|f| std::cmp::Reverse(f.timestamp));
+    files.sort_by_key(|f| std::cmp::Reverse((f.active, f.timestamp)));
+    // The CLIs treat the newest as active: the active file must be strictly the newest.
+    let newest_other = files.iter().skip(1).map(|f| f.timestamp).max();
+    if let Some(f) = files.first_mut().filter(|f| f.active) {
+        if let Some(other) = newest_other.filter(|t| *t >= f.timestamp) {
+            f.timestamp = other + 1;
+        }
+    }
     // The same file under review from two sessions is one open file, at its newest.
     let mut seen = std::collections::HashSet::new();
     files.retain(|f| seen.insert(f.path.clone()));
@@ -77,6 +84,7 @@ mod tests {
                 timestamp: 100 + i,
                 cursor: Some((1, 1)),
                 selected_text: Some("s".repeat(20_000)),
+                active: false,
             });
         }
         files.push(ContextFile {
@@ -84,12 +92,14 @@ mod tests {
             timestamp: 500,
             cursor: Some((1, 1)),
             selected_text: Some("s".repeat(20_000)),
+            active: false,
         });
         files.push(ContextFile {
             path: tmp.path().join("missing"),
             timestamp: 999,
             cursor: None,
             selected_text: None,
+            active: false,
         });
         let v = ide_context(files, None);
         let open = v["workspaceState"]["openFiles"].as_array().unwrap();
@@ -111,5 +121,32 @@ mod tests {
             ide_context([], Some(true))["workspaceState"]["isTrusted"],
             true
         );
+    }
+
+    #[test]
+    fn the_editors_active_file_leads_with_the_newest_timestamp() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = |name: &str, timestamp, active| {
+            let path = tmp.path().join(name);
+            std::fs::write(&path, "x").unwrap();
+            ContextFile {
+                path,
+                timestamp,
+                cursor: Some((2, 3)),
+                selected_text: Some("sel".into()),
+                active,
+            }
+        };
+        let v = ide_context(
+            [file("review", 900, false), file("editor", 100, true)],
+            None,
+        );
+        let open = v["workspaceState"]["openFiles"].as_array().unwrap();
+        assert!(open[0]["path"].as_str().unwrap().ends_with("editor"));
+        assert_eq!(open[0]["timestamp"], 901);
+        assert_eq!(open[0]["isActive"], true);
+        assert_eq!(open[0]["cursor"], json!({"line": 2, "character": 3}));
+        assert_eq!(open[0]["selectedText"], "sel");
+        assert!(open[1].get("isActive").is_none());
     }
 }

@@ -2,6 +2,8 @@
 
 pub(crate) mod context;
 pub(crate) mod diff;
+pub mod editor;
+pub(crate) mod editor_context;
 pub mod original;
 pub(crate) mod quota;
 pub(crate) mod registry;

@@ -1,5 +1,5 @@
-//! What the user selected in the review window, shaped as Claude Code reads a selection
-//! (`selection_changed`, `getCurrentSelection`) and a mention (`at_mentioned`).
+//! What the user selected in the review window or in their editor, shaped as Claude Code reads a
+//! selection (`selection_changed`, `getCurrentSelection`) and a mention (`at_mentioned`).
 
 use crate::review::Review;
 use serde::Deserialize;
@@ -78,6 +78,43 @@ impl Selection {
             },
         })
     }
+}
+
+/// The `selection_changed` params for a selection in the user's editor.
+pub fn of_span(span: &crate::review::editor::Span) -> Value {
+    let s = span.selection;
+    let path = span.path.to_string_lossy();
+    json!({
+        "text": span.text,
+        "filePath": path,
+        "fileUrl": file_url(&path),
+        "selection": {
+            "start": {"line": s.start_line, "character": s.start_character},
+            "end": {"line": s.end_line, "character": s.end_character},
+            "isEmpty": (s.start_line, s.start_character) == (s.end_line, s.end_character),
+        },
+    })
+}
+
+/// The `at_mentioned` params for lines the user pointed at in their editor.
+pub fn of_mention(m: &crate::review::editor::Mention) -> Value {
+    json!({"filePath": m.path.to_string_lossy(), "lineStart": m.start, "lineEnd": m.end})
+}
+
+/// Copilot CLI's `add_selection` params for lines the user pointed at, their text left for the
+/// CLI to read. It names the range by its start and end lines (`@a.txt:2-4`), so the end is on
+/// the last line, not past it.
+pub fn of_mention_range(m: &crate::review::editor::Mention) -> Value {
+    let path = m.path.to_string_lossy();
+    json!({
+        "filePath": path,
+        "fileUrl": file_url(&path),
+        "selection": {
+            "start": {"line": m.start, "character": 0},
+            "end": {"line": m.end, "character": 0},
+        },
+        "selectedText": null,
+    })
 }
 
 /// The `at_mentioned` params for lines `a..=b` (0-based) of a review.

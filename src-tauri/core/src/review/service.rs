@@ -4,6 +4,8 @@
 use crate::error::{Error, Result};
 use crate::platform::peer::PeerLookup;
 use crate::review::context::{self, ContextFile};
+use crate::review::editor::{EditorState, Mention};
+use crate::review::editor_context::{EditorContext, Owner};
 use crate::review::original;
 use crate::review::quota;
 use crate::review::registry::Registry;
@@ -55,6 +57,8 @@ pub struct Service {
     /// Every protocol's connected CLIs.
     clients: Vec<Arc<dyn Registry>>,
     last_context: Mutex<Option<Value>>,
+    /// What the user's editor shows in this workspace.
+    pub editor: EditorContext,
     /// Container paths mapped onto the workspace (containers on, `--path` given).
     container_paths: RwLock<Vec<String>>,
 }
@@ -73,6 +77,7 @@ impl Service {
             peers: Arc::new(crate::platform::peer::OsPeers),
             clients,
             last_context: Mutex::new(None),
+            editor: EditorContext::default(),
             container_paths: RwLock::new(Vec::new()),
         }
     }
@@ -205,15 +210,51 @@ impl Service {
         }
     }
 
-    /// The workspace's state as `ide/contextUpdate` carries it: the files under review.
+    /// The workspace's state as `ide/contextUpdate` carries it: the editor's files, its active
+    /// one with cursor and selection, and the files under review.
     pub fn context(&self) -> Value {
-        let files = self.pending().into_iter().map(|r| ContextFile {
+        let reviews = self.pending().into_iter().map(|r| ContextFile {
             path: r.path.clone(),
             timestamp: r.updated_at,
             cursor: None,
             selected_text: None,
+            active: false,
         });
-        context::ide_context(files, self.trusted)
+        let editor = self.editor.get().into_iter().flat_map(|s| {
+            let at = s.at;
+            s.files
+                .into_iter()
+                .enumerate()
+                .map(move |(i, f)| ContextFile {
+                    // Most recently used first: older by a millisecond each.
+                    timestamp: at.saturating_sub(i as u64),
+                    cursor: f.cursor.map(|c| (c.line, c.col)),
+                    selected_text: f.selection.map(|s| s.text),
+                    active: f.active,
+                    path: f.path,
+                })
+        });
+        context::ide_context(editor.chain(reviews), self.trusted)
+    }
+
+    /// The editor's state in this workspace changed: the CLIs that follow a selection get it now
+    /// (debounced by each), the context follows through `push_context_if_changed`.
+    pub fn set_editor(&self, owner: Owner, state: EditorState) {
+        let span = state.span();
+        if self.editor.set(owner, state) {
+            if let Some(span) = span {
+                for c in &self.clients {
+                    c.push_selection(&span);
+                }
+            }
+        }
+    }
+
+    /// The user pointed the CLIs at lines of a file.
+    pub fn mention(&self, mention: &Mention) {
+        for c in &self.clients {
+            c.push_mention(mention);
+        }
     }
 
     /// Sends the context to every CLI that follows it, if it changed since last sent.

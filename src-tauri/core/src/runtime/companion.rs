@@ -366,9 +366,10 @@ pub(super) fn announcement<'a>(
     }
 }
 
-/// Debounces review changes in this workspace into `ide/contextUpdate`s.
+/// Debounces review and editor changes in this workspace into `ide/contextUpdate`s.
 async fn context_updates(shared: Arc<Service>, cancel: CancellationToken) {
     let mut events = shared.reviews.subscribe();
+    let mut editor = shared.editor.subscribe();
     let ws = shared.workspace.id().to_owned();
     let mut due: Option<tokio::time::Instant> = None;
     loop {
@@ -383,6 +384,9 @@ async fn context_updates(shared: Arc<Service>, cancel: CancellationToken) {
             _ = wait => {
                 due = None;
                 shared.push_context_if_changed();
+            }
+            Ok(()) = editor.changed(), if due.is_none() => {
+                due = Some(tokio::time::Instant::now() + context::DEBOUNCE);
             }
             event = events.recv() => {
                 let ours = match &event {

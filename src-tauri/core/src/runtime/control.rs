@@ -69,6 +69,13 @@ pub enum Request {
     Propose(crate::runtime::instance::local::Propose),
     /// `redline diff`: answered at once, or with `wait` when every file is decided.
     Diff(crate::runtime::instance::local::Diff),
+    /// Turns this connection into an editor channel (runtime::editor): no reply line, JSON lines
+    /// both ways until either side closes.
+    Editor,
+    /// One editor message from a one-shot command (`redline mention`, `redline context`).
+    EditorSend {
+        message: crate::review::editor::Message,
+    },
     Quit,
 }
 
@@ -148,6 +155,12 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
                 "a local review needs its own connection".into(),
             ))
         }
+        // Answered in `answer`, which hands the connection over.
+        Request::Editor => return Err(Error::Control("an editor channel is a connection".into())),
+        Request::EditorSend { message } => {
+            instance.editor_message(None, message).await?;
+            Value::Null
+        }
         Request::Quit => {
             instance.request_quit();
             Value::Null
@@ -208,6 +221,7 @@ async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
                     None => return,
                 }
             }
+            Ok(Request::Editor) => return crate::runtime::editor::serve(instance, stream).await,
             Ok(req) => match dispatch(instance, req).await {
                 Ok(v) => Reply::Ok(v),
                 Err(e) => Reply::Error((&e).into()),
@@ -323,10 +337,13 @@ mod endpoint {
     }
 
     pub async fn call(dirs: &Dirs, req: &Request) -> Result<Value> {
-        let stream = UnixStream::connect(dirs.control_socket())
+        request(connect(dirs).await?, req).await
+    }
+
+    pub async fn connect(dirs: &Dirs) -> Result<UnixStream> {
+        UnixStream::connect(dirs.control_socket())
             .await
-            .map_err(|_| Error::NotRunning)?;
-        request(stream, req).await
+            .map_err(|_| Error::NotRunning)
     }
 }
 
@@ -334,7 +351,7 @@ mod endpoint {
 #[path = "pipe.rs"]
 mod endpoint;
 
-pub use endpoint::{bind, call, serve, Listener};
+pub use endpoint::{bind, call, connect, serve, Listener};
 
 /// The channel itself on this OS: a Unix socket, or on Windows a named pipe (CI runs this there).
 #[cfg(test)]

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
+mod editor;
 mod folders;
 pub mod local;
 mod reviews;

@@ -5,6 +5,8 @@ pub(crate) mod bridge;
 pub mod command;
 pub mod companion;
 pub mod control;
+pub mod editor;
+pub mod editor_command;
 pub(crate) mod folders;
 pub mod instance;
 pub mod serving;

@@ -224,6 +224,11 @@ pub async fn serve(instance: Arc<Instance>, listener: Listener) {
 }
 
 pub async fn call(dirs: &Dirs, req: &Request) -> Result<Value> {
+    request(connect(dirs).await?, req).await
+}
+
+/// A connection to the running instance's pipe, once it is known to be this user's.
+pub async fn connect(dirs: &Dirs) -> Result<tokio::net::windows::named_pipe::NamedPipeClient> {
     let name = pipe_name(dirs);
     let client = match ClientOptions::new().open(&name) {
         Ok(c) => c,
@@ -248,7 +253,7 @@ pub async fn call(dirs: &Dirs, req: &Request) -> Result<Value> {
     }
     let own = current_user().map_err(|e| Error::Control(format!("who am I: {e}")))?;
     check_server(pid, &own, process_user)?;
-    request(client, req).await
+    Ok(client)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ mod bindings;
 #[cfg(unix)]
 mod copilot;
 mod doctor;
+mod editor;
 mod http_container;
 mod http_fuzz;
 mod http_guard;

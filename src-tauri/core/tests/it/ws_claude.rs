@@ -195,6 +195,7 @@ async fn initialize_and_tools_list_and_the_client_label() {
             "closeAllDiffTabs",
             "getDiagnostics",
             "getCurrentSelection",
+            "getLatestSelection",
             "getOpenEditors",
             "getWorkspaceFolders",
             "checkDocumentDirty",

@@ -6,7 +6,9 @@
 //! the open stream, or queued until one opens.
 
 use crate::protocols::jsonrpc;
+use crate::review::editor::{Mention, Span};
 use crate::review::registry::Registry;
+use crate::review::selection;
 use crate::review::ClientInfo;
 use bytes::Bytes;
 use serde_json::Value;
@@ -253,6 +255,26 @@ impl Registry for Sessions {
     fn push_context(&self, context: &Value) {
         if self.follows_context {
             self.broadcast(context_update(context.clone()));
+        }
+    }
+
+    /// Copilot CLI follows a selection (`selection_changed`, kept for `get_selection`); Gemini
+    /// CLI and Qwen Code read it from the context.
+    fn push_selection(&self, span: &Span) {
+        if !self.follows_context {
+            let params = selection::of_span(span);
+            *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
+            self.broadcast(sse_event("selection_changed", params));
+        }
+    }
+
+    /// Copilot CLI takes a mention into its prompt as `add_selection`.
+    fn push_mention(&self, mention: &Mention) {
+        if !self.follows_context {
+            self.broadcast(sse_event(
+                "add_selection",
+                selection::of_mention_range(mention),
+            ));
         }
     }
 }

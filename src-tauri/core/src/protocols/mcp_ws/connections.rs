@@ -1,7 +1,9 @@
 //! The workspace's live Claude Code connections: who each one is, and a way to reach it.
 
 use crate::protocols::jsonrpc;
+use crate::review::editor::{Mention, Span};
 use crate::review::registry::Registry;
+use crate::review::selection;
 use crate::review::ClientInfo;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -98,6 +100,22 @@ impl Registry for Connections {
             .collect();
         v.sort_by(|a, b| a.0.cmp(&b.0));
         v
+    }
+
+    /// Every connection follows the editor's selection (each loop debounces it).
+    fn push_selection(&self, span: &Span) {
+        let params = selection::of_span(span);
+        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
+        for e in self.lock().values() {
+            let _ = e.selection.send(Some(params.clone()));
+        }
+    }
+
+    fn push_mention(&self, mention: &Mention) {
+        let msg = jsonrpc::notification("at_mentioned", selection::of_mention(mention));
+        for e in self.lock().values() {
+            let _ = e.out.try_send(msg.clone());
+        }
     }
 
     /// Closes every connection: each answers its blocked calls first.

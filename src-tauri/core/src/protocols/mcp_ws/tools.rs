@@ -48,11 +48,15 @@ pub fn list() -> Vec<Value> {
         tool::<UriArgs>("getDiagnostics", "Diagnostics: Redline has none."),
         tool::<Anything>(
             "getCurrentSelection",
-            "The selection in the review window, if any.",
+            "The selection in the user's editor or the review window, if any.",
+        ),
+        tool::<Anything>(
+            "getLatestSelection",
+            "The latest selection in the user's editor or the review window.",
         ),
         tool::<Anything>(
             "getOpenEditors",
-            "The files under review in this workspace.",
+            "The files open in the user's editor and under review in this workspace.",
         ),
         tool::<Anything>("getWorkspaceFolders", "The workspace's folders."),
         tool::<FileArgs>(
@@ -175,7 +179,7 @@ pub async fn call(conn: &Conn, params: Value) -> Result<Value, Fault> {
             text(&format!("CLOSED_{n}_DIFF_TABS"))
         }
         "getDiagnostics" => text("[]"),
-        "getCurrentSelection" => current_selection(conn),
+        "getCurrentSelection" | "getLatestSelection" => current_selection(conn),
         "getOpenEditors" => open_editors(conn),
         "getWorkspaceFolders" => workspace_folders(conn),
         "checkDocumentDirty" => check_dirty(conn, args(name, a)?),
@@ -238,20 +242,38 @@ fn current_selection(conn: &Conn) -> Value {
     }
 }
 
+/// The editor's files (its active one first), then the files under review, newest first.
 fn open_editors(conn: &Conn) -> Value {
     let mut reviews = conn.service.pending();
     reviews.sort_by_key(|r| std::cmp::Reverse(r.updated_at));
-    let mut seen = std::collections::HashSet::new();
-    reviews.retain(|r| seen.insert(r.path.clone()));
-    let tabs: Vec<Value> = reviews
+    let editor = conn
+        .service
+        .editor
+        .get()
+        .map(|s| s.files)
+        .unwrap_or_default();
+    // The editor's active file if it has one here; else (no editor) the newest review.
+    let no_editor = editor.is_empty();
+    let mut paths: Vec<(&Path, bool)> = editor
         .iter()
-        .enumerate()
-        .map(|(i, r)| {
+        .map(|f| (f.path.as_path(), f.active))
+        .collect();
+    paths.extend(
+        reviews
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.path.as_path(), no_editor && i == 0)),
+    );
+    let mut seen = std::collections::HashSet::new();
+    paths.retain(|(p, _)| seen.insert(*p));
+    let tabs: Vec<Value> = paths
+        .iter()
+        .map(|(p, active)| {
             json!({
-                "uri": file_uri(&r.path),
-                "isActive": i == 0,
-                "label": r.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-                "fileName": r.path.to_string_lossy(),
+                "uri": file_uri(p),
+                "isActive": active,
+                "label": p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+                "fileName": p.to_string_lossy(),
                 "isDirty": false,
                 "isUntitled": false,
             })

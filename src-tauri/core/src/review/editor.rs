@@ -1,0 +1,261 @@
+//! What an editor tells Redline (open files, active file, cursor, selection, mentions), parsed
+//! from one JSON line and bounded before anything else sees it. The wire format is docs/editors.md.
+
+use crate::error::{Error, Result};
+use crate::review::selection::Selection;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The longest line an editor may send; longer ones are refused (the channel stays up).
+pub const MAX_LINE: usize = 256 * 1024;
+/// The CLIs keep ten files; more only cost bytes.
+pub const MAX_FILES: usize = 10;
+/// The CLIs cut `selectedText` here (the Gemini companion spec's 16 KiB), in characters.
+pub const MAX_SELECTION_CHARS: usize = 16 * 1024;
+
+/// A position as editors show it: 1-based line and 1-based column in characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A selection: `end` is the position just past the last selected character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Range {
+    pub start: Position,
+    pub end: Position,
+    #[serde(default)]
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenFile {
+    pub path: PathBuf,
+    #[serde(default)]
+    pub active: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<Position>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<Range>,
+}
+
+/// One line from an editor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Message {
+    /// The editor's whole state now: open files, most recently used first.
+    Context {
+        files: Vec<OpenFile>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// The user points the CLIs at lines `start..=end` (1-based) of `path`.
+    Mention {
+        path: PathBuf,
+        start: u32,
+        end: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Show the pending reviews.
+    Review {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+}
+
+impl Message {
+    pub fn id(&self) -> Option<u64> {
+        match self {
+            Message::Context { id, .. } | Message::Mention { id, .. } | Message::Review { id } => {
+                *id
+            }
+        }
+    }
+
+    /// Parses one line, refusing what no editor sends and bounding what one may.
+    pub fn parse(line: &str) -> Result<Message> {
+        let mut m: Message =
+            serde_json::from_str(line).map_err(|e| Error::EditorMessage(e.to_string()))?;
+        m.check()?;
+        Ok(m)
+    }
+
+    /// Refuses what no editor sends and bounds what one may; parsing does it, and whoever
+    /// received a message some other way (a control request) must.
+    pub fn check(&mut self) -> Result<()> {
+        match self {
+            Message::Context { files, .. } => {
+                if files.iter().filter(|f| f.active).count() > 1 {
+                    return Err(Error::EditorMessage("more than one active file".into()));
+                }
+                // The active file is kept whatever its place; then the most recent others.
+                if let Some(i) = files.iter().position(|f| f.active) {
+                    let active = files.remove(i);
+                    files.insert(0, active);
+                }
+                files.truncate(MAX_FILES);
+                for f in files.iter_mut() {
+                    absolute(&f.path)?;
+                    if !f.active {
+                        // Only the active file's cursor and selection reach a CLI.
+                        f.cursor = None;
+                        f.selection = None;
+                    }
+                    if let Some(c) = f.cursor {
+                        position(c)?;
+                    }
+                    if let Some(s) = &mut f.selection {
+                        position(s.start)?;
+                        position(s.end)?;
+                        if let Some((cut, _)) = s.text.char_indices().nth(MAX_SELECTION_CHARS) {
+                            s.text.truncate(cut);
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Message::Mention {
+                path, start, end, ..
+            } => {
+                absolute(path)?;
+                if *start == 0 || *end == 0 {
+                    return Err(Error::EditorMessage("lines are 1-based".into()));
+                }
+                if end < start {
+                    std::mem::swap(start, end);
+                }
+                Ok(())
+            }
+            Message::Review { .. } => Ok(()),
+        }
+    }
+}
+
+fn absolute(path: &std::path::Path) -> Result<()> {
+    if path.is_absolute() {
+        Ok(())
+    } else {
+        Err(Error::RelativePath(path.to_string_lossy().into_owned()))
+    }
+}
+
+fn position(p: Position) -> Result<()> {
+    if p.line == 0 || p.col == 0 {
+        return Err(Error::EditorMessage("lines and columns are 1-based".into()));
+    }
+    Ok(())
+}
+
+/// One workspace's view of the editor: its files there, the active one first if it is there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditorState {
+    pub files: Vec<OpenFile>,
+    /// When the editor sent it, ms since the epoch.
+    pub at: u64,
+}
+
+impl EditorState {
+    pub fn active(&self) -> Option<&OpenFile> {
+        self.files.first().filter(|f| f.active)
+    }
+
+    /// The active file's selection, or the empty one at its cursor.
+    pub fn span(&self) -> Option<Span> {
+        let f = self.active()?;
+        let (start, end, text) = match (&f.selection, f.cursor) {
+            (Some(s), _) => (s.start, s.end, s.text.clone()),
+            (None, Some(c)) => (c, c, String::new()),
+            (None, None) => return None,
+        };
+        Some(Span {
+            path: f.path.clone(),
+            selection: Selection {
+                start_line: start.line - 1,
+                start_character: start.col - 1,
+                end_line: end.line - 1,
+                end_character: end.col - 1,
+            }
+            .ordered(),
+            text,
+        })
+    }
+}
+
+/// A selection in a file on disk (0-based, as Claude Code counts), with its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    pub path: PathBuf,
+    pub selection: Selection,
+    pub text: String,
+}
+
+/// Lines `start..=end` (0-based) of a file the user pointed at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    pub path: PathBuf,
+    pub start: u32,
+    pub end: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An absolute path on any OS.
+    fn abs(name: &str) -> PathBuf {
+        std::env::temp_dir().join(name)
+    }
+
+    #[test]
+    fn bounds_what_an_editor_sends() {
+        let big = "é".repeat(MAX_SELECTION_CHARS + 10);
+        let mut files: Vec<serde_json::Value> = (0..14)
+            .map(|i| serde_json::json!({"path": abs(&format!("f{i}")), "cursor": {"line": 1, "col": 1}}))
+            .collect();
+        files.push(serde_json::json!({"path": abs("a"), "active": true,
+            "cursor": {"line": 3, "col": 2},
+            "selection": {"start": {"line": 1, "col": 1}, "end": {"line": 3, "col": 2}, "text": big}}));
+        let line = serde_json::json!({"type": "context", "files": files}).to_string();
+        let Message::Context { files, .. } = Message::parse(&line).unwrap() else {
+            panic!("not a context")
+        };
+        assert_eq!(files.len(), MAX_FILES);
+        assert_eq!(files[0].path, abs("a"));
+        assert_eq!(
+            files[0].selection.as_ref().unwrap().text.chars().count(),
+            MAX_SELECTION_CHARS
+        );
+        assert!(files[1].cursor.is_none(), "only the active file's cursor");
+        let state = EditorState { files, at: 1 };
+        let span = state.span().unwrap();
+        assert_eq!((span.selection.start_line, span.selection.end_line), (0, 2));
+
+        let (a, b) = (abs("a"), abs("b"));
+        for bad in [
+            serde_json::json!("not json"),
+            serde_json::json!({"type": "context", "files": [{"path": "rel/a"}]}),
+            serde_json::json!({"type": "context", "files": [
+                {"path": a, "active": true}, {"path": b, "active": true}]}),
+            serde_json::json!({"type": "mention", "path": a, "start": 0, "end": 2}),
+            serde_json::json!({"type": "context", "files": [
+                {"path": a, "active": true, "cursor": {"line": 0, "col": 1}}]}),
+            serde_json::json!({"type": "launch"}),
+        ] {
+            let line = bad.as_str().map_or_else(|| bad.to_string(), str::to_owned);
+            assert!(Message::parse(&line).is_err(), "{line}");
+        }
+        let mention =
+            serde_json::json!({"type": "mention", "path": a, "start": 9, "end": 2, "id": 4});
+        assert_eq!(
+            Message::parse(&mention.to_string()).unwrap(),
+            Message::Mention {
+                path: a,
+                start: 2,
+                end: 9,
+                id: Some(4)
+            }
+        );
+    }
+}

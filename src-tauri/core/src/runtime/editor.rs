@@ -1,0 +1,188 @@
+//! The editor channel: JSON lines from an editor plugin in, answers and review events out, over
+//! the control socket (`{"cmd":"editor"}` turns a control connection into one). `redline editor
+//! --stdio` bridges an editor's pipes to it. The format is docs/editors.md.
+
+use crate::error::Error;
+use crate::review::editor::{Message, MAX_LINE};
+use crate::review::{Outcome, ReviewEvent, ReviewId};
+use crate::runtime::instance::Instance;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::broadcast::error::RecvError;
+
+static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
+
+/// One line read from the editor.
+enum Line {
+    Text(Vec<u8>),
+    /// Longer than `MAX_LINE`: dropped up to its newline.
+    TooLong,
+    Closed,
+}
+
+/// Reads up to the next newline, keeping at most `MAX_LINE` bytes. Each await is a `fill_buf`,
+/// so dropping it between two (a `select!` branch losing) loses nothing: `buf` and `over` keep
+/// what was taken.
+async fn next_line<R: AsyncBufRead + Unpin>(
+    r: &mut R,
+    buf: &mut Vec<u8>,
+    over: &mut bool,
+) -> std::io::Result<Line> {
+    loop {
+        let chunk = r.fill_buf().await?;
+        if chunk.is_empty() {
+            return Ok(Line::Closed);
+        }
+        let (take, done) = match chunk.iter().position(|b| *b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !*over {
+            if buf.len() + take > MAX_LINE + 1 {
+                *over = true;
+                buf.clear();
+            } else {
+                buf.extend_from_slice(&chunk[..take]);
+            }
+        }
+        r.consume(take);
+        if done {
+            if std::mem::take(over) {
+                return Ok(Line::TooLong);
+            }
+            return Ok(Line::Text(std::mem::take(buf)));
+        }
+    }
+}
+
+fn error_line(id: Option<u64>, e: &Error) -> Value {
+    json!({"type": "error", "id": id, "code": e.code(), "message": e.to_string()})
+}
+
+async fn write<W: AsyncWrite + Unpin>(w: &mut W, v: &Value) -> bool {
+    let mut out = v.to_string().into_bytes();
+    out.push(b'\n');
+    // An editor that stops reading its channel ends it, never the instance's work.
+    matches!(
+        tokio::time::timeout(crate::net::limits::PEER_SEND, w.write_all(&out)).await,
+        Ok(Ok(()))
+    )
+}
+
+/// Serves one editor until it closes the channel; what it said then leaves every workspace.
+pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mut stream: S) {
+    let owner = NEXT_OWNER.fetch_add(1, Ordering::Relaxed);
+    // Subscribe before listing, so a review added in between is seen.
+    let mut events = instance.reviews().subscribe();
+    let mut paths: HashMap<ReviewId, PathBuf> = instance
+        .reviews()
+        .list()
+        .iter()
+        .map(|r| (r.id, r.path.clone()))
+        .collect();
+    let ready = json!({"type": "ready", "version": env!("CARGO_PKG_VERSION")});
+    if !write(&mut stream, &ready).await {
+        return;
+    }
+    let (mut buf, mut over) = (Vec::new(), false);
+    loop {
+        tokio::select! {
+            line = next_line(&mut stream, &mut buf, &mut over) => {
+                let reply = match line {
+                    Ok(Line::Closed) | Err(_) => break,
+                    Ok(Line::TooLong) => Some(error_line(
+                        None,
+                        &Error::EditorMessage(format!("line longer than {MAX_LINE} bytes")),
+                    )),
+                    Ok(Line::Text(bytes)) => handle(instance, owner, &bytes).await,
+                };
+                if let Some(reply) = reply {
+                    if !write(&mut stream, &reply).await {
+                        break;
+                    }
+                }
+            }
+            event = events.recv() => {
+                let accepted = match event {
+                    Ok(ReviewEvent::Added(r) | ReviewEvent::Updated(r)) => {
+                        paths.insert(r.id, r.path.clone());
+                        None
+                    }
+                    Ok(ReviewEvent::Resolved { id, outcome, .. }) => {
+                        paths.remove(&id).filter(|_| outcome == Outcome::Accepted)
+                    }
+                    Err(RecvError::Lagged(_)) => None,
+                    Err(RecvError::Closed) => break,
+                };
+                if let Some(path) = accepted {
+                    let event = json!({"type": "accepted", "path": path.to_string_lossy()});
+                    if !write(&mut stream, &event).await {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    instance.editor_closed(owner).await;
+}
+
+/// One line's answer: an error, or `ok` when the editor gave an id to answer.
+async fn handle(instance: &Instance, owner: u64, bytes: &[u8]) -> Option<Value> {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let message = match Message::parse(text) {
+        Ok(m) => m,
+        Err(e) => return Some(error_line(None, &e)),
+    };
+    let id = message.id();
+    match instance.editor_message(Some(owner), message).await {
+        Ok(()) => id.map(|id| json!({"type": "ok", "id": id})),
+        Err(e) => Some(error_line(id, &e)),
+    }
+}
+
+/// `redline editor --stdio`: joins an editor's pipes to the running instance's editor channel
+/// until either closes. With no instance, the editor reads why as an error line.
+pub async fn bridge<I, O>(
+    dirs: &crate::platform::dirs::Dirs,
+    mut input: I,
+    mut output: O,
+) -> crate::error::Result<()>
+where
+    I: tokio::io::AsyncRead + Unpin,
+    O: AsyncWrite + Unpin,
+{
+    let io = |e: std::io::Error| Error::Control(e.to_string());
+    let mut stream = match crate::runtime::control::connect(dirs).await {
+        Ok(s) => s,
+        Err(e) => {
+            // Flushed: tokio's stdout hands the bytes to a thread, which must finish first.
+            let _ = write(&mut output, &error_line(None, &e)).await;
+            let _ = output.flush().await;
+            return Err(e);
+        }
+    };
+    let hello = serde_json::to_vec(&crate::runtime::control::Request::Editor)
+        .map_err(|e| Error::Control(e.to_string()))?;
+    stream.write_all(&hello).await.map_err(io)?;
+    stream.write_all(b"\n").await.map_err(io)?;
+    let (mut from, mut to) = tokio::io::split(stream);
+    let upstream = async {
+        // The editor closed its end: the instance hears it, then closes ours.
+        let _ = tokio::io::copy(&mut input, &mut to).await;
+        let _ = to.shutdown().await;
+        std::future::pending::<()>().await
+    };
+    tokio::select! {
+        copied = tokio::io::copy(&mut from, &mut output) => { copied.map_err(io)?; }
+        _ = upstream => {}
+    }
+    let _ = output.flush().await;
+    Ok(())
+}

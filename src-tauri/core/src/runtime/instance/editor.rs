@@ -1,0 +1,103 @@
+//! What an editor's messages do to the running workspaces: each file goes to the workspace that
+//! contains it, and that workspace's CLIs hear of it in their own terms.
+
+use super::Instance;
+use crate::error::{Error, Result};
+use crate::review::editor::{EditorState, Mention, Message, OpenFile};
+use crate::review::editor_context::Owner;
+use crate::review::service::Service;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+impl Instance {
+    /// The services of the running workspaces, taken under the lock and used outside it.
+    async fn services(&self) -> Vec<Arc<Service>> {
+        let state = self.state.lock().await;
+        state
+            .companions
+            .values()
+            .map(|c| c.shared.clone())
+            .collect()
+    }
+
+    /// Applies one editor message. `owner` is the editor channel, or none for a one-shot command.
+    pub async fn editor_message(&self, owner: Owner, mut message: Message) -> Result<()> {
+        message.check()?;
+        let services = self.services().await;
+        match message {
+            Message::Context { files, .. } => context(&services, owner, files, self.now()),
+            Message::Mention {
+                path, start, end, ..
+            } => {
+                let (service, path) = locate(&services, &path)?;
+                service.mention(&Mention {
+                    path,
+                    start: start - 1,
+                    end: end - 1,
+                });
+                Ok(())
+            }
+            Message::Review { .. } => {
+                self.request_show();
+                Ok(())
+            }
+        }
+    }
+
+    /// The editor channel `owner` closed: what it said goes from every workspace.
+    pub async fn editor_closed(&self, owner: u64) {
+        for s in self.services().await {
+            s.editor.clear(owner);
+        }
+    }
+
+    fn now(&self) -> u64 {
+        self.world.clock.now_ms()
+    }
+}
+
+/// Which running workspace holds `path` (its index), and the path as resolved there. Services
+/// come in path order, so walking them backwards finds a nested workspace before its parent.
+fn holder(services: &[Arc<Service>], path: &std::path::Path) -> Option<(usize, PathBuf)> {
+    let text = path.to_string_lossy();
+    services
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, s)| s.resolve(&text).ok().map(|(p, _)| (i, p)))
+}
+
+/// The running workspace that contains `path`, and the path as resolved there.
+fn locate(services: &[Arc<Service>], path: &std::path::Path) -> Result<(Arc<Service>, PathBuf)> {
+    holder(services, path)
+        .map(|(i, p)| (services[i].clone(), p))
+        .ok_or_else(|| Error::NotInWorkspace(path.to_owned()))
+}
+
+/// Splits the editor's files by workspace. Files outside every workspace are left out (an editor
+/// shows help pages and scratch buffers too), but an active one outside is an error: the CLIs
+/// would otherwise follow a file the user no longer looks at.
+fn context(services: &[Arc<Service>], owner: Owner, files: Vec<OpenFile>, at: u64) -> Result<()> {
+    let mut per: Vec<Vec<OpenFile>> = vec![Vec::new(); services.len()];
+    let mut outside = None;
+    for f in files {
+        match holder(services, &f.path) {
+            Some((i, path)) => per[i].push(OpenFile { path, ..f }),
+            None if f.active => return Err(Error::NotInWorkspace(f.path)),
+            None => outside = outside.or(Some(f.path)),
+        }
+    }
+    if per.iter().all(Vec::is_empty) {
+        if let Some(path) = outside {
+            return Err(Error::NotInWorkspace(path));
+        }
+    }
+    for (service, files) in services.iter().zip(per) {
+        if !files.is_empty() {
+            service.set_editor(owner, EditorState { files, at });
+        } else if let Some(owner) = owner {
+            service.editor.clear(owner);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,441 @@
+//! The editor channel on the real control socket: what an editor says reaches each connected
+//! CLI in its own terms, and bad input (garbage, huge lines and selections, paths outside, a
+//! closed pipe) gets a clear error without disturbing them.
+
+use crate::common::claude::Claude;
+use crate::common::mcp::Sse;
+use crate::common::{start, Fixture, WAIT};
+use redline_core::review::editor::{MAX_LINE, MAX_SELECTION_CHARS};
+use redline_core::runtime::control;
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+type Stream = BufReader<Box<dyn Duplex>>;
+trait Duplex: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send {}
+impl<T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send> Duplex for T {}
+
+/// Serves the fixture's control channel, as `redline serve` does.
+async fn serve_control(f: &Fixture) {
+    let listener = control::bind(&f.dirs).await.unwrap();
+    tokio::spawn(control::serve(f.instance.clone(), listener));
+}
+
+/// An editor channel, past its `ready` line.
+async fn editor(f: &Fixture) -> Stream {
+    let stream: Box<dyn Duplex> = Box::new(control::connect(&f.dirs).await.unwrap());
+    let mut s = BufReader::new(stream);
+    s.get_mut()
+        .write_all(b"{\"cmd\":\"editor\"}\n")
+        .await
+        .unwrap();
+    assert_eq!(line(&mut s).await["type"], "ready");
+    s
+}
+
+async fn send(s: &mut Stream, v: &Value) {
+    let mut out = v.to_string().into_bytes();
+    out.push(b'\n');
+    s.get_mut().write_all(&out).await.unwrap();
+}
+
+async fn line(s: &mut Stream) -> Value {
+    let mut l = String::new();
+    let n = tokio::time::timeout(WAIT, s.read_line(&mut l))
+        .await
+        .expect("timed out waiting for the editor channel")
+        .unwrap();
+    assert!(n > 0, "the editor channel closed");
+    serde_json::from_str(&l).unwrap()
+}
+
+/// The next `ide/contextUpdate` whose active file is `name` (older ones may still be in flight).
+async fn context_with(sse: &mut Sse, f: &Fixture, active: Option<&str>) -> Value {
+    loop {
+        let m = sse.next_message().await.expect("the stream ended");
+        if m["method"] != "ide/contextUpdate" {
+            continue;
+        }
+        let first = &m["params"]["workspaceState"]["openFiles"][0];
+        match active {
+            Some(name) if first["path"] == f.file(name) && first["isActive"] == true => {
+                return m["params"].clone()
+            }
+            None if first.is_null() => return m["params"].clone(),
+            _ => {}
+        }
+    }
+}
+
+/// A file beside the workspace, in no workspace.
+fn outside(f: &Fixture) -> String {
+    f.ws.with_file_name("outside.txt")
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn context_msg(f: &Fixture, id: u64, active: &str, text: &str) -> Value {
+    json!({"type": "context", "id": id, "files": [
+        {"path": f.file("b.txt")},
+        {"path": f.file(active), "active": true, "cursor": {"line": 2, "col": 3},
+         "selection": {"start": {"line": 1, "col": 2}, "end": {"line": 2, "col": 3}, "text": text}},
+        {"path": outside(f)},
+    ]})
+}
+
+#[tokio::test]
+async fn the_editors_context_reaches_every_connected_cli_in_its_own_terms() {
+    let f = start().await;
+    std::fs::write(f.ws.join("b.txt"), "b\n").unwrap();
+    std::fs::write(outside(&f), "o\n").unwrap();
+    serve_control(&f).await;
+    let http = f.session().await;
+    let mut sse = http.stream().await;
+    let mut claude = Claude::connect(&f).await;
+    let mut ed = editor(&f).await;
+
+    send(&mut ed, &context_msg(&f, 1, "a.txt", "ne\ntw")).await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 1}));
+
+    // Gemini CLI and Qwen Code: the active file with cursor (1-based) and selected text.
+    let ctx = context_with(&mut sse, &f, Some("a.txt")).await;
+    let open = ctx["workspaceState"]["openFiles"].as_array().unwrap();
+    assert_eq!(
+        open.len(),
+        2,
+        "the file outside the workspace is left out: {ctx}"
+    );
+    assert_eq!(open[0]["cursor"], json!({"line": 2, "character": 3}));
+    assert_eq!(open[0]["selectedText"], "ne\ntw");
+    assert_eq!(open[1]["path"], f.file("b.txt"));
+    assert!(open[1].get("isActive").is_none());
+    assert!(open[0]["timestamp"].as_u64() > open[1]["timestamp"].as_u64());
+
+    // Claude Code: selection_changed (0-based), then the tools answer from the editor.
+    let m = claude.next().await.unwrap();
+    assert_eq!(m["method"], "selection_changed", "{m}");
+    assert_eq!(
+        m["params"]["selection"],
+        json!({"start": {"line": 0, "character": 1}, "end": {"line": 1, "character": 2},
+               "isEmpty": false})
+    );
+    assert_eq!(m["params"]["filePath"], f.file("a.txt"));
+    assert_eq!(m["params"]["text"], "ne\ntw");
+    for tool in ["getCurrentSelection", "getLatestSelection"] {
+        let r = claude.call(tool, json!({})).await;
+        let sel: Value =
+            serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(sel["success"], true, "{tool}: {sel}");
+        assert_eq!(sel["text"], "ne\ntw");
+    }
+    let r = claude.call("getOpenEditors", json!({})).await;
+    let tabs: Value =
+        serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(tabs["tabs"][0]["fileName"], f.file("a.txt"));
+    assert_eq!(tabs["tabs"][0]["isActive"], true);
+    assert_eq!(tabs["tabs"][1]["fileName"], f.file("b.txt"));
+
+    // A mention: at_mentioned with 0-based lines.
+    send(
+        &mut ed,
+        &json!({"type": "mention", "id": 2, "path": f.file("a.txt"), "start": 2, "end": 1}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 2}));
+    let m = claude.next().await.unwrap();
+    assert_eq!(
+        m,
+        json!({"jsonrpc": "2.0", "method": "at_mentioned",
+               "params": {"filePath": f.file("a.txt"), "lineStart": 0, "lineEnd": 1}})
+    );
+
+    // A file under review joins the editor's files; the editor's active file stays active.
+    let mut proposer = f.session().await;
+    std::fs::write(f.ws.join("c.txt"), "c\n").unwrap();
+    let c = f.propose(&mut proposer, "c.txt", "new c\n").await;
+    loop {
+        let ctx = context_with(&mut sse, &f, Some("a.txt")).await;
+        let paths: Vec<&str> = ctx["workspaceState"]["openFiles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["path"].as_str().unwrap())
+            .collect();
+        if paths.contains(&f.file("c.txt").as_str()) {
+            assert_eq!(paths[0], f.file("a.txt"), "{ctx}");
+            assert!(paths.contains(&f.file("b.txt").as_str()), "{ctx}");
+            break;
+        }
+    }
+    f.instance
+        .decide(c, redline_core::runtime::companion::Decision::Reject)
+        .await
+        .unwrap();
+
+    // An accepted review of a file is told to the editor (to reload it).
+    let id = f.propose(&mut proposer, "b.txt", "new b\n").await;
+    f.instance
+        .decide(id, redline_core::runtime::companion::Decision::Accept(None))
+        .await
+        .unwrap();
+    assert_eq!(
+        line(&mut ed).await,
+        json!({"type": "accepted", "path": f.file("b.txt")})
+    );
+
+    // The editor goes: so does what it said.
+    drop(ed);
+    context_with(&mut sse, &f, None).await;
+}
+
+#[tokio::test]
+async fn bad_input_from_an_editor_gets_a_clear_error_and_never_disturbs_a_cli() {
+    let f = start().await;
+    serve_control(&f).await;
+    let http = f.session().await;
+    let mut sse = http.stream().await;
+    let mut claude = Claude::connect(&f).await;
+    let mut ed = editor(&f).await;
+
+    // Garbage: an error line each, and the channel stays up.
+    for bad in [
+        "not json",
+        "{\"type\":\"launch\"}",
+        "[1,2]",
+        "{\"type\":\"context\"}",
+    ] {
+        ed.get_mut()
+            .write_all(format!("{bad}\n").as_bytes())
+            .await
+            .unwrap();
+        let e = line(&mut ed).await;
+        assert_eq!(e["type"], "error", "{bad}: {e}");
+        assert_eq!(e["code"], "bad_message", "{bad}: {e}");
+    }
+    // Invalid UTF-8 is garbage too.
+    ed.get_mut().write_all(b"\xff\xfe{\n").await.unwrap();
+    assert_eq!(line(&mut ed).await["code"], "bad_message");
+
+    // A line over the bound: refused whole, the next one read.
+    let mut long = vec![b'x'; MAX_LINE + 100];
+    long.push(b'\n');
+    ed.get_mut().write_all(&long).await.unwrap();
+    let e = line(&mut ed).await;
+    assert_eq!(e["code"], "bad_message");
+    assert!(
+        e["message"].as_str().unwrap().contains("longer than"),
+        "{e}"
+    );
+
+    // A path outside every workspace, relative or active.
+    send(
+        &mut ed,
+        &json!({"type": "context", "id": 7, "files": [{"path": outside(&f), "active": true}]}),
+    )
+    .await;
+    let e = line(&mut ed).await;
+    assert_eq!(
+        (e["id"].clone(), e["code"].clone()),
+        (json!(7), json!("not_in_workspace"))
+    );
+    assert!(e["message"].as_str().unwrap().contains(&outside(&f)));
+    send(
+        &mut ed,
+        &json!({"type": "mention", "id": 8, "path": "a.txt", "start": 1, "end": 1}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await["code"], "relative_path");
+
+    // A huge selection is cut where the CLIs cut it.
+    let huge = "é".repeat(100_000);
+    send(&mut ed, &context_msg(&f, 9, "a.txt", &huge)).await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 9}));
+    let ctx = context_with(&mut sse, &f, Some("a.txt")).await;
+    let sent = ctx["workspaceState"]["openFiles"][0]["selectedText"]
+        .as_str()
+        .unwrap();
+    assert_eq!(sent.chars().count(), MAX_SELECTION_CHARS);
+    let m = claude.next().await.unwrap();
+    assert_eq!(m["method"], "selection_changed");
+    assert_eq!(
+        m["params"]["text"].as_str().unwrap().chars().count(),
+        MAX_SELECTION_CHARS
+    );
+
+    // A pipe closed mid-line: the channel ends, the editor's context goes, the CLIs carry on.
+    ed.get_mut()
+        .write_all(b"{\"type\":\"context\",\"files\":[")
+        .await
+        .unwrap();
+    drop(ed);
+    context_with(&mut sse, &f, None).await;
+    let pong = claude.request("ping", json!({})).await;
+    assert_eq!(claude.response(pong).await["result"], json!({}));
+    // :RedlineReview asks the surfaces to show the reviews.
+    let mut shows = f.instance.show_requests();
+    let mut again = editor(&f).await;
+    send(&mut again, &json!({"type": "review", "id": 1})).await;
+    assert_eq!(line(&mut again).await, json!({"type": "ok", "id": 1}));
+    tokio::time::timeout(WAIT, shows.recv())
+        .await
+        .expect("a show request")
+        .unwrap();
+}
+
+/// The tabs Claude Code's `getOpenEditors` lists: file name and whether it is the active one.
+async fn tabs(c: &mut Claude) -> Vec<(String, bool)> {
+    let r = c.call("getOpenEditors", json!({})).await;
+    let v: Value =
+        serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    v["tabs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["fileName"].as_str().unwrap().to_owned(),
+                t["isActive"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn each_file_goes_to_the_innermost_workspace_that_holds_it() {
+    let f = start().await;
+    let inner = f.ws.join("inner");
+    std::fs::create_dir_all(&inner).unwrap();
+    std::fs::write(inner.join("x.txt"), "x\n").unwrap();
+    f.instance.add_workspace(&inner).await.unwrap();
+    let pin = f.instance.pin(&inner).await.unwrap();
+    serve_control(&f).await;
+    let mut outer = Claude::connect(&f).await;
+    let mut nested = Claude::over(
+        crate::common::claude::upgrade_at(
+            "127.0.0.1",
+            "127.0.0.1",
+            pin.ws_port.unwrap(),
+            &pin.auth_token,
+        )
+        .await
+        .unwrap(),
+    );
+    nested.hello().await;
+    let mut ed = editor(&f).await;
+    let x = inner.join("x.txt").to_string_lossy().into_owned();
+    send(
+        &mut ed,
+        &json!({"type": "context", "id": 1, "files": [
+            {"path": x, "active": true}, {"path": f.file("a.txt")}]}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 1}));
+    assert_eq!(tabs(&mut nested).await, [(x.clone(), true)]);
+    assert_eq!(tabs(&mut outer).await, [(f.file("a.txt"), false)]);
+    // The editor moves to a file of the outer workspace: the inner one no longer has an
+    // active file from it.
+    send(
+        &mut ed,
+        &json!({"type": "context", "id": 2, "files": [{"path": f.file("a.txt"), "active": true}]}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 2}));
+    assert!(tabs(&mut nested).await.is_empty());
+}
+
+#[tokio::test]
+async fn a_one_shot_message_is_bounded_as_a_channel_line_is() {
+    let f = start().await;
+    serve_control(&f).await;
+    let send = |message: Value| {
+        let dirs = f.dirs.clone();
+        async move {
+            let message = serde_json::from_value(message).unwrap();
+            control::call(&dirs, &control::Request::EditorSend { message }).await
+        }
+    };
+    let zero = send(json!({"type": "context", "files": [
+        {"path": f.file("a.txt"), "active": true, "cursor": {"line": 0, "col": 1}}]}))
+    .await
+    .unwrap_err();
+    assert!(zero.to_string().contains("1-based"), "{zero}");
+    let mut claude = Claude::connect(&f).await;
+    send(json!({"type": "context", "files": [
+        {"path": f.file("a.txt"), "active": true, "cursor": {"line": 1, "col": 1},
+         "selection": {"start": {"line": 1, "col": 1}, "end": {"line": 1, "col": 2},
+                       "text": "x".repeat(100_000)}}]}))
+    .await
+    .unwrap();
+    let m = claude.next().await.unwrap();
+    assert_eq!(m["method"], "selection_changed");
+    assert_eq!(
+        m["params"]["text"].as_str().unwrap().len(),
+        MAX_SELECTION_CHARS
+    );
+}
+
+/// Copilot CLI's session on its unix socket, as copilot 1.0.102 opens one.
+#[cfg(unix)]
+async fn copilot(f: &Fixture) -> crate::common::Mcp {
+    let dir = f.dirs.discovery(&redline_core::clients::COPILOT);
+    let lock = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "lock"))
+        .expect("a Copilot lock");
+    let lock: Value = serde_json::from_slice(&std::fs::read(lock).unwrap()).unwrap();
+    let http = reqwest::Client::builder()
+        .unix_socket(std::path::PathBuf::from(
+            lock["socketPath"].as_str().unwrap(),
+        ))
+        .build()
+        .unwrap();
+    let mut c = crate::common::Mcp::new(http, "http://localhost/mcp".into(), f.token.clone());
+    c.connect("2025-11-25").await;
+    c
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn copilot_cli_gets_the_editors_selection_and_mentions_in_its_terms() {
+    let f = start().await;
+    serve_control(&f).await;
+    let c = copilot(&f).await;
+    let mut stream = c.stream().await;
+    let gemini = f.session().await;
+    let mut gemini_stream = gemini.stream().await;
+    let mut ed = editor(&f).await;
+    send(&mut ed, &context_msg(&f, 1, "a.txt", "ne\ntw")).await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 1}));
+    // Gemini CLI and Qwen Code read the selection from the context, and only there (the
+    // selection goes out at once, the context after its debounce).
+    loop {
+        let m = gemini_stream.next_message().await.unwrap();
+        assert_eq!(m["method"], "ide/contextUpdate", "{m}");
+        if m["params"]["workspaceState"]["openFiles"][0]["selectedText"] == "ne\ntw" {
+            break;
+        }
+    }
+    let m = stream.next_message().await.unwrap();
+    assert_eq!(m["method"], "selection_changed", "{m}");
+    assert_eq!(m["params"]["filePath"], f.file("a.txt"));
+    assert_eq!(m["params"]["text"], "ne\ntw");
+    let mut asker = c.clone_session();
+    let got = asker.call("get_selection", json!({})).await;
+    let sel: Value =
+        serde_json::from_str(got["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(sel["text"], "ne\ntw", "{sel}");
+
+    send(
+        &mut ed,
+        &json!({"type": "mention", "id": 2, "path": f.file("a.txt"), "start": 1, "end": 2}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 2}));
+    let m = stream.next_message().await.unwrap();
+    assert_eq!(m["method"], "add_selection", "{m}");
+    assert_eq!(
+        m["params"]["selection"],
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}})
+    );
+    assert_eq!(m["params"]["filePath"], f.file("a.txt"));
+}
