@@ -1,16 +1,14 @@
 //! The tools Copilot CLI calls (`open_diff`, `close_diff`, `update_session_name`, and the model's
 //! `get_selection` and `get_diagnostics`), one handler per session, apart from the transport.
 
-use crate::error::Error;
-use crate::protocols::mcp::{self, VERSIONS};
+use crate::protocols::mcp_http::call::{self, args, done, failed, tool};
 use crate::protocols::mcp_http::caller::Caller;
 use crate::protocols::mcp_http::shared::Shared;
 use crate::review::service::Ask;
 use crate::review::{Outcome, Reply, Review, ReviewId};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    Tool,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
@@ -19,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use tokio::sync::oneshot;
 
 /// A session title longer than this is cut: it is shown, not parsed.
@@ -80,27 +78,9 @@ struct NameArgs {
 #[derive(Deserialize, JsonSchema)]
 struct Anything {}
 
-fn args<T: for<'de> Deserialize<'de> + JsonSchema>(
-    params: &CallToolRequestParams,
-) -> Result<T, ErrorData> {
-    let value = Value::Object(params.arguments.clone().unwrap_or_default());
-    mcp::args(&params.name, value).map_err(|f| ErrorData::invalid_params(f.message, None))
-}
-
 /// Copilot CLI parses the first text block as JSON.
 fn json_text(v: Value) -> CallToolResult {
-    let mut result = CallToolResult::default();
-    result.content = vec![ContentBlock::text(v.to_string())];
-    result
-}
-
-/// A tool that ran and failed: the user reads this in the CLI.
-fn failed(e: Error) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(mcp::failure(&e))])
-}
-
-fn tool<T: JsonSchema>(name: &'static str, description: &'static str) -> Tool {
-    Tool::new(name, description, Arc::new(mcp::input_schema::<T>()))
+    done(vec![ContentBlock::text(v.to_string())])
 }
 
 fn tools() -> Vec<Tool> {
@@ -196,12 +176,11 @@ impl Handler {
 
 impl ServerHandler for Handler {
     fn get_info(&self) -> InitializeResult {
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(mcp::server_info())
+        call::info()
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(VERSIONS)
+        call::versions()
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

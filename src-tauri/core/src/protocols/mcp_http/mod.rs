@@ -1,6 +1,7 @@
 //! Gemini CLI's and Qwen Code's protocol: MCP over Streamable HTTP, with the decision sent later
 //! as an `ide/diffAccepted` or `ide/diffRejected` notification on the session's GET stream.
 
+pub(crate) mod call;
 pub(crate) mod caller;
 pub(crate) mod envelope;
 pub mod guard;

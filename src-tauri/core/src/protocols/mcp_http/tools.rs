@@ -2,7 +2,7 @@
 //! session, apart from the HTTP transport that carries them.
 
 use crate::error::Error;
-use crate::protocols::mcp::{self, VERSIONS};
+use crate::protocols::mcp_http::call::{self, args, done, failed, tool};
 use crate::protocols::mcp_http::caller::Caller;
 use crate::protocols::mcp_http::session::{sse_event, Sessions};
 use crate::protocols::mcp_http::shared::Shared;
@@ -10,14 +10,14 @@ use crate::review::service::{Ask, Decision};
 use crate::review::{ClientInfo, Outcome, Reply, Review};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, InitializeResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, Tool,
+    PaginatedRequestParams, ProtocolVersion, Tool,
 };
 use rmcp::model::{CallToolResponse, ErrorData};
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -65,29 +65,6 @@ struct CloseDiffArgs {
 struct FileArgs {
     /// Absolute path of the file
     file_path: String,
-}
-
-fn args<T: for<'de> Deserialize<'de> + JsonSchema>(
-    params: &CallToolRequestParams,
-) -> Result<T, ErrorData> {
-    let value = Value::Object(params.arguments.clone().unwrap_or_default());
-    mcp::args(&params.name, value).map_err(|f| ErrorData::invalid_params(f.message, None))
-}
-
-/// A tool that ran and failed: the user reads this in the CLI.
-fn failed(e: Error) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(mcp::failure(&e))])
-}
-
-/// A success without `isError`, the shape the spec shows (`{content: []}` for openDiff).
-fn done(content: Vec<ContentBlock>) -> CallToolResult {
-    let mut result = CallToolResult::default();
-    result.content = content;
-    result
-}
-
-fn tool<T: JsonSchema>(name: &'static str, description: &'static str) -> Tool {
-    Tool::new(name, description, Arc::new(mcp::input_schema::<T>()))
 }
 
 fn tools() -> Vec<Tool> {
@@ -189,12 +166,11 @@ impl Handler {
 
 impl ServerHandler for Handler {
     fn get_info(&self) -> InitializeResult {
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(mcp::server_info())
+        call::info()
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(VERSIONS)
+        call::versions()
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
