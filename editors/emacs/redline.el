@@ -1,0 +1,316 @@
+;;; redline.el --- Your editor as the AI coding CLIs' IDE, through Redline  -*- lexical-binding: t; -*-
+
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "27.1"))
+;; Keywords: tools, convenience
+
+;;; Commentary:
+
+;; Tells the AI coding CLIs connected to Redline (Gemini CLI, Qwen Code, Claude Code, Copilot
+;; CLI) which files are open, which one is active, where the cursor is and what is selected;
+;; `redline-mention' points them at lines; a buffer reloads when a review of its file is accepted.
+;;
+;; One `redline editor --stdio' per Emacs, JSON lines both ways (docs/editors.md).
+;;
+;;   (add-to-list 'load-path "/path/to/redline/editors/emacs")
+;;   (require 'redline)
+;;   (redline-mode 1)
+;;
+;; Commands: `redline-mention' (the region's lines, or the current line), `redline-review'
+;; (shows the pending reviews in Redline's window), `redline-start', `redline-stop'.
+
+;;; Code:
+
+(require 'json)
+(require 'seq)
+(require 'subr-x)
+
+(defgroup redline nil
+  "Tell the AI coding CLIs connected to Redline what the editor shows."
+  :group 'tools
+  :prefix "redline-")
+
+(defcustom redline-command '("redline" "editor" "--stdio")
+  "The command that opens the editor channel to the running Redline."
+  :type '(repeat string))
+
+(defcustom redline-debounce 0.1
+  "Seconds of idle time before a changed context is sent."
+  :type 'number)
+
+(defconst redline--max-files 10 "Open files sent at most (the active one first).")
+(defconst redline--max-selection-chars 16384 "Selected text sent at most, in characters.")
+(defconst redline--retry-seconds 5
+  "A channel that ended is restarted on the next change at most this often.
+Commands restart it at once.")
+(defconst redline--reload-watch-seconds 10
+  "How long after an accepted review to watch its file for the CLI's write.")
+(defconst redline--reload-poll-seconds 0.2 "How often the accepted file is looked at.")
+
+(defvar redline--process nil "The `redline editor --stdio' process.")
+(defvar redline--partial "" "Output of the process not yet ended by a newline.")
+(defvar redline--started-at nil "When the process was last started (a float time).")
+(defvar redline--last-sent nil "The last context sent, to skip sending it again.")
+(defvar redline--timer nil "The idle timer of a pending context.")
+(defvar redline--next-id 0)
+(defvar redline--pending (make-hash-table :test 'eql) "Callbacks of messages sent with an id.")
+(defvar redline-last-error nil "Why the channel is down or a message failed, if it is or did.")
+(defvar redline--last-shown nil "The last error shown, so a failing channel says it once.")
+
+;;;; The process
+
+(defun redline--live-p ()
+  (and redline--process (process-live-p redline--process)))
+
+(defun redline--say (fmt &rest args)
+  "Show a message once: the same one again is only recorded."
+  (let ((text (apply #'format fmt args)))
+    (setq redline-last-error text)
+    (unless (equal text redline--last-shown)
+      (setq redline--last-shown text)
+      (message "Redline: %s" text))))
+
+(defun redline--sentinel (proc _event)
+  (unless (process-live-p proc)
+    (when (eq proc redline--process)
+      (setq redline--process nil)
+      (clrhash redline--pending)
+      (redline--say "not connected (%s)"
+                    (or redline-last-error
+                        (format "%s exited with status %d" (car redline-command) (process-exit-status proc)))))))
+
+(defun redline--filter (_proc output)
+  (let ((lines (split-string (concat redline--partial output) "\n")))
+    (setq redline--partial (car (last lines)))
+    (dolist (line (butlast lines))
+      (redline--on-line line))))
+
+(defun redline--on-line (line)
+  "Handle one line from Redline; anything that is not a JSON object is ignored."
+  (let ((msg (condition-case nil
+                 (json-parse-string line :object-type 'alist :null-object nil :false-object nil)
+               (error nil))))
+    (when (and msg (listp msg) (consp (car msg)))
+      (let* ((type (alist-get 'type msg))
+             (id (alist-get 'id msg))
+             (cb (and (numberp id) (gethash id redline--pending))))
+        (when cb
+          (remhash id redline--pending)
+          (funcall cb msg))
+        (cond
+         ((equal type "ready")
+          (setq redline-last-error nil redline--last-shown nil))
+         ((equal type "error")
+          (setq redline-last-error (or (alist-get 'message msg) (alist-get 'code msg))))
+         ((and (equal type "accepted") (stringp (alist-get 'path msg)))
+          (redline--reload-when-written (alist-get 'path msg))))))))
+
+(defun redline-start ()
+  "Start the channel to Redline unless it is up.  Return non-nil when it is."
+  (interactive)
+  (unless (redline--live-p)
+    (setq redline--started-at (float-time)
+          redline--last-sent nil
+          redline--partial ""
+          redline-last-error nil)
+    (condition-case err
+        (setq redline--process
+              (make-process :name "redline"
+                            :command redline-command
+                            :connection-type 'pipe
+                            :coding 'utf-8-unix
+                            :noquery t
+                            :stderr (get-buffer-create " *redline stderr*")
+                            :filter #'redline--filter
+                            :sentinel #'redline--sentinel))
+      (error
+       (setq redline--process nil)
+       (redline--say "cannot run %s: %s" (car redline-command) (error-message-string err)))))
+  (redline--live-p))
+
+(defun redline-stop ()
+  "End the channel to Redline."
+  (interactive)
+  (when (redline--live-p)
+    (let ((proc redline--process))
+      (setq redline--process nil)
+      (delete-process proc))))
+
+(defun redline--send (msg &optional callback force)
+  "Send MSG (an alist) as one JSON line.  Return non-nil when it was written.
+CALLBACK gets Redline's answer to it.  Without FORCE a channel that
+ended less than `redline--retry-seconds' ago is not restarted."
+  (when (or (redline--live-p)
+            (and (or force
+                     (null redline--started-at)
+                     (>= (- (float-time) redline--started-at) redline--retry-seconds))
+                 (redline-start)))
+    (when callback
+      (setq redline--next-id (1+ redline--next-id))
+      (puthash redline--next-id callback redline--pending)
+      (setq msg (append msg `((id . ,redline--next-id)))))
+    (condition-case err
+        (progn (process-send-string redline--process (concat (json-encode msg) "\n")) t)
+      (error (redline--say "%s" (error-message-string err)) nil))))
+
+;;;; The context
+
+(defun redline--file (buffer)
+  "The absolute path BUFFER visits, or nil."
+  (when-let ((name (and (buffer-live-p buffer) (buffer-file-name buffer))))
+    (file-truename name)))
+
+(defun redline--pos (pos)
+  "POS as Redline's 1-based line and column (in characters)."
+  (save-excursion
+    (goto-char pos)
+    `((line . ,(line-number-at-pos pos t)) (col . ,(1+ (- pos (line-beginning-position)))))))
+
+(defun redline--selection ()
+  "The active region of the current buffer, with its text, or nil."
+  (when (region-active-p)
+    (let* ((beg (region-beginning))
+           (end (region-end))
+           (text (buffer-substring-no-properties beg end)))
+      (when (> (length text) redline--max-selection-chars)
+        (setq text (substring text 0 redline--max-selection-chars)))
+      `((start . ,(redline--pos beg)) (end . ,(redline--pos end)) (text . ,text)))))
+
+(defun redline--active-buffer ()
+  (window-buffer (if (minibufferp (window-buffer)) (minibuffer-selected-window) (selected-window))))
+
+(defun redline--context ()
+  "The open files, most recently used first.
+The active one comes with its cursor and selection."
+  (let* ((active (redline--active-buffer))
+         (seen nil)
+         (files nil))
+    (dolist (buf (cons active (buffer-list)))
+      (let ((path (redline--file buf)))
+        (when (and path (not (member path seen)) (< (length files) redline--max-files))
+          (push path seen)
+          (push (if (eq buf active)
+                    (with-current-buffer buf
+                      (let ((sel (redline--selection)))
+                        `((path . ,path) (active . t) (cursor . ,(redline--pos (point)))
+                          ,@(and sel `((selection . ,sel))))))
+                  `((path . ,path)))
+                files))))
+    (vconcat (nreverse files))))
+
+(defun redline-flush ()
+  "Send the context now if it changed."
+  (setq redline--timer nil)
+  (let* ((files (redline--context))
+         (line (json-encode files)))
+    (unless (and (equal line redline--last-sent) (redline--live-p))
+      (when (redline--send `((type . "context") (files . ,files)))
+        (setq redline--last-sent line)))))
+
+(defun redline--changed (&rest _)
+  "Send the context once Emacs has been idle for `redline-debounce' seconds."
+  (when redline--timer (cancel-timer redline--timer))
+  (setq redline--timer (run-with-idle-timer redline-debounce nil #'redline--flush-safely)))
+
+(defun redline--flush-safely ()
+  (condition-case err
+      (redline-flush)
+    (error (redline--say "%s" (error-message-string err)))))
+
+;;;; Reloading accepted files
+
+(defun redline--file-state (path)
+  (when-let ((attrs (file-attributes path)))
+    (list (file-attribute-modification-time attrs) (file-attribute-size attrs))))
+
+(defun redline--revert (path)
+  "Revert the unmodified, out-of-date buffers visiting PATH without asking."
+  (dolist (buf (buffer-list))
+    (when (and (equal (redline--file buf) path)
+               (not (buffer-modified-p buf))
+               (not (verify-visited-file-modtime buf)))
+      (with-current-buffer buf
+        (revert-buffer t t t)))))
+
+(defun redline--reload-when-written (path)
+  "Watch PATH for the CLI's write after an accepted review, then revert.
+The write may truncate first: wait until the file stops changing."
+  (let ((path (file-truename path)))
+    (when (seq-some (lambda (b) (equal (redline--file b) path)) (buffer-list))
+      (let* ((was (redline--file-state path))
+             (changed (seq-some (lambda (b) (and (equal (redline--file b) path)
+                                                (not (verify-visited-file-modtime b))))
+                                (buffer-list)))
+             (ticks (round (/ redline--reload-watch-seconds redline--reload-poll-seconds)))
+             (timer nil))
+        (setq timer
+              (run-with-timer
+               redline--reload-poll-seconds redline--reload-poll-seconds
+               (lambda ()
+                 (let ((now (redline--file-state path)))
+                   (setq ticks (1- ticks))
+                   (cond
+                    ((not (equal now was)) (setq changed t was now))
+                    ((or changed (<= ticks 0))
+                     (cancel-timer timer)
+                     (redline--revert path)))))))))))
+
+;;;; Commands
+
+(defun redline--warn (what)
+  (lambda (msg)
+    (when (equal (alist-get 'type msg) "error")
+      (message "Redline: %s: %s" what (or (alist-get 'message msg) "failed")))))
+
+;;;###autoload
+(defun redline-mention (beg end)
+  "Point the AI CLIs connected to Redline at the lines from BEG to END.
+Interactively, the region's lines, or the current line."
+  (interactive (if (use-region-p) (list (region-beginning) (region-end)) (list (point) (point))))
+  (let ((path (redline--file (current-buffer))))
+    (if (not path)
+        (message "Redline: this buffer is not a file")
+      (let ((l1 (line-number-at-pos beg t))
+            ;; A region ending at the start of a line does not take that line.
+            (l2 (line-number-at-pos (if (and (> end beg) (save-excursion (goto-char end) (bolp))) (1- end) end) t)))
+        (unless (redline--send `((type . "mention") (path . ,path) (start . ,l1) (end . ,l2))
+                               (redline--warn "mention") t)
+          (message "Redline: not connected: %s" (or redline-last-error "no channel")))))))
+
+;;;###autoload
+(defun redline-review ()
+  "Show the pending reviews in Redline's window."
+  (interactive)
+  (unless (redline--send '((type . "review")) (redline--warn "review") t)
+    (message "Redline: not connected: %s" (or redline-last-error "no channel"))))
+
+;;;###autoload
+(define-minor-mode redline-mode
+  "Tell the AI coding CLIs connected to Redline what Emacs shows.
+Open files, the active one, the cursor and the region go to Redline
+over one `redline editor --stdio'; accepted files are reverted."
+  :global t
+  :lighter " Redline"
+  :group 'redline
+  (if redline-mode
+      (progn
+        (add-hook 'post-command-hook #'redline--changed)
+        (add-hook 'window-buffer-change-functions #'redline--changed)
+        (add-hook 'window-selection-change-functions #'redline--changed)
+        (add-hook 'after-save-hook #'redline--changed)
+        (add-hook 'kill-buffer-hook #'redline--changed)
+        (add-hook 'kill-emacs-hook #'redline-stop)
+        (redline-start)
+        (redline--changed))
+    (remove-hook 'post-command-hook #'redline--changed)
+    (remove-hook 'window-buffer-change-functions #'redline--changed)
+    (remove-hook 'window-selection-change-functions #'redline--changed)
+    (remove-hook 'after-save-hook #'redline--changed)
+    (remove-hook 'kill-buffer-hook #'redline--changed)
+    (remove-hook 'kill-emacs-hook #'redline-stop)
+    (when redline--timer (cancel-timer redline--timer) (setq redline--timer nil))
+    (redline-stop)))
+
+(provide 'redline)
+
+;;; redline.el ends here

@@ -1,0 +1,116 @@
+// Interop: the real Emacs (Debian's `emacs-nox`) with Redline's package (editors/emacs/redline.el),
+// in a terminal (a private tmux), moves the cursor and selects a region; the real Gemini CLI
+// IdeClient (@google/gemini-cli-core 0.61.0) receives them as `ide/contextUpdate`;
+// M-x redline-mention reaches a connected Claude Code client (lib/claude-ws.mjs, the stand-in
+// that speaks claude's IDE WebSocket) as `at_mentioned`; an accepted review of the open file
+// shows in Emacs once the CLI writes it. Also: the Sublime Text plugin compiles (no Sublime Text
+// runs here).
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { repoRoot, startRedline } from './lib/redline.mjs';
+import { clientEnv, startGeminiClient } from './lib/gemini.mjs';
+import { connectClaudeWs } from './lib/claude-ws.mjs';
+import { paneCommand, privateTmux, tmuxPane } from './lib/tmux.mjs';
+import { waitForEntry } from './lib/wait.mjs';
+
+const STEP_MS = 20_000;
+const EMACS = process.env.REDLINE_EMACS || 'emacs';
+const emacsVersion = spawnSync(EMACS, ['--version'], { encoding: 'utf8' }).stdout ?? '';
+const skip = (!/GNU Emacs (2[7-9]|[3-9]\d)\./.test(emacsVersion) && `${EMACS} 27+ not found (apt install emacs-nox)`) || false;
+const LINES = ['first line', 'second line', 'third línea', 'fourth line', 'fifth line'];
+const EL = path.join(repoRoot, 'editors', 'emacs', 'redline.el');
+
+const activeOf = (params) => params?.workspaceState?.openFiles?.find((f) => f.isActive);
+const elString = (s) => JSON.stringify(s); // an ASCII path: Lisp and JSON strings agree
+
+test('Emacs moves the cursor, selects a region and mentions lines: the CLIs receive them', { skip, timeout: 120_000 }, async (t) => {
+  const ws = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-emacs-')));
+  t.after(() => fsp.rm(ws, { recursive: true, force: true }));
+  const file = path.join(ws, 'a.txt');
+  await fsp.writeFile(file, LINES.join('\n') + '\n');
+  const r = await startRedline({ workspaces: [ws] });
+  t.after(() => r.stop());
+  const g = await startGeminiClient({ cwd: ws, env: clientEnv(r) });
+  t.after(() => g.close());
+  assert.equal((await g.connect()).state.status, 'connected');
+
+  // Claude Code's side of the workspace: its lock file names the port and the token.
+  const status = await r.json(['status', '--json']);
+  const w = status.workspaces.find((x) => x.path === ws) ?? status.workspaces[0];
+  const lockFile = w.discoveryFiles.find((f) => f.includes(`${path.sep}.claude${path.sep}`));
+  assert.ok(lockFile, `a Claude Code lock file: ${JSON.stringify(w.discoveryFiles)}`);
+  const lock = JSON.parse(await fsp.readFile(lockFile, 'utf8'));
+  const claude = await connectClaudeWs({ port: w.wsPort, token: lock.authToken });
+  t.after(() => claude.close());
+  await claude.initialize('2.1.330');
+
+  const server = await privateTmux('redline-emacs-tmux-');
+  t.after(() => server.stop());
+  const setup = `(progn (setq redline-command (list ${elString(r.bin)} "editor" "--stdio") redline-debounce 0.05) (redline-mode 1))`;
+  const argv = [EMACS, '-nw', '-Q', '-l', EL, '--eval', setup, 'a.txt'];
+  const cmd = paneCommand('emacs', { env: { ...r.env, TERM: 'xterm-256color', LANG: 'C.UTF-8' }, argv });
+  await server.tmux(['new-session', '-d', '-s', 'emacs', '-x', '120', '-y', '30', '-c', ws, cmd]);
+  const emacs = tmuxPane(server.tmux, 'emacs:0.0', { label: 'emacs' });
+  await emacs.waitForScreen(/fifth line/, STEP_MS, 'emacs to show a.txt');
+
+  // Line 3, before the "í" (the 8th character, the 9th byte).
+  await emacs.keys('M-<', 'C-n', 'C-n', 'C-a', 'C-f', 'C-f', 'C-f', 'C-f', 'C-f', 'C-f', 'C-f');
+  const cursor = await g.waitEvent(
+    (e) => e.event === 'notification' && e.method === 'ide/contextUpdate' && activeOf(e.params)?.cursor?.line === 3,
+    { timeoutMs: STEP_MS, what: 'a contextUpdate with the cursor on line 3' },
+  );
+  assert.equal(activeOf(cursor.params).path, file);
+  assert.deepEqual(activeOf(cursor.params).cursor, { line: 3, character: 8 });
+
+  // The region from the "í" down a line (onto the "l" of "line") to the end of that word.
+  await emacs.keys('C-Space', 'C-n', 'M-f');
+  const want = 'ínea\nfourth line';
+  const sel = await g.waitEvent(
+    (e) => e.event === 'notification' && e.method === 'ide/contextUpdate' && activeOf(e.params)?.selectedText === want,
+    { timeoutMs: STEP_MS, what: `a contextUpdate with ${JSON.stringify(want)} selected` },
+  );
+  assert.deepEqual(activeOf(sel.params).cursor, { line: 4, character: 12 });
+  await emacs.keys('C-g');
+
+  // M-x redline-mention on the region of lines 2 to 4.
+  await emacs.keys('M-<', 'C-n', 'C-Space', 'C-n', 'C-n', 'C-e', 'M-x');
+  await emacs.type('redline-mention');
+  await emacs.keys('Enter');
+  const mention = await waitForEntry(
+    claude.notifications, claude.events, 'notification', (m) => m.method === 'at_mentioned', STEP_MS,
+    'an at_mentioned from M-x redline-mention', () => `; got ${JSON.stringify(claude.notifications.map((m) => m.method))}`,
+  );
+  assert.deepEqual(mention.params, { filePath: file, lineStart: 1, lineEnd: 3 });
+  await emacs.keys('C-g');
+
+  // Accepted and written by the CLI (here the test, as the IdeClient leaves writing to it).
+  const diff = g.openDiff(file, LINES.join('\n').replace('second line', 'SECOND LINE') + '\n');
+  await diff.started;
+  const review = JSON.parse((await r.run(['review', 'wait', '--file', file, '--timeout', '20'])).stdout);
+  assert.equal((await r.run(['review', 'accept', String(review.id)])).code, 0);
+  const result = await diff.result;
+  assert.equal(result.status, 'accepted');
+  await fsp.writeFile(file, result.content);
+  await emacs.waitForScreen(/SECOND LINE/, STEP_MS, 'emacs to revert the accepted text');
+});
+
+test('the Sublime Text plugin compiles (Sublime Text itself does not run here)', async (t) => {
+  const py = spawnSync('python3', ['--version'], { encoding: 'utf8' });
+  if (py.status !== 0) return t.skip('python3 not found');
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-sublime-'));
+  t.after(() => fsp.rm(dir, { recursive: true, force: true }));
+  const res = spawnSync('python3', ['-m', 'py_compile', path.join(repoRoot, 'editors', 'sublime', 'Redline.py')], {
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONPYCACHEPREFIX: dir },
+  });
+  assert.equal(res.status, 0, res.stderr);
+  const commands = JSON.parse(await fsp.readFile(path.join(repoRoot, 'editors', 'sublime', 'Default.sublime-commands'), 'utf8'));
+  assert.ok(commands.some((c) => c.command === 'redline_mention'), JSON.stringify(commands));
+});
