@@ -56,6 +56,8 @@ Commands restart it at once.")
 (defvar redline--pending (make-hash-table :test 'eql) "Callbacks of messages sent with an id.")
 (defvar redline-last-error nil "Why the channel is down or a message failed, if it is or did.")
 (defvar redline--last-shown nil "The last error shown, so a failing channel says it once.")
+(defvar redline--ready nil "Whether Redline said `ready' on this process.")
+(defvar redline--refusal nil "The error Redline answered instead of `ready', if any.")
 
 ;;;; The process
 
@@ -63,9 +65,9 @@ Commands restart it at once.")
   (and redline--process (process-live-p redline--process)))
 
 (defun redline--say (fmt &rest args)
-  "Show a message once: the same one again is only recorded."
+  "Show a message unless it is the one shown last.
+A failing channel says so once."
   (let ((text (apply #'format fmt args)))
-    (setq redline-last-error text)
     (unless (equal text redline--last-shown)
       (setq redline--last-shown text)
       (message "Redline: %s" text))))
@@ -75,9 +77,12 @@ Commands restart it at once.")
     (when (eq proc redline--process)
       (setq redline--process nil)
       (clrhash redline--pending)
-      (redline--say "not connected (%s)"
-                    (or redline-last-error
-                        (format "%s exited with status %d" (car redline-command) (process-exit-status proc)))))))
+      (let ((status (process-exit-status proc)))
+        (setq redline-last-error
+              (cond (redline--refusal)
+                    ((= status 127) (format "cannot run %s" (car redline-command)))
+                    (t (format "%s exited with status %d" (car redline-command) status))))
+        (redline--say "not connected (%s)" redline-last-error)))))
 
 (defun redline--filter (_proc output)
   (let ((lines (split-string (concat redline--partial output) "\n")))
@@ -99,9 +104,10 @@ Commands restart it at once.")
           (funcall cb msg))
         (cond
          ((equal type "ready")
-          (setq redline-last-error nil redline--last-shown nil))
+          (setq redline--ready t redline-last-error nil redline--last-shown nil))
          ((equal type "error")
-          (setq redline-last-error (or (alist-get 'message msg) (alist-get 'code msg))))
+          (setq redline-last-error (or (alist-get 'message msg) (alist-get 'code msg)))
+          (unless redline--ready (setq redline--refusal redline-last-error)))
          ((and (equal type "accepted") (stringp (alist-get 'path msg)))
           (redline--reload-when-written (alist-get 'path msg))))))))
 
@@ -112,7 +118,8 @@ Commands restart it at once.")
     (setq redline--started-at (float-time)
           redline--last-sent nil
           redline--partial ""
-          redline-last-error nil)
+          redline--ready nil
+          redline--refusal nil)
     (condition-case err
         (setq redline--process
               (make-process :name "redline"
@@ -125,7 +132,9 @@ Commands restart it at once.")
                             :sentinel #'redline--sentinel))
       (error
        (setq redline--process nil)
-       (redline--say "cannot run %s: %s" (car redline-command) (error-message-string err)))))
+       (setq redline-last-error
+             (format "cannot run %s: %s" (car redline-command) (error-message-string err)))
+       (redline--say "not connected (%s)" redline-last-error))))
   (redline--live-p))
 
 (defun redline-stop ()
@@ -149,9 +158,11 @@ ended less than `redline--retry-seconds' ago is not restarted."
       (setq redline--next-id (1+ redline--next-id))
       (puthash redline--next-id callback redline--pending)
       (setq msg (append msg `((id . ,redline--next-id)))))
-    (condition-case err
+    ;; A process that has just ended (Redline not running) closes the pipe: the
+    ;; sentinel says why.
+    (condition-case nil
         (progn (process-send-string redline--process (concat (json-encode msg) "\n")) t)
-      (error (redline--say "%s" (error-message-string err)) nil))))
+      (error nil))))
 
 ;;;; The context
 
@@ -262,12 +273,17 @@ The write may truncate first: wait until the file stops changing."
     (when (equal (alist-get 'type msg) "error")
       (message "Redline: %s: %s" what (or (alist-get 'message msg) "failed")))))
 
+(defun redline--not-connected ()
+  (message "Redline: not connected%s"
+           (if redline-last-error (format " (%s)" redline-last-error) "")))
+
 ;;;###autoload
 (defun redline-mention (beg end)
   "Point the AI CLIs connected to Redline at the lines from BEG to END.
 Interactively, the region's lines, or the current line."
   (interactive (if (use-region-p) (list (region-beginning) (region-end)) (list (point) (point))))
   (let ((path (redline--file (current-buffer))))
+    (setq redline--last-shown nil)
     (if (not path)
         (message "Redline: this buffer is not a file")
       (let ((l1 (line-number-at-pos beg t))
@@ -275,14 +291,15 @@ Interactively, the region's lines, or the current line."
             (l2 (line-number-at-pos (if (and (> end beg) (save-excursion (goto-char end) (bolp))) (1- end) end) t)))
         (unless (redline--send `((type . "mention") (path . ,path) (start . ,l1) (end . ,l2))
                                (redline--warn "mention") t)
-          (message "Redline: not connected: %s" (or redline-last-error "no channel")))))))
+          (redline--not-connected))))))
 
 ;;;###autoload
 (defun redline-review ()
   "Show the pending reviews in Redline's window."
   (interactive)
+  (setq redline--last-shown nil)
   (unless (redline--send '((type . "review")) (redline--warn "review") t)
-    (message "Redline: not connected: %s" (or redline-last-error "no channel"))))
+    (redline--not-connected)))
 
 ;;;###autoload
 (define-minor-mode redline-mode

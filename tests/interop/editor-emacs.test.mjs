@@ -53,7 +53,9 @@ test('Emacs moves the cursor, selects a region and mentions lines: the CLIs rece
 
   const server = await privateTmux('redline-emacs-tmux-');
   t.after(() => server.stop());
-  const setup = `(progn (setq redline-command (list ${elString(r.bin)} "editor" "--stdio") redline-debounce 0.05) (redline-mode 1))`;
+  // Lines that are no message come first: the package skips them.
+  const garbage = `printf 'not json\\n[1]\\n{"type":7}\\n'; exec "$0" editor --stdio`;
+  const setup = `(progn (setq redline-command (list "sh" "-c" ${elString(garbage)} ${elString(r.bin)}) redline-debounce 0.05) (redline-mode 1))`;
   const argv = [EMACS, '-nw', '-Q', '-l', EL, '--eval', setup, 'a.txt'];
   const cmd = paneCommand('emacs', { env: { ...r.env, TERM: 'xterm-256color', LANG: 'C.UTF-8' }, argv });
   await server.tmux(['new-session', '-d', '-s', 'emacs', '-x', '120', '-y', '30', '-c', ws, cmd]);
@@ -99,6 +101,34 @@ test('Emacs moves the cursor, selects a region and mentions lines: the CLIs rece
   assert.equal(result.status, 'accepted');
   await fsp.writeFile(file, result.content);
   await emacs.waitForScreen(/SECOND LINE/, STEP_MS, 'emacs to revert the accepted text');
+});
+
+test('Emacs without a running Redline says so and keeps working', { skip, timeout: 60_000 }, async (t) => {
+  const dir = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-emacs-none-')));
+  t.after(() => fsp.rm(dir, { recursive: true, force: true }));
+  const runtime = path.join(dir, 'runtime');
+  await fsp.mkdir(runtime, { mode: 0o700 });
+  await fsp.writeFile(path.join(dir, 'a.txt'), LINES.join('\n') + '\n');
+  const bin = process.env.REDLINE_BIN || path.join(repoRoot, 'target', 'debug', 'redline');
+  const server = await privateTmux('redline-emacs-tmux-');
+  t.after(() => server.stop());
+  const setup = `(progn (setq redline-command (list ${elString(bin)} "editor" "--stdio")) (redline-mode 1))`;
+  const env = { HOME: dir, TMPDIR: dir, XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: dir, TERM: 'xterm-256color', LANG: 'C.UTF-8', PATH: process.env.PATH };
+  const cmd = paneCommand('emacs', { env, argv: [EMACS, '-nw', '-Q', '-l', EL, '--eval', setup, 'a.txt'] });
+  await server.tmux(['new-session', '-d', '-s', 'emacs', '-x', '120', '-y', '30', '-c', dir, cmd]);
+  const emacs = tmuxPane(server.tmux, 'emacs:0.0', { label: 'emacs' });
+  const notRunning = /Redline: not connected \(no running Redline/;
+  await emacs.waitForScreen(notRunning, STEP_MS, 'emacs to say Redline is not running');
+  // Moving on is quiet; a mention asks again and says so again.
+  await emacs.keys('C-n', 'C-n', 'C-g');
+  await emacs.waitForScreen((s) => !notRunning.test(s) && /Quit/.test(s), STEP_MS, 'the message to go');
+  await emacs.keys('M-x');
+  await emacs.type('redline-mention');
+  await emacs.keys('Enter');
+  await emacs.waitForScreen(notRunning, STEP_MS, 'redline-mention to say Redline is not running');
+  // Still editing.
+  await emacs.type('typed-after');
+  await emacs.waitForScreen(/typed-after/, STEP_MS, 'emacs to go on editing');
 });
 
 test('the Sublime Text plugin compiles (Sublime Text itself does not run here)', async (t) => {
