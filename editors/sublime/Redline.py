@@ -72,7 +72,8 @@ def _run(args, on_failure=None):
             err = b"timed out"
         if proc.returncode != 0 and on_failure:
             text = err.decode("utf-8", "replace").strip().splitlines()
-            on_failure(text[-1] if text else "exited with status %d" % proc.returncode)
+            last = text[-1] if text else "exited with status %d" % proc.returncode
+            on_failure(last[len("redline: "):] if last.startswith("redline: ") else last)
         return proc.returncode
 
     thread = threading.Thread(target=wait, daemon=True)

@@ -3,8 +3,8 @@
 // IdeClient (@google/gemini-cli-core 0.61.0) receives them as `ide/contextUpdate`;
 // M-x redline-mention reaches a connected Claude Code client (lib/claude-ws.mjs, the stand-in
 // that speaks claude's IDE WebSocket) as `at_mentioned`; an accepted review of the open file
-// shows in Emacs once the CLI writes it. Also: the Sublime Text plugin compiles (no Sublime Text
-// runs here).
+// shows in Emacs once the CLI writes it. Also the Sublime Text plugin (no Sublime Text runs here):
+// it compiles, and through a stand-in `sublime` module its context and mention reach the same.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,6 +13,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { repoRoot, startRedline } from './lib/redline.mjs';
 import { clientEnv, startGeminiClient } from './lib/gemini.mjs';
@@ -25,10 +26,23 @@ const EMACS = process.env.REDLINE_EMACS || 'emacs';
 const emacsVersion = spawnSync(EMACS, ['--version'], { encoding: 'utf8' }).stdout ?? '';
 const skip = (!/GNU Emacs (2[7-9]|[3-9]\d)\./.test(emacsVersion) && `${EMACS} 27+ not found (apt install emacs-nox)`) || false;
 const LINES = ['first line', 'second line', 'third línea', 'fourth line', 'fifth line'];
+const here = path.dirname(fileURLToPath(import.meta.url));
 const EL = path.join(repoRoot, 'editors', 'emacs', 'redline.el');
 
 const activeOf = (params) => params?.workspaceState?.openFiles?.find((f) => f.isActive);
 const elString = (s) => JSON.stringify(s); // an ASCII path: Lisp and JSON strings agree
+
+/** Claude Code's side of the workspace (its lock file names the port and the token), initialized. */
+async function connectClaude(r, ws) {
+  const status = await r.json(['status', '--json']);
+  const w = status.workspaces.find((x) => x.path === ws) ?? status.workspaces[0];
+  const lockFile = w.discoveryFiles.find((f) => f.includes(`${path.sep}.claude${path.sep}`));
+  assert.ok(lockFile, `a Claude Code lock file: ${JSON.stringify(w.discoveryFiles)}`);
+  const lock = JSON.parse(await fsp.readFile(lockFile, 'utf8'));
+  const claude = await connectClaudeWs({ port: w.wsPort, token: lock.authToken });
+  await claude.initialize('2.1.330');
+  return claude;
+}
 
 test('Emacs moves the cursor, selects a region and mentions lines: the CLIs receive them', { skip, timeout: 120_000 }, async (t) => {
   const ws = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-emacs-')));
@@ -41,15 +55,8 @@ test('Emacs moves the cursor, selects a region and mentions lines: the CLIs rece
   t.after(() => g.close());
   assert.equal((await g.connect()).state.status, 'connected');
 
-  // Claude Code's side of the workspace: its lock file names the port and the token.
-  const status = await r.json(['status', '--json']);
-  const w = status.workspaces.find((x) => x.path === ws) ?? status.workspaces[0];
-  const lockFile = w.discoveryFiles.find((f) => f.includes(`${path.sep}.claude${path.sep}`));
-  assert.ok(lockFile, `a Claude Code lock file: ${JSON.stringify(w.discoveryFiles)}`);
-  const lock = JSON.parse(await fsp.readFile(lockFile, 'utf8'));
-  const claude = await connectClaudeWs({ port: w.wsPort, token: lock.authToken });
+  const claude = await connectClaude(r, ws);
   t.after(() => claude.close());
-  await claude.initialize('2.1.330');
 
   const server = await privateTmux('redline-emacs-tmux-');
   t.after(() => server.stop());
@@ -131,16 +138,57 @@ test('Emacs without a running Redline says so and keeps working', { skip, timeou
   await emacs.waitForScreen(/typed-after/, STEP_MS, 'emacs to go on editing');
 });
 
-test('the Sublime Text plugin compiles (Sublime Text itself does not run here)', async (t) => {
+// Sublime Text is not in Debian: its plugin compiles, and runs through a stand-in of the
+// `sublime` module (tests/interop/sublime) against the real Redline and the real IdeClient.
+test('the Sublime Text plugin compiles, sends the context and mentions lines', { timeout: 120_000 }, async (t) => {
   const py = spawnSync('python3', ['--version'], { encoding: 'utf8' });
   if (py.status !== 0) return t.skip('python3 not found');
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-sublime-'));
-  t.after(() => fsp.rm(dir, { recursive: true, force: true }));
-  const res = spawnSync('python3', ['-m', 'py_compile', path.join(repoRoot, 'editors', 'sublime', 'Redline.py')], {
-    encoding: 'utf8',
-    env: { ...process.env, PYTHONPYCACHEPREFIX: dir },
-  });
-  assert.equal(res.status, 0, res.stderr);
+  const plugin = path.join(repoRoot, 'editors', 'sublime', 'Redline.py');
+  const cache = await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-sublime-'));
+  t.after(() => fsp.rm(cache, { recursive: true, force: true }));
+  const compiled = spawnSync('python3', ['-m', 'py_compile', plugin], { encoding: 'utf8', env: { ...process.env, PYTHONPYCACHEPREFIX: cache } });
+  assert.equal(compiled.status, 0, compiled.stderr);
   const commands = JSON.parse(await fsp.readFile(path.join(repoRoot, 'editors', 'sublime', 'Default.sublime-commands'), 'utf8'));
-  assert.ok(commands.some((c) => c.command === 'redline_mention'), JSON.stringify(commands));
+  assert.deepEqual(commands.map((c) => c.command).sort(), ['redline_context', 'redline_mention']);
+
+  const ws = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-sublime-ws-')));
+  t.after(() => fsp.rm(ws, { recursive: true, force: true }));
+  const file = path.join(ws, 'a.txt');
+  const text = LINES.join('\n') + '\n';
+  await fsp.writeFile(file, text);
+  const r = await startRedline({ workspaces: [ws] });
+  t.after(() => r.stop());
+  const g = await startGeminiClient({ cwd: ws, env: clientEnv(r) });
+  t.after(() => g.close());
+  assert.equal((await g.connect()).state.status, 'connected');
+  const claude = await connectClaude(r, ws);
+  t.after(() => claude.close());
+
+  const drive = (what, a, b) => {
+    const res = spawnSync('python3', ['-B', path.join(here, 'sublime', 'drive.py'), plugin, file, what, String(a), String(b)], {
+      encoding: 'utf8', cwd: ws, timeout: 60_000, env: { ...r.env, REDLINE_BIN: r.bin },
+    });
+    assert.equal(res.status, 0, `drive.py ${what}: ${res.stdout}${res.stderr}`);
+    return res.stdout;
+  };
+  // From the "í" of line 3 to the end of line 4, the caret at the end (offsets in characters).
+  const from = text.indexOf('ínea');
+  const to = text.indexOf('fourth line') + 'fourth line'.length;
+  drive('context', from, to);
+  const want = 'ínea\nfourth line';
+  const sel = await g.waitEvent(
+    (e) => e.event === 'notification' && e.method === 'ide/contextUpdate' && activeOf(e.params)?.selectedText === want,
+    { timeoutMs: STEP_MS, what: `a contextUpdate with ${JSON.stringify(want)} selected` },
+  );
+  assert.equal(activeOf(sel.params).path, file);
+  assert.deepEqual(activeOf(sel.params).cursor, { line: 4, character: 12 });
+
+  // Lines 2 to 4.
+  const out = drive('mention', text.indexOf('second'), to);
+  assert.match(out, /Redline: mentioned a\.txt:2-4/);
+  const mention = await waitForEntry(
+    claude.notifications, claude.events, 'notification', (m) => m.method === 'at_mentioned', STEP_MS,
+    'an at_mentioned from redline_mention', () => `; got ${JSON.stringify(claude.notifications.map((m) => m.method))}`,
+  );
+  assert.deepEqual(mention.params, { filePath: file, lineStart: 1, lineEnd: 3 });
 });
