@@ -167,9 +167,10 @@ ended less than `redline--retry-seconds' ago is not restarted."
 ;;;; The context
 
 (defun redline--file (buffer)
-  "The absolute path BUFFER visits, or nil."
+  "The absolute path BUFFER visits, or nil (also for a remote file)."
   (when-let ((name (and (buffer-live-p buffer) (buffer-file-name buffer))))
-    (file-truename name)))
+    (unless (file-remote-p name)
+      (file-truename name))))
 
 (defun redline--pos (pos)
   "POS as Redline's 1-based line and column (in characters)."
