@@ -91,11 +91,15 @@ test('Emacs moves the cursor, selects a region and mentions lines: the CLIs rece
   // M-x redline-mention on the region of lines 2 to 4.
   await emacs.keys('M-<', 'C-n', 'C-Space', 'C-n', 'C-n', 'C-e', 'M-x');
   await emacs.type('redline-mention');
+  await emacs.waitForScreen(/M-x redline-mention/, STEP_MS, 'the minibuffer to show the command');
   await emacs.keys('Enter');
   const mention = await waitForEntry(
     claude.notifications, claude.events, 'notification', (m) => m.method === 'at_mentioned', STEP_MS,
     'an at_mentioned from M-x redline-mention', () => `; got ${JSON.stringify(claude.notifications.map((m) => m.method))}`,
-  );
+  ).catch(async (err) => {
+    err.message += `\n--- screen ---\n${await emacs.screen()}`;
+    throw err;
+  });
   assert.deepEqual(mention.params, { filePath: file, lineStart: 1, lineEnd: 3 });
   await emacs.keys('C-g');
 
@@ -131,6 +135,7 @@ test('Emacs without a running Redline says so and keeps working', { skip, timeou
   await emacs.waitForScreen((s) => !notRunning.test(s) && /Quit/.test(s), STEP_MS, 'the message to go');
   await emacs.keys('M-x');
   await emacs.type('redline-mention');
+  await emacs.waitForScreen(/M-x redline-mention/, STEP_MS, 'the minibuffer to show the command');
   await emacs.keys('Enter');
   await emacs.waitForScreen(notRunning, STEP_MS, 'redline-mention to say Redline is not running');
   // Still editing.
