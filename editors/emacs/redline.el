@@ -62,10 +62,11 @@ Commands restart it at once.")
 ;;;; The process
 
 (defun redline--live-p ()
+  "Whether the channel to Redline is up."
   (and redline--process (process-live-p redline--process)))
 
 (defun redline--say (fmt &rest args)
-  "Show a message unless it is the one shown last.
+  "Show FMT formatted with ARGS unless it is the message shown last.
 A failing channel says so once."
   (let ((text (apply #'format fmt args)))
     (unless (equal text redline--last-shown)
@@ -73,6 +74,7 @@ A failing channel says so once."
       (message "Redline: %s" text))))
 
 (defun redline--sentinel (proc _event)
+  "Note why PROC, the channel, ended and say it once."
   (unless (process-live-p proc)
     (when (eq proc redline--process)
       (setq redline--process nil)
@@ -85,13 +87,14 @@ A failing channel says so once."
         (redline--say "not connected (%s)" redline-last-error)))))
 
 (defun redline--filter (_proc output)
+  "Split OUTPUT into lines and handle each whole one."
   (let ((lines (split-string (concat redline--partial output) "\n")))
     (setq redline--partial (car (last lines)))
     (dolist (line (butlast lines))
       (redline--on-line line))))
 
 (defun redline--on-line (line)
-  "Handle one line from Redline; anything that is not a JSON object is ignored."
+  "Handle LINE from Redline; anything that is not a JSON object is ignored."
   (let ((msg (condition-case nil
                  (json-parse-string line :object-type 'alist :null-object nil :false-object nil)
                (error nil))))
@@ -189,6 +192,7 @@ ended less than `redline--retry-seconds' ago is not restarted."
       `((start . ,(redline--pos beg)) (end . ,(redline--pos end)) (text . ,text)))))
 
 (defun redline--active-buffer ()
+  "The buffer of the selected window (the one under the minibuffer)."
   (window-buffer (if (minibufferp (window-buffer)) (minibuffer-selected-window) (selected-window))))
 
 (defun redline--context ()
@@ -225,6 +229,7 @@ The active one comes with its cursor and selection."
   (setq redline--timer (run-with-idle-timer redline-debounce nil #'redline--flush-safely)))
 
 (defun redline--flush-safely ()
+  "Send the context; a failure is a message, never an error."
   (condition-case err
       (redline-flush)
     (error (redline--say "%s" (error-message-string err)))))
@@ -232,6 +237,7 @@ The active one comes with its cursor and selection."
 ;;;; Reloading accepted files
 
 (defun redline--file-state (path)
+  "PATH's modification time and size, or nil."
   (when-let ((attrs (file-attributes path)))
     (list (file-attribute-modification-time attrs) (file-attribute-size attrs))))
 
@@ -270,11 +276,13 @@ The write may truncate first: wait until the file stops changing."
 ;;;; Commands
 
 (defun redline--warn (what)
+  "A callback showing an error answered to WHAT."
   (lambda (msg)
     (when (equal (alist-get 'type msg) "error")
       (message "Redline: %s: %s" what (or (alist-get 'message msg) "failed")))))
 
 (defun redline--not-connected ()
+  "Say the channel is down and why."
   (message "Redline: not connected%s"
            (if redline-last-error (format " (%s)" redline-last-error) "")))
 
