@@ -143,6 +143,42 @@ test('Emacs without a running Redline says so and keeps working', { skip, timeou
   await emacs.waitForScreen(/typed-after/, STEP_MS, 'emacs to go on editing');
 });
 
+// The revert rule on its own (Emacs in batch mode, no Redline needed): after `accepted`, an
+// unmodified buffer takes the CLI's write, one with unsaved changes keeps them.
+test('Emacs reverts an accepted file only where the buffer has no unsaved changes', { skip, timeout: 60_000 }, async (t) => {
+  const dir = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-emacs-revert-')));
+  t.after(() => fsp.rm(dir, { recursive: true, force: true }));
+  const a = path.join(dir, 'a.txt');
+  const b = path.join(dir, 'b.txt');
+  await fsp.writeFile(a, 'old a\n');
+  await fsp.writeFile(b, 'old b\n');
+  const lisp = `
+(let* ((ba (find-file-noselect ${elString(a)}))
+       (bb (find-file-noselect ${elString(b)}))
+       (deadline (+ (float-time) 15)))
+  (with-current-buffer bb (goto-char (point-max)) (insert "unsaved\n"))
+  ;; Visited ten seconds ago, so the CLI's write surely changes the modification time.
+  (set-file-times ${elString(a)} (time-subtract nil 10))
+  (set-file-times ${elString(b)} (time-subtract nil 10))
+  (with-current-buffer ba (set-visited-file-modtime))
+  (with-current-buffer bb (set-visited-file-modtime))
+  (with-temp-file ${elString(a)} (insert "new a\n"))
+  (with-temp-file ${elString(b)} (insert "new b\n"))
+  (let ((timers (length timer-list)))
+    (redline--on-line ${elString(JSON.stringify({ type: 'accepted', path: a }))})
+    (redline--on-line ${elString(JSON.stringify({ type: 'accepted', path: b }))})
+    ;; Until both watches have ended (each is one timer).
+    (while (and (< (float-time) deadline) (> (length timer-list) timers))
+      (sit-for 0.1)))
+  (princ (json-encode (list (cons 'a (with-current-buffer ba (buffer-string)))
+                            (cons 'b (with-current-buffer bb (buffer-string)))
+                            (cons 'bModified (and (buffer-modified-p bb) t)))))
+  (terpri))`;
+  const res = spawnSync(EMACS, ['--batch', '-Q', '-l', EL, '--eval', lisp], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(res.status, 0, res.stderr);
+  assert.deepEqual(JSON.parse(res.stdout.trim().split('\n').pop()), { a: 'new a\n', b: 'old b\nunsaved\n', bModified: true });
+});
+
 // Sublime Text is not in Debian: its plugin compiles, and runs through a stand-in of the
 // `sublime` module (tests/interop/sublime) against the real Redline and the real IdeClient.
 test('the Sublime Text plugin compiles, sends the context and mentions lines', { timeout: 120_000 }, async (t) => {
