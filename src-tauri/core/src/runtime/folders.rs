@@ -108,10 +108,7 @@ fn read_session(dir: &Path) -> Option<(u32, PathBuf)> {
 fn cwd(yaml: &str) -> Option<PathBuf> {
     let value = yaml.lines().find_map(|l| l.strip_prefix("cwd:"))?.trim();
     let unquoted = match value.as_bytes().first() {
-        Some(b'"') => value
-            .strip_prefix('"')?
-            .strip_suffix('"')?
-            .replace("\\\"", "\""),
+        Some(b'"') => unescape(value.strip_prefix('"')?.strip_suffix('"')?),
         Some(b'\'') => value
             .strip_prefix('\'')?
             .strip_suffix('\'')?
@@ -120,6 +117,22 @@ fn cwd(yaml: &str) -> Option<PathBuf> {
     };
     let path = PathBuf::from(unquoted);
     path.is_absolute().then_some(path)
+}
+
+/// A YAML double-quoted scalar's `\\` and `\"` (a Windows path has the first).
+fn unescape(quoted: &str) -> String {
+    let mut out = String::with_capacity(quoted.len());
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match (c, chars.clone().next()) {
+            ('\\', Some(next @ ('\\' | '"'))) => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// The folders among `running` that lie strictly inside one of `roots` (a root itself is in the
@@ -155,36 +168,44 @@ mod tests {
     fn live_sessions_folders_only_and_quoted_paths_unquoted() {
         let tmp = tempfile::tempdir().unwrap();
         let dirs = Dirs::under(tmp.path());
+        // Absolute on this OS (`C:\…` under Windows), as copilot writes its cwd there.
+        let app = tmp.path().join("src").join("app");
+        let at = |rel: &str| app.join(rel).to_string_lossy().into_owned();
+        let server = at("server");
+        let quoted = at("it's \"q\"");
         session(
             &dirs,
             "a",
             10,
-            "id: a\ncwd: /src/app/server\ncreated_at: x\n",
+            &format!("id: a\ncwd: {server}\ncreated_at: x\n"),
         );
-        session(&dirs, "b", 11, "id: b\ncwd: \"/src/app/it's \\\"q\\\"\"\n");
-        session(&dirs, "c", 12, "cwd: /src/app/dead\n");
+        let escaped = quoted.replace('\\', "\\\\").replace('"', "\\\"");
+        session(&dirs, "b", 11, &format!("id: b\ncwd: \"{escaped}\"\n"));
+        session(&dirs, "c", 12, &format!("cwd: {}\n", at("dead")));
         session(&dirs, "d", 13, "cwd: relative/path\n");
         let closed = sessions_dir(&dirs, &clients::COPILOT).join("e");
         std::fs::create_dir_all(&closed).unwrap();
-        std::fs::write(closed.join("workspace.yaml"), "cwd: /src/app/closed\n").unwrap();
+        std::fs::write(
+            closed.join("workspace.yaml"),
+            format!("cwd: {}\n", at("closed")),
+        )
+        .unwrap();
         let mut s = Sessions::default();
         let live = s.scan(&dirs, &Alive(vec![10, 11, 13]));
-        let want: BTreeSet<PathBuf> = ["/src/app/server", "/src/app/it's \"q\""]
-            .iter()
-            .map(PathBuf::from)
-            .collect();
+        let want: BTreeSet<PathBuf> = [&server, &quoted].iter().map(PathBuf::from).collect();
         assert_eq!(live, want);
         // The process ends: its folder goes, whatever the record says.
         assert_eq!(s.scan(&dirs, &Alive(vec![11])).len(), 1);
-        let roots = [PathBuf::from("/src/app")];
-        let running: BTreeSet<PathBuf> = ["/src/app", "/src/app/x", "/src/apple", "/other"]
-            .iter()
-            .map(PathBuf::from)
-            .collect();
-        assert_eq!(
-            inside(&running, &roots),
-            BTreeSet::from([PathBuf::from("/src/app/x")])
-        );
+        let roots = [app.clone()];
+        let running: BTreeSet<PathBuf> = [
+            app.clone(),
+            app.join("x"),
+            tmp.path().join("src").join("apple"),
+            tmp.path().join("other"),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(inside(&running, &roots), BTreeSet::from([app.join("x")]));
     }
 
     #[cfg(unix)]
