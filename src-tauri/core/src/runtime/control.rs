@@ -362,6 +362,17 @@ mod tests {
     use crate::platform::process::OsProcessTable;
     use crate::runtime::instance::World;
 
+    fn world(dirs: &Dirs) -> World {
+        World {
+            dirs: dirs.clone(),
+            pid: 4242,
+            procs: Arc::new(OsProcessTable),
+            clock: Arc::new(SystemClock),
+            tokens: Tokens::memory("test".into()),
+            interfaces: Arc::new(crate::workspace::container::OsInterfaces),
+        }
+    }
+
     fn dirs(root: &std::path::Path) -> Dirs {
         Dirs {
             config: root.join("config"),
@@ -382,16 +393,7 @@ mod tests {
         ));
         let listener = bind(&dirs).await.unwrap();
         assert!(matches!(bind(&dirs).await, Err(Error::AlreadyRunning)));
-        let instance = Instance::start(World {
-            dirs: dirs.clone(),
-            pid: 4242,
-            procs: Arc::new(OsProcessTable),
-            clock: Arc::new(SystemClock),
-            tokens: Tokens::memory("test".into()),
-            interfaces: Arc::new(crate::workspace::container::OsInterfaces),
-        })
-        .await
-        .unwrap();
+        let instance = Instance::start(world(&dirs)).await.unwrap();
         tokio::spawn(serve(instance, listener));
         for _ in 0..3 {
             let status = call(&dirs, &Request::Status).await.unwrap();
@@ -410,16 +412,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dirs = dirs(tmp.path());
         let listener = bind(&dirs).await.unwrap();
-        let instance = Instance::start(World {
-            dirs: dirs.clone(),
-            pid: 4242,
-            procs: Arc::new(OsProcessTable),
-            clock: Arc::new(SystemClock),
-            tokens: Tokens::memory("test".into()),
-            interfaces: Arc::new(crate::workspace::container::OsInterfaces),
-        })
-        .await
-        .unwrap();
+        let instance = Instance::start(world(&dirs)).await.unwrap();
         tokio::spawn(serve(instance, listener));
         let stream = tokio::net::UnixStream::connect(dirs.control_socket())
             .await

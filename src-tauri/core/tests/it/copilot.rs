@@ -71,6 +71,24 @@ fn post(host: &str, auth: Option<&str>, body: &str) -> String {
     )
 }
 
+/// `open_diff` called from `asking` in the background, as copilot blocks on it.
+fn open_diff(
+    mut asking: Mcp,
+    path: &str,
+    text: &'static str,
+    tab: &'static str,
+) -> tokio::task::JoinHandle<Value> {
+    let path = path.to_owned();
+    tokio::spawn(async move {
+        asking
+            .call(
+                "open_diff",
+                json!({"original_file_path": path, "new_file_contents": text, "tab_name": tab}),
+            )
+            .await
+    })
+}
+
 /// Waits until review `id`'s `open_diff` is pending in the queue.
 async fn pending(f: &Fixture, path: &str) -> u64 {
     let r = f
@@ -183,19 +201,13 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
     assert_eq!(named["result"]["isError"], Value::Null, "{named}");
     let path = f.file("a.txt");
     for (decision, result) in [(true, "SAVED"), (false, "REJECTED")] {
-        let mut asking = c.clone_session();
-        let call = tokio::spawn({
-            let path = path.clone();
-            async move {
-                asking
-                    .call(
-                        "open_diff",
-                        json!({"original_file_path": path, "new_file_contents": "one\nTWO\n",
-                               "tab_name": "[Copilot CLI] - a.txt (4e08e3)"}),
-                    )
-                    .await
-            }
-        });
+        let asking = c.clone_session();
+        let call = open_diff(
+            asking,
+            &path,
+            "one\nTWO\n",
+            "[Copilot CLI] - a.txt (4e08e3)",
+        );
         let id = pending(&f, &path).await;
         let review = f.instance.review(id).unwrap();
         assert_eq!(review.proposal, "one\nTWO\n");
@@ -250,19 +262,8 @@ async fn close_diff_from_the_cli_ends_the_review_and_an_unknown_tab_is_already_c
     let f = start().await;
     let c = session(&f).await;
     let path = f.file("a.txt");
-    let mut asking = c.clone_session();
-    let call = tokio::spawn({
-        let path = path.clone();
-        async move {
-            asking
-                .call(
-                    "open_diff",
-                    json!({"original_file_path": path, "new_file_contents": "x\n",
-                           "tab_name": "t1"}),
-                )
-                .await
-        }
-    });
+    let asking = c.clone_session();
+    let call = open_diff(asking, &path, "x\n", "t1");
     pending(&f, &path).await;
     let mut closer = c.clone_session();
     let closed = closer.call("close_diff", json!({"tab_name": "t1"})).await;
@@ -306,19 +307,8 @@ async fn the_selection_goes_out_as_selection_changed_and_get_selection_answers_i
     let c = session(&f).await;
     let mut stream = c.stream().await;
     let path = f.file("a.txt");
-    let mut asking = c.clone_session();
-    let _call = tokio::spawn({
-        let path = path.clone();
-        async move {
-            asking
-                .call(
-                    "open_diff",
-                    json!({"original_file_path": path, "new_file_contents": "one\nTWO\n",
-                           "tab_name": "t"}),
-                )
-                .await
-        }
-    });
+    let asking = c.clone_session();
+    let _call = open_diff(asking, &path, "one\nTWO\n", "t");
     let id = pending(&f, &path).await;
     let sel = Selection {
         start_line: 1,
