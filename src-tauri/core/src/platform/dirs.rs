@@ -47,9 +47,15 @@ impl Dirs {
     /// The directory where `cli` looks for discovery files.
     /// Every directory under one root, no CLI home variable set: a world of its own for tests.
     pub fn under(root: &Path) -> Self {
+        // The runtime dir's name is the control pipe's name on Windows, which is per machine:
+        // tests running side by side must not answer each other's requests.
+        let tag = root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         Dirs {
             config: root.join("config"),
-            runtime: root.join("run"),
+            runtime: root.join(format!("run-{tag}")),
             home: root.join("home"),
             tmp: root.join("tmp"),
             vars: Default::default(),
