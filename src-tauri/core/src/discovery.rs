@@ -189,15 +189,12 @@ pub fn write_folder_lock(dirs: &Dirs, a: &Announcement<'_>, folder: &Path) -> Wr
     write_all(vec![(path, copilot_lock(a, vec![folder]))])
 }
 
-/// A short stable name for a folder (FNV-1a of its bytes, in hex).
+/// A short stable name for a folder.
 fn folder_tag(folder: &Path) -> String {
-    let hash = folder
-        .to_string_lossy()
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
-    format!("{hash:016x}")
+    format!(
+        "{:08x}",
+        crate::workspace::container::fnv(&folder.to_string_lossy())
+    )
 }
 
 fn write_all(files: Vec<(PathBuf, Value)>) -> Written {

@@ -63,9 +63,12 @@ impl Dirs {
     }
 
     pub fn discovery(&self, cli: &Cli) -> PathBuf {
-        cli.discovery
-            .dir
-            .resolve(&self.home, &self.tmp, &|k| self.vars.get(k).cloned())
+        self.locate(&cli.discovery.dir)
+    }
+
+    /// Where a CLI's location is on this machine, with the CLI home variables that are set.
+    pub fn locate(&self, l: &clients::Location) -> PathBuf {
+        l.resolve(&self.home, &self.tmp, &|k| self.vars.get(k).cloned())
     }
 
     pub fn config_file(&self) -> PathBuf {

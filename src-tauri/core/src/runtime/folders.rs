@@ -69,9 +69,7 @@ impl Sessions {
 }
 
 fn sessions_dir(dirs: &Dirs, cli: &Cli) -> PathBuf {
-    cli.sessions
-        .map(|l| l.resolve(&dirs.home, &dirs.tmp, &|k| dirs.vars.get(k).cloned()))
-        .unwrap_or_default()
+    cli.sessions.map(|l| dirs.locate(&l)).unwrap_or_default()
 }
 
 fn entries(dir: &Path) -> Vec<PathBuf> {

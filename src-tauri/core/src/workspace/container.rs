@@ -127,7 +127,7 @@ pub fn to_host(file_path: &str, host: &Path, container_paths: &[String]) -> Opti
 }
 
 /// A stable short hash for directory names (they end up in users' devcontainer.json).
-fn fnv(s: &str) -> u32 {
+pub(crate) fn fnv(s: &str) -> u32 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in s.bytes() {
         h ^= u64::from(b);

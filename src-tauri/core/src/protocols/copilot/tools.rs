@@ -5,7 +5,7 @@ use crate::protocols::mcp_http::call::{self, args, done, failed, tool};
 use crate::protocols::mcp_http::caller::Caller;
 use crate::protocols::mcp_http::shared::Shared;
 use crate::review::service::Ask;
-use crate::review::{Outcome, Reply, Review, ReviewId};
+use crate::review::{ClientInfo, Outcome, Reply, Review, ReviewId};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, Tool,
@@ -121,8 +121,12 @@ fn answer(outcome: Option<Outcome>) -> Value {
 
 impl Handler {
     /// Opens the review and waits for its end: the answer IS the decision.
-    async fn open_diff(&self, session: String, a: OpenDiffArgs) -> CallToolResult {
-        let client = self.ws().sessions.client(&session).unwrap_or_default();
+    async fn open_diff(
+        &self,
+        session: String,
+        client: ClientInfo,
+        a: OpenDiffArgs,
+    ) -> CallToolResult {
         let (tx, rx) = oneshot::channel::<Outcome>();
         let reply: Reply = Box::new(move |_: &Review, outcome| {
             let _ = tx.send(outcome);
@@ -207,8 +211,8 @@ impl ServerHandler for Handler {
         let session = self.caller.session(&context.extensions, &context.peer);
         let result = match request.name.as_ref() {
             "open_diff" => {
-                self.caller.client(&session, &context.extensions).await;
-                self.open_diff(session, args(&request)?).await
+                let client = self.caller.client(&session, &context.extensions).await;
+                self.open_diff(session, client, args(&request)?).await
             }
             "close_diff" => self.close_diff(args(&request)?),
             "update_session_name" => self.update_session_name(&session, args(&request)?),

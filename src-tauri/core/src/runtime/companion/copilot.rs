@@ -73,20 +73,20 @@ impl Companion {
         }
         let token = self.token();
         let joined = self.shared.workspace.joined();
+        let a = announcement(
+            &self.shared,
+            &joined,
+            pid,
+            self.port,
+            self.ws_port,
+            self.socket.as_deref(),
+            self.trusted,
+            &token,
+        );
         for folder in folders {
             if self.folder_locks.contains_key(folder) {
                 continue;
             }
-            let a = announcement(
-                &self.shared,
-                &joined,
-                pid,
-                self.port,
-                self.ws_port,
-                self.socket.as_deref(),
-                self.trusted,
-                &token,
-            );
             let written = discovery::write_folder_lock(dirs, &a, folder);
             if let Some(lock) = written.files.into_iter().next() {
                 tracing::info!("Copilot CLI lock for {}", folder.display());
