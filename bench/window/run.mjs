@@ -101,6 +101,7 @@ function memory(pid) {
   walk(pid);
   let rss = 0, pss = 0;
   const names = [];
+  const byProcess = {};
   for (const p of pids) {
     let status, rollup;
     try {
@@ -109,9 +110,11 @@ function memory(pid) {
     } catch { continue; } // it ended while we looked
     rss += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
     pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
-    names.push(/Name:\s+(\S+)/.exec(status)?.[1]);
+    const name = /Name:\s+(\S+)/.exec(status)?.[1];
+    names.push(name);
+    byProcess[name] = (byProcess[name] ?? 0) + Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) / 1024;
   }
-  return { rss: rss / 1024, pss: pss / 1024, processes: names };
+  return { rss: rss / 1024, pss: pss / 1024, processes: names, byProcess };
 }
 
 /** One launch of the app: every figure once (warm ones `warmRuns`/`bigRuns` times). */
@@ -254,6 +257,12 @@ async function main() {
     memRow('one review shown', 'shown'),
     memRow('answered, window hidden (kept warm)', 'hidden'),
     memRow('window released after the idle spell', 'released'),
+    '',
+    `| PSS by process, median, MiB | ${results[0].processes.join(' | ')} |`,
+    `| --- |${results[0].processes.map(() => ' --- |').join('')}`,
+    ...[['idle at start, no window', 'idle'], ['a CLI connected: window prepared, hidden', 'prepared'],
+      ['one review shown', 'shown'], ['window released after the idle spell', 'released']].map(([label, k]) =>
+      `| ${label} | ${results[0].processes.map((p) => f(stats(results.map((r) => r[k].byProcess[p] ?? 0)).median)).join(' | ')} |`),
     '',
     '| where a truly cold pop-up\'s time goes, ms | min | median | max | samples |',
     '| --- | --- | --- | --- | --- |',

@@ -116,29 +116,35 @@ darkQuery?.addEventListener('change', (e) => {
   for (const view of liveViews) view.dispatch({ effects: themeSlot.reconfigure(themeFor(e.matches)) });
 });
 
+// Built once and shared by every view: each review's editors reuse the same extension values
+// instead of making new ones, so the state's configuration is resolved from a cache-friendly set.
+const shared: Extension = [
+  lineNumbers(),
+  highlightSpecialChars(),
+  drawSelection(),
+  syntaxHighlighting(classHighlighter),
+  syntaxHighlighting(functionNames),
+  highlightSelectionMatches(),
+  look,
+  keymap.of([...searchKeymap, ...defaultKeymap]),
+];
+
+const editing: Extension = [
+  history(),
+  indentOnInput(),
+  bracketMatching(),
+  highlightActiveLine(),
+  highlightActiveLineGutter(),
+  keymap.of([...historyKeymap, indentWithTab]),
+];
+
 function common(lang: Extension): Extension {
-  return [
-    lineNumbers(),
-    highlightSpecialChars(),
-    drawSelection(),
-    syntaxHighlighting(classHighlighter),
-    syntaxHighlighting(functionNames),
-    highlightSelectionMatches(),
-    languageSlot.of(lang),
-    themeSlot.of(themeFor(darkQuery?.matches ?? false)),
-    look,
-    keymap.of([...searchKeymap, ...defaultKeymap]),
-  ];
+  return [shared, languageSlot.of(lang), themeSlot.of(themeFor(darkQuery?.matches ?? false))];
 }
 
 function editable(onChange: () => void, onSelect: () => void): Extension {
   return [
-    history(),
-    indentOnInput(),
-    bracketMatching(),
-    highlightActiveLine(),
-    highlightActiveLineGutter(),
-    keymap.of([...historyKeymap, indentWithTab]),
+    editing,
     EditorView.updateListener.of((update) => {
       if (update.docChanged) onChange();
       if (update.selectionSet) onSelect();
