@@ -79,13 +79,21 @@ fn lean(w: &WebviewWindow) {
 fn lean(_: &WebviewWindow) {}
 
 /// Makes the window's native resources (the X window, its surfaces) without mapping it, so its
-/// first show only maps it.
+/// first show only maps it. On the main thread: `prepare` runs on a runtime worker, and GTK may
+/// only be touched from the thread that runs its loop.
 #[cfg(target_os = "linux")]
 fn realize(w: &WebviewWindow) {
-    use gtk::prelude::WidgetExt;
-    if let Ok(window) = w.gtk_window() {
-        window.realize();
-    }
+    let window = w.clone();
+    let _ = w.run_on_main_thread(move || {
+        use gtk::prelude::WidgetExt;
+        if let Ok(gtk_window) = window.gtk_window() {
+            debug_assert!(
+                gtk::is_initialized_main_thread(),
+                "GTK touched off its loop's thread"
+            );
+            gtk_window.realize();
+        }
+    });
 }
 
 #[cfg(not(target_os = "linux"))]
