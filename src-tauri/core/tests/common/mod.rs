@@ -213,3 +213,17 @@ pub async fn raw_at(addr: &str, port: u16, request: &str) -> (u16, String) {
         .unwrap_or_default();
     (status, body)
 }
+
+/// Polls `cond` until it holds or the deadline passes.
+pub async fn eventually<F, Fut>(what: &str, mut cond: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !cond().await {
+        assert!(tokio::time::Instant::now() < deadline, "timed out: {what}");
+        tokio::task::yield_now().await;
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}

@@ -2,7 +2,7 @@
 //! faults, sessions that are unknown, missing or too many, slowloris, idle floods, and stops
 //! that a half-sent request must not hold up.
 
-use crate::common::{raw, start, start_with, Fixture, WAIT};
+use crate::common::{eventually, raw, start, start_with, Fixture, WAIT};
 use redline_core::net::limits::Limits;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -21,20 +21,6 @@ fn post(f: &Fixture, session: Option<&str>, body: &str) -> String {
 fn error_code(body: &str) -> Option<i64> {
     let v: Value = serde_json::from_str(body.trim()).ok()?;
     v["error"]["code"].as_i64()
-}
-
-/// Polls `cond` until it holds or the deadline passes.
-async fn eventually<F, Fut>(what: &str, mut cond: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let deadline = tokio::time::Instant::now() + WAIT;
-    while !cond().await {
-        assert!(tokio::time::Instant::now() < deadline, "timed out: {what}");
-        tokio::task::yield_now().await;
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 #[tokio::test]

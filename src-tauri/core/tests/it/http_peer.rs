@@ -35,3 +35,22 @@ async fn a_review_names_the_process_behind_the_connection() {
         std::process::id()
     );
 }
+
+/// The process is looked up when the session starts, not on the first openDiff's path: by the
+/// time the CLI proposes an edit, who it is is known already.
+#[tokio::test]
+async fn the_process_is_known_before_the_first_review() {
+    let f = crate::common::start().await;
+    let mut client = f.client();
+    client.connect("2025-06-18").await;
+    crate::common::eventually("the connected CLI's process to be known", || async {
+        let status = f.instance.status().await;
+        status.workspaces[0]
+            .clients
+            .first()
+            .and_then(|c| c.process.as_ref())
+            .map(|p| p.pid)
+            == Some(std::process::id())
+    })
+    .await;
+}

@@ -174,7 +174,10 @@ impl ServerHandler for Handler {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.caller.session(&context.extensions, &context.peer);
+        let session = self.caller.session(&context.extensions, &context.peer);
+        // Who asks is looked up now, while the CLI works (the OS's socket and process tables:
+        // ~10 ms here, more with many processes), not on its first openDiff's path.
+        self.caller.client(&session, &context.extensions).await;
     }
 
     async fn list_tools(
