@@ -242,6 +242,23 @@ impl Companion {
         self.containers.as_ref()?.endpoint()
     }
 
+    /// Runs `f` with what this server announces now (its ports, socket, token), for the
+    /// discovery files and Copilot's folder locks alike.
+    fn with_announcement<R>(&self, pid: u32, f: impl FnOnce(&Announcement<'_>) -> R) -> R {
+        let token = self.token();
+        let joined = self.shared.workspace.joined();
+        f(&announcement(
+            &self.shared,
+            &joined,
+            pid,
+            self.port,
+            self.ws_port,
+            self.socket.as_deref(),
+            self.trusted,
+            &token,
+        ))
+    }
+
     pub fn token(&self) -> Token {
         self.token.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
@@ -249,26 +266,13 @@ impl Companion {
     /// Swaps in a new token and rewrites the discovery files with it. Claude Code connections,
     /// authenticated once at the upgrade with the old token, are closed.
     pub fn rotate(&mut self, token: Token, dirs: &Dirs, pid: u32) {
-        *self.token.write().unwrap_or_else(|e| e.into_inner()) = token.clone();
+        *self.token.write().unwrap_or_else(|e| e.into_inner()) = token;
         let folders: BTreeSet<PathBuf> = self.folder_locks.keys().cloned().collect();
         self.set_folders(&BTreeSet::new(), dirs, pid);
         self.set_folders(&folders, dirs, pid);
         self.shared.close_clients();
         discovery::remove(&self.written.files);
-        let joined = self.shared.workspace.joined();
-        self.written = discovery::write(
-            dirs,
-            &announcement(
-                &self.shared,
-                &joined,
-                pid,
-                self.port,
-                self.ws_port,
-                self.socket.as_deref(),
-                self.trusted,
-                &token,
-            ),
-        );
+        self.written = self.with_announcement(pid, |a| discovery::write(dirs, a));
         self.announce_to_containers(dirs, pid);
     }
 

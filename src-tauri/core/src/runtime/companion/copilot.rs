@@ -1,7 +1,7 @@
 //! Copilot CLI's side of a companion: its unix sockets (the host's, and the one containers get
 //! mounted) and the locks of sessions running in the workspace's subfolders.
 
-use super::{announcement, Companion};
+use super::Companion;
 use crate::discovery;
 #[cfg(not(unix))]
 use crate::error::Error;
@@ -71,27 +71,22 @@ impl Companion {
                 discovery::remove(&[lock]);
             }
         }
-        let token = self.token();
-        let joined = self.shared.workspace.joined();
-        let a = announcement(
-            &self.shared,
-            &joined,
-            pid,
-            self.port,
-            self.ws_port,
-            self.socket.as_deref(),
-            self.trusted,
-            &token,
-        );
-        for folder in folders {
-            if self.folder_locks.contains_key(folder) {
-                continue;
-            }
-            let written = discovery::write_folder_lock(dirs, &a, folder);
-            if let Some(lock) = written.files.into_iter().next() {
-                tracing::info!("Copilot CLI lock for {}", folder.display());
-                self.folder_locks.insert(folder.clone(), lock);
-            }
+        let written: Vec<(PathBuf, PathBuf)> = self.with_announcement(pid, |a| {
+            folders
+                .iter()
+                .filter(|folder| !self.folder_locks.contains_key(*folder))
+                .filter_map(|folder| {
+                    let lock = discovery::write_folder_lock(dirs, a, folder)
+                        .files
+                        .into_iter()
+                        .next()?;
+                    Some((folder.clone(), lock))
+                })
+                .collect()
+        });
+        for (folder, lock) in written {
+            tracing::info!("Copilot CLI lock for {}", folder.display());
+            self.folder_locks.insert(folder, lock);
         }
     }
 }
