@@ -210,6 +210,31 @@ async function launch(n) {
   return r;
 }
 
+/**
+ * A new app's first review, nothing connected before it (`redline propose`, as an editor's
+ * `redline diff` or a script sends one): the process makes its first window, WebKit's one-time
+ * set-up included. Timed by the app, from the review's arrival to painted (its `review shown`).
+ */
+async function fresh() {
+  const app = spawn(bin, [], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(app);
+  let shownReview = null;
+  createInterface({ input: app.stderr }).on('line', (raw) => {
+    const m = /review shown review=(\d+) ms=(\d+)/.exec(raw.replace(/\x1b\[[0-9;]*m/g, ''));
+    if (m) shownReview = { id: m[1], ms: Number(m[2]) };
+  });
+  await until('the app', () => { try { return JSON.parse(run('status', '--json')); } catch { return null; } });
+  await pause(1000);
+  if (memory(app.pid).processes.length !== 1) throw new Error('a window before any review');
+  const propose = spawn(bin, ['propose', join(dirs.ws, 'lib.rs'), '-'], { env, stdio: ['pipe', 'ignore', 'inherit'] });
+  propose.stdin.end(`${smallProposal}// fresh\n`);
+  await until('the first review painted', () => shownReview);
+  run('review', 'reject', shownReview.id);
+  run('quit');
+  await new Promise((res) => (app.exitCode !== null ? res() : app.on('exit', res)));
+  return shownReview.ms;
+}
+
 async function main() {
   if (!existsSync(bin)) throw new Error(`no binary at ${bin}: cargo build --release first`);
   const xvfb = spawn('Xvfb', [display, '-screen', '0', '1600x1000x24'], { stdio: 'ignore' });
@@ -221,6 +246,8 @@ async function main() {
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const results = [];
   for (let n = 0; n < launches; n++) results.push(await launch(n));
+  const firsts = [];
+  for (let n = 0; n < launches; n++) firsts.push(await fresh());
   const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
   const f = (x) => x.toFixed(1);
@@ -241,7 +268,7 @@ async function main() {
   };
   const report = [
     `Desktop app, \`${shown(bin)}\`, ${launches} launches under Xvfb (software rendering) on ${cpus().length} CPUs, load average ${loadBefore} at the start and ${loadAfter} at the end.`,
-    `Each launch: idle, a CLI connects (MCP \`initialize\`), its first openDiff ${THINK_MS} ms after the prepared page loaded, ${warmRuns} warm reviews of a 300-line Rust file, ${bigRuns} of a 5,000-line file with 200 changed lines, the window released after the idle spell (${IDLE_SECS} s here) with the CLI still connected, then one truly cold review.`,
+    `Each launch: idle, a CLI connects (MCP \`initialize\`), its first openDiff ${THINK_MS} ms after the prepared page loaded, ${warmRuns} warm reviews of a 300-line Rust file, ${bigRuns} of a 5,000-line file with 200 changed lines, the window released after the idle spell (${IDLE_SECS} s here) with the CLI still connected, then one truly cold review. Then ${launches} more launches, each sent one review (\`redline propose\`) 1 s after it started.`,
     '',
     '| openDiff → review visible and painted, ms | min | median | max | samples |',
     '| --- | --- | --- | --- | --- |',
@@ -249,6 +276,7 @@ async function main() {
     row('warm, 5,000 lines, 200 changes', all('big')),
     row('first review after a CLI connected (window prepared hidden)', all('afterConnect')),
     row('truly cold (no window: made, page loaded, for the review)', all('cold')),
+    row('a new app\'s first review, nothing connected before (its first window; timed by the app)', firsts),
     '',
     `| memory, all processes (${results[0].processes.join(', ')}), MiB | PSS min | PSS median | PSS max | RSS median |`,
     '| --- | --- | --- | --- | --- |',
@@ -282,6 +310,7 @@ async function main() {
       `| openDiff → painted, warm (300 lines / 5,000 lines with 200 changes) | ${med(all('warm'))} ms / ${med(all('big'))} ms |`,
       `| openDiff → painted, first review after a CLI connected | ${med(all('afterConnect'))} ms |`,
       `| openDiff → painted, truly cold (no window yet) | ${med(all('cold'))} ms |`,
+      `| a new app's first review, nothing connected before | ${med(firsts)} ms |`,
       `| memory (PSS, all processes): idle, no window / one review shown | ${med(mem('idle', 'pss'))} MiB / ${med(mem('shown', 'pss'))} MiB |`,
       '<!-- /bench-window -->',
     ].join('\n');
