@@ -84,7 +84,6 @@ test('a CLI connecting prepares the window hidden; it shows, unfocused, only for
     assert.deepEqual(await diff.result, { status: 'rejected' });
     await poll(async () => (await reviewWindow(d)) === null, { timeoutMs: UI_TIMEOUT_MS, what: 'the window to hide' });
     // Preparing runs on a runtime worker and must hand GTK work to the main thread: a debug
-    // build asserts it, and a failed assertion only ends that task, so look for it here.
-    assert.doesNotMatch(d.driverOutput(), /panicked at/, 'the app panicked');
+    // build asserts it, and `d.stop()` fails the scenario on any panic in the app's log.
   });
 });

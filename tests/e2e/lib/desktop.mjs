@@ -236,6 +236,10 @@ export async function startDesktop({
         const left = discoveryFiles(dirs);
         if (left.length) problems.push(`discovery files left after quit: ${left.join(', ')}`);
       }
+      // A panic in a task ends that task only, and the app carries on without it: the scenario
+      // may still pass, so every one fails on it here (debug builds assert GTK's thread, too).
+      const panic = /^.*panicked at.*$/m.exec(state.output?.().replace(/\x1b\[[0-9;]*m/g, '') ?? '');
+      if (panic) problems.push(`the app panicked: ${panic[0]}`);
       await wd?.deleteSession().catch(() => {});
     }
     for (const p of parts.reverse()) {
@@ -291,6 +295,7 @@ export async function startDesktop({
       app = child(bin, [], { env: { RUST_LOG: 'info,rmcp=warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       output = app.output;
     }
+    state.output = output;
 
     // The app is up once its control socket answers and every workspace is served.
     const status = await poll(async () => {
