@@ -117,15 +117,26 @@ function memory(pid) {
   return { rss: rss / 1024, pss: pss / 1024, processes: names, byProcess };
 }
 
-/** One launch of the app: every figure once (warm ones `warmRuns`/`bigRuns` times). */
-async function launch(n) {
+/** Starts the app, hands `onLine` each line of its log (colours stripped), waits for its status. */
+async function startApp(onLine) {
   const app = spawn(bin, [], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(app);
+  createInterface({ input: app.stderr }).on('line', (raw) => onLine(raw.replace(/\x1b\[[0-9;]*m/g, '')));
+  const status = await until('the app', () => { try { return JSON.parse(run('status', '--json')); } catch { return null; } });
+  return { app, status };
+}
+
+async function quitApp(app) {
+  run('quit');
+  await new Promise((res) => (app.exitCode !== null ? res() : app.on('exit', res)));
+}
+
+/** One launch of the app: every figure once (warm ones `warmRuns`/`bigRuns` times). */
+async function launch(n) {
   const shownAt = new Map();
   const waiters = new Map();
   const seen = { loaded: 0, released: 0, madeMs: [], loadedMs: [] };
-  createInterface({ input: app.stderr }).on('line', (raw) => {
-    const line = raw.replace(/\x1b\[[0-9;]*m/g, '');
+  const { app, status } = await startApp((line) => {
     if (line.includes('review window loaded')) seen.loaded += 1;
     const made = /review window made ms=(\d+)/.exec(line);
     if (made) seen.madeMs.push(Number(made[1]));
@@ -138,7 +149,6 @@ async function launch(n) {
     shownAt.set(id, performance.now());
     waiters.get(id)?.();
   });
-  const status = await until('the app', () => { try { return JSON.parse(run('status', '--json')); } catch { return null; } });
   const ws = status.workspaces[0];
   const disc = JSON.parse(readFileSync(ws.discoveryFiles[0], 'utf8'));
   const url = `http://127.0.0.1:${disc.port}/mcp`;
@@ -204,8 +214,7 @@ async function launch(n) {
   r.coldMade = seen.madeMs.at(-1);
   r.coldLoaded = seen.loadedMs.at(-1);
   r.processes = r.shown.processes;
-  run('quit');
-  await new Promise((res) => (app.exitCode !== null ? res() : app.on('exit', res)));
+  await quitApp(app);
   if (process.env.BENCH_TRACE) console.error(`launch ${n}: ${JSON.stringify({ ...r, processes: undefined })}`);
   return r;
 }
@@ -216,22 +225,18 @@ async function launch(n) {
  * set-up included. Timed by the app, from the review's arrival to painted (its `review shown`).
  */
 async function fresh() {
-  const app = spawn(bin, [], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(app);
   let shownReview = null;
-  createInterface({ input: app.stderr }).on('line', (raw) => {
-    const m = /review shown review=(\d+) ms=(\d+)/.exec(raw.replace(/\x1b\[[0-9;]*m/g, ''));
+  const { app } = await startApp((line) => {
+    const m = /review shown review=(\d+) ms=(\d+)/.exec(line);
     if (m) shownReview = { id: m[1], ms: Number(m[2]) };
   });
-  await until('the app', () => { try { return JSON.parse(run('status', '--json')); } catch { return null; } });
   await pause(1000);
   if (memory(app.pid).processes.length !== 1) throw new Error('a window before any review');
   const propose = spawn(bin, ['propose', join(dirs.ws, 'lib.rs'), '-'], { env, stdio: ['pipe', 'ignore', 'inherit'] });
   propose.stdin.end(`${smallProposal}// fresh\n`);
   await until('the first review painted', () => shownReview);
   run('review', 'reject', shownReview.id);
-  run('quit');
-  await new Promise((res) => (app.exitCode !== null ? res() : app.on('exit', res)));
+  await quitApp(app);
   return shownReview.ms;
 }
 
