@@ -11,6 +11,7 @@ import {
   keymap, lineNumbers,
 } from '@codemirror/view';
 import { classHighlighter, tagHighlighter, tags } from '@lezer/highlight';
+import { forEditor, restore } from './endings';
 import { languageFor, languageIfLoaded, loadLanguage } from './language';
 import { lineFirstDiff } from './linediff';
 import type { Selection } from './types';
@@ -18,7 +19,8 @@ import type { Selection } from './types';
 export interface EditorInput {
   /** The file as it was before the proposal; read-only. */
   original: string;
-  /** The text to edit: the proposal, or the user's edits of it so far. */
+  /** The text to edit: the proposal, or the user's edits of it so far. Its bytes (line endings, BOM)
+   * come back from `getText` wherever the user did not change them. */
   text: string;
   /** Used only to choose the language. */
   path: string;
@@ -31,6 +33,7 @@ export interface EditorInput {
 
 export interface ReviewEditor {
   readonly unified: boolean;
+  /** The text to send: exactly `input.text` when unedited, else the edits in its line endings and BOM. */
   getText(): string;
   setUnified(unified: boolean): void;
   nextChange(): boolean;
@@ -190,6 +193,8 @@ class CodeMirrorReviewEditor implements ReviewEditor {
   private single: EditorView | null = null;
   private lang: Extension;
   private destroyed = false;
+  /** What the views show: CodeMirror splits lines on any break and joins them with `\n`. */
+  private original: string;
   unified: boolean;
 
   constructor(
@@ -197,9 +202,11 @@ class CodeMirrorReviewEditor implements ReviewEditor {
     private onSelect: () => void,
   ) {
     this.unified = input.unified;
-    const id = languageFor(input.path, input.text.slice(0, 200).split('\n', 1)[0]);
+    this.original = forEditor(input.original);
+    const text = forEditor(input.text);
+    const id = languageFor(input.path, text.slice(0, 200).split('\n', 1)[0]);
     this.lang = (id && languageIfLoaded(id)) ?? [];
-    this.mount(input.text, 0);
+    this.mount(text, 0);
     if (id && !languageIfLoaded(id)) {
       loadLanguage(id).then((ext) => {
         this.lang = ext;
@@ -230,7 +237,7 @@ class CodeMirrorReviewEditor implements ReviewEditor {
             common(this.lang),
             this.proposalExtensions(),
             unifiedMergeView({
-              original: this.input.original,
+              original: this.original,
               mergeControls: this.input.readOnly ? false : unifiedControls,
               collapseUnchanged: collapse,
               highlightChanges: this.input.highlightChanges,
@@ -242,7 +249,7 @@ class CodeMirrorReviewEditor implements ReviewEditor {
     } else {
       this.merge = new MergeView({
         parent: this.parent,
-        a: { doc: this.input.original, extensions: [common(this.lang), EditorState.readOnly.of(true)] },
+        a: { doc: this.original, extensions: [common(this.lang), EditorState.readOnly.of(true)] },
         b: { doc: text, selection, extensions: [common(this.lang), this.proposalExtensions()] },
         revertControls: this.input.readOnly ? undefined : 'a-to-b',
         renderRevertControl: revertButton,
@@ -269,12 +276,12 @@ class CodeMirrorReviewEditor implements ReviewEditor {
   }
 
   getText(): string {
-    return this.main.state.doc.toString();
+    return restore(this.input.text, this.main.state.doc.toString(), this.input.original);
   }
 
   setUnified(unified: boolean): void {
     if (unified === this.unified || this.destroyed) return;
-    const text = this.getText();
+    const text = this.main.state.doc.toString();
     const head = this.main.state.selection.main.head;
     this.unmount();
     this.unified = unified;

@@ -1,4 +1,5 @@
 // The pending reviews as the window shows them: order, selection, labels, the tab strip and the summary.
+import { bytesNote, notable } from './endings';
 import { languageFor, languageNames } from './language';
 import type { ClientInfo, ReviewDetail } from './types';
 
@@ -230,6 +231,25 @@ export class ReviewTabs {
 }
 
 /** The line above the diff: where the file is, who asked, and how big the change is. */
+/** What the editor does not show of the bytes: line endings, BOM, final newline, and whether the
+ * proposal changes them. Nothing for the common case (LF both sides). */
+function bytesBadge(d: ReviewDetail): HTMLElement | null {
+  const proposal = bytesNote(d.proposal);
+  const original = d.newFile ? proposal : bytesNote(d.original);
+  let badge: HTMLElement;
+  if (original !== proposal) {
+    badge = el('span', 'badge endings changed', `${original || 'no line break'} → ${proposal || 'no line break'}`);
+    badge.title = 'The proposal changes the file\'s line endings, BOM or final newline (the editor shows '
+      + 'lines alone). Accepting writes them as proposed; your edits keep them.';
+  } else if (notable(proposal)) {
+    badge = el('span', 'badge endings', proposal);
+    badge.title = 'The file\'s line endings, BOM and final newline: accepting keeps them, with or without your edits.';
+  } else {
+    return null;
+  }
+  return badge;
+}
+
 export function renderSummary(box: HTMLElement, review: Review): void {
   const d = review.detail;
   const path = el('div', 'path');
@@ -250,6 +270,8 @@ export function renderSummary(box: HTMLElement, review: Review): void {
     meta.append(badge);
   }
   if (d.newFile) meta.append(el('span', 'badge new', 'new file'));
+  const bytes = bytesBadge(d);
+  if (bytes) meta.append(bytes);
   meta.append(counts(review.added, review.removed));
   const lang = languageFor(d.relativePath, d.proposal.slice(0, 200).split('\n', 1)[0]);
   if (lang) meta.append(el('span', 'lang', languageNames[lang]));
