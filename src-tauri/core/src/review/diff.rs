@@ -13,7 +13,15 @@ pub struct Stats {
     pub removed: usize,
 }
 
+const BOM: char = '\u{FEFF}';
+
+/// A BOM both sides share is no change of their first lines: it is left out of the comparison.
+/// One side's alone is a change, and stays in.
 fn text_diff<'a>(old: &'a str, new: &'a str) -> TextDiff<'a, 'a, 'a, str> {
+    let (old, new) = match (old.strip_prefix(BOM), new.strip_prefix(BOM)) {
+        (Some(o), Some(n)) => (o, n),
+        _ => (old, new),
+    };
     TextDiff::configure()
         .algorithm(similar::Algorithm::Myers)
         .timeout(DEADLINE)
@@ -65,6 +73,28 @@ mod tests {
         assert!(u.starts_with("--- a/x.txt\n+++ b/x.txt\n@@ -1,3 +1,4 @@"));
         assert!(u.contains("-b\n+B\n"));
         assert_eq!(stats(old, old), Stats::default());
+    }
+
+    #[test]
+    fn a_shared_bom_is_not_a_change_of_the_first_line() {
+        let old = "\u{FEFF}a\r\nb";
+        let new = "\u{FEFF}x\r\na\r\nb";
+        assert_eq!(
+            stats(old, new),
+            Stats {
+                added: 1,
+                removed: 0
+            }
+        );
+        assert!(unified(old, new, "f").contains("@@ -1,2 +1,3 @@\n+x\r\n a\r\n b"));
+        // Adding or dropping the BOM changes the first line's bytes.
+        assert_eq!(
+            stats("a\n", "\u{FEFF}a\n"),
+            Stats {
+                added: 1,
+                removed: 1
+            }
+        );
     }
 
     #[test]
