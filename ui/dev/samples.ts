@@ -156,7 +156,8 @@ export function review(
   return {
     id, workspace, relativePath, filePath: `${workspace}/${relativePath}`, path: `${workspace}/${relativePath}`,
     container: false,
-    client: { name: client[0], version: client[1], process: null }, newFile, original, proposal, current: proposal,
+    client: { name: client[0], version: client[1], process: null }, newFile, original, originalNotUtf8: false, proposal,
+    current: proposal,
     ...lineCounts(original, proposal), createdAt: now - 60_000 * id, updatedAt: now - 60_000 * id, readOnly: null,
   };
 }

@@ -41,7 +41,11 @@ path: string,
 /**
  * It came from a CLI in a container, through a container-path mapping.
  */
-container: boolean, client: ClientInfo, newFile: boolean, original: string, proposal: string, current: string, added: number, removed: number, createdAt: number, updatedAt: number, 
+container: boolean, client: ClientInfo, newFile: boolean, original: string, 
+/**
+ * The file's bytes are not UTF-8: `original` shows U+FFFD in place of the invalid ones.
+ */
+originalNotUtf8: boolean, proposal: string, current: string, added: number, removed: number, createdAt: number, updatedAt: number, 
 /**
  * Why the proposal cannot be edited (one line, shown above it); `None`: it can be, and
  * Accept sends the edited text.

@@ -270,6 +270,12 @@ export function renderSummary(box: HTMLElement, review: Review): void {
     meta.append(badge);
   }
   if (d.newFile) meta.append(el('span', 'badge new', 'new file'));
+  if (d.originalNotUtf8) {
+    const badge = el('span', 'badge not-utf8', 'original not UTF-8');
+    badge.title = 'The file on disk is not UTF-8 text: the original is shown with \uFFFD where its bytes '
+      + 'are not. Accepting gives the CLI the proposal, which is UTF-8.';
+    meta.append(badge);
+  }
   const bytes = bytesBadge(d);
   if (bytes) meta.append(bytes);
   meta.append(counts(review.added, review.removed));

@@ -214,3 +214,15 @@ group('the window sends the proposal\'s bytes', () => {
     expect(root.querySelector('.summary .badge.endings')).toBeNull();
   });
 });
+
+group('an original that is not UTF-8', () => {
+  afterEach(reset);
+
+  it('is marked, and says what accepting writes', async () => {
+    fakeBackend([detail(1, { original: 'caf\uFFFD\n', originalNotUtf8: true, proposal: 'café\n', current: 'café\n' })]);
+    const { root } = await mount();
+    const badge = root.querySelector<HTMLElement>('.summary .badge.not-utf8')!;
+    expect(badge.textContent).toBe('original not UTF-8');
+    expect(badge.title).toContain('UTF-8');
+  });
+});

@@ -8,8 +8,6 @@ pub enum Error {
     OutsideWorkspace { path: String, roots: String },
     #[error("file paths must be absolute: {0}")]
     RelativePath(String),
-    #[error("{0} is not a UTF-8 text file")]
-    NotText(String),
     #[error("{0} is a directory")]
     IsDirectory(String),
     #[error("{path} cannot be resolved safely: {reason}")]
@@ -92,7 +90,6 @@ impl Error {
         match self {
             Error::OutsideWorkspace { .. } => "outside_workspace",
             Error::RelativePath(_) => "relative_path",
-            Error::NotText(_) => "not_text",
             Error::IsDirectory(_) => "is_directory",
             Error::BadPath { .. } => "bad_path",
             Error::NotRegularFile(_) => "not_regular_file",

@@ -66,6 +66,8 @@ pub struct Review {
     pub path: PathBuf,
     /// The file's text when the diff opened; `None` for a new file.
     pub original: Option<String>,
+    /// The original's bytes are not UTF-8: `original` shows U+FFFD in place of the invalid ones.
+    pub original_not_utf8: bool,
     pub proposal: String,
     /// The proposal with the user's edits.
     pub current: String,
@@ -101,6 +103,7 @@ impl Review {
             client: self.client.clone(),
             new_file: self.original.is_none(),
             original: self.original_text().to_owned(),
+            original_not_utf8: self.original_not_utf8,
             proposal: self.proposal.clone(),
             current: self.current.clone(),
             added: self.stats.added,
@@ -168,6 +171,8 @@ pub struct Detail {
     pub client: ClientInfo,
     pub new_file: bool,
     pub original: String,
+    /// The file's bytes are not UTF-8: `original` shows U+FFFD in place of the invalid ones.
+    pub original_not_utf8: bool,
     pub proposal: String,
     pub current: String,
     #[ts(type = "number")]
@@ -229,7 +234,7 @@ pub struct Proposal {
     pub client: ClientInfo,
     pub file_path: String,
     pub path: PathBuf,
-    pub original: Option<String>,
+    pub original: Option<original::Original>,
     pub proposal: String,
     /// It came through a container-path mapping.
     pub container: bool,
@@ -288,7 +293,9 @@ impl ReviewQueue {
     /// same session replaces the first (keeping its id), as a CLI re-proposing an edit expects;
     /// the first one's reply is then told it was closed.
     pub fn open(&self, p: Proposal, reply: Reply) -> ReviewId {
-        let stats = diff::stats(p.original.as_deref().unwrap_or(""), &p.proposal);
+        let stats = diff::stats(p.original.as_ref().map_or("", |o| &o.text), &p.proposal);
+        let original_not_utf8 = p.original.as_ref().is_some_and(|o| !o.utf8);
+        let original = p.original.map(|o| o.text);
         let now = self.clock.now_ms();
         let mut state = self.lock();
         let existing = state.reviews.values().find(|r| {
@@ -296,7 +303,8 @@ impl ReviewQueue {
         });
         if let Some(existing) = existing {
             let mut review = Review::clone(existing);
-            review.original = p.original;
+            review.original = original;
+            review.original_not_utf8 = original_not_utf8;
             review.current = p.proposal.clone();
             review.proposal = p.proposal;
             review.stats = stats;
@@ -321,7 +329,8 @@ impl ReviewQueue {
             client: p.client,
             file_path: p.file_path,
             path: p.path,
-            original: p.original,
+            original,
+            original_not_utf8,
             current: p.proposal.clone(),
             proposal: p.proposal,
             stats,

@@ -6,6 +6,27 @@ use crate::workspace::Workspace;
 use std::io::Read;
 use std::path::Path;
 
+/// A file's text as the review shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Original {
+    pub text: String,
+    /// The bytes are UTF-8. When they are not, `text` holds U+FFFD for each invalid sequence, for
+    /// showing only (marked so): Redline writes no original back, and the CLI writes its proposal.
+    pub utf8: bool,
+}
+
+impl From<String> for Original {
+    fn from(text: String) -> Self {
+        Original { text, utf8: true }
+    }
+}
+
+impl From<&str> for Original {
+    fn from(text: &str) -> Self {
+        text.to_owned().into()
+    }
+}
+
 /// The largest original Redline reads (32 MiB): bigger files are refused before a byte is read.
 pub const MAX_ORIGINAL_BYTES: u64 = 32 * 1024 * 1024;
 
@@ -14,7 +35,7 @@ pub const MAX_ORIGINAL_BYTES: u64 = 32 * 1024 * 1024;
 /// the workspace root holding it (see `beneath`), so a folder swapped for a link since the check
 /// cannot lead outside. Runs on the blocking pool, and never blocks even there: a FIFO, socket or
 /// device is refused unread.
-pub async fn read(workspace: &Workspace, path: &Path, file_path: &str) -> Result<Option<String>> {
+pub async fn read(workspace: &Workspace, path: &Path, file_path: &str) -> Result<Option<Original>> {
     let (ws, owned, shown) = (workspace.clone(), path.to_path_buf(), file_path.to_owned());
     tokio::task::spawn_blocking(move || read_blocking(&ws, &owned, &shown))
         .await
@@ -26,7 +47,7 @@ pub fn read_blocking(
     workspace: &Workspace,
     path: &Path,
     file_path: &str,
-) -> Result<Option<String>> {
+) -> Result<Option<Original>> {
     let Some((root, rel)) = workspace
         .roots
         .iter()
@@ -40,7 +61,7 @@ pub fn read_blocking(
     read_now(root, rel, path, file_path)
 }
 
-fn read_now(root: &Path, rel: &Path, path: &Path, file_path: &str) -> Result<Option<String>> {
+fn read_now(root: &Path, rel: &Path, path: &Path, file_path: &str) -> Result<Option<Original>> {
     // A cheap early refusal that avoids even opening a device; the check that counts is the
     // fstat of the opened descriptor below (the path may change in between).
     match std::fs::symlink_metadata(path) {
@@ -87,9 +108,13 @@ fn read_now(root: &Path, rel: &Path, path: &Path, file_path: &str) -> Result<Opt
     if bytes.len() as u64 > MAX_ORIGINAL_BYTES {
         return Err(too_large(bytes.len() as u64));
     }
-    String::from_utf8(bytes)
-        .map(Some)
-        .map_err(|_| Error::NotText(file_path.to_owned()))
+    Ok(Some(match String::from_utf8(bytes) {
+        Ok(text) => Original { text, utf8: true },
+        Err(e) => Original {
+            text: String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            utf8: false,
+        },
+    }))
 }
 
 /// Why an open failed because a link appeared on the way since the path was checked.
@@ -119,7 +144,7 @@ mod tests {
     const DEADLINE: Duration = Duration::from_secs(10);
 
     /// Reads `path` as a workspace rooted at its folder would.
-    async fn read_within(path: &Path) -> Result<Option<String>> {
+    async fn read_within(path: &Path) -> Result<Option<Original>> {
         let root = path.parent().unwrap_or(path);
         let ws = Workspace::new(root.to_owned());
         tokio::time::timeout(DEADLINE, read(&ws, path, &path.to_string_lossy()))
@@ -145,7 +170,7 @@ mod tests {
             };
             checked += 1;
             match read(&ws, &path, &target).await {
-                Ok(Some(text)) if text == "SECRET" => leaked = Some(text),
+                Ok(Some(o)) if o.text == "SECRET" => leaked = Some(o.text),
                 Ok(_) => {}
                 Err(_) => refused += 1,
             }
@@ -198,7 +223,7 @@ mod tests {
             .set_len(MAX_ORIGINAL_BYTES)
             .unwrap();
         assert_eq!(
-            read_within(&fits).await.unwrap().unwrap().len() as u64,
+            read_within(&fits).await.unwrap().unwrap().text.len() as u64,
             MAX_ORIGINAL_BYTES
         );
     }
@@ -208,13 +233,26 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let f = tmp.path().join("f");
         std::fs::write(&f, "text").unwrap();
-        assert_eq!(read_within(&f).await.unwrap().as_deref(), Some("text"));
+        let text = |t: &str| {
+            Some(Original {
+                text: t.into(),
+                utf8: true,
+            })
+        };
+        assert_eq!(read_within(&f).await.unwrap(), text("text"));
         assert_eq!(read_within(&tmp.path().join("nope")).await.unwrap(), None);
         assert_eq!(
             read_within(tmp.path()).await.unwrap_err().code(),
             "is_directory"
         );
-        std::fs::write(&f, [0xff, 0xfe]).unwrap();
-        assert_eq!(read_within(&f).await.unwrap_err().code(), "not_text");
+        // Not UTF-8 (Latin-1 here): shown, marked, never refused.
+        std::fs::write(&f, b"caf\xe9\r\n").unwrap();
+        assert_eq!(
+            read_within(&f).await.unwrap(),
+            Some(Original {
+                text: "caf\u{FFFD}\r\n".into(),
+                utf8: false
+            })
+        );
     }
 }

@@ -131,7 +131,7 @@ impl Service {
             Some(from) => original::read(&self.workspace, &self.resolve(from)?.0, from).await?,
             None => None,
         };
-        let incoming = original.as_ref().map_or(0, String::len) + ask.proposal.len();
+        let incoming = original.as_ref().map_or(0, |o| o.text.len()) + ask.proposal.len();
         let ws = self.workspace.id();
         quota::admit(&self.reviews, ws, &ask.session, &ask.file_path, incoming)?;
         Ok(self.reviews.open(

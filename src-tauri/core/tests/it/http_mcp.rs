@@ -147,7 +147,7 @@ async fn malformed_json_rpc_is_refused_without_internals() {
 }
 
 #[tokio::test]
-async fn a_new_file_and_a_non_text_file() {
+async fn a_new_file_a_file_that_is_not_utf8_and_a_directory() {
     let f = start().await;
     let mut c = f.session().await;
     let r = c
@@ -160,18 +160,25 @@ async fn a_new_file_and_a_non_text_file() {
     let list = f.instance.list();
     assert!(list[0].new_file);
     assert_eq!(list[0].added, 1);
-    std::fs::write(f.ws.join("bin"), [0xff, 0xfe, 0x00]).unwrap();
+    // Latin-1 on disk: the review opens, its original marked and shown with U+FFFD; nothing
+    // is converted on the way back (the proposal is the CLI's own text).
+    std::fs::write(f.ws.join("latin1.txt"), b"caf\xe9\r\n\xff\x00").unwrap();
     let r = c
         .call(
             "openDiff",
-            json!({"filePath": f.file("bin"), "newContent": "x"}),
+            json!({"filePath": f.file("latin1.txt"), "newContent": "caf\u{e9}\r\n"}),
         )
         .await;
-    assert_eq!(r["result"]["isError"], true);
-    assert!(r["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap()
-        .contains("UTF-8"));
+    assert_eq!(r["result"], json!({"content": []}));
+    let detail = f
+        .instance
+        .details()
+        .into_iter()
+        .find(|r| r.file_path.ends_with("latin1.txt"))
+        .unwrap();
+    assert!(detail.original_not_utf8);
+    assert_eq!(detail.original, "caf\u{FFFD}\r\n\u{FFFD}\u{0}");
+    assert_eq!(detail.proposal, "caf\u{e9}\r\n");
     let r = c
         .call(
             "openDiff",

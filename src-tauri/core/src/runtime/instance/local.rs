@@ -300,7 +300,7 @@ impl Instance {
                     client: client.clone(),
                     file_path: f.path.to_string_lossy().into_owned(),
                     path: f.path.clone(),
-                    original: f.left,
+                    original: f.left.map(Into::into),
                     proposal: f.right.unwrap_or_default(),
                     container: false,
                     read_only,

@@ -138,11 +138,12 @@ impl Instance {
             r.original.as_ref()
         };
         match crate::review::original::read_blocking(&ws, &r.path, &r.file_path) {
-            Ok(now) => Ok(now.as_ref() != expected),
-            // What could not be an original (too big, not text, not a file) is not the one read.
+            // A file that is not UTF-8 is compared as it is shown (U+FFFD for its invalid bytes).
+            Ok(now) => Ok(now.as_ref().map(|o| &o.text) != expected
+                || now.is_some_and(|o| o.utf8 == r.original_not_utf8)),
+            // What could not be an original (too big, not a file) is not the one read.
             Err(
                 Error::TooLarge { .. }
-                | Error::NotText(_)
                 | Error::NotRegularFile(_)
                 | Error::IsDirectory(_)
                 | Error::BadPath { .. },
