@@ -256,6 +256,22 @@ async fn accept_with_an_edit_answers_file_saved_and_the_final_text_once() {
     assert_eq!(texts(&m), ["TAB_CLOSED"]);
 }
 
+/// Accepted unedited, the proposal goes back byte for byte: BOM, CRLF, a lone CR, a bare LF,
+/// trailing spaces, control characters, no final newline.
+#[tokio::test]
+async fn accepted_unedited_the_proposal_goes_back_byte_for_byte() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let text = "\u{FEFF}one  \r\ntwo\rthree\n\u{1}\u{7f}\tfour\r\n\r\nlast";
+    let (call, id) = c
+        .open_diff(&f, "a.txt", text, "✻ [Claude Code] a.txt")
+        .await;
+    assert_eq!(f.instance.review(id).unwrap().proposal, text);
+    f.instance.decide(id, Decision::Accept(None)).await.unwrap();
+    let m = c.response(call).await;
+    assert_eq!(texts(&m), ["FILE_SAVED", text]);
+}
+
 #[tokio::test]
 async fn reject_answers_diff_rejected_and_a_new_file_is_a_new_file_review() {
     let f = start().await;
