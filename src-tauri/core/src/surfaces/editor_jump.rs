@@ -2,7 +2,31 @@
 //! command line each kind of editor takes, and where a terminal editor gets its terminal.
 
 use crate::error::{Error, Result};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The programs that give a terminal editor its terminal (injected, so tests bring their own),
+/// and Redline's private runtime directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Terminals {
+    /// The tmux client, with any options before its command (`tmux`).
+    pub tmux: Vec<String>,
+    /// The desktop's terminal, with the option that precedes the command it runs
+    /// (`x-terminal-emulator -e`).
+    pub desktop: Vec<String>,
+    /// Redline's private runtime directory (0700).
+    pub runtime: PathBuf,
+}
+
+impl Terminals {
+    /// The terminals of this machine.
+    pub fn os(runtime: PathBuf) -> Self {
+        Terminals {
+            tmux: vec!["tmux".into()],
+            desktop: vec!["x-terminal-emulator".into(), "-e".into()],
+            runtime,
+        }
+    }
+}
 
 /// How an editor is told the line, and whether it needs a terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +80,13 @@ pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Option<String> {
 /// on whitespace as `$EDITOR` is by most programs). A terminal editor opens in a new window of
 /// the tmux session `tmux` (`session:window.pane`, the CLI's pane) when known, else in the
 /// desktop's terminal (`x-terminal-emulator -e`).
-pub fn command(editor: &str, path: &Path, line: u32, tmux: Option<&str>) -> Result<Vec<String>> {
+pub fn command(
+    editor: &str,
+    path: &Path,
+    line: u32,
+    tmux: Option<&str>,
+    terminals: &Terminals,
+) -> Result<Vec<String>> {
     let words: Vec<&str> = editor.split_whitespace().collect();
     let Some((program, args)) = words.split_first() else {
         return Err(Error::Usage(
@@ -82,7 +112,8 @@ pub fn command(editor: &str, path: &Path, line: u32, tmux: Option<&str>) -> Resu
             .filter(|s| !s.is_empty())
         {
             Some(session) => {
-                let mut tmux = vec!["tmux".into(), "new-window".into()];
+                let mut tmux = terminals.tmux.clone();
+                tmux.push("new-window".into());
                 tmux.extend(["-t".into(), format!("{session}:")]);
                 if let Some(dir) = dir {
                     tmux.extend(["-c".into(), dir]);
@@ -90,23 +121,37 @@ pub fn command(editor: &str, path: &Path, line: u32, tmux: Option<&str>) -> Resu
                 tmux.extend(argv);
                 tmux
             }
-            None => ["x-terminal-emulator".to_owned(), "-e".to_owned()]
-                .into_iter()
-                .chain(argv)
-                .collect(),
+            None => terminals.desktop.iter().cloned().chain(argv).collect(),
         },
     )
 }
 
 /// Opens the review's file at `line` in `editor` (`None`: none is set), in the tmux session of
 /// the CLI that asked when the editor needs a terminal and the CLI runs in tmux.
-pub fn open(review: &crate::review::Review, line: u32, editor: Option<&str>) -> Result<()> {
+pub fn open(
+    review: &crate::review::Review,
+    line: u32,
+    editor: Option<&str>,
+    terminals: &Terminals,
+) -> Result<()> {
     let tmux = review
         .client
         .process
         .as_ref()
         .and_then(|p| p.tmux.as_deref());
-    spawn(&command(editor.unwrap_or(""), &review.path, line, tmux)?)
+    launch(editor.unwrap_or(""), &review.path, line, tmux, terminals)
+}
+
+/// Opens `path` at `line` in `editor`, in a new window of the tmux session `tmux` when it needs
+/// a terminal and one is known, else in the desktop's terminal.
+pub fn launch(
+    editor: &str,
+    path: &Path,
+    line: u32,
+    tmux: Option<&str>,
+    terminals: &Terminals,
+) -> Result<()> {
+    spawn(&command(editor, path, line, tmux, terminals)?)
 }
 
 /// Starts `argv` detached from Redline (no stdio; reaped on a thread, so no zombie is left).
@@ -126,108 +171,4 @@ pub fn spawn(argv: &[String]) -> Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn cmd(editor: &str, tmux: Option<&str>) -> Vec<String> {
-        command(editor, Path::new("/ws/src/a.rs"), 12, tmux).unwrap()
-    }
-
-    #[test]
-    fn each_kind_of_editor_gets_the_line_its_own_way() {
-        assert_eq!(
-            cmd("code --wait", None),
-            ["code", "--wait", "-g", "/ws/src/a.rs:12"]
-        );
-        assert_eq!(
-            cmd("/opt/bin/subl", None),
-            ["/opt/bin/subl", "/ws/src/a.rs:12"]
-        );
-        assert_eq!(
-            cmd("emacsclient -n", None),
-            ["emacsclient", "-n", "+12", "/ws/src/a.rs"]
-        );
-        assert_eq!(cmd("gvim", None), ["gvim", "+12", "/ws/src/a.rs"]);
-        // Terminal editors get a terminal: the CLI's tmux session, else the desktop's.
-        assert_eq!(
-            cmd("nvim", Some("work:2.1")),
-            [
-                "tmux",
-                "new-window",
-                "-t",
-                "work:",
-                "-c",
-                "/ws/src",
-                "nvim",
-                "+12",
-                "/ws/src/a.rs"
-            ]
-        );
-        assert_eq!(
-            cmd("hx", None),
-            ["x-terminal-emulator", "-e", "hx", "/ws/src/a.rs:12"]
-        );
-        assert_eq!(
-            cmd("emacs -nw", None)[..3],
-            ["x-terminal-emulator", "-e", "emacs"]
-        );
-        assert_eq!(
-            cmd("emacsclient -t", Some("s:0.0"))[..4],
-            ["tmux", "new-window", "-t", "s:"]
-        );
-        assert!(command("  ", Path::new("/a"), 1, None).is_err());
-    }
-
-    #[test]
-    fn visual_comes_before_editor_and_empty_is_unset() {
-        let env = |pairs: &'static [(&str, &str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
-        assert_eq!(
-            from_env(env(&[("EDITOR", "vi"), ("VISUAL", "code")])).as_deref(),
-            Some("code")
-        );
-        assert_eq!(
-            from_env(env(&[("EDITOR", "vi"), ("VISUAL", " ")])).as_deref(),
-            Some("vi")
-        );
-        assert_eq!(from_env(env(&[])), None);
-    }
-
-    /// The real thing: a GUI-style editor (a script here) is started with the file and line.
-    #[cfg(unix)]
-    #[test]
-    fn spawn_starts_the_editor_with_the_file_at_the_line() {
-        use std::os::unix::fs::PermissionsExt;
-        let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("args");
-        let editor = tmp.path().join("code");
-        std::fs::write(
-            &editor,
-            format!(
-                "#!/bin/sh\nprintf '%s\\n' \"$@\" > '{}.tmp' && mv '{0}.tmp' '{0}'\n",
-                out.display()
-            ),
-        )
-        .unwrap();
-        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let file = std::path::PathBuf::from("/ws/notes.md");
-        let argv = command(&editor.to_string_lossy(), &file, 7, None).unwrap();
-        spawn(&argv).unwrap();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while !out.exists() {
-            assert!(std::time::Instant::now() < deadline, "the editor never ran");
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        assert_eq!(
-            std::fs::read_to_string(&out).unwrap(),
-            "-g\n/ws/notes.md:7\n"
-        );
-        assert!(spawn(&["/nonexistent/editor".into()]).is_err());
-    }
-}
+mod tests;
