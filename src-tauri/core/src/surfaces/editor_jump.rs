@@ -2,7 +2,11 @@
 //! command line each kind of editor takes, and where a terminal editor gets its terminal.
 
 use crate::error::{Error, Result};
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
+
+#[cfg(unix)]
+mod launcher;
 
 /// The programs that give a terminal editor its terminal (injected, so tests bring their own),
 /// and Redline's private runtime directory.
@@ -13,7 +17,7 @@ pub struct Terminals {
     /// The desktop's terminal, with the option that precedes the command it runs
     /// (`x-terminal-emulator -e`).
     pub desktop: Vec<String>,
-    /// Redline's private runtime directory (0700).
+    /// Redline's private runtime directory (0700), where the launcher and each launch's words go.
     pub runtime: PathBuf,
 }
 
@@ -76,17 +80,17 @@ pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Option<String> {
         .find(|v| !v.trim().is_empty())
 }
 
-/// The whole command that opens `path` at `line` (1-based) with `editor` (a command line, split
-/// on whitespace as `$EDITOR` is by most programs). A terminal editor opens in a new window of
-/// the tmux session `tmux` (`session:window.pane`, the CLI's pane) when known, else in the
-/// desktop's terminal (`x-terminal-emulator -e`).
-pub fn command(
-    editor: &str,
-    path: &Path,
-    line: u32,
-    tmux: Option<&str>,
-    terminals: &Terminals,
-) -> Result<Vec<String>> {
+/// An editor's command for one file: its words, and whether it needs a terminal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditorCommand {
+    pub argv: Vec<OsString>,
+    pub needs_terminal: bool,
+}
+
+/// The command that opens `path` at `line` (1-based) with `editor` (a command line, split on
+/// whitespace as `$EDITOR` is by most programs: it is the user's own, so its words are trusted;
+/// the path is not, and stays one word).
+pub fn command(editor: &str, path: &Path, line: u32) -> Result<EditorCommand> {
     let words: Vec<&str> = editor.split_whitespace().collect();
     let Some((program, args)) = words.split_first() else {
         return Err(Error::Usage(
@@ -94,36 +98,35 @@ pub fn command(
         ));
     };
     let kind = Kind::of(program, args);
-    let file = path.to_string_lossy().into_owned();
-    let line = line.max(1);
-    let mut argv: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
+    let file = operand(path);
+    let at_line = |file: &OsString| {
+        let mut word = file.clone();
+        word.push(format!(":{}", line.max(1)));
+        word
+    };
+    let mut argv: Vec<OsString> = words.iter().map(OsString::from).collect();
     match kind {
-        Kind::PlusLine | Kind::PlusLineWindow => argv.extend([format!("+{line}"), file]),
-        Kind::ColonLine | Kind::ColonLineWindow => argv.push(format!("{file}:{line}")),
-        Kind::GotoFlag => argv.extend(["-g".to_owned(), format!("{file}:{line}")]),
+        Kind::PlusLine | Kind::PlusLineWindow => {
+            argv.push(format!("+{}", line.max(1)).into());
+            argv.push(file);
+        }
+        Kind::ColonLine | Kind::ColonLineWindow => argv.push(at_line(&file)),
+        Kind::GotoFlag => argv.extend(["-g".into(), at_line(&file)]),
     }
-    if !kind.needs_terminal() {
-        return Ok(argv);
+    Ok(EditorCommand {
+        argv,
+        needs_terminal: kind.needs_terminal(),
+    })
+}
+
+/// `path` as the editor's file operand: a relative one gets `./`, so that a name starting with
+/// `-` is never read as an option (the paths of reviews are absolute).
+fn operand(path: &Path) -> OsString {
+    if path.is_absolute() {
+        path.as_os_str().to_owned()
+    } else {
+        Path::new(".").join(path).into_os_string()
     }
-    let dir = path.parent().map(|d| d.to_string_lossy().into_owned());
-    Ok(
-        match tmux
-            .and_then(|t| t.split(':').next())
-            .filter(|s| !s.is_empty())
-        {
-            Some(session) => {
-                let mut tmux = terminals.tmux.clone();
-                tmux.push("new-window".into());
-                tmux.extend(["-t".into(), format!("{session}:")]);
-                if let Some(dir) = dir {
-                    tmux.extend(["-c".into(), dir]);
-                }
-                tmux.extend(argv);
-                tmux
-            }
-            None => terminals.desktop.iter().cloned().chain(argv).collect(),
-        },
-    )
 }
 
 /// Opens the review's file at `line` in `editor` (`None`: none is set), in the tmux session of
@@ -142,8 +145,8 @@ pub fn open(
     launch(editor.unwrap_or(""), &review.path, line, tmux, terminals)
 }
 
-/// Opens `path` at `line` in `editor`, in a new window of the tmux session `tmux` when it needs
-/// a terminal and one is known, else in the desktop's terminal.
+/// Opens `path` at `line` in `editor`: a terminal editor in a new window of the tmux session
+/// `tmux` (`session:window.pane`, the CLI's pane) when known, else in the desktop's terminal.
 pub fn launch(
     editor: &str,
     path: &Path,
@@ -151,11 +154,63 @@ pub fn launch(
     tmux: Option<&str>,
     terminals: &Terminals,
 ) -> Result<()> {
-    spawn(&command(editor, path, line, tmux, terminals)?)
+    let command = command(editor, path, line)?;
+    if !command.needs_terminal {
+        return spawn(&command.argv);
+    }
+    in_terminal(&command.argv, path.parent(), tmux, terminals)
+}
+
+/// Starts `argv` in a terminal through the launcher: terminals (Terminator with a window open,
+/// among others) join their command's words and hand them to `$SHELL -c`, tmux reads formats in
+/// `new-window -c` and hands a lone word to `sh -c`, so what they are given holds no word of
+/// `argv` nor `cwd`, only the launcher and its folder.
+#[cfg(unix)]
+fn in_terminal(
+    argv: &[OsString],
+    cwd: Option<&Path>,
+    tmux: Option<&str>,
+    terminals: &Terminals,
+) -> Result<()> {
+    let launch = launcher::prepare(&terminals.runtime, argv, cwd)?;
+    let session = tmux
+        .and_then(|t| t.split(':').next())
+        .filter(|s| !s.is_empty());
+    let mut full: Vec<String> = match session {
+        Some(session) => {
+            let mut tmux = terminals.tmux.clone();
+            // The target always ends in `:`, never in the `;` that would end tmux's command.
+            tmux.extend(["new-window".into(), "-t".into(), format!("{session}:")]);
+            tmux
+        }
+        None => terminals.desktop.clone(),
+    };
+    full.extend(launch.command.iter().cloned());
+    match spawn(&full) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            launch.abandon();
+            Err(e)
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn in_terminal(
+    _argv: &[OsString],
+    _cwd: Option<&Path>,
+    _tmux: Option<&str>,
+    _terminals: &Terminals,
+) -> Result<()> {
+    Err(Error::Usage(
+        "Redline starts a terminal for a terminal editor only on Linux and macOS: set $VISUAL \
+         to an editor with its own window (e.g. `code --wait`)"
+            .into(),
+    ))
 }
 
 /// Starts `argv` detached from Redline (no stdio; reaped on a thread, so no zombie is left).
-pub fn spawn(argv: &[String]) -> Result<()> {
+fn spawn<S: AsRef<OsStr>>(argv: &[S]) -> Result<()> {
     let Some((program, args)) = argv.split_first() else {
         return Err(Error::Usage("no editor command".into()));
     };
@@ -165,7 +220,7 @@ pub fn spawn(argv: &[String]) -> Result<()> {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .map_err(|e| Error::io(program, e))?;
+        .map_err(|e| Error::io(Path::new(program.as_ref()), e))?;
     std::thread::spawn(move || child.wait());
     Ok(())
 }
