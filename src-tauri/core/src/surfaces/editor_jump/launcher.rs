@@ -61,14 +61,15 @@ impl Launch {
 /// Writes `argv` (and `cwd`, the folder to start in) to a new private folder under `runtime`,
 /// the launcher beside it, and returns the command that runs them.
 pub(super) fn prepare(runtime: &Path, argv: &[OsString], cwd: Option<&Path>) -> Result<Launch> {
-    if let Some(why) = private_file::unsafe_dir(runtime) {
-        return Err(Error::Usage(why));
-    }
-    private_file::ensure_dir(runtime)?;
-    sweep(runtime);
     let launcher = runtime.join(NAME);
     let folder = runtime.join(format!("{PREFIX}{}", random_tag(runtime)?));
     let command = vec!["/bin/sh".to_owned(), plain(&launcher)?, plain(&folder)?];
+    // Checked once it exists: one another user made first (in a shared /tmp) is refused.
+    private_file::ensure_dir(runtime)?;
+    if let Some(why) = private_file::unsafe_dir(runtime) {
+        return Err(Error::Usage(why));
+    }
+    sweep(runtime);
     private_file::write(&launcher, SCRIPT.as_bytes())?;
     let mut dir = std::fs::DirBuilder::new();
     std::os::unix::fs::DirBuilderExt::mode(&mut dir, 0o700);

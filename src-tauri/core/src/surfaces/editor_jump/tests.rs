@@ -309,14 +309,9 @@ fn no_terminal_starts_from_a_runtime_dir_a_shell_would_read_or_others_may_write(
         runtime,
     };
     for runtime in ["run dir", "run$(x)", "run;x"] {
-        let err = launch(
-            &bench.editor,
-            &file,
-            1,
-            None,
-            &terminals(bench.root.join(runtime)),
-        )
-        .unwrap_err();
+        let runtime = bench.root.join(runtime);
+        let err = launch(&bench.editor, &file, 1, None, &terminals(runtime.clone())).unwrap_err();
+        assert!(!runtime.exists(), "nothing written");
         assert!(
             err.to_string()
                 .contains("characters a terminal's shell would read"),
