@@ -6,6 +6,7 @@ use redline_core::review::selection::Selection;
 use redline_core::review::Detail;
 use redline_core::runtime::companion::Decision;
 use redline_core::runtime::instance::Instance;
+use redline_core::surfaces::editor_jump;
 use redline_core::workspace::settings::Settings;
 use std::sync::Arc;
 use tauri::{AppHandle, State};
@@ -39,8 +40,9 @@ pub async fn review_accept(core: Core<'_>, id: u64, content: Option<String>) -> 
 #[tauri::command]
 pub async fn review_open_in_editor(core: Core<'_>, id: u64, line: u32) -> Answer {
     let review = core.review(id).map_err(fault)?;
-    let editor = redline_core::surfaces::editor_jump::from_env(|k| std::env::var(k).ok());
-    redline_core::surfaces::editor_jump::open(&review, line, editor.as_deref()).map_err(fault)
+    let editor = editor_jump::from_env(|k| std::env::var(k).ok());
+    let terminals = editor_jump::Terminals::os(core.dirs().runtime.clone());
+    editor_jump::open(&review, line, editor.as_deref(), &terminals).map_err(fault)
 }
 
 #[tauri::command]

@@ -13,9 +13,9 @@ pub fn ensure_dir(dir: &Path) -> Result<()> {
     builder.create(dir).map_err(|e| Error::io(dir, e))
 }
 
-/// Why a secret must not go into the existing directory `dir`: another user owns it, or group
-/// or others may write to it (and so swap or read what is put there). `None` if it is safe or
-/// does not exist yet (then it is created 0700).
+/// Why nothing private (a token, a socket, an editor's launch) may go into the existing directory
+/// `dir`: another user owns it, or group or others may write to it (and so swap or read what is
+/// put there). `None` if it is safe or does not exist yet (then it is created 0700).
 pub fn unsafe_dir(dir: &Path) -> Option<String> {
     #[cfg(unix)]
     {
@@ -25,14 +25,14 @@ pub fn unsafe_dir(dir: &Path) -> Option<String> {
         let me = unsafe { libc::geteuid() };
         if meta.uid() != me {
             return Some(format!(
-                "{} is owned by another user (uid {}); no token is written there",
+                "{} is owned by another user (uid {}); nothing private is written there",
                 dir.display(),
                 meta.uid()
             ));
         }
         if meta.mode() & 0o022 != 0 {
             return Some(format!(
-                "{} is writable by group or others (mode {:o}); no token is written there",
+                "{} is writable by group or others (mode {:o}); nothing private is written there",
                 dir.display(),
                 meta.mode() & 0o7777
             ));

@@ -2,7 +2,35 @@
 //! command line each kind of editor takes, and where a terminal editor gets its terminal.
 
 use crate::error::{Error, Result};
-use std::path::Path;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+
+#[cfg(unix)]
+mod launcher;
+
+/// The programs that give a terminal editor its terminal (injected, so tests bring their own),
+/// and Redline's private runtime directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Terminals {
+    /// The tmux client, with any options before its command (`tmux`).
+    pub tmux: Vec<String>,
+    /// The desktop's terminal, with the option that precedes the command it runs
+    /// (`x-terminal-emulator -e`).
+    pub desktop: Vec<String>,
+    /// Redline's private runtime directory (0700), where the launcher and each launch's words go.
+    pub runtime: PathBuf,
+}
+
+impl Terminals {
+    /// The terminals of this machine.
+    pub fn os(runtime: PathBuf) -> Self {
+        Terminals {
+            tmux: vec!["tmux".into()],
+            desktop: vec!["x-terminal-emulator".into(), "-e".into()],
+            runtime,
+        }
+    }
+}
 
 /// How an editor is told the line, and whether it needs a terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,11 +80,17 @@ pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Option<String> {
         .find(|v| !v.trim().is_empty())
 }
 
-/// The whole command that opens `path` at `line` (1-based) with `editor` (a command line, split
-/// on whitespace as `$EDITOR` is by most programs). A terminal editor opens in a new window of
-/// the tmux session `tmux` (`session:window.pane`, the CLI's pane) when known, else in the
-/// desktop's terminal (`x-terminal-emulator -e`).
-pub fn command(editor: &str, path: &Path, line: u32, tmux: Option<&str>) -> Result<Vec<String>> {
+/// An editor's command for one file: its words, and whether it needs a terminal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditorCommand {
+    pub argv: Vec<OsString>,
+    pub needs_terminal: bool,
+}
+
+/// The command that opens `path` at `line` (1-based) with `editor` (a command line, split on
+/// whitespace as `$EDITOR` is by most programs: it is the user's own, so its words are trusted;
+/// the path is not, and stays one word).
+pub fn command(editor: &str, path: &Path, line: u32) -> Result<EditorCommand> {
     let words: Vec<&str> = editor.split_whitespace().collect();
     let Some((program, args)) = words.split_first() else {
         return Err(Error::Usage(
@@ -64,53 +98,119 @@ pub fn command(editor: &str, path: &Path, line: u32, tmux: Option<&str>) -> Resu
         ));
     };
     let kind = Kind::of(program, args);
-    let file = path.to_string_lossy().into_owned();
-    let line = line.max(1);
-    let mut argv: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
+    let file = operand(path);
+    let at_line = |file: &OsString| {
+        let mut word = file.clone();
+        word.push(format!(":{}", line.max(1)));
+        word
+    };
+    let mut argv: Vec<OsString> = words.iter().map(OsString::from).collect();
     match kind {
-        Kind::PlusLine | Kind::PlusLineWindow => argv.extend([format!("+{line}"), file]),
-        Kind::ColonLine | Kind::ColonLineWindow => argv.push(format!("{file}:{line}")),
-        Kind::GotoFlag => argv.extend(["-g".to_owned(), format!("{file}:{line}")]),
+        Kind::PlusLine | Kind::PlusLineWindow => {
+            argv.push(format!("+{}", line.max(1)).into());
+            argv.push(file);
+        }
+        Kind::ColonLine | Kind::ColonLineWindow => argv.push(at_line(&file)),
+        Kind::GotoFlag => argv.extend(["-g".into(), at_line(&file)]),
     }
-    if !kind.needs_terminal() {
-        return Ok(argv);
+    Ok(EditorCommand {
+        argv,
+        needs_terminal: kind.needs_terminal(),
+    })
+}
+
+/// `path` as the editor's file operand: a relative one gets `./`, so that a name starting with
+/// `-` is never read as an option (the paths of reviews are absolute).
+fn operand(path: &Path) -> OsString {
+    if path.is_absolute() {
+        path.as_os_str().to_owned()
+    } else {
+        Path::new(".").join(path).into_os_string()
     }
-    let dir = path.parent().map(|d| d.to_string_lossy().into_owned());
-    Ok(
-        match tmux
-            .and_then(|t| t.split(':').next())
-            .filter(|s| !s.is_empty())
-        {
-            Some(session) => {
-                let mut tmux = vec!["tmux".into(), "new-window".into()];
-                tmux.extend(["-t".into(), format!("{session}:")]);
-                if let Some(dir) = dir {
-                    tmux.extend(["-c".into(), dir]);
-                }
-                tmux.extend(argv);
-                tmux
-            }
-            None => ["x-terminal-emulator".to_owned(), "-e".to_owned()]
-                .into_iter()
-                .chain(argv)
-                .collect(),
-        },
-    )
 }
 
 /// Opens the review's file at `line` in `editor` (`None`: none is set), in the tmux session of
 /// the CLI that asked when the editor needs a terminal and the CLI runs in tmux.
-pub fn open(review: &crate::review::Review, line: u32, editor: Option<&str>) -> Result<()> {
+pub fn open(
+    review: &crate::review::Review,
+    line: u32,
+    editor: Option<&str>,
+    terminals: &Terminals,
+) -> Result<()> {
     let tmux = review
         .client
         .process
         .as_ref()
         .and_then(|p| p.tmux.as_deref());
-    spawn(&command(editor.unwrap_or(""), &review.path, line, tmux)?)
+    launch(editor.unwrap_or(""), &review.path, line, tmux, terminals)
+}
+
+/// Opens `path` at `line` in `editor`: a terminal editor in a new window of the tmux session
+/// `tmux` (`session:window.pane`, the CLI's pane) when known, else in the desktop's terminal.
+pub fn launch(
+    editor: &str,
+    path: &Path,
+    line: u32,
+    tmux: Option<&str>,
+    terminals: &Terminals,
+) -> Result<()> {
+    let command = command(editor, path, line)?;
+    if !command.needs_terminal {
+        return spawn(&command.argv);
+    }
+    in_terminal(&command.argv, path.parent(), tmux, terminals)
+}
+
+/// Starts `argv` in a terminal through the launcher: terminals (Terminator with a window open,
+/// among others) join their command's words and hand them to `$SHELL -c`, tmux reads formats in
+/// `new-window -c` and hands a lone word to `sh -c`, so what they are given holds no word of
+/// `argv` nor `cwd`, only the launcher and its folder.
+#[cfg(unix)]
+fn in_terminal(
+    argv: &[OsString],
+    cwd: Option<&Path>,
+    tmux: Option<&str>,
+    terminals: &Terminals,
+) -> Result<()> {
+    let launch = launcher::prepare(&terminals.runtime, argv, cwd)?;
+    let session = tmux
+        .and_then(|t| t.split(':').next())
+        .filter(|s| !s.is_empty());
+    let mut full: Vec<String> = match session {
+        Some(session) => {
+            let mut tmux = terminals.tmux.clone();
+            // The target always ends in `:`, never in the `;` that would end tmux's command.
+            tmux.extend(["new-window".into(), "-t".into(), format!("{session}:")]);
+            tmux
+        }
+        None => terminals.desktop.clone(),
+    };
+    full.extend(launch.command.iter().cloned());
+    match spawn(&full) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            launch.abandon();
+            Err(e)
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn in_terminal(
+    _argv: &[OsString],
+    _cwd: Option<&Path>,
+    _tmux: Option<&str>,
+    _terminals: &Terminals,
+) -> Result<()> {
+    Err(Error::Usage(
+        "Redline starts a terminal for a terminal editor only on Linux and macOS: set $VISUAL \
+         to an editor with its own window (e.g. `code --wait`)"
+            .into(),
+    ))
 }
 
 /// Starts `argv` detached from Redline (no stdio; reaped on a thread, so no zombie is left).
-pub fn spawn(argv: &[String]) -> Result<()> {
+fn spawn<S: AsRef<OsStr>>(argv: &[S]) -> Result<()> {
     let Some((program, args)) = argv.split_first() else {
         return Err(Error::Usage("no editor command".into()));
     };
@@ -120,114 +220,10 @@ pub fn spawn(argv: &[String]) -> Result<()> {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .map_err(|e| Error::io(program, e))?;
+        .map_err(|e| Error::io(Path::new(program.as_ref()), e))?;
     std::thread::spawn(move || child.wait());
     Ok(())
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn cmd(editor: &str, tmux: Option<&str>) -> Vec<String> {
-        command(editor, Path::new("/ws/src/a.rs"), 12, tmux).unwrap()
-    }
-
-    #[test]
-    fn each_kind_of_editor_gets_the_line_its_own_way() {
-        assert_eq!(
-            cmd("code --wait", None),
-            ["code", "--wait", "-g", "/ws/src/a.rs:12"]
-        );
-        assert_eq!(
-            cmd("/opt/bin/subl", None),
-            ["/opt/bin/subl", "/ws/src/a.rs:12"]
-        );
-        assert_eq!(
-            cmd("emacsclient -n", None),
-            ["emacsclient", "-n", "+12", "/ws/src/a.rs"]
-        );
-        assert_eq!(cmd("gvim", None), ["gvim", "+12", "/ws/src/a.rs"]);
-        // Terminal editors get a terminal: the CLI's tmux session, else the desktop's.
-        assert_eq!(
-            cmd("nvim", Some("work:2.1")),
-            [
-                "tmux",
-                "new-window",
-                "-t",
-                "work:",
-                "-c",
-                "/ws/src",
-                "nvim",
-                "+12",
-                "/ws/src/a.rs"
-            ]
-        );
-        assert_eq!(
-            cmd("hx", None),
-            ["x-terminal-emulator", "-e", "hx", "/ws/src/a.rs:12"]
-        );
-        assert_eq!(
-            cmd("emacs -nw", None)[..3],
-            ["x-terminal-emulator", "-e", "emacs"]
-        );
-        assert_eq!(
-            cmd("emacsclient -t", Some("s:0.0"))[..4],
-            ["tmux", "new-window", "-t", "s:"]
-        );
-        assert!(command("  ", Path::new("/a"), 1, None).is_err());
-    }
-
-    #[test]
-    fn visual_comes_before_editor_and_empty_is_unset() {
-        let env = |pairs: &'static [(&str, &str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
-        assert_eq!(
-            from_env(env(&[("EDITOR", "vi"), ("VISUAL", "code")])).as_deref(),
-            Some("code")
-        );
-        assert_eq!(
-            from_env(env(&[("EDITOR", "vi"), ("VISUAL", " ")])).as_deref(),
-            Some("vi")
-        );
-        assert_eq!(from_env(env(&[])), None);
-    }
-
-    /// The real thing: a GUI-style editor (a script here) is started with the file and line.
-    #[cfg(unix)]
-    #[test]
-    fn spawn_starts_the_editor_with_the_file_at_the_line() {
-        use std::os::unix::fs::PermissionsExt;
-        let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("args");
-        let editor = tmp.path().join("code");
-        std::fs::write(
-            &editor,
-            format!(
-                "#!/bin/sh\nprintf '%s\\n' \"$@\" > '{}.tmp' && mv '{0}.tmp' '{0}'\n",
-                out.display()
-            ),
-        )
-        .unwrap();
-        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let file = std::path::PathBuf::from("/ws/notes.md");
-        let argv = command(&editor.to_string_lossy(), &file, 7, None).unwrap();
-        spawn(&argv).unwrap();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while !out.exists() {
-            assert!(std::time::Instant::now() < deadline, "the editor never ran");
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        assert_eq!(
-            std::fs::read_to_string(&out).unwrap(),
-            "-g\n/ws/notes.md:7\n"
-        );
-        assert!(spawn(&["/nonexistent/editor".into()]).is_err());
-    }
-}
+mod tests;
