@@ -226,7 +226,7 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
             review.read_only.as_deref(),
             Some(redline_core::protocols::copilot::tools::READ_ONLY)
         );
-        assert!(f.instance.update(id, "edited\n".into()).is_err());
+        assert!(f.instance.update(id, 1, "edited\n".into()).is_err());
         let edited = f
             .instance
             .decide(id, Decision::Accept(Some("one\nedited\n".into())))
