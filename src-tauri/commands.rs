@@ -24,8 +24,10 @@ pub fn reviews_list(core: Core<'_>) -> Vec<Detail> {
 }
 
 #[tauri::command]
-pub fn review_update(core: Core<'_>, id: u64, content: String) -> Answer {
-    core.update(id, content).map_err(fault)
+/// `revision` is the `ReviewDetail.revision` the edits were made against: once the CLI has
+/// re-proposed the file, they are refused (`superseded`) rather than replacing its new proposal.
+pub fn review_update(core: Core<'_>, id: u64, revision: u64, content: String) -> Answer {
+    core.update(id, revision, content).map_err(fault)
 }
 
 #[tauri::command]

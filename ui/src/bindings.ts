@@ -47,6 +47,11 @@ container: boolean, client: ClientInfo, newFile: boolean, original: string,
  */
 originalNotUtf8: boolean, proposal: string, current: string, added: number, removed: number, createdAt: number, updatedAt: number, 
 /**
+ * The proposal's revision: an edit sent with `review_update` names it, and is refused once
+ * the CLI has proposed a newer one.
+ */
+revision: number, 
+/**
  * Why the proposal cannot be edited (one line, shown above it); `None`: it can be, and
  * Accept sends the edited text.
  */

@@ -32,6 +32,12 @@ pub enum Error {
     Usage(String),
     #[error("review {id} is read-only: {reason}")]
     ReadOnly { id: u64, reason: String },
+    /// An edit made against a proposal the CLI has since replaced with a new one.
+    #[error(
+        "the CLI proposed a new version of {file}: your edits were made against the old one \
+         and were not applied (review {id})"
+    )]
+    Superseded { id: u64, file: String },
     #[error("an empty accepted text would be ignored by the CLI; reject instead")]
     EmptyContent,
     #[error("{0} is not a workspace")]
@@ -99,6 +105,7 @@ impl Error {
             Error::NoOpenDiff(_) => "no_open_diff",
             Error::NotClaude(_) => "not_claude",
             Error::ReadOnly { .. } => "read_only",
+            Error::Superseded { .. } => "superseded",
             Error::Usage(_) => "usage",
             Error::Refused(_) => "refused",
             Error::EmptyContent => "empty_content",

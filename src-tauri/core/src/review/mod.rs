@@ -74,6 +74,9 @@ pub struct Review {
     pub stats: Stats,
     pub created_at: u64,
     pub updated_at: u64,
+    /// Which of the CLI's proposals this is: 1 when it arrives, one more each time the CLI
+    /// re-proposes the file. An edit names the revision it was made against.
+    pub revision: u64,
     /// It came from a CLI in a container, through a container-path mapping.
     pub container: bool,
     /// Why the proposal cannot be edited, shown to the user; `None`: it can be.
@@ -110,6 +113,7 @@ impl Review {
             removed: self.stats.removed,
             created_at: self.created_at,
             updated_at: self.updated_at,
+            revision: self.revision,
             read_only: self.read_only.clone(),
         }
     }
@@ -183,6 +187,10 @@ pub struct Detail {
     pub created_at: u64,
     #[ts(type = "number")]
     pub updated_at: u64,
+    /// The proposal's revision: an edit sent with `review_update` names it, and is refused once
+    /// the CLI has proposed a newer one.
+    #[ts(type = "number")]
+    pub revision: u64,
     /// Why the proposal cannot be edited (one line, shown above it); `None`: it can be, and
     /// Accept sends the edited text.
     pub read_only: Option<String>,
@@ -240,6 +248,13 @@ pub struct Proposal {
     pub container: bool,
     /// Why the proposal cannot be edited; `None`: it can be.
     pub read_only: Option<String>,
+}
+
+fn superseded(review: &Review) -> Error {
+    Error::Superseded {
+        id: review.id,
+        file: review.file_path.clone(),
+    }
 }
 
 pub struct ReviewQueue {
@@ -309,6 +324,7 @@ impl ReviewQueue {
             review.proposal = p.proposal;
             review.stats = stats;
             review.updated_at = now;
+            review.revision += 1;
             review.read_only = p.read_only;
             let review = Arc::new(review);
             let replaced = state.reviews.insert(review.id, review.clone());
@@ -336,6 +352,7 @@ impl ReviewQueue {
             stats,
             created_at: now,
             updated_at: now,
+            revision: 1,
             container: p.container,
             read_only: p.read_only,
         });
@@ -345,19 +362,29 @@ impl ReviewQueue {
         id
     }
 
-    /// Records the user's edits so a terminal-side answer gets them.
-    pub fn update(&self, id: ReviewId, content: String) -> Result<()> {
-        let original = self.get(id).ok_or(Error::NoSuchReview(id))?;
-        if let Some(reason) = &original.read_only {
+    /// Records the user's edits, made against proposal `revision`, so a terminal-side answer gets
+    /// them. Refused once the CLI has proposed a newer revision: the edits were made to text the
+    /// CLI no longer proposes, and must not replace the new proposal.
+    pub fn update(&self, id: ReviewId, revision: u64, content: String) -> Result<()> {
+        let seen = self.get(id).ok_or(Error::NoSuchReview(id))?;
+        if let Some(reason) = &seen.read_only {
             return Err(Error::ReadOnly {
                 id,
                 reason: reason.clone(),
             });
         }
-        let stats = diff::stats(original.original_text(), &content);
+        if seen.revision != revision {
+            return Err(superseded(&seen));
+        }
+        // The diff is counted outside the lock (it is the slow part); the revision check under
+        // it says the text it was counted against is still the one queued.
+        let stats = diff::stats(seen.original_text(), &content);
         let now = self.clock.now_ms();
         let mut state = self.lock();
         let slot = state.reviews.get_mut(&id).ok_or(Error::NoSuchReview(id))?;
+        if slot.revision != revision || slot.revision != seen.revision {
+            return Err(superseded(slot));
+        }
         let review = Arc::make_mut(slot);
         review.current = content;
         review.stats = stats;

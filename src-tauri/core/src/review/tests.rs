@@ -70,7 +70,9 @@ fn lifecycle_add_replace_update_resolve_with_events() {
     assert_ne!(other, id);
     let _ = events.try_recv();
 
-    q.update(id, "edited\n".into()).unwrap();
+    // The CLI re-proposed once: the window edits revision 2.
+    assert_eq!(q.get(id).unwrap().revision, 2);
+    q.update(id, 2, "edited\n".into()).unwrap();
     let r = q.get(id).unwrap();
     assert_eq!(r.current, "edited\n");
     assert_eq!(r.proposal, "x\n");
@@ -92,7 +94,7 @@ fn lifecycle_add_replace_update_resolve_with_events() {
         "no_such_review"
     );
     assert_eq!(
-        q.update(id, "z".into()).unwrap_err().code(),
+        q.update(id, 2, "z".into()).unwrap_err().code(),
         "no_such_review"
     );
 }
@@ -169,7 +171,7 @@ fn a_read_only_review_takes_no_edits_and_goes_back_as_proposed() {
         Some(reason)
     );
     assert_eq!(
-        q.update(id, "edited\n".into()).unwrap_err().code(),
+        q.update(id, 1, "edited\n".into()).unwrap_err().code(),
         "read_only"
     );
     assert_eq!(
@@ -182,5 +184,85 @@ fn a_read_only_review_takes_no_edits_and_goes_back_as_proposed() {
     assert_eq!(
         *told.lock().unwrap(),
         vec![(Outcome::Accepted, String::new())]
+    );
+}
+
+#[test]
+fn an_edit_made_against_a_proposal_the_cli_replaced_is_refused() {
+    let q = queue();
+    let (first, first_told) = recorder();
+    let id = q.open(proposal("s1", "/ws/f", "v1\n"), first);
+    // The window shows revision 1 and the user starts editing it.
+    let shown = q.get(id).unwrap().detail();
+    assert_eq!(shown.revision, 1);
+    // The CLI re-proposes before the edit arrives.
+    let (second, second_told) = recorder();
+    assert_eq!(q.open(proposal("s1", "/ws/f", "v2\n"), second), id);
+    let err = q
+        .update(id, shown.revision, "v1 edited\n".into())
+        .unwrap_err();
+    assert_eq!(err.code(), "superseded");
+    let message = err.to_string();
+    assert!(
+        message.contains(
+            "the CLI proposed a new version of /ws/f: your edits were made against the old one"
+        ),
+        "{message}"
+    );
+    let r = q.get(id).unwrap();
+    assert_eq!((r.revision, r.current.as_str()), (2, "v2\n"));
+    // The first proposal's asker was told it closed, with its own text, not the stale edit.
+    assert_eq!(
+        *first_told.lock().unwrap(),
+        vec![(Outcome::Closed, "v1\n".to_owned())]
+    );
+    // An edit of the new proposal is taken, and is what the CLI gets.
+    q.update(id, 2, "v2 edited\n".into()).unwrap();
+    q.accept(id, None).unwrap();
+    assert_eq!(
+        *second_told.lock().unwrap(),
+        vec![(Outcome::Accepted, "v2 edited\n".to_owned())]
+    );
+}
+
+/// A clock that runs a step the first time it is read once armed: `update` reads it between its
+/// look at the review and taking the queue's lock to write, so a re-proposal lands exactly there.
+#[derive(Default)]
+struct Interleave {
+    ms: AtomicU64,
+    step: Mutex<Option<Box<dyn FnOnce() + Send>>>,
+}
+
+impl Clock for Interleave {
+    fn now_ms(&self) -> u64 {
+        let step = self.step.lock().unwrap().take();
+        if let Some(step) = step {
+            step();
+        }
+        self.ms.fetch_add(10, Ordering::SeqCst)
+    }
+}
+
+#[test]
+fn a_re_proposal_landing_inside_an_update_wins_over_the_stale_edit() {
+    let clock = Arc::new(Interleave::default());
+    let q = Arc::new(ReviewQueue::new(clock.clone()));
+    let id = q.open(proposal("s1", "/ws/f", "v1\n"), silent());
+    let (second, second_told) = recorder();
+    let weak = Arc::downgrade(&q);
+    *clock.step.lock().unwrap() = Some(Box::new(move || {
+        let q = weak.upgrade().unwrap();
+        q.open(proposal("s1", "/ws/f", "v2\n"), second);
+    }));
+    // Revision 1 is current when `update` looks; the CLI's v2 arrives before it writes.
+    let err = q.update(id, 1, "v1 edited\n".into()).unwrap_err();
+    assert_eq!(err.code(), "superseded", "{err}");
+    let r = q.get(id).unwrap();
+    assert_eq!((r.revision, r.current.as_str()), (2, "v2\n"));
+    assert_eq!((r.stats.added, r.stats.removed), (1, 2), "v2's counts");
+    q.accept(id, None).unwrap();
+    assert_eq!(
+        *second_told.lock().unwrap(),
+        vec![(Outcome::Accepted, "v2\n".to_owned())]
     );
 }

@@ -405,6 +405,90 @@ mod tests {
         assert!(fault.to_string().contains("no review with id 9"), "{fault}");
     }
 
+    /// A client that opens the pipe and closes it before the loop connects leaves an instance
+    /// whose connect reports ERROR_NO_DATA (mio takes it as a connection with nobody on it): the
+    /// loop keeps serving. One such client comes before the loop first waits (`redline serve`
+    /// starts its instance between binding the pipe and serving it), then 2,000 in a row.
+    #[cfg(windows)]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn clients_that_open_and_close_at_once_do_not_stop_the_pipe() {
+        use tokio::net::windows::named_pipe::ClientOptions;
+        let tmp = tempfile::tempdir().unwrap();
+        let mut dirs = dirs(tmp.path());
+        dirs.runtime = tmp
+            .path()
+            .join(format!("redline-flap-{}", std::process::id()));
+        let listener = bind(&dirs).await.unwrap();
+        let name = endpoint::pipe_name(&dirs);
+        drop(ClientOptions::new().open(&name).unwrap());
+        let instance = Instance::start(world(&dirs)).await.unwrap();
+        tokio::spawn(serve(instance, listener));
+        let mut opened = 0;
+        for _ in 0..2_000 {
+            // Busy while the loop is between instances: that attempt is simply not counted.
+            if let Ok(client) = ClientOptions::new().open(&name) {
+                opened += 1;
+                drop(client);
+            }
+        }
+        assert!(opened > 0, "no client ever reached the pipe");
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            match call(&dirs, &Request::Status).await {
+                Ok(status) => break status,
+                Err(e) => assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "the pipe stopped serving after {opened} clients left at once: {e}"
+                ),
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert_eq!(status["pid"], 4242);
+    }
+
+    /// A pipe instance that cannot be created (here: another server holds the name the loop
+    /// makes its next instance under, with room for one instance, a real `CreateNamedPipe`
+    /// failure) does not end the control channel: the client already connected is answered, and
+    /// once the name frees up the loop serves on.
+    #[cfg(windows)]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_channel_outlives_a_failure_to_create_an_instance() {
+        use tokio::net::windows::named_pipe::ServerOptions;
+        let tmp = tempfile::tempdir().unwrap();
+        let mut dirs = dirs(tmp.path());
+        dirs.runtime = tmp
+            .path()
+            .join(format!("redline-retry-{}", std::process::id()));
+        let mut next = dirs.clone();
+        next.runtime = tmp
+            .path()
+            .join(format!("redline-retry-{}-next", std::process::id()));
+        let held = ServerOptions::new()
+            .max_instances(1)
+            .create(endpoint::pipe_name(&next))
+            .unwrap();
+        let mut listener = bind(&dirs).await.unwrap();
+        listener.name = endpoint::pipe_name(&next);
+        let instance = Instance::start(world(&dirs)).await.unwrap();
+        let serving = tokio::spawn(serve(instance, listener));
+        let status = call(&dirs, &Request::Status).await.unwrap();
+        assert_eq!(status["pid"], 4242);
+        assert!(!serving.is_finished(), "the control channel ended");
+        drop(held);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            match call(&next, &Request::Status).await {
+                Ok(status) => break status,
+                Err(e) => assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "no instance was made once the name was free: {e}"
+                ),
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert_eq!(status["pid"], 4242);
+    }
+
     /// A request line is bounded: past the bound the peer is told so, and nothing is parsed.
     #[cfg(unix)]
     #[tokio::test]

@@ -88,18 +88,25 @@ fn read_session(dir: &Path) -> Option<(u32, PathBuf)> {
             .parse()
             .ok()
     })?;
-    let file = dir.join("workspace.yaml");
-    // Only a regular file: opening a FIFO would wait for a writer for ever.
-    if !std::fs::symlink_metadata(&file).ok()?.is_file() {
+    let yaml = read_record(dir)?;
+    // Resolved as the OS will (links and `..`), so that where it lies is judged by its components:
+    // `/ws/../../etc` is `/etc`, not a folder of `/ws`.
+    let cwd = crate::workspace::resolve(&cwd(&yaml)?).ok()?;
+    Some((pid, cwd))
+}
+
+/// `dir`'s `workspace.yaml`, if it is a regular file of at most `MAX_YAML` bytes. Opened without
+/// blocking and without following a link, then checked on the open descriptor: a FIFO swapped
+/// in after any earlier look would otherwise hold the open until a writer came, for ever.
+fn read_record(dir: &Path) -> Option<String> {
+    let file = crate::platform::beneath::open(dir, Path::new("workspace.yaml")).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_YAML {
         return None;
     }
     let mut yaml = String::new();
-    std::fs::File::open(&file)
-        .ok()?
-        .take(MAX_YAML)
-        .read_to_string(&mut yaml)
-        .ok()?;
-    Some((pid, cwd(&yaml)?))
+    file.take(MAX_YAML).read_to_string(&mut yaml).ok()?;
+    Some(yaml)
 }
 
 /// The `cwd:` of a `workspace.yaml`, unquoted.
@@ -133,8 +140,9 @@ fn unescape(quoted: &str) -> String {
     out
 }
 
-/// The folders among `running` that lie strictly inside one of `roots` (a root itself is in the
-/// workspace's own file already).
+/// The folders among `running` (resolved, as `Sessions::scan` gives them) that lie strictly
+/// inside one of `roots`, compared component by component (a root itself is in the workspace's
+/// own file already).
 pub fn inside(running: &BTreeSet<PathBuf>, roots: &[PathBuf]) -> BTreeSet<PathBuf> {
     running
         .iter()
@@ -166,8 +174,10 @@ mod tests {
     fn live_sessions_folders_only_and_quoted_paths_unquoted() {
         let tmp = tempfile::tempdir().unwrap();
         let dirs = Dirs::under(tmp.path());
+        // Resolved, as the folders found are (macOS's temp dir is behind a link).
+        let base = dunce::canonicalize(tmp.path()).unwrap();
         // Absolute on this OS (`C:\…` under Windows), as copilot writes its cwd there.
-        let app = tmp.path().join("src").join("app");
+        let app = base.join("src").join("app");
         let at = |rel: &str| app.join(rel).to_string_lossy().into_owned();
         let server = at("server");
         let quoted = at("it's \"q\"");
@@ -198,8 +208,8 @@ mod tests {
         let running: BTreeSet<PathBuf> = [
             app.clone(),
             app.join("x"),
-            tmp.path().join("src").join("apple"),
-            tmp.path().join("other"),
+            base.join("src").join("apple"),
+            base.join("other"),
         ]
         .into_iter()
         .collect();
@@ -214,9 +224,7 @@ mod tests {
         let dir = session(&dirs, "f", std::process::id(), "");
         let yaml = dir.join("workspace.yaml");
         std::fs::remove_file(&yaml).unwrap();
-        let c = std::ffi::CString::new(yaml.to_str().unwrap()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        mkfifo(&yaml);
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let found = Sessions::default().scan(&dirs, &Alive(vec![std::process::id()]));
@@ -226,5 +234,100 @@ mod tests {
             .recv_timeout(Duration::from_secs(10))
             .expect("the scan returns");
         assert!(found.is_empty());
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        let c = c_path(path);
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "{path:?}");
+    }
+
+    /// Swaps what `a` and `b` name in `dir`, quickly (names relative to an open directory): at
+    /// once on Linux (`RENAME_EXCHANGE`), so `a` is always one of the two; elsewhere through a
+    /// third name.
+    #[cfg(unix)]
+    fn exchange(dir: &std::fs::File, a: &str, b: &str) {
+        use std::os::fd::AsRawFd;
+        let fd = dir.as_raw_fd();
+        let (ca, cb) = (c_path(a.as_ref()), c_path(b.as_ref()));
+        #[cfg(target_os = "linux")]
+        // SAFETY: an open directory and two valid NUL-terminated names.
+        let rc =
+            unsafe { libc::renameat2(fd, ca.as_ptr(), fd, cb.as_ptr(), libc::RENAME_EXCHANGE) };
+        #[cfg(not(target_os = "linux"))]
+        // SAFETY: as above.
+        let rc = unsafe {
+            let spare = c_path("spare".as_ref());
+            libc::renameat(fd, ca.as_ptr(), fd, spare.as_ptr());
+            libc::renameat(fd, cb.as_ptr(), fd, ca.as_ptr());
+            libc::renameat(fd, spare.as_ptr(), fd, cb.as_ptr())
+        };
+        assert_eq!(rc, 0, "{}", std::io::Error::last_os_error());
+    }
+
+    #[cfg(unix)]
+    fn c_path(p: &Path) -> std::ffi::CString {
+        std::ffi::CString::new(p.to_str().unwrap()).unwrap()
+    }
+
+    /// Stops the swapping thread however the test ends.
+    #[cfg(unix)]
+    struct Stop(std::sync::Arc<std::sync::atomic::AtomicBool>);
+    #[cfg(unix)]
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    /// A FIFO swapped in for a record after any look at the path but before the open: the open
+    /// itself must not wait for a writer. The follower keeps reading another session's record
+    /// scan after scan while one session's `workspace.yaml` flips between a file and a FIFO.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_swapped_in_for_a_record_does_not_stall_the_follower() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        const SCANS: usize = 3_000;
+        let tmp = tempfile::tempdir().unwrap();
+        let base = dunce::canonicalize(tmp.path()).unwrap();
+        // Deep, so that each lookup of the record's path takes long beside one swap: a look at
+        // the path and an open of it are far enough apart for the swap to fall between them.
+        let deep = base.join("d/".repeat(1_000));
+        std::fs::create_dir_all(&deep).unwrap();
+        let dirs = Dirs::under(&deep);
+        let pid = std::process::id();
+        // A record with no `cwd:` yet is read again at every scan (one being written).
+        let flipping = session(&dirs, "a", pid, "id: a\n");
+        let steady = base.join("b");
+        session(&dirs, "b", pid, &format!("cwd: {}\n", steady.display()));
+        mkfifo(&flipping.join("fifo"));
+        let stop = Stop(std::sync::Arc::new(AtomicBool::new(false)));
+        let stopped = stop.0.clone();
+        std::thread::spawn(move || {
+            let dir = std::fs::File::open(&flipping).unwrap();
+            while !stopped.load(Ordering::SeqCst) {
+                exchange(&dir, "workspace.yaml", "fifo");
+            }
+        });
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut sessions = Sessions::default();
+            for _ in 0..SCANS {
+                let found = sessions.scan(&dirs, &Alive(vec![pid]));
+                if tx.send(found).is_err() {
+                    return;
+                }
+            }
+        });
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        for n in 0..SCANS {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let found = rx
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("the follower stalled after {n} scans"));
+            assert!(found.contains(&steady), "scan {n}: {found:?}");
+        }
+        drop(stop);
     }
 }

@@ -192,9 +192,9 @@ pub fn pipe_name(dirs: &Dirs) -> String {
 }
 
 pub struct Listener {
-    name: String,
-    user: Sid,
-    first: NamedPipeServer,
+    pub(super) name: String,
+    pub(super) user: Sid,
+    pub(super) first: NamedPipeServer,
 }
 
 pub async fn bind(dirs: &Dirs) -> Result<Listener> {
@@ -206,20 +206,63 @@ pub async fn bind(dirs: &Dirs) -> Result<Listener> {
 
 pub async fn serve(instance: Arc<Instance>, listener: Listener) {
     let mut server = listener.first;
+    // Connects that failed in a row: past the first, the loop waits before the next instance.
+    let mut failures = 0u32;
     loop {
-        if server.connect().await.is_err() {
-            continue;
-        }
-        let connected = server;
-        server = match create(&listener.name, &listener.user, false) {
-            Ok(s) => s,
-            Err(e) => {
-                tracing::error!("control pipe: {e}");
-                return;
+        match server.connect().await {
+            Ok(()) => {
+                failures = 0;
+                let instance = instance.clone();
+                // The next instance is made before this one is handed over, so the name is never
+                // left free; if that fails, the client is answered all the same, then retried.
+                match create(&listener.name, &listener.user, false) {
+                    Ok(next) => {
+                        let connected = std::mem::replace(&mut server, next);
+                        tokio::spawn(async move { answer(&instance, connected).await });
+                    }
+                    Err(e) => {
+                        tracing::warn!("control pipe: cannot create an instance ({e}); retrying");
+                        tokio::spawn(async move { answer(&instance, server).await });
+                        server = recreate(&listener.name, &listener.user).await;
+                    }
+                }
             }
-        };
-        let instance = instance.clone();
-        tokio::spawn(async move { answer(&instance, connected).await });
+            Err(e) => {
+                // An instance whose connect fails at once fails every later one the same way
+                // until it is disconnected: retrying it would spin. A fresh instance replaces it,
+                // made while this one still holds the name.
+                tracing::warn!("control pipe: {e}; replacing the instance");
+                let _ = server.disconnect();
+                failures += 1;
+                if failures > 1 {
+                    tokio::time::sleep(backoff(failures - 1)).await;
+                }
+                server = recreate(&listener.name, &listener.user).await;
+            }
+        }
+    }
+}
+
+/// The wait after the `n`th failure in a row (from 1): 10 ms, doubled each time up to 2 s. A
+/// failure (out of handles, say) may pass, and the channel must outlive it without spinning.
+fn backoff(n: u32) -> std::time::Duration {
+    let first = std::time::Duration::from_millis(10);
+    (first * 2u32.saturating_pow(n.saturating_sub(1).min(16)))
+        .min(std::time::Duration::from_secs(2))
+}
+
+/// A new instance of the pipe, retried with backoff until one is created.
+async fn recreate(name: &str, user: &Sid) -> NamedPipeServer {
+    let mut n = 0;
+    loop {
+        match create(name, user, false) {
+            Ok(server) => return server,
+            Err(e) => {
+                n += 1;
+                tracing::debug!("control pipe: still cannot create an instance: {e}");
+                tokio::time::sleep(backoff(n)).await;
+            }
+        }
     }
 }
 

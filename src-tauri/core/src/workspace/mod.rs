@@ -34,11 +34,8 @@ impl Workspace {
 
     /// Resolves `file_path` (symlinks and `..` included) and refuses it unless it lies in a root.
     pub fn resolve(&self, file_path: &str) -> Result<PathBuf> {
-        let path = Path::new(file_path);
-        if !path.is_absolute() {
-            return Err(Error::RelativePath(file_path.to_owned()));
-        }
-        let resolved = resolve_as_the_os_will(path, file_path)?;
+        let resolved = resolve(Path::new(file_path))?;
+        // Component by component: `/ws2` is not in `/ws`, and `resolved` holds no `..`.
         if self.roots.iter().any(|r| resolved.starts_with(r)) {
             Ok(resolved)
         } else {
@@ -63,6 +60,17 @@ impl Workspace {
 pub const MAX_PATH_BYTES: usize = 4096;
 /// As Linux's MAXSYMLINKS: a chain (or loop) longer than this is refused, as the OS would.
 pub const MAX_SYMLINK_HOPS: u32 = 40;
+
+/// Resolves an absolute `path` as the OS will when something is opened there (symlinks and `..`
+/// included), without confining it: the result is absolute and holds no `.`, `..` or link, so a
+/// component-wise `starts_with` on it says where it really is.
+pub fn resolve(path: &Path) -> Result<PathBuf> {
+    let text = path.to_string_lossy();
+    if !path.is_absolute() {
+        return Err(Error::RelativePath(text.into_owned()));
+    }
+    resolve_as_the_os_will(path, &text)
+}
 
 fn bad(file_path: &str, reason: &'static str) -> Error {
     Error::BadPath {

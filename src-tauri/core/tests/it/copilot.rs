@@ -226,7 +226,7 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
             review.read_only.as_deref(),
             Some(redline_core::protocols::copilot::tools::READ_ONLY)
         );
-        assert!(f.instance.update(id, "edited\n".into()).is_err());
+        assert!(f.instance.update(id, 1, "edited\n".into()).is_err());
         let edited = f
             .instance
             .decide(id, Decision::Accept(Some("one\nedited\n".into())))
@@ -424,6 +424,65 @@ async fn a_session_in_a_subfolder_gets_a_lock_of_its_own_while_it_lives() {
     std::fs::remove_file(&inuse).unwrap();
     eventually("the subfolder's lock removed", || !folder_lock.exists()).await;
     assert!(workspace_lock.exists());
+}
+
+/// A session's `cwd:` is judged where it really lies, component by component: climbing out with
+/// `..`, a sibling whose name starts like the workspace's, a link out of it, get no lock; the
+/// session in a real subfolder does.
+#[tokio::test]
+async fn only_sessions_really_inside_the_workspace_get_a_lock() {
+    let f = start().await;
+    let root = f.ws.parent().unwrap().to_owned();
+    let sub = f.ws.join("server");
+    let sibling = PathBuf::from(format!("{}2", f.ws.display()));
+    let elsewhere = root.join("elsewhere");
+    for dir in [&sub, &sibling, &elsewhere] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::os::unix::fs::symlink(&elsewhere, f.ws.join("out")).unwrap();
+    let before = f.instance.status().await.workspaces[0]
+        .discovery_files
+        .clone();
+    let ws = f.ws.display();
+    let cwds = [
+        format!("{ws}/../../etc"),
+        format!("{ws}/server/../.."),
+        sibling.display().to_string(),
+        format!("{ws}/out"),
+        format!("{ws}/out/deeper"),
+        sub.display().to_string(),
+    ];
+    for (n, cwd) in cwds.iter().enumerate() {
+        let record = f.dirs.home.join(format!(".copilot/session-state/s{n}"));
+        std::fs::create_dir_all(&record).unwrap();
+        std::fs::write(record.join("workspace.yaml"), format!("cwd: {cwd}\n")).unwrap();
+        std::fs::write(
+            record.join(format!("inuse.{}.lock", std::process::id())),
+            "",
+        )
+        .unwrap();
+    }
+    // Every record is read in the same scan, and the status is read after that scan's locks.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let after = loop {
+        let files = f.instance.status().await.workspaces[0]
+            .discovery_files
+            .clone();
+        if locks_for(&f, &sub).len() == 1 && files.len() > before.len() {
+            break files;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out: the subfolder's lock"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    let added: Vec<&PathBuf> = after.iter().filter(|p| !before.contains(p)).collect();
+    assert_eq!(
+        added,
+        vec![&locks_for(&f, &sub)[0]],
+        "one lock, the subfolder's"
+    );
 }
 
 #[tokio::test]

@@ -53,7 +53,7 @@ async fn open_diff_answers_empty_content_and_close_diff_one_json_text_block() {
     assert_eq!(reviews[0].client.version, "9.9.9");
     assert_eq!((reviews[0].added, reviews[0].removed), (1, 1));
     f.instance
-        .update(reviews[0].id, "one\nedited\n".into())
+        .update(reviews[0].id, 1, "one\nedited\n".into())
         .unwrap();
     let r = c
         .call(

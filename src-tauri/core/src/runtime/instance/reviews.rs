@@ -26,8 +26,9 @@ impl Instance {
         Ok(diff::unified(r.original_text(), &r.current, &label))
     }
 
-    pub fn update(&self, id: ReviewId, content: String) -> Result<()> {
-        self.reviews.update(id, content)
+    /// The user's edits of review `id`, made against its proposal `revision`.
+    pub fn update(&self, id: ReviewId, revision: u64, content: String) -> Result<()> {
+        self.reviews.update(id, revision, content)
     }
 
     /// Settles review `id`. It takes no lock: a decision never waits on any workspace starting
