@@ -32,8 +32,14 @@ pub fn review_update(core: Core<'_>, id: u64, revision: u64, content: String) ->
 
 #[tauri::command]
 /// `content` is the edited text; `None` accepts as proposed (a read-only review takes no edits).
-pub async fn review_accept(core: Core<'_>, id: u64, content: Option<String>) -> Answer {
-    core.decide(id, Decision::Accept(content))
+/// `revision` is the proposal the window showed: once the CLI has re-proposed, `superseded`.
+pub async fn review_accept(
+    core: Core<'_>,
+    id: u64,
+    revision: u64,
+    content: Option<String>,
+) -> Answer {
+    core.decide(id, Decision::AcceptRevision { revision, content })
         .await
         .map_err(fault)
 }

@@ -314,12 +314,13 @@ export class ReviewWindow {
     // A read-only proposal goes back as it came: there is no edited text to send.
     const content = review.detail.readOnly !== null ? null
       : id === this.editorFor && this.editor ? this.editor.getText() : review.text;
+    const { revision } = review.detail;
     this.cancelPush(id);
     review.busy = true;
     this.renderButtons();
     try {
       await this.pushes;
-      await ipc.reviewAccept(id, content);
+      await ipc.reviewAccept(id, revision, content);
       this.resolved.add(id);
       this.drop(id);
     } catch (err) {
@@ -429,8 +430,11 @@ export class ReviewWindow {
       if (id === this.list.selected) renderSummary(this.el.summary, review);
     }
     const content = review.text;
-    this.pushes = this.pushes.then(() => ipc.reviewUpdate(id, content)).catch((err) => {
-      if (!this.resolved.has(id)) this.toasts.error(err, `Could not send your edits of ${baseName(review.detail.relativePath)}`);
+    const { revision } = review.detail;
+    this.pushes = this.pushes.then(() => ipc.reviewUpdate(id, revision, content)).catch((err) => {
+      // The CLI re-proposed the file: its new proposal replaces these edits in the window anyway.
+      if (this.resolved.has(id) || ipc.toIpcError(err).code === 'superseded') return;
+      this.toasts.error(err, `Could not send your edits of ${baseName(review.detail.relativePath)}`);
     });
     return this.pushes;
   }

@@ -37,9 +37,12 @@ async function call<T>(cmd: string, args: Record<string, unknown> = {}): Promise
 }
 
 export const reviewsList = () => call<ReviewDetail[]>('reviews_list');
-export const reviewUpdate = (id: number, content: string) => call<void>('review_update', { id, content });
+/** `revision` is the proposal the edits were made against: a newer one refuses them (`superseded`). */
+export const reviewUpdate = (id: number, revision: number, content: string) =>
+  call<void>('review_update', { id, revision, content });
 /** `content` is the edited text; `null` accepts the proposal as it is (a read-only one). */
-export const reviewAccept = (id: number, content: string | null) => call<void>('review_accept', { id, content });
+export const reviewAccept = (id: number, revision: number, content: string | null) =>
+  call<void>('review_accept', { id, revision, content });
 /** Opens the file at `line` (1-based, in the file on disk) in the user's $VISUAL/$EDITOR. */
 export const reviewOpenInEditor = (id: number, line: number) => call<void>('review_open_in_editor', { id, line });
 export const reviewReject = (id: number) => call<void>('review_reject', { id });

@@ -129,7 +129,7 @@ describe('accept and reject', () => {
     typeAtEnd(root, '// reviewed\n');
     root.querySelector<HTMLButtonElement>('.actions .accept')!.click();
     await vi.waitFor(() => expect(backend.named('review_accept')).toHaveLength(1));
-    expect(backend.named('review_accept')[0]).toEqual({ id: 1, content: `${rust.proposal}// reviewed\n` });
+    expect(backend.named('review_accept')[0]).toEqual({ id: 1, revision: 1, content: `${rust.proposal}// reviewed\n` });
     await settle();
     expect(tabs(root).map((t) => t.dataset.id)).toEqual(['2']);
   });
@@ -147,7 +147,7 @@ describe('accept and reject', () => {
     const event = key(init, view.contentDOM);
     expect(event.defaultPrevented).toBe(true);
     expect(view.state.doc.toString()).toBe(`${rust.proposal}x`);
-    await vi.waitFor(() => expect(backend.named('review_accept')).toEqual([{ id: 1, content: `${rust.proposal}x` }]));
+    await vi.waitFor(() => expect(backend.named('review_accept')).toEqual([{ id: 1, revision: 1, content: `${rust.proposal}x` }]));
   });
 
   test('plain S or Enter does not accept', async () => {
@@ -265,7 +265,7 @@ describe('edits pushed to the backend', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(backend.named('review_update')).toHaveLength(0);
     await vi.waitFor(() => expect(backend.named('review_update')).toHaveLength(1), { timeout: 1000 });
-    expect(backend.named('review_update')[0]).toEqual({ id: 1, content: `${rust.proposal}abc` });
+    expect(backend.named('review_update')[0]).toEqual({ id: 1, revision: 1, content: `${rust.proposal}abc` });
     await new Promise((r) => setTimeout(r, 200));
     expect(backend.named('review_update')).toHaveLength(1);
   });
@@ -284,7 +284,7 @@ describe('edits pushed to the backend', () => {
     typeAtEnd(root, 'z');
     tabs(root)[1].click();
     await settle();
-    expect(backend.named('review_update')).toEqual([{ id: 1, content: `${rust.proposal}z` }]);
+    expect(backend.named('review_update')).toEqual([{ id: 1, revision: 1, content: `${rust.proposal}z` }]);
   });
 
   test('a failed update is shown', async () => {
@@ -293,6 +293,21 @@ describe('edits pushed to the backend', () => {
     const { root } = await mount({ pushDelayMs: 0 });
     typeAtEnd(root, 'z');
     await vi.waitFor(() => expect(root.querySelector('.toast.error')!.textContent).toContain('review 1 is gone'));
+  });
+
+  test('an update refused because the CLI re-proposed is not an error to show, and the new proposal takes over', async () => {
+    const backend = fakeBackend([rust]);
+    backend.failing.set('review_update', { code: 'superseded', message: 'the CLI proposed a new version' });
+    const { root } = await mount({ pushDelayMs: 0 });
+    typeAtEnd(root, 'z');
+    await vi.waitFor(() => expect(backend.named('review_update')).toHaveLength(1));
+    const v2 = { ...rust, revision: 2, proposal: `${rust.proposal}// v2\n`, current: `${rust.proposal}// v2\n` };
+    await backend.emit('review-updated', v2);
+    await settle();
+    expect(root.querySelector('.toast.error')).toBeNull();
+    root.querySelector<HTMLButtonElement>('.actions .accept')!.click();
+    await vi.waitFor(() => expect(backend.named('review_accept')).toHaveLength(1));
+    expect(backend.named('review_accept')[0]).toEqual({ id: 1, revision: 2, content: v2.proposal });
   });
 
   test('accept does not race a pending update', async () => {

@@ -185,7 +185,7 @@ group('the window sends the proposal\'s bytes', () => {
     const backend = fakeBackend([detail(1, { original: 'fn main() {\n}\n', proposal: crlf, current: crlf })]);
     const { app } = await mount();
     await app.accept();
-    expect(backend.named('review_accept')).toEqual([{ id: 1, content: crlf }]);
+    expect(backend.named('review_accept')).toEqual([{ id: 1, revision: 1, content: crlf }]);
   });
 
   it('accepts and pushes an edited CRLF proposal in CRLF, BOM and no final newline kept', async () => {
@@ -195,9 +195,9 @@ group('the window sends the proposal\'s bytes', () => {
     await settle();
     await settle();
     const edited = `${crlf}\r\n// done`;
-    expect(backend.named('review_update').at(-1)).toEqual({ id: 1, content: edited });
+    expect(backend.named('review_update').at(-1)).toEqual({ id: 1, revision: 1, content: edited });
     await app.accept();
-    expect(backend.named('review_accept')).toEqual([{ id: 1, content: edited }]);
+    expect(backend.named('review_accept')).toEqual([{ id: 1, revision: 1, content: edited }]);
   });
 
   it('marks a proposal that changes the file\'s line endings', async () => {

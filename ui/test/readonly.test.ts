@@ -28,7 +28,7 @@ describe('a read-only proposal', () => {
     const { root } = await mount();
     root.querySelector<HTMLButtonElement>('.actions .accept')!.click();
     await vi.waitFor(() => expect(backend.named('review_accept')).toHaveLength(1));
-    expect(backend.named('review_accept')[0]).toEqual({ id: 1, content: null });
+    expect(backend.named('review_accept')[0]).toEqual({ id: 1, revision: 1, content: null });
     expect(backend.named('review_update')).toHaveLength(0);
     expect(backend.named('review_disk_changed').filter((a) => a.id === 1)).toHaveLength(0);
     await settle();
@@ -40,7 +40,7 @@ describe('a read-only proposal', () => {
     await mount();
     key({ key: 's', ctrlKey: true, metaKey: true });
     await vi.waitFor(() => expect(backend.named('review_accept')).toHaveLength(1));
-    expect(backend.named('review_accept')[0]).toEqual({ id: 1, content: null });
+    expect(backend.named('review_accept')[0]).toEqual({ id: 1, revision: 1, content: null });
   });
 
   test('an editable review beside it stays editable and has no note', async () => {
@@ -52,7 +52,7 @@ describe('a read-only proposal', () => {
     typeAtEnd(root, '// mine\n');
     root.querySelector<HTMLButtonElement>('.actions .accept')!.click();
     await vi.waitFor(() => expect(backend.named('review_accept')).toHaveLength(1));
-    expect(backend.named('review_accept')[0]).toEqual({ id: 2, content: `${open.proposal}// mine\n` });
+    expect(backend.named('review_accept')[0]).toEqual({ id: 2, revision: 1, content: `${open.proposal}// mine\n` });
     // The read-only one comes to the front with its note.
     await settle();
     expect(root.querySelector<HTMLElement>('.banner.read-only')!.hidden).toBe(false);

@@ -8,6 +8,9 @@ pub enum Error {
     OutsideWorkspace { path: String, roots: String },
     #[error("file paths must be absolute: {0}")]
     RelativePath(String),
+    /// A proposal must be text: the CLIs carry it as a JSON string.
+    #[error("{0} is not a UTF-8 text file")]
+    NotText(String),
     #[error("{0} is a directory")]
     IsDirectory(String),
     #[error("{path} cannot be resolved safely: {reason}")]
@@ -96,6 +99,7 @@ impl Error {
         match self {
             Error::OutsideWorkspace { .. } => "outside_workspace",
             Error::RelativePath(_) => "relative_path",
+            Error::NotText(_) => "not_text",
             Error::IsDirectory(_) => "is_directory",
             Error::BadPath { .. } => "bad_path",
             Error::NotRegularFile(_) => "not_regular_file",

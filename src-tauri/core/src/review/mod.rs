@@ -422,13 +422,20 @@ impl ReviewQueue {
 
     /// Removes a review, reporting how it ended, and tells its asker.
     pub fn resolve(&self, id: ReviewId, outcome: Outcome) -> Result<Arc<Review>> {
-        self.settle(id, outcome, None)
+        self.settle(id, outcome, None, None)
     }
 
     /// Accepts a review with `content`, or its current text, and tells its asker. An empty text
     /// is refused (Gemini CLI and Qwen Code ignore it) and the review stays pending.
-    pub fn accept(&self, id: ReviewId, content: Option<String>) -> Result<Arc<Review>> {
-        self.settle(id, Outcome::Accepted, content)
+    /// Accepts with `content`, else the current text; with `revision`, only if that is still the
+    /// proposal's (checked under the same lock hold as the settle).
+    pub fn accept(
+        &self,
+        id: ReviewId,
+        content: Option<String>,
+        revision: Option<u64>,
+    ) -> Result<Arc<Review>> {
+        self.settle(id, Outcome::Accepted, content, revision)
     }
 
     fn settle(
@@ -436,9 +443,13 @@ impl ReviewQueue {
         id: ReviewId,
         outcome: Outcome,
         content: Option<String>,
+        revision: Option<u64>,
     ) -> Result<Arc<Review>> {
         let mut state = self.lock();
         let review = state.reviews.get(&id).ok_or(Error::NoSuchReview(id))?;
+        if revision.is_some_and(|r| r != review.revision) {
+            return Err(superseded(review));
+        }
         // A read-only proposal goes back as it came (the asker writes its own): no edited text,
         // and an empty one (a file a diff shows removed) is what the asker proposed.
         if let (Some(reason), Some(_)) = (&review.read_only, &content) {

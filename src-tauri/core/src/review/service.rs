@@ -21,6 +21,12 @@ use std::sync::{Arc, Mutex, RwLock};
 pub enum Decision {
     /// Accept with this text, or the review's current text.
     Accept(Option<String>),
+    /// As `Accept`, for text made against proposal `revision`: refused (`superseded`) once the
+    /// CLI has re-proposed the file, so edits of the old proposal never answer the new one.
+    AcceptRevision {
+        revision: u64,
+        content: Option<String>,
+    },
     Reject,
 }
 
@@ -28,7 +34,10 @@ pub enum Decision {
 /// needed, so a decision never waits on a workspace starting or stopping.
 pub fn settle(reviews: &ReviewQueue, id: ReviewId, decision: Decision) -> Result<()> {
     match decision {
-        Decision::Accept(content) => reviews.accept(id, content)?,
+        Decision::Accept(content) => reviews.accept(id, content, None)?,
+        Decision::AcceptRevision { revision, content } => {
+            reviews.accept(id, content, Some(revision))?
+        }
         Decision::Reject => reviews.resolve(id, Outcome::Rejected)?,
     };
     Ok(())

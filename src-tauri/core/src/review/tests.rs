@@ -117,11 +117,11 @@ fn each_asker_is_told_once_with_the_final_text_outside_the_lock() {
     let id = q.open(proposal("s1", "/ws/f", "x\n"), reply);
     // An empty accept is refused and tells nobody.
     assert_eq!(
-        q.accept(id, Some(String::new())).unwrap_err().code(),
+        q.accept(id, Some(String::new()), None).unwrap_err().code(),
         "empty_content"
     );
     assert!(told.lock().unwrap().is_empty());
-    q.accept(id, Some("edited\n".into())).unwrap();
+    q.accept(id, Some("edited\n".into()), None).unwrap();
     assert!(q.resolve(id, Outcome::Rejected).is_err());
     assert_eq!(
         *told.lock().unwrap(),
@@ -142,7 +142,7 @@ fn each_asker_is_told_once_with_the_final_text_outside_the_lock() {
     let id = q.open(proposal("s2", "/ws/h", "1"), first);
     assert_eq!(q.open(proposal("s2", "/ws/h", "2"), second), id);
     assert_eq!(first_told.lock().unwrap()[0].0, Outcome::Closed);
-    q.accept(id, None).unwrap();
+    q.accept(id, None, None).unwrap();
     assert_eq!(
         *second_told.lock().unwrap(),
         vec![(Outcome::Accepted, "2".to_owned())]
@@ -175,12 +175,14 @@ fn a_read_only_review_takes_no_edits_and_goes_back_as_proposed() {
         "read_only"
     );
     assert_eq!(
-        q.accept(id, Some("edited\n".into())).unwrap_err().code(),
+        q.accept(id, Some("edited\n".into()), None)
+            .unwrap_err()
+            .code(),
         "read_only"
     );
     assert!(told.lock().unwrap().is_empty(), "refusals tell nobody");
     // Empty, as proposed (a removed file): accepted as it is.
-    q.accept(id, None).unwrap();
+    q.accept(id, None, None).unwrap();
     assert_eq!(
         *told.lock().unwrap(),
         vec![(Outcome::Accepted, String::new())]
@@ -218,7 +220,27 @@ fn an_edit_made_against_a_proposal_the_cli_replaced_is_refused() {
     );
     // An edit of the new proposal is taken, and is what the CLI gets.
     q.update(id, 2, "v2 edited\n".into()).unwrap();
-    q.accept(id, None).unwrap();
+    q.accept(id, None, None).unwrap();
+    assert_eq!(
+        *second_told.lock().unwrap(),
+        vec![(Outcome::Accepted, "v2 edited\n".to_owned())]
+    );
+}
+
+#[test]
+fn an_accept_made_against_a_proposal_the_cli_replaced_is_refused() {
+    let q = queue();
+    let (first, _) = recorder();
+    let id = q.open(proposal("s1", "/ws/f", "v1\n"), first);
+    let (second, second_told) = recorder();
+    assert_eq!(q.open(proposal("s1", "/ws/f", "v2\n"), second), id);
+    // The window's Accept of its edits of v1 arrives after v2: refused, v2 stays pending.
+    let err = q
+        .accept(id, Some("v1 edited\n".into()), Some(1))
+        .unwrap_err();
+    assert_eq!(err.code(), "superseded");
+    assert!(second_told.lock().unwrap().is_empty());
+    q.accept(id, Some("v2 edited\n".into()), Some(2)).unwrap();
     assert_eq!(
         *second_told.lock().unwrap(),
         vec![(Outcome::Accepted, "v2 edited\n".to_owned())]
@@ -260,7 +282,7 @@ fn a_re_proposal_landing_inside_an_update_wins_over_the_stale_edit() {
     let r = q.get(id).unwrap();
     assert_eq!((r.revision, r.current.as_str()), (2, "v2\n"));
     assert_eq!((r.stats.added, r.stats.removed), (1, 2), "v2's counts");
-    q.accept(id, None).unwrap();
+    q.accept(id, None, None).unwrap();
     assert_eq!(
         *second_told.lock().unwrap(),
         vec![(Outcome::Accepted, "v2\n".to_owned())]

@@ -154,7 +154,7 @@ impl Handler {
             return failed(Error::NoOpenDiff(a.file_path));
         };
         let verb = match decision {
-            Decision::Accept(_) => "accepted",
+            Decision::Accept(_) | Decision::AcceptRevision { .. } => "accepted",
             Decision::Reject => "rejected",
         };
         match self.ws().service.decide(review.id, decision) {
