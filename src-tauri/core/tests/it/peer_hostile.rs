@@ -4,7 +4,7 @@
 //! no package and holds its memory.
 #![cfg(target_os = "linux")]
 
-use redline_core::platform::peer::{describe, PeerProcess};
+use redline_core::platform::peer::{describe, describe_with, PeerProcess, Probe};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -54,9 +54,13 @@ fn peak_memory() -> u64 {
 
 /// Runs the lookup on a thread of its own and waits for it at most `PROMPT`.
 fn describe_promptly(pid: u32) -> PeerProcess {
+    promptly(pid, move || describe(pid))
+}
+
+fn promptly(pid: u32, lookup: impl FnOnce() -> PeerProcess + Send + 'static) -> PeerProcess {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        let _ = tx.send(describe(pid));
+        let _ = tx.send(lookup());
     });
     rx.recv_timeout(PROMPT)
         .unwrap_or_else(|_| panic!("the lookup of {pid} did not return within {PROMPT:?}"))
@@ -113,23 +117,9 @@ fn a_package_json_symlink_loop_is_not_followed() {
 /// Gemini manifest beside its script would make it "Gemini CLI".
 #[test]
 fn a_process_of_another_user_is_not_looked_into() {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("skipped: starting a process as another user needs root");
+    let Some((uid, gid)) = test_user() else {
         return;
-    }
-    let user = "redline-peer-test";
-    let made = Command::new("useradd")
-        .args(["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user])
-        .status()
-        .unwrap();
-    // 9: the user exists already (an earlier run), which is as good.
-    assert!(made.success() || made.code() == Some(9), "useradd: {made}");
-    let id = |flag: &str| -> u32 {
-        let out = Command::new("id").args([flag, user]).output().unwrap();
-        String::from_utf8(out.stdout).unwrap().trim().parse().unwrap()
     };
-    let (uid, gid) = (id("-u"), id("-g"));
 
     let tmp = tempfile::tempdir().unwrap();
     let root = dunce::canonicalize(tmp.path()).unwrap();
@@ -168,4 +158,95 @@ fn a_process_of_another_user_is_not_looked_into() {
             ..PeerProcess::default()
         }
     );
+}
+
+/// A user of its own for these tests (made once, kept), as `(uid, gid)`; `None` (the test
+/// skips) without root.
+fn test_user() -> Option<(u32, u32)> {
+    // Once per run: two useradds at a time collide on the password file's lock.
+    static USER: std::sync::OnceLock<Option<(u32, u32)>> = std::sync::OnceLock::new();
+    *USER.get_or_init(|| {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("skipped: starting a process as another user needs root");
+            return None;
+        }
+        let user = "redline-peer-test";
+        let made = Command::new("useradd")
+            .args(["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user])
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        // 9: the user exists already (an earlier run), as good.
+        assert!(made.success() || made.code() == Some(9), "useradd: {made}");
+        let id = |flag: &str| -> u32 {
+            let out = Command::new("id").args([flag, user]).output().unwrap();
+            String::from_utf8(out.stdout).unwrap().trim().parse().unwrap()
+        };
+        Some((id("-u"), id("-g")))
+    })
+}
+
+/// A peer in "tmux": its `TMUX` names a real socket at `socket`, and the tmux client Redline asks
+/// is `tmux`, a script that records that it ran and then never exits.
+fn peer_in_tmux(root: &Path) -> (PathBuf, PathBuf, Killed, std::os::unix::net::UnixListener) {
+    let socket = root.join("tmux.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let asked = root.join("asked");
+    let tmux = root.join("tmux");
+    std::fs::write(
+        &tmux,
+        format!("#!/bin/sh\necho \"$@\" > '{}'\nsleep 1000\n", asked.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&tmux, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = root.join("cli.js");
+    std::fs::write(&script, "").unwrap();
+    let child = Command::new("tail")
+        .arg("-f")
+        .arg(&script)
+        .env("TMUX", format!("{},1,0", socket.display()))
+        .env("TMUX_PANE", "%7")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    (tmux, asked, Killed(child), listener)
+}
+
+#[test]
+fn a_tmux_that_never_answers_is_given_up_at_the_deadline() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = dunce::canonicalize(tmp.path()).unwrap();
+    let (tmux, asked, child, _server) = peer_in_tmux(&root);
+    let probe = Probe {
+        tmux: tmux.into(),
+        ..Probe::default()
+    };
+    let pid = child.0.id();
+    let found = promptly(pid, move || describe_with(pid, &probe));
+    let args = std::fs::read_to_string(&asked).expect("tmux was asked");
+    assert!(args.starts_with("-S "), "{args}");
+    assert_eq!(found.program, "tail");
+    assert_eq!(found.tmux.as_deref(), Some("%7"), "the pane, unnamed");
+}
+
+#[test]
+fn a_tmux_socket_of_another_user_is_not_asked() {
+    let Some((uid, gid)) = test_user() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let root = dunce::canonicalize(tmp.path()).unwrap();
+    let (tmux, asked, child, _server) = peer_in_tmux(&root);
+    std::os::unix::fs::chown(root.join("tmux.sock"), Some(uid), Some(gid)).unwrap();
+    let probe = Probe {
+        tmux: tmux.into(),
+        ..Probe::default()
+    };
+    let pid = child.0.id();
+    let found = promptly(pid, move || describe_with(pid, &probe));
+    assert!(!asked.exists(), "tmux was asked of another user's server");
+    assert_eq!(found.tmux.as_deref(), Some("%7"));
 }
