@@ -82,7 +82,10 @@ mod tests {
         assert_eq!(out.as_deref(), Some(&b"hello\n"[..]));
         assert_eq!(output(sh("echo no; exit 3"), Duration::from_secs(10)), None);
         assert_eq!(
-            output(Command::new("/nonexistent/program"), Duration::from_secs(10)),
+            output(
+                Command::new("/nonexistent/program"),
+                Duration::from_secs(10)
+            ),
             None
         );
     }
@@ -98,7 +101,11 @@ mod tests {
         );
         let start = Instant::now();
         assert_eq!(output(sh(&script), Duration::from_millis(300)), None);
-        assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
         let grandchild: libc::pid_t = std::fs::read_to_string(&pid_file)
             .unwrap()
             .trim()
@@ -111,7 +118,10 @@ mod tests {
             && !std::fs::read_to_string(format!("/proc/{grandchild}/stat"))
                 .is_ok_and(|s| s.contains(") Z"))
         {
-            assert!(Instant::now() < gone, "the grandchild {grandchild} outlived the deadline");
+            assert!(
+                Instant::now() < gone,
+                "the grandchild {grandchild} outlived the deadline"
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
     }

@@ -173,7 +173,13 @@ fn test_user() -> Option<(u32, u32)> {
         }
         let user = "redline-peer-test";
         let made = Command::new("useradd")
-            .args(["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user])
+            .args([
+                "--system",
+                "--no-create-home",
+                "--shell",
+                "/usr/sbin/nologin",
+                user,
+            ])
             .stderr(Stdio::null())
             .status()
             .unwrap();
@@ -181,7 +187,11 @@ fn test_user() -> Option<(u32, u32)> {
         assert!(made.success() || made.code() == Some(9), "useradd: {made}");
         let id = |flag: &str| -> u32 {
             let out = Command::new("id").args([flag, user]).output().unwrap();
-            String::from_utf8(out.stdout).unwrap().trim().parse().unwrap()
+            String::from_utf8(out.stdout)
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap()
         };
         Some((id("-u"), id("-g")))
     })
@@ -196,7 +206,10 @@ fn peer_in_tmux(root: &Path) -> (PathBuf, PathBuf, Killed, std::os::unix::net::U
     let tmux = root.join("tmux");
     std::fs::write(
         &tmux,
-        format!("#!/bin/sh\necho \"$@\" > '{}'\nsleep 1000\n", asked.display()),
+        format!(
+            "#!/bin/sh\necho \"$@\" > '{}'\nsleep 1000\n",
+            asked.display()
+        ),
     )
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
