@@ -63,13 +63,28 @@ pub trait PeerLookup: Send + Sync + 'static {
     fn lookup(&self, local: SocketAddr, peer: SocketAddr) -> Option<PeerProcess>;
 }
 
+/// The longest a connection waits to learn who is behind it. Reads no longer block and tmux has a
+/// deadline of its own, but the peer's script may sit on a filesystem the peer serves itself
+/// (FUSE): the connection then goes on unnamed, and only that lookup's blocking thread waits.
+pub const LOOKUP: Duration = Duration::from_secs(5);
+
 /// Looks up the process behind `ends` off the async runtime: it reads the OS's socket and
 /// process tables. Every protocol names its CLI through this.
 pub async fn find(peers: std::sync::Arc<dyn PeerLookup>, ends: Endpoints) -> Option<PeerProcess> {
-    tokio::task::spawn_blocking(move || peers.lookup(ends.local, ends.peer))
+    off_runtime(LOOKUP, move || peers.lookup(ends.local, ends.peer))
         .await
-        .ok()
         .flatten()
+}
+
+/// Runs `lookup` on the blocking pool and waits for it at most `deadline`.
+pub(crate) async fn off_runtime<T: Send + 'static>(
+    deadline: Duration,
+    lookup: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    tokio::time::timeout(deadline, tokio::task::spawn_blocking(lookup))
+        .await
+        .ok()?
+        .ok()
 }
 
 /// The operating system's sockets and process table.
@@ -323,6 +338,20 @@ mod tests {
         let v6 = "  sl  local_address                         remote_address ...\n\
    0: 0000000000000000FFFF00000100007F:C350 0000000000000000FFFF00000100007F:1F90 01 00000000:00000000 00:00000000 00000000     0        0 444 1\n";
         assert_eq!(client_inode(v6, server, client), Some(444));
+    }
+
+    #[tokio::test]
+    async fn a_lookup_that_never_ends_is_given_up_at_the_deadline() {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let waited = tokio::time::timeout(
+            Duration::from_secs(10),
+            off_runtime(Duration::from_millis(100), move || rx.recv().ok()),
+        )
+        .await;
+        assert_eq!(waited, Ok(None), "given up, not waited on");
+        drop(tx);
+        let done = off_runtime(Duration::from_secs(10), || 7).await;
+        assert_eq!(done, Some(7));
     }
 
     #[test]

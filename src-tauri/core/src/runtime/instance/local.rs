@@ -156,9 +156,10 @@ fn reply(wait: bool) -> (Reply, Option<Decided>) {
 /// Who asked: the program that ran the command (a script, git, an agent), else the command.
 async fn caller(command: &str, pid: Option<u32>) -> ClientInfo {
     let process = match pid {
-        Some(pid) => tokio::task::spawn_blocking(move || describe_caller(pid))
-            .await
-            .ok(),
+        Some(pid) => {
+            use crate::platform::peer;
+            peer::off_runtime(peer::LOOKUP, move || describe_caller(pid)).await
+        }
         None => None,
     };
     ClientInfo {
