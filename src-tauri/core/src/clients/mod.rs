@@ -6,7 +6,6 @@ mod claude;
 mod copilot;
 pub(crate) mod format;
 mod gemini;
-pub(crate) mod package;
 mod qwen;
 
 pub use claude::CLAUDE;

@@ -1,7 +1,8 @@
 //! Whether a CLI is installed (on PATH) and which version, and whether its IDE mode is on.
 
 use super::Facts;
-use crate::clients::{package, Cli, IdeMode, Location};
+use crate::clients::{Cli, IdeMode, Location};
+use crate::platform::package;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

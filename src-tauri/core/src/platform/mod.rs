@@ -1,15 +1,19 @@
 //! What Redline needs from the OS, injected where tests need another: clock, process table and
-//! the process behind a connection, keyring and tokens, signals, private files, directories,
-//! opening a file beneath a root.
+//! the process behind a connection (with the npm package it runs), keyring and tokens, signals,
+//! private files, small files a peer planted, children run to a deadline, directories, opening
+//! a file beneath a root.
 
 pub(crate) mod beneath;
 pub mod bundle_id;
+pub(crate) mod child;
 pub mod clock;
 pub mod dirs;
 pub(crate) mod file_uri;
 pub mod keyring;
+pub(crate) mod package;
 pub mod peer;
 pub(crate) mod private_file;
 pub mod process;
+pub(crate) mod small_file;
 pub mod stop;
 pub(crate) mod token;

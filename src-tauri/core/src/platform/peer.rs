@@ -5,9 +5,16 @@
 
 use crate::clients::Cli;
 use serde::{Deserialize, Serialize};
+use std::ffi::OsString;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 use ts_rs::TS;
+
+/// What a process of another user is called. In practice it is a container's (the Copilot
+/// container socket hands over its host PID); its command line, environment and files are its
+/// owner's to choose, so none of them is looked at.
+pub const OTHER_USER: &str = "a process in a container";
 
 /// The process that asked.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -56,13 +63,28 @@ pub trait PeerLookup: Send + Sync + 'static {
     fn lookup(&self, local: SocketAddr, peer: SocketAddr) -> Option<PeerProcess>;
 }
 
+/// The longest a connection waits to learn who is behind it. Reads no longer block and tmux has a
+/// deadline of its own, but the peer's script may sit on a filesystem the peer serves itself
+/// (FUSE): the connection then goes on unnamed, and only that lookup's blocking thread waits.
+pub const LOOKUP: Duration = Duration::from_secs(5);
+
 /// Looks up the process behind `ends` off the async runtime: it reads the OS's socket and
 /// process tables. Every protocol names its CLI through this.
 pub async fn find(peers: std::sync::Arc<dyn PeerLookup>, ends: Endpoints) -> Option<PeerProcess> {
-    tokio::task::spawn_blocking(move || peers.lookup(ends.local, ends.peer))
+    off_runtime(LOOKUP, move || peers.lookup(ends.local, ends.peer))
         .await
-        .ok()
         .flatten()
+}
+
+/// Runs `lookup` on the blocking pool and waits for it at most `deadline`.
+pub(crate) async fn off_runtime<T: Send + 'static>(
+    deadline: Duration,
+    lookup: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    tokio::time::timeout(deadline, tokio::task::spawn_blocking(lookup))
+        .await
+        .ok()?
+        .ok()
 }
 
 /// The operating system's sockets and process table.
@@ -75,11 +97,61 @@ impl PeerLookup for OsPeers {
     }
 }
 
+/// What describing a process may run, and how long each program may take: the tmux client it
+/// asks for a pane's name. Tests inject one that never answers.
+#[derive(Debug, Clone)]
+pub struct Probe {
+    pub tmux: OsString,
+    pub deadline: Duration,
+}
+
+impl Default for Probe {
+    fn default() -> Self {
+        Probe {
+            tmux: "tmux".into(),
+            deadline: Duration::from_secs(2),
+        }
+    }
+}
+
 /// What the process is, from its command line, working directory, environment and terminal.
 pub fn describe(pid: u32) -> PeerProcess {
+    describe_with(pid, &Probe::default())
+}
+
+/// [`describe`], running what `probe` names. A process of another user is named
+/// [`OTHER_USER`] and not looked into.
+pub fn describe_with(pid: u32, probe: &Probe) -> PeerProcess {
     use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System, UpdateKind};
     let mut sys = System::new();
     let spid = Pid::from_u32(pid);
+    let mut out = PeerProcess {
+        pid,
+        ..PeerProcess::default()
+    };
+    // Owners first: nothing else of another user's process is read.
+    let own = sysinfo::get_current_pid().ok();
+    let mut both: Vec<Pid> = own.into_iter().chain([spid]).collect();
+    both.dedup();
+    sys.refresh_processes_specifics(
+        ProcessesToUpdate::Some(&both),
+        true,
+        ProcessRefreshKind::nothing().with_user(UpdateKind::Always),
+    );
+    let Some(p) = sys.process(spid) else {
+        out.program = format!("process {pid}");
+        return out;
+    };
+    let me = own.and_then(|own| sys.process(own));
+    let same_user = me.is_some_and(|me| {
+        me.user_id().is_some()
+            && p.user_id() == me.user_id()
+            && p.effective_user_id() == me.effective_user_id()
+    });
+    if !same_user {
+        out.program = OTHER_USER.to_owned();
+        return out;
+    }
     sys.refresh_processes_specifics(
         ProcessesToUpdate::Some(&[spid]),
         true,
@@ -89,10 +161,6 @@ pub fn describe(pid: u32) -> PeerProcess {
             .with_environ(UpdateKind::Always)
             .with_exe(UpdateKind::Always),
     );
-    let mut out = PeerProcess {
-        pid,
-        ..PeerProcess::default()
-    };
     let Some(p) = sys.process(spid) else {
         out.program = format!("process {pid}");
         return out;
@@ -106,7 +174,7 @@ pub fn describe(pid: u32) -> PeerProcess {
         } else {
             cwd.as_ref()?.join(a)
         };
-        let package = crate::clients::package::of(&script)?;
+        let package = crate::platform::package::of(&script)?;
         let cli = Cli::of_package(&package.name)?;
         Some((cli.name, package.version))
     });
@@ -136,24 +204,40 @@ pub fn describe(pid: u32) -> PeerProcess {
     };
     out.tty = tty_of(pid);
     if let (Some(tmux), Some(pane)) = (env("TMUX"), env("TMUX_PANE")) {
-        out.tmux = Some(tmux_pane(&tmux, &pane).unwrap_or(pane));
+        out.tmux = Some(tmux_pane(probe, &tmux, &pane).unwrap_or(pane));
     }
     out
 }
 
-/// `session:window.pane` for a pane, asked of the tmux server the process's `TMUX` names.
-fn tmux_pane(tmux: &str, pane: &str) -> Option<String> {
+/// `session:window.pane` for a pane, asked of the tmux server the process's `TMUX` names: only a
+/// socket of this user's (another's server is not ours to ask), and within the probe's deadline.
+fn tmux_pane(probe: &Probe, tmux: &str, pane: &str) -> Option<String> {
     let socket = tmux.split(',').next().filter(|s| !s.is_empty())?;
-    let out = std::process::Command::new("tmux")
+    if !own_socket(Path::new(socket)) {
+        return None;
+    }
+    let mut command = std::process::Command::new(&probe.tmux);
+    command
         .args(["-S", socket, "display-message", "-p", "-t", pane])
-        .arg("#{session_name}:#{window_index}.#{pane_index}")
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let text = String::from_utf8(out.stdout).ok()?;
+        .arg("#{session_name}:#{window_index}.#{pane_index}");
+    let out = crate::platform::child::output(command, probe.deadline)?;
+    let text = String::from_utf8(out).ok()?;
     let text = text.trim();
-    (out.status.success() && !text.is_empty()).then(|| text.to_owned())
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+/// Whether `path` is a unix socket (not a symlink to one) owned by this process's user.
+#[cfg(unix)]
+fn own_socket(path: &Path) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket() && m.uid() == me)
+}
+
+#[cfg(not(unix))]
+fn own_socket(_path: &Path) -> bool {
+    false
 }
 
 #[cfg(target_os = "linux")]
@@ -254,6 +338,20 @@ mod tests {
         let v6 = "  sl  local_address                         remote_address ...\n\
    0: 0000000000000000FFFF00000100007F:C350 0000000000000000FFFF00000100007F:1F90 01 00000000:00000000 00:00000000 00000000     0        0 444 1\n";
         assert_eq!(client_inode(v6, server, client), Some(444));
+    }
+
+    #[tokio::test]
+    async fn a_lookup_that_never_ends_is_given_up_at_the_deadline() {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let waited = tokio::time::timeout(
+            Duration::from_secs(10),
+            off_runtime(Duration::from_millis(100), move || rx.recv().ok()),
+        )
+        .await;
+        assert_eq!(waited, Ok(None), "given up, not waited on");
+        drop(tx);
+        let done = off_runtime(Duration::from_secs(10), || 7).await;
+        assert_eq!(done, Some(7));
     }
 
     #[test]

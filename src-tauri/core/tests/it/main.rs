@@ -20,6 +20,7 @@ mod instance;
 mod jsonrpc_faults;
 mod keyring;
 mod peer;
+mod peer_hostile;
 mod sessions_started;
 mod ws_claude;
 mod ws_container;

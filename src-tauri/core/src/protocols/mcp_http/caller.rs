@@ -79,9 +79,8 @@ impl Caller {
 }
 
 async fn describe(pid: u32) -> Option<PeerProcess> {
-    tokio::task::spawn_blocking(move || crate::platform::peer::describe(pid))
-        .await
-        .ok()
+    use crate::platform::peer;
+    peer::off_runtime(peer::LOOKUP, move || peer::describe(pid)).await
 }
 
 impl Drop for Caller {

@@ -156,9 +156,10 @@ fn reply(wait: bool) -> (Reply, Option<Decided>) {
 /// Who asked: the program that ran the command (a script, git, an agent), else the command.
 async fn caller(command: &str, pid: Option<u32>) -> ClientInfo {
     let process = match pid {
-        Some(pid) => tokio::task::spawn_blocking(move || describe_caller(pid))
-            .await
-            .ok(),
+        Some(pid) => {
+            use crate::platform::peer;
+            peer::off_runtime(peer::LOOKUP, move || describe_caller(pid)).await
+        }
         None => None,
     };
     ClientInfo {
@@ -185,7 +186,9 @@ fn describe_caller(pid: u32) -> PeerProcess {
 /// A shell running a script or a `-c` command string.
 #[cfg(target_os = "linux")]
 fn shell_wrapper(pid: u32) -> bool {
-    let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+    // The name and first argument are at the head; a longer command line is read no further.
+    let path = format!("/proc/{pid}/cmdline");
+    let Ok(cmdline) = crate::platform::small_file::head(std::path::Path::new(&path), 4096) else {
         return false;
     };
     let mut args = cmdline.split(|b| *b == 0);

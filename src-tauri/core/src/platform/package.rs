@@ -1,11 +1,16 @@
 //! The npm package a file belongs to, found by one walk up to the `package.json`s above it: "who
 //! asked" names a CLI by it, doctor reads a CLI's version from it.
 
+use crate::platform::small_file;
 use serde_json::Value;
 use std::path::Path;
 
 /// How far up a package's root may be from a script inside it.
 const DEPTH: usize = 8;
+
+/// The largest `package.json` read: a CLI's is a few KiB. The directories are the peer's own, so
+/// what is there is its choice: a bigger one is passed over, not read.
+const MANIFEST_CAP: u64 = 64 << 10;
 
 /// A package's name and version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +53,11 @@ pub fn version_of(command: &Path, package: &str) -> Option<String> {
     named.and_then(|v| v["version"].as_str().map(str::to_owned))
 }
 
-/// The parseable `package.json`s above `real`, nearest first.
+/// The parseable `package.json`s above `real`, nearest first. `real` is canonical, so each
+/// directory was symlink-free when resolved; one the peer swaps for a symlink afterwards can only
+/// lead to another directory, where the same reader still opens no final symlink, no FIFO or
+/// device and nothing over the cap. Nothing found there is beyond what the peer (a process of
+/// this same user: `peer::describe` looks into no other) could read itself.
 fn manifests(real: &Path) -> impl Iterator<Item = Value> + '_ {
     real.ancestors()
         .skip(1)
@@ -57,7 +66,7 @@ fn manifests(real: &Path) -> impl Iterator<Item = Value> + '_ {
 }
 
 fn read(path: &Path) -> Option<Value> {
-    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+    serde_json::from_slice(&small_file::read(path, MANIFEST_CAP).ok()?).ok()
 }
 
 #[cfg(test)]
