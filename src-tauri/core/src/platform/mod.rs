@@ -1,12 +1,13 @@
 //! What Redline needs from the OS, injected where tests need another: clock, process table and
 //! the process behind a connection, keyring and tokens, signals, private files, directories,
-//! opening a file beneath a root.
+//! opening a file beneath a root, and writing files in a folder opened beneath one.
 
 pub(crate) mod beneath;
 pub mod bundle_id;
 pub mod clock;
 pub mod dirs;
 pub(crate) mod file_uri;
+pub(crate) mod folder;
 pub mod keyring;
 pub mod peer;
 pub(crate) mod private_file;

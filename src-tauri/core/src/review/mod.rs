@@ -76,6 +76,19 @@ pub struct Review {
     pub container: bool,
     /// Why the proposal cannot be edited, shown to the user; `None`: it can be.
     pub read_only: Option<String>,
+    /// Where the file is on disk when that is not `path` beneath the workspace: a `redline
+    /// diff`'s RIGHT, its links resolved (`git difftool -d` links it into the work tree).
+    pub on_disk: Option<OnDisk>,
+}
+
+/// A file as it was checked: `path`, its links resolved, lies beneath `root`, and is read and
+/// written only through `root`'s descriptor, so a folder swapped for a link since the check
+/// cannot lead anywhere else.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OnDisk {
+    pub root: PathBuf,
+    pub path: PathBuf,
 }
 
 impl Review {
@@ -235,6 +248,8 @@ pub struct Proposal {
     pub container: bool,
     /// Why the proposal cannot be edited; `None`: it can be.
     pub read_only: Option<String>,
+    /// Where the file is on disk, if not `path` beneath the workspace (see `Review::on_disk`).
+    pub on_disk: Option<OnDisk>,
 }
 
 pub struct ReviewQueue {
@@ -302,6 +317,7 @@ impl ReviewQueue {
             review.stats = stats;
             review.updated_at = now;
             review.read_only = p.read_only;
+            review.on_disk = p.on_disk;
             let review = Arc::new(review);
             let replaced = state.reviews.insert(review.id, review.clone());
             let old_reply = state.replies.insert(review.id, reply);
@@ -329,6 +345,7 @@ impl ReviewQueue {
             updated_at: now,
             container: p.container,
             read_only: p.read_only,
+            on_disk: p.on_disk,
         });
         state.reviews.insert(id, review.clone());
         state.replies.insert(id, reply);
