@@ -54,7 +54,7 @@ pub fn write(
         },
     };
     let path = target.map_or_else(|| shown.to_path_buf(), |t| t.path.clone());
-    match keep(beside.as_ref(), meta.as_ref(), shown, accepted, spare) {
+    match keep(beside.as_ref(), meta.as_deref(), shown, accepted, spare) {
         Ok(kept) => Err(Error::NotWritten { path, why, kept }),
         Err(e) => Err(Error::NotKept {
             path,
@@ -78,7 +78,7 @@ fn replace(
     name: &OsStr,
     before: &[u8],
     accepted: &[u8],
-) -> std::result::Result<Written, (String, Option<Metadata>)> {
+) -> std::result::Result<Written, (String, Option<Box<Metadata>>)> {
     let limit = before.len().max(accepted.len()) as u64;
     let now = match folder.read(name, limit) {
         Ok(now) => now,
@@ -98,12 +98,15 @@ fn replace(
     if now.bytes != before {
         return Err((
             "it changed while it was under review".into(),
-            Some(now.meta),
+            Some(Box::new(now.meta)),
         ));
     }
     match folder.replace(name, accepted, &now.meta) {
         Ok(()) => Ok(Written::Wrote(folder.path_of(name))),
-        Err(e) => Err((format!("it cannot be replaced ({e})"), Some(now.meta))),
+        Err(e) => Err((
+            format!("it cannot be replaced ({e})"),
+            Some(Box::new(now.meta)),
+        )),
     }
 }
 
@@ -159,4 +162,110 @@ fn keep_in(
         }
     }
     Ok(None)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    struct World {
+        _tmp: tempfile::TempDir,
+        base: PathBuf,
+        ws: PathBuf,
+        spare: PathBuf,
+    }
+
+    fn world() -> World {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = dunce::canonicalize(tmp.path()).unwrap();
+        let ws = base.join("ws");
+        std::fs::create_dir_all(ws.join("sub")).unwrap();
+        std::fs::create_dir(base.join("outside")).unwrap();
+        World {
+            spare: base.join("spare"),
+            _tmp: tmp,
+            base,
+            ws,
+        }
+    }
+
+    fn target(w: &World, rel: &str) -> OnDisk {
+        OnDisk {
+            root: w.ws.clone(),
+            path: w.ws.join(rel),
+        }
+    }
+
+    fn kept(e: Error) -> PathBuf {
+        match e {
+            Error::NotWritten { kept, .. } => kept,
+            e => panic!("not kept: {e}"),
+        }
+    }
+
+    /// A folder on the way swapped for a link out of the workspace after the check: the write
+    /// never goes through it, and the accepted text lands in the spare folder.
+    #[test]
+    fn a_folder_swapped_for_a_link_is_never_written_through() {
+        let w = world();
+        std::fs::write(w.ws.join("sub/f"), "before").unwrap();
+        std::fs::write(w.base.join("outside/f"), "before").unwrap();
+        std::fs::rename(w.ws.join("sub"), w.ws.join("was-sub")).unwrap();
+        std::os::unix::fs::symlink(w.base.join("outside"), w.ws.join("sub")).unwrap();
+        let t = target(&w, "sub/f");
+        let err = write(Some(&t), &t.path, b"before", b"mine", &w.spare).unwrap_err();
+        let msg = err.to_string();
+        let kept = kept(err);
+        assert_eq!(std::fs::read(w.base.join("outside/f")).unwrap(), b"before");
+        assert_eq!(kept, w.spare.join("f.redline-accepted"), "{msg}");
+        assert_eq!(std::fs::read(&kept).unwrap(), b"mine");
+        assert!(msg.contains(&*kept.to_string_lossy()), "{msg}");
+    }
+
+    /// RIGHT itself replaced by a link (to a file holding what was read): never followed, and
+    /// the accepted text goes beside it.
+    #[test]
+    fn right_turned_into_a_link_is_not_followed() {
+        let w = world();
+        std::fs::write(w.base.join("outside/f"), "before").unwrap();
+        std::os::unix::fs::symlink(w.base.join("outside/f"), w.ws.join("sub/f")).unwrap();
+        let t = target(&w, "sub/f");
+        let kept = kept(write(Some(&t), &t.path, b"before", b"mine", &w.spare).unwrap_err());
+        assert_eq!(std::fs::read(w.base.join("outside/f")).unwrap(), b"before");
+        assert_eq!(kept, w.ws.join("sub/f.redline-accepted"));
+        assert_eq!(std::fs::read(&kept).unwrap(), b"mine");
+    }
+
+    /// No file named by the instance: nothing is written anywhere near RIGHT; the spare folder
+    /// keeps the text, next to (never over) what it already holds.
+    #[test]
+    fn without_a_checked_file_the_text_goes_to_the_spare_folder() {
+        let w = world();
+        let shown = w.ws.join("sub/f");
+        std::fs::write(&shown, "before").unwrap();
+        std::fs::create_dir(&w.spare).unwrap();
+        std::fs::write(w.spare.join("f.redline-accepted"), "older").unwrap();
+        let kept = kept(write(None, &shown, b"before", b"mine", &w.spare).unwrap_err());
+        assert_eq!(kept, w.spare.join("f.redline-accepted-2"));
+        assert_eq!(std::fs::read(&kept).unwrap(), b"mine");
+        assert_eq!(
+            std::fs::read(w.spare.join("f.redline-accepted")).unwrap(),
+            b"older"
+        );
+        assert_eq!(std::fs::read(&shown).unwrap(), b"before");
+    }
+
+    /// What the user accepted is already on disk (whoever put it there): nothing is written.
+    #[test]
+    fn the_accepted_bytes_already_there_are_not_rewritten() {
+        use std::os::unix::fs::MetadataExt;
+        let w = world();
+        let t = target(&w, "sub/f");
+        std::fs::write(&t.path, "mine").unwrap();
+        let ino = std::fs::metadata(&t.path).unwrap().ino();
+        let got = write(Some(&t), &t.path, b"before", b"mine", &w.spare).unwrap();
+        assert_eq!(got, Written::AlreadyThere);
+        assert_eq!(std::fs::metadata(&t.path).unwrap().ino(), ino);
+        assert!(!w.spare.exists());
+    }
 }
