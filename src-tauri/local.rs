@@ -9,6 +9,7 @@ use redline_core::runtime::instance::local::{
     Diff, LocalAnswer, Propose, Settled, MAX_PROPOSAL_BYTES,
 };
 use redline_core::surfaces::diff_pair;
+use redline_core::surfaces::diff_write::{self, Written};
 use redline_core::{Error, Result};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Read, Write};
@@ -168,15 +169,29 @@ pub async fn diff(dirs: &Dirs, a: DiffArgs) -> Result<Verdict> {
         println!("{}  {}", said(s.decision), s.path.display());
     }
     let mut wrote_all = true;
+    // Where accepted text goes when RIGHT cannot take it and no file beside it can either.
+    let spare = dirs.config.join("accepted");
     for s in settled.iter().filter(|_| a.edit) {
         let (Some(text), Some(Some(before))) = (&s.content, sent.get(&s.path)) else {
             continue;
         };
+        // Accepted as it was shown: nothing of the user's to write, whatever RIGHT holds now.
         if text == before {
             continue;
         }
-        match write_back(&s.path, before, text) {
-            Ok(()) => println!("wrote {}", s.path.display()),
+        let target = s.target.as_ref();
+        match diff_write::write(target, &s.path, before.as_bytes(), text.as_bytes(), &spare) {
+            Ok(Written::Wrote(path)) => println!("wrote {}", path.display()),
+            Ok(Written::AlreadyThere) => {}
+            Err(e @ Error::NotKept { .. }) => {
+                // The last place left for the user's text is the terminal.
+                eprintln!("redline: {e}; here it is on standard output");
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(|e| Error::io("<stdout>", e))?;
+                wrote_all = false;
+            }
             Err(e) => {
                 eprintln!("redline: {e}");
                 wrote_all = false;
@@ -187,19 +202,4 @@ pub async fn diff(dirs: &Dirs, a: DiffArgs) -> Result<Verdict> {
         Verdict::Accepted if !wrote_all => Ok(Verdict::Undecided),
         v => Ok(v),
     }
-}
-
-/// Writes the accepted text to RIGHT, unless RIGHT changed since it was read (that change wins).
-fn write_back(path: &Path, before: &str, text: &str) -> Result<()> {
-    let mut now = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(before.len() as u64 + 1).read_to_end(&mut now))
-        .map_err(|e| Error::io(path, e))?;
-    if now != before.as_bytes() {
-        return Err(Error::Usage(format!(
-            "{} changed while it was under review; your edits were not written",
-            path.display()
-        )));
-    }
-    std::fs::write(path, text).map_err(|e| Error::io(path, e))
 }

@@ -35,7 +35,7 @@ fn sh(env: &Env, dir: &Path, script: &str) -> String {
 }
 
 /// Waits, up to a deadline, until `redline review list --json` satisfies `done`.
-fn until_reviews(env: &Env, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+pub(super) fn until_reviews(env: &Env, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let list = env.json(&["review", "list", "--json"]);
@@ -51,12 +51,12 @@ fn until_reviews(env: &Env, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
     }
 }
 
-fn serving(env: &Env) -> Child {
+pub(super) fn serving(env: &Env) -> Child {
     env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
     env.serve()
 }
 
-fn stop(env: &Env, mut child: Child) {
+pub(super) fn stop(env: &Env, mut child: Child) {
     env.ok(&["quit"]);
     child.wait().unwrap();
 }

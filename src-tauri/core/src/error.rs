@@ -49,6 +49,20 @@ pub enum Error {
     WorkspaceExists(PathBuf),
     #[error("no enabled workspace contains {0}")]
     NotInWorkspace(PathBuf),
+    /// `redline diff --edit` could not write an accepted file; the user's text went elsewhere.
+    #[error("{} was not written: {why}; your accepted text is in {}", path.display(), kept.display())]
+    NotWritten {
+        path: PathBuf,
+        why: String,
+        kept: PathBuf,
+    },
+    /// As `NotWritten`, and the text could not be kept anywhere either.
+    #[error("{} was not written: {why}; your accepted text could not be kept either ({error})", path.display())]
+    NotKept {
+        path: PathBuf,
+        why: String,
+        error: String,
+    },
     #[error("workspace {0} is turned off")]
     WorkspaceOff(PathBuf),
     #[error("{path}: {source}")]
@@ -117,6 +131,8 @@ impl Error {
             Error::WorkspaceExists(_) => "workspace_exists",
             Error::NotInWorkspace(_) => "not_in_workspace",
             Error::WorkspaceOff(_) => "workspace_off",
+            Error::NotWritten { .. } => "not_written",
+            Error::NotKept { .. } => "not_kept",
             Error::Io { .. } => "io",
             Error::Config { .. } => "config",
             Error::Keyring(_) => "keyring",

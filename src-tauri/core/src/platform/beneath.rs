@@ -33,6 +33,41 @@ pub fn open(root: &Path, rel: &Path) -> io::Result<File> {
     File::open(root.join(rel))
 }
 
+/// Opens directory `rel` (plain names; empty: `root` itself) beneath `root`, every folder on
+/// the way without following a link: a folder swapped for one fails with `ENOTDIR`/`ELOOP`.
+#[cfg(unix)]
+pub fn open_dir_beneath(root: &Path, rel: &Path) -> io::Result<File> {
+    let mut dir = open_dir(None, root.as_os_str())?;
+    for name in names(rel)? {
+        dir = open_dir(Some(&dir), name)?;
+    }
+    Ok(dir)
+}
+
+/// As the unix one, on the path as checked (see `open`).
+#[cfg(not(unix))]
+pub fn open_dir_beneath(root: &Path, rel: &Path) -> io::Result<()> {
+    names(rel)?;
+    match std::fs::metadata(root.join(rel))?.is_dir() {
+        true => Ok(()),
+        false => Err(io::Error::new(io::ErrorKind::NotADirectory, "not a folder")),
+    }
+}
+
+/// Opens `name` in the open directory `dir` as `open` opens its last component.
+#[cfg(unix)]
+pub fn open_in(dir: &File, name: &std::ffi::OsStr) -> io::Result<File> {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    let name = c_name(name)?;
+    // SAFETY: as in `open_dir`.
+    let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), FILE_FLAGS) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as in `open_dir`.
+    Ok(unsafe { File::from_raw_fd(fd) })
+}
+
 /// The flags of the final open: read only, never block (FIFOs), never a controlling terminal,
 /// never follow a last-component link.
 #[cfg(unix)]
@@ -53,7 +88,7 @@ fn names(rel: &Path) -> io::Result<Vec<&std::ffi::OsStr>> {
 }
 
 #[cfg(unix)]
-fn c_name(name: &std::ffi::OsStr) -> io::Result<std::ffi::CString> {
+pub(super) fn c_name(name: &std::ffi::OsStr) -> io::Result<std::ffi::CString> {
     use std::os::unix::ffi::OsStrExt;
     std::ffi::CString::new(name.as_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte in the path"))

@@ -1,7 +1,7 @@
 //! What Redline needs from the OS, injected where tests need another: clock, process table and
 //! the process behind a connection (with the npm package it runs), keyring and tokens, signals,
 //! private files, small files a peer planted, children run to a deadline, directories, opening
-//! a file beneath a root.
+//! a file beneath a root, and writing files in a folder opened beneath one.
 
 pub(crate) mod beneath;
 pub mod bundle_id;
@@ -9,6 +9,7 @@ pub(crate) mod child;
 pub mod clock;
 pub mod dirs;
 pub(crate) mod file_uri;
+pub(crate) mod folder;
 pub mod keyring;
 pub(crate) mod package;
 pub mod peer;

@@ -81,6 +81,19 @@ pub struct Review {
     pub container: bool,
     /// Why the proposal cannot be edited, shown to the user; `None`: it can be.
     pub read_only: Option<String>,
+    /// Where the file is on disk when that is not `path` beneath the workspace: a `redline
+    /// diff`'s RIGHT, its links resolved (`git difftool -d` links it into the work tree).
+    pub on_disk: Option<OnDisk>,
+}
+
+/// A file as it was checked: `path`, its links resolved, lies beneath `root`, and is read and
+/// written only through `root`'s descriptor, so a folder swapped for a link since the check
+/// cannot lead anywhere else.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OnDisk {
+    pub root: PathBuf,
+    pub path: PathBuf,
 }
 
 impl Review {
@@ -248,6 +261,8 @@ pub struct Proposal {
     pub container: bool,
     /// Why the proposal cannot be edited; `None`: it can be.
     pub read_only: Option<String>,
+    /// Where the file is on disk, if not `path` beneath the workspace (see `Review::on_disk`).
+    pub on_disk: Option<OnDisk>,
 }
 
 fn superseded(review: &Review) -> Error {
@@ -326,6 +341,7 @@ impl ReviewQueue {
             review.updated_at = now;
             review.revision += 1;
             review.read_only = p.read_only;
+            review.on_disk = p.on_disk;
             let review = Arc::new(review);
             let replaced = state.reviews.insert(review.id, review.clone());
             let old_reply = state.replies.insert(review.id, reply);
@@ -355,6 +371,7 @@ impl ReviewQueue {
             revision: 1,
             container: p.container,
             read_only: p.read_only,
+            on_disk: p.on_disk,
         });
         state.reviews.insert(id, review.clone());
         state.replies.insert(id, reply);

@@ -68,6 +68,7 @@ mod tests {
                 proposal: text,
                 container: false,
                 read_only: None,
+                on_disk: None,
             },
             Box::new(|_, _| {}),
         );

@@ -154,6 +154,7 @@ impl Service {
                 proposal: ask.proposal,
                 container,
                 read_only: ask.read_only,
+                on_disk: None,
             },
             reply,
         ))

@@ -45,6 +45,7 @@ fn proposal(session: &str, file: &str, text: &str) -> Proposal {
         proposal: text.into(),
         container: false,
         read_only: None,
+        on_disk: None,
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod bindings;
 pub mod diff_pair;
+pub mod diff_write;
 pub mod editor_jump;
 pub mod menu;
 pub mod shell;

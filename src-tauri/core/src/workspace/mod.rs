@@ -46,6 +46,15 @@ impl Workspace {
         }
     }
 
+    /// The root holding `resolved` (a path `resolve` gave), the innermost if roots nest.
+    pub fn root_of(&self, resolved: &Path) -> Option<&Path> {
+        self.roots
+            .iter()
+            .filter(|r| resolved.starts_with(r))
+            .max_by_key(|r| r.as_os_str().len())
+            .map(PathBuf::as_path)
+    }
+
     /// `path` relative to the root holding it, for labels.
     pub fn relative<'a>(&self, path: &'a Path) -> &'a Path {
         self.roots
@@ -53,6 +62,16 @@ impl Workspace {
             .find_map(|r| path.strip_prefix(r).ok())
             .unwrap_or(path)
     }
+}
+
+/// Where `file_path` (absolute) leads, its links followed as the OS will, wherever that is: for
+/// a path the user named on the command line, which no workspace confines.
+pub fn follow(file_path: &str) -> Result<PathBuf> {
+    let path = Path::new(file_path);
+    if !path.is_absolute() {
+        return Err(Error::RelativePath(file_path.to_owned()));
+    }
+    resolve_as_the_os_will(path, file_path)
 }
 
 /// Longer paths are refused outright: no OS opens them (Linux's PATH_MAX), and refusing early

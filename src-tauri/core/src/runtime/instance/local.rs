@@ -5,7 +5,7 @@ use super::Instance;
 use crate::error::{Error, Result};
 use crate::platform::peer::PeerProcess;
 use crate::review::service::Ask;
-use crate::review::{ClientInfo, Outcome, Proposal, Reply, Review, ReviewId};
+use crate::review::{ClientInfo, OnDisk, Outcome, Proposal, Reply, Review, ReviewId};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -70,6 +70,10 @@ pub struct Settled {
     pub decision: Outcome,
     /// The final text (with the user's edits) when accepted.
     pub content: Option<String>,
+    /// For `redline diff --edit`: RIGHT as the instance checked it, the one file the command may
+    /// write (never `path` itself, which may be a link or a path the check did not see).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<OnDisk>,
 }
 
 /// The answer to a local request: the reviews it opened and, when it waited, how they ended.
@@ -86,7 +90,16 @@ type Decided = oneshot::Receiver<(Outcome, String)>;
 /// Reviews a local request opened, and their decisions to come.
 pub struct Opened {
     pub ids: Vec<ReviewId>,
-    waits: Vec<(ReviewId, PathBuf, Decided)>,
+    waits: Vec<Wait>,
+}
+
+/// A review a command waits on: its id, its path as the command named it, RIGHT as checked for
+/// `--edit`, and its decision to come.
+struct Wait {
+    id: ReviewId,
+    path: PathBuf,
+    target: Option<OnDisk>,
+    decided: Decided,
 }
 
 impl Opened {
@@ -94,13 +107,17 @@ impl Opened {
     /// (the instance stopping) counts as dismissed.
     pub async fn settled(self) -> Vec<Settled> {
         let mut out = Vec::with_capacity(self.waits.len());
-        for (id, path, rx) in self.waits {
-            let (decision, text) = rx.await.unwrap_or((Outcome::Dismissed, String::new()));
+        for w in self.waits {
+            let (decision, text) = w
+                .decided
+                .await
+                .unwrap_or((Outcome::Dismissed, String::new()));
             out.push(Settled {
-                id,
-                path,
+                id: w.id,
+                path: w.path,
                 decision,
                 content: (decision == Outcome::Accepted).then_some(text),
+                target: w.target,
             });
         }
         out
@@ -241,7 +258,15 @@ impl Instance {
         let path = self.review(id).map(|r| r.path.clone()).unwrap_or(p.file);
         Ok(Opened {
             ids: vec![id],
-            waits: rx.map(|rx| (id, path, rx)).into_iter().collect(),
+            waits: rx
+                .map(|decided| Wait {
+                    id,
+                    path,
+                    target: None,
+                    decided,
+                })
+                .into_iter()
+                .collect(),
         })
     }
 
@@ -263,9 +288,10 @@ impl Instance {
                 limit: MAX_DIFF_BYTES as u64,
             });
         }
-        if d.edit {
-            self.check_editable(&d.files).await?;
-        }
+        let checked = match d.edit {
+            true => self.check_editable(&d.files).await?,
+            false => vec![None; d.files.len()],
+        };
         let pending: Vec<_> = self
             .reviews
             .list()
@@ -289,7 +315,14 @@ impl Instance {
             ids: Vec::new(),
             waits: Vec::new(),
         };
-        for f in d.files {
+        for (f, target) in d.files.into_iter().zip(checked) {
+            // What the disk check reads: RIGHT as checked, else where its links lead (`git
+            // difftool -d` links into the work tree), read beneath the folder holding it.
+            let on_disk = target.clone().or_else(|| {
+                let path = crate::workspace::follow(&f.path.to_string_lossy()).ok()?;
+                let root = path.parent()?.to_path_buf();
+                Some(OnDisk { root, path })
+            });
             let read_only = match (&f.right, d.edit) {
                 (Some(_), true) => None,
                 (None, true) => Some(DIFF_REMOVED.to_owned()),
@@ -307,31 +340,52 @@ impl Instance {
                     proposal: f.right.unwrap_or_default(),
                     container: false,
                     read_only,
+                    on_disk,
                 },
                 reply,
             );
             opened.ids.push(id);
-            if let Some(rx) = rx {
-                opened.waits.push((id, f.path, rx));
+            if let Some(decided) = rx {
+                opened.waits.push(Wait {
+                    id,
+                    path: f.path,
+                    target,
+                    decided,
+                });
             }
         }
         Ok(opened)
     }
 
-    /// `--edit` writes RIGHT: each one there must be in an enabled workspace.
-    async fn check_editable(&self, files: &[DiffFile]) -> Result<()> {
+    /// `--edit` writes RIGHT: each one there must be in an enabled workspace. RIGHT as checked,
+    /// per file (`None` for a file RIGHT does not have), is the one file the command may write.
+    /// The command read RIGHT at the path it gave, on this host: that path is checked as the
+    /// host's, never through a container mapping (a path a CLI in a container sends), which
+    /// would pass one file and have another written.
+    async fn check_editable(&self, files: &[DiffFile]) -> Result<Vec<Option<OnDisk>>> {
         let state = self.state.lock().await;
-        for f in files.iter().filter(|f| f.right.is_some()) {
+        let mut checked = Vec::with_capacity(files.len());
+        for f in files {
+            if f.right.is_none() {
+                checked.push(None);
+                continue;
+            }
             let shown = f.path.to_string_lossy();
-            if !state
+            let inside = state
                 .companions
                 .values()
-                .any(|c| c.shared.resolve(&shown).is_ok())
-            {
-                return Err(Error::NotInWorkspace(f.path.clone()));
-            }
+                .filter_map(|c| {
+                    let ws = &c.shared.workspace;
+                    let path = ws.resolve(&shown).ok()?;
+                    let root = ws.root_of(&path)?.to_path_buf();
+                    Some(OnDisk { root, path })
+                })
+                .max_by_key(|d| d.root.as_os_str().len());
+            checked.push(Some(
+                inside.ok_or_else(|| Error::NotInWorkspace(f.path.clone()))?,
+            ));
         }
-        Ok(())
+        Ok(checked)
     }
 
     /// The command that opened these reviews is gone (Ctrl-C): nobody waits for them.

@@ -105,3 +105,43 @@ async fn the_instance_bounds_what_any_local_request_opens() {
     assert_eq!(i.dismiss_local(&opened.ids), 2);
     i.shutdown().await;
 }
+
+/// `git difftool -d`'s right tree holds links into the work tree: "changed on disk?" reads the
+/// file the link leads to, editable or not, instead of refusing the link and saying "changed".
+#[cfg(unix)]
+#[tokio::test]
+async fn the_disk_check_of_a_dir_diff_follows_its_links_into_the_work_tree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = dunce::canonicalize(tmp.path()).unwrap();
+    let ws = root.join("ws");
+    std::fs::create_dir_all(ws.join("src")).unwrap();
+    let work = ws.join("src/a.rs");
+    std::fs::write(&work, "fn a() {}\n").unwrap();
+    let right = root.join("difftool/right");
+    std::fs::create_dir_all(right.join("src")).unwrap();
+    std::os::unix::fs::symlink(&work, right.join("src/a.rs")).unwrap();
+    let i = instance(&root).await;
+    i.add_workspace(&ws).await.unwrap();
+    let mut ids = Vec::new();
+    for edit in [true, false] {
+        let d = Diff {
+            root: right.clone(),
+            files: vec![DiffFile {
+                path: right.join("src/a.rs"),
+                left: Some("fn old() {}\n".into()),
+                right: Some("fn a() {}\n".into()),
+            }],
+            edit,
+            wait: false,
+        };
+        ids.extend(i.diff_local(d, None).await.unwrap().ids);
+    }
+    for id in &ids {
+        assert!(!i.disk_changed(*id).unwrap(), "unchanged, review {id}");
+    }
+    std::fs::write(&work, "fn b() {}\n").unwrap();
+    for id in &ids {
+        assert!(i.disk_changed(*id).unwrap(), "changed, review {id}");
+    }
+    i.shutdown().await;
+}

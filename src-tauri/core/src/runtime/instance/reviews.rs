@@ -131,14 +131,20 @@ impl Instance {
     /// review window asks from the UI thread.
     pub fn disk_changed(&self, id: ReviewId) -> Result<bool> {
         let r = self.review(id)?;
-        let ws = crate::workspace::Workspace::new(r.workspace.clone());
+        let (ws, path) = match &r.on_disk {
+            Some(d) => (crate::workspace::Workspace::new(d.root.clone()), &d.path),
+            None => (
+                crate::workspace::Workspace::new(r.workspace.clone()),
+                &r.path,
+            ),
+        };
         // What `redline diff` shows on disk is RIGHT, its proposal; for a CLI, the original.
         let expected = if r.session.starts_with("diff:") {
             Some(&r.proposal)
         } else {
             r.original.as_ref()
         };
-        match crate::review::original::read_blocking(&ws, &r.path, &r.file_path) {
+        match crate::review::original::read_blocking(&ws, path, &r.file_path) {
             // A file that is not UTF-8 is compared as it is shown (U+FFFD for its invalid bytes).
             Ok(now) => Ok(now.as_ref().map(|o| &o.text) != expected
                 || now.is_some_and(|o| o.utf8 == r.original_not_utf8)),
