@@ -6,7 +6,6 @@ use crate::clients::{self, Cli};
 use crate::platform::dirs::Dirs;
 use crate::platform::process::ProcessTable;
 use std::collections::{BTreeSet, HashMap};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -95,18 +94,12 @@ fn read_session(dir: &Path) -> Option<(u32, PathBuf)> {
     Some((pid, cwd))
 }
 
-/// `dir`'s `workspace.yaml`, if it is a regular file of at most `MAX_YAML` bytes. Opened without
-/// blocking and without following a link, then checked on the open descriptor: a FIFO swapped
-/// in after any earlier look would otherwise hold the open until a writer came, for ever.
+/// `dir`'s `workspace.yaml`, if it is a regular file of at most `MAX_YAML` bytes, read as any
+/// file someone else may have planted: a FIFO or a link swapped in after any earlier look would
+/// otherwise hold the open until a writer came, or lead anywhere.
 fn read_record(dir: &Path) -> Option<String> {
-    let file = crate::platform::beneath::open(dir, Path::new("workspace.yaml")).ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() > MAX_YAML {
-        return None;
-    }
-    let mut yaml = String::new();
-    file.take(MAX_YAML).read_to_string(&mut yaml).ok()?;
-    Some(yaml)
+    let bytes = crate::platform::small_file::read(&dir.join("workspace.yaml"), MAX_YAML).ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 /// The `cwd:` of a `workspace.yaml`, unquoted.
