@@ -1103,3 +1103,6 @@ fn the_log_is_plain_text_when_stderr_is_not_a_terminal() {
 
 #[path = "cli/local_review.rs"]
 mod local_review;
+
+#[path = "cli/control_owner.rs"]
+mod control_owner;
