@@ -27,12 +27,22 @@ fn user_b() -> Option<User> {
     let name = "redline-test-b";
     let id = |flag: &str| {
         let out = Command::new("id").args([flag, name]).output().ok()?;
-        String::from_utf8(out.stdout).ok()?.trim().parse::<u32>().ok()
+        String::from_utf8(out.stdout)
+            .ok()?
+            .trim()
+            .parse::<u32>()
+            .ok()
     };
     if id("-u").is_none() {
         // Another test may create it at the same moment: whoever wins, it then exists.
         let _ = Command::new("useradd")
-            .args(["--system", "--no-create-home", "--shell", "/bin/false", name])
+            .args([
+                "--system",
+                "--no-create-home",
+                "--shell",
+                "/bin/false",
+                name,
+            ])
             .status();
     }
     Some(User {
@@ -187,8 +197,16 @@ fn a_squatted_runtime_dir_gets_nothing_and_is_named_in_one_line() {
     assert_eq!(stderr(&out), line, "serve --headless");
     assert!(out.stdout.is_empty(), "serve said ready");
     let meta = std::fs::symlink_metadata(&dir).unwrap();
-    assert_eq!((meta.uid(), meta.mode() & 0o7777), (0, 0o777), "the dir was changed");
-    assert_eq!(received(&squatter), Vec::<Vec<u8>>::new(), "the squatter was reached");
+    assert_eq!(
+        (meta.uid(), meta.mode() & 0o7777),
+        (0, 0o777),
+        "the dir was changed"
+    );
+    assert_eq!(
+        received(&squatter),
+        Vec::<Vec<u8>>::new(),
+        "the squatter was reached"
+    );
 }
 
 /// The dir is the user's own, but the socket in it is served by another user (replaced, or

@@ -138,11 +138,15 @@ impl Error {
 /// What makes a directory unfit to hold the control socket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DirProblem {
-    OtherOwner { uid: u32 },
+    OtherOwner {
+        uid: u32,
+    },
     Symlink,
     NotDirectory,
     /// Ours, but group or others have some access (`mode` is its permission bits).
-    OpenMode { mode: u32 },
+    OpenMode {
+        mode: u32,
+    },
 }
 
 impl DirProblem {
@@ -155,7 +159,9 @@ impl DirProblem {
             DirProblem::Symlink | DirProblem::NotDirectory => {
                 "remove it (`redline serve` creates its own)"
             }
-            DirProblem::OpenMode { .. } => "`chmod 700` it (`redline serve` does so when it starts)",
+            DirProblem::OpenMode { .. } => {
+                "`chmod 700` it (`redline serve` does so when it starts)"
+            }
         }
     }
 }

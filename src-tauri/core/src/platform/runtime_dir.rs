@@ -135,14 +135,24 @@ pub(crate) mod tests {
                 .args(["-u", name])
                 .output()
                 .ok()?;
-            String::from_utf8(out.stdout).ok()?.trim().parse::<u32>().ok()
+            String::from_utf8(out.stdout)
+                .ok()?
+                .trim()
+                .parse::<u32>()
+                .ok()
         };
         if let Some(u) = uid(name) {
             return Some(u);
         }
         // Another test may create it at the same moment: whoever wins, it then exists.
         let _ = std::process::Command::new("useradd")
-            .args(["--system", "--no-create-home", "--shell", "/bin/false", name])
+            .args([
+                "--system",
+                "--no-create-home",
+                "--shell",
+                "/bin/false",
+                name,
+            ])
             .status();
         Some(uid(name).expect("useradd redline-test-b"))
     }
@@ -170,7 +180,13 @@ pub(crate) mod tests {
         assert_eq!(path, dir);
         assert_eq!(problem, DirProblem::OpenMode { mode: 0o755 });
         let message = refuse(&dir, problem).to_string();
-        assert!(message.starts_with(&format!("{} is open to other users (mode 755", dir.display())), "{message}");
+        assert!(
+            message.starts_with(&format!(
+                "{} is open to other users (mode 755",
+                dir.display()
+            )),
+            "{message}"
+        );
         prepare(&dir).unwrap();
         assert_eq!(mode(&dir), 0o700);
         check(&dir).unwrap();
@@ -216,7 +232,13 @@ pub(crate) mod tests {
         assert_eq!(mode(&dir), 0o777, "another user's dir was changed");
         // Closed, it is refused all the same: whose it is decides, not its mode.
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
-        assert_eq!(refused(check(&dir)).1, DirProblem::OtherOwner { uid: other });
-        assert_eq!(refused(prepare(&dir)).1, DirProblem::OtherOwner { uid: other });
+        assert_eq!(
+            refused(check(&dir)).1,
+            DirProblem::OtherOwner { uid: other }
+        );
+        assert_eq!(
+            refused(prepare(&dir)).1,
+            DirProblem::OtherOwner { uid: other }
+        );
     }
 }
