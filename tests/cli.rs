@@ -1106,3 +1106,6 @@ mod local_review;
 
 #[path = "cli/diff_edit.rs"]
 mod diff_edit;
+
+#[path = "cli/control_owner.rs"]
+mod control_owner;

@@ -79,6 +79,13 @@ pub enum Error {
     NotRunning,
     #[error("another Redline instance is already running")]
     AlreadyRunning,
+    /// The directory that holds the control socket is not this user's own private one: nothing
+    /// is sent through it and no server listens in it.
+    #[error("{} {problem}: refusing to use it; {}", path.display(), problem.fix())]
+    RuntimeDir { path: PathBuf, problem: DirProblem },
+    /// The control socket answers, but from a process of another user: nothing was sent to it.
+    #[error("{} is served by another user (uid {uid}): nothing was sent to it; stop that server or set XDG_RUNTIME_DIR to a directory of your own", path.display())]
+    ForeignServer { path: PathBuf, uid: u32 },
     /// The desktop app cannot open a window here (why, in a few words).
     #[error("{0}: `redline serve --headless` runs the servers without one")]
     NoDisplay(String),
@@ -138,6 +145,8 @@ impl Error {
             Error::Keyring(_) => "keyring",
             Error::NotRunning => "not_running",
             Error::AlreadyRunning => "already_running",
+            Error::RuntimeDir { .. } => "runtime_dir",
+            Error::ForeignServer { .. } => "foreign_server",
             Error::NoDisplay(_) => "no_display",
             Error::Timeout => "timeout",
             Error::Control(_) => "control",
@@ -146,6 +155,50 @@ impl Error {
             Error::ContainerPath(_) => "container_path",
             Error::ContainersOff(_) => "containers_off",
             Error::EditorMessage(_) => "bad_message",
+        }
+    }
+}
+
+/// What makes a directory unfit to hold the control socket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DirProblem {
+    OtherOwner {
+        uid: u32,
+    },
+    Symlink,
+    NotDirectory,
+    /// Ours, but group or others have some access (`mode` is its permission bits).
+    OpenMode {
+        mode: u32,
+    },
+}
+
+impl DirProblem {
+    /// What the user can do about it.
+    pub fn fix(&self) -> &'static str {
+        match self {
+            DirProblem::OtherOwner { .. } => {
+                "set XDG_RUNTIME_DIR to a directory of your own, or have it removed"
+            }
+            DirProblem::Symlink | DirProblem::NotDirectory => {
+                "remove it (`redline serve` creates its own)"
+            }
+            DirProblem::OpenMode { .. } => {
+                "`chmod 700` it (`redline serve` does so when it starts)"
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for DirProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DirProblem::OtherOwner { uid } => write!(f, "belongs to another user (uid {uid})"),
+            DirProblem::Symlink => f.write_str("is a symbolic link"),
+            DirProblem::NotDirectory => f.write_str("is not a directory"),
+            DirProblem::OpenMode { mode } => {
+                write!(f, "is open to other users (mode {mode:o}, not 700)")
+            }
         }
     }
 }

@@ -1,7 +1,8 @@
 //! What Redline needs from the OS, injected where tests need another: clock, process table and
 //! the process behind a connection (with the npm package it runs), keyring and tokens, signals,
-//! private files, small files a peer planted, children run to a deadline, directories, opening
-//! a file beneath a root, and writing files in a folder opened beneath one.
+//! private files, small files a peer planted, children run to a deadline, directories and whose
+//! the runtime dir is, opening a file beneath a root, and writing files in a folder opened
+//! beneath one.
 
 pub(crate) mod beneath;
 pub mod bundle_id;
@@ -15,6 +16,8 @@ pub(crate) mod package;
 pub mod peer;
 pub(crate) mod private_file;
 pub mod process;
+#[cfg(unix)]
+pub mod runtime_dir;
 pub(crate) mod small_file;
 pub mod stop;
 pub(crate) mod token;

@@ -282,8 +282,9 @@ async fn request<S: AsyncRead + AsyncWrite + Unpin>(stream: S, req: &Request) ->
 #[cfg(unix)]
 mod endpoint {
     use super::*;
-    use crate::platform::private_file;
+    use crate::platform::runtime_dir;
     use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
     use tokio::net::{UnixListener, UnixStream};
 
     pub struct Listener {
@@ -297,13 +298,14 @@ mod endpoint {
         }
     }
 
-    /// Binds the socket in a 0700 directory, refusing if a live instance answers there.
+    /// Binds the socket in the user's own 0700 runtime dir (another user's is refused, never
+    /// taken over), refusing if a live instance answers there.
     pub async fn bind(dirs: &Dirs) -> Result<Listener> {
-        private_file::ensure_dir(&dirs.runtime)?;
-        std::fs::set_permissions(&dirs.runtime, std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| Error::io(&dirs.runtime, e))?;
+        runtime_dir::prepare(&dirs.runtime)?;
         let path = dirs.control_socket();
-        if UnixStream::connect(&path).await.is_ok() {
+        if let Ok(stream) = UnixStream::connect(&path).await {
+            // Ours is running; anyone else's is named, not replaced.
+            served_by_us(&stream, &path)?;
             return Err(Error::AlreadyRunning);
         }
         let _ = std::fs::remove_file(&path);
@@ -314,6 +316,7 @@ mod endpoint {
     }
 
     pub async fn serve(instance: Arc<Instance>, listener: Listener) {
+        let own = runtime_dir::own_uid();
         loop {
             let stream = match listener.inner.accept().await {
                 Ok((stream, _)) => stream,
@@ -325,10 +328,18 @@ mod endpoint {
                     continue;
                 }
             };
+            let cred = stream.peer_cred().ok();
+            // The 0700 dir keeps other users out; this holds if it ever does not (root, or a
+            // descriptor passed on). Dropped unread.
+            match cred.as_ref().map(|c| c.uid()) {
+                Some(uid) if uid == own => {}
+                uid => {
+                    tracing::warn!("control socket: refused a connection from uid {uid:?}");
+                    continue;
+                }
+            }
             // Names the command's caller on a review it opens (`redline propose`).
-            let pid = stream
-                .peer_cred()
-                .ok()
+            let pid = cred
                 .and_then(|c| c.pid())
                 .and_then(|p| u32::try_from(p).ok());
             let instance = instance.clone();
@@ -340,10 +351,39 @@ mod endpoint {
         request(connect(dirs).await?, req).await
     }
 
+    /// The one way a command reaches the instance: through the user's own private runtime dir,
+    /// to a socket served by the user's own process. Nothing is sent before both hold.
     pub async fn connect(dirs: &Dirs) -> Result<UnixStream> {
-        UnixStream::connect(dirs.control_socket())
+        runtime_dir::check(&dirs.runtime)?;
+        let path = dirs.control_socket();
+        let stream = UnixStream::connect(&path)
             .await
-            .map_err(|_| Error::NotRunning)
+            .map_err(|_| Error::NotRunning)?;
+        served_by_us(&stream, &path)?;
+        Ok(stream)
+    }
+
+    /// The process listening on `stream`'s other end runs as this user (SO_PEERCRED on Linux,
+    /// getpeereid on macOS and the BSDs).
+    fn served_by_us(stream: &UnixStream, path: &Path) -> Result<()> {
+        let cred = stream.peer_cred().map_err(|e| {
+            Error::Control(format!(
+                "cannot tell who serves {} ({e}): nothing was sent to it",
+                path.display()
+            ))
+        })?;
+        same_user(path, cred.uid(), runtime_dir::own_uid())
+    }
+
+    pub(super) fn same_user(path: &Path, peer: u32, own: u32) -> Result<()> {
+        if peer == own {
+            Ok(())
+        } else {
+            Err(Error::ForeignServer {
+                path: path.to_path_buf(),
+                uid: peer,
+            })
+        }
     }
 }
 
@@ -516,5 +556,69 @@ mod tests {
         let reply: Value = serde_json::from_str(&line).unwrap();
         assert_eq!(reply["error"]["code"], "too_large", "{reply}");
         flood.abort();
+    }
+
+    /// The squatted `/tmp/redline-<uid>`: another user's dir, open to all, their listener in it.
+    /// Every command's connection (call and connect) is refused before a byte is sent; bounded,
+    /// since a command that did connect would wait for an answer that never comes.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn nothing_is_sent_into_another_users_runtime_dir() {
+        use std::os::unix::fs::PermissionsExt;
+        let Some(other) = crate::platform::runtime_dir::tests::other_user() else {
+            return;
+        };
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = dirs(tmp.path());
+        std::fs::create_dir(&dirs.runtime).unwrap();
+        std::fs::set_permissions(&dirs.runtime, std::fs::Permissions::from_mode(0o777)).unwrap();
+        std::os::unix::fs::chown(&dirs.runtime, Some(other), None).unwrap();
+        let squatter = std::os::unix::net::UnixListener::bind(dirs.control_socket()).unwrap();
+        squatter.set_nonblocking(true).unwrap();
+        let bounded = Duration::from_secs(5);
+        let called = tokio::time::timeout(bounded, call(&dirs, &Request::Status)).await;
+        let connected = tokio::time::timeout(bounded, connect(&dirs)).await;
+        for (what, refused) in [
+            ("call", called.map(|r| r.err())),
+            ("connect", connected.map(|r| r.err())),
+        ] {
+            match refused {
+                Ok(Some(Error::RuntimeDir { path, problem })) => {
+                    assert_eq!(path, dirs.runtime);
+                    assert_eq!(problem, crate::error::DirProblem::OtherOwner { uid: other });
+                }
+                other => panic!("{what}: expected a refused runtime dir, got {other:?}"),
+            }
+        }
+        match squatter.accept() {
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            other => panic!("the squatter was reached: {other:?}"),
+        }
+        // Nor does a server listen there.
+        assert!(matches!(bind(&dirs).await, Err(Error::RuntimeDir { .. })));
+    }
+
+    /// The uid read from a real connection is the listening process's (ours here); any other
+    /// is refused, naming the socket and the uid.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_server_of_another_uid_is_refused_by_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = dirs(tmp.path());
+        let _listener = bind(&dirs).await.unwrap();
+        let stream = connect(&dirs).await.unwrap();
+        let own = crate::platform::runtime_dir::own_uid();
+        assert_eq!(stream.peer_cred().unwrap().uid(), own);
+        let sock = dirs.control_socket();
+        let other = own.wrapping_add(1);
+        let refused = endpoint::same_user(&sock, other, own).unwrap_err();
+        assert_eq!(refused.code(), "foreign_server");
+        assert!(
+            refused.to_string().starts_with(&format!(
+                "{} is served by another user (uid {other}): nothing was sent to it",
+                sock.display()
+            )),
+            "{refused}"
+        );
     }
 }
