@@ -49,31 +49,34 @@ pub(super) fn ide_mode(cli: &Cli, facts: &Facts, ours: &Seen, port: u16) -> Find
 /// A CLI that connects by itself unless its settings say not to (Copilot CLI).
 fn auto_unless_off(cli: &Cli, mode: &install::Mode, ours: &Seen) -> Finding {
     let name = cli.name;
-    let by_hand = Some(Fix {
-        command: "/ide".into(),
-        place: Place::Cli,
-    });
-    if !mode.auto {
-        return Finding::new(
+    // A setting that is off: the CLI connects only from `/ide`, where it is turned back on.
+    let off = |setting: &str, so: &str, note: &str| {
+        Finding::new(
             Verdict::IdeDisabled,
             format!(
-                "`ide.autoConnect` is false in {}: {name} connects only when asked",
+                "`{setting}` is false in {}: {name} {so}",
                 mode.file.display()
             ),
-            by_hand,
+            Some(Fix {
+                command: "/ide".into(),
+                place: Place::Cli,
+            }),
         )
-        .note("in `/ide`, pick Redline, or turn auto-connect back on there");
+        .note(note)
+    };
+    if !mode.auto {
+        return off(
+            "ide.autoConnect",
+            "connects only when asked",
+            "in `/ide`, pick Redline, or turn auto-connect back on there",
+        );
     }
     if !mode.sends_diffs {
-        return Finding::new(
-            Verdict::IdeDisabled,
-            format!(
-                "`ide.openDiffOnEdit` is false in {}: {name} connects but sends no edit for review",
-                mode.file.display()
-            ),
-            by_hand,
-        )
-        .note("in `/ide`, turn \"open diff on edit\" back on");
+        return off(
+            "ide.openDiffOnEdit",
+            "connects but sends no edit for review",
+            "in `/ide`, turn \"open diff on edit\" back on",
+        );
     }
     let at = ours
         .socket(cli)
