@@ -19,8 +19,29 @@ pub enum Error {
     NotRegularFile(String),
     #[error("{path} is {size} bytes; Redline reviews files up to {limit} bytes")]
     TooLarge { path: String, size: u64, limit: u64 },
-    #[error("{0}")]
-    Busy(String),
+    /// A proposal refused because the reviews already waiting fill a bound.
+    #[error("{file} was not opened: {bound}")]
+    QueueFull { file: String, bound: QueueBound },
+    /// `redline diff` given a file on one side and a directory on the other.
+    #[error("{} and {} are not both files or both directories", left.display(), right.display())]
+    MixedPair { left: PathBuf, right: PathBuf },
+    /// `redline diff` of two directories that differ in more files than it opens.
+    #[error("{} and {} differ in more than {limit} files: `redline diff` opens at most {limit}", left.display(), right.display())]
+    TreesTooWide {
+        left: PathBuf,
+        right: PathBuf,
+        limit: usize,
+    },
+    /// A directory given to `redline diff` holds more entries than it walks.
+    #[error("{} holds more than {limit} entries", dir.display())]
+    TooManyEntries { dir: PathBuf, limit: usize },
+    /// A diff sent with more changed files than `redline diff` opens.
+    #[error("{root}: {count} changed files; `redline diff` opens at most {limit}")]
+    TooManyFiles {
+        root: String,
+        count: usize,
+        limit: usize,
+    },
     #[error("no review with id {0}")]
     NoSuchReview(u64),
     #[error("no diff is open for {0}")]
@@ -125,7 +146,12 @@ impl Error {
             Error::BadPath { .. } => "bad_path",
             Error::NotRegularFile(_) => "not_regular_file",
             Error::TooLarge { .. } => "too_large",
-            Error::Busy(_) => "busy",
+            // One code for every bound a proposal or diff hits: the UI and scripts read "busy".
+            Error::QueueFull { .. }
+            | Error::MixedPair { .. }
+            | Error::TreesTooWide { .. }
+            | Error::TooManyEntries { .. }
+            | Error::TooManyFiles { .. } => "busy",
             Error::NoSuchReview(_) => "no_such_review",
             Error::NoOpenDiff(_) => "no_open_diff",
             Error::NotClaude(_) => "not_claude",
@@ -155,6 +181,34 @@ impl Error {
             Error::ContainerPath(_) => "container_path",
             Error::ContainersOff(_) => "containers_off",
             Error::EditorMessage(_) => "bad_message",
+        }
+    }
+}
+
+/// Which bound on waiting reviews a refused proposal would pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueBound {
+    /// Reviews one CLI session may hold.
+    Session(usize),
+    /// Reviews one workspace may hold, all sessions together.
+    Workspace(usize),
+    /// Bytes of text one workspace's reviews may hold.
+    Bytes(usize),
+    /// What `redline diff` may hold open across its invocations.
+    Diffs,
+}
+
+impl std::fmt::Display for QueueBound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueueBound::Session(n) => write!(f, "this CLI already has {n} reviews waiting"),
+            QueueBound::Workspace(n) => write!(f, "the workspace already has {n} reviews waiting"),
+            QueueBound::Bytes(n) => write!(
+                f,
+                "the reviews waiting in this workspace hold {} MiB of text",
+                n >> 20
+            ),
+            QueueBound::Diffs => f.write_str("answer the diffs already waiting first"),
         }
     }
 }
@@ -204,3 +258,68 @@ impl std::fmt::Display for DirProblem {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bounds' words are what `Error::Busy` carried before they were typed; their code is
+    /// still "busy", which the UI and scripts read.
+    #[test]
+    fn bounds_read_as_before_and_share_the_busy_code() {
+        let said = |e: Error| {
+            assert_eq!(e.code(), "busy", "{e}");
+            e.to_string()
+        };
+        let full = |bound| Error::QueueFull {
+            file: "/ws/a.rs".into(),
+            bound,
+        };
+        assert_eq!(
+            said(full(QueueBound::Session(16))),
+            "/ws/a.rs was not opened: this CLI already has 16 reviews waiting"
+        );
+        assert_eq!(
+            said(full(QueueBound::Workspace(64))),
+            "/ws/a.rs was not opened: the workspace already has 64 reviews waiting"
+        );
+        assert_eq!(
+            said(full(QueueBound::Bytes(256 * 1024 * 1024))),
+            "/ws/a.rs was not opened: the reviews waiting in this workspace hold 256 MiB of text"
+        );
+        assert_eq!(
+            said(full(QueueBound::Diffs)),
+            "/ws/a.rs was not opened: answer the diffs already waiting first"
+        );
+        assert_eq!(
+            said(Error::MixedPair {
+                left: "/l".into(),
+                right: "/r".into()
+            }),
+            "/l and /r are not both files or both directories"
+        );
+        assert_eq!(
+            said(Error::TreesTooWide {
+                left: "/l".into(),
+                right: "/r".into(),
+                limit: 200
+            }),
+            "/l and /r differ in more than 200 files: `redline diff` opens at most 200"
+        );
+        assert_eq!(
+            said(Error::TooManyEntries {
+                dir: "/l".into(),
+                limit: 100_000
+            }),
+            "/l holds more than 100000 entries"
+        );
+        assert_eq!(
+            said(Error::TooManyFiles {
+                root: "/r".into(),
+                count: 201,
+                limit: 200
+            }),
+            "/r: 201 changed files; `redline diff` opens at most 200"
+        );
+    }
+}

@@ -171,21 +171,19 @@ fn quote(p: &Path) -> String {
 }
 
 async fn check(cli: &Cli, facts: &Facts, ws: Option<&WorkspaceFound>) -> CliReport {
-    let mut r = CliReport {
+    let installed = install::find(cli, facts);
+    let (trail, found) = verdict::decide(cli, facts, ws, installed.as_ref()).await;
+    CliReport {
         id: cli.id.into(),
         name: cli.name.into(),
-        installed: install::find(cli, facts),
-        verdict: Verdict::Connects,
-        ok: false,
-        reason: String::new(),
-        fix: None,
-        file: None,
-        port: None,
-        probe: None,
-        notes: vec![],
-    };
-    let verdict = verdict::decide(cli, facts, ws, &mut r).await;
-    r.verdict = verdict;
-    r.ok = matches!(verdict, Verdict::Connects | Verdict::NotInstalled);
-    r
+        installed,
+        verdict: found.verdict,
+        ok: matches!(found.verdict, Verdict::Connects | Verdict::NotInstalled),
+        reason: found.reason,
+        fix: found.fix,
+        file: trail.file,
+        port: trail.port,
+        probe: trail.probe,
+        notes: trail.notes.into_iter().chain(found.notes).collect(),
+    }
 }

@@ -1,6 +1,6 @@
 //! How much a CLI may queue: a bound on pending reviews and their text, for every protocol.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, QueueBound, Result};
 use crate::review::ReviewQueue;
 use std::path::Path;
 
@@ -31,20 +31,21 @@ pub fn admit(
         in_session += usize::from(r.session == session);
         bytes = bytes.saturating_add(r.original_text().len() + r.proposal.len() + r.current.len());
     }
-    let full = |what: String| Err(Error::Busy(format!("{file_path} was not opened: {what}")));
+    let full = |bound| {
+        Err(Error::QueueFull {
+            file: file_path.into(),
+            bound,
+        })
+    };
     if in_session >= MAX_REVIEWS_PER_SESSION {
-        return full(format!(
-            "this CLI already has {MAX_REVIEWS_PER_SESSION} reviews waiting"
-        ));
+        return full(QueueBound::Session(MAX_REVIEWS_PER_SESSION));
     }
     if in_workspace >= MAX_REVIEWS_PER_WORKSPACE {
-        return full(format!(
-            "the workspace already has {MAX_REVIEWS_PER_WORKSPACE} reviews waiting"
-        ));
+        return full(QueueBound::Workspace(MAX_REVIEWS_PER_WORKSPACE));
     }
     // The review keeps the proposal twice (as proposed and as edited).
     if bytes.saturating_add(incoming.saturating_mul(2)) > MAX_QUEUED_BYTES {
-        return full("the reviews waiting in this workspace hold 256 MiB of text".into());
+        return full(QueueBound::Bytes(MAX_QUEUED_BYTES));
     }
     Ok(())
 }

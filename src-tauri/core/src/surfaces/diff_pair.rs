@@ -26,11 +26,10 @@ pub fn read(left: &Path, right: &Path) -> Result<Pair> {
     match (absent(left), absent(right)) {
         (true, true) => Ok(Pair::default()),
         (false, false) if left.is_dir() && right.is_dir() => read_dirs(left, right, &mut budget),
-        (false, false) if left.is_dir() || right.is_dir() => Err(Error::Busy(format!(
-            "{} and {} are not both files or both directories",
-            left.display(),
-            right.display()
-        ))),
+        (false, false) if left.is_dir() || right.is_dir() => Err(Error::MixedPair {
+            left: left.to_path_buf(),
+            right: right.to_path_buf(),
+        }),
         _ => {
             let shown = if absent(right) { left } else { right };
             let root = shown.parent().map_or_else(PathBuf::new, Path::to_path_buf);
@@ -67,11 +66,11 @@ fn read_dirs(left: &Path, right: &Path, budget: &mut Budget) -> Result<Pair> {
         let r = r.is_file().then_some(r);
         pair.add(right.join(&rel), l.as_deref(), r.as_deref(), budget)?;
         if pair.files.len() > MAX_DIFF_FILES {
-            return Err(Error::Busy(format!(
-                "{} and {} differ in more than {MAX_DIFF_FILES} files: `redline diff` opens at most {MAX_DIFF_FILES}",
-                left.display(),
-                right.display()
-            )));
+            return Err(Error::TreesTooWide {
+                left: left.to_path_buf(),
+                right: right.to_path_buf(),
+                limit: MAX_DIFF_FILES,
+            });
         }
     }
     Ok(pair)
@@ -86,10 +85,10 @@ fn walk(dir: &Path, rel: &Path, out: &mut BTreeSet<PathBuf>, entries: &mut usize
         let entry = entry.map_err(|e| Error::io(dir.join(rel), e))?;
         *entries += 1;
         if *entries > MAX_ENTRIES {
-            return Err(Error::Busy(format!(
-                "{} holds more than {MAX_ENTRIES} entries",
-                dir.display()
-            )));
+            return Err(Error::TooManyEntries {
+                dir: dir.to_path_buf(),
+                limit: MAX_ENTRIES,
+            });
         }
         let name = rel.join(entry.file_name());
         let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;

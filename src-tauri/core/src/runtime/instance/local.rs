@@ -275,10 +275,11 @@ impl Instance {
     pub async fn diff_local(&self, d: Diff, pid: Option<u32>) -> Result<Opened> {
         let root = d.root.to_string_lossy().into_owned();
         if d.files.len() > MAX_DIFF_FILES {
-            return Err(Error::Busy(format!(
-                "{root}: {} changed files; `redline diff` opens at most {MAX_DIFF_FILES}",
-                d.files.len()
-            )));
+            return Err(Error::TooManyFiles {
+                root,
+                count: d.files.len(),
+                limit: MAX_DIFF_FILES,
+            });
         }
         let size: usize = d.files.iter().map(diff_bytes).sum();
         if size > MAX_DIFF_BYTES {
@@ -305,9 +306,10 @@ impl Instance {
         if pending.len() + d.files.len() > MAX_PENDING_DIFFS
             || held.saturating_add(size) > crate::review::quota::MAX_QUEUED_BYTES
         {
-            return Err(Error::Busy(format!(
-                "{root} was not opened: answer the diffs already waiting first"
-            )));
+            return Err(Error::QueueFull {
+                file: root,
+                bound: crate::error::QueueBound::Diffs,
+            });
         }
         let session = session("diff");
         let client = caller("redline diff", pid).await;

@@ -1,0 +1,111 @@
+//! The checks before any file: the CLI is there and works with Redline, Redline runs, and a
+//! workspace holding the directory is on.
+
+use super::{Break, Check, Continue, Finding};
+use crate::clients::{self, Cli, ContainerHost};
+use crate::doctor::install::Installed;
+use crate::doctor::{quote, shell, Facts, Verdict, WorkspaceFound};
+
+/// Before any file: the CLI is there and works with Redline, Redline runs, and a workspace
+/// holding this directory is on (at its port).
+pub(super) fn reachable<'w>(
+    cli: &Cli,
+    facts: &Facts,
+    ws: Option<&'w WorkspaceFound>,
+    installed: Option<&Installed>,
+) -> Check<(&'w WorkspaceFound, u16)> {
+    let Some(installed) = installed else {
+        let why = format!("`{}` is not on PATH", cli.binary);
+        return Break(Finding::new(Verdict::NotInstalled, why, None));
+    };
+    known_good(cli, installed)?;
+    redline_runs(facts, ws)?;
+    workspace_on(facts, ws)
+}
+
+fn known_good(cli: &Cli, installed: &Installed) -> Check {
+    let Some(v) = &installed.version else {
+        return Continue(());
+    };
+    let Some(bad) = cli
+        .doctor
+        .known_bad
+        .iter()
+        .find(|b| clients::version_below(v, b.below))
+    else {
+        return Continue(());
+    };
+    let latest: Vec<_> = cli.packages.iter().map(|p| format!("{p}@latest")).collect();
+    Break(Finding::new(
+        Verdict::VersionKnownBad,
+        format!("{} {v} does not work with Redline: {}", cli.name, bad.why),
+        shell(format!("npm install -g {}", latest.join(" "))),
+    ))
+}
+
+fn redline_runs(facts: &Facts, ws: Option<&WorkspaceFound>) -> Check {
+    if facts.redline.is_some() {
+        return Continue(());
+    }
+    // With one of these set the CLIs stay on 127.0.0.1: Redline belongs in this container.
+    let local = clients::ALL
+        .iter()
+        .filter_map(|c| match c.container.host {
+            ContainerHost::DockerHostUnless(vars) => Some(vars),
+            ContainerHost::LoopbackFirst | ContainerHost::SocketOnly => None,
+        })
+        .flatten()
+        .any(|v| facts.var(v).is_some());
+    if facts.in_container() && !local {
+        return Break(
+            Finding::new(
+                Verdict::Container,
+                "this is a container and no Redline runs in it; Redline on the host serves \
+                 containers once set up for them",
+                shell("redline container enable"),
+            )
+            .note(
+                "run that on the host, then start the container with the options \
+                 `redline container args` prints",
+            ),
+        );
+    }
+    let found = Finding::new(
+        Verdict::NotRunning,
+        "no Redline is running",
+        shell(facts.start_command()),
+    );
+    let dir = quote(&facts.dir);
+    Break(match ws {
+        None => found.note(format!(
+            "no workspace contains {dir} either: `redline workspace add {dir}`"
+        )),
+        Some(w) if !w.on => found.note(format!(
+            "its workspace is off: `redline workspace enable {}`",
+            quote(&w.path)
+        )),
+        Some(_) => found,
+    })
+}
+
+fn workspace_on<'w>(
+    facts: &Facts,
+    ws: Option<&'w WorkspaceFound>,
+) -> Check<(&'w WorkspaceFound, u16)> {
+    let Some(ws) = ws else {
+        let dir = quote(&facts.dir);
+        return Break(Finding::new(
+            Verdict::NoWorkspace,
+            format!("no Redline workspace contains {dir}"),
+            shell(format!("redline workspace add {dir}")),
+        ));
+    };
+    match ws.port {
+        Some(port) => Continue((ws, port)),
+        None => Break(Finding::new(
+            Verdict::WorkspaceOff,
+            format!("the workspace {} is off", ws.path.display()),
+            shell(format!("redline workspace enable {}", quote(&ws.path))),
+        )),
+    }
+}
