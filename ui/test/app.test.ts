@@ -488,7 +488,7 @@ describe('settings', () => {
 
 describe('asking Claude Code about a part', () => {
   const claude = detail(7, {
-    client: { name: 'Claude Code', version: '2.1.330', process: null },
+    client: { name: 'Claude Code', version: '2.1.330', process: null }, canMention: true,
     proposal: 'zero\none\ntwo\nthree\n', current: 'zero\none\ntwo\nthree\n',
   });
 
@@ -512,6 +512,17 @@ describe('asking Claude Code about a part', () => {
     key({ key: 'k', ctrlKey: true, altKey: true, code: 'KeyK' });
     await vi.waitFor(() => expect(backend.named('review_mention')).toHaveLength(2));
     expect(backend.named('review_mention')[1]).toEqual({ id: 7, lineStart: 3, lineEnd: 3 });
+  });
+
+  test('the button follows what the core says the session can take, not the CLI\'s name', async () => {
+    const gone = detail(8, { client: { name: 'Claude Code', version: '2.1.330', process: null }, canMention: false });
+    const backend = fakeBackend([gone]);
+    const { root } = await mount();
+    expect(root.querySelector<HTMLButtonElement>('.actions .ask')!.hidden).toBe(true);
+    editableView(root).dispatch({ selection: EditorSelection.range(0, 5) });
+    key({ key: 'k', ctrlKey: true, altKey: true, code: 'KeyK' });
+    await settle();
+    expect(backend.named('review_mention')).toHaveLength(0);
   });
 
   test('no button and no mention for Gemini CLI or Qwen Code', async () => {
