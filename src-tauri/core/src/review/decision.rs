@@ -1,8 +1,8 @@
 //! The user's decision on a review, and how it settles the review through the queue alone.
 
 use crate::error::Result;
+use crate::review::id::ReviewId;
 use crate::review::outcome::Outcome;
-use crate::review::pending::ReviewId;
 use crate::review::queue::ReviewQueue;
 
 /// The user's decision on a review.

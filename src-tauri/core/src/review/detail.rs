@@ -1,7 +1,7 @@
 //! A review as the review window shows it, with what its CLI can take.
 
 use crate::review::client::ClientInfo;
-use crate::review::pending::ReviewId;
+use crate::review::id::ReviewId;
 use serde::Serialize;
 use ts_rs::TS;
 

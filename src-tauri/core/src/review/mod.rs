@@ -8,6 +8,7 @@ pub(crate) mod detail;
 pub(crate) mod diff;
 pub mod editor;
 pub(crate) mod editor_context;
+pub(crate) mod id;
 pub mod origin;
 pub mod original;
 pub(crate) mod outcome;
@@ -22,14 +23,13 @@ pub(crate) mod summary;
 
 pub use client::ClientInfo;
 pub use detail::Detail;
+pub use id::ReviewId;
 pub use origin::Origin;
 pub use outcome::{Outcome, Resolved};
 pub use pending::{OnDisk, Review};
 pub use queue::{Proposal, Reply, ReviewEvent, ReviewQueue};
 pub use read_only::ReadOnly;
 pub use summary::Summary;
-
-pub type ReviewId = u64;
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! How a review ended, and the event surfaces get when it leaves the queue.
 
-use crate::review::pending::ReviewId;
+use crate::review::id::ReviewId;
 use serde::Serialize;
 use ts_rs::TS;
 

@@ -3,13 +3,12 @@
 use crate::review::client::ClientInfo;
 use crate::review::detail::Detail;
 use crate::review::diff::Stats;
+use crate::review::id::ReviewId;
 use crate::review::origin::Origin;
 use crate::review::read_only::ReadOnly;
 use crate::review::summary::Summary;
 use serde::Serialize;
 use std::path::PathBuf;
-
-pub type ReviewId = u64;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Review {

@@ -54,7 +54,8 @@ pub fn admit(
 mod tests {
     use super::*;
     use crate::platform::clock::SystemClock;
-    use crate::review::{ClientInfo, Proposal};
+    use crate::review::client::ClientInfo;
+    use crate::review::queue::Proposal;
     use std::sync::Arc;
 
     fn cli(session: &str) -> Origin {

@@ -1,8 +1,8 @@
 //! How the workspace service reaches the CLIs of one protocol without knowing the protocol.
 
+use crate::review::client::ClientInfo;
 use crate::review::context::Context;
 use crate::review::selection::{Mention, Span};
-use crate::review::ClientInfo;
 
 /// One protocol's registry of connected CLIs, as the workspace service sees it. Everything
 /// crossing it is a domain value: each adapter's `wire` module shapes its protocol's messages.

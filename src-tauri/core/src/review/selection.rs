@@ -1,7 +1,7 @@
 //! What the user selected or pointed at, in the review window or in their editor: a selection,
 //! a span (a selection with its file and text) and a mention, as each adapter's wire shapes them.
 
-use crate::review::Review;
+use crate::review::pending::Review;
 use serde::Deserialize;
 use std::path::PathBuf;
 use std::time::Duration;

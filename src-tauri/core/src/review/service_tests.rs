@@ -135,3 +135,91 @@ async fn sessions_settle_and_dismiss_only_their_own_and_clients_hear_changes_onc
     s.close_clients();
     assert_eq!(counted.closes.load(Ordering::SeqCst), 2);
 }
+
+/// Owns session "a" and takes mentions and selections for it, recording them.
+#[derive(Default)]
+struct OwnsA {
+    mentions: Mutex<Vec<Mention>>,
+    spans: Mutex<Vec<crate::review::selection::Span>>,
+}
+
+impl Registry for OwnsA {
+    fn list(&self) -> Vec<(String, ClientInfo)> {
+        vec![("a".into(), ClientInfo::default())]
+    }
+    fn can_mention(&self, session: &str) -> bool {
+        session == "a"
+    }
+    fn mention(&self, session: &str, mention: &Mention) -> bool {
+        session == "a" && {
+            self.mentions.lock().unwrap().push(mention.clone());
+            true
+        }
+    }
+    fn select(&self, session: &str, span: &crate::review::selection::Span) -> bool {
+        session == "a" && {
+            self.spans.lock().unwrap().push(span.clone());
+            true
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_review_reaches_only_the_registry_owning_its_session_and_says_whether_it_can() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = dunce::canonicalize(tmp.path()).unwrap();
+    let owns = Arc::new(OwnsA::default());
+    let s = service(&root, vec![Arc::new(Counted::default()), owns.clone()]);
+    let path = root.join("a.txt").to_string_lossy().into_owned();
+    let mut a = ask("a", &path, None);
+    a.proposal = "zero\none\ntwo\n".into();
+    let from_a = s.propose(a, Box::new(|_, _| {})).await.unwrap();
+    let from_b = s
+        .propose(ask("b", &path, None), Box::new(|_, _| {}))
+        .await
+        .unwrap();
+    let (ra, rb) = (
+        s.reviews.get(from_a).unwrap(),
+        s.reviews.get(from_b).unwrap(),
+    );
+    assert!(ra.can_mention && ra.detail().can_mention);
+    assert!(!rb.can_mention && !rb.summary().can_mention);
+
+    s.mention(&ra, 2, 1).unwrap();
+    let sel = Selection {
+        start_line: 1,
+        start_character: 3,
+        end_line: 0,
+        end_character: 1,
+    };
+    s.select(&ra, sel).unwrap();
+    assert_eq!(
+        *owns.mentions.lock().unwrap(),
+        [Mention {
+            path: path.clone().into(),
+            start: 1,
+            end: 2
+        }]
+    );
+    let spans = owns.spans.lock().unwrap().clone();
+    assert_eq!(spans.len(), 1);
+    assert_eq!(
+        (spans[0].selection.start_line, spans[0].text.as_str()),
+        (0, "ero\none")
+    );
+
+    let refused = s.mention(&rb, 0, 0).unwrap_err();
+    assert!(
+        matches!(refused, Error::CannotTake { id, what: Sendable::Mention, .. } if id == from_b),
+        "{refused}"
+    );
+    assert_eq!(refused.code(), "cannot_take");
+    assert!(matches!(
+        s.select(&rb, sel).unwrap_err(),
+        Error::CannotTake {
+            what: Sendable::Selection,
+            ..
+        }
+    ));
+    assert_eq!(owns.mentions.lock().unwrap().len(), 1, "b's went nowhere");
+}

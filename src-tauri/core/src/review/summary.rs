@@ -1,7 +1,7 @@
 //! What scripts and `redline review list --json` see of a review.
 
 use crate::review::client::ClientInfo;
-use crate::review::pending::ReviewId;
+use crate::review::id::ReviewId;
 use serde::Serialize;
 use std::path::PathBuf;
 
