@@ -514,19 +514,10 @@ describe('asking Claude Code about a part', () => {
     expect(backend.named('review_mention')[1]).toEqual({ id: 7, lineStart: 3, lineEnd: 3 });
   });
 
-  test('the button follows what the core says the session can take, not the CLI\'s name', async () => {
-    const gone = detail(8, { client: { name: 'Claude Code', version: '2.1.330', process: null }, canMention: false });
-    const backend = fakeBackend([gone]);
-    const { root } = await mount();
-    expect(root.querySelector<HTMLButtonElement>('.actions .ask')!.hidden).toBe(true);
-    editableView(root).dispatch({ selection: EditorSelection.range(0, 5) });
-    key({ key: 'k', ctrlKey: true, altKey: true, code: 'KeyK' });
-    await settle();
-    expect(backend.named('review_mention')).toHaveLength(0);
-  });
-
-  test('no button and no mention for Gemini CLI or Qwen Code', async () => {
-    const backend = fakeBackend([rust]);
+  // The button follows what the core says the session can take, never the CLI's name.
+  const unreachable = detail(8, { client: { name: 'Claude Code', version: '2.1.330', process: null }, canMention: false });
+  test.each([['Gemini CLI or Qwen Code', rust], ['a session that cannot take one', unreachable]])('no button and no mention for %s', async (_, review) => {
+    const backend = fakeBackend([review]);
     const { root } = await mount();
     expect(root.querySelector<HTMLButtonElement>('.actions .ask')!.hidden).toBe(true);
     editableView(root).dispatch({ selection: EditorSelection.range(0, 5) });

@@ -3,6 +3,7 @@
 
 use crate::review::selection::Span;
 use serde::Serialize;
+use serde_json::Value;
 
 /// A selection as the CLIs read it: 0-based lines and characters, with its text and file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -51,6 +52,46 @@ impl SelectionChanged {
     }
 }
 
+/// The `selection_changed` params.
+pub fn params(span: &Span) -> Value {
+    to_value(SelectionChanged::of(span))
+}
+
+/// The answer to a CLI asking for the selection (Claude Code's `getCurrentSelection`, Copilot
+/// CLI's `get_selection`): the `selection_changed` params and `success`, or `none` saying why
+/// there is none.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum Answer {
+    Some {
+        success: bool,
+        #[serde(flatten)]
+        selection: SelectionChanged,
+    },
+    None {
+        success: bool,
+        message: &'static str,
+    },
+}
+
+pub fn answer(span: Option<&Span>, none: &'static str) -> Value {
+    to_value(match span {
+        Some(span) => Answer::Some {
+            success: true,
+            selection: SelectionChanged::of(span),
+        },
+        None => Answer::None {
+            success: false,
+            message: none,
+        },
+    })
+}
+
+/// Plain structs of strings, numbers and booleans: serializing them cannot fail.
+pub fn to_value(v: impl Serialize) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,9 +110,7 @@ mod tests {
             },
             text: "llo\n".into(),
         };
-        assert_eq!(
-            serde_json::to_value(SelectionChanged::of(&span)).unwrap(),
-            json!({
+        let params = json!({
                 "text": "llo\n",
                 "filePath": "/a b/c.txt",
                 "fileUrl": "file:///a%20b/c.txt",
@@ -80,7 +119,14 @@ mod tests {
                     "end": {"line": 3, "character": 0},
                     "isEmpty": false,
                 },
-            })
+        });
+        assert_eq!(super::params(&span), params);
+        let mut with = params;
+        with["success"] = json!(true);
+        assert_eq!(answer(Some(&span), "none"), with);
+        assert_eq!(
+            answer(None, "none"),
+            json!({"success": false, "message": "none"})
         );
     }
 }

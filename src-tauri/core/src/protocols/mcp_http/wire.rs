@@ -72,33 +72,34 @@ mod tests {
 
     #[test]
     fn the_active_file_alone_has_is_active_cursor_and_selection_and_trust_only_when_set() {
-        let tmp = tempfile::tempdir().unwrap();
-        let file = |name: &str, timestamp, active| {
-            let path = tmp.path().join(name);
-            std::fs::write(&path, "x").unwrap();
-            ContextFile {
-                path,
-                timestamp,
-                cursor: Some((2, 3)),
-                selected_text: Some("sel".into()),
-                active,
-            }
+        let file = |path: &str, timestamp, active: bool| ContextFile {
+            path: path.into(),
+            timestamp,
+            cursor: active.then_some((2, 3)),
+            selected_text: active.then(|| "sel".to_owned()),
+            active,
         };
-        let context = Context::new(
-            [file("review", 900, false), file("editor", 100, true)],
-            None,
-        );
-        let path = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
+        let context = Context {
+            files: vec![
+                file("/ws/editor", 901, true),
+                file("/ws/review", 900, false),
+            ],
+            trusted: None,
+        };
         assert_eq!(
             ide_context(&context),
             json!({"workspaceState": {"openFiles": [
-                {"path": path("editor"), "timestamp": 901, "isActive": true,
+                {"path": "/ws/editor", "timestamp": 901, "isActive": true,
                  "cursor": {"line": 2, "character": 3}, "selectedText": "sel"},
-                {"path": path("review"), "timestamp": 900},
+                {"path": "/ws/review", "timestamp": 900},
             ]}})
         );
+        let trusted = Context {
+            files: Vec::new(),
+            trusted: Some(false),
+        };
         assert_eq!(
-            ide_context(&Context::new([], Some(false))),
+            ide_context(&trusted),
             json!({"workspaceState": {"openFiles": [], "isTrusted": false}})
         );
     }

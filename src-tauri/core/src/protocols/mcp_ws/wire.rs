@@ -1,14 +1,14 @@
 //! Claude Code's messages built from domain values: `selection_changed`, `at_mentioned` and the
 //! answer to `getCurrentSelection`.
 
-use crate::protocols::selection_changed::SelectionChanged;
+use crate::protocols::selection_changed::{self, to_value};
 use crate::review::selection::{Mention, Span};
 use serde::Serialize;
 use serde_json::Value;
 
 /// The `selection_changed` params.
 pub fn selection_changed(span: &Span) -> Value {
-    to_value(SelectionChanged::of(span))
+    selection_changed::params(span)
 }
 
 /// The `at_mentioned` params: 0-based lines, both included.
@@ -28,38 +28,9 @@ pub fn at_mentioned(mention: &Mention) -> Value {
     })
 }
 
-/// `getCurrentSelection`'s answer: the `selection_changed` params and `success`, or why there is
-/// none.
-#[derive(Debug, Serialize)]
-#[serde(untagged)]
-enum CurrentSelection {
-    Some {
-        success: bool,
-        #[serde(flatten)]
-        selection: SelectionChanged,
-    },
-    None {
-        success: bool,
-        message: &'static str,
-    },
-}
-
+/// `getCurrentSelection`'s answer.
 pub fn current_selection(span: Option<&Span>) -> Value {
-    to_value(match span {
-        Some(span) => CurrentSelection::Some {
-            success: true,
-            selection: SelectionChanged::of(span),
-        },
-        None => CurrentSelection::None {
-            success: false,
-            message: "No active editor found",
-        },
-    })
-}
-
-fn to_value(v: impl Serialize) -> Value {
-    // Plain structs of strings and numbers: serializing cannot fail.
-    serde_json::to_value(v).unwrap_or(Value::Null)
+    selection_changed::answer(span, "No active editor found")
 }
 
 #[cfg(test)]
@@ -68,34 +39,8 @@ mod tests {
     use crate::review::selection::Selection;
     use serde_json::json;
 
-    fn span() -> Span {
-        Span {
-            path: "/ws/a.txt".into(),
-            selection: Selection {
-                start_line: 0,
-                start_character: 1,
-                end_line: 0,
-                end_character: 1,
-            },
-            text: String::new(),
-        }
-    }
-
     #[test]
-    fn selection_changed_and_at_mentioned_as_claude_code_reads_them() {
-        assert_eq!(
-            selection_changed(&span()),
-            json!({
-                "text": "",
-                "filePath": "/ws/a.txt",
-                "fileUrl": "file:///ws/a.txt",
-                "selection": {
-                    "start": {"line": 0, "character": 1},
-                    "end": {"line": 0, "character": 1},
-                    "isEmpty": true,
-                },
-            })
-        );
+    fn at_mentioned_and_get_current_selection_as_claude_code_reads_them() {
         let m = Mention {
             path: "/ws/a.txt".into(),
             start: 2,
@@ -105,16 +50,26 @@ mod tests {
             at_mentioned(&m),
             json!({"filePath": "/ws/a.txt", "lineStart": 2, "lineEnd": 4})
         );
-    }
-
-    #[test]
-    fn get_current_selection_answers_the_selection_with_success_or_none() {
-        let mut with = selection_changed(&span());
-        with["success"] = json!(true);
-        assert_eq!(current_selection(Some(&span())), with);
         assert_eq!(
             current_selection(None),
             json!({"success": false, "message": "No active editor found"})
         );
+        let cursor = Selection {
+            start_line: 0,
+            start_character: 1,
+            end_line: 0,
+            end_character: 1,
+        };
+        let span = Span {
+            path: "/ws/a.txt".into(),
+            selection: cursor,
+            text: String::new(),
+        };
+        let answer = current_selection(Some(&span));
+        assert_eq!(
+            (&answer["success"], &answer["selection"]["isEmpty"]),
+            (&json!(true), &json!(true))
+        );
+        assert_eq!(answer["fileUrl"], "file:///ws/a.txt");
     }
 }
