@@ -24,7 +24,7 @@ pub struct Summary {
     /// Why the proposal cannot be edited; absent: it can be.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_only: Option<String>,
-    /// The CLI that proposed it can be pointed at lines of it (`redline review mention`).
+    /// The CLI that proposed it can be pointed at lines of it (the review window's "Ask").
     #[serde(default)]
     pub can_mention: bool,
 }
