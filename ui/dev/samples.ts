@@ -159,6 +159,8 @@ export function review(
     client: { name: client[0], version: client[1], process: null }, newFile, original, originalNotUtf8: false, revision: 1, proposal,
     current: proposal,
     ...lineCounts(original, proposal), createdAt: now - 60_000 * id, updatedAt: now - 60_000 * id, readOnly: null,
+    // As the core says of Claude Code's sessions (the only protocol here with `at_mentioned`).
+    canMention: client[0] === 'Claude Code',
   };
 }
 

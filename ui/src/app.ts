@@ -23,11 +23,6 @@ const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S 
 /** Selection changes closer together than this go to the CLI once. */
 const SELECT_DELAY_MS = 100;
 
-/** Claude Code can be asked about a review's lines; the other CLIs cannot. */
-function isClaude(detail: ReviewDetail): boolean {
-  return detail.client.name === 'Claude Code';
-}
-
 const LAYOUT = `
 <header class="topbar">
   <div class="tabs" role="tablist" aria-label="Pending reviews"></div>
@@ -270,7 +265,7 @@ export class ReviewWindow {
   /** "Ask about this part": the selected lines go to the Claude Code that proposed the edit. */
   async askClaude(): Promise<void> {
     const review = this.list.current;
-    if (!review || !isClaude(review.detail) || !this.editor || this.editorFor !== review.detail.id) return;
+    if (!review || !review.detail.canMention || !this.editor || this.editorFor !== review.detail.id) return;
     const { startLine, endLine } = this.editor.selection();
     try {
       await ipc.reviewMention(review.detail.id, startLine, endLine);
@@ -536,7 +531,7 @@ export class ReviewWindow {
     }
     renderSummary(this.el.summary, review);
     this.renderButtons();
-    this.el.ask.hidden = !isClaude(review.detail);
+    this.el.ask.hidden = !review.detail.canMention;
     if (this.editorFor !== review.detail.id) {
       this.closeEditor(true);
       this.openEditor(review);

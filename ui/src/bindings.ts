@@ -52,10 +52,14 @@ originalNotUtf8: boolean, proposal: string, current: string, added: number, remo
  */
 revision: number, 
 /**
- * Why the proposal cannot be edited (one line, shown above it); `None`: it can be, and
- * Accept sends the edited text.
+ * Why the proposal cannot be edited, in words (one line, shown above it); `None`: it can
+ * be, and Accept sends the edited text.
  */
-readOnly: string | null, };
+readOnly: string | null, 
+/**
+ * The CLI that proposed it can be pointed at lines of it ("Ask about this part").
+ */
+canMention: boolean, };
 
 export type Outcome = "accepted" | "rejected" | "closed" | "dismissed";
 

@@ -488,7 +488,7 @@ describe('settings', () => {
 
 describe('asking Claude Code about a part', () => {
   const claude = detail(7, {
-    client: { name: 'Claude Code', version: '2.1.330', process: null },
+    client: { name: 'Claude Code', version: '2.1.330', process: null }, canMention: true,
     proposal: 'zero\none\ntwo\nthree\n', current: 'zero\none\ntwo\nthree\n',
   });
 
@@ -514,8 +514,10 @@ describe('asking Claude Code about a part', () => {
     expect(backend.named('review_mention')[1]).toEqual({ id: 7, lineStart: 3, lineEnd: 3 });
   });
 
-  test('no button and no mention for Gemini CLI or Qwen Code', async () => {
-    const backend = fakeBackend([rust]);
+  // The button follows what the core says the session can take, never the CLI's name.
+  const unreachable = detail(8, { client: { name: 'Claude Code', version: '2.1.330', process: null }, canMention: false });
+  test.each([['Gemini CLI or Qwen Code', rust], ['a session that cannot take one', unreachable]])('no button and no mention for %s', async (_, review) => {
+    const backend = fakeBackend([review]);
     const { root } = await mount();
     expect(root.querySelector<HTMLButtonElement>('.actions .ask')!.hidden).toBe(true);
     editableView(root).dispatch({ selection: EditorSelection.range(0, 5) });

@@ -46,8 +46,14 @@ pub enum Error {
     NoSuchReview(u64),
     #[error("no diff is open for {0}")]
     NoOpenDiff(String),
-    #[error("review {0} did not come from a connected Claude Code")]
-    NotClaude(u64),
+    /// The review window offered the CLI of review `id` something its session cannot take now:
+    /// it has gone, or its protocol has no message for it.
+    #[error("{client}, which proposed review {id}, cannot take {what}: it is not connected, or its protocol has no way to")]
+    CannotTake {
+        id: u64,
+        client: String,
+        what: Sendable,
+    },
     /// The running instance refused a command's request; its message is for the user as is.
     #[error("{0}")]
     Refused(String),
@@ -154,7 +160,7 @@ impl Error {
             | Error::TooManyFiles { .. } => "busy",
             Error::NoSuchReview(_) => "no_such_review",
             Error::NoOpenDiff(_) => "no_open_diff",
-            Error::NotClaude(_) => "not_claude",
+            Error::CannotTake { .. } => "cannot_take",
             Error::ReadOnly { .. } => "read_only",
             Error::Superseded { .. } => "superseded",
             Error::Usage(_) => "usage",
@@ -254,6 +260,24 @@ impl std::fmt::Display for DirProblem {
                 write!(f, "is open to other users (mode {mode:o}, not 700)")
             }
         }
+    }
+}
+
+/// What the review window sends a review's CLI (`Error::CannotTake`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sendable {
+    /// Lines of the review to ask about.
+    Mention,
+    /// The user's selection in the review.
+    Selection,
+}
+
+impl std::fmt::Display for Sendable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Sendable::Mention => "a mention",
+            Sendable::Selection => "a selection",
+        })
     }
 }
 

@@ -6,3 +6,4 @@ pub mod jsonrpc;
 pub(crate) mod mcp;
 pub mod mcp_http;
 pub mod mcp_ws;
+pub(crate) mod selection_changed;

@@ -1,12 +1,12 @@
-//! The `ide/contextUpdate` payload: the files the user is looking at, shaped as the CLIs read it.
+//! The workspace's context: the files the user is looking at, in the order and within the limits
+//! the CLIs that follow a context keep, and whether the user trusts the workspace.
 
-use serde_json::{json, Map, Value};
+use crate::review::editor::{MAX_FILES, MAX_SELECTION_CHARS};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// Changes closer together than this are sent once.
 pub const DEBOUNCE: Duration = Duration::from_millis(50);
-use crate::review::editor::{MAX_FILES, MAX_SELECTION_CHARS};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextFile {
@@ -20,52 +20,48 @@ pub struct ContextFile {
     pub active: bool,
 }
 
-/// Builds the `IdeContext`: files that exist on disk, the editor's active file then newest first,
-/// at most ten, only the first active with its cursor and selection; `isTrusted` only when the
-/// user set it.
-pub fn ide_context(files: impl IntoIterator<Item = ContextFile>, trusted: Option<bool>) -> Value {
-    let mut files: Vec<ContextFile> = files.into_iter().filter(|f| f.path.is_file()).collect();
-    files.sort_by_key(|f| std::cmp::Reverse((f.active, f.timestamp)));
-    // The CLIs treat the newest as active: the active file must be strictly the newest.
-    let newest_other = files.iter().skip(1).map(|f| f.timestamp).max();
-    if let Some(f) = files.first_mut().filter(|f| f.active) {
-        if let Some(other) = newest_other.filter(|t| *t >= f.timestamp) {
-            f.timestamp = other + 1;
-        }
-    }
-    // The same file under review from two sessions is one open file, at its newest.
-    let mut seen = std::collections::HashSet::new();
-    files.retain(|f| seen.insert(f.path.clone()));
-    let open: Vec<Value> = files
-        .into_iter()
-        .take(MAX_FILES)
-        .enumerate()
-        .map(|(i, f)| {
-            let mut o = Map::new();
-            o.insert("path".into(), json!(f.path.to_string_lossy()));
-            o.insert("timestamp".into(), json!(f.timestamp));
-            if i == 0 {
-                o.insert("isActive".into(), json!(true));
-                if let Some((line, character)) = f.cursor {
-                    o.insert(
-                        "cursor".into(),
-                        json!({"line": line, "character": character}),
-                    );
-                }
-                if let Some(text) = f.selected_text {
-                    let cut: String = text.chars().take(MAX_SELECTION_CHARS).collect();
-                    o.insert("selectedText".into(), json!(cut));
-                }
+/// What the CLIs that follow a context are told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Context {
+    /// Files that exist on disk, the active one first then newest first, at most ten, no path
+    /// twice; only the first is active and only it has a cursor and a selection (cut at
+    /// `MAX_SELECTION_CHARS`).
+    pub files: Vec<ContextFile>,
+    /// Only when the user set it: a CLI told it asks for a restart.
+    pub trusted: Option<bool>,
+}
+
+impl Context {
+    /// Orders and bounds `files`: the editor's active file, else the newest, is the active one.
+    pub fn new(files: impl IntoIterator<Item = ContextFile>, trusted: Option<bool>) -> Context {
+        let mut files: Vec<ContextFile> = files.into_iter().filter(|f| f.path.is_file()).collect();
+        files.sort_by_key(|f| std::cmp::Reverse((f.active, f.timestamp)));
+        // The CLIs treat the newest as active: the active file must be strictly the newest.
+        let newest_other = files.iter().skip(1).map(|f| f.timestamp).max();
+        if let Some(f) = files.first_mut().filter(|f| f.active) {
+            if let Some(other) = newest_other.filter(|t| *t >= f.timestamp) {
+                f.timestamp = other + 1;
             }
-            Value::Object(o)
-        })
-        .collect();
-    let mut state = Map::new();
-    state.insert("openFiles".into(), Value::Array(open));
-    if let Some(t) = trusted {
-        state.insert("isTrusted".into(), json!(t));
+        }
+        // The same file under review from two sessions is one open file, at its newest.
+        let mut seen = std::collections::HashSet::new();
+        files.retain(|f| seen.insert(f.path.clone()));
+        files.truncate(MAX_FILES);
+        for (i, f) in files.iter_mut().enumerate() {
+            f.active = i == 0;
+            if i == 0 {
+                if let Some(text) = &mut f.selected_text {
+                    if let Some((cut, _)) = text.char_indices().nth(MAX_SELECTION_CHARS) {
+                        text.truncate(cut);
+                    }
+                }
+            } else {
+                f.cursor = None;
+                f.selected_text = None;
+            }
+        }
+        Context { files, trusted }
     }
-    json!({ "workspaceState": state })
 }
 
 #[cfg(test)]
@@ -101,26 +97,22 @@ mod tests {
             selected_text: None,
             active: false,
         });
-        let v = ide_context(files, None);
-        let open = v["workspaceState"]["openFiles"].as_array().unwrap();
+        let c = Context::new(files, None);
+        let open = &c.files;
         assert_eq!(open.len(), 10);
-        let paths: std::collections::HashSet<_> =
-            open.iter().map(|f| f["path"].as_str().unwrap()).collect();
+        let paths: std::collections::HashSet<_> = open.iter().map(|f| &f.path).collect();
         assert_eq!(paths.len(), 10, "no file twice");
         // f3 was looked at again last: it leads, once, and f11 follows.
-        assert!(open[0]["path"].as_str().unwrap().ends_with("f3"));
-        assert!(open[1]["path"].as_str().unwrap().ends_with("f11"));
-        assert_eq!(open[0]["isActive"], true);
-        assert_eq!(open[0]["selectedText"].as_str().unwrap().len(), 16 * 1024);
-        assert_eq!(open[0]["cursor"], json!({"line": 1, "character": 1}));
-        assert!(open[1].get("isActive").is_none());
-        assert!(open[1].get("selectedText").is_none());
-        assert!(open[1].get("cursor").is_none());
-        assert!(v["workspaceState"].get("isTrusted").is_none());
-        assert_eq!(
-            ide_context([], Some(true))["workspaceState"]["isTrusted"],
-            true
-        );
+        assert!(open[0].path.ends_with("f3"));
+        assert!(open[1].path.ends_with("f11"));
+        assert!(open[0].active);
+        assert_eq!(open[0].selected_text.as_ref().unwrap().len(), 16 * 1024);
+        assert_eq!(open[0].cursor, Some((1, 1)));
+        assert!(!open[1].active);
+        assert!(open[1].selected_text.is_none());
+        assert!(open[1].cursor.is_none());
+        assert_eq!(c.trusted, None);
+        assert_eq!(Context::new([], Some(true)).trusted, Some(true));
     }
 
     #[test]
@@ -137,16 +129,16 @@ mod tests {
                 active,
             }
         };
-        let v = ide_context(
+        let c = Context::new(
             [file("review", 900, false), file("editor", 100, true)],
             None,
         );
-        let open = v["workspaceState"]["openFiles"].as_array().unwrap();
-        assert!(open[0]["path"].as_str().unwrap().ends_with("editor"));
-        assert_eq!(open[0]["timestamp"], 901);
-        assert_eq!(open[0]["isActive"], true);
-        assert_eq!(open[0]["cursor"], json!({"line": 2, "character": 3}));
-        assert_eq!(open[0]["selectedText"], "sel");
-        assert!(open[1].get("isActive").is_none());
+        let open = &c.files;
+        assert!(open[0].path.ends_with("editor"));
+        assert_eq!(open[0].timestamp, 901);
+        assert!(open[0].active);
+        assert_eq!(open[0].cursor, Some((2, 3)));
+        assert_eq!(open[0].selected_text.as_deref(), Some("sel"));
+        assert!(!open[1].active);
     }
 }

@@ -2,7 +2,7 @@
 //! from one JSON line and bounded before anything else sees it. The wire format is docs/editors.md.
 
 use crate::error::{Error, Result};
-use crate::review::selection::Selection;
+use crate::review::selection::{Selection, Span};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -181,22 +181,6 @@ impl EditorState {
             text,
         })
     }
-}
-
-/// A selection in a file on disk (0-based, as Claude Code counts), with its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Span {
-    pub path: PathBuf,
-    pub selection: Selection,
-    pub text: String,
-}
-
-/// Lines `start..=end` (0-based) of a file the user pointed at.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mention {
-    pub path: PathBuf,
-    pub start: u32,
-    pub end: u32,
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! How much a CLI may queue: a bound on pending reviews and their text, for every protocol.
 
 use crate::error::{Error, QueueBound, Result};
-use crate::review::ReviewQueue;
+use crate::review::origin::Origin;
+use crate::review::queue::ReviewQueue;
 use std::path::Path;
 
 /// Pending reviews one CLI session may hold (the CLIs open one at a time; a re-proposal of the
@@ -17,18 +18,18 @@ pub const MAX_QUEUED_BYTES: usize = 256 * 1024 * 1024;
 pub fn admit(
     reviews: &ReviewQueue,
     workspace: &Path,
-    session: &str,
+    origin: &Origin,
     file_path: &str,
     incoming: usize,
 ) -> Result<()> {
     let (mut in_session, mut in_workspace, mut bytes) = (0, 0, 0usize);
     for r in reviews.list().iter().filter(|r| r.workspace == workspace) {
-        if r.session == session && r.file_path == file_path {
+        if r.origin == *origin && r.file_path == file_path {
             // A replacement: its old text goes as the new one comes.
             continue;
         }
         in_workspace += 1;
-        in_session += usize::from(r.session == session);
+        in_session += usize::from(r.origin == *origin);
         bytes = bytes.saturating_add(r.original_text().len() + r.proposal.len() + r.current.len());
     }
     let full = |bound| {
@@ -54,14 +55,21 @@ pub fn admit(
 mod tests {
     use super::*;
     use crate::platform::clock::SystemClock;
-    use crate::review::{ClientInfo, Proposal};
+    use crate::review::client::ClientInfo;
+    use crate::review::queue::Proposal;
     use std::sync::Arc;
+
+    fn cli(session: &str) -> Origin {
+        Origin::Cli {
+            session: session.into(),
+        }
+    }
 
     fn open(q: &ReviewQueue, session: &str, file: &str, text: String) {
         q.open(
             Proposal {
                 workspace: "/ws".into(),
-                session: session.into(),
+                origin: cli(session),
                 client: ClientInfo::default(),
                 file_path: file.into(),
                 path: file.into(),
@@ -69,6 +77,7 @@ mod tests {
                 proposal: text,
                 container: false,
                 read_only: None,
+                can_mention: false,
                 on_disk: None,
             },
             Box::new(|_, _| {}),
@@ -81,30 +90,35 @@ mod tests {
         let ws = Path::new("/ws");
         for i in 0..MAX_REVIEWS_PER_SESSION {
             let f = format!("/ws/{i}");
-            admit(&q, ws, "s1", &f, 1).unwrap();
+            admit(&q, ws, &cli("s1"), &f, 1).unwrap();
             open(&q, "s1", &f, "x".into());
         }
-        let err = admit(&q, ws, "s1", "/ws/more", 1).unwrap_err();
+        let err = admit(&q, ws, &cli("s1"), "/ws/more", 1).unwrap_err();
         assert_eq!(err.code(), "busy");
         assert!(err.to_string().contains("/ws/more"));
         // Re-proposing a file it already has is a replacement, not more.
-        admit(&q, ws, "s1", "/ws/0", 1).unwrap();
+        admit(&q, ws, &cli("s1"), "/ws/0", 1).unwrap();
         // Another session still has room; another workspace is not counted.
-        admit(&q, ws, "s2", "/ws/0", 1).unwrap();
+        admit(&q, ws, &cli("s2"), "/ws/0", 1).unwrap();
         for s in 2..(MAX_REVIEWS_PER_WORKSPACE / MAX_REVIEWS_PER_SESSION + 1) {
             for i in 0..MAX_REVIEWS_PER_SESSION {
                 open(&q, &format!("s{s}"), &format!("/ws/{i}"), "x".into());
             }
         }
-        assert_eq!(admit(&q, ws, "s99", "/ws/a", 1).unwrap_err().code(), "busy");
-        admit(&q, Path::new("/other"), "s99", "/other/a", 1).unwrap();
+        assert_eq!(
+            admit(&q, ws, &cli("s99"), "/ws/a", 1).unwrap_err().code(),
+            "busy"
+        );
+        admit(&q, Path::new("/other"), &cli("s99"), "/other/a", 1).unwrap();
 
         let q = ReviewQueue::new(Arc::new(SystemClock));
         open(&q, "s1", "/ws/big", "x".repeat(100 << 20));
         assert_eq!(
-            admit(&q, ws, "s2", "/ws/b", 30 << 20).unwrap_err().code(),
+            admit(&q, ws, &cli("s2"), "/ws/b", 30 << 20)
+                .unwrap_err()
+                .code(),
             "busy"
         );
-        admit(&q, ws, "s2", "/ws/b", 20 << 20).unwrap();
+        admit(&q, ws, &cli("s2"), "/ws/b", 20 << 20).unwrap();
     }
 }

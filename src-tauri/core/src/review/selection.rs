@@ -1,16 +1,16 @@
-//! What the user selected in the review window or in their editor, shaped as Claude Code reads a
-//! selection (`selection_changed`, `getCurrentSelection`) and a mention (`at_mentioned`).
+//! What the user selected or pointed at, in the review window or in their editor: a selection,
+//! a span (a selection with its file and text) and a mention, as each adapter's wire shapes them.
 
-use crate::review::Review;
+use crate::review::pending::Review;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use std::path::PathBuf;
 use std::time::Duration;
 use ts_rs::TS;
 
 /// Selection changes closer together than this go out once, the latest.
 pub const DEBOUNCE: Duration = Duration::from_millis(100);
 
-/// A range of a review's current text: 0-based lines and characters, as Claude Code counts.
+/// A range of a text: 0-based lines and characters (characters, not bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Selection {
@@ -63,67 +63,48 @@ impl Selection {
         out
     }
 
-    /// The `selection_changed` params (and `getCurrentSelection`'s answer, less `success`).
-    pub fn params(&self, review: &Review) -> Value {
-        let s = self.ordered();
-        let empty = (s.start_line, s.start_character) == (s.end_line, s.end_character);
-        json!({
-            "text": s.text(&review.current),
-            "filePath": review.file_path,
-            "fileUrl": file_url(&review.file_path),
-            "selection": {
-                "start": {"line": s.start_line, "character": s.start_character},
-                "end": {"line": s.end_line, "character": s.end_character},
-                "isEmpty": empty,
-            },
-        })
+    /// Whether it is a cursor, selecting nothing.
+    pub fn is_empty(&self) -> bool {
+        (self.start_line, self.start_character) == (self.end_line, self.end_character)
+    }
+
+    /// This selection of review `review`'s current text, in order, with its text; its path is
+    /// the file's exactly as the CLI sent it, which notifications must echo.
+    pub fn of_review(self, review: &Review) -> Span {
+        let selection = self.ordered();
+        Span {
+            path: PathBuf::from(&review.file_path),
+            text: selection.text(&review.current),
+            selection,
+        }
     }
 }
 
-/// The `selection_changed` params for a selection in the user's editor.
-pub fn of_span(span: &crate::review::editor::Span) -> Value {
-    let s = span.selection;
-    let path = span.path.to_string_lossy();
-    json!({
-        "text": span.text,
-        "filePath": path,
-        "fileUrl": file_url(&path),
-        "selection": {
-            "start": {"line": s.start_line, "character": s.start_character},
-            "end": {"line": s.end_line, "character": s.end_character},
-            "isEmpty": (s.start_line, s.start_character) == (s.end_line, s.end_character),
-        },
-    })
+/// A selection in a file (0-based lines and characters), with its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    pub path: PathBuf,
+    pub selection: Selection,
+    pub text: String,
 }
 
-/// The `at_mentioned` params for lines the user pointed at in their editor.
-pub fn of_mention(m: &crate::review::editor::Mention) -> Value {
-    json!({"filePath": m.path.to_string_lossy(), "lineStart": m.start, "lineEnd": m.end})
+/// Lines `start..=end` (0-based) of a file the user pointed at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    pub path: PathBuf,
+    pub start: u32,
+    pub end: u32,
 }
 
-/// Copilot CLI's `add_selection` params for lines the user pointed at, their text left for the
-/// CLI to read. It names the range by its start and end lines (`@a.txt:2-4`), so the end is on
-/// the last line, not past it.
-pub fn of_mention_range(m: &crate::review::editor::Mention) -> Value {
-    let path = m.path.to_string_lossy();
-    json!({
-        "filePath": path,
-        "fileUrl": file_url(&path),
-        "selection": {
-            "start": {"line": m.start, "character": 0},
-            "end": {"line": m.end, "character": 0},
-        },
-        "selectedText": null,
-    })
-}
-
-/// The `at_mentioned` params for lines `a..=b` (0-based) of a review.
-pub fn mention(review: &Review, a: u32, b: u32) -> Value {
-    json!({"filePath": review.file_path, "lineStart": a.min(b), "lineEnd": a.max(b)})
-}
-
-pub fn file_url(path: &str) -> String {
-    crate::platform::file_uri::of(std::path::Path::new(path))
+impl Mention {
+    /// Lines `a..=b` (0-based, either order) of review `review`, its path as the CLI sent it.
+    pub fn of_review(review: &Review, a: u32, b: u32) -> Mention {
+        Mention {
+            path: PathBuf::from(&review.file_path),
+            start: a.min(b),
+            end: a.max(b),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -148,6 +129,6 @@ mod tests {
             end_character: 3,
         };
         assert_eq!(one.text("x\nwörld\n"), "ör");
-        assert_eq!(file_url("/a b/c"), "file:///a%20b/c");
+        assert!(!one.is_empty());
     }
 }

@@ -1,59 +1,41 @@
 //! The protocol-free service of one workspace: proposes reviews (path mapping, confinement,
 //! original, quota) and settles them; each protocol adapter only translates its wire format.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Sendable};
 use crate::platform::peer::PeerLookup;
-use crate::review::context::{self, ContextFile};
-use crate::review::editor::{EditorState, Mention};
+use crate::review::client::ClientInfo;
+use crate::review::context::{Context, ContextFile};
+use crate::review::editor::EditorState;
 use crate::review::editor_context::{EditorContext, Owner};
+use crate::review::id::ReviewId;
+use crate::review::origin::Origin;
 use crate::review::original;
+use crate::review::outcome::Outcome;
+use crate::review::pending::Review;
+use crate::review::queue::{Proposal, Reply, ReviewQueue};
 use crate::review::quota;
+use crate::review::read_only::ReadOnly;
 use crate::review::registry::Registry;
-use crate::review::{ClientInfo, Outcome, Proposal, Reply, Review, ReviewId, ReviewQueue};
+use crate::review::selection::{Mention, Selection};
 use crate::workspace::container;
 use crate::workspace::Workspace;
-use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 
-/// The user's decision on a review.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
-    /// Accept with this text, or the review's current text.
-    Accept(Option<String>),
-    /// As `Accept`, for text made against proposal `revision`: refused (`superseded`) once the
-    /// CLI has re-proposed the file, so edits of the old proposal never answer the new one.
-    AcceptRevision {
-        revision: u64,
-        content: Option<String>,
-    },
-    Reject,
-}
-
-/// Settles a review through the queue alone, which tells the CLI that asked: no companion is
-/// needed, so a decision never waits on a workspace starting or stopping.
-pub fn settle(reviews: &ReviewQueue, id: ReviewId, decision: Decision) -> Result<()> {
-    match decision {
-        Decision::Accept(content) => reviews.accept(id, content, None)?,
-        Decision::AcceptRevision { revision, content } => {
-            reviews.accept(id, content, Some(revision))?
-        }
-        Decision::Reject => reviews.resolve(id, Outcome::Rejected)?,
-    };
-    Ok(())
-}
+pub use crate::review::decision::{settle, Decision};
 
 /// A CLI's proposal, with paths exactly as the CLI sent them (its messages and notifications
 /// echo them, container paths included).
 pub struct Ask {
-    pub session: String,
+    /// Who proposes it: a CLI's session, or one of Redline's commands.
+    pub origin: Origin,
     pub client: ClientInfo,
     pub file_path: String,
     /// The file to read the original from; `None`: the proposal is a new file.
     pub original_from: Option<String>,
     pub proposal: String,
     /// Why the proposal cannot be edited (the CLI writes its own); `None`: it can be.
-    pub read_only: Option<String>,
+    pub read_only: Option<ReadOnly>,
 }
 
 /// What every protocol's handlers share about their workspace.
@@ -65,7 +47,7 @@ pub struct Service {
     pub peers: Arc<dyn PeerLookup>,
     /// Every protocol's connected CLIs.
     clients: Vec<Arc<dyn Registry>>,
-    last_context: Mutex<Option<Value>>,
+    last_context: Mutex<Option<Context>>,
     /// What the user's editor shows in this workspace.
     pub editor: EditorContext,
     /// Container paths mapped onto the workspace (containers on, `--path` given).
@@ -142,11 +124,15 @@ impl Service {
         };
         let incoming = original.as_ref().map_or(0, |o| o.text.len()) + ask.proposal.len();
         let ws = self.workspace.id();
-        quota::admit(&self.reviews, ws, &ask.session, &ask.file_path, incoming)?;
+        quota::admit(&self.reviews, ws, &ask.origin, &ask.file_path, incoming)?;
+        let can_mention = ask
+            .origin
+            .session()
+            .is_some_and(|s| self.clients.iter().any(|c| c.can_mention(s)));
         Ok(self.reviews.open(
             Proposal {
                 workspace: ws.to_owned(),
-                session: ask.session,
+                origin: ask.origin,
                 client: ask.client,
                 file_path: ask.file_path,
                 path,
@@ -154,6 +140,7 @@ impl Service {
                 proposal: ask.proposal,
                 container,
                 read_only: ask.read_only,
+                can_mention,
                 on_disk: None,
             },
             reply,
@@ -191,14 +178,14 @@ impl Service {
     pub fn dismiss_session(&self, session: &str) -> usize {
         let ws = self.workspace.id();
         self.reviews
-            .dismiss(|r| r.session == session && r.workspace == ws)
+            .dismiss(|r| r.origin.is_session(session) && r.workspace == ws)
     }
 
     /// Settles `session`'s pending reviews with `outcome`; how many it settled.
     pub fn settle_session(&self, session: &str, outcome: Outcome) -> usize {
         self.pending()
             .iter()
-            .filter(|r| r.session == session)
+            .filter(|r| r.origin.is_session(session))
             .filter(|r| self.reviews.resolve(r.id, outcome).is_ok())
             .count()
     }
@@ -220,9 +207,9 @@ impl Service {
         }
     }
 
-    /// The workspace's state as `ide/contextUpdate` carries it: the editor's files, its active
-    /// one with cursor and selection, and the files under review.
-    pub fn context(&self) -> Value {
+    /// The workspace's context: the editor's files, its active one with cursor and selection,
+    /// and the files under review.
+    pub fn context(&self) -> Context {
         let reviews = self.pending().into_iter().map(|r| ContextFile {
             path: r.path.clone(),
             timestamp: r.updated_at,
@@ -244,7 +231,7 @@ impl Service {
                     path: f.path,
                 })
         });
-        context::ide_context(editor.chain(reviews), self.trusted)
+        Context::new(editor.chain(reviews), self.trusted)
     }
 
     /// The editor's state in this workspace changed: the CLIs that follow a selection get it now
@@ -260,10 +247,46 @@ impl Service {
         }
     }
 
-    /// The user pointed the CLIs at lines of a file.
-    pub fn mention(&self, mention: &Mention) {
+    /// The user pointed every CLI of the workspace at lines of a file.
+    pub fn mention_all(&self, mention: &Mention) {
         for c in &self.clients {
             c.push_mention(mention);
+        }
+    }
+
+    /// "Ask about this part": lines `a..=b` (0-based) of `review` go to the CLI session that
+    /// proposed it, if its protocol can take a mention.
+    pub fn mention(&self, review: &Review, a: u32, b: u32) -> Result<()> {
+        let mention = Mention::of_review(review, a, b);
+        self.to_session(review, Sendable::Mention, |c, s| c.mention(s, &mention))
+    }
+
+    /// The user's selection in `review`: kept for the CLIs that ask for it and sent to the
+    /// session that proposed it, if its protocol can take one.
+    pub fn select(&self, review: &Review, selection: Selection) -> Result<()> {
+        let span = selection.of_review(review);
+        self.to_session(review, Sendable::Selection, |c, s| c.select(s, &span))
+    }
+
+    /// Offers something to the registries until the one owning `review`'s session takes it.
+    fn to_session(
+        &self,
+        review: &Review,
+        what: Sendable,
+        send: impl Fn(&dyn Registry, &str) -> bool,
+    ) -> Result<()> {
+        let taken = review
+            .origin
+            .session()
+            .is_some_and(|s| self.clients.iter().any(|c| send(c.as_ref(), s)));
+        if taken {
+            Ok(())
+        } else {
+            Err(Error::CannotTake {
+                id: review.id,
+                client: review.client.label(),
+                what,
+            })
         }
     }
 
@@ -281,138 +304,5 @@ impl Service {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::platform::clock::SystemClock;
-    use crate::review::Outcome;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
-    /// Counts what the service asks of a protocol's registry.
-    #[derive(Default)]
-    struct Counted {
-        pushes: AtomicUsize,
-        closes: AtomicUsize,
-    }
-
-    impl Registry for Counted {
-        fn list(&self) -> Vec<(String, ClientInfo)> {
-            vec![("s".into(), ClientInfo::default())]
-        }
-        fn push_context(&self, _context: &Value) {
-            self.pushes.fetch_add(1, Ordering::SeqCst);
-        }
-        fn close_all(&self) {
-            self.closes.fetch_add(1, Ordering::SeqCst);
-        }
-    }
-
-    fn ask(session: &str, file_path: &str, original_from: Option<&str>) -> Ask {
-        Ask {
-            session: session.into(),
-            client: ClientInfo::default(),
-            file_path: file_path.into(),
-            original_from: original_from.map(str::to_owned),
-            proposal: "new\n".into(),
-            read_only: None,
-        }
-    }
-
-    fn service(root: &std::path::Path, clients: Vec<Arc<dyn Registry>>) -> Service {
-        let reviews = Arc::new(ReviewQueue::new(Arc::new(SystemClock)));
-        Service::new(Workspace::new(root.to_owned()), reviews, None, clients)
-    }
-
-    #[tokio::test]
-    async fn a_container_path_is_read_from_the_host_and_kept_as_sent() {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = dunce::canonicalize(tmp.path()).unwrap();
-        std::fs::write(root.join("a.txt"), "old\n").unwrap();
-        let s = service(&root, vec![]);
-        assert!(s.add_container_path("/workspace".into()));
-        assert!(!s.add_container_path("/workspace".into()), "known");
-        let id = s
-            .propose(
-                ask("s", "/workspace/a.txt", Some("/workspace/a.txt")),
-                Box::new(|_, _| {}),
-            )
-            .await
-            .unwrap();
-        let r = s.reviews.get(id).unwrap();
-        assert_eq!(r.file_path, "/workspace/a.txt");
-        assert_eq!(r.path, root.join("a.txt"));
-        assert_eq!(r.original_text(), "old\n");
-        assert!(r.container);
-        // Escaping through the mapping is refused, in the CLI's own words.
-        let escape = "/workspace/../etc/passwd";
-        let err = s
-            .propose(ask("s", escape, Some(escape)), Box::new(|_, _| {}))
-            .await
-            .unwrap_err();
-        assert!(
-            matches!(&err, Error::OutsideWorkspace { path, .. } if path == escape),
-            "{err}"
-        );
-    }
-
-    #[tokio::test]
-    async fn the_original_comes_from_where_the_cli_says_or_is_none() {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = dunce::canonicalize(tmp.path()).unwrap();
-        std::fs::write(root.join("old.txt"), "before\n").unwrap();
-        let s = service(&root, vec![]);
-        let new = root.join("new.txt").to_string_lossy().into_owned();
-        let old = root.join("old.txt").to_string_lossy().into_owned();
-        let from_old = s
-            .propose(ask("s", &new, Some(&old)), Box::new(|_, _| {}))
-            .await
-            .unwrap();
-        assert_eq!(s.reviews.get(from_old).unwrap().original_text(), "before\n");
-        let fresh = s
-            .propose(ask("t", &new, None), Box::new(|_, _| {}))
-            .await
-            .unwrap();
-        assert!(s.reviews.get(fresh).unwrap().original.is_none());
-        // An absolute path on every OS (`/etc/passwd` is not one on Windows).
-        let elsewhere = tempfile::tempdir().unwrap();
-        let secret = dunce::canonicalize(elsewhere.path())
-            .unwrap()
-            .join("secret.txt");
-        std::fs::write(&secret, "secret\n").unwrap();
-        let secret = secret.to_string_lossy().into_owned();
-        let outside = s.propose(ask("s", &new, Some(&secret)), Box::new(|_, _| {}));
-        assert!(matches!(outside.await, Err(Error::OutsideWorkspace { .. })));
-    }
-
-    #[tokio::test]
-    async fn sessions_settle_and_dismiss_only_their_own_and_clients_hear_changes_once() {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = dunce::canonicalize(tmp.path()).unwrap();
-        let counted = Arc::new(Counted::default());
-        let s = service(&root, vec![counted.clone(), counted.clone()]);
-        let outcome = Arc::new(Mutex::new(Vec::new()));
-        for (session, name) in [("a", "1.txt"), ("a", "2.txt"), ("b", "3.txt")] {
-            let path = root.join(name).to_string_lossy().into_owned();
-            let seen = outcome.clone();
-            s.propose(
-                ask(session, &path, None),
-                Box::new(move |_, o| seen.lock().unwrap().push(o)),
-            )
-            .await
-            .unwrap();
-        }
-        assert_eq!(s.clients().len(), 2, "every registry's clients");
-        assert_eq!(s.settle_session("a", Outcome::Rejected), 2);
-        assert_eq!(*outcome.lock().unwrap(), [Outcome::Rejected; 2]);
-        assert_eq!(s.dismiss_session("b"), 1);
-        assert!(s.pending().is_empty());
-        s.push_context_if_changed();
-        s.push_context_if_changed();
-        assert_eq!(
-            counted.pushes.load(Ordering::SeqCst),
-            2,
-            "once per registry"
-        );
-        s.close_clients();
-        assert_eq!(counted.closes.load(Ordering::SeqCst), 2);
-    }
-}
+#[path = "service_tests.rs"]
+mod tests;

@@ -1,7 +1,10 @@
 //! Tests of `review`.
 
 use super::*;
+use crate::platform::clock::Clock;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 struct FakeClock(AtomicU64);
 impl Clock for FakeClock {
@@ -33,7 +36,9 @@ fn queue() -> ReviewQueue {
 fn proposal(session: &str, file: &str, text: &str) -> Proposal {
     Proposal {
         workspace: "/ws".into(),
-        session: session.into(),
+        origin: Origin::Cli {
+            session: session.into(),
+        },
         client: ClientInfo {
             name: "cli".into(),
             version: "1".into(),
@@ -45,6 +50,7 @@ fn proposal(session: &str, file: &str, text: &str) -> Proposal {
         proposal: text.into(),
         container: false,
         read_only: None,
+        can_mention: false,
         on_disk: None,
     }
 }
@@ -106,7 +112,7 @@ fn dismisses_a_sessions_reviews_only() {
     q.open(proposal("s1", "/ws/a", "1"), silent());
     q.open(proposal("s1", "/ws/b", "2"), silent());
     let keep = q.open(proposal("s2", "/ws/a", "3"), silent());
-    assert_eq!(q.dismiss(|r| r.session == "s1"), 2);
+    assert_eq!(q.dismiss(|r| r.origin.is_session("s1")), 2);
     let left: Vec<_> = q.list().iter().map(|r| r.id).collect();
     assert_eq!(left, vec![keep]);
 }
@@ -151,9 +157,9 @@ fn each_asker_is_told_once_with_the_final_text_outside_the_lock() {
 
     let (gone, gone_told) = recorder();
     q.open(proposal("s3", "/ws/i", "3"), gone);
-    assert_eq!(q.dismiss(|r| r.session == "s3"), 1);
+    assert_eq!(q.dismiss(|r| r.origin.is_session("s3")), 1);
     assert_eq!(gone_told.lock().unwrap()[0].0, Outcome::Dismissed);
-    assert_eq!(q.dismiss(|r| r.session == "s3"), 0);
+    assert_eq!(q.dismiss(|r| r.origin.is_session("s3")), 0);
     assert_eq!(gone_told.lock().unwrap().len(), 1);
 }
 
@@ -163,7 +169,9 @@ fn a_read_only_review_takes_no_edits_and_goes_back_as_proposed() {
     let (reply, told) = recorder();
     let reason = "Copilot CLI writes its own proposal: edits here can't be sent back.";
     let mut p = proposal("s1", "/ws/r", "");
-    p.read_only = Some(reason.into());
+    p.read_only = Some(ReadOnly::CliWritesItsOwn {
+        cli: "Copilot CLI".into(),
+    });
     let id = q.open(p, reply);
     let detail = q.get(id).unwrap().detail();
     assert_eq!(detail.read_only.as_deref(), Some(reason));

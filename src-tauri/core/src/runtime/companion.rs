@@ -113,7 +113,9 @@ impl Companion {
         let clients: Vec<Arc<dyn Registry>> = vec![
             sessions.clone(),
             connections.clone(),
-            copilot_sessions.clone(),
+            Arc::new(crate::protocols::copilot::sessions::CopilotSessions(
+                copilot_sessions.clone(),
+            )),
         ];
         let shared = Arc::new(Service::new(workspace, reviews, trusted, clients));
         for p in containers.iter().flat_map(|plan| &plan.paths) {

@@ -223,8 +223,12 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
         );
         // Copilot CLI writes its own proposal on SAVED: the review is read-only, saying why.
         assert_eq!(
-            review.read_only.as_deref(),
-            Some(redline_core::protocols::copilot::tools::READ_ONLY)
+            review
+                .read_only
+                .as_ref()
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("Copilot CLI writes its own proposal: edits here can't be sent back.")
         );
         assert!(f.instance.update(id, 1, "edited\n".into()).is_err());
         let edited = f

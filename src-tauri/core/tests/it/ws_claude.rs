@@ -604,10 +604,23 @@ async fn ask_about_lines_and_the_selection_reach_the_claude_that_opened_the_revi
     let mut http = f.client();
     http.connect("2025-06-18").await;
     let hid = f.propose(&mut http, "b.txt", "b\n").await;
-    assert_eq!(
-        f.instance.mention(hid, 0, 0).await.unwrap_err().code(),
-        "not_claude"
+    let refused = f.instance.mention(hid, 0, 0).await.unwrap_err();
+    assert_eq!(refused.code(), "cannot_take");
+    let words = refused.to_string();
+    assert!(
+        words.contains(&format!("proposed review {hid}")) && words.contains("a mention"),
+        "{words}"
     );
+    // The window is told which review's CLI can be asked, not left to compare names.
+    let can_mention = |id| {
+        f.instance
+            .details()
+            .into_iter()
+            .find(|d| d.id == id)
+            .map(|d| d.can_mention)
+    };
+    assert_eq!(can_mention(id), Some(true));
+    assert_eq!(can_mention(hid), Some(false));
     f.instance.decide(id, Decision::Reject).await.unwrap();
     assert_eq!(texts(&asker.response(call).await), ["DIFF_REJECTED"]);
     assert_eq!(

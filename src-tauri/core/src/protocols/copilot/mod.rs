@@ -1,7 +1,9 @@
 //! GitHub Copilot CLI's protocol: MCP over Streamable HTTP on a unix socket (the same app as
 //! Gemini CLI's, with Copilot's tools), where `open_diff` blocks until the user decides.
 
+pub mod sessions;
 pub mod tools;
+pub mod wire;
 
 #[cfg(unix)]
 pub use socket::{bind, serve, sweep};

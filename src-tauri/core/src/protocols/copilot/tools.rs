@@ -5,7 +5,7 @@ use crate::protocols::mcp_http::call::{self, args, done, failed, tool};
 use crate::protocols::mcp_http::caller::Caller;
 use crate::protocols::mcp_http::shared::Shared;
 use crate::review::service::Ask;
-use crate::review::{ClientInfo, Outcome, Reply, Review, ReviewId};
+use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, Tool,
@@ -22,10 +22,6 @@ use tokio::sync::oneshot;
 
 /// A session title longer than this is cut: it is shown, not parsed.
 const MAX_SESSION_NAME: usize = 200;
-
-/// What the review window says about a Copilot CLI proposal: SAVED makes Copilot CLI write its
-/// own text, so edits made here could never reach the file.
-pub const READ_ONLY: &str = "Copilot CLI writes its own proposal: edits here can't be sent back.";
 
 /// One Copilot CLI session's handler.
 pub struct Handler {
@@ -132,12 +128,16 @@ impl Handler {
             let _ = tx.send(outcome);
         });
         let ask = Ask {
-            session,
+            origin: Origin::Cli { session },
             client,
             original_from: Some(a.original_file_path.clone()),
             file_path: a.original_file_path,
             proposal: a.new_file_contents,
-            read_only: Some(READ_ONLY.to_owned()),
+            // SAVED makes Copilot CLI write its own text: edits made here could never reach
+            // the file.
+            read_only: Some(ReadOnly::CliWritesItsOwn {
+                cli: "Copilot CLI".into(),
+            }),
         };
         let id = match self.ws().service.propose(ask, reply).await {
             Ok(id) => id,
@@ -168,13 +168,9 @@ impl Handler {
     }
 
     fn get_selection(&self) -> CallToolResult {
-        json_text(match self.ws().sessions.selection() {
-            Some(Value::Object(mut sel)) => {
-                sel.insert("success".into(), json!(true));
-                Value::Object(sel)
-            }
-            _ => json!({"success": false, "message": "Nothing is selected in Redline"}),
-        })
+        json_text(super::wire::get_selection(
+            self.ws().sessions.selection().as_ref(),
+        ))
     }
 }
 

@@ -9,3 +9,4 @@ pub mod server;
 pub(crate) mod session;
 pub(crate) mod shared;
 pub(crate) mod tools;
+pub(crate) mod wire;

@@ -6,9 +6,10 @@
 //! the open stream, or queued until one opens.
 
 use crate::protocols::jsonrpc;
-use crate::review::editor::{Mention, Span};
+use crate::protocols::mcp_http::wire;
+use crate::review::context::Context;
 use crate::review::registry::Registry;
-use crate::review::selection;
+use crate::review::selection::Span;
 use crate::review::ClientInfo;
 use bytes::Bytes;
 use serde_json::Value;
@@ -45,8 +46,8 @@ pub struct Sessions {
     events: broadcast::Sender<Bytes>,
     /// Its CLIs follow `ide/contextUpdate` (Gemini CLI, Qwen Code; not Copilot CLI).
     follows_context: bool,
-    /// The user's latest selection in a review of these sessions, as `selection_changed` params.
-    selection: Mutex<Option<Value>>,
+    /// The user's latest selection, for the CLIs that ask for it.
+    selection: Mutex<Option<Span>>,
 }
 
 #[derive(Default)]
@@ -79,18 +80,12 @@ impl Sessions {
         self.follows_context
     }
 
-    /// Records the user's selection and sends it to session `id` as `selection_changed`; false
-    /// if that session is gone.
-    pub fn select(&self, id: &str, params: Value) -> bool {
-        if self.client(id).is_none() {
-            return false;
-        }
-        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
-        self.notify(id, sse_event("selection_changed", params));
-        true
+    /// Keeps the user's latest selection, for the CLIs that ask for it.
+    pub fn remember_selection(&self, span: &Span) {
+        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(span.clone());
     }
 
-    pub fn selection(&self) -> Option<Value> {
+    pub fn selection(&self) -> Option<Span> {
         self.selection
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -252,29 +247,10 @@ impl Registry for Sessions {
         v
     }
 
-    fn push_context(&self, context: &Value) {
+    /// Gemini CLI and Qwen Code read the selection and the cursor from the context too.
+    fn push_context(&self, context: &Context) {
         if self.follows_context {
-            self.broadcast(context_update(context.clone()));
-        }
-    }
-
-    /// Copilot CLI follows a selection (`selection_changed`, kept for `get_selection`); Gemini
-    /// CLI and Qwen Code read it from the context.
-    fn push_selection(&self, span: &Span) {
-        if !self.follows_context {
-            let params = selection::of_span(span);
-            *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
-            self.broadcast(sse_event("selection_changed", params));
-        }
-    }
-
-    /// Copilot CLI takes a mention into its prompt as `add_selection`.
-    fn push_mention(&self, mention: &Mention) {
-        if !self.follows_context {
-            self.broadcast(sse_event(
-                "add_selection",
-                selection::of_mention_range(mention),
-            ));
+            self.broadcast(context_update(wire::ide_context(context)));
         }
     }
 }

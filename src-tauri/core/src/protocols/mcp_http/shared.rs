@@ -22,6 +22,6 @@ impl Shared {
     pub fn context_event(&self) -> Option<Bytes> {
         self.sessions
             .follows_context()
-            .then(|| context_update(self.service.context()))
+            .then(|| context_update(super::wire::ide_context(&self.service.context())))
     }
 }

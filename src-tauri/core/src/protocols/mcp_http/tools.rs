@@ -118,7 +118,7 @@ impl Handler {
     ) -> CallToolResult {
         let reply = notify_session(Arc::downgrade(&self.ws().sessions), session.clone());
         let ask = Ask {
-            session,
+            origin: crate::review::Origin::Cli { session },
             client,
             original_from: Some(a.file_path.clone()),
             file_path: a.file_path,
@@ -136,7 +136,7 @@ impl Handler {
             .ws()
             .service
             .find(session, &a.file_path)
-            .filter(|r| r.session == session)
+            .filter(|r| r.origin.is_session(session))
         else {
             return failed(Error::NoOpenDiff(a.file_path));
         };

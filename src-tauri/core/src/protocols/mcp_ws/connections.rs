@@ -1,9 +1,9 @@
 //! The workspace's live Claude Code connections: who each one is, and a way to reach it.
 
 use crate::protocols::jsonrpc;
-use crate::review::editor::{Mention, Span};
+use crate::protocols::mcp_ws::wire;
 use crate::review::registry::Registry;
-use crate::review::selection;
+use crate::review::selection::{Mention, Span};
 use crate::review::ClientInfo;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -23,8 +23,8 @@ pub(crate) struct Entry {
 #[derive(Default)]
 pub struct Connections {
     inner: Mutex<HashMap<String, Entry>>,
-    /// The user's latest selection in a review of this workspace, for `getCurrentSelection`.
-    selection: Mutex<Option<Value>>,
+    /// The user's latest selection in this workspace, for `getCurrentSelection`.
+    selection: Mutex<Option<Span>>,
 }
 
 impl Connections {
@@ -74,16 +74,7 @@ impl Connections {
             .is_some_and(|e| e.out.try_send(msg).is_ok())
     }
 
-    /// Records the user's selection and sends it to connection `id` as `selection_changed`,
-    /// debounced; false if that connection is gone.
-    pub fn select(&self, id: &str, params: Value) -> bool {
-        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
-        self.lock()
-            .get(id)
-            .is_some_and(|e| e.selection.send(Some(params)).is_ok())
-    }
-
-    pub fn selection(&self) -> Option<Value> {
+    pub fn selection(&self) -> Option<Span> {
         self.selection
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -104,18 +95,37 @@ impl Registry for Connections {
 
     /// Every connection follows the editor's selection (each loop debounces it).
     fn push_selection(&self, span: &Span) {
-        let params = selection::of_span(span);
-        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
+        let params = wire::selection_changed(span);
+        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(span.clone());
         for e in self.lock().values() {
             let _ = e.selection.send(Some(params.clone()));
         }
     }
 
     fn push_mention(&self, mention: &Mention) {
-        let msg = jsonrpc::notification("at_mentioned", selection::of_mention(mention));
+        let msg = jsonrpc::notification("at_mentioned", wire::at_mentioned(mention));
         for e in self.lock().values() {
             let _ = e.out.try_send(msg.clone());
         }
+    }
+
+    /// Every Claude Code connection takes `at_mentioned`.
+    fn can_mention(&self, session: &str) -> bool {
+        self.lock().contains_key(session)
+    }
+
+    fn mention(&self, session: &str, mention: &Mention) -> bool {
+        self.notify(session, "at_mentioned", wire::at_mentioned(mention))
+    }
+
+    /// Records the selection for `getCurrentSelection` and sends it to connection `session` as
+    /// `selection_changed`, debounced; false if that connection is gone.
+    fn select(&self, session: &str, span: &Span) -> bool {
+        let params = wire::selection_changed(span);
+        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(span.clone());
+        self.lock()
+            .get(session)
+            .is_some_and(|e| e.selection.send(Some(params)).is_ok())
     }
 
     /// Closes every connection: each answers its blocked calls first.

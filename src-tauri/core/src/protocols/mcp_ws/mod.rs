@@ -7,3 +7,4 @@ pub mod guard;
 pub(crate) mod server;
 pub mod session;
 pub(crate) mod tools;
+pub(crate) mod wire;

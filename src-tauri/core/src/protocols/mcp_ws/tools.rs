@@ -205,7 +205,9 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
         let _ = tx.send((outcome, review.current.clone()));
     });
     let ask = Ask {
-        session: conn.id.clone(),
+        origin: crate::review::Origin::Cli {
+            session: conn.id.clone(),
+        },
         client: conn.client(),
         file_path: a.new_file_path,
         original_from: a.old_file_path,
@@ -233,13 +235,9 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
 }
 
 fn current_selection(conn: &Conn) -> Value {
-    match conn.connections.selection() {
-        Some(Value::Object(mut sel)) => {
-            sel.insert("success".into(), json!(true));
-            json_text(Value::Object(sel))
-        }
-        _ => json_text(json!({"success": false, "message": "No active editor found"})),
-    }
+    json_text(super::wire::current_selection(
+        conn.connections.selection().as_ref(),
+    ))
 }
 
 /// The editor's files (its active one first), then the files under review, newest first.

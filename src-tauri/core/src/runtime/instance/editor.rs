@@ -3,8 +3,9 @@
 
 use super::Instance;
 use crate::error::{Error, Result};
-use crate::review::editor::{EditorState, Mention, Message, OpenFile};
+use crate::review::editor::{EditorState, Message, OpenFile};
 use crate::review::editor_context::Owner;
+use crate::review::selection::Mention;
 use crate::review::service::Service;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -30,7 +31,7 @@ impl Instance {
                 path, start, end, ..
             } => {
                 let (service, path) = locate(&services, &path)?;
-                service.mention(&Mention {
+                service.mention_all(&Mention {
                     path,
                     start: start - 1,
                     end: end - 1,

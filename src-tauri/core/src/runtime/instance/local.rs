@@ -5,7 +5,9 @@ use super::Instance;
 use crate::error::{Error, Result};
 use crate::platform::peer::PeerProcess;
 use crate::review::service::Ask;
-use crate::review::{ClientInfo, OnDisk, Outcome, Proposal, Reply, Review, ReviewId};
+use crate::review::{
+    ClientInfo, OnDisk, Origin, Outcome, Proposal, ReadOnly, Reply, Review, ReviewId,
+};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,12 +21,6 @@ pub const MAX_DIFF_FILES: usize = 64;
 pub const MAX_DIFF_BYTES: usize = 32 * 1024 * 1024;
 /// Pending diff reviews of all `redline diff` commands together.
 const MAX_PENDING_DIFFS: usize = 256;
-
-/// What a diff shows when it is not editable.
-pub const DIFF_READ_ONLY: &str =
-    "A diff from `redline diff`: nothing is written back (`redline diff --edit` makes it editable).";
-/// What a diff shows for a file RIGHT does not have, even with `--edit`.
-pub const DIFF_REMOVED: &str = "This file is not in RIGHT: there is nothing to edit.";
 
 /// `redline propose`: a proposal for `file`, in an enabled workspace.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -152,10 +148,10 @@ impl Opened {
     }
 }
 
-/// A session of its own per request: no CLI's review is ever replaced by a local one.
-fn session(kind: &str) -> String {
+/// A run of its own per request: no CLI's review is ever replaced by a local one.
+fn run() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
-    format!("{kind}:{}", NEXT.fetch_add(1, Ordering::Relaxed))
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// The reply that hands the decision to a waiting command, or tells nobody.
@@ -247,7 +243,7 @@ impl Instance {
         let service = service.ok_or_else(|| Error::NotInWorkspace(p.file.clone()))?;
         let (reply, rx) = reply(p.wait);
         let ask = Ask {
-            session: session("propose"),
+            origin: Origin::Propose { run: run() },
             client: caller("redline propose", pid).await,
             original_from: Some(file_path.clone()),
             file_path,
@@ -297,7 +293,7 @@ impl Instance {
             .reviews
             .list()
             .into_iter()
-            .filter(|r| r.session.starts_with("diff:"))
+            .filter(|r| matches!(r.origin, Origin::Diff { .. }))
             .collect();
         let held: usize = pending
             .iter()
@@ -311,7 +307,7 @@ impl Instance {
                 bound: crate::error::QueueBound::Diffs,
             });
         }
-        let session = session("diff");
+        let origin = Origin::Diff { run: run() };
         let client = caller("redline diff", pid).await;
         let mut opened = Opened {
             ids: Vec::new(),
@@ -327,14 +323,14 @@ impl Instance {
             });
             let read_only = match (&f.right, d.edit) {
                 (Some(_), true) => None,
-                (None, true) => Some(DIFF_REMOVED.to_owned()),
-                (_, false) => Some(DIFF_READ_ONLY.to_owned()),
+                (None, true) => Some(ReadOnly::DiffRemoved),
+                (_, false) => Some(ReadOnly::Diff),
             };
             let (reply, rx) = reply(d.wait);
             let id = self.reviews.open(
                 Proposal {
                     workspace: d.root.clone(),
-                    session: session.clone(),
+                    origin: origin.clone(),
                     client: client.clone(),
                     file_path: f.path.to_string_lossy().into_owned(),
                     path: f.path.clone(),
@@ -342,6 +338,7 @@ impl Instance {
                     proposal: f.right.unwrap_or_default(),
                     container: false,
                     read_only,
+                    can_mention: false,
                     on_disk,
                 },
                 reply,

@@ -101,7 +101,15 @@ async fn the_instance_bounds_what_any_local_request_opens() {
         .iter()
         .map(|id| i.review(*id).unwrap().read_only.clone())
         .collect();
-    assert_eq!(read_only, [None, Some(DIFF_REMOVED.to_owned())]);
+    assert_eq!(read_only, [None, Some(ReadOnly::DiffRemoved)]);
+    assert_eq!(
+        i.review(opened.ids[1])
+            .unwrap()
+            .detail()
+            .read_only
+            .as_deref(),
+        Some("This file is not in RIGHT: there is nothing to edit.")
+    );
     assert_eq!(i.dismiss_local(&opened.ids), 2);
     i.shutdown().await;
 }

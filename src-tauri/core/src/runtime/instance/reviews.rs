@@ -4,7 +4,8 @@
 use super::Instance;
 use crate::error::{Error, Result};
 use crate::review::diff;
-use crate::review::{Review, ReviewEvent, ReviewId, Summary};
+use crate::review::selection::Selection;
+use crate::review::{Origin, Review, ReviewEvent, ReviewId, Summary};
 use crate::runtime::companion::Decision;
 use std::sync::Arc;
 use std::time::Duration;
@@ -37,53 +38,20 @@ impl Instance {
         crate::runtime::companion::settle(&self.reviews, id, decision)
     }
 
-    /// The connection that opened review `id`, if it is a live Claude Code one.
-    async fn claude_of(
-        &self,
-        id: ReviewId,
-        send: impl FnOnce(&crate::protocols::mcp_ws::connections::Connections, &Review) -> bool,
-    ) -> Result<()> {
-        let review = self.review(id)?;
-        let state = self.state.lock().await;
-        if send(&state.companion_of(&review)?.connections, &review) {
-            Ok(())
-        } else {
-            Err(Error::NotClaude(id))
-        }
-    }
-
-    /// "Ask about this part": lines `a..=b` (0-based) of review `id` go to the Claude Code
-    /// session that opened it, as `at_mentioned`.
+    /// "Ask about this part": lines `a..=b` (0-based) of review `id` go to the CLI session that
+    /// proposed it, through its workspace's service, if its protocol can take a mention.
     pub async fn mention(&self, id: ReviewId, a: u32, b: u32) -> Result<()> {
-        self.claude_of(id, |conns, r| {
-            conns.notify(
-                &r.session,
-                "at_mentioned",
-                crate::review::selection::mention(r, a, b),
-            )
-        })
-        .await
+        let review = self.review(id)?;
+        let state = self.state.lock().await;
+        state.companion_of(&review)?.shared.mention(&review, a, b)
     }
 
-    /// The user's selection in review `id`: kept for `getCurrentSelection` (`get_selection`)
-    /// and sent to the Claude Code (debounced) or Copilot CLI session that opened it as
-    /// `selection_changed`.
-    pub async fn select(
-        &self,
-        id: ReviewId,
-        sel: crate::review::selection::Selection,
-    ) -> Result<()> {
+    /// The user's selection in review `id`: kept for the CLIs that ask for it and sent to the
+    /// session that proposed it, if its protocol follows a selection.
+    pub async fn select(&self, id: ReviewId, sel: Selection) -> Result<()> {
         let review = self.review(id)?;
-        let params = sel.params(&review);
         let state = self.state.lock().await;
-        let c = state.companion_of(&review)?;
-        if c.connections.select(&review.session, params.clone())
-            || c.copilot.select(&review.session, params)
-        {
-            Ok(())
-        } else {
-            Err(Error::NotClaude(id))
-        }
+        state.companion_of(&review)?.shared.select(&review, sel)
     }
 
     /// Waits for a pending review (of `file`, if given) and returns it.
@@ -139,7 +107,7 @@ impl Instance {
             ),
         };
         // What `redline diff` shows on disk is RIGHT, its proposal; for a CLI, the original.
-        let expected = if r.session.starts_with("diff:") {
+        let expected = if matches!(r.origin, Origin::Diff { .. }) {
             Some(&r.proposal)
         } else {
             r.original.as_ref()

@@ -62,6 +62,7 @@ fn pending(n: usize) -> Vec<Summary> {
             new_file: false,
             created_at: 0,
             read_only: None,
+            can_mention: false,
         })
         .collect()
 }

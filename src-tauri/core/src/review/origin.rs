@@ -1,0 +1,30 @@
+//! Who proposed a review and is told its outcome: a CLI's session, or one of Redline's own
+//! commands.
+
+/// Where a review came from. Reviews of one origin share a quota, and one re-proposing a file it
+/// already proposed replaces its review.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// A CLI's session, by the id its protocol's adapter gave it.
+    Cli { session: String },
+    /// One `redline diff` command: RIGHT is what it shows on disk, and every file of it shares
+    /// this run.
+    Diff { run: u64 },
+    /// One `redline propose` command.
+    Propose { run: u64 },
+}
+
+impl Origin {
+    /// The CLI session, if a CLI proposed it.
+    pub fn session(&self) -> Option<&str> {
+        match self {
+            Origin::Cli { session } => Some(session),
+            Origin::Diff { .. } | Origin::Propose { .. } => None,
+        }
+    }
+
+    /// Whether it is CLI session `session`.
+    pub fn is_session(&self, session: &str) -> bool {
+        self.session() == Some(session)
+    }
+}

@@ -1,0 +1,317 @@
+//! The review queue: proposals waiting for the user's decision, and events for surfaces to follow.
+
+use crate::error::{Error, Result};
+use crate::platform::clock::Clock;
+use crate::review::client::ClientInfo;
+use crate::review::diff;
+use crate::review::id::ReviewId;
+use crate::review::origin::Origin;
+use crate::review::original;
+use crate::review::outcome::Outcome;
+use crate::review::pending::{OnDisk, Review};
+use crate::review::read_only::ReadOnly;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::{broadcast, watch};
+
+#[derive(Debug, Clone)]
+pub enum ReviewEvent {
+    Added(Arc<Review>),
+    Updated(Arc<Review>),
+    Resolved {
+        id: ReviewId,
+        workspace: PathBuf,
+        outcome: Outcome,
+    },
+}
+
+/// How the CLI that asked is told that its review left the queue: given the review (its `current`
+/// is the final text on accept) and how it ended. Each protocol supplies its own (a notification
+/// on an HTTP session, the answer to a blocked WebSocket call). Called exactly once, outside the
+/// queue's lock.
+pub type Reply = Box<dyn FnOnce(&Review, Outcome) + Send>;
+
+/// A new proposal from a CLI.
+pub struct Proposal {
+    pub workspace: PathBuf,
+    pub origin: Origin,
+    pub client: ClientInfo,
+    pub file_path: String,
+    pub path: PathBuf,
+    pub original: Option<original::Original>,
+    pub proposal: String,
+    /// It came through a container-path mapping.
+    pub container: bool,
+    /// Why the proposal cannot be edited; `None`: it can be.
+    pub read_only: Option<ReadOnly>,
+    /// The CLI that proposed it can be pointed at lines of it.
+    pub can_mention: bool,
+    /// Where the file is on disk, if not `path` beneath the workspace (see `Review::on_disk`).
+    pub on_disk: Option<OnDisk>,
+}
+
+fn superseded(review: &Review) -> Error {
+    Error::Superseded {
+        id: review.id,
+        file: review.file_path.clone(),
+    }
+}
+
+pub struct ReviewQueue {
+    state: Mutex<State>,
+    events: broadcast::Sender<ReviewEvent>,
+    /// How many CLI sessions have started, in every workspace and protocol: a review may follow,
+    /// so a surface can get ready for it (a watch, so one that subscribes late still sees it).
+    sessions: watch::Sender<u64>,
+    clock: Arc<dyn Clock>,
+}
+
+#[derive(Default)]
+struct State {
+    next_id: ReviewId,
+    reviews: BTreeMap<ReviewId, Arc<Review>>,
+    replies: HashMap<ReviewId, Reply>,
+}
+
+impl ReviewQueue {
+    pub fn new(clock: Arc<dyn Clock>) -> Self {
+        ReviewQueue {
+            state: Mutex::new(State {
+                next_id: 1,
+                ..State::default()
+            }),
+            events: broadcast::channel(256).0,
+            sessions: watch::channel(0).0,
+            clock,
+        }
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<ReviewEvent> {
+        self.events.subscribe()
+    }
+
+    /// A CLI proved the token and started a session (any protocol): reviews may come.
+    pub fn session_started(&self) {
+        self.sessions.send_modify(|n| *n += 1);
+    }
+
+    /// The count of sessions started so far; changes with each new one.
+    pub fn sessions_started(&self) -> watch::Receiver<u64> {
+        self.sessions.subscribe()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues a proposal; `reply` is told how it ends. A second one for the same file from the
+    /// same session replaces the first (keeping its id), as a CLI re-proposing an edit expects;
+    /// the first one's reply is then told it was closed.
+    pub fn open(&self, p: Proposal, reply: Reply) -> ReviewId {
+        let stats = diff::stats(p.original.as_ref().map_or("", |o| &o.text), &p.proposal);
+        let original_not_utf8 = p.original.as_ref().is_some_and(|o| !o.utf8);
+        let original = p.original.map(|o| o.text);
+        let now = self.clock.now_ms();
+        let mut state = self.lock();
+        let existing = state.reviews.values().find(|r| {
+            r.origin == p.origin && r.file_path == p.file_path && r.workspace == p.workspace
+        });
+        if let Some(existing) = existing {
+            let mut review = Review::clone(existing);
+            review.original = original;
+            review.original_not_utf8 = original_not_utf8;
+            review.current = p.proposal.clone();
+            review.proposal = p.proposal;
+            review.stats = stats;
+            review.updated_at = now;
+            review.revision += 1;
+            review.read_only = p.read_only;
+            review.can_mention = p.can_mention;
+            review.on_disk = p.on_disk;
+            let review = Arc::new(review);
+            let replaced = state.reviews.insert(review.id, review.clone());
+            let old_reply = state.replies.insert(review.id, reply);
+            let _ = self.events.send(ReviewEvent::Updated(review.clone()));
+            drop(state);
+            if let (Some(old), Some(old_reply)) = (replaced, old_reply) {
+                old_reply(&old, Outcome::Closed);
+            }
+            return review.id;
+        }
+        let id = state.next_id;
+        state.next_id += 1;
+        let review = Arc::new(Review {
+            id,
+            workspace: p.workspace,
+            origin: p.origin,
+            client: p.client,
+            file_path: p.file_path,
+            path: p.path,
+            original,
+            original_not_utf8,
+            current: p.proposal.clone(),
+            proposal: p.proposal,
+            stats,
+            created_at: now,
+            updated_at: now,
+            revision: 1,
+            container: p.container,
+            read_only: p.read_only,
+            can_mention: p.can_mention,
+            on_disk: p.on_disk,
+        });
+        state.reviews.insert(id, review.clone());
+        state.replies.insert(id, reply);
+        let _ = self.events.send(ReviewEvent::Added(review));
+        id
+    }
+
+    /// Records the user's edits, made against proposal `revision`, so a terminal-side answer gets
+    /// them. Refused once the CLI has proposed a newer revision: the edits were made to text the
+    /// CLI no longer proposes, and must not replace the new proposal.
+    pub fn update(&self, id: ReviewId, revision: u64, content: String) -> Result<()> {
+        let seen = self.get(id).ok_or(Error::NoSuchReview(id))?;
+        if let Some(reason) = &seen.read_only {
+            return Err(Error::ReadOnly {
+                id,
+                reason: reason.to_string(),
+            });
+        }
+        if seen.revision != revision {
+            return Err(superseded(&seen));
+        }
+        // The diff is counted outside the lock (it is the slow part); the revision check under
+        // it says the text it was counted against is still the one queued.
+        let stats = diff::stats(seen.original_text(), &content);
+        let now = self.clock.now_ms();
+        let mut state = self.lock();
+        let slot = state.reviews.get_mut(&id).ok_or(Error::NoSuchReview(id))?;
+        if slot.revision != revision || slot.revision != seen.revision {
+            return Err(superseded(slot));
+        }
+        let review = Arc::make_mut(slot);
+        review.current = content;
+        review.stats = stats;
+        review.updated_at = now;
+        let _ = self.events.send(ReviewEvent::Updated(slot.clone()));
+        Ok(())
+    }
+
+    pub fn get(&self, id: ReviewId) -> Option<Arc<Review>> {
+        self.lock().reviews.get(&id).cloned()
+    }
+
+    pub fn list(&self) -> Vec<Arc<Review>> {
+        self.lock().reviews.values().cloned().collect()
+    }
+
+    /// The review of `file_path` in `workspace`: the given session's first, else the oldest.
+    pub fn find(&self, workspace: &Path, session: &str, file_path: &str) -> Option<Arc<Review>> {
+        let state = self.lock();
+        let mut candidates = state
+            .reviews
+            .values()
+            .filter(|r| r.workspace == workspace && r.file_path == file_path);
+        let first = candidates.next()?.clone();
+        if first.origin.is_session(session) {
+            return Some(first);
+        }
+        Some(
+            candidates
+                .find(|r| r.origin.is_session(session))
+                .cloned()
+                .unwrap_or(first),
+        )
+    }
+
+    /// Removes a review, reporting how it ended, and tells its asker.
+    pub fn resolve(&self, id: ReviewId, outcome: Outcome) -> Result<Arc<Review>> {
+        self.settle(id, outcome, None, None)
+    }
+
+    /// Accepts a review with `content`, or its current text, and tells its asker. An empty text
+    /// is refused (Gemini CLI and Qwen Code ignore it) and the review stays pending.
+    /// Accepts with `content`, else the current text; with `revision`, only if that is still the
+    /// proposal's (checked under the same lock hold as the settle).
+    pub fn accept(
+        &self,
+        id: ReviewId,
+        content: Option<String>,
+        revision: Option<u64>,
+    ) -> Result<Arc<Review>> {
+        self.settle(id, Outcome::Accepted, content, revision)
+    }
+
+    fn settle(
+        &self,
+        id: ReviewId,
+        outcome: Outcome,
+        content: Option<String>,
+        revision: Option<u64>,
+    ) -> Result<Arc<Review>> {
+        let mut state = self.lock();
+        let review = state.reviews.get(&id).ok_or(Error::NoSuchReview(id))?;
+        if revision.is_some_and(|r| r != review.revision) {
+            return Err(superseded(review));
+        }
+        // A read-only proposal goes back as it came (the asker writes its own): no edited text,
+        // and an empty one (a file a diff shows removed) is what the asker proposed.
+        if let (Some(reason), Some(_)) = (&review.read_only, &content) {
+            return Err(Error::ReadOnly {
+                id,
+                reason: reason.to_string(),
+            });
+        }
+        if outcome == Outcome::Accepted
+            && review.read_only.is_none()
+            && content.as_deref().unwrap_or(&review.current).is_empty()
+        {
+            return Err(Error::EmptyContent);
+        }
+        let mut review = state.reviews.remove(&id).ok_or(Error::NoSuchReview(id))?;
+        if let Some(content) = content {
+            Arc::make_mut(&mut review).current = content;
+        }
+        let reply = state.replies.remove(&id);
+        let _ = self.events.send(ReviewEvent::Resolved {
+            id,
+            workspace: review.workspace.clone(),
+            outcome,
+        });
+        drop(state);
+        if let Some(reply) = reply {
+            reply(&review, outcome);
+        }
+        Ok(review)
+    }
+
+    /// Dismisses every review matching `pred` (a session ended, a workspace was turned off).
+    pub fn dismiss(&self, pred: impl Fn(&Review) -> bool) -> usize {
+        let mut state = self.lock();
+        let ids: Vec<ReviewId> = state
+            .reviews
+            .values()
+            .filter(|r| pred(r))
+            .map(|r| r.id)
+            .collect();
+        let mut told = Vec::new();
+        for id in &ids {
+            if let Some(review) = state.reviews.remove(id) {
+                let _ = self.events.send(ReviewEvent::Resolved {
+                    id: *id,
+                    workspace: review.workspace.clone(),
+                    outcome: Outcome::Dismissed,
+                });
+                if let Some(reply) = state.replies.remove(id) {
+                    told.push((review, reply));
+                }
+            }
+        }
+        drop(state);
+        for (review, reply) in told {
+            reply(&review, Outcome::Dismissed);
+        }
+        ids.len()
+    }
+}
