@@ -49,3 +49,72 @@ fn main() {
     };
     std::process::exit(code);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Cli, Command};
+    use clap::{CommandFactory, Parser};
+
+    #[test]
+    fn flags_are_declared_consistently() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn documented_invocations_parse() {
+        // bench/run's, with the extra arguments bench/README.md shows.
+        let cli = Cli::try_parse_from([
+            "redline-bench",
+            "--redline-bin",
+            "target/release/redline",
+            "--redline-note",
+            "source commit abc",
+            "--reference",
+            "bench/reference/server.mjs",
+            "--out",
+            "report.md",
+            "--rounds",
+            "5",
+            "--duration",
+            "10",
+        ])
+        .unwrap();
+        assert!(cli.command.is_none());
+        assert_eq!(cli.compare.rounds, 5);
+        assert_eq!(cli.compare.duration, std::time::Duration::from_secs(10));
+        assert_eq!(
+            cli.compare.redline_note.as_deref(),
+            Some("source commit abc")
+        );
+        let cli = Cli::try_parse_from(["redline-bench", "--only", "reference"]).unwrap();
+        assert!(cli.compare.only == Some(crate::compare::Only::Reference));
+        let cli = Cli::try_parse_from([
+            "redline-bench",
+            "load",
+            "--clients",
+            "8",
+            "--duration",
+            "10",
+            "--redline-bin",
+            "target/release/redline",
+        ])
+        .unwrap();
+        assert!(matches!(cli.command, Some(Command::Load(_))));
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused_before_a_run() {
+        for bad in [
+            &["--rounds", "0"][..],
+            &["--concurrency", "1025"],
+            &["--only", "both"],
+            &["--duration", "0"],
+            &["--rounds", "1", "load"],
+            &["load", "--clients", "0"],
+            &["load", "--rounds", "1"],
+        ] {
+            let args = std::iter::once("redline-bench").chain(bad.iter().copied());
+            assert!(Cli::try_parse_from(args).is_err(), "{bad:?} was accepted");
+        }
+    }
+}

@@ -28,7 +28,11 @@ pub struct Args {
     #[arg(long, value_name = "PATH", default_value = "target/release/redline")]
     pub redline_bin: PathBuf,
     /// Reference server script
-    #[arg(long, value_name = "PATH", default_value = "bench/reference/server.mjs")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        default_value = "bench/reference/server.mjs"
+    )]
     pub reference: PathBuf,
     /// Node executable
     #[arg(long, value_name = "PATH", default_value = "node")]
@@ -326,4 +330,3 @@ async fn run(opts: Args) -> Result<()> {
     }
     Ok(())
 }
-

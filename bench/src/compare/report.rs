@@ -9,7 +9,6 @@ use std::fmt::Write as _;
 const TARGET_P50_MS: f64 = 0.25;
 const TARGET_RATIO: f64 = 3.0;
 
-
 struct Summary {
     p50_ms: f64,
     p99_ms: f64,

@@ -24,7 +24,6 @@ pub struct Target {
     pub latency_cut_short: bool,
 }
 
-
 #[derive(Clone, Copy, Default)]
 pub struct CpuSample {
     /// Server CPU time (user+system) spent, in clock ticks.
@@ -37,7 +36,6 @@ pub struct TputRound {
     pub elapsed: Duration,
     pub server_ticks: u64,
 }
-
 
 pub fn file_content(lines: usize, changed: bool) -> String {
     let mut s = String::new();

@@ -121,4 +121,3 @@ async fn run(o: Args) -> Result<()> {
     }
     Ok(())
 }
-
