@@ -17,7 +17,9 @@ mod mcp;
 mod report_text;
 mod target;
 
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use std::future::Future;
 
 /// openDiff latency and tools/call throughput, Redline vs the TypeScript SDK.
 ///
@@ -42,12 +44,36 @@ enum Command {
 
 fn main() {
     let cli = Cli::parse();
-    let code = match cli.command {
-        Some(Command::Load(args)) => load::main(args),
-        Some(Command::Compare(args)) => compare::main(args),
-        None => compare::main(cli.compare),
+    let (name, result) = match cli.command {
+        Some(Command::Load(args)) => ("redline-bench load", on_runtime(1, load::run(args))),
+        Some(Command::Compare(args)) => ("redline-bench", compare_on_runtime(args)),
+        None => ("redline-bench", compare_on_runtime(cli.compare)),
     };
-    std::process::exit(code);
+    if let Err(e) = result {
+        eprintln!("{name}: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn compare_on_runtime(args: compare::Args) -> Result<()> {
+    on_runtime(args.client_threads, compare::run(args))
+}
+
+/// Runs `job` to its end on a tokio runtime with `threads` workers; 1 is a current-thread
+/// runtime, so the load generator takes one core.
+fn on_runtime(threads: usize, job: impl Future<Output = Result<()>>) -> Result<()> {
+    let rt = if threads == 1 {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(threads)
+            .enable_all()
+            .build()
+    }
+    .context("tokio runtime")?;
+    rt.block_on(job)
 }
 
 #[cfg(test)]

@@ -95,31 +95,8 @@ pub struct Args {
     pub keep_temp: bool,
 }
 
-/// Runs the comparison; the process's exit code.
-pub fn main(opts: Args) -> i32 {
-    let rt = if opts.client_threads == 1 {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-    } else {
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(opts.client_threads)
-            .enable_all()
-            .build()
-    };
-    let result = rt
-        .context("tokio runtime")
-        .and_then(|rt| rt.block_on(run(opts)));
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("redline-bench: {e:#}");
-            1
-        }
-    }
-}
-
-async fn run(opts: Args) -> Result<()> {
+/// Runs the comparison and prints its report.
+pub async fn run(opts: Args) -> Result<()> {
     let mut scratch = target::Scratch::new()?;
     scratch.keep = opts.keep_temp;
     let ws = scratch.root.join("ws");

@@ -33,23 +33,8 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-/// Runs the load; the process's exit code.
-pub fn main(o: Args) -> i32 {
-    let result = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("tokio runtime")
-        .and_then(|rt| rt.block_on(run(o)));
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("redline-bench load: {e:#}");
-            1
-        }
-    }
-}
-
-async fn run(o: Args) -> Result<()> {
+/// Runs the load and prints its report; an error if any decision was lost or duplicated.
+pub async fn run(o: Args) -> Result<()> {
     let redline_bin = o
         .redline_bin
         .clone()
