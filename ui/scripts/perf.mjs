@@ -1,5 +1,5 @@
 // Measures the review window on a 20,000-line file in Debian's chromium: open, type, scroll.
-// Timings are taken inside the page, so they hold the editor's work and not the driver's round trips.
+// Timings are taken inside the page, so they hold the review editor's work and not the driver's round trips.
 // Fails when typing or scrolling gets slow enough for a user to notice.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

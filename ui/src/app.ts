@@ -1,87 +1,34 @@
-// The review window: wires backend events and commands to the tab strip, the editor and the keyboard.
-import { CloseDialog } from './dialog';
-import { createReviewEditor, type EditorFactory, type ReviewEditor } from './editor';
+// The review window: wires backend events and commands to the tab strip, the review pane, the review
+// editor and the keyboard.
+import { CloseDialog, DIALOG_HTML } from './dialog';
 import * as ipc from './ipc';
-import { baseName, type Layout, renderSummary, type Review, ReviewList, ReviewTabs } from './reviews';
+import { createReviewEditor, type ReviewEditor, type ReviewEditorFactory } from './review-editor';
+import { Outbox, type Push } from './outbox';
+import { REVIEW_HTML, ReviewPane } from './review-pane';
+import { LayoutChoice } from './layout';
+import { baseName, type Layout, type Review, ReviewList, ReviewTabs } from './reviews';
+import { SETTINGS_HTML, SettingsMenu } from './settings';
+import { listenForShortcuts } from './shortcuts';
 import { Toasts } from './toast';
-import { WELCOME_HTML, WelcomePage } from './welcome';
-import type { Outcome, PopupMode, Resolved, ReviewDetail, Settings } from './types';
+import { EMPTY_HTML, WelcomePage } from './welcome';
+import type { Outcome, Resolved, ReviewDetail } from './types';
 
 export interface AppOptions {
   /** Tests swap in a fake; the real one is CodeMirror. */
-  createEditor?: EditorFactory;
+  createReviewEditor?: ReviewEditorFactory;
   /** Delay before edits are pushed, so typing sends one update per pause, not per key. */
   pushDelayMs?: number;
   storage?: Pick<Storage, 'getItem' | 'setItem'>;
 }
 
-const LAYOUT_KEY = 'redline.layout';
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
-const MOD = isMac ? '⌘' : 'Ctrl+';
-const ALT = isMac ? '⌥' : 'Alt+';
-const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
 /** Selection changes closer together than this go to the CLI once. */
 const SELECT_DELAY_MS = 100;
 
 const LAYOUT = `
 <header class="topbar">
-  <div class="tabs" role="tablist" aria-label="Pending reviews"></div>
-  <button type="button" class="icon settings-toggle" aria-haspopup="true" aria-expanded="false"
-    title="Settings" aria-label="Settings">⚙</button>
-  <form class="settings" hidden>
-    <fieldset>
-      <legend>When a CLI proposes an edit</legend>
-      <label><input type="radio" name="popup" value="focus"> Show this window and focus it</label>
-      <label><input type="radio" name="popup" value="noFocus"> Show this window without focus</label>
-      <label><input type="radio" name="popup" value="trayOnly"> Only mark the tray icon</label>
-    </fieldset>
-    <label><input type="checkbox" name="keepOpen"> Keep the window open when nothing is pending</label>
-  </form>
-</header>
-<section class="review" hidden>
-  <div class="summary-bar">
-    <div class="summary"></div>
-    <div class="actions">
-      <div class="segmented" role="group" aria-label="Layout">
-        <button type="button" data-layout="split" title="Original and proposal side by side">Side by side</button>
-        <button type="button" data-layout="unified" title="One column, removed lines above added ones">Unified</button>
-      </div>
-      <div class="nav" role="group" aria-label="Changes">
-        <button type="button" class="icon" data-nav="-1" title="Previous change (Alt+↑ or Shift+F7)" aria-label="Previous change">↑</button>
-        <button type="button" class="icon" data-nav="1" title="Next change (Alt+↓ or F7)" aria-label="Next change">↓</button>
-      </div>
-      <button type="button" class="ask" hidden title="Send the selected lines to Claude Code, to ask about them (${MOD}${ALT}K)">Ask Claude <kbd>${MOD}${ALT}K</kbd></button>
-      <button type="button" class="open-editor" title="Open the file at this change in your editor ($VISUAL or $EDITOR) (${MOD}${ALT}E)">Open in editor</button>
-      <button type="button" class="reject" title="Reject this proposal: the file stays as it is">Reject</button>
-      <button type="button" class="accept" title="${ACCEPT_TITLE}">Accept <kbd>${MOD}S</kbd></button>
-    </div>
-  </div>
-  <div class="banner disk-changed" role="alert" hidden>
-    <strong>This file changed on disk</strong> after the proposal was made. Accepting overwrites those changes.
-  </div>
-  <div class="banner read-only" role="note" hidden></div>
-  <div class="columns" aria-hidden="true"><span>Original</span><span class="proposal-label">Proposal · editable</span></div>
-  <div class="editor-host"></div>
-</section>
-<section class="empty" hidden>
-  <p class="empty-title">No pending reviews</p>
-  <p class="empty-text">Edits proposed by a connected CLI appear here.</p>
-  <p class="welcome-text">Redline shows each edit your AI coding CLI proposes, for you to accept
-    (with your changes) or reject. Three steps to start:</p>
-  ${WELCOME_HTML}
-</section>
-<div class="toasts" aria-live="polite"></div>
-<div class="backdrop" hidden>
-  <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="close-title" aria-describedby="close-text">
-    <h2 id="close-title">Close the review window?</h2>
-    <p id="close-text"><span class="dialog-text"></span> Reject them now, or keep them pending to answer
-      later here or in the terminal?</p>
-    <div class="dialog-buttons">
-      <button type="button" class="reject" data-answer="reject">Reject all</button>
-      <button type="button" class="primary" data-answer="keep">Keep pending</button>
-    </div>
-  </div>
-</div>`;
+  <div class="tabs" role="tablist" aria-label="Pending reviews"></div>${SETTINGS_HTML}
+</header>${REVIEW_HTML}${EMPTY_HTML}
+<div class="toasts" aria-live="polite"></div>${DIALOG_HTML}`;
 
 const outcomeText: Record<Outcome, string> = {
   accepted: 'accepted', rejected: 'rejected', closed: 'closed', dismissed: 'dismissed',
@@ -89,26 +36,17 @@ const outcomeText: Record<Outcome, string> = {
 
 export class ReviewWindow {
   readonly list = new ReviewList();
-  private readonly createEditor: EditorFactory;
-  private readonly pushDelay: number;
-  private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null;
-  private editor: ReviewEditor | null = null;
-  /** Which review the open editor shows. */
-  private editorFor: number | null = null;
-  private pushTimer: ReturnType<typeof setTimeout> | null = null;
-  private selectTimer: ReturnType<typeof setTimeout> | null = null;
-  private pushFor: number | null = null;
-  /** Pushes run one after another so the backend never sees an older text after a newer one. */
-  private pushes: Promise<void> = Promise.resolve();
+  private readonly createReviewEditor: ReviewEditorFactory;
+  private reviewEditor: ReviewEditor | null = null;
+  /** Which review the open review editor shows. */
+  private reviewEditorFor: number | null = null;
+  private readonly outbox: Outbox;
   /** Ids already resolved, so a late reviews_list answer cannot bring one back. */
   private resolved = new Set<number>();
-  private layout: Layout;
-  private el: {
-    tabs: HTMLElement; review: HTMLElement; empty: HTMLElement; summary: HTMLElement; host: HTMLElement;
-    banner: HTMLElement; readOnly: HTMLElement; proposalLabel: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement;
-    ask: HTMLButtonElement;
-    settings: HTMLFormElement; settingsToggle: HTMLButtonElement;
-  };
+  private readonly layout: LayoutChoice;
+  private readonly empty: HTMLElement;
+  private readonly pane: ReviewPane;
+  private readonly settings: SettingsMenu;
   private tabs: ReviewTabs;
   readonly welcome: WelcomePage;
   readonly toasts: Toasts;
@@ -117,54 +55,48 @@ export class ReviewWindow {
   private readonly lifetime = new AbortController();
   private unlisten: (() => void)[] = [];
 
-  constructor(private root: HTMLElement, options: AppOptions = {}) {
-    this.createEditor = options.createEditor ?? createReviewEditor;
-    this.pushDelay = options.pushDelayMs ?? 150;
-    this.storage = options.storage ?? (typeof localStorage !== 'undefined' ? localStorage : null);
-    this.layout = this.storage?.getItem(LAYOUT_KEY) === 'unified' ? 'unified' : 'split';
+  constructor(root: HTMLElement, options: AppOptions = {}) {
+    this.createReviewEditor = options.createReviewEditor ?? createReviewEditor;
+    this.outbox = new Outbox({
+      edit: (id) => this.takeEdit(id),
+      selection: (id) => this.reviewEditorFor === id && this.reviewEditor ? this.reviewEditor.selection() : null,
+      failed: (push, err) => this.pushFailed(push, err),
+    }, options.pushDelayMs ?? 150, SELECT_DELAY_MS);
+    this.layout = new LayoutChoice(options.storage ?? (typeof localStorage !== 'undefined' ? localStorage : null));
     root.innerHTML = LAYOUT;
     const q = <T extends HTMLElement>(sel: string) => root.querySelector<T>(sel)!;
-    this.el = {
-      tabs: q('.tabs'), review: q('.review'), empty: q('.empty'), summary: q('.summary'),
-      host: q('.editor-host'), banner: q('.disk-changed'), columns: q('.columns'),
-      readOnly: q('.banner.read-only'), proposalLabel: q('.proposal-label'),
-      accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'),
-      settings: q('.settings'), settingsToggle: q('.settings-toggle'),
-    };
+    const signal = this.lifetime.signal;
+    this.empty = q('.empty');
     this.toasts = new Toasts(q('.toasts'));
-    this.welcome = new WelcomePage(this.el.empty, { welcome: ipc.welcome, addWorkspace: ipc.workspaceAdd },
+    this.welcome = new WelcomePage(this.empty, { welcome: ipc.welcome, addWorkspace: ipc.workspaceAdd },
       (message) => this.toasts.error({ code: 'welcome', message }));
     this.dialog = new CloseDialog(q('.backdrop'));
-    this.tabs = new ReviewTabs(this.el.tabs, {
+    this.tabs = new ReviewTabs(q('.tabs'), {
       select: (id) => this.select(id),
       close: (id) => void this.reject(id),
     });
-    this.el.accept.addEventListener('click', () => void this.accept());
-    this.el.reject.addEventListener('click', () => void this.reject());
-    this.el.ask.addEventListener('click', () => void this.askClaude());
-    q('.actions .open-editor').addEventListener('click', () => void this.openInEditor());
-    q('.segmented').addEventListener('click', (e) => {
-      const layout = (e.target as HTMLElement).closest<HTMLElement>('[data-layout]')?.dataset.layout;
-      if (layout === 'split' || layout === 'unified') this.setLayout(layout);
+    this.pane = new ReviewPane(q('.review'), {
+      accept: () => void this.accept(),
+      reject: () => void this.reject(),
+      ask: () => void this.askClaude(),
+      openInEditor: () => void this.openInEditor(),
+      setLayout: (layout) => this.setLayout(layout),
+      moveToChange: (step) => this.moveToChange(step),
     });
-    q('.nav').addEventListener('click', (e) => {
-      const step = (e.target as HTMLElement).closest<HTMLElement>('[data-nav]')?.dataset.nav;
-      if (step) this.moveToChange(Number(step));
-    });
-    this.el.settingsToggle.addEventListener('click', () => void this.toggleSettings());
-    this.el.settings.addEventListener('change', () => void this.saveSettings());
-    const signal = this.lifetime.signal;
-    document.addEventListener('mousedown', (e) => {
-      const target = e.target as Node;
-      if (!this.el.settings.hidden && !this.el.settings.contains(target) && !this.el.settingsToggle.contains(target)) {
-        this.hideSettings();
-      }
-    }, { signal });
-    // Capture phase: these shortcuts must win over CodeMirror's own bindings (Mod-Enter, Alt-Up/Down).
-    window.addEventListener('keydown', (e) => this.onKey(e), { capture: true, signal });
+    this.settings = new SettingsMenu(q('.topbar'), this.toasts, signal);
+    listenForShortcuts(window, this.dialog, {
+      accept: () => void this.accept(),
+      ask: () => void this.askClaude(),
+      openInEditor: () => void this.openInEditor(),
+      previousChange: () => this.moveToChange(-1),
+      nextChange: () => this.moveToChange(1),
+      previousTab: () => this.selectNeighbour(-1),
+      nextTab: () => this.selectNeighbour(1),
+      escape: () => this.settings.close(),
+    }, signal);
     const onShown = () => {
       this.checkDisk();
-      if (!this.el.empty.hidden) void this.welcome.refresh();
+      if (!this.empty.hidden) void this.welcome.refresh();
     };
     window.addEventListener('focus', onShown, { signal });
     document.addEventListener('visibilitychange', () => {
@@ -176,13 +108,10 @@ export class ReviewWindow {
     this.lifetime.abort();
     for (const stop of this.unlisten) stop();
     this.unlisten = [];
-    if (this.pushTimer !== null) clearTimeout(this.pushTimer);
-    this.pushTimer = null;
-    if (this.selectTimer !== null) clearTimeout(this.selectTimer);
-    this.selectTimer = null;
-    this.editor?.destroy();
-    this.editor = null;
-    this.editorFor = null;
+    this.outbox.stop();
+    this.reviewEditor?.destroy();
+    this.reviewEditor = null;
+    this.reviewEditorFor = null;
   }
 
   /** Subscribes before listing, so a review that arrives in between is not missed. */
@@ -226,9 +155,9 @@ export class ReviewWindow {
   private onUpdated(detail: ReviewDetail, arriving = false): void {
     if (this.resolved.has(detail.id)) return;
     const result = this.list.upsert(detail, arriving);
-    if (result === 'replaced' && detail.id === this.editorFor) {
-      this.cancelPush(detail.id);
-      this.closeEditor(false);
+    if (result === 'replaced' && detail.id === this.reviewEditorFor) {
+      this.outbox.cancel(detail.id);
+      this.closeReviewEditor(false);
       this.toasts.info(`${baseName(detail.relativePath)}: the CLI sent a new proposal`);
     }
     this.render();
@@ -246,7 +175,7 @@ export class ReviewWindow {
     const pending = this.list.size;
     const reject = pending > 0 ? await this.dialog.ask(pending) : false;
     // The CLI's terminal-side answer should carry the latest edits when reviews stay pending.
-    await this.flushPush();
+    await this.outbox.flush();
     try {
       await ipc.windowCloseAnswer(reject);
     } catch (err) {
@@ -257,7 +186,7 @@ export class ReviewWindow {
   // ---- user actions ----
 
   select(id: number): void {
-    if (id === this.list.selected && this.editorFor === id) return;
+    if (id === this.list.selected && this.reviewEditorFor === id) return;
     if (!this.list.select(id)) return;
     this.render();
   }
@@ -265,8 +194,8 @@ export class ReviewWindow {
   /** "Ask about this part": the selected lines go to the Claude Code that proposed the edit. */
   async askClaude(): Promise<void> {
     const review = this.list.current;
-    if (!review || !review.detail.canMention || !this.editor || this.editorFor !== review.detail.id) return;
-    const { startLine, endLine } = this.editor.selection();
+    if (!review || !review.detail.canMention || !this.reviewEditor || this.reviewEditorFor !== review.detail.id) return;
+    const { startLine, endLine } = this.reviewEditor.selection();
     try {
       await ipc.reviewMention(review.detail.id, startLine, endLine);
       const lines = startLine === endLine ? `line ${startLine + 1}` : `lines ${startLine + 1}–${endLine + 1}`;
@@ -280,7 +209,7 @@ export class ReviewWindow {
   async openInEditor(): Promise<void> {
     const review = this.list.current;
     if (!review) return;
-    const line = this.editor && this.editorFor === review.detail.id ? this.editor.hunkLine() : 1;
+    const line = this.reviewEditor && this.reviewEditorFor === review.detail.id ? this.reviewEditor.hunkLine() : 1;
     try {
       await ipc.reviewOpenInEditor(review.detail.id, line);
     } catch (err) {
@@ -291,16 +220,9 @@ export class ReviewWindow {
   /** The selection goes to the CLI that asked once the user pauses: the core sends it to the
    * CLIs that follow one (Claude Code, Copilot CLI) and refuses it for the others. */
   private onSelect(): void {
-    const id = this.editorFor;
-    const review = this.list.get(id);
-    if (id === null || !review) return;
-    if (this.selectTimer !== null) clearTimeout(this.selectTimer);
-    this.selectTimer = setTimeout(() => {
-      this.selectTimer = null;
-      if (this.editorFor !== id || !this.editor) return;
-      // A selection is a hint to the CLI: failing to send one is not worth a message.
-      ipc.reviewSelect(id, this.editor.selection()).catch(() => {});
-    }, SELECT_DELAY_MS);
+    const id = this.reviewEditorFor;
+    if (id === null || !this.list.get(id)) return;
+    this.outbox.selected(id);
   }
 
   async accept(id = this.list.selected): Promise<void> {
@@ -308,130 +230,78 @@ export class ReviewWindow {
     if (!review || review.busy || id === null) return;
     // A read-only proposal goes back as it came: there is no edited text to send.
     const content = review.detail.readOnly !== null ? null
-      : id === this.editorFor && this.editor ? this.editor.getText() : review.text;
+      : id === this.reviewEditorFor && this.reviewEditor ? this.reviewEditor.getText() : review.text;
     const { revision } = review.detail;
-    this.cancelPush(id);
-    review.busy = true;
-    this.renderButtons();
-    try {
-      await this.pushes;
-      await ipc.reviewAccept(id, revision, content);
-      this.resolved.add(id);
-      this.drop(id);
-    } catch (err) {
-      review.busy = false;
-      this.renderButtons();
-      this.toasts.error(err, `Could not accept ${baseName(review.detail.relativePath)}`);
-    }
+    await this.decide(review, 'accept', () => ipc.reviewAccept(id, revision, content));
   }
 
   async reject(id = this.list.selected): Promise<void> {
     const review = this.list.get(id);
     if (!review || review.busy || id === null) return;
-    this.cancelPush(id);
+    await this.decide(review, 'reject', () => ipc.reviewReject(id));
+  }
+
+  /** Sends the decision after the edits before it; the review leaves the window once it is taken. */
+  private async decide(review: Review, verb: string, send: () => Promise<void>): Promise<void> {
+    const id = review.detail.id;
+    this.outbox.cancel(id);
     review.busy = true;
-    this.renderButtons();
+    this.pane.showBusy(this.list.current?.busy ?? true);
     try {
-      await this.pushes;
-      await ipc.reviewReject(id);
+      await this.outbox.sent;
+      await send();
       this.resolved.add(id);
       this.drop(id);
     } catch (err) {
       review.busy = false;
-      this.renderButtons();
-      this.toasts.error(err, `Could not reject ${baseName(review.detail.relativePath)}`);
+      this.pane.showBusy(this.list.current?.busy ?? true);
+      this.toasts.error(err, `Could not ${verb} ${baseName(review.detail.relativePath)}`);
     }
   }
 
   setLayout(layout: Layout): void {
-    this.layout = layout;
-    this.storage?.setItem(LAYOUT_KEY, layout);
+    this.layout.choose(layout);
     const review = this.list.current;
     if (review) review.layout = layout;
-    this.editor?.setUnified(layout === 'unified');
-    this.renderLayout();
+    this.reviewEditor?.setUnified(layout === 'unified');
+    if (review) this.pane.showLayout(this.layout.of(review));
   }
 
   moveToChange(step: number): void {
-    if (step < 0) this.editor?.previousChange();
-    else this.editor?.nextChange();
+    if (step < 0) this.reviewEditor?.previousChange();
+    else this.reviewEditor?.nextChange();
   }
 
-  private onKey(e: KeyboardEvent): void {
-    if (this.dialog.open) {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        this.dialog.answer(false);
-      }
-      return;
-    }
-    const mod = e.ctrlKey || e.metaKey;
-    let handled = true;
-    if (mod && !e.altKey && !e.shiftKey && (e.key === 's' || e.key === 'S' || e.key === 'Enter')) {
-      void this.accept();
-    } else if (mod && e.altKey && !e.shiftKey && e.code === 'KeyK') {
-      void this.askClaude();
-    } else if (mod && e.altKey && !e.shiftKey && e.code === 'KeyE') {
-      void this.openInEditor();
-    } else if (e.key === 'F7' && !mod && !e.altKey) {
-      this.moveToChange(e.shiftKey ? -1 : 1);
-    } else if (e.altKey && !mod && !e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
-      this.moveToChange(e.key === 'ArrowUp' ? -1 : 1);
-    } else if (mod && !e.altKey && (e.key === 'PageDown' || e.key === 'PageUp')) {
-      const next = this.list.neighbour(e.key === 'PageUp' ? -1 : 1);
-      if (next !== null) this.select(next);
-    } else if (e.key === 'Escape' && !this.el.settings.hidden) {
-      this.hideSettings();
-    } else {
-      handled = false;
-    }
-    if (handled) {
-      e.preventDefault();
-      e.stopPropagation();
-    }
+  /** The tab before (-1) or after (1) the selected one, if there is one. */
+  private selectNeighbour(step: -1 | 1): void {
+    const next = this.list.neighbour(step);
+    if (next !== null) this.select(next);
   }
 
   // ---- edits pushed to the backend ----
 
   private onEdit(): void {
-    const id = this.editorFor;
-    if (id === null) return;
-    if (this.pushTimer !== null && this.pushFor !== id) void this.flushPush();
-    if (this.pushTimer !== null) clearTimeout(this.pushTimer);
-    this.pushFor = id;
-    this.pushTimer = setTimeout(() => void this.flushPush(), this.pushDelay);
+    const id = this.reviewEditorFor;
+    if (id !== null) this.outbox.edited(id);
   }
 
-  private cancelPush(id: number): void {
-    if (this.pushFor === id && this.pushTimer !== null) {
-      clearTimeout(this.pushTimer);
-      this.pushTimer = null;
-      this.pushFor = null;
-    }
-  }
-
-  /** Sends the pending edit now, if there is one. The text is read here, once per pause in typing. */
-  private flushPush(): Promise<void> {
-    const id = this.pushFor;
-    if (this.pushTimer !== null) clearTimeout(this.pushTimer);
-    this.pushTimer = null;
-    this.pushFor = null;
+  /** The review's text to push: read from the review editor once per pause in typing. */
+  private takeEdit(id: number): Push | null {
     const review = this.list.get(id);
-    if (id === null || !review) return this.pushes;
-    if (id === this.editorFor && this.editor) {
-      review.text = this.editor.getText();
-      Object.assign(review, this.editor.counts());
-      this.renderTabs();
-      if (id === this.list.selected) renderSummary(this.el.summary, review);
+    if (!review) return null;
+    if (id === this.reviewEditorFor && this.reviewEditor) {
+      review.text = this.reviewEditor.getText();
+      Object.assign(review, this.reviewEditor.counts());
+      this.tabs.render(this.list);
+      if (id === this.list.selected) this.pane.showSummary(review);
     }
-    const content = review.text;
-    const { revision } = review.detail;
-    this.pushes = this.pushes.then(() => ipc.reviewUpdate(id, revision, content)).catch((err) => {
-      // The CLI re-proposed the file: its new proposal replaces these edits in the window anyway.
-      if (this.resolved.has(id) || ipc.toIpcError(err).code === 'superseded') return;
-      this.toasts.error(err, `Could not send your edits of ${baseName(review.detail.relativePath)}`);
-    });
-    return this.pushes;
+    return { id, revision: review.detail.revision, content: review.text, path: review.detail.relativePath };
+  }
+
+  private pushFailed(push: Push, err: unknown): void {
+    // The CLI re-proposed the file: its new proposal replaces these edits in the window anyway.
+    if (this.resolved.has(push.id) || ipc.toIpcError(err).code === 'superseded') return;
+    this.toasts.error(err, `Could not send your edits of ${baseName(push.path)}`);
   }
 
   // ---- disk state ----
@@ -442,56 +312,16 @@ export class ReviewWindow {
     if (!review || id === null || review.detail.readOnly !== null) return;
     ipc.reviewDiskChanged(id).then((changed) => {
       review.diskChanged = changed;
-      if (id === this.list.selected) this.el.banner.hidden = !changed;
+      if (id === this.list.selected) this.pane.showDiskChanged(changed);
     }, (err) => this.toasts.error(err, 'Could not check the file on disk'));
-  }
-
-  // ---- settings ----
-
-  private async toggleSettings(): Promise<void> {
-    const form = this.el.settings;
-    if (!form.hidden) {
-      this.hideSettings();
-      return;
-    }
-    try {
-      const s = await ipc.settingsGet();
-      (form.elements.namedItem('keepOpen') as HTMLInputElement).checked = s.keepOpen;
-      for (const input of form.querySelectorAll<HTMLInputElement>('input[name=popup]')) {
-        input.checked = input.value === s.popup;
-      }
-      form.hidden = false;
-      this.el.settingsToggle.setAttribute('aria-expanded', 'true');
-    } catch (err) {
-      this.toasts.error(err, 'Could not read the settings');
-    }
-  }
-
-  private hideSettings(): void {
-    this.el.settings.hidden = true;
-    this.el.settingsToggle.setAttribute('aria-expanded', 'false');
-  }
-
-  private async saveSettings(): Promise<void> {
-    const form = this.el.settings;
-    const popup = form.querySelector<HTMLInputElement>('input[name=popup]:checked')?.value as PopupMode | undefined;
-    const settings: Settings = {
-      popup: popup ?? 'focus',
-      keepOpen: (form.elements.namedItem('keepOpen') as HTMLInputElement).checked,
-    };
-    try {
-      await ipc.settingsSet(settings);
-    } catch (err) {
-      this.toasts.error(err, 'Could not save the settings');
-    }
   }
 
   // ---- rendering ----
 
   /** Removes a review from the window; hides the window when none is left (unless keepOpen). */
   private drop(id: number): void {
-    this.cancelPush(id);
-    if (id === this.editorFor) this.closeEditor(false);
+    this.outbox.cancel(id);
+    if (id === this.reviewEditorFor) this.closeReviewEditor(false);
     this.list.remove(id);
     this.render();
     if (this.list.size === 0) void this.hideIfIdle();
@@ -506,79 +336,45 @@ export class ReviewWindow {
     }
   }
 
-  private closeEditor(keepText: boolean): void {
-    if (!this.editor) return;
-    const review = this.list.get(this.editorFor);
-    if (review && this.pushFor === this.editorFor) void this.flushPush();
-    else if (keepText && review) review.text = this.editor.getText();
-    this.editor.destroy();
-    this.editor = null;
-    this.editorFor = null;
+  private closeReviewEditor(keepText: boolean): void {
+    if (!this.reviewEditor) return;
+    const review = this.list.get(this.reviewEditorFor);
+    if (review && this.outbox.waiting(this.reviewEditorFor)) void this.outbox.flush();
+    else if (keepText && review) review.text = this.reviewEditor.getText();
+    this.reviewEditor.destroy();
+    this.reviewEditor = null;
+    this.reviewEditorFor = null;
   }
 
   private render(): void {
     const review = this.list.current;
     document.title = this.list.size ? `Redline · ${this.list.size} pending` : 'Redline';
-    this.el.review.hidden = !review;
-    const wasHidden = this.el.empty.hidden;
-    this.el.empty.hidden = !!review;
-    this.renderTabs();
+    this.pane.hidden = !review;
+    const wasHidden = this.empty.hidden;
+    this.empty.hidden = !!review;
+    this.tabs.render(this.list);
     if (!review) {
-      this.closeEditor(true);
+      this.closeReviewEditor(true);
       // The welcome page's check is live: run it whenever the page comes into view.
       if (wasHidden) void this.welcome.refresh();
       return;
     }
-    renderSummary(this.el.summary, review);
-    this.renderButtons();
-    this.el.ask.hidden = !review.detail.canMention;
-    if (this.editorFor !== review.detail.id) {
-      this.closeEditor(true);
-      this.openEditor(review);
+    this.pane.show(review, this.layout.of(review), review.detail.canMention);
+    if (this.reviewEditorFor !== review.detail.id) {
+      this.closeReviewEditor(true);
+      this.openReviewEditor(review);
       this.checkDisk(review.detail.id);
     }
-    this.renderLayout();
-    this.el.banner.hidden = !review.diskChanged;
-    const readOnly = review.detail.readOnly;
-    this.el.readOnly.hidden = readOnly === null;
-    this.el.readOnly.textContent = readOnly ?? '';
-    this.el.proposalLabel.textContent = readOnly === null ? 'Proposal · editable' : 'Proposal · read-only';
-    this.el.accept.title = readOnly === null ? ACCEPT_TITLE : `Accept the proposal as it is (${MOD}S or ${MOD}Enter)`;
   }
 
-  private renderTabs(): void {
-    this.tabs.render(this.list);
-  }
-
-  private renderButtons(): void {
-    const busy = this.list.current?.busy ?? true;
-    this.el.accept.disabled = busy;
-    this.el.reject.disabled = busy;
-  }
-
-  private effectiveLayout(review: Review): Layout {
-    // A new file has nothing on the left: one column shows it better.
-    return review.layout ?? (review.detail.newFile ? 'unified' : this.layout);
-  }
-
-  private renderLayout(): void {
-    const review = this.list.current;
-    if (!review) return;
-    const layout = this.effectiveLayout(review);
-    for (const b of this.root.querySelectorAll<HTMLElement>('[data-layout]')) {
-      b.setAttribute('aria-pressed', String(b.dataset.layout === layout));
-    }
-    this.el.columns.hidden = layout === 'unified';
-  }
-
-  private openEditor(review: Review): void {
+  private openReviewEditor(review: Review): void {
     const id = review.detail.id;
-    this.editorFor = id;
-    this.editor = this.createEditor(this.el.host, {
+    this.reviewEditorFor = id;
+    this.reviewEditor = this.createReviewEditor(this.pane.host, {
       original: review.detail.original,
       text: review.text,
       path: review.detail.relativePath,
-      unified: this.effectiveLayout(review) === 'unified',
+      unified: this.layout.of(review) === 'unified',
       highlightChanges: !review.detail.newFile,
       readOnly: review.detail.readOnly !== null,
     }, () => this.onEdit(), () => this.onSelect());

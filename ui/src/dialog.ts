@@ -1,5 +1,18 @@
 // The question asked when the window is closed with reviews still pending.
 
+export const DIALOG_HTML = `
+<div class="backdrop" hidden>
+  <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="close-title" aria-describedby="close-text">
+    <h2 id="close-title">Close the review window?</h2>
+    <p id="close-text"><span class="dialog-text"></span> Reject them now, or keep them pending to answer
+      later here or in the terminal?</p>
+    <div class="dialog-buttons">
+      <button type="button" class="reject" data-answer="reject">Reject all</button>
+      <button type="button" class="primary" data-answer="keep">Keep pending</button>
+    </div>
+  </div>
+</div>`;
+
 /**
  * An in-page dialog rather than a native one: it must not block the webview, and the backend waits
  * for the answer as a command anyway. Resolves true to reject the pending reviews.
@@ -36,7 +49,11 @@ export class CloseDialog {
   }
 
   /** Escape keeps the reviews: the choice that loses nothing. */
-  answer(reject: boolean): void {
+  escape(): void {
+    this.answer(false);
+  }
+
+  private answer(reject: boolean): void {
     const resolve = this.resolve;
     if (!resolve) return;
     this.resolve = null;

@@ -1,4 +1,4 @@
-// Line endings, BOM and final newline: the editor works on plain `\n` lines, and the text that goes
+// Line endings, BOM and final newline: the review editor works on plain `\n` lines, and the text that goes
 // back to the CLI is rebuilt from the proposal's own bytes so that nothing the user did not touch changes.
 
 const BOM = '\uFEFF';
@@ -30,8 +30,8 @@ function stripBom(text: string): { bom: boolean; body: string } {
   return text.startsWith(BOM) ? { bom: true, body: text.slice(1) } : { bom: false, body: text };
 }
 
-/** The text as the editor shows it: no BOM, every line break a `\n` (as CodeMirror splits it). */
-export function forEditor(text: string): string {
+/** The text as the review editor shows it: no BOM, every line break a `\n` (as CodeMirror splits it). */
+export function forReviewEditor(text: string): string {
   return stripBom(text).body.replace(BREAK, '\n');
 }
 
@@ -90,13 +90,13 @@ function align(reference: Line[], edited: string[]): number[] {
 }
 
 /**
- * The bytes to send for `edited` (the editor's text) when the editor was given `reference`:
+ * The bytes to send for `edited` (the review editor's text) when the review editor was given `reference`:
  * `reference` itself when nothing changed; otherwise the edited lines, each unchanged line with
  * the ending it had, each new or changed line with the reference's most common ending (else
  * `fallback`'s, else `\n`), and the reference's BOM if it had one.
  */
 export function restore(reference: string, edited: string, fallback = ''): string {
-  if (forEditor(reference) === edited) return reference;
+  if (forReviewEditor(reference) === edited) return reference;
   const { bom, body } = stripBom(reference);
   const ref = lines(body);
   const out = edited.split('\n');
@@ -121,7 +121,7 @@ export function restore(reference: string, edited: string, fallback = ''): strin
   return text;
 }
 
-/** A short note on the text's bytes that the editor does not show: `CRLF · BOM · no final newline`. */
+/** A short note on the text's bytes that the review editor does not show: `CRLF · BOM · no final newline`. */
 export function bytesNote(text: string): string {
   const { bom, body } = stripBom(text);
   const ls = lines(body);

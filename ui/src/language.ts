@@ -97,7 +97,7 @@ const loaders: Record<LanguageId, () => Promise<Extension>> = {
 const loading = new Map<LanguageId, Promise<Extension>>();
 const ready = new Map<LanguageId, Extension>();
 
-/** The language if it has loaded already, so a new editor can start highlighted. */
+/** The language if it has loaded already, so a new review editor can start highlighted. */
 export function languageIfLoaded(id: LanguageId): Extension | undefined {
   return ready.get(id);
 }

@@ -2,10 +2,10 @@
 // then on only reacts to events.
 import './style.css';
 import { startApp } from './app';
-import { warmUpEditor } from './warmup';
+import { warmUpReviewEditor } from './warmup';
 
 void startApp(document.getElementById('app')!).then((app) => {
   // Loaded ahead of any review: make the first one as quick as the next. A window made for a
   // review already shows it, and the warm-up would only delay that.
-  if (app.list.size === 0) setTimeout(() => warmUpEditor(), 0);
+  if (app.list.size === 0) setTimeout(() => warmUpReviewEditor(), 0);
 });

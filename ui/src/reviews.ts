@@ -7,7 +7,7 @@ export type Layout = 'split' | 'unified';
 
 export interface Review {
   detail: ReviewDetail;
-  /** The user's text as of the last push or tab switch; the open editor holds the live text. */
+  /** The user's text as of the last push or tab switch; the open review editor holds the live text. */
   text: string;
   added: number;
   removed: number;
@@ -231,7 +231,7 @@ export class ReviewTabs {
 }
 
 /** The line above the diff: where the file is, who asked, and how big the change is. */
-/** What the editor does not show of the bytes: line endings, BOM, final newline, and whether the
+/** What the review editor does not show of the bytes: line endings, BOM, final newline, and whether the
  * proposal changes them. Nothing for the common case (LF both sides). */
 function bytesBadge(d: ReviewDetail): HTMLElement | null {
   const proposal = bytesNote(d.proposal);

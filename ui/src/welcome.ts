@@ -41,6 +41,16 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, te
 }
 
 /** One CLI's verdict: a mark, the reason, and the fix if there is one. */
+/** The section shown when nothing is pending: the welcome page. */
+export const EMPTY_HTML = `
+<section class="empty" hidden>
+  <p class="empty-title">No pending reviews</p>
+  <p class="empty-text">Edits proposed by a connected CLI appear here.</p>
+  <p class="welcome-text">Redline shows each edit your AI coding CLI proposes, for you to accept
+    (with your changes) or reject. Three steps to start:</p>
+  ${WELCOME_HTML}
+</section>`;
+
 export function doctorItem(line: DoctorLine): HTMLLIElement {
   const state = !line.installed ? 'absent' : line.ok ? 'ok' : 'bad';
   const li = el('li', `doctor-line ${state}`);

@@ -68,7 +68,7 @@ describe('the list', () => {
     expect(summary.querySelector('.rel')!.getAttribute('title')).toBe('/home/ana/src/redline/src/file8.rs');
   });
 
-  test('the editor shows the original read-only on the left and the proposal editable on the right', async () => {
+  test('the review editor shows the original read-only on the left and the proposal editable on the right', async () => {
     fakeBackend([rust]);
     const { root } = await mount();
     const a = root.querySelector('.cm-merge-a .cm-content')!;
@@ -139,7 +139,7 @@ describe('accept and reject', () => {
     ['Ctrl+Enter', { key: 'Enter', ctrlKey: true }],
     ['Cmd+S', { key: 's', metaKey: true }],
     ['Cmd+Enter', { key: 'Enter', metaKey: true }],
-  ])('%s in the editor accepts without touching the text', async (_name, init) => {
+  ])('%s in the review editor accepts without touching the text', async (_name, init) => {
     const backend = fakeBackend([rust]);
     const { root } = await mount();
     typeAtEnd(root, 'x');

@@ -3,8 +3,8 @@
 import { EditorView } from '@codemirror/view';
 import fc from 'fast-check';
 import { afterEach, describe as group, expect, it } from 'vitest';
-import { createReviewEditor, type ReviewEditor } from '../src/editor';
-import { bytesNote, forEditor, restore } from '../src/endings';
+import { createReviewEditor, type ReviewEditor } from '../src/review-editor';
+import { bytesNote, forReviewEditor, restore } from '../src/endings';
 import { detail, fakeBackend, mount, reset, settle, typeAtEnd } from './helpers';
 
 const BOM = '\uFEFF';
@@ -60,15 +60,15 @@ const edit = fc.record({
 });
 
 let host: HTMLElement;
-const editors: ReviewEditor[] = [];
+const reviewEditors: ReviewEditor[] = [];
 
-function open(text: string, original: string, unified: boolean): { editor: ReviewEditor; view: EditorView } {
-  const editor = createReviewEditor(host, {
+function open(text: string, original: string, unified: boolean): { reviewEditor: ReviewEditor; view: EditorView } {
+  const reviewEditor = createReviewEditor(host, {
     original, text, path: 'a.txt', unified, highlightChanges: true,
   }, () => {});
-  editors.push(editor);
+  reviewEditors.push(reviewEditor);
   const view = EditorView.findFromDOM(host.querySelector<HTMLElement>(unified ? '.cm-editor' : '.cm-merge-b')!)!;
-  return { editor, view };
+  return { reviewEditor, view };
 }
 
 /** Applies a whole-line edit as the user would, and says which doc lines it left untouched. */
@@ -83,7 +83,7 @@ function apply(view: EditorView, e: { from: number; span: number; insert: string
 
 group('what the review editor gives back', () => {
   afterEach(() => {
-    while (editors.length) editors.pop()!.destroy();
+    while (reviewEditors.length) reviewEditors.pop()!.destroy();
     document.body.innerHTML = '';
   });
 
@@ -96,10 +96,10 @@ group('what the review editor gives back', () => {
     fc.assert(fc.property(anyStyle, anyStyle, fc.boolean(), (p, o, unified) => {
       setup();
       const text = build(p);
-      const { editor } = open(text, build(o), unified);
-      expect(editor.getText()).toBe(text);
-      editor.destroy();
-      editors.pop();
+      const { reviewEditor } = open(text, build(o), unified);
+      expect(reviewEditor.getText()).toBe(text);
+      reviewEditor.destroy();
+      reviewEditors.pop();
     }), { numRuns: 100 });
   }, 60_000);
 
@@ -107,12 +107,12 @@ group('what the review editor gives back', () => {
     fc.assert(fc.property(anyStyle, (p) => {
       setup();
       const text = build(p);
-      const { editor } = open(text, '', false);
-      editor.setUnified(true);
-      editor.setUnified(false);
-      expect(editor.getText()).toBe(text);
-      editor.destroy();
-      editors.pop();
+      const { reviewEditor } = open(text, '', false);
+      reviewEditor.setUnified(true);
+      reviewEditor.setUnified(false);
+      expect(reviewEditor.getText()).toBe(text);
+      reviewEditor.destroy();
+      reviewEditors.pop();
     }), { numRuns: 30 });
   }, 60_000);
 
@@ -120,11 +120,11 @@ group('what the review editor gives back', () => {
     fc.assert(fc.property(anyStyle, edit, fc.boolean(), (p, e, unified) => {
       setup();
       const text = build(p);
-      const { editor, view } = open(text, '', unified);
+      const { reviewEditor, view } = open(text, '', unified);
       const { from, to, inserted } = apply(view, e);
-      const out = editor.getText();
+      const out = reviewEditor.getText();
       // The content is what the user sees, to the character; only the breaks are the file's own.
-      expect(forEditor(out)).toBe(view.state.doc.toString());
+      expect(forReviewEditor(out)).toBe(view.state.doc.toString());
       expect(out.startsWith(BOM)).toBe(p.bom);
       const before = rawLines(text);
       const after = rawLines(out);
@@ -134,8 +134,8 @@ group('what the review editor gives back', () => {
       for (let k = 1; k <= before.length - to; k++) expect(after[after.length - k]).toEqual(before[before.length - k]);
       // CodeMirror's document always has a line, if an empty one.
       expect(after.length).toBe(Math.max(1, before.length - (to - from) + inserted));
-      editor.destroy();
-      editors.pop();
+      reviewEditor.destroy();
+      reviewEditors.pop();
     }), { numRuns: 150 });
   }, 60_000);
 
@@ -143,15 +143,15 @@ group('what the review editor gives back', () => {
     fc.assert(fc.property(oneStyle, edit, (p, e) => {
       setup();
       const text = build(p);
-      const { editor, view } = open(text, '', false);
+      const { reviewEditor, view } = open(text, '', false);
       apply(view, e);
-      const out = editor.getText();
+      const out = reviewEditor.getText();
       const breaks = rawLines(out).map((l) => l.eol).filter(Boolean);
       const style = rawLines(text).map((l) => l.eol).find(Boolean);
       // A one-line file has no style of its own: new lines then take `\n`.
       for (const b of breaks) expect(b).toBe(style ?? '\n');
-      editor.destroy();
-      editors.pop();
+      reviewEditor.destroy();
+      reviewEditors.pop();
     }), { numRuns: 100 });
   }, 60_000);
 });
@@ -169,7 +169,7 @@ group('restore', () => {
     expect(restore('a\r\nb\r\nc\nd', 'a\nb\nc\nX\nd')).toBe('a\r\nb\r\nc\nX\r\nd');
   });
 
-  it('describes what the editor does not show', () => {
+  it('describes what the review editor does not show', () => {
     expect(bytesNote('a\r\nb\r\n')).toBe('CRLF');
     expect(bytesNote(`${BOM}a\nb`)).toBe('LF · BOM · no final newline');
     expect(bytesNote('a\r\nb\n')).toBe('mixed endings');

@@ -78,9 +78,9 @@ function storageOption(): AppOptions {
 /** The editable CodeMirror view (right side, or the single unified one). */
 export function editableView(root: HTMLElement): EditorView {
   const dom = root.querySelector<HTMLElement>('.cm-merge-b');
-  if (!dom) throw new Error('no editable editor on screen');
+  if (!dom) throw new Error('no editable review editor on screen');
   const view = EditorView.findFromDOM(dom);
-  if (!view) throw new Error('editor DOM without a view');
+  if (!view) throw new Error('review editor DOM without a view');
   return view;
 }
 

@@ -90,7 +90,7 @@ export async function withAppLog(d, fn) {
   }
 }
 
-// ---- the review window's DOM (ui/src/app.ts, reviews.ts, editor.ts) ----
+// ---- the review window's DOM (ui/src/app.ts, review-pane.ts, reviews.ts, review-editor.ts) ----
 
 /** The tabs as [{id, name}] in order, and which one is selected. */
 export async function tabs(wd) {

@@ -1,4 +1,4 @@
-// The diff editor of one review: CodeMirror's merge view (side by side or unified), its look and keys.
+// The review editor: CodeMirror's merge view of one review (side by side or unified), its look and keys.
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import {
@@ -11,12 +11,12 @@ import {
   keymap, lineNumbers,
 } from '@codemirror/view';
 import { classHighlighter, tagHighlighter, tags } from '@lezer/highlight';
-import { forEditor, restore } from './endings';
+import { forReviewEditor, restore } from './endings';
 import { languageFor, languageIfLoaded, loadLanguage } from './language';
 import { lineFirstDiff } from './linediff';
 import type { Selection } from './types';
 
-export interface EditorInput {
+export interface ReviewEditorInput {
   /** The file as it was before the proposal; read-only. */
   original: string;
   /** The text to edit: the proposal, or the user's edits of it so far. Its bytes (line endings, BOM)
@@ -49,11 +49,11 @@ export interface ReviewEditor {
 }
 
 /**
- * Builds an editor inside `parent`; `onChange` runs on every edit and `onSelect` on every selection
+ * Builds a review editor inside `parent`; `onChange` runs on every edit and `onSelect` on every selection
  * change of the edited text, so both must be cheap.
  */
-export type EditorFactory = (
-  parent: HTMLElement, input: EditorInput, onChange: () => void, onSelect?: () => void,
+export type ReviewEditorFactory = (
+  parent: HTMLElement, input: ReviewEditorInput, onChange: () => void, onSelect?: () => void,
 ) => ReviewEditor;
 
 const languageSlot = new Compartment();
@@ -64,7 +64,7 @@ const diffConfig = { override: lineFirstDiff };
 // Colours live in CSS variables (style.css) so light and dark follow the OS without a second theme.
 // Selectors repeat a class where @codemirror/merge's own light/dark rules would otherwise win.
 const look = EditorView.theme({
-  '&': { height: '100%', fontSize: '13px', color: 'var(--fg)', backgroundColor: 'var(--editor-bg)' },
+  '&': { height: '100%', fontSize: '13px', color: 'var(--fg)', backgroundColor: 'var(--review-editor-bg)' },
   '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.5' },
   '.cm-content': { caretColor: 'var(--fg)' },
   '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--fg)' },
@@ -93,7 +93,7 @@ const look = EditorView.theme({
   '& .cm-collapsedLines.cm-collapsedLines:after': { content: 'none' },
   '.cm-deletedChunk .cm-chunkButtons': { top: '1px' },
   '.cm-deletedChunk .cm-chunkButtons button.rl-revert': {
-    color: 'var(--fg)', background: 'var(--editor-bg)', border: '1px solid var(--border)', padding: '0 6px',
+    color: 'var(--fg)', background: 'var(--review-editor-bg)', border: '1px solid var(--border)', padding: '0 6px',
     fontFamily: 'var(--sans)', fontSize: '12px', lineHeight: '18px',
   },
   '.cm-mergeSpacer': { background: 'var(--spacer-bg)' },
@@ -119,7 +119,7 @@ darkQuery?.addEventListener('change', (e) => {
   for (const view of liveViews) view.dispatch({ effects: themeSlot.reconfigure(themeFor(e.matches)) });
 });
 
-// Built once and shared by every view: each review's editors reuse the same extension values
+// Built once and shared by every view: each review editor reuses the same extension values
 // instead of making new ones, so the state's configuration is resolved from a cache-friendly set.
 const shared: Extension = [
   lineNumbers(),
@@ -198,12 +198,12 @@ class CodeMirrorReviewEditor implements ReviewEditor {
   unified: boolean;
 
   constructor(
-    private parent: HTMLElement, private input: EditorInput, private onChange: () => void,
+    private parent: HTMLElement, private input: ReviewEditorInput, private onChange: () => void,
     private onSelect: () => void,
   ) {
     this.unified = input.unified;
-    this.original = forEditor(input.original);
-    const text = forEditor(input.text);
+    this.original = forReviewEditor(input.original);
+    const text = forReviewEditor(input.text);
     const id = languageFor(input.path, text.slice(0, 200).split('\n', 1)[0]);
     this.lang = (id && languageIfLoaded(id)) ?? [];
     this.mount(text, 0);
@@ -338,5 +338,5 @@ class CodeMirrorReviewEditor implements ReviewEditor {
   }
 }
 
-export const createReviewEditor: EditorFactory = (parent, input, onChange, onSelect = () => {}) =>
+export const createReviewEditor: ReviewEditorFactory = (parent, input, onChange, onSelect = () => {}) =>
   new CodeMirrorReviewEditor(parent, input, onChange, onSelect);

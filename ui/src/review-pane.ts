@@ -1,0 +1,119 @@
+// The review pane: the summary bar and its buttons, the banners and column labels around the review
+// editor, shown for the selected review.
+import { type Layout, renderSummary, type Review } from './reviews';
+import { ALT, MOD } from './shortcuts';
+
+const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
+const ACCEPT_AS_IS_TITLE = `Accept the proposal as it is (${MOD}S or ${MOD}Enter)`;
+
+export const REVIEW_HTML = `
+<section class="review" hidden>
+  <div class="summary-bar">
+    <div class="summary"></div>
+    <div class="actions">
+      <div class="segmented" role="group" aria-label="Layout">
+        <button type="button" data-layout="split" title="Original and proposal side by side">Side by side</button>
+        <button type="button" data-layout="unified" title="One column, removed lines above added ones">Unified</button>
+      </div>
+      <div class="nav" role="group" aria-label="Changes">
+        <button type="button" class="icon" data-nav="-1" title="Previous change (Alt+↑ or Shift+F7)" aria-label="Previous change">↑</button>
+        <button type="button" class="icon" data-nav="1" title="Next change (Alt+↓ or F7)" aria-label="Next change">↓</button>
+      </div>
+      <button type="button" class="ask" hidden title="Send the selected lines to Claude Code, to ask about them (${MOD}${ALT}K)">Ask Claude <kbd>${MOD}${ALT}K</kbd></button>
+      <button type="button" class="open-editor" title="Open the file at this change in your editor ($VISUAL or $EDITOR) (${MOD}${ALT}E)">Open in editor</button>
+      <button type="button" class="reject" title="Reject this proposal: the file stays as it is">Reject</button>
+      <button type="button" class="accept" title="${ACCEPT_TITLE}">Accept <kbd>${MOD}S</kbd></button>
+    </div>
+  </div>
+  <div class="banner disk-changed" role="alert" hidden>
+    <strong>This file changed on disk</strong> after the proposal was made. Accepting overwrites those changes.
+  </div>
+  <div class="banner read-only" role="note" hidden></div>
+  <div class="columns" aria-hidden="true"><span>Original</span><span class="proposal-label">Proposal · editable</span></div>
+  <div class="review-editor-host"></div>
+</section>`;
+
+/** What the pane's buttons ask of the window. */
+export interface PaneActions {
+  accept(): void;
+  reject(): void;
+  ask(): void;
+  openInEditor(): void;
+  setLayout(layout: Layout): void;
+  moveToChange(step: number): void;
+}
+
+export class ReviewPane {
+  /** Where the review editor goes. */
+  readonly host: HTMLElement;
+  private readonly el: {
+    summary: HTMLElement; banner: HTMLElement; readOnly: HTMLElement; proposalLabel: HTMLElement;
+    columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement; ask: HTMLButtonElement;
+  };
+
+  /** `section` is REVIEW_HTML's `.review`. */
+  constructor(private section: HTMLElement, actions: PaneActions) {
+    const q = <T extends HTMLElement>(sel: string) => section.querySelector<T>(sel)!;
+    this.host = q('.review-editor-host');
+    this.el = {
+      summary: q('.summary'), banner: q('.disk-changed'), columns: q('.columns'),
+      readOnly: q('.banner.read-only'), proposalLabel: q('.proposal-label'),
+      accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'),
+    };
+    this.el.accept.addEventListener('click', () => actions.accept());
+    this.el.reject.addEventListener('click', () => actions.reject());
+    this.el.ask.addEventListener('click', () => actions.ask());
+    q('.actions .open-editor').addEventListener('click', () => actions.openInEditor());
+    q('.segmented').addEventListener('click', (e) => {
+      const layout = (e.target as HTMLElement).closest<HTMLElement>('[data-layout]')?.dataset.layout;
+      if (layout === 'split' || layout === 'unified') actions.setLayout(layout);
+    });
+    q('.nav').addEventListener('click', (e) => {
+      const step = (e.target as HTMLElement).closest<HTMLElement>('[data-nav]')?.dataset.nav;
+      if (step) actions.moveToChange(Number(step));
+    });
+  }
+
+  get hidden(): boolean {
+    return this.section.hidden;
+  }
+
+  set hidden(hidden: boolean) {
+    this.section.hidden = hidden;
+  }
+
+  /** Everything but the review editor, for `review` in `layout`; `canAsk`: the Ask button shows. */
+  show(review: Review, layout: Layout, canAsk: boolean): void {
+    this.showSummary(review);
+    this.showBusy(review.busy);
+    this.el.ask.hidden = !canAsk;
+    this.showLayout(layout);
+    this.showDiskChanged(review.diskChanged);
+    const readOnly = review.detail.readOnly;
+    this.el.readOnly.hidden = readOnly === null;
+    this.el.readOnly.textContent = readOnly ?? '';
+    this.el.proposalLabel.textContent = readOnly === null ? 'Proposal · editable' : 'Proposal · read-only';
+    this.el.accept.title = readOnly === null ? ACCEPT_TITLE : ACCEPT_AS_IS_TITLE;
+  }
+
+  showSummary(review: Review): void {
+    renderSummary(this.el.summary, review);
+  }
+
+  /** A busy review's Accept and Reject wait for the answer to the last one. */
+  showBusy(busy: boolean): void {
+    this.el.accept.disabled = busy;
+    this.el.reject.disabled = busy;
+  }
+
+  showLayout(layout: Layout): void {
+    for (const b of this.section.querySelectorAll<HTMLElement>('[data-layout]')) {
+      b.setAttribute('aria-pressed', String(b.dataset.layout === layout));
+    }
+    this.el.columns.hidden = layout === 'unified';
+  }
+
+  showDiskChanged(changed: boolean): void {
+    this.el.banner.hidden = !changed;
+  }
+}
