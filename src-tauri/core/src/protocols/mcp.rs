@@ -3,7 +3,7 @@
 //! arguments are refused.
 
 use crate::protocols::jsonrpc::Fault;
-use rmcp::model::{Implementation, JsonObject, ProtocolVersion};
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, JsonObject, ProtocolVersion};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -62,30 +62,44 @@ pub fn failure(e: &crate::error::Error) -> String {
     format!("Redline: {e}")
 }
 
+/// A tool that ran and failed: the user reads this in the CLI.
+pub fn failed(e: crate::error::Error) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(failure(&e))])
+}
+
+/// A success without `isError`, with `content` as given.
+pub fn done(content: Vec<ContentBlock>) -> CallToolResult {
+    let mut result = CallToolResult::default();
+    result.content = content;
+    result
+}
+
 /// A tool's arguments, or an invalid-params fault that names what the tool expects (never
 /// what the parser made of them).
 pub fn args<T: DeserializeOwned + JsonSchema>(tool: &str, args: Value) -> Result<T, Fault> {
-    serde_json::from_value(args).map_err(|_| {
-        let schema = input_schema::<T>();
-        let required: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let message = if required.is_empty() {
-            format!("invalid arguments for {tool}")
-        } else {
-            format!(
-                "invalid arguments for {tool}: expects {} (see tools/list)",
-                required.join(", ")
-            )
-        };
-        Fault::new(
-            Value::Null,
-            crate::protocols::jsonrpc::INVALID_PARAMS,
-            message,
+    serde_json::from_value(args).map_err(|_| bad_args(tool, &input_schema::<T>()))
+}
+
+/// The invalid-params fault for arguments that do not fit `schema`, naming what it requires.
+pub fn bad_args(tool: &str, schema: &JsonObject) -> Fault {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let message = if required.is_empty() {
+        format!("invalid arguments for {tool}")
+    } else {
+        format!(
+            "invalid arguments for {tool}: expects {} (see tools/list)",
+            required.join(", ")
         )
-    })
+    };
+    Fault::new(
+        Value::Null,
+        crate::protocols::jsonrpc::INVALID_PARAMS,
+        message,
+    )
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 pub(crate) mod call;
 pub(crate) mod caller;
 pub(crate) mod envelope;
+pub(crate) mod handler;
 pub mod guard;
 pub mod server;
 pub(crate) mod session;
