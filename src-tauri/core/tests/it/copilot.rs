@@ -3,6 +3,7 @@
 //! selection, and the guards.
 
 use crate::common::mcp::messages;
+use crate::common::tool;
 use crate::common::{start, Fixture, Mcp, WAIT};
 use redline_core::clients::COPILOT;
 use redline_core::review::selection::Selection;
@@ -140,20 +141,15 @@ async fn the_lock_is_private_names_a_live_private_socket_and_claims_no_trust() {
     }
     let mut c = session(&f).await;
     let tools = c.rpc("tools/list", json!({})).await;
-    let names: Vec<&str> = tools["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    // rmcp's tool router lists by name.
     assert_eq!(
-        names,
+        tool::names(&tools),
         [
-            "open_diff",
             "close_diff",
-            "update_session_name",
+            "get_diagnostics",
             "get_selection",
-            "get_diagnostics"
+            "open_diff",
+            "update_session_name",
         ]
     );
 }
@@ -528,5 +524,49 @@ async fn the_http_limits_hold_on_the_socket_too() {
     assert!(
         text.contains("-32700") && !text.contains("key must be"),
         "{text}"
+    );
+}
+
+/// Each tool is listed with the description and schema copilot has always been shown.
+#[tokio::test]
+async fn each_tool_is_listed_as_copilot_has_always_read_it() {
+    let f = start().await;
+    let mut c = session(&f).await;
+    let r = c.rpc("tools/list", json!({})).await;
+    let listed: Value = serde_json::from_str(include_str!("../data/tools_copilot.json")).unwrap();
+    assert_eq!(tool::by_name(&r["result"]), tool::by_name(&listed));
+}
+
+#[tokio::test]
+async fn an_unknown_tool_and_bad_arguments_are_json_rpc_errors_word_for_word() {
+    let f = start().await;
+    let mut c = session(&f).await;
+    let r = c.call("openDiff", json!({})).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602, "message": "unknown tool: openDiff"})
+    );
+    let r = c.call("update_session_name", json!({"name": 5})).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602,
+               "message": "invalid arguments for update_session_name: expects name (see tools/list)"})
+    );
+    let r = c
+        .call("open_diff", json!({"original_file_path": f.file("a.txt")}))
+        .await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602, "message": "invalid arguments for open_diff: expects \
+               original_file_path, new_file_contents, tab_name (see tools/list)"})
+    );
+    assert!(f.instance.list().is_empty());
+    // The model's tools take no arguments and read none: whatever it sends, they answer.
+    let r = c.call("get_diagnostics", json!({"uri": 5})).await;
+    assert_eq!(tool::json(&r), json!([]));
+    let r = c.call("get_selection", json!({"x": [1]})).await;
+    assert_eq!(
+        tool::json(&r),
+        json!({"success": false, "message": "Nothing is selected in Redline"})
     );
 }

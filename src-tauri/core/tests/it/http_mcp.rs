@@ -1,6 +1,7 @@
 //! The MCP surface on a real socket: versions, tool shapes, protocol faults, paths outside.
 
 use crate::common::mcp::messages;
+use crate::common::tool;
 use crate::common::start;
 use serde_json::{json, Value};
 
@@ -22,10 +23,14 @@ async fn lists_the_four_tools_with_their_schemas() {
     let mut c = f.session().await;
     let r = c.rpc("tools/list", json!({})).await;
     let tools = r["result"]["tools"].as_array().unwrap();
-    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["openDiff", "closeDiff", "acceptDiff", "rejectDiff"]);
+    // rmcp's tool router lists by name.
     assert_eq!(
-        tools[0]["inputSchema"]["required"],
+        tool::names(&r),
+        ["acceptDiff", "closeDiff", "openDiff", "rejectDiff"]
+    );
+    let open = tools.iter().find(|t| t["name"] == "openDiff").unwrap();
+    assert_eq!(
+        open["inputSchema"]["required"],
         json!(["filePath", "newContent"])
     );
 }
@@ -199,4 +204,32 @@ async fn post_responses_carry_no_event_ids() {
     assert!(text.starts_with("data: "), "{text}");
     assert!(!text.lines().any(|l| l.starts_with("id:")), "{text}");
     let _ = messages; // shared helper used elsewhere
+}
+
+/// Gemini CLI turns IDE diffing on only if tools/list has `openDiff` and `closeDiff`; each tool
+/// is listed with the description and schema it has always had.
+#[tokio::test]
+async fn each_tool_is_listed_as_gemini_cli_has_always_read_it() {
+    let f = start().await;
+    let mut c = f.session().await;
+    let r = c.rpc("tools/list", json!({})).await;
+    let listed: Value = serde_json::from_str(include_str!("../data/tools_gemini.json")).unwrap();
+    assert_eq!(tool::by_name(&r["result"]), tool::by_name(&listed));
+}
+
+#[tokio::test]
+async fn an_unknown_tool_and_bad_arguments_are_answered_word_for_word() {
+    let f = start().await;
+    let mut c = f.session().await;
+    let r = c.call("rm -rf", json!({})).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602, "message": "unknown tool: rm -rf"})
+    );
+    let r = c.call("closeDiff", json!({"filePath": 7})).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602,
+               "message": "invalid arguments for closeDiff: expects filePath (see tools/list)"})
+    );
 }

@@ -2,6 +2,7 @@
 //! tool's exact result, blocking openDiff settled once by each kind of end, and the lock file.
 
 use crate::common::claude::{upgrade, Claude};
+use crate::common::tool;
 use crate::common::{raw, start, Fixture, WAIT};
 use futures::{SinkExt, StreamExt};
 use redline_core::review::{Outcome, ReviewEvent};
@@ -646,4 +647,49 @@ async fn claude_code_connections_are_capped() {
     .await
     .expect("a dropped connection frees its place");
     open.push(upgrade(&f, &f.token).await);
+}
+
+/// Each tool is listed, in this order, with the description and schema Claude Code has always
+/// been shown.
+#[tokio::test]
+async fn each_tool_is_listed_as_claude_code_has_always_read_it() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let r = c.rpc("tools/list", json!({})).await;
+    let listed: Value = serde_json::from_str(include_str!("../data/tools_claude.json")).unwrap();
+    assert_eq!(r["result"], listed);
+}
+
+#[tokio::test]
+async fn an_unknown_tool_and_bad_arguments_are_json_rpc_errors_word_for_word() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let r = c.call("open_diff", json!({})).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602, "message": "unknown tool: open_diff"})
+    );
+    let r = c.call("checkDocumentDirty", json!({"file_path": "/x"})).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602,
+               "message": "invalid arguments for checkDocumentDirty: expects filePath (see tools/list)"})
+    );
+    let r = c.call("closeAllDiffTabs", json!(5)).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602, "message": "invalid arguments for closeAllDiffTabs"})
+    );
+    // No arguments at all, or null, are none.
+    let r = c.rpc("tools/call", json!({"name": "closeAllDiffTabs"})).await;
+    assert_eq!(tool::texts(&r), ["CLOSED_0_DIFF_TABS"]);
+    let r = c
+        .rpc("tools/call", json!({"name": "closeAllDiffTabs", "arguments": null}))
+        .await;
+    assert_eq!(tool::texts(&r), ["CLOSED_0_DIFF_TABS"]);
+    // The tools that read no arguments answer whatever they are sent.
+    let r = c.call("getDiagnostics", json!({"uri": 5})).await;
+    assert_eq!(tool::texts(&r), ["[]"]);
+    let r = c.call("getWorkspaceFolders", json!("x")).await;
+    assert_eq!(tool::json(&r)["success"], true);
 }
