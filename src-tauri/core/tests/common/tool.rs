@@ -19,7 +19,9 @@ pub fn texts(answer: &Value) -> Vec<&str> {
         .iter()
         .map(|b| {
             assert_eq!(b["type"], "text", "{answer}");
-            b["text"].as_str().unwrap_or_else(|| panic!("no text: {answer}"))
+            b["text"]
+                .as_str()
+                .unwrap_or_else(|| panic!("no text: {answer}"))
         })
         .collect()
 }

@@ -1,8 +1,8 @@
 //! The MCP surface on a real socket: versions, tool shapes, protocol faults, paths outside.
 
 use crate::common::mcp::messages;
-use crate::common::tool;
 use crate::common::start;
+use crate::common::tool;
 use serde_json::{json, Value};
 
 #[tokio::test]

@@ -669,7 +669,9 @@ async fn an_unknown_tool_and_bad_arguments_are_json_rpc_errors_word_for_word() {
         r["error"],
         json!({"code": -32602, "message": "unknown tool: open_diff"})
     );
-    let r = c.call("checkDocumentDirty", json!({"file_path": "/x"})).await;
+    let r = c
+        .call("checkDocumentDirty", json!({"file_path": "/x"}))
+        .await;
     assert_eq!(
         r["error"],
         json!({"code": -32602,
@@ -681,10 +683,15 @@ async fn an_unknown_tool_and_bad_arguments_are_json_rpc_errors_word_for_word() {
         json!({"code": -32602, "message": "invalid arguments for closeAllDiffTabs"})
     );
     // No arguments at all, or null, are none.
-    let r = c.rpc("tools/call", json!({"name": "closeAllDiffTabs"})).await;
+    let r = c
+        .rpc("tools/call", json!({"name": "closeAllDiffTabs"}))
+        .await;
     assert_eq!(tool::texts(&r), ["CLOSED_0_DIFF_TABS"]);
     let r = c
-        .rpc("tools/call", json!({"name": "closeAllDiffTabs", "arguments": null}))
+        .rpc(
+            "tools/call",
+            json!({"name": "closeAllDiffTabs", "arguments": null}),
+        )
         .await;
     assert_eq!(tool::texts(&r), ["CLOSED_0_DIFF_TABS"]);
     // The tools that read no arguments answer whatever they are sent.

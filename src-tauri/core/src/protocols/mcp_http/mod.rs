@@ -4,8 +4,8 @@
 pub(crate) mod call;
 pub(crate) mod caller;
 pub(crate) mod envelope;
-pub(crate) mod handler;
 pub mod guard;
+pub(crate) mod handler;
 pub mod server;
 pub(crate) mod session;
 pub(crate) mod shared;
