@@ -34,10 +34,16 @@ pub fn text(answer: &Value) -> &str {
         .unwrap_or_else(|| panic!("no content block: {answer}"))
 }
 
-/// The first text parsed as JSON, as Copilot CLI and Claude Code read their tools' answers.
+/// The one text block of a tool that did not fail, parsed as JSON, as Copilot CLI and Claude
+/// Code read their tools' answers.
 pub fn json(answer: &Value) -> Value {
-    let t = text(answer);
-    serde_json::from_str(t).unwrap_or_else(|e| panic!("not JSON ({e}): {t}"))
+    assert!(
+        result(answer).get("isError").is_none(),
+        "the tool failed: {answer}"
+    );
+    let t = texts(answer);
+    assert_eq!(t.len(), 1, "not one text block: {answer}");
+    serde_json::from_str(t[0]).unwrap_or_else(|e| panic!("not JSON ({e}): {answer}"))
 }
 
 /// Whether the tool ran and failed (`isError: true`); absent is false.

@@ -194,7 +194,7 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
     let named = c
         .call("update_session_name", json!({"name": "Fix the parser"}))
         .await;
-    assert_eq!(named["result"]["isError"], Value::Null, "{named}");
+    assert_eq!(tool::json(&named), json!({"success": true}));
     let path = f.file("a.txt");
     for (decision, result) in [(true, "SAVED"), (false, "REJECTED")] {
         let asking = c.clone_session();
@@ -240,8 +240,7 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
             .await
             .unwrap();
         let r = tokio::time::timeout(WAIT, call).await.unwrap().unwrap();
-        let text: Value =
-            serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+        let text: Value = tool::json(&r);
         assert_eq!(text["result"], result, "{text}");
         assert_eq!(text["success"], true);
         assert!(text["trigger"].is_string() && text["message"].is_string());
@@ -263,18 +262,13 @@ async fn close_diff_from_the_cli_ends_the_review_and_an_unknown_tab_is_already_c
     pending(&f, &path).await;
     let mut closer = c.clone_session();
     let closed = closer.call("close_diff", json!({"tab_name": "t1"})).await;
-    let text: Value =
-        serde_json::from_str(closed["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    let text: Value = tool::json(&closed);
     assert_eq!(text["already_closed"], false, "{text}");
     assert!(f.instance.list().is_empty(), "the review left Redline");
     let r = tokio::time::timeout(WAIT, call).await.unwrap().unwrap();
-    assert!(r["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap()
-        .contains("REJECTED"));
+    assert!(tool::text(&r).contains("REJECTED"));
     let again = closer.call("close_diff", json!({"tab_name": "t1"})).await;
-    let text: Value =
-        serde_json::from_str(again["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    let text: Value = tool::json(&again);
     assert_eq!(text["already_closed"], true);
 }
 
@@ -290,8 +284,8 @@ async fn a_path_outside_the_workspace_is_a_tool_error_the_user_reads() {
             json!({"original_file_path": outside, "new_file_contents": "x", "tab_name": "t"}),
         )
         .await;
-    assert_eq!(r["result"]["isError"], true, "{r}");
-    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(tool::is_error(&r), "{r}");
+    let text = tool::text(&r);
     assert!(text.contains("outside"), "{text}");
     assert!(!text.contains("secret\""), "{text}");
     assert!(f.instance.list().is_empty());
@@ -319,8 +313,7 @@ async fn the_selection_goes_out_as_selection_changed_and_get_selection_answers_i
     assert_eq!(m["params"]["filePath"], path);
     let mut asker = c.clone_session();
     let got = asker.call("get_selection", json!({})).await;
-    let text: Value =
-        serde_json::from_str(got["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    let text: Value = tool::json(&got);
     assert_eq!(text["success"], true);
     assert_eq!(text["text"], "TWO");
 }

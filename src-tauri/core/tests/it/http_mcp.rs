@@ -66,20 +66,13 @@ async fn open_diff_answers_empty_content_and_close_diff_one_json_text_block() {
             json!({"filePath": path, "suppressNotification": true}),
         )
         .await;
-    let content = r["result"]["content"].as_array().unwrap();
-    assert_eq!(content.len(), 1);
-    assert_eq!(content[0]["type"], "text");
-    let inner: Value = serde_json::from_str(content[0]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(inner, json!({"content": "one\nedited\n"}));
-    assert!(r["result"].get("isError").is_none());
+    // One text block, not an error, that the CLI parses as JSON.
+    assert_eq!(tool::json(&r), json!({"content": "one\nedited\n"}));
     assert!(f.instance.list().is_empty());
     // Nothing left to close: a tool error the user can read, not a protocol fault.
     let r = c.call("closeDiff", json!({"filePath": path})).await;
-    assert_eq!(r["result"]["isError"], true);
-    assert!(r["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap()
-        .contains("no diff is open"));
+    assert!(tool::is_error(&r));
+    assert!(tool::text(&r).contains("no diff is open"));
 }
 
 #[cfg(unix)]
@@ -99,8 +92,8 @@ async fn paths_outside_the_workspace_are_refused_with_a_message() {
         let r = c
             .call("openDiff", json!({"filePath": path, "newContent": "x"}))
             .await;
-        assert_eq!(r["result"]["isError"], true, "{path}");
-        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(tool::is_error(&r), "{path}");
+        let text = tool::text(&r);
         assert!(
             text.contains("outside the workspace") || text.contains("must be absolute"),
             "{text}"
@@ -190,7 +183,7 @@ async fn a_new_file_a_file_that_is_not_utf8_and_a_directory() {
             json!({"filePath": f.ws.to_string_lossy(), "newContent": "x"}),
         )
         .await;
-    assert_eq!(r["result"]["isError"], true);
+    assert!(tool::is_error(&r));
 }
 
 #[tokio::test]
