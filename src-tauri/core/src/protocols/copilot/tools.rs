@@ -2,7 +2,7 @@
 //! `get_selection` and `get_diagnostics`), one handler per session, apart from the transport.
 
 use crate::protocols::mcp_http::call::{done, failed, schema, Args, Session};
-use crate::protocols::mcp_http::caller::Caller;
+use crate::protocols::mcp_http::caller;
 use crate::protocols::mcp_http::handler::ToolSet;
 use crate::protocols::mcp_http::shared::Shared;
 use crate::review::service::Ask;
@@ -26,22 +26,18 @@ pub const READ_ONLY: &str = "Copilot CLI writes its own proposal: edits here can
 
 /// Copilot CLI's tools for one session.
 pub struct Tools {
-    caller: Caller,
+    ws: Shared,
     /// Open reviews by the tab name Copilot CLI gave them, for `close_diff`; the review quota
     /// bounds how many.
     tabs: Mutex<HashMap<String, ReviewId>>,
 }
 
 impl ToolSet for Tools {
-    fn new(caller: Caller) -> Self {
+    fn new(ws: Shared) -> Self {
         Tools {
-            caller,
+            ws,
             tabs: Mutex::default(),
         }
-    }
-
-    fn caller(&self) -> &Caller {
-        &self.caller
     }
 
     fn router() -> ToolRouter<Self> {
@@ -50,10 +46,6 @@ impl ToolSet for Tools {
 }
 
 impl Tools {
-    fn ws(&self) -> &Shared {
-        &self.caller.ws
-    }
-
     fn tabs(&self) -> std::sync::MutexGuard<'_, HashMap<String, ReviewId>> {
         self.tabs.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -163,7 +155,7 @@ impl Tools {
         Session(session): Session,
         extensions: Extensions,
     ) -> CallToolResult {
-        let client = self.caller.client(&session, &extensions).await;
+        let client = caller::client(&self.ws, &session, &extensions).await;
         let (tx, rx) = oneshot::channel::<Outcome>();
         let reply: Reply = Box::new(move |_: &Review, outcome| {
             let _ = tx.send(outcome);
@@ -176,7 +168,7 @@ impl Tools {
             proposal: a.new_file_contents,
             read_only: Some(READ_ONLY.to_owned()),
         };
-        let id = match self.ws().service.propose(ask, reply).await {
+        let id = match self.ws.service.propose(ask, reply).await {
             Ok(id) => id,
             Err(e) => return failed(e),
         };
@@ -194,7 +186,7 @@ impl Tools {
     )]
     fn close_diff(&self, Args(a): Args<TabArgs>) -> CallToolResult {
         let open = self.tabs().remove(&a.tab_name);
-        let closed = open.is_some_and(|id| self.ws().service.close(id).is_ok());
+        let closed = open.is_some_and(|id| self.ws.service.close(id).is_ok());
         json_text(&TabClosed {
             success: true,
             already_closed: !closed,
@@ -218,7 +210,7 @@ impl Tools {
         Session(session): Session,
     ) -> CallToolResult {
         let name: String = a.name.chars().take(MAX_SESSION_NAME).collect();
-        self.ws().sessions.set_session_name(&session, name);
+        self.ws.sessions.set_session_name(&session, name);
         json_text(&Status {
             success: true,
             message: None,
@@ -231,7 +223,7 @@ impl Tools {
         input_schema = schema::<Anything>()
     )]
     fn get_selection(&self) -> CallToolResult {
-        match self.ws().sessions.selection() {
+        match self.ws.sessions.selection() {
             Some(Value::Object(selection)) => json_text(&Selected {
                 success: true,
                 selection,

@@ -3,7 +3,6 @@
 //! arguments and the session it acts for.
 
 use crate::protocols::mcp::{self, VERSIONS};
-use crate::protocols::mcp_http::handler::ToolSet;
 use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{ErrorData, InitializeResult, JsonObject, ProtocolVersion, ServerCapabilities};
@@ -44,14 +43,17 @@ impl<S, T: DeserializeOwned + JsonSchema> FromContextPart<ToolCallContext<'_, S>
     }
 }
 
-/// The MCP session id of the call, with the session registered on first use.
+/// The MCP session a call came on, as the handler found it before routing the call.
+#[derive(Clone)]
 pub struct Session(pub String);
 
-impl<S: ToolSet> FromContextPart<ToolCallContext<'_, S>> for Session {
+impl<S> FromContextPart<ToolCallContext<'_, S>> for Session {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        let rc = &context.request_context;
-        Ok(Session(
-            context.service.caller().session(&rc.extensions, &rc.peer),
-        ))
+        context
+            .request_context
+            .extensions
+            .get::<Session>()
+            .cloned()
+            .ok_or_else(|| ErrorData::internal_error("no session for this call", None))
     }
 }

@@ -1,8 +1,8 @@
 //! One session's rmcp handler for any tool set served over MCP-over-HTTP: Redline's identity, the
 //! tools its router declares, and the faults a call can earn; the tool sets hold only their tools.
 
-use crate::protocols::mcp_http::call;
-use crate::protocols::mcp_http::caller::Caller;
+use crate::protocols::mcp_http::call::{self, Session};
+use crate::protocols::mcp_http::caller::{self, Caller};
 use crate::protocols::mcp_http::shared::Shared;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
@@ -14,20 +14,18 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
 use std::borrow::Cow;
 
-/// A protocol's tools, each declared once with rmcp's `#[tool]` in a `#[tool_router]` impl, and
-/// the session's caller they act for.
+/// A protocol's tools, each declared once with rmcp's `#[tool]` in a `#[tool_router]` impl.
 pub trait ToolSet: Send + Sync + Sized + 'static {
-    fn new(caller: Caller) -> Self;
-    fn caller(&self) -> &Caller;
+    fn new(ws: Shared) -> Self;
     fn router() -> ToolRouter<Self>;
 }
 
 /// One CLI session's handler; rmcp makes one a session and drops it when the session ends.
 ///
-/// Not `#[tool_handler]`: its `get_tool` would turn on rmcp's `Mcp-Param-*` header checks, its
-/// `list_tools` adds `resultType`, and its unknown tool answers "tool not found"; none of which
-/// the CLIs have ever been sent.
+/// Not `#[tool_handler]`: its `get_tool` would turn on rmcp's `Mcp-Param-*` header checks, and
+/// it answers an unknown tool with "tool not found"; the CLIs have always had "unknown tool: …".
 pub struct Handler<T: ToolSet> {
+    caller: Caller,
     tools: T,
     router: ToolRouter<T>,
 }
@@ -35,7 +33,8 @@ pub struct Handler<T: ToolSet> {
 impl<T: ToolSet> Handler<T> {
     pub fn new(ws: Shared) -> Self {
         Handler {
-            tools: T::new(Caller::new(ws)),
+            tools: T::new(ws.clone()),
+            caller: Caller::new(ws),
             router: T::router(),
         }
     }
@@ -51,11 +50,10 @@ impl<T: ToolSet> ServerHandler for Handler<T> {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        let caller = self.tools.caller();
-        let session = caller.session(&context.extensions, &context.peer);
+        let session = self.caller.session(&context.extensions, &context.peer);
         // Who asks is looked up now, while the CLI works (the OS's socket and process tables:
         // ~10 ms here, more with many processes), not on its first openDiff's path.
-        caller.client(&session, &context.extensions).await;
+        caller::client(&self.caller.ws, &session, &context.extensions).await;
     }
 
     async fn list_tools(
@@ -72,7 +70,7 @@ impl<T: ToolSet> ServerHandler for Handler<T> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if !self.router.has_route(&request.name) {
             return Err(ErrorData::invalid_params(
@@ -80,6 +78,8 @@ impl<T: ToolSet> ServerHandler for Handler<T> {
                 None,
             ));
         }
+        let session = self.caller.session(&context.extensions, &context.peer);
+        context.extensions.insert(Session(session));
         self.router
             .call(ToolCallContext::new(&self.tools, request, context))
             .await

@@ -3,7 +3,7 @@
 
 use crate::error::Error;
 use crate::protocols::mcp_http::call::{done, failed, schema, Args, Session};
-use crate::protocols::mcp_http::caller::Caller;
+use crate::protocols::mcp_http::caller;
 use crate::protocols::mcp_http::handler::ToolSet;
 use crate::protocols::mcp_http::session::{sse_event, Sessions};
 use crate::protocols::mcp_http::shared::Shared;
@@ -19,26 +19,16 @@ use std::sync::Arc;
 
 /// Gemini CLI's and Qwen Code's tools for one session.
 pub struct Tools {
-    caller: Caller,
+    ws: Shared,
 }
 
 impl ToolSet for Tools {
-    fn new(caller: Caller) -> Self {
-        Tools { caller }
-    }
-
-    fn caller(&self) -> &Caller {
-        &self.caller
+    fn new(ws: Shared) -> Self {
+        Tools { ws }
     }
 
     fn router() -> ToolRouter<Self> {
         Self::tool_router()
-    }
-}
-
-impl Tools {
-    fn ws(&self) -> &Shared {
-        &self.caller.ws
     }
 }
 
@@ -108,8 +98,8 @@ impl Tools {
         Session(session): Session,
         extensions: Extensions,
     ) -> CallToolResult {
-        let client = self.caller.client(&session, &extensions).await;
-        let reply = notify_session(Arc::downgrade(&self.ws().sessions), session.clone());
+        let client = caller::client(&self.ws, &session, &extensions).await;
+        let reply = notify_session(Arc::downgrade(&self.ws.sessions), session.clone());
         let ask = Ask {
             session,
             client,
@@ -118,7 +108,7 @@ impl Tools {
             proposal: a.new_content,
             read_only: None,
         };
-        match self.ws().service.propose(ask, reply).await {
+        match self.ws.service.propose(ask, reply).await {
             Ok(_) => done(vec![]),
             Err(e) => failed(e),
         }
@@ -135,14 +125,14 @@ impl Tools {
         Session(session): Session,
     ) -> CallToolResult {
         let Some(review) = self
-            .ws()
+            .ws
             .service
             .find(&session, &a.file_path)
             .filter(|r| r.session == session)
         else {
             return failed(Error::NoOpenDiff(a.file_path));
         };
-        match self.ws().service.close(review.id) {
+        match self.ws.service.close(review.id) {
             // The CLI parses this text as JSON; no notification may race the user's answer.
             Ok(review) => done(vec![ContentBlock::text(
                 json!({"content": review.current}).to_string(),
@@ -172,14 +162,14 @@ impl Tools {
 
 impl Tools {
     fn decide(&self, session: &str, a: FileArgs, decision: Decision) -> CallToolResult {
-        let Some(review) = self.ws().service.find(session, &a.file_path) else {
+        let Some(review) = self.ws.service.find(session, &a.file_path) else {
             return failed(Error::NoOpenDiff(a.file_path));
         };
         let verb = match decision {
             Decision::Accept(_) | Decision::AcceptRevision { .. } => "accepted",
             Decision::Reject => "rejected",
         };
-        match self.ws().service.decide(review.id, decision) {
+        match self.ws.service.decide(review.id, decision) {
             Ok(()) => done(vec![ContentBlock::text(format!("{verb} {}", a.file_path))]),
             Err(e) => failed(e),
         }
