@@ -3,7 +3,7 @@
 //! arguments are refused.
 
 use crate::protocols::jsonrpc::Fault;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, JsonObject, ProtocolVersion};
+use rmcp::model::{Implementation, JsonObject, ProtocolVersion};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -60,18 +60,6 @@ pub fn input_schema<T: JsonSchema>() -> JsonObject {
 /// What the user reads in the CLI when a tool ran and failed (`isError: true`).
 pub fn failure(e: &crate::error::Error) -> String {
     format!("Redline: {e}")
-}
-
-/// A tool that ran and failed: the user reads this in the CLI.
-pub fn failed(e: crate::error::Error) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(failure(&e))])
-}
-
-/// A success without `isError`, with `content` as given.
-pub fn done(content: Vec<ContentBlock>) -> CallToolResult {
-    let mut result = CallToolResult::default();
-    result.content = content;
-    result
 }
 
 /// A tool's arguments, or an invalid-params fault that names what the tool expects (never

@@ -1,5 +1,6 @@
 //! The tools Copilot CLI calls (`open_diff`, `close_diff`, `update_session_name`, and the model's
-//! `get_selection` and `get_diagnostics`), one handler per session, apart from the transport.
+//! `get_selection` and `get_diagnostics`), each declared once for rmcp's tool router, apart
+//! from the transport.
 
 use crate::protocols::mcp_http::call::{done, failed, schema, Args, Session};
 use crate::protocols::mcp_http::caller;

@@ -2,16 +2,18 @@
 //! CLI's): the server's answer to `initialize`, a tool's schema, and what a tool is handed: its
 //! arguments and the session it acts for.
 
+use crate::error::Error;
 use crate::protocols::mcp::{self, VERSIONS};
 use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
-use rmcp::model::{ErrorData, InitializeResult, JsonObject, ProtocolVersion, ServerCapabilities};
+use rmcp::model::{
+    CallToolResult, ContentBlock, ErrorData, InitializeResult, JsonObject, ProtocolVersion,
+    ServerCapabilities,
+};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::borrow::Cow;
-
-pub use crate::protocols::mcp::{done, failed};
 
 /// Redline's identity and its tools capability.
 pub fn info() -> InitializeResult {
@@ -27,6 +29,18 @@ pub fn versions() -> Cow<'static, [ProtocolVersion]> {
 /// meta-schema and a title the CLIs have never been shown.
 pub fn schema<T: JsonSchema>() -> JsonObject {
     mcp::input_schema::<T>()
+}
+
+/// A tool that ran and failed: the user reads this in the CLI.
+pub fn failed(e: Error) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(mcp::failure(&e))])
+}
+
+/// A success without `isError`, with `content` as given.
+pub fn done(content: Vec<ContentBlock>) -> CallToolResult {
+    let mut result = CallToolResult::default();
+    result.content = content;
+    result
 }
 
 /// A tool's arguments as `T`. A misfit is the peer's fault, a JSON-RPC invalid-params error that

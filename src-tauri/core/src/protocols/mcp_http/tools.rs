@@ -1,5 +1,5 @@
-//! The MCP tools a CLI calls (`openDiff`, `closeDiff`, `acceptDiff`, `rejectDiff`), one handler per
-//! session, apart from the HTTP transport that carries them.
+//! The MCP tools Gemini CLI and Qwen Code call (`openDiff`, `closeDiff`, `acceptDiff`,
+//! `rejectDiff`), each declared once for rmcp's tool router, apart from the HTTP transport.
 
 use crate::error::Error;
 use crate::protocols::mcp_http::call::{done, failed, schema, Args, Session};
