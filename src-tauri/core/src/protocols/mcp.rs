@@ -65,27 +65,29 @@ pub fn failure(e: &crate::error::Error) -> String {
 /// A tool's arguments, or an invalid-params fault that names what the tool expects (never
 /// what the parser made of them).
 pub fn args<T: DeserializeOwned + JsonSchema>(tool: &str, args: Value) -> Result<T, Fault> {
-    serde_json::from_value(args).map_err(|_| {
-        let schema = input_schema::<T>();
-        let required: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let message = if required.is_empty() {
-            format!("invalid arguments for {tool}")
-        } else {
-            format!(
-                "invalid arguments for {tool}: expects {} (see tools/list)",
-                required.join(", ")
-            )
-        };
-        Fault::new(
-            Value::Null,
-            crate::protocols::jsonrpc::INVALID_PARAMS,
-            message,
+    serde_json::from_value(args).map_err(|_| bad_args(tool, &input_schema::<T>()))
+}
+
+/// The invalid-params fault for arguments that do not fit `schema`, naming what it requires.
+pub fn bad_args(tool: &str, schema: &JsonObject) -> Fault {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let message = if required.is_empty() {
+        format!("invalid arguments for {tool}")
+    } else {
+        format!(
+            "invalid arguments for {tool}: expects {} (see tools/list)",
+            required.join(", ")
         )
-    })
+    };
+    Fault::new(
+        Value::Null,
+        crate::protocols::jsonrpc::INVALID_PARAMS,
+        message,
+    )
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 pub mod claude;
 pub mod mcp;
+pub mod tool;
 pub use mcp::Mcp;
 
 use redline_core::platform::clock::SystemClock;

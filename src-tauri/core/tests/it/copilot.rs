@@ -3,6 +3,7 @@
 //! selection, and the guards.
 
 use crate::common::mcp::messages;
+use crate::common::tool;
 use crate::common::{start, Fixture, Mcp, WAIT};
 use redline_core::clients::COPILOT;
 use redline_core::review::selection::Selection;
@@ -140,20 +141,15 @@ async fn the_lock_is_private_names_a_live_private_socket_and_claims_no_trust() {
     }
     let mut c = session(&f).await;
     let tools = c.rpc("tools/list", json!({})).await;
-    let names: Vec<&str> = tools["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    // rmcp's tool router lists by name.
     assert_eq!(
-        names,
+        tool::names(&tools),
         [
-            "open_diff",
             "close_diff",
-            "update_session_name",
+            "get_diagnostics",
             "get_selection",
-            "get_diagnostics"
+            "open_diff",
+            "update_session_name",
         ]
     );
 }
@@ -198,7 +194,7 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
     let named = c
         .call("update_session_name", json!({"name": "Fix the parser"}))
         .await;
-    assert_eq!(named["result"]["isError"], Value::Null, "{named}");
+    assert_eq!(tool::json(&named), json!({"success": true}));
     let path = f.file("a.txt");
     for (decision, result) in [(true, "SAVED"), (false, "REJECTED")] {
         let asking = c.clone_session();
@@ -248,8 +244,7 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
             .await
             .unwrap();
         let r = tokio::time::timeout(WAIT, call).await.unwrap().unwrap();
-        let text: Value =
-            serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+        let text: Value = tool::json(&r);
         assert_eq!(text["result"], result, "{text}");
         assert_eq!(text["success"], true);
         assert!(text["trigger"].is_string() && text["message"].is_string());
@@ -271,18 +266,13 @@ async fn close_diff_from_the_cli_ends_the_review_and_an_unknown_tab_is_already_c
     pending(&f, &path).await;
     let mut closer = c.clone_session();
     let closed = closer.call("close_diff", json!({"tab_name": "t1"})).await;
-    let text: Value =
-        serde_json::from_str(closed["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    let text: Value = tool::json(&closed);
     assert_eq!(text["already_closed"], false, "{text}");
     assert!(f.instance.list().is_empty(), "the review left Redline");
     let r = tokio::time::timeout(WAIT, call).await.unwrap().unwrap();
-    assert!(r["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap()
-        .contains("REJECTED"));
+    assert!(tool::text(&r).contains("REJECTED"));
     let again = closer.call("close_diff", json!({"tab_name": "t1"})).await;
-    let text: Value =
-        serde_json::from_str(again["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    let text: Value = tool::json(&again);
     assert_eq!(text["already_closed"], true);
 }
 
@@ -298,8 +288,8 @@ async fn a_path_outside_the_workspace_is_a_tool_error_the_user_reads() {
             json!({"original_file_path": outside, "new_file_contents": "x", "tab_name": "t"}),
         )
         .await;
-    assert_eq!(r["result"]["isError"], true, "{r}");
-    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(tool::is_error(&r), "{r}");
+    let text = tool::text(&r);
     assert!(text.contains("outside"), "{text}");
     assert!(!text.contains("secret\""), "{text}");
     assert!(f.instance.list().is_empty());
@@ -327,8 +317,7 @@ async fn the_selection_goes_out_as_selection_changed_and_get_selection_answers_i
     assert_eq!(m["params"]["filePath"], path);
     let mut asker = c.clone_session();
     let got = asker.call("get_selection", json!({})).await;
-    let text: Value =
-        serde_json::from_str(got["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    let text: Value = tool::json(&got);
     assert_eq!(text["success"], true);
     assert_eq!(text["text"], "TWO");
 }
@@ -532,5 +521,49 @@ async fn the_http_limits_hold_on_the_socket_too() {
     assert!(
         text.contains("-32700") && !text.contains("key must be"),
         "{text}"
+    );
+}
+
+/// Each tool is listed with the description and schema copilot has always been shown.
+#[tokio::test]
+async fn each_tool_is_listed_as_copilot_has_always_read_it() {
+    let f = start().await;
+    let mut c = session(&f).await;
+    let r = c.rpc("tools/list", json!({})).await;
+    let listed: Value = serde_json::from_str(include_str!("../data/tools_copilot.json")).unwrap();
+    assert_eq!(tool::by_name(&r["result"]), tool::by_name(&listed));
+}
+
+#[tokio::test]
+async fn an_unknown_tool_and_bad_arguments_are_json_rpc_errors_word_for_word() {
+    let f = start().await;
+    let mut c = session(&f).await;
+    let r = c.call("openDiff", json!({})).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602, "message": "unknown tool: openDiff"})
+    );
+    let r = c.call("update_session_name", json!({"name": 5})).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602,
+               "message": "invalid arguments for update_session_name: expects name (see tools/list)"})
+    );
+    let r = c
+        .call("open_diff", json!({"original_file_path": f.file("a.txt")}))
+        .await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602, "message": "invalid arguments for open_diff: expects \
+               original_file_path, new_file_contents, tab_name (see tools/list)"})
+    );
+    assert!(f.instance.list().is_empty());
+    // The model's tools take no arguments and read none: whatever it sends, they answer.
+    let r = c.call("get_diagnostics", json!({"uri": 5})).await;
+    assert_eq!(tool::json(&r), json!([]));
+    let r = c.call("get_selection", json!({"x": [1]})).await;
+    assert_eq!(
+        tool::json(&r),
+        json!({"success": false, "message": "Nothing is selected in Redline"})
     );
 }

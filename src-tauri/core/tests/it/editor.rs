@@ -4,6 +4,7 @@
 
 use crate::common::claude::Claude;
 use crate::common::mcp::Sse;
+use crate::common::tool;
 use crate::common::{start, Fixture, WAIT};
 use redline_core::review::editor::{MAX_LINE, MAX_SELECTION_CHARS};
 use redline_core::runtime::control;
@@ -122,14 +123,12 @@ async fn the_editors_context_reaches_every_connected_cli_in_its_own_terms() {
     assert_eq!(m["params"]["text"], "ne\ntw");
     for tool in ["getCurrentSelection", "getLatestSelection"] {
         let r = claude.call(tool, json!({})).await;
-        let sel: Value =
-            serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+        let sel: Value = tool::json(&r);
         assert_eq!(sel["success"], true, "{tool}: {sel}");
         assert_eq!(sel["text"], "ne\ntw");
     }
     let r = claude.call("getOpenEditors", json!({})).await;
-    let tabs: Value =
-        serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    let tabs: Value = tool::json(&r);
     assert_eq!(tabs["tabs"][0]["fileName"], f.file("a.txt"));
     assert_eq!(tabs["tabs"][0]["isActive"], true);
     assert_eq!(tabs["tabs"][1]["fileName"], f.file("b.txt"));
@@ -284,8 +283,7 @@ async fn bad_input_from_an_editor_gets_a_clear_error_and_never_disturbs_a_cli() 
 /// The tabs Claude Code's `getOpenEditors` lists: file name and whether it is the active one.
 async fn tabs(c: &mut Claude) -> Vec<(String, bool)> {
     let r = c.call("getOpenEditors", json!({})).await;
-    let v: Value =
-        serde_json::from_str(r["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    let v: Value = tool::json(&r);
     v["tabs"]
         .as_array()
         .unwrap()
@@ -421,8 +419,7 @@ async fn copilot_cli_gets_the_editors_selection_and_mentions_in_its_terms() {
     assert_eq!(m["params"]["text"], "ne\ntw");
     let mut asker = c.clone_session();
     let got = asker.call("get_selection", json!({})).await;
-    let sel: Value =
-        serde_json::from_str(got["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    let sel: Value = tool::json(&got);
     assert_eq!(sel["text"], "ne\ntw", "{sel}");
 
     send(

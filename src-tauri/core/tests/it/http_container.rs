@@ -3,6 +3,7 @@
 //! 127.0.0.2 stands in for the bridge (on Linux all of 127/8 is this host's).
 #![cfg(target_os = "linux")]
 
+use crate::common::tool;
 use crate::common::{raw, raw_at, raw_post as post, refused, start_on, Mcp, INIT};
 use redline_core::runtime::companion::Decision;
 use redline_core::workspace::container::Interfaces;
@@ -250,8 +251,8 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
         let r = cli
             .call("openDiff", json!({"filePath": escape, "newContent": "x"}))
             .await;
-        assert_eq!(r["result"]["isError"], true, "{escape}: {r}");
-        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(tool::is_error(&r), "{escape}: {r}");
+        let text = tool::text(&r);
         assert!(text.contains(escape) && text.contains("outside"), "{text}");
     }
     // The same path twice is one mapping; a path around the workspace is refused.
@@ -489,8 +490,5 @@ async fn copilot_in_a_container_gets_a_pid_1_lock_and_the_mounted_socket() {
         .await
         .unwrap()
         .unwrap();
-    assert!(answer["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap()
-        .contains("SAVED"));
+    assert!(tool::text(&answer).contains("SAVED"));
 }

@@ -2,6 +2,7 @@
 
 use crate::common::mcp::messages;
 use crate::common::start;
+use crate::common::tool;
 use serde_json::{json, Value};
 
 #[tokio::test]
@@ -22,10 +23,14 @@ async fn lists_the_four_tools_with_their_schemas() {
     let mut c = f.session().await;
     let r = c.rpc("tools/list", json!({})).await;
     let tools = r["result"]["tools"].as_array().unwrap();
-    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["openDiff", "closeDiff", "acceptDiff", "rejectDiff"]);
+    // rmcp's tool router lists by name.
     assert_eq!(
-        tools[0]["inputSchema"]["required"],
+        tool::names(&r),
+        ["acceptDiff", "closeDiff", "openDiff", "rejectDiff"]
+    );
+    let open = tools.iter().find(|t| t["name"] == "openDiff").unwrap();
+    assert_eq!(
+        open["inputSchema"]["required"],
         json!(["filePath", "newContent"])
     );
 }
@@ -61,20 +66,13 @@ async fn open_diff_answers_empty_content_and_close_diff_one_json_text_block() {
             json!({"filePath": path, "suppressNotification": true}),
         )
         .await;
-    let content = r["result"]["content"].as_array().unwrap();
-    assert_eq!(content.len(), 1);
-    assert_eq!(content[0]["type"], "text");
-    let inner: Value = serde_json::from_str(content[0]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(inner, json!({"content": "one\nedited\n"}));
-    assert!(r["result"].get("isError").is_none());
+    // One text block, not an error, that the CLI parses as JSON.
+    assert_eq!(tool::json(&r), json!({"content": "one\nedited\n"}));
     assert!(f.instance.list().is_empty());
     // Nothing left to close: a tool error the user can read, not a protocol fault.
     let r = c.call("closeDiff", json!({"filePath": path})).await;
-    assert_eq!(r["result"]["isError"], true);
-    assert!(r["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap()
-        .contains("no diff is open"));
+    assert!(tool::is_error(&r));
+    assert!(tool::text(&r).contains("no diff is open"));
 }
 
 #[cfg(unix)]
@@ -94,8 +92,8 @@ async fn paths_outside_the_workspace_are_refused_with_a_message() {
         let r = c
             .call("openDiff", json!({"filePath": path, "newContent": "x"}))
             .await;
-        assert_eq!(r["result"]["isError"], true, "{path}");
-        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(tool::is_error(&r), "{path}");
+        let text = tool::text(&r);
         assert!(
             text.contains("outside the workspace") || text.contains("must be absolute"),
             "{text}"
@@ -185,7 +183,7 @@ async fn a_new_file_a_file_that_is_not_utf8_and_a_directory() {
             json!({"filePath": f.ws.to_string_lossy(), "newContent": "x"}),
         )
         .await;
-    assert_eq!(r["result"]["isError"], true);
+    assert!(tool::is_error(&r));
 }
 
 #[tokio::test]
@@ -199,4 +197,32 @@ async fn post_responses_carry_no_event_ids() {
     assert!(text.starts_with("data: "), "{text}");
     assert!(!text.lines().any(|l| l.starts_with("id:")), "{text}");
     let _ = messages; // shared helper used elsewhere
+}
+
+/// Gemini CLI turns IDE diffing on only if tools/list has `openDiff` and `closeDiff`; each tool
+/// is listed with the description and schema it has always had.
+#[tokio::test]
+async fn each_tool_is_listed_as_gemini_cli_has_always_read_it() {
+    let f = start().await;
+    let mut c = f.session().await;
+    let r = c.rpc("tools/list", json!({})).await;
+    let listed: Value = serde_json::from_str(include_str!("../data/tools_gemini.json")).unwrap();
+    assert_eq!(tool::by_name(&r["result"]), tool::by_name(&listed));
+}
+
+#[tokio::test]
+async fn an_unknown_tool_and_bad_arguments_are_answered_word_for_word() {
+    let f = start().await;
+    let mut c = f.session().await;
+    let r = c.call("rm -rf", json!({})).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602, "message": "unknown tool: rm -rf"})
+    );
+    let r = c.call("closeDiff", json!({"filePath": 7})).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602,
+               "message": "invalid arguments for closeDiff: expects filePath (see tools/list)"})
+    );
 }

@@ -2,6 +2,7 @@
 //! tool's exact result, blocking openDiff settled once by each kind of end, and the lock file.
 
 use crate::common::claude::{upgrade, Claude};
+use crate::common::tool;
 use crate::common::{raw, start, Fixture, WAIT};
 use futures::{SinkExt, StreamExt};
 use redline_core::review::{Outcome, ReviewEvent};
@@ -16,25 +17,6 @@ fn url(path: &str) -> String {
     } else {
         format!("file://{path}")
     }
-}
-
-fn texts(result: &Value) -> Vec<String> {
-    result["result"]["content"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no content in {result}"))
-        .iter()
-        .map(|b| {
-            assert_eq!(b["type"], "text");
-            b["text"].as_str().unwrap().to_owned()
-        })
-        .collect()
-}
-
-fn text_json(result: &Value) -> Value {
-    assert!(result["result"].get("isError").is_none(), "{result}");
-    let t = texts(result);
-    assert_eq!(t.len(), 1, "{result}");
-    serde_json::from_str(&t[0]).unwrap()
 }
 
 fn upgrade_request(f: &Fixture, extra: &str) -> String {
@@ -231,7 +213,10 @@ async fn accept_with_an_edit_answers_file_saved_and_the_final_text_once() {
         Some("one\ntwo\n")
     );
     // Meanwhile the connection answers other calls.
-    assert_eq!(texts(&c.call("getDiagnostics", json!({})).await), ["[]"]);
+    assert_eq!(
+        tool::texts(&c.call("getDiagnostics", json!({})).await),
+        ["[]"]
+    );
     f.instance
         .decide(id, Decision::Accept(Some("one\nedited ✓\n".into())))
         .await
@@ -253,7 +238,7 @@ async fn accept_with_an_edit_answers_file_saved_and_the_final_text_once() {
     let m = c
         .call("close_tab", json!({"tab_name": "✻ [Claude Code] a.txt"}))
         .await;
-    assert_eq!(texts(&m), ["TAB_CLOSED"]);
+    assert_eq!(tool::texts(&m), ["TAB_CLOSED"]);
 }
 
 /// Accepted unedited, the proposal goes back byte for byte: BOM, CRLF, a lone CR, a bare LF,
@@ -269,7 +254,7 @@ async fn accepted_unedited_the_proposal_goes_back_byte_for_byte() {
     assert_eq!(f.instance.review(id).unwrap().proposal, text);
     f.instance.decide(id, Decision::Accept(None)).await.unwrap();
     let m = c.response(call).await;
-    assert_eq!(texts(&m), ["FILE_SAVED", text]);
+    assert_eq!(tool::texts(&m), ["FILE_SAVED", text]);
 }
 
 #[tokio::test]
@@ -300,8 +285,8 @@ async fn close_tab_settles_the_pending_open_diff_as_closed_by_the_cli() {
             json!({"name": "close_tab", "arguments": {"tab_name": "tab-a"}}),
         )
         .await;
-    assert_eq!(texts(&c.response(close).await), ["TAB_CLOSED"]);
-    assert_eq!(texts(&c.response(call).await), ["TAB_CLOSED"]);
+    assert_eq!(tool::texts(&c.response(close).await), ["TAB_CLOSED"]);
+    assert_eq!(tool::texts(&c.response(call).await), ["TAB_CLOSED"]);
     loop {
         if let ReviewEvent::Resolved { outcome, .. } = events.recv().await.unwrap() {
             assert_eq!(outcome, Outcome::Closed);
@@ -321,21 +306,24 @@ async fn close_all_diff_tabs_closes_only_this_connections_reviews() {
     let (b_call, b_id) = b.open_diff(&f, "a.txt", "from b\n", "tb").await;
     assert_eq!(f.instance.list().len(), 3);
     let m = a.call("closeAllDiffTabs", json!({})).await;
-    assert_eq!(texts(&m), ["CLOSED_2_DIFF_TABS"]);
-    assert_eq!(texts(&a.response(a_call).await), ["TAB_CLOSED"]);
-    assert_eq!(texts(&a.response(a_call2).await), ["TAB_CLOSED"]);
+    assert_eq!(tool::texts(&m), ["CLOSED_2_DIFF_TABS"]);
+    assert_eq!(tool::texts(&a.response(a_call).await), ["TAB_CLOSED"]);
+    assert_eq!(tool::texts(&a.response(a_call2).await), ["TAB_CLOSED"]);
     let left = f.instance.list();
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].id, b_id, "b's review stays");
     assert_eq!(
-        texts(&a.call("closeAllDiffTabs", json!({})).await),
+        tool::texts(&a.call("closeAllDiffTabs", json!({})).await),
         ["CLOSED_0_DIFF_TABS"]
     );
     f.instance
         .decide(b_id, Decision::Accept(None))
         .await
         .unwrap();
-    assert_eq!(texts(&b.response(b_call).await), ["FILE_SAVED", "from b\n"]);
+    assert_eq!(
+        tool::texts(&b.response(b_call).await),
+        ["FILE_SAVED", "from b\n"]
+    );
 }
 
 #[tokio::test]
@@ -366,8 +354,8 @@ async fn paths_outside_the_workspace_are_tool_errors_with_a_message() {
         ("openFile", json!({"filePath": outside})),
     ] {
         let m = c.call(tool, args).await;
-        assert_eq!(m["result"]["isError"], true, "{tool}: {m}");
-        let t = texts(&m);
+        assert!(tool::is_error(&m), "{tool}: {m}");
+        let t = tool::texts(&m);
         assert!(t[0].starts_with("Redline: "), "{t:?}");
         assert!(
             t[0].contains("outside the workspace") || t[0].contains("must be absolute"),
@@ -386,23 +374,23 @@ async fn paths_outside_the_workspace_are_tool_errors_with_a_message() {
 async fn the_other_tools_answer_what_redline_knows_and_write_nothing() {
     let f = start().await;
     let mut c = Claude::connect(&f).await;
-    let none = text_json(&c.call("getCurrentSelection", json!({})).await);
+    let none = tool::json(&c.call("getCurrentSelection", json!({})).await);
     assert_eq!(
         none,
         json!({"success": false, "message": "No active editor found"})
     );
     assert_eq!(
-        text_json(&c.call("getOpenEditors", json!({})).await),
+        tool::json(&c.call("getOpenEditors", json!({})).await),
         json!({"tabs": []})
     );
     let ws = f.ws.to_string_lossy().into_owned();
     assert_eq!(
-        text_json(&c.call("getWorkspaceFolders", json!({})).await),
+        tool::json(&c.call("getWorkspaceFolders", json!({})).await),
         json!({"success": true, "rootPath": ws,
                "folders": [{"name": "ws", "uri": url(&ws), "path": ws}]})
     );
     assert_eq!(
-        texts(
+        tool::texts(
             &c.call(
                 "getDiagnostics",
                 json!({"uri": url(&format!("{ws}/a.txt"))})
@@ -413,23 +401,23 @@ async fn the_other_tools_answer_what_redline_knows_and_write_nothing() {
     );
     let a = f.file("a.txt");
     assert_eq!(
-        text_json(&c.call("checkDocumentDirty", json!({"filePath": a})).await),
+        tool::json(&c.call("checkDocumentDirty", json!({"filePath": a})).await),
         json!({"success": false, "message": format!("Document not open: {a}")})
     );
     let (call, id) = c.open_diff(&f, "a.txt", "x\n", "t").await;
     assert_eq!(
-        text_json(&c.call("getOpenEditors", json!({})).await),
+        tool::json(&c.call("getOpenEditors", json!({})).await),
         json!({"tabs": [{"uri": url(&a), "isActive": true, "label": "a.txt",
                          "fileName": a, "isDirty": false, "isUntitled": false}]})
     );
     assert_eq!(
-        text_json(&c.call("checkDocumentDirty", json!({"filePath": a})).await),
+        tool::json(&c.call("checkDocumentDirty", json!({"filePath": a})).await),
         json!({"success": true, "filePath": a, "isDirty": false, "isUntitled": false})
     );
-    let saved = text_json(&c.call("saveDocument", json!({"filePath": a})).await);
+    let saved = tool::json(&c.call("saveDocument", json!({"filePath": a})).await);
     assert_eq!(saved["success"], false);
     assert!(saved["message"].as_str().unwrap().contains("never writes"));
-    let opened = text_json(
+    let opened = tool::json(
         &c.call("openFile", json!({"filePath": a, "preview": false}))
             .await,
     );
@@ -440,7 +428,7 @@ async fn the_other_tools_answer_what_redline_knows_and_write_nothing() {
         "one\ntwo\n"
     );
     f.instance.decide(id, Decision::Reject).await.unwrap();
-    assert_eq!(texts(&c.response(call).await), ["DIFF_REJECTED"]);
+    assert_eq!(tool::texts(&c.response(call).await), ["DIFF_REJECTED"]);
 }
 
 #[tokio::test]
@@ -480,8 +468,16 @@ async fn stopping_the_workspace_or_quitting_answers_every_blocked_open_diff_befo
             "quit" => f.instance.shutdown().await,
             _ => f.instance.rotate_token(&f.ws).await.unwrap(),
         }
-        assert_eq!(texts(&c.response(call).await), ["DIFF_REJECTED"], "{how}");
-        assert_eq!(texts(&c.response(call2).await), ["DIFF_REJECTED"], "{how}");
+        assert_eq!(
+            tool::texts(&c.response(call).await),
+            ["DIFF_REJECTED"],
+            "{how}"
+        );
+        assert_eq!(
+            tool::texts(&c.response(call2).await),
+            ["DIFF_REJECTED"],
+            "{how}"
+        );
         assert!(c.next().await.is_none(), "{how}: then the socket closes");
         assert!(f.instance.list().is_empty(), "{how}");
     }
@@ -593,7 +589,7 @@ async fn ask_about_lines_and_the_selection_reach_the_claude_that_opened_the_revi
     let mut current = expected.clone();
     current["success"] = json!(true);
     assert_eq!(
-        text_json(&other.call("getCurrentSelection", json!({})).await),
+        tool::json(&other.call("getCurrentSelection", json!({})).await),
         current
     );
     // The other connection heard none of it.
@@ -622,7 +618,7 @@ async fn ask_about_lines_and_the_selection_reach_the_claude_that_opened_the_revi
     assert_eq!(can_mention(id), Some(true));
     assert_eq!(can_mention(hid), Some(false));
     f.instance.decide(id, Decision::Reject).await.unwrap();
-    assert_eq!(texts(&asker.response(call).await), ["DIFF_REJECTED"]);
+    assert_eq!(tool::texts(&asker.response(call).await), ["DIFF_REJECTED"]);
     assert_eq!(
         f.instance.mention(id, 0, 0).await.unwrap_err().code(),
         "no_such_review"
@@ -659,4 +655,56 @@ async fn claude_code_connections_are_capped() {
     .await
     .expect("a dropped connection frees its place");
     open.push(upgrade(&f, &f.token).await);
+}
+
+/// Each tool is listed, in this order, with the description and schema Claude Code has always
+/// been shown.
+#[tokio::test]
+async fn each_tool_is_listed_as_claude_code_has_always_read_it() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let r = c.rpc("tools/list", json!({})).await;
+    let listed: Value = serde_json::from_str(include_str!("../data/tools_claude.json")).unwrap();
+    assert_eq!(r["result"], listed);
+}
+
+#[tokio::test]
+async fn an_unknown_tool_and_bad_arguments_are_json_rpc_errors_word_for_word() {
+    let f = start().await;
+    let mut c = Claude::connect(&f).await;
+    let r = c.call("open_diff", json!({})).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602, "message": "unknown tool: open_diff"})
+    );
+    let r = c
+        .call("checkDocumentDirty", json!({"file_path": "/x"}))
+        .await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602,
+               "message": "invalid arguments for checkDocumentDirty: expects filePath (see tools/list)"})
+    );
+    let r = c.call("closeAllDiffTabs", json!(5)).await;
+    assert_eq!(
+        r["error"],
+        json!({"code": -32602, "message": "invalid arguments for closeAllDiffTabs"})
+    );
+    // No arguments at all, or null, are none.
+    let r = c
+        .rpc("tools/call", json!({"name": "closeAllDiffTabs"}))
+        .await;
+    assert_eq!(tool::texts(&r), ["CLOSED_0_DIFF_TABS"]);
+    let r = c
+        .rpc(
+            "tools/call",
+            json!({"name": "closeAllDiffTabs", "arguments": null}),
+        )
+        .await;
+    assert_eq!(tool::texts(&r), ["CLOSED_0_DIFF_TABS"]);
+    // The tools that read no arguments answer whatever they are sent.
+    let r = c.call("getDiagnostics", json!({"uri": 5})).await;
+    assert_eq!(tool::texts(&r), ["[]"]);
+    let r = c.call("getWorkspaceFolders", json!("x")).await;
+    assert_eq!(tool::json(&r)["success"], true);
 }

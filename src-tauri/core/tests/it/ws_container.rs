@@ -5,6 +5,7 @@
 #![cfg(target_os = "linux")]
 
 use crate::common::claude::{upgrade_at as connect, Claude};
+use crate::common::tool;
 use crate::common::{
     raw, raw_at, raw_upgrade as upgrade_request, refused, start_on, Fixture, WAIT,
 };
@@ -218,8 +219,8 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
                        "new_file_contents": "x", "tab_name": "e"}),
             )
             .await;
-        assert_eq!(r["result"]["isError"], true, "{escape}: {r}");
-        let text = r["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(tool::is_error(&r), "{escape}: {r}");
+        let text = tool::text(&r);
         assert!(text.contains(escape) && text.contains("outside"), "{text}");
     }
     drop(ws);

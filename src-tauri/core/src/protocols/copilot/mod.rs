@@ -76,7 +76,7 @@ mod socket {
             guard,
             limits,
             cancel.clone(),
-            super::tools::Handler::new,
+            crate::protocols::mcp_http::handler::Handler::<super::tools::Tools>::new,
         );
         let served = accept::serve(listener, app, limits, cancel);
         tokio::spawn(async move {

@@ -1,21 +1,19 @@
 //! The tools Copilot CLI calls (`open_diff`, `close_diff`, `update_session_name`, and the model's
-//! `get_selection` and `get_diagnostics`), one handler per session, apart from the transport.
+//! `get_selection` and `get_diagnostics`), each declared once for rmcp's tool router, apart
+//! from the transport.
 
-use crate::protocols::mcp_http::call::{self, args, done, failed, tool};
-use crate::protocols::mcp_http::caller::Caller;
+use crate::protocols::mcp_http::call::{done, failed, schema, Args, Session};
+use crate::protocols::mcp_http::caller;
+use crate::protocols::mcp_http::handler::ToolSet;
 use crate::protocols::mcp_http::shared::Shared;
 use crate::review::service::Ask;
-use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, Tool,
-};
-use rmcp::service::{NotificationContext, RequestContext};
-use rmcp::{RoleServer, ServerHandler};
+use crate::review::{Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::{CallToolResult, ContentBlock, Extensions};
+use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{json, Value};
-use std::borrow::Cow;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use tokio::sync::oneshot;
@@ -23,26 +21,28 @@ use tokio::sync::oneshot;
 /// A session title longer than this is cut: it is shown, not parsed.
 const MAX_SESSION_NAME: usize = 200;
 
-/// One Copilot CLI session's handler.
-pub struct Handler {
-    caller: Caller,
+/// Copilot CLI's tools for one session.
+pub struct Tools {
+    ws: Shared,
     /// Open reviews by the tab name Copilot CLI gave them, for `close_diff`; the review quota
     /// bounds how many.
     tabs: Mutex<HashMap<String, ReviewId>>,
 }
 
-impl Handler {
-    pub fn new(ws: Shared) -> Self {
-        Handler {
-            caller: Caller::new(ws),
+impl ToolSet for Tools {
+    fn new(ws: Shared) -> Self {
+        Tools {
+            ws,
             tabs: Mutex::default(),
         }
     }
 
-    fn ws(&self) -> &Shared {
-        &self.caller.ws
+    fn router() -> ToolRouter<Self> {
+        Self::tool_router()
     }
+}
 
+impl Tools {
     fn tabs(&self) -> std::sync::MutexGuard<'_, HashMap<String, ReviewId>> {
         self.tabs.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -74,55 +74,77 @@ struct NameArgs {
 #[derive(Deserialize, JsonSchema)]
 struct Anything {}
 
+/// `open_diff`'s answer. Only SAVED and REJECTED exist: on SAVED Copilot CLI writes its own
+/// proposal.
+#[derive(Serialize)]
+struct Answer {
+    success: bool,
+    result: &'static str,
+    trigger: &'static str,
+    message: &'static str,
+}
+
+/// `close_diff`'s answer.
+#[derive(Serialize)]
+struct TabClosed {
+    success: bool,
+    already_closed: bool,
+    tab_name: String,
+    message: &'static str,
+}
+
+/// A bare success, or a failure the model reads.
+#[derive(Serialize)]
+struct Status {
+    success: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'static str>,
+}
+
 /// Copilot CLI parses the first text block as JSON.
-fn json_text(v: Value) -> CallToolResult {
-    done(vec![ContentBlock::text(v.to_string())])
+fn json_text<T: Serialize>(v: &T) -> CallToolResult {
+    // Plain structs of strings and bools: serializing them cannot fail.
+    done(vec![ContentBlock::text(
+        serde_json::to_string(v).unwrap_or_default(),
+    )])
 }
 
-fn tools() -> Vec<Tool> {
-    vec![
-        tool::<OpenDiffArgs>(
-            "open_diff",
-            "Show a proposed file change for review; answers when the user decides: \
-             {success, result: SAVED|REJECTED, trigger, message}.",
-        ),
-        tool::<TabArgs>(
-            "close_diff",
-            "Close a review the user answered in the terminal.",
-        ),
-        tool::<NameArgs>(
-            "update_session_name",
-            "The session's title, shown with its reviews.",
-        ),
-        tool::<Anything>(
-            "get_selection",
-            "The text the user selected in Redline's review window, if any.",
-        ),
-        tool::<Anything>("get_diagnostics", "Diagnostics: Redline has none."),
-    ]
+impl Answer {
+    fn of(outcome: Option<Outcome>) -> Self {
+        let (result, trigger, message) = match outcome {
+            Some(Outcome::Accepted) => ("SAVED", "accepted_in_redline", "Accepted in Redline"),
+            Some(Outcome::Rejected) => ("REJECTED", "rejected_in_redline", "Rejected in Redline"),
+            // The CLI's own close_diff: it already has its answer and ignores this one.
+            Some(Outcome::Closed) => ("REJECTED", "closed_by_cli", "Closed by Copilot CLI"),
+            Some(Outcome::Dismissed) | None => {
+                ("REJECTED", "dismissed", "The review was dismissed")
+            }
+        };
+        Answer {
+            success: true,
+            result,
+            trigger,
+            message,
+        }
+    }
 }
 
-/// The `open_diff` answer for an outcome. Only SAVED and REJECTED exist: on SAVED Copilot CLI
-/// writes its own proposal.
-fn answer(outcome: Option<Outcome>) -> Value {
-    let (result, trigger, message) = match outcome {
-        Some(Outcome::Accepted) => ("SAVED", "accepted_in_redline", "Accepted in Redline"),
-        Some(Outcome::Rejected) => ("REJECTED", "rejected_in_redline", "Rejected in Redline"),
-        // The CLI's own close_diff: it already has its answer and ignores this one.
-        Some(Outcome::Closed) => ("REJECTED", "closed_by_cli", "Closed by Copilot CLI"),
-        Some(Outcome::Dismissed) | None => ("REJECTED", "dismissed", "The review was dismissed"),
-    };
-    json!({"success": true, "result": result, "trigger": trigger, "message": message})
-}
-
-impl Handler {
+#[tool_router]
+impl Tools {
     /// Opens the review and waits for its end: the answer IS the decision.
+    #[tool(
+        name = "open_diff",
+        description = "Show a proposed file change for review; answers when the user decides: \
+                       {success, result: SAVED|REJECTED, trigger, message}.",
+        input_schema = schema::<OpenDiffArgs>()
+    )]
     async fn open_diff(
         &self,
-        session: String,
-        client: ClientInfo,
-        a: OpenDiffArgs,
+        Args(a): Args<OpenDiffArgs>,
+        Session(session): Session,
+        extensions: Extensions,
     ) -> CallToolResult {
+        let client = caller::client(&self.ws, &session, &extensions).await;
         let (tx, rx) = oneshot::channel::<Outcome>();
         let reply: Reply = Box::new(move |_: &Review, outcome| {
             let _ = tx.send(outcome);
@@ -139,7 +161,7 @@ impl Handler {
                 cli: "Copilot CLI".into(),
             }),
         };
-        let id = match self.ws().service.propose(ask, reply).await {
+        let id = match self.ws.service.propose(ask, reply).await {
             Ok(id) => id,
             Err(e) => return failed(e),
         };
@@ -147,80 +169,63 @@ impl Handler {
         // Dropped with the request (the CLI went): the session's end dismisses the review.
         let outcome = rx.await.ok();
         self.tabs().remove(&a.tab_name);
-        json_text(answer(outcome))
+        json_text(&Answer::of(outcome))
     }
 
-    fn close_diff(&self, a: TabArgs) -> CallToolResult {
+    #[tool(
+        name = "close_diff",
+        description = "Close a review the user answered in the terminal.",
+        input_schema = schema::<TabArgs>()
+    )]
+    fn close_diff(&self, Args(a): Args<TabArgs>) -> CallToolResult {
         let open = self.tabs().remove(&a.tab_name);
-        let closed = open.is_some_and(|id| self.ws().service.close(id).is_ok());
-        json_text(json!({
-            "success": true,
-            "already_closed": !closed,
-            "tab_name": a.tab_name,
-            "message": if closed { "Review closed" } else { "No such review is open" },
-        }))
-    }
-
-    fn update_session_name(&self, session: &str, a: NameArgs) -> CallToolResult {
-        let name: String = a.name.chars().take(MAX_SESSION_NAME).collect();
-        self.ws().sessions.set_session_name(session, name);
-        json_text(json!({"success": true}))
-    }
-
-    fn get_selection(&self) -> CallToolResult {
-        json_text(super::wire::get_selection(
-            self.ws().sessions.selection().as_ref(),
-        ))
-    }
-}
-
-impl ServerHandler for Handler {
-    fn get_info(&self) -> InitializeResult {
-        call::info()
-    }
-
-    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        call::versions()
-    }
-
-    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        let session = self.caller.session(&context.extensions, &context.peer);
-        self.caller.client(&session, &context.extensions).await;
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult {
-            tools: tools(),
-            ..ListToolsResult::default()
+        let closed = open.is_some_and(|id| self.ws.service.close(id).is_ok());
+        json_text(&TabClosed {
+            success: true,
+            already_closed: !closed,
+            tab_name: a.tab_name,
+            message: if closed {
+                "Review closed"
+            } else {
+                "No such review is open"
+            },
         })
     }
 
-    async fn call_tool(
+    #[tool(
+        name = "update_session_name",
+        description = "The session's title, shown with its reviews.",
+        input_schema = schema::<NameArgs>()
+    )]
+    fn update_session_name(
         &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let session = self.caller.session(&context.extensions, &context.peer);
-        let result = match request.name.as_ref() {
-            "open_diff" => {
-                let client = self.caller.client(&session, &context.extensions).await;
-                self.open_diff(session, client, args(&request)?).await
-            }
-            "close_diff" => self.close_diff(args(&request)?),
-            "update_session_name" => self.update_session_name(&session, args(&request)?),
-            "get_selection" => self.get_selection(),
-            "get_diagnostics" => json_text(json!([])),
-            other => {
-                return Err(ErrorData::invalid_params(
-                    format!("unknown tool: {other}"),
-                    None,
-                ))
-            }
-        };
-        Ok(result.into())
+        Args(a): Args<NameArgs>,
+        Session(session): Session,
+    ) -> CallToolResult {
+        let name: String = a.name.chars().take(MAX_SESSION_NAME).collect();
+        self.ws.sessions.set_session_name(&session, name);
+        json_text(&Status {
+            success: true,
+            message: None,
+        })
+    }
+
+    #[tool(
+        name = "get_selection",
+        description = "The text the user selected in Redline's review window, if any.",
+        input_schema = schema::<Anything>()
+    )]
+    fn get_selection(&self) -> CallToolResult {
+        json_text(&super::wire::get_selection(
+            self.ws.sessions.selection().as_ref(),
+        ))
+    }
+    #[tool(
+        name = "get_diagnostics",
+        description = "Diagnostics: Redline has none.",
+        input_schema = schema::<Anything>()
+    )]
+    fn get_diagnostics(&self) -> CallToolResult {
+        json_text(&Vec::<Value>::new())
     }
 }

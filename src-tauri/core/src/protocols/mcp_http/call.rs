@@ -1,17 +1,19 @@
 //! What every tool set served over MCP-over-HTTP shares (Gemini CLI's and Qwen Code's, Copilot
-//! CLI's): the server's answer to `initialize`, a tool's schema, a call's arguments, a result.
+//! CLI's): the server's answer to `initialize`, a tool's schema, and what a tool is handed: its
+//! arguments and the session it acts for.
 
 use crate::error::Error;
 use crate::protocols::mcp::{self, VERSIONS};
+use rmcp::handler::server::common::FromContextPart;
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ContentBlock, ErrorData, InitializeResult,
-    ProtocolVersion, ServerCapabilities, Tool,
+    CallToolResult, ContentBlock, ErrorData, InitializeResult, JsonObject, ProtocolVersion,
+    ServerCapabilities,
 };
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::sync::Arc;
 
 /// Redline's identity and its tools capability.
 pub fn info() -> InitializeResult {
@@ -23,16 +25,10 @@ pub fn versions() -> Cow<'static, [ProtocolVersion]> {
     Cow::Borrowed(VERSIONS)
 }
 
-pub fn tool<T: JsonSchema>(name: &'static str, description: &'static str) -> Tool {
-    Tool::new(name, description, Arc::new(mcp::input_schema::<T>()))
-}
-
-/// The call's arguments as `T`; a misfit is the peer's fault (invalid params).
-pub fn args<T: for<'de> Deserialize<'de> + JsonSchema>(
-    params: &CallToolRequestParams,
-) -> Result<T, ErrorData> {
-    let value = Value::Object(params.arguments.clone().unwrap_or_default());
-    mcp::args(&params.name, value).map_err(|f| ErrorData::invalid_params(f.message, None))
+/// A tool's input schema, for `#[tool(input_schema = …)]`: rmcp's own derivation adds a
+/// meta-schema and a title the CLIs have never been shown.
+pub fn schema<T: JsonSchema>() -> JsonObject {
+    mcp::input_schema::<T>()
 }
 
 /// A tool that ran and failed: the user reads this in the CLI.
@@ -45,4 +41,33 @@ pub fn done(content: Vec<ContentBlock>) -> CallToolResult {
     let mut result = CallToolResult::default();
     result.content = content;
     result
+}
+
+/// A tool's arguments as `T`. A misfit is the peer's fault, a JSON-RPC invalid-params error that
+/// names what the tool expects; rmcp's `Parameters` would answer it as a tool error quoting the
+/// parser.
+pub struct Args<T>(pub T);
+
+impl<S, T: DeserializeOwned + JsonSchema> FromContextPart<ToolCallContext<'_, S>> for Args<T> {
+    fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        let value = Value::Object(context.arguments.take().unwrap_or_default());
+        mcp::args(&context.name, value)
+            .map(Args)
+            .map_err(|f| ErrorData::invalid_params(f.message, None))
+    }
+}
+
+/// The MCP session a call came on, as the handler found it before routing the call.
+#[derive(Clone)]
+pub struct Session(pub String);
+
+impl<S> FromContextPart<ToolCallContext<'_, S>> for Session {
+    fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        context
+            .request_context
+            .extensions
+            .get::<Session>()
+            .cloned()
+            .ok_or_else(|| ErrorData::internal_error("no session for this call", None))
+    }
 }

@@ -1,5 +1,5 @@
 //! Who is calling on one MCP-over-HTTP session: its id and its client, found on first use, for
-//! any tool set served over this transport. Dropping it ends the session.
+//! any tool set served over this transport. Dropping the caller ends the session.
 
 use crate::platform::peer::{Endpoints, PeerProcess};
 use crate::protocols::mcp_http::shared::Shared;
@@ -48,34 +48,38 @@ impl Caller {
         self.ws.sessions.register(&id, client);
         self.session.get_or_init(|| id).clone()
     }
+}
 
-    /// The session's client, with the process behind this request's connection looked up on
-    /// first use (off the runtime: it reads the OS's socket and process tables). Over TCP the
-    /// process is found from both addresses; over a unix socket the kernel names it.
-    pub async fn client(&self, session: &str, extensions: &rmcp::model::Extensions) -> ClientInfo {
-        let client = self.ws.sessions.client(session).unwrap_or_default();
-        if client.process.is_some() {
-            return client;
-        }
-        let Some(parts) = extensions.get::<http::request::Parts>() else {
-            return client;
-        };
-        let found = if let Some(ends) = parts.extensions.get::<Endpoints>().copied() {
-            crate::platform::peer::find(self.ws.service.peers.clone(), ends).await
-        } else if let Some(pid) = parts
-            .extensions
-            .get::<crate::net::accept::SocketPeer>()
-            .and_then(|p| p.pid)
-        {
-            describe(pid).await
-        } else {
-            None
-        };
-        if let Some(p) = found {
-            self.ws.sessions.set_process(session, p);
-        }
-        self.ws.sessions.client(session).unwrap_or(client)
+/// The session's client, with the process behind this request's connection looked up on first
+/// use (off the runtime: it reads the OS's socket and process tables). Over TCP the process is
+/// found from both addresses; over a unix socket the kernel names it.
+pub async fn client(
+    ws: &Shared,
+    session: &str,
+    extensions: &rmcp::model::Extensions,
+) -> ClientInfo {
+    let client = ws.sessions.client(session).unwrap_or_default();
+    if client.process.is_some() {
+        return client;
     }
+    let Some(parts) = extensions.get::<http::request::Parts>() else {
+        return client;
+    };
+    let found = if let Some(ends) = parts.extensions.get::<Endpoints>().copied() {
+        crate::platform::peer::find(ws.service.peers.clone(), ends).await
+    } else if let Some(pid) = parts
+        .extensions
+        .get::<crate::net::accept::SocketPeer>()
+        .and_then(|p| p.pid)
+    {
+        describe(pid).await
+    } else {
+        None
+    };
+    if let Some(p) = found {
+        ws.sessions.set_process(session, p);
+    }
+    ws.sessions.client(session).unwrap_or(client)
 }
 
 async fn describe(pid: u32) -> Option<PeerProcess> {

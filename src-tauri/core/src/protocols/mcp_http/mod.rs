@@ -5,6 +5,7 @@ pub(crate) mod call;
 pub(crate) mod caller;
 pub(crate) mod envelope;
 pub mod guard;
+pub(crate) mod handler;
 pub mod server;
 pub(crate) mod session;
 pub(crate) mod shared;

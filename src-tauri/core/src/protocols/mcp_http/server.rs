@@ -5,8 +5,9 @@ use crate::net::accept;
 use crate::net::limits::Limits;
 use crate::protocols::mcp_http::envelope::{self, Envelope};
 use crate::protocols::mcp_http::guard::{self, Guard, MAX_BODY_BYTES};
+use crate::protocols::mcp_http::handler::Handler;
 use crate::protocols::mcp_http::shared::Shared;
-use crate::protocols::mcp_http::tools::Handler;
+use crate::protocols::mcp_http::tools::Tools;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
@@ -58,7 +59,7 @@ pub fn serve_all(
     limits: Limits,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
-    let app = app(shared, guard, limits, cancel.clone(), Handler::new);
+    let app = app(shared, guard, limits, cancel.clone(), Handler::<Tools>::new);
     accept::serve_all(listeners, app, limits, cancel)
 }
 

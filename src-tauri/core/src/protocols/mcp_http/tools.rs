@@ -1,40 +1,34 @@
-//! The MCP tools a CLI calls (`openDiff`, `closeDiff`, `acceptDiff`, `rejectDiff`), one handler per
-//! session, apart from the HTTP transport that carries them.
+//! The MCP tools Gemini CLI and Qwen Code call (`openDiff`, `closeDiff`, `acceptDiff`,
+//! `rejectDiff`), each declared once for rmcp's tool router, apart from the HTTP transport.
 
 use crate::error::Error;
-use crate::protocols::mcp_http::call::{self, args, done, failed, tool};
-use crate::protocols::mcp_http::caller::Caller;
+use crate::protocols::mcp_http::call::{done, failed, schema, Args, Session};
+use crate::protocols::mcp_http::caller;
+use crate::protocols::mcp_http::handler::ToolSet;
 use crate::protocols::mcp_http::session::{sse_event, Sessions};
 use crate::protocols::mcp_http::shared::Shared;
 use crate::review::service::{Ask, Decision};
-use crate::review::{ClientInfo, Outcome, Reply, Review};
-use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ContentBlock, InitializeResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, Tool,
-};
-use rmcp::model::{CallToolResponse, ErrorData};
-use rmcp::service::{NotificationContext, RequestContext};
-use rmcp::{RoleServer, ServerHandler};
+use crate::review::{Outcome, Reply, Review};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::{CallToolResult, ContentBlock, Extensions};
+use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use std::borrow::Cow;
 use std::sync::Arc;
 
-/// One CLI session's handler.
-pub struct Handler {
-    caller: Caller,
+/// Gemini CLI's and Qwen Code's tools for one session.
+pub struct Tools {
+    ws: Shared,
 }
 
-impl Handler {
-    pub fn new(ws: Shared) -> Self {
-        Handler {
-            caller: Caller::new(ws),
-        }
+impl ToolSet for Tools {
+    fn new(ws: Shared) -> Self {
+        Tools { ws }
     }
 
-    fn ws(&self) -> &Shared {
-        &self.caller.ws
+    fn router() -> ToolRouter<Self> {
+        Self::tool_router()
     }
 }
 
@@ -67,25 +61,6 @@ struct FileArgs {
     file_path: String,
 }
 
-fn tools() -> Vec<Tool> {
-    vec![
-        tool::<OpenDiffArgs>(
-            "openDiff",
-            "Open a review of a proposed change to a file. Answers at once; the decision arrives \
-             later as ide/diffAccepted or ide/diffRejected.",
-        ),
-        tool::<CloseDiffArgs>(
-            "closeDiff",
-            "Close a review without a notification; returns {\"content\": <current edited text>}.",
-        ),
-        tool::<FileArgs>(
-            "acceptDiff",
-            "Accept a review as if the user had, with its current text.",
-        ),
-        tool::<FileArgs>("rejectDiff", "Reject a review as if the user had."),
-    ]
-}
-
 /// The decision as a notification on the asking session's stream, with the path exactly as it
 /// was sent. A diff closed by the CLI (closeDiff) or a session gone hears nothing: a
 /// diffRejected racing a closeDiff turns the user's "Allow" in the terminal into a rejection.
@@ -107,16 +82,24 @@ fn notify_session(sessions: std::sync::Weak<Sessions>, session: String) -> Reply
     })
 }
 
-impl Handler {
+#[tool_router]
+impl Tools {
     /// A CLI in a container sends container paths: the service reads, confines and shows the
     /// host's file, and the notifications the CLI waits on keep its `filePath`.
+    #[tool(
+        name = "openDiff",
+        description = "Open a review of a proposed change to a file. Answers at once; the decision \
+                       arrives later as ide/diffAccepted or ide/diffRejected.",
+        input_schema = schema::<OpenDiffArgs>()
+    )]
     async fn open_diff(
         &self,
-        session: String,
-        client: ClientInfo,
-        a: OpenDiffArgs,
+        Args(a): Args<OpenDiffArgs>,
+        Session(session): Session,
+        extensions: Extensions,
     ) -> CallToolResult {
-        let reply = notify_session(Arc::downgrade(&self.ws().sessions), session.clone());
+        let client = caller::client(&self.ws, &session, &extensions).await;
+        let reply = notify_session(Arc::downgrade(&self.ws.sessions), session.clone());
         let ask = Ask {
             origin: crate::review::Origin::Cli { session },
             client,
@@ -125,22 +108,31 @@ impl Handler {
             proposal: a.new_content,
             read_only: None,
         };
-        match self.ws().service.propose(ask, reply).await {
+        match self.ws.service.propose(ask, reply).await {
             Ok(_) => done(vec![]),
             Err(e) => failed(e),
         }
     }
 
-    fn close_diff(&self, session: &str, a: CloseDiffArgs) -> CallToolResult {
+    #[tool(
+        name = "closeDiff",
+        description = "Close a review without a notification; returns {\"content\": <current edited text>}.",
+        input_schema = schema::<CloseDiffArgs>()
+    )]
+    fn close_diff(
+        &self,
+        Args(a): Args<CloseDiffArgs>,
+        Session(session): Session,
+    ) -> CallToolResult {
         let Some(review) = self
-            .ws()
+            .ws
             .service
-            .find(session, &a.file_path)
-            .filter(|r| r.origin.is_session(session))
+            .find(&session, &a.file_path)
+            .filter(|r| r.origin.is_session(&session))
         else {
             return failed(Error::NoOpenDiff(a.file_path));
         };
-        match self.ws().service.close(review.id) {
+        match self.ws.service.close(review.id) {
             // The CLI parses this text as JSON; no notification may race the user's answer.
             Ok(review) => done(vec![ContentBlock::text(
                 json!({"content": review.current}).to_string(),
@@ -149,69 +141,37 @@ impl Handler {
         }
     }
 
+    #[tool(
+        name = "acceptDiff",
+        description = "Accept a review as if the user had, with its current text.",
+        input_schema = schema::<FileArgs>()
+    )]
+    fn accept_diff(&self, Args(a): Args<FileArgs>, Session(session): Session) -> CallToolResult {
+        self.decide(&session, a, Decision::Accept(None))
+    }
+
+    #[tool(
+        name = "rejectDiff",
+        description = "Reject a review as if the user had.",
+        input_schema = schema::<FileArgs>()
+    )]
+    fn reject_diff(&self, Args(a): Args<FileArgs>, Session(session): Session) -> CallToolResult {
+        self.decide(&session, a, Decision::Reject)
+    }
+}
+
+impl Tools {
     fn decide(&self, session: &str, a: FileArgs, decision: Decision) -> CallToolResult {
-        let Some(review) = self.ws().service.find(session, &a.file_path) else {
+        let Some(review) = self.ws.service.find(session, &a.file_path) else {
             return failed(Error::NoOpenDiff(a.file_path));
         };
         let verb = match decision {
             Decision::Accept(_) | Decision::AcceptRevision { .. } => "accepted",
             Decision::Reject => "rejected",
         };
-        match self.ws().service.decide(review.id, decision) {
+        match self.ws.service.decide(review.id, decision) {
             Ok(()) => done(vec![ContentBlock::text(format!("{verb} {}", a.file_path))]),
             Err(e) => failed(e),
         }
-    }
-}
-
-impl ServerHandler for Handler {
-    fn get_info(&self) -> InitializeResult {
-        call::info()
-    }
-
-    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        call::versions()
-    }
-
-    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        let session = self.caller.session(&context.extensions, &context.peer);
-        // Who asks is looked up now, while the CLI works (the OS's socket and process tables:
-        // ~10 ms here, more with many processes), not on its first openDiff's path.
-        self.caller.client(&session, &context.extensions).await;
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult {
-            tools: tools(),
-            ..ListToolsResult::default()
-        })
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let session = self.caller.session(&context.extensions, &context.peer);
-        let result = match request.name.as_ref() {
-            "openDiff" => {
-                let client = self.caller.client(&session, &context.extensions).await;
-                self.open_diff(session, client, args(&request)?).await
-            }
-            "closeDiff" => self.close_diff(&session, args(&request)?),
-            "acceptDiff" => self.decide(&session, args(&request)?, Decision::Accept(None)),
-            "rejectDiff" => self.decide(&session, args(&request)?, Decision::Reject),
-            other => {
-                return Err(ErrorData::invalid_params(
-                    format!("unknown tool: {other}"),
-                    None,
-                ))
-            }
-        };
-        Ok(result.into())
     }
 }

@@ -1,16 +1,20 @@
-//! The tools Claude Code calls over the WebSocket, with the exact result shapes it reads.
-//! A tool that ran and failed answers `isError: true` with a message for the user; an unknown
-//! tool or bad arguments are JSON-RPC errors. No tool ever writes a file.
+//! The tools Claude Code calls over the WebSocket, each declared once (its name, arguments and
+//! description), with the exact result shapes it reads. A tool that ran and failed answers
+//! `isError: true` with a message for the user; an unknown tool or bad arguments are JSON-RPC
+//! errors. No tool ever writes a file.
 
 use crate::error::Error;
-use crate::protocols::jsonrpc::Fault;
-use crate::protocols::mcp::{self, args};
+use crate::protocols::jsonrpc::{Fault, INVALID_PARAMS};
+use crate::protocols::mcp;
 use crate::protocols::mcp_ws::conn::Conn;
 use crate::review::service::{Ask, Decision};
 use crate::review::{Outcome, Reply, Review};
+use rmcp::model::JsonObject;
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{json, Map, Value};
+use std::marker::PhantomData;
 use std::path::Path;
 use tokio::sync::oneshot;
 
@@ -22,82 +26,212 @@ pub fn initialize(asked: &str) -> Value {
     })
 }
 
-fn tool<T: JsonSchema>(name: &str, description: &str) -> Value {
-    json!({
-        "name": name,
-        "description": description,
-        "inputSchema": mcp::input_schema::<T>(),
-    })
+/// One tool as `tools/list` shows it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listed {
+    name: &'static str,
+    description: &'static str,
+    input_schema: JsonObject,
 }
 
-pub fn list() -> Vec<Value> {
-    vec![
-        tool::<OpenDiffArgs>(
-            "openDiff",
-            "Show a proposed change for review; answers when the user decides: FILE_SAVED and \
-             the final text, or DIFF_REJECTED, or TAB_CLOSED.",
-        ),
-        tool::<TabArgs>(
-            "close_tab",
-            "Close a review tab; a pending review of it ends as closed by the CLI.",
-        ),
-        tool::<Anything>(
-            "closeAllDiffTabs",
-            "Close every review this connection opened.",
-        ),
-        tool::<UriArgs>("getDiagnostics", "Diagnostics: Redline has none."),
-        tool::<Anything>(
-            "getCurrentSelection",
-            "The selection in the user's editor or the review window, if any.",
-        ),
-        tool::<Anything>(
-            "getLatestSelection",
-            "The latest selection in the user's editor or the review window.",
-        ),
-        tool::<Anything>(
-            "getOpenEditors",
-            "The files open in the user's editor and under review in this workspace.",
-        ),
-        tool::<Anything>("getWorkspaceFolders", "The workspace's folders."),
-        tool::<FileArgs>(
-            "checkDocumentDirty",
-            "Whether a file has unsaved changes: Redline never holds any.",
-        ),
-        tool::<FileArgs>("saveDocument", "Redline never writes files; answers so."),
-        tool::<OpenFileArgs>("openFile", "Redline is not an editor; answers so."),
-    ]
+/// Declares each tool once: the `tools/call` it is deserialized from (serde's adjacent tagging
+/// reads the tool from `name` and its arguments from `arguments`) and its `tools/list` entry.
+macro_rules! tools {
+    ($($variant:ident($args:ty) = $name:literal: $description:expr;)*) => {
+        /// A `tools/call` with its arguments.
+        #[derive(Deserialize)]
+        #[serde(tag = "name", content = "arguments")]
+        enum Call {
+            $(#[serde(rename = $name)] $variant($args),)*
+        }
+
+        /// `tools/list`, in the order declared.
+        pub fn list() -> Vec<Listed> {
+            vec![$(Listed {
+                name: $name,
+                description: $description,
+                input_schema: mcp::input_schema::<$args>(),
+            },)*]
+        }
+    };
 }
 
-fn texts(blocks: &[&str]) -> Value {
-    let content: Vec<Value> = blocks
-        .iter()
-        .map(|t| json!({"type": "text", "text": t}))
-        .collect();
-    json!({ "content": content })
+tools! {
+    OpenDiff(OpenDiffArgs) = "openDiff":
+        "Show a proposed change for review; answers when the user decides: FILE_SAVED and \
+         the final text, or DIFF_REJECTED, or TAB_CLOSED.";
+    CloseTab(TabArgs) = "close_tab":
+        "Close a review tab; a pending review of it ends as closed by the CLI.";
+    CloseAllDiffTabs(Anything) = "closeAllDiffTabs":
+        "Close every review this connection opened.";
+    GetDiagnostics(Unread<UriArgs>) = "getDiagnostics": "Diagnostics: Redline has none.";
+    GetCurrentSelection(Unread<Anything>) = "getCurrentSelection":
+        "The selection in the user's editor or the review window, if any.";
+    GetLatestSelection(Unread<Anything>) = "getLatestSelection":
+        "The latest selection in the user's editor or the review window.";
+    GetOpenEditors(Unread<Anything>) = "getOpenEditors":
+        "The files open in the user's editor and under review in this workspace.";
+    GetWorkspaceFolders(Unread<Anything>) = "getWorkspaceFolders": "The workspace's folders.";
+    CheckDocumentDirty(FileArgs) = "checkDocumentDirty":
+        "Whether a file has unsaved changes: Redline never holds any.";
+    SaveDocument(FileArgs) = "saveDocument": "Redline never writes files; answers so.";
+    OpenFile(OpenFileArgs) = "openFile": "Redline is not an editor; answers so.";
 }
 
-fn text(t: &str) -> Value {
-    texts(&[t])
+/// What `tools/call` is sent: a name, and arguments that may be absent or null.
+#[derive(Deserialize)]
+struct Named {
+    name: String,
+    #[serde(default)]
+    arguments: Option<Value>,
 }
 
-fn json_text(v: Value) -> Value {
-    text(&v.to_string())
+impl Call {
+    /// The call in `params`; an unknown tool or arguments that do not fit are invalid params,
+    /// the latter naming what the tool expects.
+    fn parse(params: Value) -> Result<Call, Fault> {
+        let Named { name, arguments } = serde_json::from_value(params)
+            .map_err(|_| Fault::invalid_params(Value::Null, "tools/call"))?;
+        let arguments = match arguments {
+            None | Some(Value::Null) => Value::Object(Map::new()),
+            Some(v) => v,
+        };
+        let call = Map::from_iter([
+            ("name".to_owned(), Value::String(name.clone())),
+            ("arguments".to_owned(), arguments),
+        ]);
+        serde_json::from_value(Value::Object(call)).map_err(|_| {
+            match list().into_iter().find(|t| t.name == name) {
+                Some(tool) => mcp::bad_args(&name, &tool.input_schema),
+                None => Fault::new(Value::Null, INVALID_PARAMS, format!("unknown tool: {name}")),
+            }
+        })
+    }
 }
 
-/// A tool that ran and failed: the user reads this in the CLI.
-fn failed(e: Error) -> Value {
-    json!({"content": [{"type": "text", "text": mcp::failure(&e)}], "isError": true})
+/// A tool's answer as Claude Code reads it: text blocks, and `isError` when the tool failed.
+#[derive(Serialize)]
+struct Answer {
+    content: Vec<Text>,
+    #[serde(rename = "isError", skip_serializing_if = "std::ops::Not::not")]
+    is_error: bool,
+}
+
+#[derive(Serialize)]
+struct Text {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: String,
+}
+
+impl Answer {
+    fn texts<const N: usize>(texts: [String; N]) -> Self {
+        Answer {
+            content: texts
+                .into_iter()
+                .map(|text| Text { kind: "text", text })
+                .collect(),
+            is_error: false,
+        }
+    }
+
+    fn text(text: impl Into<String>) -> Self {
+        Answer::texts([text.into()])
+    }
+
+    /// One text block holding `v` as JSON, which Claude Code parses.
+    fn json<T: Serialize>(v: &T) -> Self {
+        // Strings, booleans and string maps only: serializing them cannot fail.
+        Answer::text(serde_json::to_string(v).unwrap_or_default())
+    }
+
+    /// A tool that ran and failed: the user reads this in the CLI.
+    fn failed(e: Error) -> Self {
+        Answer {
+            is_error: true,
+            ..Answer::text(mcp::failure(&e))
+        }
+    }
+}
+
+/// An answer that something could not be done, or was not found.
+#[derive(Serialize)]
+struct Unsuccessful {
+    success: bool,
+    message: String,
+}
+
+impl Unsuccessful {
+    fn new(message: impl Into<String>) -> Self {
+        Unsuccessful {
+            success: false,
+            message: message.into(),
+        }
+    }
+}
+
+/// An entry of `getOpenEditors`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Tab {
+    uri: String,
+    is_active: bool,
+    label: String,
+    file_name: String,
+    is_dirty: bool,
+    is_untitled: bool,
+}
+
+#[derive(Serialize)]
+struct Tabs {
+    tabs: Vec<Tab>,
+}
+
+#[derive(Serialize)]
+struct Folder {
+    name: String,
+    uri: String,
+    path: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Folders {
+    success: bool,
+    folders: Vec<Folder>,
+    root_path: Option<String>,
+}
+
+/// `checkDocumentDirty`'s answer for a file under review.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DocumentState {
+    success: bool,
+    file_path: String,
+    is_dirty: bool,
+    is_untitled: bool,
+}
+
+/// What `saveDocument` and `openFile` answer: Redline did not do it, and why.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NotDone {
+    success: bool,
+    file_path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    under_review: Option<bool>,
+    message: String,
 }
 
 fn file_uri(path: &Path) -> String {
     crate::platform::file_uri::of(path)
 }
 
-#[derive(Deserialize)]
-struct Call {
-    name: String,
-    #[serde(default)]
-    arguments: Option<Value>,
+fn name_of(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 // No doc comments on the argument types: they would become each schema's description.
@@ -156,50 +290,53 @@ struct UriArgs {
 #[derive(Deserialize, JsonSchema)]
 struct Anything {}
 
+/// Arguments a tool is listed with but never reads: whatever is sent is taken.
+struct Unread<T>(PhantomData<T>);
+
+impl<'de, T> Deserialize<'de> for Unread<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        IgnoredAny::deserialize(d)?;
+        Ok(Unread(PhantomData))
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Unread<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
 pub async fn call(conn: &Conn, params: Value) -> Result<Value, Fault> {
-    let call: Call = serde_json::from_value(params)
-        .map_err(|_| Fault::invalid_params(Value::Null, "tools/call"))?;
-    let name = call.name.as_str();
-    let a = match call.arguments {
-        None | Some(Value::Null) => json!({}),
-        Some(v) => v,
-    };
-    Ok(match name {
-        "openDiff" => open_diff(conn, args(name, a)?).await,
-        "close_tab" => {
-            let a: TabArgs = args(name, a)?;
+    let answer = match Call::parse(params)? {
+        Call::OpenDiff(a) => open_diff(conn, a).await,
+        Call::CloseTab(a) => {
             if let Some(id) = conn.take_tab(&a.tab_name) {
                 let _ = conn.service.close(id);
             }
-            text("TAB_CLOSED")
+            Answer::text("TAB_CLOSED")
         }
-        "closeAllDiffTabs" => {
-            let _: Anything = args(name, a)?;
+        Call::CloseAllDiffTabs(Anything {}) => {
             let n = conn.settle_all(Outcome::Closed);
-            text(&format!("CLOSED_{n}_DIFF_TABS"))
+            Answer::text(format!("CLOSED_{n}_DIFF_TABS"))
         }
-        "getDiagnostics" => text("[]"),
-        "getCurrentSelection" | "getLatestSelection" => current_selection(conn),
-        "getOpenEditors" => open_editors(conn),
-        "getWorkspaceFolders" => workspace_folders(conn),
-        "checkDocumentDirty" => check_dirty(conn, args(name, a)?),
-        "saveDocument" => save_document(conn, args(name, a)?),
-        "openFile" => {
-            let a: OpenFileArgs = args(name, a)?;
-            open_file(conn, &a.file_path)
-        }
-        other => {
-            return Err(Fault::new(
-                Value::Null,
-                crate::protocols::jsonrpc::INVALID_PARAMS,
-                format!("unknown tool: {other}"),
-            ))
-        }
-    })
+        Call::GetDiagnostics(_) => Answer::text("[]"),
+        Call::GetCurrentSelection(_) | Call::GetLatestSelection(_) => current_selection(conn),
+        Call::GetOpenEditors(_) => open_editors(conn),
+        Call::GetWorkspaceFolders(_) => workspace_folders(conn),
+        Call::CheckDocumentDirty(a) => check_dirty(conn, a),
+        Call::SaveDocument(a) => save_document(conn, a),
+        Call::OpenFile(a) => open_file(conn, &a.file_path),
+    };
+    // Strings and booleans only: serializing them cannot fail.
+    Ok(serde_json::to_value(answer).unwrap_or_default())
 }
 
 /// Opens the review and waits for its end: the answer IS the decision.
-async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
+async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Answer {
     let (tx, mut rx) = oneshot::channel::<(Outcome, String)>();
     let reply: Reply = Box::new(move |review: &Review, outcome| {
         let _ = tx.send((outcome, review.current.clone()));
@@ -216,7 +353,7 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
     };
     let id = match conn.service.propose(ask, reply).await {
         Ok(id) => id,
-        Err(e) => return failed(e),
+        Err(e) => return Answer::failed(e),
     };
     conn.set_tab(&a.tab_name, id);
     let settled = tokio::select! {
@@ -228,20 +365,20 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Value {
     };
     conn.forget_tab(&a.tab_name, id);
     match settled {
-        Ok((Outcome::Accepted, final_text)) => texts(&["FILE_SAVED", &final_text]),
-        Ok((Outcome::Closed, _)) => text("TAB_CLOSED"),
-        _ => text("DIFF_REJECTED"),
+        Ok((Outcome::Accepted, final_text)) => Answer::texts(["FILE_SAVED".into(), final_text]),
+        Ok((Outcome::Closed, _)) => Answer::text("TAB_CLOSED"),
+        _ => Answer::text("DIFF_REJECTED"),
     }
 }
 
-fn current_selection(conn: &Conn) -> Value {
-    json_text(super::wire::current_selection(
+fn current_selection(conn: &Conn) -> Answer {
+    Answer::json(&super::wire::current_selection(
         conn.connections.selection().as_ref(),
     ))
 }
 
 /// The editor's files (its active one first), then the files under review, newest first.
-fn open_editors(conn: &Conn) -> Value {
+fn open_editors(conn: &Conn) -> Answer {
     let mut reviews = conn.service.pending();
     reviews.sort_by_key(|r| std::cmp::Reverse(r.updated_at));
     let editor = conn
@@ -264,39 +401,35 @@ fn open_editors(conn: &Conn) -> Value {
     );
     let mut seen = std::collections::HashSet::new();
     paths.retain(|(p, _)| seen.insert(*p));
-    let tabs: Vec<Value> = paths
+    let tabs = paths
         .iter()
-        .map(|(p, active)| {
-            json!({
-                "uri": file_uri(p),
-                "isActive": active,
-                "label": p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-                "fileName": p.to_string_lossy(),
-                "isDirty": false,
-                "isUntitled": false,
-            })
+        .map(|(p, active)| Tab {
+            uri: file_uri(p),
+            is_active: *active,
+            label: name_of(p),
+            file_name: p.to_string_lossy().into_owned(),
+            is_dirty: false,
+            is_untitled: false,
         })
         .collect();
-    json_text(json!({ "tabs": tabs }))
+    Answer::json(&Tabs { tabs })
 }
 
-fn workspace_folders(conn: &Conn) -> Value {
+fn workspace_folders(conn: &Conn) -> Answer {
     let roots = &conn.service.workspace.roots;
-    let folders: Vec<Value> = roots
+    let folders = roots
         .iter()
-        .map(|r| {
-            json!({
-                "name": r.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-                "uri": file_uri(r),
-                "path": r.to_string_lossy(),
-            })
+        .map(|r| Folder {
+            name: name_of(r),
+            uri: file_uri(r),
+            path: r.to_string_lossy().into_owned(),
         })
         .collect();
-    json_text(json!({
-        "success": true,
-        "folders": folders,
-        "rootPath": roots.first().map(|r| r.to_string_lossy().into_owned()),
-    }))
+    Answer::json(&Folders {
+        success: true,
+        folders,
+        root_path: roots.first().map(|r| r.to_string_lossy().into_owned()),
+    })
 }
 
 /// The path confined to the workspace, and whether a review of it is open here.
@@ -305,37 +438,45 @@ fn under_review(conn: &Conn, file_path: &str) -> Result<bool, Error> {
     Ok(conn.service.pending().iter().any(|r| r.path == path))
 }
 
-fn check_dirty(conn: &Conn, a: FileArgs) -> Value {
+fn check_dirty(conn: &Conn, a: FileArgs) -> Answer {
     match under_review(conn, &a.file_path) {
-        Err(e) => failed(e),
-        Ok(true) => json_text(json!({
-            "success": true, "filePath": a.file_path, "isDirty": false, "isUntitled": false
-        })),
-        Ok(false) => json_text(json!({
-            "success": false, "message": format!("Document not open: {}", a.file_path)
-        })),
+        Err(e) => Answer::failed(e),
+        Ok(true) => Answer::json(&DocumentState {
+            success: true,
+            file_path: a.file_path,
+            is_dirty: false,
+            is_untitled: false,
+        }),
+        Ok(false) => Answer::json(&Unsuccessful::new(format!(
+            "Document not open: {}",
+            a.file_path
+        ))),
     }
 }
 
-fn save_document(conn: &Conn, a: FileArgs) -> Value {
+fn save_document(conn: &Conn, a: FileArgs) -> Answer {
     match under_review(conn, &a.file_path) {
-        Err(e) => failed(e),
-        Ok(_) => json_text(json!({
-            "success": false,
-            "filePath": a.file_path,
-            "message": "Redline never writes files: Claude Code writes an accepted change itself",
-        })),
+        Err(e) => Answer::failed(e),
+        Ok(_) => Answer::json(&NotDone {
+            success: false,
+            file_path: a.file_path,
+            under_review: None,
+            message: "Redline never writes files: Claude Code writes an accepted change itself"
+                .into(),
+        }),
     }
 }
 
-fn open_file(conn: &Conn, file_path: &str) -> Value {
+fn open_file(conn: &Conn, file_path: &str) -> Answer {
     match under_review(conn, file_path) {
-        Err(e) => failed(e),
-        Ok(reviewing) => json_text(json!({
-            "success": false,
-            "filePath": file_path,
-            "underReview": reviewing,
-            "message": format!("Redline is a diff reviewer, not an editor: {file_path} was not opened"),
-        })),
+        Err(e) => Answer::failed(e),
+        Ok(reviewing) => Answer::json(&NotDone {
+            success: false,
+            file_path: file_path.to_owned(),
+            under_review: Some(reviewing),
+            message: format!(
+                "Redline is a diff reviewer, not an editor: {file_path} was not opened"
+            ),
+        }),
     }
 }
