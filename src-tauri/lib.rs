@@ -5,9 +5,11 @@
 #![cfg(feature = "desktop")]
 
 mod commands;
+mod instance;
 mod tray;
 mod window;
 
+use instance::instance;
 use redline_core::platform::dirs::Dirs;
 use redline_core::platform::stop::StopSignals;
 use redline_core::review::{Resolved, ReviewEvent};
@@ -137,10 +139,6 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         _ => {}
     });
     Ok(())
-}
-
-fn instance(app: &AppHandle) -> Arc<Instance> {
-    app.state::<Arc<Instance>>().inner().clone()
 }
 
 /// The core's review events, to the window (as events) and the tray (as a rebuilt menu, only
