@@ -14,8 +14,12 @@ pub fn cycles(edges: &[Edge]) -> Vec<(BTreeSet<PathBuf>, String)> {
         next.entry(&e.to).or_default();
     }
     let nodes: Vec<&PathBuf> = next.keys().copied().collect();
-    let index_of: BTreeMap<&PathBuf, usize> = nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-    let succ: Vec<Vec<usize>> = nodes.iter().map(|n| next[n].iter().map(|e| index_of[&e.to]).collect()).collect();
+    let index_of: BTreeMap<&PathBuf, usize> =
+        nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let succ: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|n| next[n].iter().map(|e| index_of[&e.to]).collect())
+        .collect();
     let comps = tarjan(&succ);
     comps
         .into_iter()
@@ -61,7 +65,10 @@ fn show(
         }
     }
     hops.reverse();
-    let mut out: Vec<String> = hops.iter().map(|e| format!("{}:{}", e.from.display(), e.line)).collect();
+    let mut out: Vec<String> = hops
+        .iter()
+        .map(|e| format!("{}:{}", e.from.display(), e.line))
+        .collect();
     out.push(nodes[start].display().to_string());
     out.join(" → ")
 }

@@ -70,7 +70,10 @@ pub fn tokens(src: &str) -> Vec<Token> {
                 j += 1;
             }
             let text: String = c[text_start..j.min(c.len())].iter().collect();
-            out.push(Token { tok: Tok::Str(text), line: start_line });
+            out.push(Token {
+                tok: Tok::Str(text),
+                line: start_line,
+            });
             i = j + 1 + hashes;
         } else if ch == '"' || ((ch == 'b' || ch == 'c') && at(i + 1) == '"') {
             let mut j = if ch == '"' { i + 1 } else { i + 2 };
@@ -83,7 +86,10 @@ pub fn tokens(src: &str) -> Vec<Token> {
                 j += 1;
             }
             let text: String = c[text_start..j.min(c.len())].iter().collect();
-            out.push(Token { tok: Tok::Str(text), line: start_line });
+            out.push(Token {
+                tok: Tok::Str(text),
+                line: start_line,
+            });
             i = j + 1;
         } else if ch == '\'' || (ch == 'b' && at(i + 1) == '\'') {
             let q = if ch == '\'' { i } else { i + 1 };
@@ -103,7 +109,10 @@ pub fn tokens(src: &str) -> Vec<Token> {
                     i += 1;
                 }
             }
-            out.push(Token { tok: Tok::Other, line: start_line });
+            out.push(Token {
+                tok: Tok::Other,
+                line: start_line,
+            });
         } else if ch.is_ascii_digit() {
             while i < c.len() && (c[i].is_alphanumeric() || c[i] == '_' || c[i] == '.') {
                 // `1..2` is a range, not a number.
@@ -112,7 +121,10 @@ pub fn tokens(src: &str) -> Vec<Token> {
                 }
                 i += 1;
             }
-            out.push(Token { tok: Tok::Other, line: start_line });
+            out.push(Token {
+                tok: Tok::Other,
+                line: start_line,
+            });
         } else if ch.is_alphabetic() || ch == '_' {
             if ch == 'r' && at(i + 1) == '#' {
                 i += 2;
@@ -122,12 +134,21 @@ pub fn tokens(src: &str) -> Vec<Token> {
                 i += 1;
             }
             let word: String = c[s..i].iter().collect();
-            out.push(Token { tok: Tok::Ident(word), line: start_line });
+            out.push(Token {
+                tok: Tok::Ident(word),
+                line: start_line,
+            });
         } else if ch == ':' && at(i + 1) == ':' {
-            out.push(Token { tok: Tok::PathSep, line: start_line });
+            out.push(Token {
+                tok: Tok::PathSep,
+                line: start_line,
+            });
             i += 2;
         } else {
-            out.push(Token { tok: Tok::Punct(ch), line: start_line });
+            out.push(Token {
+                tok: Tok::Punct(ch),
+                line: start_line,
+            });
             i += 1;
         }
     }

@@ -12,8 +12,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use table::{Layer, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES};
 
-const BEGIN: &str = "<!-- layers:begin: generated from src-tauri/core/tests/layers/table.rs; \
-                     UPDATE_ARCHITECTURE=1 cargo test -p redline-core --test layers rewrites it -->";
+const BEGIN: &str = "<!-- layers:begin -->";
 const END: &str = "<!-- layers:end -->";
 
 fn core() -> PathBuf {
@@ -39,7 +38,10 @@ fn layer_problems(base: &Path, layers: &[Layer], known: &[&[&str]]) -> Vec<Strin
             continue;
         };
         let Some(layer) = layers.iter().find(|l| l.name == from) else {
-            problems.push(format!("{}: layer `{from}` is not in the layer table", shown(&e.from, base)));
+            problems.push(format!(
+                "{}: layer `{from}` is not in the layer table",
+                shown(&e.from, base)
+            ));
             continue;
         };
         if from != to && to != "error" && !layer.imports.contains(&to.as_str()) {
@@ -60,16 +62,27 @@ fn cycle_problems(edges: &[modules::Edge], base: &Path, known: &[&[&str]]) -> Ve
         .into_iter()
         .filter(|(files, _)| {
             let files: BTreeSet<String> = files.iter().map(|f| shown(f, base)).collect();
-            !known.iter().any(|k| k.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>() == files)
+            !known
+                .iter()
+                .any(|k| k.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>() == files)
         })
-        .map(|(_, cycle)| format!("files import each other: {}", cycle.replace(&format!("{}/", base.display()), "")))
+        .map(|(_, cycle)| {
+            format!(
+                "files import each other: {}",
+                cycle.replace(&format!("{}/", base.display()), "")
+            )
+        })
         .collect()
 }
 
 #[test]
 fn the_core_keeps_its_layers_and_has_no_cycles() {
     let problems = layer_problems(&core(), LAYERS, KNOWN_CYCLES);
-    assert!(problems.is_empty(), "redline-core:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "redline-core:\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -80,7 +93,11 @@ fn the_shell_has_no_cycles() {
         let krate = modules::read(&shell.join(root));
         problems.extend(cycle_problems(&krate.edges, &shell, &[]));
     }
-    assert!(problems.is_empty(), "the shell (src-tauri):\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "the shell (src-tauri):\n{}",
+        problems.join("\n")
+    );
 }
 
 /// A test's own files, which may be long: a `tests` dir, `tests.rs`, `*_tests.rs`, `*.test.ts`.
@@ -115,10 +132,14 @@ fn long_files(root: &Path, max: usize, allowed: &[&str]) -> Vec<String> {
     files
         .iter()
         .filter_map(|f| {
-            let lines = std::fs::read_to_string(f).unwrap_or_default().lines().count();
+            let lines = std::fs::read_to_string(f)
+                .unwrap_or_default()
+                .lines()
+                .count();
             let name = shown(f, root);
-            (lines > max && !allowed.contains(&name.as_str()))
-                .then(|| format!("{name}: {lines} lines (at most {max} outside tests: split it by noun)"))
+            (lines > max && !allowed.contains(&name.as_str())).then(|| {
+                format!("{name}: {lines} lines (at most {max} outside tests: split it by noun)")
+            })
         })
         .collect()
 }
@@ -169,29 +190,54 @@ fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
          #[cfg(test)]\nmod tests { use crate::doctor::X; }\n",
     );
     // Sideways, as a path in code.
-    write("src/doctor.rs", "pub struct X;\nfn f() { let _ = crate::surfaces::Y; }\n");
+    write(
+        "src/doctor.rs",
+        "pub struct X;\nfn f() { let _ = crate::surfaces::Y; }\n",
+    );
     write("src/surfaces.rs", "pub struct Y;\n");
     // A cycle of three files, closed through `super::` and through the re-export in mod.rs.
-    write("src/platform/mod.rs", "mod a;\nmod b;\nmod c;\npub use a::A;\n");
+    write(
+        "src/platform/mod.rs",
+        "mod a;\nmod b;\nmod c;\npub use a::A;\n",
+    );
     write("src/platform/a.rs", "use super::b::B;\npub struct A;\n");
-    write("src/platform/b.rs", "pub struct B;\nfn f() { super::c::C; }\n");
-    write("src/platform/c.rs", "pub struct C;\nfn f() -> crate::platform::A { todo!() }\n");
+    write(
+        "src/platform/b.rs",
+        "pub struct B;\nfn f() { super::c::C; }\n",
+    );
+    write(
+        "src/platform/c.rs",
+        "pub struct C;\nfn f() -> crate::platform::A { todo!() }\n",
+    );
     // A facade re-exporting its children is no cycle: e.rs's `super::D` is d.rs's, and d.rs may
     // use what runtime.rs itself defines.
-    write("src/runtime.rs", "mod d;\nmod e;\npub use d::D;\npub struct Up;\n");
+    write(
+        "src/runtime.rs",
+        "mod d;\nmod e;\npub use d::D;\npub struct Up;\n",
+    );
     write("src/runtime/d.rs", "pub struct D;\nfn f(_: super::Up) {}\n");
     write("src/runtime/e.rs", "use super::D;\nuse crate::clients;\n");
     let problems = layer_problems(base, LAYERS, &[]);
     let text = problems.join("\n");
-    assert!(text.contains("src/clients.rs:2: `clients` imports `runtime` (src/runtime.rs)"), "{text}");
-    assert!(text.contains("src/doctor.rs:2: `doctor` imports `surfaces` (src/surfaces.rs)"), "{text}");
+    assert!(
+        text.contains("src/clients.rs:2: `clients` imports `runtime` (src/runtime.rs)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/doctor.rs:2: `doctor` imports `surfaces` (src/surfaces.rs)"),
+        "{text}"
+    );
     assert!(
         text.contains("files import each other: src/platform/a.rs:1 → src/platform/b.rs:2 → src/platform/c.rs:2 → src/platform/a.rs"),
         "{text}"
     );
     assert_eq!(problems.len(), 3, "{text}");
     // The same cycle, listed as known, is let through.
-    let known: &[&[&str]] = &[&["src/platform/a.rs", "src/platform/b.rs", "src/platform/c.rs"]];
+    let known: &[&[&str]] = &[&[
+        "src/platform/a.rs",
+        "src/platform/b.rs",
+        "src/platform/c.rs",
+    ]];
     assert_eq!(layer_problems(base, LAYERS, known).len(), 2);
 
     write("src-tauri/core/src/long.rs", &"//\n".repeat(401));

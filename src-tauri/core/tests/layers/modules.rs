@@ -52,8 +52,8 @@ pub fn read(root: &Path) -> Crate {
     let mut files = BTreeMap::new();
     let mut queue = vec![(root.to_path_buf(), ModPath::new())];
     while let Some((file, path)) = queue.pop() {
-        let src = std::fs::read_to_string(&file)
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let src =
+            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let mut walk = Walk {
             toks: tokens(&src),
             i: 0,
@@ -89,14 +89,22 @@ pub fn read(root: &Path) -> Crate {
         let from = &modules[&w.scope].file;
         let to = file_of(&modules, &abs, 0);
         if &to != from && !edges.iter().any(|e| &e.from == from && e.to == to) {
-            edges.push(Edge { from: from.clone(), to, line: w.line });
+            edges.push(Edge {
+                from: from.clone(),
+                to,
+                line: w.line,
+            });
         }
     }
     Crate { files, edges }
 }
 
 /// The absolute module path `segments` (as written in `scope`) names; `None`: not this crate.
-fn absolute(modules: &HashMap<ModPath, Module>, scope: &[String], segments: &[String]) -> Option<ModPath> {
+fn absolute(
+    modules: &HashMap<ModPath, Module>,
+    scope: &[String],
+    segments: &[String],
+) -> Option<ModPath> {
     let (first, rest) = segments.split_first()?;
     let mut base: ModPath = scope.to_vec();
     let rest = match first.as_str() {
@@ -132,7 +140,10 @@ fn absolute(modules: &HashMap<ModPath, Module>, scope: &[String], segments: &[St
 /// The file defining what `abs` names: its longest module prefix's, or, where the rest starts
 /// with a name that module re-exports, the file that name comes from.
 fn file_of(modules: &HashMap<ModPath, Module>, abs: &[String], depth: usize) -> PathBuf {
-    let k = (0..=abs.len()).rev().find(|k| modules.contains_key(&abs[..*k])).unwrap_or(0);
+    let k = (0..=abs.len())
+        .rev()
+        .find(|k| modules.contains_key(&abs[..*k]))
+        .unwrap_or(0);
     let m = &modules[&abs[..k]];
     if k < abs.len() && depth < 16 {
         if let Some(Some(target)) = m.aliases.get(&abs[k]) {
@@ -193,7 +204,11 @@ impl Walk<'_> {
                 }
                 Some(Tok::Ident(w)) if w == "mod" => {
                     if let Some(name) = self.ident(self.i + 1).map(str::to_string) {
-                        self.modules.entry(path.clone()).or_default().children.insert(name.clone());
+                        self.modules
+                            .entry(path.clone())
+                            .or_default()
+                            .children
+                            .insert(name.clone());
                         let mut child = path.clone();
                         child.push(name.clone());
                         if self.tok(self.i + 2) == Some(&Tok::Punct('{')) {
@@ -223,14 +238,26 @@ impl Walk<'_> {
                         segments.push(alias);
                         if segments.len() > 1 {
                             let reexport = reexport && segments.last().is_some_and(|s| s != "*");
-                            self.written.push(Written { scope: path.clone(), segments, line, is_use: true, reexport });
+                            self.written.push(Written {
+                                scope: path.clone(),
+                                segments,
+                                line,
+                                is_use: true,
+                                reexport,
+                            });
                         }
                     }
                     continue;
                 }
                 Some(Tok::Ident(_)) if self.path_starts() => {
                     let segments = self.path();
-                    self.written.push(Written { scope: path.clone(), segments, line, is_use: false, reexport: false });
+                    self.written.push(Written {
+                        scope: path.clone(),
+                        segments,
+                        line,
+                        is_use: false,
+                        reexport: false,
+                    });
                     continue;
                 }
                 Some(Tok::Punct('{')) => {
@@ -252,7 +279,9 @@ impl Walk<'_> {
     /// Whether the `use` here is `pub` or `pub(…)`.
     fn visible(&self) -> bool {
         let back = |n: usize| self.i.checked_sub(n).and_then(|b| self.ident(b));
-        back(1) == Some("pub") || (self.tok(self.i.wrapping_sub(1)) == Some(&Tok::Punct(')')) && back(4) == Some("pub"))
+        back(1) == Some("pub")
+            || (self.tok(self.i.wrapping_sub(1)) == Some(&Tok::Punct(')'))
+                && back(4) == Some("pub"))
     }
 
     /// Whether a path starts here: an identifier before `::`, not itself after `::` or `$`.
@@ -274,7 +303,9 @@ impl Walk<'_> {
         while let Some(w) = self.ident(self.i).map(str::to_string) {
             segments.push(w);
             self.i += 1;
-            if self.tok(self.i) == Some(&Tok::PathSep) && matches!(self.tok(self.i + 1), Some(Tok::Ident(_))) {
+            if self.tok(self.i) == Some(&Tok::PathSep)
+                && matches!(self.tok(self.i + 1), Some(Tok::Ident(_)))
+            {
                 self.i += 1;
             } else {
                 break;
@@ -326,7 +357,11 @@ impl Walk<'_> {
                 _ => {
                     // `;`, `,` or `}`: the leaf binds its last segment.
                     if let Some(last) = segs.last().cloned() {
-                        let name = if last == "self" && segs.len() > 1 { segs[segs.len() - 2].clone() } else { last };
+                        let name = if last == "self" && segs.len() > 1 {
+                            segs[segs.len() - 2].clone()
+                        } else {
+                            last
+                        };
                         let mut leaf = segs;
                         leaf.push(name);
                         leaves.push(leaf);
@@ -350,7 +385,10 @@ impl Walk<'_> {
             return (false, None);
         }
         let end = self.matching(self.i);
-        let inner: Vec<Tok> = self.toks[self.i + 1..end].iter().map(|t| t.tok.clone()).collect();
+        let inner: Vec<Tok> = self.toks[self.i + 1..end]
+            .iter()
+            .map(|t| t.tok.clone())
+            .collect();
         self.i = end + 1;
         let word = |s: &str| Tok::Ident(s.into());
         let is_test = inner == [word("cfg"), Tok::Punct('('), word("test"), Tok::Punct(')')];
@@ -405,7 +443,11 @@ impl Walk<'_> {
             return dir.join(p);
         }
         let stem = self.file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-        let mut dir = if matches!(stem, "lib" | "main" | "mod") { dir.to_path_buf() } else { dir.join(stem) };
+        let mut dir = if matches!(stem, "lib" | "main" | "mod") {
+            dir.to_path_buf()
+        } else {
+            dir.join(stem)
+        };
         for m in inline {
             dir.push(m);
         }

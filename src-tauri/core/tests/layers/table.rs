@@ -75,7 +75,10 @@ pub const KNOWN_CYCLES: &[&[&str]] = &[
     &["src/review/editor.rs", "src/review/selection.rs"],
     // t24-companion turns `Companion`'s per-protocol fields into a list of servers; copilot.rs
     // then no longer reaches back into companion.rs for `Companion`.
-    &["src/runtime/companion.rs", "src/runtime/companion/copilot.rs"],
+    &[
+        "src/runtime/companion.rs",
+        "src/runtime/companion/copilot.rs",
+    ],
     // t24-checks rewrites `verdict::decide` as a chain of checks returning findings; verdict.rs
     // then no longer fills mod.rs's `CliReport` for it.
     &["src/doctor/mod.rs", "src/doctor/verdict.rs"],
@@ -87,15 +90,15 @@ pub const MAX_LINES: usize = 400;
 /// Files over `MAX_LINES` that other engineers are splitting right now (issue 24); the lead
 /// empties this list after merging their branches. Paths from the repository root.
 pub const LONG_FILES: &[&str] = &[
-    "src-tauri/core/src/review/mod.rs",               // t24-wire
-    "src-tauri/core/src/review/service.rs",           // t24-wire
-    "src-tauri/core/src/runtime/companion.rs",        // t24-companion
-    "src-tauri/core/src/runtime/instance.rs",         // t24-companion
-    "src-tauri/core/src/runtime/instance/local.rs",   // t24-companion
-    "src-tauri/core/src/doctor/probe.rs",             // t24-checks
-    "bench/src/main.rs",                              // t24-bench (clap)
-    "bench/src/http.rs",                              // t24-bench
-    "ui/src/app.ts",                                  // t24-bench
+    "src-tauri/core/src/review/mod.rs",             // t24-wire
+    "src-tauri/core/src/review/service.rs",         // t24-wire
+    "src-tauri/core/src/runtime/companion.rs",      // t24-companion
+    "src-tauri/core/src/runtime/instance.rs",       // t24-companion
+    "src-tauri/core/src/runtime/instance/local.rs", // t24-companion
+    "src-tauri/core/src/doctor/probe.rs",           // t24-checks
+    "bench/src/main.rs",                            // t24-bench (clap)
+    "bench/src/http.rs",                            // t24-bench
+    "ui/src/app.ts",                                // t24-bench
 ];
 
 /// docs/architecture.md's generated block: the table, one row per layer, highest first.
@@ -105,7 +108,11 @@ pub fn markdown() -> String {
         let imports = if l.imports.is_empty() {
             "nothing".to_string()
         } else {
-            l.imports.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
+            l.imports
+                .iter()
+                .map(|i| format!("`{i}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         let holds = l.holds.split_whitespace().collect::<Vec<_>>().join(" ");
         out.push_str(&format!("| `{}` | {imports} | {holds} |\n", l.name));
