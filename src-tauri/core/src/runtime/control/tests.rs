@@ -1,5 +1,6 @@
 //! The channel itself on this OS: a Unix socket, or on Windows a named pipe (CI runs this there).
 
+#[cfg(unix)]
 use super::request::MAX_REQUEST_BYTES;
 use super::*;
 use crate::error::Error;
@@ -8,9 +9,11 @@ use crate::platform::dirs::Dirs;
 use crate::platform::keyring::Tokens;
 use crate::platform::process::OsProcessTable;
 use crate::runtime::instance::{Instance, World};
+#[cfg(unix)]
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
+#[cfg(unix)]
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 fn world(dirs: &Dirs) -> World {
