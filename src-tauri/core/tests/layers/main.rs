@@ -10,7 +10,7 @@ mod table;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use table::{Layer, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES};
+use table::{Layer, Part, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES, PARTS};
 
 const BEGIN: &str = "<!-- layers:begin -->";
 const END: &str = "<!-- layers:end -->";
@@ -29,9 +29,10 @@ fn shown(p: &Path, base: &Path) -> String {
 
 /// What is wrong with the crate under `base` (root `base/src/lib.rs`): imports outside `layers`,
 /// and cycles other than `known` (paths relative to `base`).
-fn layer_problems(base: &Path, layers: &[Layer], known: &[&[&str]]) -> Vec<String> {
+fn layer_problems(base: &Path, layers: &[Layer], parts: &[Part], known: &[&[&str]]) -> Vec<String> {
     let krate = modules::read(&base.join("src/lib.rs"));
     let layer_of = |file: &PathBuf| krate.files.get(file).and_then(|m| m.first()).cloned();
+    let part_of = |file: &PathBuf| krate.files.get(file).and_then(|m| m.get(1)).cloned();
     let mut problems = Vec::new();
     for e in &krate.edges {
         let (Some(from), Some(to)) = (layer_of(&e.from), layer_of(&e.to)) else {
@@ -44,7 +45,28 @@ fn layer_problems(base: &Path, layers: &[Layer], known: &[&[&str]]) -> Vec<Strin
             ));
             continue;
         };
-        if from != to && to != "error" && !layer.imports.contains(&to.as_str()) {
+        if from == to {
+            let (Some(a), Some(b)) = (part_of(&e.from), part_of(&e.to)) else {
+                continue;
+            };
+            let Some(part) = parts.iter().find(|p| p.layer == from && p.name == a) else {
+                if parts.iter().any(|p| p.layer == from) {
+                    problems.push(format!(
+                        "{}: `{from}::{a}` is not in the layer table's parts",
+                        shown(&e.from, base)
+                    ));
+                }
+                continue;
+            };
+            if a != b && !part.imports.contains(&b.as_str()) {
+                problems.push(format!(
+                    "{}:{}: `{from}::{a}` imports `{from}::{b}` ({}), which the layer table does not allow",
+                    shown(&e.from, base),
+                    e.line,
+                    shown(&e.to, base)
+                ));
+            }
+        } else if to != "error" && !layer.imports.contains(&to.as_str()) {
             problems.push(format!(
                 "{}:{}: `{from}` imports `{to}` ({}), which the layer table does not allow",
                 shown(&e.from, base),
@@ -77,7 +99,7 @@ fn cycle_problems(edges: &[modules::Edge], base: &Path, known: &[&[&str]]) -> Ve
 
 #[test]
 fn the_core_keeps_its_layers_and_has_no_cycles() {
-    let problems = layer_problems(&core(), LAYERS, KNOWN_CYCLES);
+    let problems = layer_problems(&core(), LAYERS, PARTS, KNOWN_CYCLES);
     assert!(
         problems.is_empty(),
         "redline-core:\n{}",
@@ -170,8 +192,9 @@ fn the_architecture_doc_shows_the_layer_table() {
     );
 }
 
-/// The checker itself: a crate with an upward import, a sideways one, a cycle, a long file and a
-/// re-exporting facade, each where a check must see it (or, for the facade and test code, not).
+/// The checker itself: a crate with an upward import, a sideways one, one between two protocols,
+/// a cycle, a long file and a re-exporting facade, each where a check must see it (or, for the
+/// facade and test code, not).
 #[test]
 fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
     let tmp = tempfile::tempdir().unwrap();
@@ -181,7 +204,7 @@ fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     };
-    write("src/lib.rs", "mod error;\npub mod clients;\npub mod platform;\npub mod doctor;\npub mod surfaces;\npub mod runtime;\npub use error::Error;\n");
+    write("src/lib.rs", "mod error;\npub mod clients;\npub mod platform;\npub mod doctor;\npub mod surfaces;\npub mod runtime;\npub mod protocols;\npub use error::Error;\n");
     write("src/error.rs", "pub struct Error;\n");
     // Upward, in a grouped use; the same path in a comment, a string and test code is no import.
     write(
@@ -217,7 +240,18 @@ fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
     );
     write("src/runtime/d.rs", "pub struct D;\nfn f(_: super::Up) {}\n");
     write("src/runtime/e.rs", "use super::D;\nuse crate::clients;\n");
-    let problems = layer_problems(base, LAYERS, &[]);
+    // Inside protocols, an adapter reaching another: only copilot may, and only mcp_http.
+    write(
+        "src/protocols/mod.rs",
+        "pub mod copilot;\npub mod mcp_http;\npub mod mcp_ws;\n",
+    );
+    write("src/protocols/mcp_http.rs", "pub struct App;\n");
+    write(
+        "src/protocols/mcp_ws.rs",
+        "use crate::protocols::mcp_http::App;\n",
+    );
+    write("src/protocols/copilot.rs", "use super::mcp_http::App;\n");
+    let problems = layer_problems(base, LAYERS, PARTS, &[]);
     let text = problems.join("\n");
     assert!(
         text.contains("src/clients.rs:2: `clients` imports `runtime` (src/runtime.rs)"),
@@ -231,14 +265,18 @@ fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
         text.contains("files import each other: src/platform/a.rs:1 → src/platform/b.rs:2 → src/platform/c.rs:2 → src/platform/a.rs"),
         "{text}"
     );
-    assert_eq!(problems.len(), 3, "{text}");
+    assert!(
+        text.contains("src/protocols/mcp_ws.rs:1: `protocols::mcp_ws` imports `protocols::mcp_http` (src/protocols/mcp_http.rs)"),
+        "{text}"
+    );
+    assert_eq!(problems.len(), 4, "{text}");
     // The same cycle, listed as known, is let through.
     let known: &[&[&str]] = &[&[
         "src/platform/a.rs",
         "src/platform/b.rs",
         "src/platform/c.rs",
     ]];
-    assert_eq!(layer_problems(base, LAYERS, known).len(), 2);
+    assert_eq!(layer_problems(base, LAYERS, PARTS, known).len(), 3);
 
     write("src-tauri/core/src/long.rs", &"//\n".repeat(401));
     write("src-tauri/core/src/long_tests.rs", &"//\n".repeat(401));

@@ -67,6 +67,43 @@ pub const LAYERS: &[Layer] = &[
     },
 ];
 
+/// One part of a layer whose parts keep apart: what it may import of its layer's other parts.
+pub struct Part {
+    pub layer: &'static str,
+    pub name: &'static str,
+    pub imports: &'static [&'static str],
+}
+
+/// The protocols never import each other, but for `copilot` on `mcp_http`'s app (one way); what
+/// they share sits beside them, once (`jsonrpc`, `mcp`). A layer with no parts here is one whole.
+pub const PARTS: &[Part] = &[
+    Part {
+        layer: "protocols",
+        name: "jsonrpc",
+        imports: &[],
+    },
+    Part {
+        layer: "protocols",
+        name: "mcp",
+        imports: &["jsonrpc"],
+    },
+    Part {
+        layer: "protocols",
+        name: "mcp_http",
+        imports: &["jsonrpc", "mcp"],
+    },
+    Part {
+        layer: "protocols",
+        name: "mcp_ws",
+        imports: &["jsonrpc", "mcp"],
+    },
+    Part {
+        layer: "protocols",
+        name: "copilot",
+        imports: &["jsonrpc", "mcp", "mcp_http"],
+    },
+];
+
 /// Cycles being removed on another branch right now; the lead empties this list at merge.
 /// Each entry is one strongly connected component, exactly (paths under src-tauri/core).
 pub const KNOWN_CYCLES: &[&[&str]] = &[
@@ -117,5 +154,27 @@ pub fn markdown() -> String {
         let holds = l.holds.split_whitespace().collect::<Vec<_>>().join(" ");
         out.push_str(&format!("| `{}` | {imports} | {holds} |\n", l.name));
     }
+    let mut layers: Vec<&str> = PARTS.iter().map(|p| p.layer).collect();
+    layers.dedup();
+    for layer in layers {
+        out.push_str(&format!(
+            "\n| inside `{layer}` | may import |\n| --- | --- |\n"
+        ));
+        for p in PARTS.iter().filter(|p| p.layer == layer).rev() {
+            out.push_str(&format!("| `{}` | {} |\n", p.name, list(p.imports)));
+        }
+    }
     out
+}
+
+fn list(names: &[&str]) -> String {
+    if names.is_empty() {
+        "nothing".to_string()
+    } else {
+        names
+            .iter()
+            .map(|i| format!("`{i}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
