@@ -204,7 +204,7 @@ fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     };
-    write("src/lib.rs", "mod error;\npub mod clients;\npub mod platform;\npub mod doctor;\npub mod surfaces;\npub mod runtime;\npub mod protocols;\npub use error::Error;\n");
+    write("src/lib.rs", "mod error;\npub mod clients;\npub mod platform;\npub mod doctor;\npub mod surfaces;\npub mod runtime;\npub mod protocols;\npub mod workspace;\npub use error::Error;\n");
     write("src/error.rs", "pub struct Error;\n");
     // Upward, in a grouped use; the same path in a comment, a string and test code is no import.
     write(
@@ -240,6 +240,15 @@ fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
     );
     write("src/runtime/d.rs", "pub struct D;\nfn f(_: super::Up) {}\n");
     write("src/runtime/e.rs", "use super::D;\nuse crate::clients;\n");
+    // A name lent by `pub use` and used by the lender too is an import: mod.rs ↔ w.rs.
+    write(
+        "src/workspace/mod.rs",
+        "mod w;\npub use w::W;\npub struct Root;\nconst ALL: [W; 0] = [];\n",
+    );
+    write(
+        "src/workspace/w.rs",
+        "pub struct W;\nfn f(_: super::Root) {}\n",
+    );
     // Inside protocols, an adapter reaching another: only copilot may, and only mcp_http.
     write(
         "src/protocols/mod.rs",
@@ -269,14 +278,18 @@ fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
         text.contains("src/protocols/mcp_ws.rs:1: `protocols::mcp_ws` imports `protocols::mcp_http` (src/protocols/mcp_http.rs)"),
         "{text}"
     );
-    assert_eq!(problems.len(), 4, "{text}");
+    assert!(
+        text.contains("files import each other: src/workspace/mod.rs:2 → src/workspace/w.rs:2 → src/workspace/mod.rs"),
+        "{text}"
+    );
+    assert_eq!(problems.len(), 5, "{text}");
     // The same cycle, listed as known, is let through.
     let known: &[&[&str]] = &[&[
         "src/platform/a.rs",
         "src/platform/b.rs",
         "src/platform/c.rs",
     ]];
-    assert_eq!(layer_problems(base, LAYERS, PARTS, known).len(), 3);
+    assert_eq!(layer_problems(base, LAYERS, PARTS, known).len(), 4);
 
     write("src-tauri/core/src/long.rs", &"//\n".repeat(401));
     write("src-tauri/core/src/long_tests.rs", &"//\n".repeat(401));

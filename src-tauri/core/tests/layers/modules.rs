@@ -7,7 +7,7 @@
 //! can import it, so it cannot close a cycle among product files.
 
 use crate::lex::{tokens, Tok, Token};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 type ModPath = Vec<String>;
@@ -26,8 +26,9 @@ struct Written {
     segments: Vec<String>,
     line: usize,
     is_use: bool,
-    /// A named `pub use`: it lends a name and uses nothing; importers of the name are resolved
-    /// through it to where the name is defined, so a facade and its children form no cycle.
+    /// A named `pub use` of a name the file does not use itself: it lends the name and uses
+    /// nothing; importers of the name are resolved through it to where the name is defined, so
+    /// a facade and its children form no cycle.
     reexport: bool,
 }
 
@@ -54,6 +55,8 @@ pub fn read(root: &Path) -> Crate {
     while let Some((file, path)) = queue.pop() {
         let src =
             std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let first = written.len();
+        let mut used = HashSet::new();
         let mut walk = Walk {
             toks: tokens(&src),
             i: 0,
@@ -61,8 +64,15 @@ pub fn read(root: &Path) -> Crate {
             modules: &mut modules,
             written: &mut written,
             queue: &mut queue,
+            used: &mut used,
         };
         walk.module(path.clone(), &[]);
+        // A name the file lends and also uses itself is an import of its own.
+        for w in &mut written[first..] {
+            if w.reexport && w.segments.last().is_some_and(|n| used.contains(n)) {
+                w.reexport = false;
+            }
+        }
         files.insert(file, path);
     }
     let mut edges: Vec<Edge> = Vec::new();
@@ -164,6 +174,8 @@ struct Walk<'a> {
     modules: &'a mut HashMap<ModPath, Module>,
     written: &'a mut Vec<Written>,
     queue: &'a mut Vec<(PathBuf, ModPath)>,
+    /// Every identifier in the file's product code outside `use` items.
+    used: &'a mut HashSet<String>,
 }
 
 impl Walk<'_> {
@@ -251,6 +263,7 @@ impl Walk<'_> {
                 }
                 Some(Tok::Ident(_)) if self.path_starts() => {
                     let segments = self.path();
+                    self.used.extend(segments.iter().cloned());
                     self.written.push(Written {
                         scope: path.clone(),
                         segments,
@@ -265,6 +278,9 @@ impl Walk<'_> {
                     self.i += 1;
                     self.module_block(&path, inline);
                     continue;
+                }
+                Some(Tok::Ident(w)) => {
+                    self.used.insert(w);
                 }
                 _ => {}
             }
