@@ -3,11 +3,12 @@
 
 use crate::modules::Edge;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Every strongly connected component of more than one file, each as its sorted files and one
 /// cycle through them (`a.rs:3 → b.rs:7 → a.rs`).
-pub fn cycles(edges: &[Edge]) -> Vec<(BTreeSet<PathBuf>, String)> {
+/// Files are shown by `name`.
+pub fn cycles(edges: &[Edge], name: impl Fn(&Path) -> String) -> Vec<(BTreeSet<PathBuf>, String)> {
     let mut next: BTreeMap<&PathBuf, Vec<&Edge>> = BTreeMap::new();
     for e in edges {
         next.entry(&e.from).or_default().push(e);
@@ -27,7 +28,7 @@ pub fn cycles(edges: &[Edge]) -> Vec<(BTreeSet<PathBuf>, String)> {
         .map(|c| {
             let set: BTreeSet<usize> = c.iter().copied().collect();
             let files = c.iter().map(|&i| nodes[i].clone()).collect();
-            (files, show(&nodes, &next, &index_of, &set))
+            (files, show(&nodes, &next, &index_of, &set, &name))
         })
         .collect()
 }
@@ -38,6 +39,7 @@ fn show(
     next: &BTreeMap<&PathBuf, Vec<&Edge>>,
     index_of: &BTreeMap<&PathBuf, usize>,
     comp: &BTreeSet<usize>,
+    name: &dyn Fn(&Path) -> String,
 ) -> String {
     let start = *comp.iter().next().unwrap();
     let mut came: BTreeMap<usize, &Edge> = BTreeMap::new();
@@ -67,9 +69,9 @@ fn show(
     hops.reverse();
     let mut out: Vec<String> = hops
         .iter()
-        .map(|e| format!("{}:{}", e.from.display(), e.line))
+        .map(|e| format!("{}:{}", name(&e.from), e.line))
         .collect();
-    out.push(nodes[start].display().to_string());
+    out.push(name(nodes[start]));
     out.join(" → ")
 }
 

@@ -20,11 +20,22 @@ fn core() -> PathBuf {
 }
 
 fn repo() -> PathBuf {
-    core().join("../..").canonicalize().unwrap()
+    // Not canonicalized: on Windows that makes a verbatim path, which takes no `/` in a join.
+    let core = core();
+    core.parent()
+        .and_then(Path::parent)
+        .unwrap_or(&core)
+        .to_path_buf()
 }
 
+/// `p` relative to `base`, with `/` between its parts on every OS (as the lists in table.rs are).
 fn shown(p: &Path, base: &Path) -> String {
-    p.strip_prefix(base).unwrap_or(p).display().to_string()
+    let rel = p.strip_prefix(base).unwrap_or(p);
+    let parts: Vec<String> = rel
+        .iter()
+        .map(|c| c.to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
 }
 
 /// What is wrong with the crate under `base` (root `base/src/lib.rs`): imports outside `layers`,
@@ -80,7 +91,7 @@ fn layer_problems(base: &Path, layers: &[Layer], parts: &[Part], known: &[&[&str
 }
 
 fn cycle_problems(edges: &[modules::Edge], base: &Path, known: &[&[&str]]) -> Vec<String> {
-    graph::cycles(edges)
+    graph::cycles(edges, |p| shown(p, base))
         .into_iter()
         .filter(|(files, _)| {
             let files: BTreeSet<String> = files.iter().map(|f| shown(f, base)).collect();
@@ -88,12 +99,7 @@ fn cycle_problems(edges: &[modules::Edge], base: &Path, known: &[&[&str]]) -> Ve
                 .iter()
                 .any(|k| k.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>() == files)
         })
-        .map(|(_, cycle)| {
-            format!(
-                "files import each other: {}",
-                cycle.replace(&format!("{}/", base.display()), "")
-            )
-        })
+        .map(|(_, cycle)| format!("files import each other: {cycle}"))
         .collect()
 }
 
