@@ -2,17 +2,17 @@
 //! `redline mention` and `redline context` (docs/editors.md).
 
 use crate::args::Command;
-use crate::cli::{ask, current_dir};
+use crate::request::{ask, current_dir};
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::control::Request;
 use redline_core::{Error, Result};
 
 /// The editor channel and the one-shot editor commands.
 pub async fn run(dirs: &Dirs, command: Command) -> Result<()> {
-    use redline_core::runtime::{editor, editor_command};
+    use redline_core::runtime::{editor_command, editor_stdio};
     let message = match command {
         Command::Editor { stdio: true } => {
-            return editor::bridge(dirs, tokio::io::stdin(), tokio::io::stdout()).await
+            return editor_stdio::join(dirs, tokio::io::stdin(), tokio::io::stdout()).await
         }
         Command::Editor { stdio: false } => {
             return Err(Error::Control(

@@ -5,19 +5,20 @@
 #![cfg(feature = "desktop")]
 
 mod commands;
+mod instance;
 mod tray;
 mod window;
 
+use instance::instance;
 use redline_core::platform::dirs::Dirs;
 use redline_core::platform::stop::StopSignals;
 use redline_core::review::{Resolved, ReviewEvent};
 use redline_core::runtime::control::{self, Request};
-use redline_core::runtime::instance::{Instance, World};
+use redline_core::runtime::instance::World;
 use redline_core::runtime::serving::Serving;
 use redline_core::Error;
-use std::sync::Arc;
 use tauri::async_runtime::{block_on, spawn};
-use tauri::{AppHandle, Emitter, Manager, RunEvent};
+use tauri::{AppHandle, Emitter, RunEvent};
 
 /// Settles process-wide settings before any thread starts; call first thing in `main`.
 pub fn prepare_process() {
@@ -137,10 +138,6 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         _ => {}
     });
     Ok(())
-}
-
-fn instance(app: &AppHandle) -> Arc<Instance> {
-    app.state::<Arc<Instance>>().inner().clone()
 }
 
 /// The core's review events, to the window (as events) and the tray (as a rebuilt menu, only

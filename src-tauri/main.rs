@@ -4,6 +4,8 @@ mod args;
 mod cli;
 mod editor_cli;
 mod local;
+mod output;
+mod request;
 
 fn main() -> std::process::ExitCode {
     cli::main()

@@ -1,7 +1,8 @@
 //! The tray icon and its menu, rebuilt from the core's menu model whenever the state changes;
 //! clicks go back to the core as actions.
 
-use crate::{instance, window};
+use crate::instance::instance;
+use crate::window;
 use redline_core::surfaces::menu::{self, Action, Item};
 use std::path::Path;
 use tauri::image::Image;

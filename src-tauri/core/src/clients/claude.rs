@@ -1,10 +1,11 @@
 //! Claude Code (`@anthropic-ai/claude-code`), as `clients.md` and `tests/interop/claude/README.md`
 //! describe what the real one does.
 
-use super::{
-    Base, Cli, Container, ContainerHost, Discovery, Doctor, Format, IdeMode, Location, Order,
-    Pinned, Transport,
+use super::cli::{
+    Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, Location, Order, Pinned,
+    Transport,
 };
+use super::format::Format;
 
 /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 const CONFIG_DIR: Location = Location {

@@ -1,10 +1,10 @@
 //! GitHub Copilot CLI (`@github/copilot`), as `shared/specs/copilot-cli-ide-protocol.md` and
 //! `tests/interop/copilot/README.md` describe what the real one (1.0.102) does.
 
-use super::{
-    Base, Cli, Container, ContainerHost, Discovery, Doctor, Format, IdeMode, Location, Order,
-    Transport,
+use super::cli::{
+    Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, Location, Order, Transport,
 };
+use super::format::Format;
 
 /// `$COPILOT_HOME`, else `~/.copilot`.
 const HOME: Location = Location {

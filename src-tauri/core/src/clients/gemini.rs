@@ -1,9 +1,10 @@
 //! Gemini CLI (`@google/gemini-cli`), as `clients.md` describes what the real one does.
 
-use super::{
-    Base, Cli, Container, ContainerHost, Discovery, Doctor, Format, IdeMode, Location, Order,
-    Pinned, Transport,
+use super::cli::{
+    Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, Location, Order, Pinned,
+    Transport,
 };
+use super::format::Format;
 
 /// `~/.gemini`: its user settings.
 const HOME: Location = Location {

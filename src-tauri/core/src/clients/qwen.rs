@@ -1,10 +1,11 @@
 //! Qwen Code (`@qwen-code/qwen-code`, a Gemini CLI fork), as `clients.md` describes what the
 //! real one does.
 
-use super::{
-    Base, Cli, Container, ContainerHost, Discovery, Doctor, Format, IdeMode, Location, Order,
-    Pinned, Transport,
+use super::cli::{
+    Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, Location, Order, Pinned,
+    Transport,
 };
+use super::format::Format;
 
 /// `$QWEN_HOME`, else `~/.qwen`.
 const HOME: Location = Location {

@@ -2,7 +2,7 @@
 
 use super::*;
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn unique<T: Eq + std::hash::Hash + std::fmt::Debug>(what: &str, items: Vec<T>) {
     let mut seen = HashSet::new();

@@ -5,99 +5,19 @@ mod facts;
 pub(crate) mod install;
 pub mod probe;
 mod render;
+mod report;
 pub(crate) mod scan;
 mod verdict;
 mod welcome;
 
 pub use facts::Facts;
 pub use render::render;
+use report::shell;
+pub use report::{CliReport, Fix, Place, Report, Verdict, WorkspaceFound};
 pub use welcome::{welcome, Line, Welcome};
 
 use crate::clients::Cli;
-use install::Installed;
-use probe::Probe;
-use serde::Serialize;
-use std::path::{Path, PathBuf};
-
-/// Where the fix is typed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Place {
-    /// In a terminal (this shell).
-    Shell,
-    /// Inside the CLI, at its prompt.
-    Cli,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Fix {
-    pub command: String,
-    #[serde(rename = "where")]
-    pub place: Place,
-}
-
-/// Every outcome, with a stable code for scripts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    Connects,
-    NotInstalled,
-    VersionKnownBad,
-    NotRunning,
-    Container,
-    NoWorkspace,
-    WorkspaceOff,
-    FileElsewhere,
-    FileMissing,
-    FileSkipped,
-    Shadowed,
-    ContainerHost,
-    TokenRefused,
-    Unreachable,
-    Unexpected,
-    IdeDisabled,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CliReport {
-    pub id: String,
-    pub name: String,
-    pub installed: Option<Installed>,
-    pub verdict: Verdict,
-    /// True if the CLI will connect (or is not installed, so cannot fail).
-    pub ok: bool,
-    /// Why, in a sentence.
-    pub reason: String,
-    pub fix: Option<Fix>,
-    /// The discovery file the CLI would use.
-    pub file: Option<PathBuf>,
-    pub port: Option<u16>,
-    pub probe: Option<Probe>,
-    pub notes: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WorkspaceFound {
-    pub path: PathBuf,
-    pub on: bool,
-    pub port: Option<u16>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Report {
-    pub dir: PathBuf,
-    pub redline_pid: Option<u32>,
-    pub workspace: Option<WorkspaceFound>,
-    pub container: bool,
-    pub clis: Vec<CliReport>,
-    /// At least one CLI is installed and every installed one will connect: `redline doctor`
-    /// exits 0.
-    pub ok: bool,
-}
+use std::path::Path;
 
 /// The innermost workspace containing the directory: from the running Redline, else the config.
 fn workspace_of(facts: &Facts) -> Option<WorkspaceFound> {
@@ -149,24 +69,6 @@ pub async fn diagnose(facts: &Facts) -> Report {
         ok: !none_installed && clis.iter().all(|c| c.ok),
         workspace,
         clis,
-    }
-}
-
-fn shell(command: impl Into<String>) -> Option<Fix> {
-    Some(Fix {
-        command: command.into(),
-        place: Place::Shell,
-    })
-}
-
-fn quote(p: &Path) -> String {
-    let s = p.to_string_lossy();
-    if s.bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@".contains(&b))
-    {
-        s.into_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The doctor's report as people read it in a terminal.
 
 use super::probe::Probe;
-use super::{Place, Report, Verdict};
+use crate::doctor::report::{Place, Report, Verdict};
 
 /// The report as people read it.
 pub fn render(report: &Report) -> String {

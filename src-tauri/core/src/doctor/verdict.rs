@@ -1,43 +1,21 @@
 //! The verdict for one CLI: the first thing that would stop it connecting, with the one fix.
 
 mod file;
+mod finding;
 mod server;
 mod settings;
 mod setup;
 
 use super::install::Installed;
 use super::probe::Probe;
-use super::{quote, scan, shell, Facts, Fix, Verdict, WorkspaceFound};
+use super::scan;
 use crate::clients::Cli;
-use std::ops::ControlFlow::{self, Break, Continue};
+use crate::doctor::facts::Facts;
+use crate::doctor::report::WorkspaceFound;
+use std::ops::ControlFlow::{Break, Continue};
 use std::path::PathBuf;
 
-/// What ends the chain of checks: the verdict, why in a sentence, the one fix, and notes.
-pub(super) struct Finding {
-    pub verdict: Verdict,
-    pub reason: String,
-    pub fix: Option<Fix>,
-    pub notes: Vec<String>,
-}
-
-impl Finding {
-    fn new(verdict: Verdict, reason: impl Into<String>, fix: Option<Fix>) -> Finding {
-        Finding {
-            verdict,
-            reason: reason.into(),
-            fix,
-            notes: vec![],
-        }
-    }
-
-    fn note(mut self, note: impl Into<String>) -> Finding {
-        self.notes.push(note.into());
-        self
-    }
-}
-
-/// A check's answer: stop with a finding, or go on with what it found.
-type Check<T = ()> = ControlFlow<Finding, T>;
+pub(super) use finding::Finding;
 
 /// What the checks passed on the way learnt: the CLI's file and port, the probe's answer, and
 /// notes that hold whatever the verdict.
@@ -106,16 +84,4 @@ pub(super) async fn decide(
         return trail.ends(found);
     }
     trail.ends(settings::ide_mode(cli, facts, ours, port))
-}
-
-/// The fix for most trouble with Redline's file or server: the workspace's servers anew.
-fn restart(ws: &WorkspaceFound) -> Option<Fix> {
-    shell(restart_command(ws))
-}
-
-fn restart_command(ws: &WorkspaceFound) -> String {
-    format!(
-        "redline workspace disable {p} && redline workspace enable {p}",
-        p = quote(&ws.path)
-    )
 }

@@ -1,7 +1,9 @@
 //! The doctor's lines on the window's welcome page.
 
-use super::{diagnose, Facts, Place};
+use super::diagnose;
 use crate::api::status::Status;
+use crate::doctor::facts::Facts;
+use crate::doctor::report::Place;
 use crate::workspace::config::Config;
 use serde::Serialize;
 

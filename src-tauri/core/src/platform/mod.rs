@@ -12,6 +12,8 @@ pub mod dirs;
 pub(crate) mod file_uri;
 pub(crate) mod folder;
 pub mod keyring;
+#[cfg(unix)]
+pub mod own_user;
 pub(crate) mod package;
 pub mod peer;
 pub(crate) mod private_file;

@@ -230,7 +230,7 @@ fn tmux_pane(probe: &Probe, tmux: &str, pane: &str) -> Option<String> {
 #[cfg(unix)]
 fn own_socket(path: &Path) -> bool {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let me = crate::platform::runtime_dir::own_uid();
+    let me = crate::platform::own_user::own_uid();
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket() && m.uid() == me)
 }
 

@@ -21,7 +21,7 @@ pub fn unsafe_dir(dir: &Path) -> Option<String> {
     {
         use std::os::unix::fs::MetadataExt;
         let meta = std::fs::metadata(dir).ok()?;
-        if meta.uid() != crate::platform::runtime_dir::own_uid() {
+        if meta.uid() != crate::platform::own_user::own_uid() {
             return Some(format!(
                 "{} is owned by another user (uid {}); nothing private is written there",
                 dir.display(),

@@ -6,15 +6,10 @@
 // their answers (text `redline diff --edit` writes) back to us.
 
 use crate::error::{DirProblem, Error, Result};
+use crate::platform::own_user::own_uid;
 use std::fs::Metadata;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
-
-/// The user files and sockets we create belong to.
-pub fn own_uid() -> u32 {
-    // SAFETY: geteuid cannot fail and touches no memory.
-    unsafe { libc::geteuid() }
-}
 
 /// What is wrong with `meta` (from lstat) as the runtime dir of user `own`, if anything.
 fn problem(meta: &Metadata, own: u32) -> Option<DirProblem> {

@@ -1,6 +1,6 @@
 //! The editor channel: JSON lines from an editor plugin in, answers and review events out, over
 //! the control socket (`{"cmd":"editor"}` turns a control connection into one). `redline editor
-//! --stdio` bridges an editor's pipes to it. The format is docs/editors.md.
+//! --stdio` joins an editor's pipes to it (runtime::editor_stdio). The format is docs/editors.md.
 
 use crate::error::Error;
 use crate::review::editor::{Message, MAX_LINE};
@@ -58,11 +58,11 @@ async fn next_line<R: AsyncBufRead + Unpin>(
     }
 }
 
-fn error_line(id: Option<u64>, e: &Error) -> Value {
+pub(crate) fn error_line(id: Option<u64>, e: &Error) -> Value {
     json!({"type": "error", "id": id, "code": e.code(), "message": e.to_string()})
 }
 
-async fn write<W: AsyncWrite + Unpin>(w: &mut W, v: &Value) -> bool {
+pub(crate) async fn write<W: AsyncWrite + Unpin>(w: &mut W, v: &Value) -> bool {
     let mut out = v.to_string().into_bytes();
     out.push(b'\n');
     // An editor that stops reading its channel ends it, never the instance's work.
@@ -145,44 +145,4 @@ async fn handle(instance: &Instance, owner: u64, bytes: &[u8]) -> Option<Value> 
         Ok(()) => id.map(|id| json!({"type": "ok", "id": id})),
         Err(e) => Some(error_line(id, &e)),
     }
-}
-
-/// `redline editor --stdio`: joins an editor's pipes to the running instance's editor channel
-/// until either closes. With no instance, the editor reads why as an error line.
-pub async fn bridge<I, O>(
-    dirs: &crate::platform::dirs::Dirs,
-    mut input: I,
-    mut output: O,
-) -> crate::error::Result<()>
-where
-    I: tokio::io::AsyncRead + Unpin,
-    O: AsyncWrite + Unpin,
-{
-    let io = |e: std::io::Error| Error::Control(e.to_string());
-    let mut stream = match crate::runtime::control::connect(dirs).await {
-        Ok(s) => s,
-        Err(e) => {
-            // Flushed: tokio's stdout hands the bytes to a thread, which must finish first.
-            let _ = write(&mut output, &error_line(None, &e)).await;
-            let _ = output.flush().await;
-            return Err(e);
-        }
-    };
-    let hello = serde_json::to_vec(&crate::runtime::control::Request::Editor)
-        .map_err(|e| Error::Control(e.to_string()))?;
-    stream.write_all(&hello).await.map_err(io)?;
-    stream.write_all(b"\n").await.map_err(io)?;
-    let (mut from, mut to) = tokio::io::split(stream);
-    let upstream = async {
-        // The editor closed its end: the instance hears it, then closes ours.
-        let _ = tokio::io::copy(&mut input, &mut to).await;
-        let _ = to.shutdown().await;
-        std::future::pending::<()>().await
-    };
-    tokio::select! {
-        copied = tokio::io::copy(&mut from, &mut output) => { copied.map_err(io)?; }
-        _ = upstream => {}
-    }
-    let _ = output.flush().await;
-    Ok(())
 }

@@ -7,6 +7,7 @@ pub mod companion;
 pub mod control;
 pub mod editor;
 pub mod editor_command;
+pub mod editor_stdio;
 pub(crate) mod folders;
 pub mod instance;
 pub mod serving;

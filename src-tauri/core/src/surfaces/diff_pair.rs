@@ -2,10 +2,26 @@
 //! workspace): two files, or two directories walked into their changed files, all bounded.
 
 use crate::error::{Error, Result};
-use crate::runtime::instance::local::{DiffFile, MAX_DIFF_BYTES, MAX_DIFF_FILES};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// The most files one `redline diff` opens (one tab each).
+pub const MAX_DIFF_FILES: usize = 64;
+/// The text one `redline diff` may send, both sides of every file together: 32 MiB.
+pub const MAX_DIFF_BYTES: usize = 32 * 1024 * 1024;
+/// One changed file of a `redline diff`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffFile {
+    /// The file on the right, absolute (whether or not it exists).
+    pub path: PathBuf,
+    /// LEFT's text; `None`: the file is only on the right (added).
+    pub left: Option<String>,
+    /// RIGHT's text; `None`: the file is only on the left (removed).
+    pub right: Option<String>,
+}
 
 /// Entries walked in both directories together before giving up (a tree, not a disk).
 const MAX_ENTRIES: usize = 100_000;

@@ -1,10 +1,12 @@
 //! The checks on Redline's discovery file: that it is where the CLI reads, the CLI does not skip
 //! it, and the CLI picks it before another IDE's.
 
-use super::{restart, restart_command, Break, Check, Continue, Finding};
+use super::finding::{restart, restart_command, Check, Finding};
 use crate::clients::{Cli, IdeMode, Transport};
+use crate::doctor::facts::Facts;
+use crate::doctor::report::{quote, shell, Verdict, WorkspaceFound};
 use crate::doctor::scan::{self, Seen};
-use crate::doctor::{quote, shell, Facts, Verdict, WorkspaceFound};
+use std::ops::ControlFlow::{Break, Continue};
 use std::path::{Path, PathBuf};
 
 /// Redline's files of this workspace that are meant for this CLI, wherever Redline wrote them.

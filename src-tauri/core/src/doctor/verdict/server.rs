@@ -1,11 +1,13 @@
 //! The checks on Redline's server: that the CLI would reach it from here, and that it answers
 //! `initialize` as Redline with the file's token.
 
-use super::{restart, Break, Check, Continue, Finding};
+use super::finding::{restart, Check, Finding};
 use crate::clients::{Cli, ContainerHost, Transport};
+use crate::doctor::facts::Facts;
 use crate::doctor::probe::{self, Probe};
+use crate::doctor::report::{quote, shell, Verdict, WorkspaceFound};
 use crate::doctor::scan::Seen;
-use crate::doctor::{quote, shell, Facts, Verdict, WorkspaceFound};
+use std::ops::ControlFlow::{Break, Continue};
 
 pub(super) fn container_host(cli: &Cli, facts: &Facts) -> Check {
     match cli.container.host {

@@ -1,10 +1,11 @@
 //! The last check: whether the CLI's own settings let it connect to Redline.
 
-use super::Finding;
+use super::finding::Finding;
 use crate::clients::{Cli, IdeMode};
+use crate::doctor::facts::Facts;
 use crate::doctor::install;
+use crate::doctor::report::{Fix, Place, Verdict};
 use crate::doctor::scan::Seen;
-use crate::doctor::{Facts, Fix, Place, Verdict};
 
 /// The last check, always a finding: whether the CLI's own settings let it connect.
 pub(super) fn ide_mode(cli: &Cli, facts: &Facts, ours: &Seen, port: u16) -> Finding {

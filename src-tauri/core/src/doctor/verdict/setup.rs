@@ -1,10 +1,12 @@
 //! The checks before any file: the CLI is there and works with Redline, Redline runs, and a
 //! workspace holding the directory is on.
 
-use super::{Break, Check, Continue, Finding};
+use super::finding::{Check, Finding};
 use crate::clients::{self, Cli, ContainerHost};
+use crate::doctor::facts::Facts;
 use crate::doctor::install::Installed;
-use crate::doctor::{quote, shell, Facts, Verdict, WorkspaceFound};
+use crate::doctor::report::{quote, shell, Verdict, WorkspaceFound};
+use std::ops::ControlFlow::{Break, Continue};
 
 /// Before any file: the CLI is there and works with Redline, Redline runs, and a workspace
 /// holding this directory is on (at its port).

@@ -6,6 +6,9 @@
 use crate::error::Error;
 use crate::protocols::jsonrpc::{Fault, INVALID_PARAMS};
 use crate::protocols::mcp;
+use crate::protocols::mcp_ws::answer::{
+    Answer, DocumentState, Folder, Folders, NotDone, Tab, Tabs, Unsuccessful,
+};
 use crate::protocols::mcp_ws::conn::Conn;
 use crate::review::service::{Ask, Decision};
 use crate::review::{Outcome, Reply, Review};
@@ -108,120 +111,6 @@ impl Call {
             }
         })
     }
-}
-
-/// A tool's answer as Claude Code reads it: text blocks, and `isError` when the tool failed.
-#[derive(Serialize)]
-struct Answer {
-    content: Vec<Text>,
-    #[serde(rename = "isError", skip_serializing_if = "std::ops::Not::not")]
-    is_error: bool,
-}
-
-#[derive(Serialize)]
-struct Text {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    text: String,
-}
-
-impl Answer {
-    fn texts<const N: usize>(texts: [String; N]) -> Self {
-        Answer {
-            content: texts
-                .into_iter()
-                .map(|text| Text { kind: "text", text })
-                .collect(),
-            is_error: false,
-        }
-    }
-
-    fn text(text: impl Into<String>) -> Self {
-        Answer::texts([text.into()])
-    }
-
-    /// One text block holding `v` as JSON, which Claude Code parses.
-    fn json<T: Serialize>(v: &T) -> Self {
-        // Strings, booleans and string maps only: serializing them cannot fail.
-        Answer::text(serde_json::to_string(v).unwrap_or_default())
-    }
-
-    /// A tool that ran and failed: the user reads this in the CLI.
-    fn failed(e: Error) -> Self {
-        Answer {
-            is_error: true,
-            ..Answer::text(mcp::failure(&e))
-        }
-    }
-}
-
-/// An answer that something could not be done, or was not found.
-#[derive(Serialize)]
-struct Unsuccessful {
-    success: bool,
-    message: String,
-}
-
-impl Unsuccessful {
-    fn new(message: impl Into<String>) -> Self {
-        Unsuccessful {
-            success: false,
-            message: message.into(),
-        }
-    }
-}
-
-/// An entry of `getOpenEditors`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Tab {
-    uri: String,
-    is_active: bool,
-    label: String,
-    file_name: String,
-    is_dirty: bool,
-    is_untitled: bool,
-}
-
-#[derive(Serialize)]
-struct Tabs {
-    tabs: Vec<Tab>,
-}
-
-#[derive(Serialize)]
-struct Folder {
-    name: String,
-    uri: String,
-    path: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Folders {
-    success: bool,
-    folders: Vec<Folder>,
-    root_path: Option<String>,
-}
-
-/// `checkDocumentDirty`'s answer for a file under review.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct DocumentState {
-    success: bool,
-    file_path: String,
-    is_dirty: bool,
-    is_untitled: bool,
-}
-
-/// What `saveDocument` and `openFile` answer: Redline did not do it, and why.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct NotDone {
-    success: bool,
-    file_path: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    under_review: Option<bool>,
-    message: String,
 }
 
 fn file_uri(path: &Path) -> String {

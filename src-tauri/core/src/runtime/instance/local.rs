@@ -8,6 +8,8 @@ use crate::review::service::Ask;
 use crate::review::{
     ClientInfo, OnDisk, Origin, Outcome, Proposal, ReadOnly, Reply, Review, ReviewId,
 };
+// The command reads and bounds a diff's two sides (surfaces), the instance checks them again.
+pub use crate::surfaces::diff_pair::{DiffFile, MAX_DIFF_BYTES, MAX_DIFF_FILES};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,10 +17,6 @@ use tokio::sync::oneshot;
 
 /// The largest proposal `redline propose` sends: what a CLI's message may carry.
 pub const MAX_PROPOSAL_BYTES: usize = crate::protocols::jsonrpc::MAX_MESSAGE_BYTES;
-/// The most files one `redline diff` opens (one tab each).
-pub const MAX_DIFF_FILES: usize = 64;
-/// The text one `redline diff` may send, both sides of every file together: 32 MiB.
-pub const MAX_DIFF_BYTES: usize = 32 * 1024 * 1024;
 /// Pending diff reviews of all `redline diff` commands together.
 const MAX_PENDING_DIFFS: usize = 256;
 
@@ -30,18 +28,6 @@ pub struct Propose {
     pub content: String,
     /// Answer with the decision; without it the review stays open for the user alone.
     pub wait: bool,
-}
-
-/// One changed file of a `redline diff`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct DiffFile {
-    /// The file on the right, absolute (whether or not it exists).
-    pub path: PathBuf,
-    /// LEFT's text; `None`: the file is only on the right (added).
-    pub left: Option<String>,
-    /// RIGHT's text; `None`: the file is only on the left (removed).
-    pub right: Option<String>,
 }
 
 /// `redline diff`: the changed files of two files or two directories, read by the command.

@@ -1,0 +1,123 @@
+//! What a `redline` command says to the running instance and hears back: one JSON request line,
+//! one JSON reply line.
+
+use crate::api::fault::Fault;
+use crate::error::{Error, Result};
+use crate::review::ReviewId;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "cmd", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Request {
+    Status,
+    WorkspaceAdd {
+        path: PathBuf,
+    },
+    WorkspaceRemove {
+        path: PathBuf,
+    },
+    WorkspaceEnable {
+        path: PathBuf,
+        enabled: bool,
+    },
+    WorkspaceList,
+    ReviewList,
+    ReviewShow {
+        id: ReviewId,
+    },
+    ReviewAccept {
+        id: ReviewId,
+        content: Option<String>,
+    },
+    ReviewReject {
+        id: ReviewId,
+    },
+    ReviewWait {
+        file: Option<String>,
+        timeout_ms: u64,
+    },
+    TokenRotate {
+        path: PathBuf,
+    },
+    Pin {
+        path: PathBuf,
+    },
+    ContainerEnable {
+        path: PathBuf,
+        address: Option<std::net::Ipv4Addr>,
+    },
+    ContainerDisable {
+        path: PathBuf,
+    },
+    ContainerArgs {
+        path: PathBuf,
+        container_path: Option<String>,
+        home: String,
+    },
+    /// Show the review window (a second `redline` launch reaching the running one).
+    Show,
+    /// `redline propose`: answered at once, or with `wait` when decided.
+    Propose(crate::runtime::instance::local::Propose),
+    /// `redline diff`: answered at once, or with `wait` when every file is decided.
+    Diff(crate::runtime::instance::local::Diff),
+    /// Turns this connection into an editor channel (runtime::editor): no reply line, JSON lines
+    /// both ways until either side closes.
+    Editor,
+    /// One editor message from a one-shot command (`redline mention`, `redline context`).
+    EditorSend {
+        message: crate::review::editor::Message,
+    },
+    Quit,
+}
+
+/// The answer to `ContainerEnable`: the workspace and its containers as they now stand.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainersOn {
+    pub path: PathBuf,
+    /// Whether the workspace's server runs (containers apply when it does).
+    pub running: bool,
+    pub containers: Option<crate::api::status::ContainerStatus>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) enum Reply {
+    Ok(Value),
+    Error(Fault),
+}
+
+/// How long a `redline` command may take to send its request line.
+pub(super) const REQUEST_READ: Duration = Duration::from_secs(10);
+
+/// The longest request line: a proposal or a diff's text, JSON-escaped, with room to spare.
+pub(super) const MAX_REQUEST_BYTES: u64 = 3 * crate::surfaces::diff_pair::MAX_DIFF_BYTES as u64 / 2;
+
+/// Sends `req` on a connection to the instance and reads its reply.
+pub(super) async fn request<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: S,
+    req: &Request,
+) -> Result<Value> {
+    let mut stream = BufReader::new(stream);
+    let mut out = serde_json::to_vec(req).map_err(|e| Error::Control(e.to_string()))?;
+    out.push(b'\n');
+    stream
+        .get_mut()
+        .write_all(&out)
+        .await
+        .map_err(|e| Error::Control(e.to_string()))?;
+    let mut line = String::new();
+    stream
+        .read_line(&mut line)
+        .await
+        .map_err(|e| Error::Control(e.to_string()))?;
+    match serde_json::from_str::<Reply>(&line) {
+        Ok(Reply::Ok(v)) => Ok(v),
+        Ok(Reply::Error(f)) => Err(Error::Refused(f.message)),
+        Err(_) => Err(Error::Control("the instance closed the connection".into())),
+    }
+}

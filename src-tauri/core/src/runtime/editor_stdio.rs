@@ -1,0 +1,43 @@
+//! `redline editor --stdio`: an editor's pipes joined to the running instance's editor channel
+//! (runtime::editor), for editors that speak to a child process rather than a socket.
+
+use crate::error::{Error, Result};
+use crate::platform::dirs::Dirs;
+use crate::runtime::control::{self, Request};
+use crate::runtime::editor::{error_line, write};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+
+/// `redline editor --stdio`: joins an editor's pipes to the running instance's editor channel
+/// until either closes. With no instance, the editor reads why as an error line.
+pub async fn join<I, O>(dirs: &Dirs, mut input: I, mut output: O) -> Result<()>
+where
+    I: AsyncRead + Unpin,
+    O: AsyncWrite + Unpin,
+{
+    let io = |e: std::io::Error| Error::Control(e.to_string());
+    let mut stream = match control::connect(dirs).await {
+        Ok(s) => s,
+        Err(e) => {
+            // Flushed: tokio's stdout hands the bytes to a thread, which must finish first.
+            let _ = write(&mut output, &error_line(None, &e)).await;
+            let _ = output.flush().await;
+            return Err(e);
+        }
+    };
+    let hello = serde_json::to_vec(&Request::Editor).map_err(|e| Error::Control(e.to_string()))?;
+    stream.write_all(&hello).await.map_err(io)?;
+    stream.write_all(b"\n").await.map_err(io)?;
+    let (mut from, mut to) = tokio::io::split(stream);
+    let upstream = async {
+        // The editor closed its end: the instance hears it, then closes ours.
+        let _ = tokio::io::copy(&mut input, &mut to).await;
+        let _ = to.shutdown().await;
+        std::future::pending::<()>().await
+    };
+    tokio::select! {
+        copied = tokio::io::copy(&mut from, &mut output) => { copied.map_err(io)?; }
+        _ = upstream => {}
+    }
+    let _ = output.flush().await;
+    Ok(())
+}

@@ -1,0 +1,309 @@
+//! The layer table and the file graph, checked: no import up or across the table
+//! (tests/layers/table.rs), no cycle between files in the core or the shell, no source file over
+//! 400 lines outside tests, and docs/architecture.md's table generated from the same data.
+//! `UPDATE_ARCHITECTURE=1` rewrites that table.
+
+mod graph;
+mod lex;
+mod modules;
+mod table;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use table::{Layer, Part, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES, PARTS};
+
+const BEGIN: &str = "<!-- layers:begin -->";
+const END: &str = "<!-- layers:end -->";
+
+fn core() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn repo() -> PathBuf {
+    // Not canonicalized: on Windows that makes a verbatim path, which takes no `/` in a join.
+    let core = core();
+    core.parent()
+        .and_then(Path::parent)
+        .unwrap_or(&core)
+        .to_path_buf()
+}
+
+/// `p` relative to `base`, with `/` between its parts on every OS (as the lists in table.rs are).
+fn shown(p: &Path, base: &Path) -> String {
+    let rel = p.strip_prefix(base).unwrap_or(p);
+    let parts: Vec<String> = rel
+        .iter()
+        .map(|c| c.to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
+
+/// What is wrong with the crate under `base` (root `base/src/lib.rs`): imports outside `layers`,
+/// and cycles other than `known` (paths relative to `base`).
+fn layer_problems(base: &Path, layers: &[Layer], parts: &[Part], known: &[&[&str]]) -> Vec<String> {
+    let krate = modules::read(&base.join("src/lib.rs"));
+    let layer_of = |file: &PathBuf| krate.files.get(file).and_then(|m| m.first()).cloned();
+    let part_of = |file: &PathBuf| krate.files.get(file).and_then(|m| m.get(1)).cloned();
+    let mut problems = Vec::new();
+    for e in &krate.edges {
+        let (Some(from), Some(to)) = (layer_of(&e.from), layer_of(&e.to)) else {
+            continue;
+        };
+        let Some(layer) = layers.iter().find(|l| l.name == from) else {
+            problems.push(format!(
+                "{}: layer `{from}` is not in the layer table",
+                shown(&e.from, base)
+            ));
+            continue;
+        };
+        if from == to {
+            let (Some(a), Some(b)) = (part_of(&e.from), part_of(&e.to)) else {
+                continue;
+            };
+            let Some(part) = parts.iter().find(|p| p.layer == from && p.name == a) else {
+                if parts.iter().any(|p| p.layer == from) {
+                    problems.push(format!(
+                        "{}: `{from}::{a}` is not in the layer table's parts",
+                        shown(&e.from, base)
+                    ));
+                }
+                continue;
+            };
+            if a != b && !part.imports.contains(&b.as_str()) {
+                problems.push(format!(
+                    "{}:{}: `{from}::{a}` imports `{from}::{b}` ({}), which the layer table does not allow",
+                    shown(&e.from, base),
+                    e.line,
+                    shown(&e.to, base)
+                ));
+            }
+        } else if to != "error" && !layer.imports.contains(&to.as_str()) {
+            problems.push(format!(
+                "{}:{}: `{from}` imports `{to}` ({}), which the layer table does not allow",
+                shown(&e.from, base),
+                e.line,
+                shown(&e.to, base)
+            ));
+        }
+    }
+    problems.extend(cycle_problems(&krate.edges, base, known));
+    problems
+}
+
+fn cycle_problems(edges: &[modules::Edge], base: &Path, known: &[&[&str]]) -> Vec<String> {
+    graph::cycles(edges, |p| shown(p, base))
+        .into_iter()
+        .filter(|(files, _)| {
+            let files: BTreeSet<String> = files.iter().map(|f| shown(f, base)).collect();
+            !known
+                .iter()
+                .any(|k| k.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>() == files)
+        })
+        .map(|(_, cycle)| format!("files import each other: {cycle}"))
+        .collect()
+}
+
+#[test]
+fn the_core_keeps_its_layers_and_has_no_cycles() {
+    let problems = layer_problems(&core(), LAYERS, PARTS, KNOWN_CYCLES);
+    assert!(
+        problems.is_empty(),
+        "redline-core:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_shell_has_no_cycles() {
+    let shell = repo().join("src-tauri");
+    let mut problems = Vec::new();
+    for root in ["lib.rs", "main.rs"] {
+        let krate = modules::read(&shell.join(root));
+        problems.extend(cycle_problems(&krate.edges, &shell, &[]));
+    }
+    assert!(
+        problems.is_empty(),
+        "the shell (src-tauri):\n{}",
+        problems.join("\n")
+    );
+}
+
+/// A test's own files, which may be long: a `tests` dir, `tests.rs`, `*_tests.rs`, `*.test.ts`.
+fn is_test(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    path.components().any(|c| c.as_os_str() == "tests")
+        || name == "tests.rs"
+        || name.ends_with("_tests.rs")
+        || name.ends_with(".test.ts")
+}
+
+fn sources(dir: &Path, ext: &str, deep: bool, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            if deep {
+                sources(&path, ext, deep, out);
+            }
+        } else if path.extension().is_some_and(|e| e == ext) && !is_test(&path) {
+            out.push(path);
+        }
+    }
+}
+
+/// Files over `max` lines under `root` (core, shell, bench, the UI), but for `allowed`.
+fn long_files(root: &Path, max: usize, allowed: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(&root.join("src-tauri/core/src"), "rs", true, &mut files);
+    sources(&root.join("src-tauri"), "rs", false, &mut files);
+    sources(&root.join("bench/src"), "rs", true, &mut files);
+    sources(&root.join("ui/src"), "ts", true, &mut files);
+    files
+        .iter()
+        .filter_map(|f| {
+            let lines = std::fs::read_to_string(f)
+                .unwrap_or_default()
+                .lines()
+                .count();
+            let name = shown(f, root);
+            (lines > max && !allowed.contains(&name.as_str())).then(|| {
+                format!("{name}: {lines} lines (at most {max} outside tests: split it by noun)")
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn no_source_file_is_over_400_lines_outside_tests() {
+    let long = long_files(&repo(), MAX_LINES, LONG_FILES);
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}
+
+#[test]
+fn the_architecture_doc_shows_the_layer_table() {
+    let path = repo().join("docs/architecture.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (Some(b), Some(e)) = (doc.find(BEGIN), doc.find(END)) else {
+        panic!("docs/architecture.md has no block between `{BEGIN}` and `{END}`");
+    };
+    let generated = format!("{}{BEGIN}\n{}{}", &doc[..b], table::markdown(), &doc[e..]);
+    if std::env::var_os("UPDATE_ARCHITECTURE").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        committed == generated,
+        "docs/architecture.md's layer table is stale; run \
+         UPDATE_ARCHITECTURE=1 cargo test -p redline-core --test layers\n--- generated ---\n{}",
+        table::markdown()
+    );
+}
+
+/// The checker itself: a crate with an upward import, a sideways one, one between two protocols,
+/// a cycle, a long file and a re-exporting facade, each where a check must see it (or, for the
+/// facade and test code, not).
+#[test]
+fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path();
+    let write = |rel: &str, text: &str| {
+        let p = base.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write("src/lib.rs", "mod error;\npub mod clients;\npub mod platform;\npub mod doctor;\npub mod surfaces;\npub mod runtime;\npub mod protocols;\npub mod workspace;\npub use error::Error;\n");
+    write("src/error.rs", "pub struct Error;\n");
+    // Upward, in a grouped use; the same path in a comment, a string and test code is no import.
+    write(
+        "src/clients.rs",
+        "// use crate::runtime::Up;\nuse crate::{error::Error, runtime::{Up, self}};\nconst S: &str = \"crate::doctor::X\";\n\
+         #[cfg(test)]\nmod tests { use crate::doctor::X; }\n",
+    );
+    // Sideways, as a path in code.
+    write(
+        "src/doctor.rs",
+        "pub struct X;\nfn f() { let _ = crate::surfaces::Y; }\n",
+    );
+    write("src/surfaces.rs", "pub struct Y;\n");
+    // A cycle of three files, closed through `super::` and through the re-export in mod.rs.
+    write(
+        "src/platform/mod.rs",
+        "mod a;\nmod b;\nmod c;\npub use a::A;\n",
+    );
+    write("src/platform/a.rs", "use super::b::B;\npub struct A;\n");
+    write(
+        "src/platform/b.rs",
+        "pub struct B;\nfn f() { super::c::C; }\n",
+    );
+    write(
+        "src/platform/c.rs",
+        "pub struct C;\nfn f() -> crate::platform::A { todo!() }\n",
+    );
+    // A facade re-exporting its children is no cycle: e.rs's `super::D` is d.rs's, and d.rs may
+    // use what runtime.rs itself defines.
+    write(
+        "src/runtime.rs",
+        "mod d;\nmod e;\npub use d::D;\npub struct Up;\n",
+    );
+    write("src/runtime/d.rs", "pub struct D;\nfn f(_: super::Up) {}\n");
+    write("src/runtime/e.rs", "use super::D;\nuse crate::clients;\n");
+    // A name lent by `pub use` and used by the lender too is an import: mod.rs ↔ w.rs.
+    write(
+        "src/workspace/mod.rs",
+        "mod w;\npub use w::W;\npub struct Root;\nconst ALL: [W; 0] = [];\n",
+    );
+    write(
+        "src/workspace/w.rs",
+        "pub struct W;\nfn f(_: super::Root) {}\n",
+    );
+    // Inside protocols, an adapter reaching another: only copilot may, and only mcp_http.
+    write(
+        "src/protocols/mod.rs",
+        "pub mod copilot;\npub mod mcp_http;\npub mod mcp_ws;\n",
+    );
+    write("src/protocols/mcp_http.rs", "pub struct App;\n");
+    write(
+        "src/protocols/mcp_ws.rs",
+        "use crate::protocols::mcp_http::App;\n",
+    );
+    write("src/protocols/copilot.rs", "use super::mcp_http::App;\n");
+    let problems = layer_problems(base, LAYERS, PARTS, &[]);
+    let text = problems.join("\n");
+    assert!(
+        text.contains("src/clients.rs:2: `clients` imports `runtime` (src/runtime.rs)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/doctor.rs:2: `doctor` imports `surfaces` (src/surfaces.rs)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("files import each other: src/platform/a.rs:1 → src/platform/b.rs:2 → src/platform/c.rs:2 → src/platform/a.rs"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/protocols/mcp_ws.rs:1: `protocols::mcp_ws` imports `protocols::mcp_http` (src/protocols/mcp_http.rs)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("files import each other: src/workspace/mod.rs:2 → src/workspace/w.rs:2 → src/workspace/mod.rs"),
+        "{text}"
+    );
+    assert_eq!(problems.len(), 5, "{text}");
+    // The same cycle, listed as known, is let through.
+    let known: &[&[&str]] = &[&[
+        "src/platform/a.rs",
+        "src/platform/b.rs",
+        "src/platform/c.rs",
+    ]];
+    assert_eq!(layer_problems(base, LAYERS, PARTS, known).len(), 4);
+
+    write("src-tauri/core/src/long.rs", &"//\n".repeat(401));
+    write("src-tauri/core/src/long_tests.rs", &"//\n".repeat(401));
+    write("src-tauri/main.rs", &"//\n".repeat(400));
+    write("bench/src/main.rs", "");
+    write("ui/src/app.ts", &"//\n".repeat(401));
+    assert_eq!(
+        long_files(base, 400, &["ui/src/app.ts"]),
+        ["src-tauri/core/src/long.rs: 401 lines (at most 400 outside tests: split it by noun)"]
+    );
+}

@@ -1,0 +1,175 @@
+//! The layer table of redline-core: which layer may import which, and what each holds. The test
+//! checks the code against it, and docs/architecture.md's table is generated from it.
+
+pub struct Layer {
+    /// The top-level module (`src/<name>.rs` or `src/<name>/`).
+    pub name: &'static str,
+    /// The layers its files may import, besides their own and `error`.
+    pub imports: &'static [&'static str],
+    pub holds: &'static str,
+}
+
+/// Lowest first. `error` is below all: every layer may import it.
+pub const LAYERS: &[Layer] = &[
+    Layer { name: "error", imports: &[], holds: "the typed errors (`Error`, `Result`); every layer may import it" },
+    Layer { name: "clients", imports: &[], holds: "each CLI as data" },
+    Layer {
+        name: "platform",
+        imports: &["clients"],
+        holds: "dirs, the runtime dir's owner check, clock, process table, peer process and its npm \
+                package, keyring, tokens, signals, private files, small files a peer planted, children \
+                run to a deadline, beneath, folder (files written beneath a root), file URIs, the \
+                bundle identifier",
+    },
+    Layer { name: "api", imports: &["platform"], holds: "Status, WorkspaceStatus, Pin, Fault (what surfaces read)" },
+    Layer {
+        name: "workspace",
+        imports: &["clients", "platform"],
+        holds: "roots and confinement, config, settings, containers",
+    },
+    Layer {
+        name: "review",
+        imports: &["platform", "workspace"],
+        holds: "queue, service, registry, diff, quota, original, selection, context, editor, origin, \
+                read-only",
+    },
+    Layer {
+        name: "discovery",
+        imports: &["clients", "platform", "workspace"],
+        holds: "the discovery and lock files each CLI reads, written and removed",
+    },
+    Layer { name: "net", imports: &["platform", "workspace"], holds: "accept loop and caps, Host check, limits" },
+    Layer {
+        name: "protocols",
+        imports: &["clients", "net", "platform", "review"],
+        holds: "mcp_http, mcp_ws, copilot, jsonrpc, mcp; never each other, but for `copilot` on \
+                `mcp_http`'s app (one way)",
+    },
+    Layer {
+        name: "doctor",
+        imports: &["api", "clients", "discovery", "platform", "workspace"],
+        holds: "facts, scan, probe, verdict",
+    },
+    Layer {
+        name: "surfaces",
+        imports: &["api", "clients", "doctor", "platform", "review", "workspace"],
+        holds: "tray menu as data, redline env, TS types, the editor jump and its launcher, diff's two \
+                sides, diff --edit's write",
+    },
+    Layer {
+        name: "runtime",
+        imports: &[
+            "api", "clients", "discovery", "doctor", "net", "platform", "protocols", "review", "surfaces",
+            "workspace",
+        ],
+        holds: "companion (one workspace's servers, wired), bridge (container listeners), instance, \
+                serving, control channel (Unix socket; named pipe on Windows), the editor channel, \
+                command, folders (Copilot CLI sessions' folders)",
+    },
+];
+
+/// One part of a layer whose parts keep apart: what it may import of its layer's other parts.
+pub struct Part {
+    pub layer: &'static str,
+    pub name: &'static str,
+    pub imports: &'static [&'static str],
+}
+
+/// The protocols never import each other, but for `copilot` on `mcp_http`'s app (one way); what
+/// they share sits beside them, once (`jsonrpc`, `mcp`, and `selection_changed`, the one
+/// selection message Claude Code and Copilot CLI both read). A layer with no parts here is one whole.
+pub const PARTS: &[Part] = &[
+    Part {
+        layer: "protocols",
+        name: "jsonrpc",
+        imports: &[],
+    },
+    Part {
+        layer: "protocols",
+        name: "mcp",
+        imports: &["jsonrpc"],
+    },
+    Part {
+        layer: "protocols",
+        name: "selection_changed",
+        imports: &[],
+    },
+    Part {
+        layer: "protocols",
+        name: "mcp_http",
+        imports: &["jsonrpc", "mcp"],
+    },
+    Part {
+        layer: "protocols",
+        name: "mcp_ws",
+        imports: &["jsonrpc", "mcp", "selection_changed"],
+    },
+    Part {
+        layer: "protocols",
+        name: "copilot",
+        imports: &["jsonrpc", "mcp", "mcp_http", "selection_changed"],
+    },
+];
+
+/// Cycles being removed on another branch right now; the lead empties this list at merge.
+/// Each entry is one strongly connected component, exactly (paths under src-tauri/core).
+pub const KNOWN_CYCLES: &[&[&str]] = &[
+    // t24-companion turns `Companion`'s per-protocol fields into a list of servers; copilot.rs
+    // then no longer reaches back into companion.rs for `Companion`.
+    &[
+        "src/runtime/companion.rs",
+        "src/runtime/companion/copilot.rs",
+    ],
+];
+
+/// The longest a source file outside tests may be.
+pub const MAX_LINES: usize = 400;
+
+/// Files over `MAX_LINES` that other engineers are splitting right now (issue 24); the lead
+/// empties this list after merging their branches. Paths from the repository root.
+pub const LONG_FILES: &[&str] = &[
+    "src-tauri/core/src/runtime/companion.rs", // t24-companion
+    "src-tauri/core/src/runtime/instance.rs",  // t24-companion
+    "src-tauri/core/src/runtime/instance/local.rs", // t24-companion
+];
+
+/// docs/architecture.md's generated block: the table, one row per layer, highest first.
+pub fn markdown() -> String {
+    let mut out = String::from("| layer | may import | what it holds |\n| --- | --- | --- |\n");
+    for l in LAYERS.iter().rev() {
+        let imports = if l.imports.is_empty() {
+            "nothing".to_string()
+        } else {
+            l.imports
+                .iter()
+                .map(|i| format!("`{i}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let holds = l.holds.split_whitespace().collect::<Vec<_>>().join(" ");
+        out.push_str(&format!("| `{}` | {imports} | {holds} |\n", l.name));
+    }
+    let mut layers: Vec<&str> = PARTS.iter().map(|p| p.layer).collect();
+    layers.dedup();
+    for layer in layers {
+        out.push_str(&format!(
+            "\n| inside `{layer}` | may import |\n| --- | --- |\n"
+        ));
+        for p in PARTS.iter().filter(|p| p.layer == layer).rev() {
+            out.push_str(&format!("| `{}` | {} |\n", p.name, list(p.imports)));
+        }
+    }
+    out
+}
+
+fn list(names: &[&str]) -> String {
+    if names.is_empty() {
+        "nothing".to_string()
+    } else {
+        names
+            .iter()
+            .map(|i| format!("`{i}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
