@@ -280,7 +280,7 @@ impl Instance {
         if let Some(cp) = added {
             self.save(&state)?;
             if let Some(c) = state.companions.get_mut(&ws) {
-                c.add_container_path(cp, &self.world.dirs, self.world.pid);
+                c.add_container_path(cp, &self.world.dirs);
             }
         }
         Ok(args)
@@ -291,7 +291,7 @@ impl Instance {
         let path = state.config.known_path(path)?;
         let token = self.world.tokens.rotate(&path.to_string_lossy())?;
         if let Some(c) = state.companions.get_mut(&path) {
-            c.rotate(token, &self.world.dirs, self.world.pid);
+            c.rotate(token, &self.world.dirs);
         }
         Ok(())
     }
@@ -351,20 +351,15 @@ impl Instance {
             .companions
             .values()
             .filter(|c| {
-                c.shared
+                c.service
                     .workspace
                     .roots
                     .iter()
                     .any(|r| resolved.starts_with(r))
             })
-            .max_by_key(|c| c.shared.workspace.id().as_os_str().len())
+            .max_by_key(|c| c.service.workspace.id().as_os_str().len())
             .ok_or_else(|| Error::NotInWorkspace(resolved.clone()))?;
-        Ok(Pin {
-            port: c.port,
-            ws_port: Some(c.ws_port),
-            workspace_path: c.shared.workspace.joined(),
-            auth_token: c.token().expose().to_owned(),
-        })
+        Ok(c.pin())
     }
 
     pub async fn settings(&self) -> crate::workspace::settings::Settings {

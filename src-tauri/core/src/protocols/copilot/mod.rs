@@ -1,6 +1,7 @@
 //! GitHub Copilot CLI's protocol: MCP over Streamable HTTP on a unix socket (the same app as
 //! Gemini CLI's, with Copilot's tools), where `open_diff` blocks until the user decides.
 
+pub mod sessions;
 pub mod tools;
 
 #[cfg(unix)]
@@ -14,7 +15,8 @@ mod socket {
     use crate::platform::private_file;
     use crate::protocols::mcp_http::guard::Guard;
     use crate::protocols::mcp_http::server;
-    use crate::protocols::mcp_http::shared::Shared;
+    use crate::protocols::mcp_http::site::Site;
+    use crate::protocols::copilot::sessions::CopilotSessions;
     use std::path::Path;
     use tokio::net::UnixListener;
     use tokio_util::sync::CancellationToken;
@@ -60,7 +62,7 @@ mod socket {
     /// the server.
     pub fn serve(
         listener: UnixListener,
-        shared: Shared,
+        site: Site<CopilotSessions>,
         guard: Guard,
         limits: Limits,
         cancel: CancellationToken,
@@ -70,7 +72,7 @@ mod socket {
             .ok()
             .and_then(|a| a.as_pathname().map(Path::to_path_buf));
         let app = server::app(
-            shared,
+            site,
             guard,
             limits,
             cancel.clone(),

@@ -3,7 +3,8 @@
 
 use crate::protocols::mcp_http::call::{self, args, done, failed, tool};
 use crate::protocols::mcp_http::caller::Caller;
-use crate::protocols::mcp_http::shared::Shared;
+use crate::protocols::copilot::sessions::CopilotSessions;
+use crate::protocols::mcp_http::site::Site;
 use crate::review::service::Ask;
 use crate::review::{ClientInfo, Outcome, Reply, Review, ReviewId};
 use rmcp::model::{
@@ -29,21 +30,21 @@ pub const READ_ONLY: &str = "Copilot CLI writes its own proposal: edits here can
 
 /// One Copilot CLI session's handler.
 pub struct Handler {
-    caller: Caller,
+    caller: Caller<CopilotSessions>,
     /// Open reviews by the tab name Copilot CLI gave them, for `close_diff`; the review quota
     /// bounds how many.
     tabs: Mutex<HashMap<String, ReviewId>>,
 }
 
 impl Handler {
-    pub fn new(ws: Shared) -> Self {
+    pub fn new(ws: Site<CopilotSessions>) -> Self {
         Handler {
             caller: Caller::new(ws),
             tabs: Mutex::default(),
         }
     }
 
-    fn ws(&self) -> &Shared {
+    fn ws(&self) -> &Site<CopilotSessions> {
         &self.caller.ws
     }
 

@@ -7,5 +7,5 @@ pub(crate) mod envelope;
 pub mod guard;
 pub mod server;
 pub(crate) mod session;
-pub(crate) mod shared;
+pub(crate) mod site;
 pub(crate) mod tools;

@@ -6,9 +6,7 @@
 //! the open stream, or queued until one opens.
 
 use crate::protocols::jsonrpc;
-use crate::review::editor::{Mention, Span};
 use crate::review::registry::Registry;
-use crate::review::selection;
 use crate::review::ClientInfo;
 use bytes::Bytes;
 use serde_json::Value;
@@ -39,14 +37,12 @@ impl Default for Entry {
     }
 }
 
+/// The sessions of one HTTP app's CLIs. It sends what it is given: what each CLI is told, and
+/// when, is its adapter's (`site::Audience`).
 pub struct Sessions {
     inner: Mutex<Inner>,
     /// Every notification of the workspace, for `GET /events`.
     events: broadcast::Sender<Bytes>,
-    /// Its CLIs follow `ide/contextUpdate` (Gemini CLI, Qwen Code; not Copilot CLI).
-    follows_context: bool,
-    /// The user's latest selection in a review of these sessions, as `selection_changed` params.
-    selection: Mutex<Option<Value>>,
 }
 
 #[derive(Default)]
@@ -60,48 +56,28 @@ impl Default for Sessions {
         Sessions {
             inner: Mutex::default(),
             events: broadcast::channel(64).0,
-            follows_context: true,
-            selection: Mutex::default(),
         }
     }
 }
 
 impl Sessions {
-    /// Sessions of CLIs that take no `ide/contextUpdate`.
-    pub fn without_context() -> Self {
-        Sessions {
-            follows_context: false,
-            ..Sessions::default()
-        }
-    }
-
-    pub fn follows_context(&self) -> bool {
-        self.follows_context
-    }
-
-    /// Records the user's selection and sends it to session `id` as `selection_changed`; false
-    /// if that session is gone.
-    pub fn select(&self, id: &str, params: Value) -> bool {
-        if self.client(id).is_none() {
-            return false;
-        }
-        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
-        self.notify(id, sse_event("selection_changed", params));
-        true
-    }
-
-    pub fn selection(&self) -> Option<Value> {
-        self.selection
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
     /// Sets the title the CLI gave its session.
     pub fn set_session_name(&self, id: &str, name: String) {
         if let Some(e) = self.lock().entries.get_mut(id) {
             e.client.session_name = Some(name);
         }
+    }
+
+    /// Who is connected, by session id, in order.
+    pub fn clients(&self) -> Vec<(String, ClientInfo)> {
+        let mut v: Vec<_> = self
+            .lock()
+            .entries
+            .iter()
+            .map(|(id, e)| (id.clone(), e.client.clone()))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
     }
 }
 
@@ -240,42 +216,15 @@ impl Sessions {
     }
 }
 
+/// Gemini CLI and Qwen Code follow the workspace's context, the selection and mentions within it
+/// included.
 impl Registry for Sessions {
     fn list(&self) -> Vec<(String, ClientInfo)> {
-        let mut v: Vec<_> = self
-            .lock()
-            .entries
-            .iter()
-            .map(|(id, e)| (id.clone(), e.client.clone()))
-            .collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
-        v
+        self.clients()
     }
 
     fn push_context(&self, context: &Value) {
-        if self.follows_context {
-            self.broadcast(context_update(context.clone()));
-        }
-    }
-
-    /// Copilot CLI follows a selection (`selection_changed`, kept for `get_selection`); Gemini
-    /// CLI and Qwen Code read it from the context.
-    fn push_selection(&self, span: &Span) {
-        if !self.follows_context {
-            let params = selection::of_span(span);
-            *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(params.clone());
-            self.broadcast(sse_event("selection_changed", params));
-        }
-    }
-
-    /// Copilot CLI takes a mention into its prompt as `add_selection`.
-    fn push_mention(&self, mention: &Mention) {
-        if !self.follows_context {
-            self.broadcast(sse_event(
-                "add_selection",
-                selection::of_mention_range(mention),
-            ));
-        }
+        self.broadcast(context_update(context.clone()));
     }
 }
 

@@ -5,7 +5,7 @@ use crate::error::Error;
 use crate::protocols::mcp_http::call::{self, args, done, failed, tool};
 use crate::protocols::mcp_http::caller::Caller;
 use crate::protocols::mcp_http::session::{sse_event, Sessions};
-use crate::protocols::mcp_http::shared::Shared;
+use crate::protocols::mcp_http::site::Site;
 use crate::review::service::{Ask, Decision};
 use crate::review::{ClientInfo, Outcome, Reply, Review};
 use rmcp::model::{
@@ -23,17 +23,17 @@ use std::sync::Arc;
 
 /// One CLI session's handler.
 pub struct Handler {
-    caller: Caller,
+    caller: Caller<Sessions>,
 }
 
 impl Handler {
-    pub fn new(ws: Shared) -> Self {
+    pub fn new(ws: Site<Sessions>) -> Self {
         Handler {
             caller: Caller::new(ws),
         }
     }
 
-    fn ws(&self) -> &Shared {
+    fn ws(&self) -> &Site<Sessions> {
         &self.caller.ws
     }
 }

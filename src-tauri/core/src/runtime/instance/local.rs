@@ -240,9 +240,9 @@ impl Instance {
             state
                 .companions
                 .values()
-                .filter(|c| c.shared.resolve(&file_path).is_ok())
-                .max_by_key(|c| c.shared.workspace.id().as_os_str().len())
-                .map(|c| c.shared.clone())
+                .filter(|c| c.service.resolve(&file_path).is_ok())
+                .max_by_key(|c| c.service.workspace.id().as_os_str().len())
+                .map(|c| c.service.clone())
         };
         let service = service.ok_or_else(|| Error::NotInWorkspace(p.file.clone()))?;
         let (reply, rx) = reply(p.wait);
@@ -375,7 +375,7 @@ impl Instance {
                 .companions
                 .values()
                 .filter_map(|c| {
-                    let ws = &c.shared.workspace;
+                    let ws = &c.service.workspace;
                     let path = ws.resolve(&shown).ok()?;
                     let root = ws.root_of(&path)?.to_path_buf();
                     Some(OnDisk { root, path })
