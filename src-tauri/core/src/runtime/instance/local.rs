@@ -3,13 +3,15 @@
 
 use super::Instance;
 use crate::error::{Error, Result};
-use crate::platform::peer::PeerProcess;
 use crate::review::service::Ask;
-use crate::review::{ClientInfo, OnDisk, Outcome, Proposal, Reply, Review, ReviewId};
+use crate::review::{OnDisk, Outcome, Proposal, Reply, Review, ReviewId};
 use serde::{Deserialize, Serialize};
+use caller::caller;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::oneshot;
+
+mod caller;
 
 /// The largest proposal `redline propose` sends: what a CLI's message may carry.
 pub const MAX_PROPOSAL_BYTES: usize = crate::protocols::jsonrpc::MAX_MESSAGE_BYTES;
@@ -168,59 +170,6 @@ fn reply(wait: bool) -> (Reply, Option<Decided>) {
         let _ = tx.send((outcome, r.current.clone()));
     });
     (reply, Some(rx))
-}
-
-/// Who asked: the program that ran the command (a script, git, an agent), else the command.
-async fn caller(command: &str, pid: Option<u32>) -> ClientInfo {
-    let process = match pid {
-        Some(pid) => {
-            use crate::platform::peer;
-            peer::off_runtime(peer::LOOKUP, move || describe_caller(pid)).await
-        }
-        None => None,
-    };
-    ClientInfo {
-        name: command.to_owned(),
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        process,
-        session_name: None,
-    }
-}
-
-/// The command's parent, past shells running a script or a `-c` string for another program: git
-/// runs its difftool command through its `git-difftool--helper` script, and "git" says more than
-/// "sh". An interactive shell (no script) is the caller itself.
-fn describe_caller(pid: u32) -> PeerProcess {
-    let ancestors = crate::platform::process::ancestors(pid);
-    let caller = ancestors
-        .iter()
-        .copied()
-        .find(|p| !shell_wrapper(*p))
-        .or_else(|| ancestors.first().copied());
-    crate::platform::peer::describe(caller.unwrap_or(pid))
-}
-
-/// A shell running a script or a `-c` command string.
-#[cfg(target_os = "linux")]
-fn shell_wrapper(pid: u32) -> bool {
-    // The name and first argument are at the head; a longer command line is read no further.
-    let path = format!("/proc/{pid}/cmdline");
-    let Ok(cmdline) = crate::platform::small_file::head(std::path::Path::new(&path), 4096) else {
-        return false;
-    };
-    let mut args = cmdline.split(|b| *b == 0);
-    let name = args
-        .next()
-        .and_then(|a| a.rsplit(|b| *b == b'/').next())
-        .unwrap_or_default();
-    let first = args.next().filter(|a| !a.is_empty());
-    matches!(name, b"sh" | b"dash" | b"bash" | b"zsh")
-        && first.is_some_and(|a| a == b"-c" || !a.starts_with(b"-"))
-}
-
-#[cfg(not(target_os = "linux"))]
-fn shell_wrapper(_pid: u32) -> bool {
-    false
 }
 
 impl Instance {
