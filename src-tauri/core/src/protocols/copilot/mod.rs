@@ -13,10 +13,10 @@ mod socket {
     use crate::net::accept;
     use crate::net::limits::Limits;
     use crate::platform::private_file;
+    use crate::protocols::copilot::sessions::CopilotSessions;
     use crate::protocols::mcp_http::guard::Guard;
     use crate::protocols::mcp_http::server;
     use crate::protocols::mcp_http::site::Site;
-    use crate::protocols::copilot::sessions::CopilotSessions;
     use std::path::Path;
     use tokio::net::UnixListener;
     use tokio_util::sync::CancellationToken;

@@ -33,7 +33,8 @@ impl CopilotSessions {
             return false;
         }
         self.keep(&params);
-        self.table.notify(id, sse_event("selection_changed", params));
+        self.table
+            .notify(id, sse_event("selection_changed", params));
         true
     }
 

@@ -1,9 +1,9 @@
 //! The tools Copilot CLI calls (`open_diff`, `close_diff`, `update_session_name`, and the model's
 //! `get_selection` and `get_diagnostics`), one handler per session, apart from the transport.
 
+use crate::protocols::copilot::sessions::CopilotSessions;
 use crate::protocols::mcp_http::call::{self, args, done, failed, tool};
 use crate::protocols::mcp_http::caller::Caller;
-use crate::protocols::copilot::sessions::CopilotSessions;
 use crate::protocols::mcp_http::site::Site;
 use crate::review::service::Ask;
 use crate::review::{ClientInfo, Outcome, Reply, Review, ReviewId};

@@ -78,7 +78,11 @@ fn fault(f: Fault) -> Response {
     rpc_error(StatusCode::BAD_REQUEST, f.id, f.code, &f.message)
 }
 
-pub async fn check<A: Audience>(State(env): State<Envelope<A>>, req: Request, next: Next) -> Response {
+pub async fn check<A: Audience>(
+    State(env): State<Envelope<A>>,
+    req: Request,
+    next: Next,
+) -> Response {
     let session = match req.headers().get(SESSION).map(|v| v.to_str()) {
         None => None,
         Some(Ok(id)) => Some(id.to_owned()),
