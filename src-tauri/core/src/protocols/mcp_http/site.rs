@@ -29,6 +29,8 @@ impl Audience for Sessions {
     }
 }
 
+/// What every handler and stream of one app shares: the workspace's service, and the app's CLIs
+/// (`A`: their sessions, and what they are told).
 pub struct Site<A> {
     pub service: Arc<Service>,
     pub sessions: Arc<A>,
