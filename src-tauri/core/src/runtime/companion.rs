@@ -17,7 +17,8 @@ use crate::review::{ReviewEvent, ReviewQueue};
 use crate::runtime::bridge::{Bridge, ContainerPlan};
 use crate::workspace::container::ContainerDirs;
 use crate::workspace::Workspace;
-use server::Server;
+use listeners::Listeners;
+use server::{Server, Terms};
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
@@ -30,6 +31,7 @@ pub use crate::review::service::{settle, Decision};
 mod copilot;
 mod folder_locks;
 mod http;
+mod listeners;
 mod server;
 mod websocket;
 
@@ -49,10 +51,9 @@ pub struct Companion {
     trusted: bool,
     /// Redline's own PID, announced in every file.
     pid: u32,
-    token: Arc<RwLock<Token>>,
+    terms: Terms,
     written: Written,
     containers: Option<Bridge>,
-    cancel: CancellationToken,
     tasks: Vec<tokio::task::JoinHandle<()>>,
 }
 
@@ -110,29 +111,30 @@ impl Companion {
         let container_port = |f: fn(&Bridge) -> Option<u16>| side.as_ref().and_then(f);
         let connections = Arc::new(Connections::default());
         let copilot = Arc::new(CopilotSessions::default());
-        let http = http::HttpServer::new(listeners, port, container_port(|b| b.port));
-        let ws = websocket::WebSocketServer::new(
-            connections.clone(),
-            ws_listeners,
-            ws_port,
-            container_port(|b| b.ws_port),
-        );
+        let http = Listeners::new(listeners, port, container_port(|b| b.port));
+        let ws = Listeners::new(ws_listeners, ws_port, container_port(|b| b.ws_port));
         let copilot_server =
             copilot::CopilotServer::bind(copilot.clone(), dirs, port, &workspace, side.as_mut());
-        let mut servers: Vec<Box<dyn Server>> =
-            vec![Box::new(http), Box::new(ws), Box::new(copilot_server)];
+        let mut servers: Vec<Box<dyn Server>> = vec![
+            Box::new(http::HttpServer::new(http)),
+            Box::new(websocket::WebSocketServer::new(connections.clone(), ws)),
+            Box::new(copilot_server),
+        ];
         let registries = servers.iter().map(|s| s.registry()).collect();
         let service = Arc::new(Service::new(workspace, reviews, trusted, registries));
         for p in containers.iter().flat_map(|plan| &plan.paths) {
             service.add_container_path(p.clone());
         }
-        let token = Arc::new(RwLock::new(token));
-        let cancel = CancellationToken::new();
+        let terms = Terms {
+            token: Arc::new(RwLock::new(token)),
+            limits,
+            cancel: CancellationToken::new(),
+        };
         let tasks = servers
             .iter_mut()
-            .flat_map(|s| s.serve(&service, &token, limits, &cancel))
+            .flat_map(|s| s.serve(&service, &terms))
             .collect();
-        tokio::spawn(context_updates(service.clone(), cancel.clone()));
+        tokio::spawn(context_updates(service.clone(), terms.cancel.clone()));
         let mut companion = Companion {
             service,
             connections,
@@ -141,10 +143,9 @@ impl Companion {
             folder_locks: BTreeMap::new(),
             trusted: trusted == Some(true),
             pid,
-            token,
+            terms,
             written: Written::default(),
             containers: side,
-            cancel,
             tasks,
         };
         companion.written = companion.with_announcement(|a| discovery::write(dirs, a));
@@ -217,7 +218,11 @@ impl Companion {
     }
 
     pub fn token(&self) -> Token {
-        self.token.read().unwrap_or_else(|e| e.into_inner()).clone()
+        self.terms
+            .token
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// What `redline env` exports for this workspace: its servers' ports and its token.
@@ -233,7 +238,7 @@ impl Companion {
     /// Swaps in a new token and rewrites the discovery files with it; each server drops what
     /// the old token let in, if it must (Claude Code's connections).
     pub fn rotate(&mut self, token: Token, dirs: &Dirs) {
-        *self.token.write().unwrap_or_else(|e| e.into_inner()) = token;
+        *self.terms.token.write().unwrap_or_else(|e| e.into_inner()) = token;
         let folders: BTreeSet<PathBuf> = self.folder_locks.keys().cloned().collect();
         self.set_folders(&BTreeSet::new(), dirs);
         self.set_folders(&folders, dirs);
@@ -267,7 +272,7 @@ impl Companion {
         for r in self.service.pending() {
             let _ = self.service.decide(r.id, Decision::Reject);
         }
-        self.cancel.cancel();
+        self.terms.cancel.cancel();
         Stopping { tasks: self.tasks }
     }
 

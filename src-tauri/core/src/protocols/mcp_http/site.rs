@@ -47,6 +47,13 @@ impl<A> Clone for Site<A> {
 }
 
 impl<A: Audience> Site<A> {
+    pub fn new(service: &Arc<Service>, sessions: &Arc<A>) -> Self {
+        Site {
+            service: service.clone(),
+            sessions: sessions.clone(),
+        }
+    }
+
     /// The session table, whichever CLIs it holds.
     pub fn table(&self) -> &Sessions {
         self.sessions.table()

@@ -1,14 +1,12 @@
 //! Copilot CLI's server in a companion: MCP over HTTP on a unix socket (the host's, and the one
 //! containers get mounted).
 
-use super::server::Server;
+use super::server::{Server, Terms};
 use crate::discovery::Announcement;
 #[cfg(not(unix))]
 use crate::error::Error;
 use crate::error::Result;
-use crate::net::limits::Limits;
 use crate::platform::dirs::Dirs;
-use crate::platform::token::Token;
 use crate::protocols::copilot::sessions::CopilotSessions;
 use crate::protocols::mcp_http::site::Site;
 use crate::review::registry::Registry;
@@ -21,9 +19,8 @@ use crate::{
     workspace::container::ContainerDirs,
 };
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
 
 #[cfg(unix)]
 type Listener = tokio::net::UnixListener;
@@ -68,29 +65,22 @@ impl CopilotServer {
 }
 
 impl Server for CopilotServer {
-    fn registry(&self) -> Arc<dyn Registry> {
-        self.sessions.clone()
+    /// Copilot CLI's lock names the socket; no port of its own.
+    fn announce<'a>(&'a self, a: &mut Announcement<'a>) {
+        a.socket = self.socket.as_deref();
     }
 
-    fn serve(
-        &mut self,
-        service: &Arc<Service>,
-        token: &Arc<RwLock<Token>>,
-        limits: Limits,
-        cancel: &CancellationToken,
-    ) -> Vec<JoinHandle<()>> {
-        let site = Site {
-            service: service.clone(),
-            sessions: self.sessions.clone(),
-        };
+    fn serve(&mut self, service: &Arc<Service>, terms: &Terms) -> Vec<JoinHandle<()>> {
+        let site = Site::new(service, &self.sessions);
+        let serve = |l| serve_copilot(l, site.clone(), terms);
         std::mem::take(&mut self.listeners)
             .into_iter()
-            .map(|l| serve_copilot(l, site.clone(), token.clone(), limits, cancel.clone()))
+            .map(serve)
             .collect()
     }
 
-    fn announce<'a>(&'a self, a: &mut Announcement<'a>) {
-        a.socket = self.socket.as_deref();
+    fn registry(&self) -> Arc<dyn Registry> {
+        self.sessions.clone()
     }
 }
 
@@ -145,27 +135,19 @@ fn bind_copilot(_: &Dirs, _: u16) -> Result<(PathBuf, std::convert::Infallible)>
 }
 
 #[cfg(unix)]
-fn serve_copilot(
-    listener: Listener,
-    site: Site<CopilotSessions>,
-    token: Arc<RwLock<Token>>,
-    limits: Limits,
-    cancel: CancellationToken,
-) -> JoinHandle<()> {
+fn serve_copilot(listener: Listener, site: Site<CopilotSessions>, terms: &Terms) -> JoinHandle<()> {
     let hosts = Hosts {
         port: None,
         container_port: None,
     };
-    copilot::serve(listener, site, Guard { hosts, token }, limits, cancel)
+    let guard = Guard {
+        hosts,
+        token: terms.token.clone(),
+    };
+    copilot::serve(listener, site, guard, terms.limits, terms.cancel.clone())
 }
 
 #[cfg(not(unix))]
-fn serve_copilot(
-    listener: Listener,
-    _: Site<CopilotSessions>,
-    _: Arc<RwLock<Token>>,
-    _: Limits,
-    _: CancellationToken,
-) -> JoinHandle<()> {
+fn serve_copilot(listener: Listener, _: Site<CopilotSessions>, _: &Terms) -> JoinHandle<()> {
     match listener {}
 }

@@ -11,19 +11,22 @@ use std::sync::{Arc, RwLock};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+/// What every server of a companion serves under.
+pub(crate) struct Terms {
+    /// The token as it is now: a rotation swaps it in place.
+    pub token: Arc<RwLock<Token>>,
+    pub limits: Limits,
+    /// Fired once, to stop every server of the companion.
+    pub cancel: CancellationToken,
+}
+
 pub(crate) trait Server: Send + Sync {
     /// Its connected CLIs, as the workspace's service reaches them.
     fn registry(&self) -> Arc<dyn Registry>;
 
-    /// Serves `service` on what it bound, checking `token` as it is now, until `cancel` fires;
-    /// the tasks end once its peers have gone (each bounded by `limits::DRAIN`). Called once.
-    fn serve(
-        &mut self,
-        service: &Arc<Service>,
-        token: &Arc<RwLock<Token>>,
-        limits: Limits,
-        cancel: &CancellationToken,
-    ) -> Vec<JoinHandle<()>>;
+    /// Serves `service` on what it bound until `terms.cancel` fires; the tasks end once its
+    /// peers have gone (each bounded by `limits::DRAIN`). Called once.
+    fn serve(&mut self, service: &Arc<Service>, terms: &Terms) -> Vec<JoinHandle<()>>;
 
     /// Its part of what the discovery files announce (its port, or its socket).
     fn announce<'a>(&'a self, a: &mut Announcement<'a>);
