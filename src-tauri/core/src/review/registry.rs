@@ -37,8 +37,4 @@ pub trait Registry: Send + Sync {
     fn select(&self, _session: &str, _span: &Span) -> bool {
         false
     }
-
-    /// The token was rotated. Only connections authenticated once (at an upgrade) with the old
-    /// token must go; a protocol that checks every request has nothing to do.
-    fn close_all(&self) {}
 }

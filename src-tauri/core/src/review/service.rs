@@ -200,13 +200,6 @@ impl Service {
         self.clients.iter().flat_map(|c| c.list()).collect()
     }
 
-    /// The token changed: connections that proved the old one once go.
-    pub fn close_clients(&self) {
-        for c in &self.clients {
-            c.close_all();
-        }
-    }
-
     /// The workspace's context: the editor's files, its active one with cursor and selection,
     /// and the files under review.
     pub fn context(&self) -> Context {

@@ -1,30 +1,27 @@
 //! One active workspace: its protocol-free service with each protocol's server wired to it, its
 //! token, discovery files and context updates. The protocol folders never see this module.
 
-use crate::api::status::{ClientStatus, WorkspaceStatus};
+use crate::api::status::{ClientStatus, Pin, WorkspaceStatus};
 use crate::discovery::{self, Announcement, Written};
 use crate::error::{Error, Result};
 use crate::net::accept;
-use crate::net::host::Hosts;
 use crate::net::limits::Limits;
 use crate::platform::clock::Clock;
 use crate::platform::dirs::Dirs;
 use crate::platform::token::Token;
-use crate::protocols::mcp_http;
-use crate::protocols::mcp_http::guard::Guard;
-use crate::protocols::mcp_http::session::Sessions;
-use crate::protocols::mcp_ws;
+use crate::protocols::copilot::sessions::CopilotSessions;
 use crate::protocols::mcp_ws::connections::Connections;
 use crate::review::context;
-use crate::review::registry::Registry;
 use crate::review::service::Service;
 use crate::review::{ReviewEvent, ReviewQueue};
 use crate::runtime::bridge::{Bridge, ContainerPlan};
 use crate::workspace::container::ContainerDirs;
 use crate::workspace::Workspace;
+use listeners::Listeners;
+use server::{Server, Terms};
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
@@ -32,41 +29,40 @@ use tokio_util::sync::CancellationToken;
 pub use crate::review::service::{settle, Decision};
 
 mod copilot;
+mod folder_locks;
+mod http;
+mod listeners;
+mod server;
+mod websocket;
 
 /// A running companion: the workspace's service, with each protocol's server wired to it.
 pub struct Companion {
     /// The workspace's protocol-free service.
-    pub shared: Arc<Service>,
-    /// Claude Code's WebSocket connections.
-    pub connections: Arc<Connections>,
-    /// Copilot CLI's sessions.
-    pub copilot: Arc<Sessions>,
-    pub port: u16,
-    /// Claude Code's WebSocket server.
-    pub ws_port: u16,
-    /// Copilot CLI's unix socket, when it could be bound.
-    pub socket: Option<PathBuf>,
+    pub service: Arc<Service>,
+    /// Every protocol's server, each announcing itself.
+    servers: Vec<Box<dyn Server>>,
     /// The locks written for Copilot CLI sessions running in a subfolder, by folder.
     folder_locks: BTreeMap<PathBuf, PathBuf>,
     trusted: bool,
-    token: Arc<RwLock<Token>>,
+    /// Redline's own PID, announced in every file.
+    pid: u32,
+    terms: Terms,
     written: Written,
     containers: Option<Bridge>,
-    cancel: CancellationToken,
-    servers: Vec<tokio::task::JoinHandle<()>>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
 }
 
 /// A companion told to stop, its servers still closing their connections (each bounded by
 /// `limits::DRAIN`).
 pub struct Stopping {
-    servers: Vec<tokio::task::JoinHandle<()>>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Stopping {
     /// Resolves once every connection has closed.
     pub async fn finished(self) {
-        for server in self.servers {
-            let _ = server.await;
+        for task in self.tasks {
+            let _ = task.await;
         }
     }
 }
@@ -107,130 +103,83 @@ impl Companion {
             ws_listeners.extend(ws);
             side = Some(bridge);
         }
-        let sessions = Arc::new(Sessions::default());
-        let connections = Arc::new(Connections::default());
-        let copilot_sessions = Arc::new(Sessions::without_context());
-        let clients: Vec<Arc<dyn Registry>> = vec![
-            sessions.clone(),
-            connections.clone(),
-            Arc::new(crate::protocols::copilot::sessions::CopilotSessions(
-                copilot_sessions.clone(),
-            )),
-        ];
-        let shared = Arc::new(Service::new(workspace, reviews, trusted, clients));
-        for p in containers.iter().flat_map(|plan| &plan.paths) {
-            shared.add_container_path(p.clone());
-        }
-        let token = Arc::new(RwLock::new(token));
-        let cancel = CancellationToken::new();
-        let server = mcp_http::server::serve_all(
-            listeners,
-            mcp_http::shared::Shared {
-                service: shared.clone(),
-                sessions,
-            },
-            Guard {
-                hosts: Hosts {
-                    port: Some(port),
-                    container_port: side.as_ref().and_then(|s| s.port),
-                },
-                token: token.clone(),
-            },
-            limits,
-            cancel.clone(),
-        );
-        let ws_server = mcp_ws::server::serve(
-            ws_listeners,
-            shared.clone(),
-            connections.clone(),
-            mcp_ws::guard::Guard {
-                hosts: Hosts {
-                    port: Some(ws_port),
-                    container_port: side.as_ref().and_then(|s| s.ws_port),
-                },
-                token: token.clone(),
-            },
-            limits,
-            cancel.clone(),
-        );
-        let mut servers = vec![server, ws_server];
-        let (socket, copilot_servers) = copilot::serve(
+        let container_port = |f: fn(&Bridge) -> Option<u16>| side.as_ref().and_then(f);
+        let http = Listeners::new(listeners, port, container_port(|b| b.port));
+        let ws = Listeners::new(ws_listeners, ws_port, container_port(|b| b.ws_port));
+        let copilot_server = copilot::CopilotServer::bind(
+            Arc::new(CopilotSessions::default()),
             dirs,
             port,
-            mcp_http::shared::Shared {
-                service: shared.clone(),
-                sessions: copilot_sessions.clone(),
-            },
+            &workspace,
             side.as_mut(),
-            &token,
-            limits,
-            &cancel,
         );
-        servers.extend(copilot_servers);
-        tokio::spawn(context_updates(shared.clone(), cancel.clone()));
-        let trusted = trusted == Some(true);
-        let written = {
-            let t = token.read().unwrap_or_else(|e| e.into_inner());
-            let joined = shared.workspace.joined();
-            let a = announcement(
-                &shared,
-                &joined,
-                pid,
-                port,
-                ws_port,
-                socket.as_deref(),
-                trusted,
-                &t,
-            );
-            discovery::write(dirs, &a)
+        let mut servers: Vec<Box<dyn Server>> = vec![
+            Box::new(http::HttpServer::new(http)),
+            Box::new(websocket::WebSocketServer::new(
+                Arc::new(Connections::default()),
+                ws,
+            )),
+            Box::new(copilot_server),
+        ];
+        let registries = servers.iter().map(|s| s.registry()).collect();
+        let service = Arc::new(Service::new(workspace, reviews, trusted, registries));
+        for p in containers.iter().flat_map(|plan| &plan.paths) {
+            service.add_container_path(p.clone());
+        }
+        let terms = Terms {
+            token: Arc::new(RwLock::new(token)),
+            limits,
+            cancel: CancellationToken::new(),
         };
+        let tasks = servers
+            .iter_mut()
+            .flat_map(|s| s.serve(&service, &terms))
+            .collect();
+        tokio::spawn(context_updates(service.clone(), terms.cancel.clone()));
+        let mut companion = Companion {
+            service,
+            servers,
+            folder_locks: BTreeMap::new(),
+            trusted: trusted == Some(true),
+            pid,
+            terms,
+            written: Written::default(),
+            containers: side,
+            tasks,
+        };
+        companion.written = companion.with_announcement(|a| discovery::write(dirs, a));
         tracing::info!(
             "workspace {} listening on 127.0.0.1:{port} (Claude Code: {ws_port})",
-            shared.workspace.id().display()
+            companion.service.workspace.id().display()
         );
-        let mut companion = Companion {
-            shared,
-            connections,
-            copilot: copilot_sessions,
-            port,
-            ws_port,
-            socket,
-            folder_locks: BTreeMap::new(),
-            trusted,
-            token,
-            written,
-            containers: side,
-            cancel,
-            servers,
-        };
-        companion.announce_to_containers(dirs, pid);
+        companion.announce_to_containers(dirs);
         Ok(companion)
     }
 
     /// Every container path the workspace is seen at: its own, then the mapped ones.
     fn container_places(&self, dirs: &Dirs) -> Vec<ContainerDirs> {
-        let host = self.shared.workspace.id();
+        let host = self.service.workspace.id();
         std::iter::once(host.to_string_lossy().into_owned())
-            .chain(self.shared.container_paths())
+            .chain(self.service.container_paths())
             .map(|p| ContainerDirs::new(dirs, host, &p))
             .collect()
     }
 
     /// (Re)writes the container discovery files, when containers can reach the server.
-    fn announce_to_containers(&mut self, dirs: &Dirs, pid: u32) {
+    fn announce_to_containers(&mut self, dirs: &Dirs) {
         let places = self.container_places(dirs);
         let token = self.token();
         if let Some(bridge) = self.containers.as_mut() {
-            bridge.announce(places, &token, pid, self.shared.workspace.id());
+            bridge.announce(places, &token, self.pid, self.service.workspace.id());
         }
     }
 
     /// Maps one more container path onto the workspace and announces it; false if known.
-    pub fn add_container_path(&mut self, container_path: String, dirs: &Dirs, pid: u32) -> bool {
-        if !self.shared.add_container_path(container_path) {
+    pub fn add_container_path(&mut self, container_path: String, dirs: &Dirs) -> bool {
+        if !self.service.add_container_path(container_path) {
             return false;
         }
-        self.announce_to_containers(dirs, pid);
+        self.announce_to_containers(dirs);
         true
     }
 
@@ -244,38 +193,60 @@ impl Companion {
         self.containers.as_ref()?.endpoint()
     }
 
-    /// Runs `f` with what this server announces now (its ports, socket, token), for the
-    /// discovery files and Copilot's folder locks alike.
-    fn with_announcement<R>(&self, pid: u32, f: impl FnOnce(&Announcement<'_>) -> R) -> R {
+    /// Runs `f` with what this companion announces now (each server its own part, with the
+    /// token of the moment), for the discovery files and Copilot's folder locks alike.
+    fn with_announcement<R>(&self, f: impl FnOnce(&Announcement<'_>) -> R) -> R {
         let token = self.token();
-        let joined = self.shared.workspace.joined();
-        f(&announcement(
-            &self.shared,
-            &joined,
-            pid,
-            self.port,
-            self.ws_port,
-            self.socket.as_deref(),
-            self.trusted,
-            &token,
-        ))
+        let joined = self.service.workspace.joined();
+        let mut a = Announcement {
+            pid: self.pid,
+            // Every companion has an HTTP server, which sets it.
+            port: 0,
+            ws_port: None,
+            socket: None,
+            workspace_path: &joined,
+            roots: &self.service.workspace.roots,
+            token: &token,
+            trusted: self.trusted,
+            at_ms: Clock::now_ms(&crate::platform::clock::SystemClock),
+        };
+        for server in &self.servers {
+            server.announce(&mut a);
+        }
+        f(&a)
     }
 
     pub fn token(&self) -> Token {
-        self.token.read().unwrap_or_else(|e| e.into_inner()).clone()
+        self.terms
+            .token
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
-    /// Swaps in a new token and rewrites the discovery files with it. Claude Code connections,
-    /// authenticated once at the upgrade with the old token, are closed.
-    pub fn rotate(&mut self, token: Token, dirs: &Dirs, pid: u32) {
-        *self.token.write().unwrap_or_else(|e| e.into_inner()) = token;
+    /// What `redline env` exports for this workspace: its servers' ports and its token.
+    pub fn pin(&self) -> Pin {
+        self.with_announcement(|a| Pin {
+            port: a.port,
+            ws_port: a.ws_port,
+            workspace_path: a.workspace_path.to_owned(),
+            auth_token: a.token.expose().to_owned(),
+        })
+    }
+
+    /// Swaps in a new token and rewrites the discovery files with it; each server drops what
+    /// the old token let in, if it must (Claude Code's connections).
+    pub fn rotate(&mut self, token: Token, dirs: &Dirs) {
+        *self.terms.token.write().unwrap_or_else(|e| e.into_inner()) = token;
         let folders: BTreeSet<PathBuf> = self.folder_locks.keys().cloned().collect();
-        self.set_folders(&BTreeSet::new(), dirs, pid);
-        self.set_folders(&folders, dirs, pid);
-        self.shared.close_clients();
+        self.set_folders(&BTreeSet::new(), dirs);
+        self.set_folders(&folders, dirs);
+        for server in &self.servers {
+            server.rotated();
+        }
         discovery::remove(&self.written.files);
-        self.written = self.with_announcement(pid, |a| discovery::write(dirs, a));
-        self.announce_to_containers(dirs, pid);
+        self.written = self.with_announcement(|a| discovery::write(dirs, a));
+        self.announce_to_containers(dirs);
     }
 
     pub fn discovery(&self) -> &Written {
@@ -297,22 +268,20 @@ impl Companion {
         if let Some(bridge) = &self.containers {
             bridge.remove_files();
         }
-        for r in self.shared.pending() {
-            let _ = self.shared.decide(r.id, Decision::Reject);
+        for r in self.service.pending() {
+            let _ = self.service.decide(r.id, Decision::Reject);
         }
-        self.cancel.cancel();
-        Stopping {
-            servers: self.servers,
-        }
+        self.terms.cancel.cancel();
+        Stopping { tasks: self.tasks }
     }
 
     pub fn status(&self, token_store: &str) -> WorkspaceStatus {
-        let ws = self.shared.workspace.id();
-        WorkspaceStatus {
+        let ws = self.service.workspace.id();
+        let mut status = WorkspaceStatus {
             path: ws.to_owned(),
             enabled: true,
-            port: Some(self.port),
-            ws_port: Some(self.ws_port),
+            port: None,
+            ws_port: None,
             token_store: token_store.to_owned(),
             discovery_files: self
                 .written
@@ -328,7 +297,7 @@ impl Companion {
                 .map(|(p, e)| format!("{}: {e}", p.display()))
                 .collect(),
             clients: self
-                .shared
+                .service
                 .clients()
                 .into_iter()
                 .map(|(session, c)| ClientStatus {
@@ -338,45 +307,24 @@ impl Companion {
                     process: c.process,
                 })
                 .collect(),
-            pending_reviews: self.shared.pending().len(),
+            pending_reviews: self.service.pending().len(),
             containers: self
                 .containers
                 .as_ref()
-                .map(|bridge| bridge.status(self.shared.container_paths())),
+                .map(|bridge| bridge.status(self.service.container_paths())),
+        };
+        for server in &self.servers {
+            server.report(&mut status);
         }
-    }
-}
-
-/// What the workspace's discovery files say.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn announcement<'a>(
-    shared: &'a Service,
-    workspace_path: &'a str,
-    pid: u32,
-    port: u16,
-    ws_port: u16,
-    socket: Option<&'a Path>,
-    trusted: bool,
-    token: &'a Token,
-) -> Announcement<'a> {
-    Announcement {
-        pid,
-        port,
-        ws_port: Some(ws_port),
-        socket,
-        workspace_path,
-        roots: &shared.workspace.roots,
-        token,
-        trusted,
-        at_ms: Clock::now_ms(&crate::platform::clock::SystemClock),
+        status
     }
 }
 
 /// Debounces review and editor changes in this workspace into `ide/contextUpdate`s.
-async fn context_updates(shared: Arc<Service>, cancel: CancellationToken) {
-    let mut events = shared.reviews.subscribe();
-    let mut editor = shared.editor.subscribe();
-    let ws = shared.workspace.id().to_owned();
+async fn context_updates(service: Arc<Service>, cancel: CancellationToken) {
+    let mut events = service.reviews.subscribe();
+    let mut editor = service.editor.subscribe();
+    let ws = service.workspace.id().to_owned();
     let mut due: Option<tokio::time::Instant> = None;
     loop {
         let wait = async {
@@ -389,7 +337,7 @@ async fn context_updates(shared: Arc<Service>, cancel: CancellationToken) {
             _ = cancel.cancelled() => return,
             _ = wait => {
                 due = None;
-                shared.push_context_if_changed();
+                service.push_context_if_changed();
             }
             Ok(()) = editor.changed(), if due.is_none() => {
                 due = Some(tokio::time::Instant::now() + context::DEBOUNCE);

@@ -28,11 +28,11 @@ struct Entry {
 /// The session folders of every CLI that records them, remembered between scans so that only
 /// changed folders are read again.
 #[derive(Default)]
-pub struct Sessions {
+pub struct SessionFolders {
     seen: HashMap<PathBuf, Entry>,
 }
 
-impl Sessions {
+impl SessionFolders {
     /// The folders (real paths) of the running sessions, read off the CLIs' session records.
     pub fn scan(&mut self, dirs: &Dirs, procs: &dyn ProcessTable) -> BTreeSet<PathBuf> {
         let mut present = BTreeSet::new();
@@ -133,7 +133,7 @@ fn unescape(quoted: &str) -> String {
     out
 }
 
-/// The folders among `running` (resolved, as `Sessions::scan` gives them) that lie strictly
+/// The folders among `running` (resolved, as `SessionFolders::scan` gives them) that lie strictly
 /// inside one of `roots`, compared component by component (a root itself is in the workspace's
 /// own file already).
 pub fn inside(running: &BTreeSet<PathBuf>, roots: &[PathBuf]) -> BTreeSet<PathBuf> {
@@ -191,7 +191,7 @@ mod tests {
             format!("cwd: {}\n", at("closed")),
         )
         .unwrap();
-        let mut s = Sessions::default();
+        let mut s = SessionFolders::default();
         let live = s.scan(&dirs, &Alive(vec![10, 11, 13]));
         let want: BTreeSet<PathBuf> = [&server, &quoted].iter().map(PathBuf::from).collect();
         assert_eq!(live, want);
@@ -220,7 +220,7 @@ mod tests {
         mkfifo(&yaml);
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let found = Sessions::default().scan(&dirs, &Alive(vec![std::process::id()]));
+            let found = SessionFolders::default().scan(&dirs, &Alive(vec![std::process::id()]));
             let _ = tx.send(found);
         });
         let found = rx
@@ -305,7 +305,7 @@ mod tests {
         });
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let mut sessions = Sessions::default();
+            let mut sessions = SessionFolders::default();
             for _ in 0..SCANS {
                 let found = sessions.scan(&dirs, &Alive(vec![pid]));
                 if tx.send(found).is_err() {

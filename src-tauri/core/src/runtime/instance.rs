@@ -5,15 +5,12 @@ use crate::api::status::{ContainerStatus, Pin, Status, WorkspaceStatus};
 use crate::discovery;
 use crate::error::{Error, Result};
 use crate::net::limits::Limits;
-use crate::platform::clock::Clock;
 use crate::platform::dirs::Dirs;
-use crate::platform::keyring::Tokens;
-use crate::platform::process::ProcessTable;
 use crate::review::{Review, ReviewQueue};
 use crate::runtime::bridge::ContainerPlan;
 use crate::runtime::companion::{Companion, Setup};
 use crate::workspace::config::{self, Config};
-use crate::workspace::container::{self, Interfaces, RunArgs};
+use crate::workspace::container::{self, RunArgs};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -24,31 +21,9 @@ mod editor;
 mod folders;
 pub mod local;
 mod reviews;
+mod world;
 
-/// Everything outside the process that Redline depends on, injected so tests use temp dirs.
-pub struct World {
-    pub dirs: Dirs,
-    pub pid: u32,
-    pub procs: Arc<dyn ProcessTable>,
-    pub clock: Arc<dyn Clock>,
-    pub tokens: Tokens,
-    /// The host's network interfaces: where the container bridge is.
-    pub interfaces: Arc<dyn Interfaces>,
-}
-
-impl World {
-    /// This machine as it is: the OS keyring (or memory, saying why), processes and interfaces.
-    pub fn os(dirs: Dirs) -> World {
-        World {
-            dirs,
-            pid: crate::platform::process::own_pid(),
-            procs: Arc::new(crate::platform::process::OsProcessTable),
-            clock: Arc::new(crate::platform::clock::SystemClock),
-            tokens: Tokens::os(),
-            interfaces: Arc::new(container::OsInterfaces),
-        }
-    }
-}
+pub use world::World;
 
 struct State {
     config: Config,
@@ -280,7 +255,7 @@ impl Instance {
         if let Some(cp) = added {
             self.save(&state)?;
             if let Some(c) = state.companions.get_mut(&ws) {
-                c.add_container_path(cp, &self.world.dirs, self.world.pid);
+                c.add_container_path(cp, &self.world.dirs);
             }
         }
         Ok(args)
@@ -291,7 +266,7 @@ impl Instance {
         let path = state.config.known_path(path)?;
         let token = self.world.tokens.rotate(&path.to_string_lossy())?;
         if let Some(c) = state.companions.get_mut(&path) {
-            c.rotate(token, &self.world.dirs, self.world.pid);
+            c.rotate(token, &self.world.dirs);
         }
         Ok(())
     }
@@ -351,20 +326,15 @@ impl Instance {
             .companions
             .values()
             .filter(|c| {
-                c.shared
+                c.service
                     .workspace
                     .roots
                     .iter()
                     .any(|r| resolved.starts_with(r))
             })
-            .max_by_key(|c| c.shared.workspace.id().as_os_str().len())
+            .max_by_key(|c| c.service.workspace.id().as_os_str().len())
             .ok_or_else(|| Error::NotInWorkspace(resolved.clone()))?;
-        Ok(Pin {
-            port: c.port,
-            ws_port: Some(c.ws_port),
-            workspace_path: c.shared.workspace.joined(),
-            auth_token: c.token().expose().to_owned(),
-        })
+        Ok(c.pin())
     }
 
     pub async fn settings(&self) -> crate::workspace::settings::Settings {

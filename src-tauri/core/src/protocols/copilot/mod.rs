@@ -14,9 +14,10 @@ mod socket {
     use crate::net::accept;
     use crate::net::limits::Limits;
     use crate::platform::private_file;
+    use crate::protocols::copilot::sessions::CopilotSessions;
     use crate::protocols::mcp_http::guard::Guard;
     use crate::protocols::mcp_http::server;
-    use crate::protocols::mcp_http::shared::Shared;
+    use crate::protocols::mcp_http::site::Site;
     use std::path::Path;
     use tokio::net::UnixListener;
     use tokio_util::sync::CancellationToken;
@@ -62,7 +63,7 @@ mod socket {
     /// the server.
     pub fn serve(
         listener: UnixListener,
-        shared: Shared,
+        site: Site<CopilotSessions>,
         guard: Guard,
         limits: Limits,
         cancel: CancellationToken,
@@ -72,7 +73,7 @@ mod socket {
             .ok()
             .and_then(|a| a.as_pathname().map(Path::to_path_buf));
         let app = server::app(
-            shared,
+            site,
             guard,
             limits,
             cancel.clone(),

@@ -2,10 +2,11 @@
 //! `get_selection` and `get_diagnostics`), each declared once for rmcp's tool router, apart
 //! from the transport.
 
+use crate::protocols::copilot::sessions::CopilotSessions;
 use crate::protocols::mcp_http::call::{done, failed, schema, Args, Session};
 use crate::protocols::mcp_http::caller;
 use crate::protocols::mcp_http::handler::ToolSet;
-use crate::protocols::mcp_http::shared::Shared;
+use crate::protocols::mcp_http::site::Site;
 use crate::review::service::Ask;
 use crate::review::{Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -23,14 +24,16 @@ const MAX_SESSION_NAME: usize = 200;
 
 /// Copilot CLI's tools for one session.
 pub struct Tools {
-    ws: Shared,
+    ws: Site<CopilotSessions>,
     /// Open reviews by the tab name Copilot CLI gave them, for `close_diff`; the review quota
     /// bounds how many.
     tabs: Mutex<HashMap<String, ReviewId>>,
 }
 
 impl ToolSet for Tools {
-    fn new(ws: Shared) -> Self {
+    type Audience = CopilotSessions;
+
+    fn new(ws: Site<CopilotSessions>) -> Self {
         Tools {
             ws,
             tabs: Mutex::default(),

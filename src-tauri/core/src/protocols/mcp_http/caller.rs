@@ -2,20 +2,20 @@
 //! any tool set served over this transport. Dropping the caller ends the session.
 
 use crate::platform::peer::{Endpoints, PeerProcess};
-use crate::protocols::mcp_http::shared::Shared;
+use crate::protocols::mcp_http::site::{Audience, Site};
 use crate::review::ClientInfo;
 use rmcp::RoleServer;
 use std::sync::OnceLock;
 
 /// One session's caller. rmcp makes one handler per session and drops it when the session ends
 /// (DELETE, or the transport gone), which dismisses the session's reviews.
-pub struct Caller {
-    pub ws: Shared,
+pub struct Caller<A: Audience> {
+    pub ws: Site<A>,
     session: OnceLock<String>,
 }
 
-impl Caller {
-    pub fn new(ws: Shared) -> Self {
+impl<A: Audience> Caller<A> {
+    pub fn new(ws: Site<A>) -> Self {
         Caller {
             ws,
             session: OnceLock::new(),
@@ -45,7 +45,7 @@ impl Caller {
                 ..ClientInfo::default()
             })
             .unwrap_or_default();
-        self.ws.sessions.register(&id, client);
+        self.ws.table().register(&id, client);
         self.session.get_or_init(|| id).clone()
     }
 }
@@ -53,12 +53,12 @@ impl Caller {
 /// The session's client, with the process behind this request's connection looked up on first
 /// use (off the runtime: it reads the OS's socket and process tables). Over TCP the process is
 /// found from both addresses; over a unix socket the kernel names it.
-pub async fn client(
-    ws: &Shared,
+pub async fn client<A: Audience>(
+    ws: &Site<A>,
     session: &str,
     extensions: &rmcp::model::Extensions,
 ) -> ClientInfo {
-    let client = ws.sessions.client(session).unwrap_or_default();
+    let client = ws.table().client(session).unwrap_or_default();
     if client.process.is_some() {
         return client;
     }
@@ -77,9 +77,9 @@ pub async fn client(
         None
     };
     if let Some(p) = found {
-        ws.sessions.set_process(session, p);
+        ws.table().set_process(session, p);
     }
-    ws.sessions.client(session).unwrap_or(client)
+    ws.table().client(session).unwrap_or(client)
 }
 
 async fn describe(pid: u32) -> Option<PeerProcess> {
@@ -87,7 +87,7 @@ async fn describe(pid: u32) -> Option<PeerProcess> {
     peer::off_runtime(peer::LOOKUP, move || peer::describe(pid)).await
 }
 
-impl Drop for Caller {
+impl<A: Audience> Drop for Caller<A> {
     fn drop(&mut self) {
         if let Some(id) = self.session.get() {
             self.ws.end_session(id);

@@ -6,7 +6,7 @@ use crate::net::limits::Limits;
 use crate::protocols::jsonrpc::{self, Fault, Kind, INVALID_REQUEST};
 use crate::protocols::mcp::VERSIONS;
 use crate::protocols::mcp_http::guard::MAX_BODY_BYTES;
-use crate::protocols::mcp_http::shared::Shared;
+use crate::protocols::mcp_http::site::{Audience, Site};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
@@ -26,11 +26,21 @@ const SESSION: &str = "mcp-session-id";
 /// has no session of its own; Redline speaks only the session revisions.
 const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 
-#[derive(Clone)]
-pub struct Envelope {
-    pub shared: Shared,
+pub struct Envelope<A> {
+    pub site: Site<A>,
     pub manager: Arc<LocalSessionManager>,
     pub limits: Limits,
+}
+
+// Derived Clone would ask `A: Clone`.
+impl<A> Clone for Envelope<A> {
+    fn clone(&self) -> Self {
+        Envelope {
+            site: self.site.clone(),
+            manager: self.manager.clone(),
+            limits: self.limits,
+        }
+    }
 }
 
 fn rpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Response {
@@ -68,7 +78,11 @@ fn fault(f: Fault) -> Response {
     rpc_error(StatusCode::BAD_REQUEST, f.id, f.code, &f.message)
 }
 
-pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Response {
+pub async fn check<A: Audience>(
+    State(env): State<Envelope<A>>,
+    req: Request,
+    next: Next,
+) -> Response {
     let session = match req.headers().get(SESSION).map(|v| v.to_str()) {
         None => None,
         Some(Ok(id)) => Some(id.to_owned()),
@@ -90,7 +104,7 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
         // The handler that would end it on drop may never have learnt its id (a client gone
         // before notifications/initialized): end it here, once rmcp has.
         if let (Some(id), true) = (&session, resp.status().is_success()) {
-            env.shared.end_session(id);
+            env.site.end_session(id);
         }
         return resp;
     }
@@ -195,8 +209,8 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
     let resp = next.run(Request::from_parts(parts, body)).await;
     if is_initialize {
         if let Some(new) = resp.headers().get(SESSION).and_then(|v| v.to_str().ok()) {
-            env.shared.sessions.admit(new);
-            env.shared.service.session_started();
+            env.site.table().admit(new);
+            env.site.service.session_started();
         }
     }
     resp
@@ -204,9 +218,9 @@ pub async fn check(State(env): State<Envelope>, req: Request, next: Next) -> Res
 
 /// Keeps the session count under the cap before a new one opens: the oldest session with no
 /// stream goes (its client left without DELETE); if every session is streaming, refuse.
-async fn make_room(env: &Envelope, id: Value) -> Option<Response> {
+async fn make_room<A: Audience>(env: &Envelope<A>, id: Value) -> Option<Response> {
     while env.manager.sessions.read().await.len() >= env.limits.max_sessions {
-        let Some(oldest) = env.shared.sessions.oldest_streamless() else {
+        let Some(oldest) = env.site.table().oldest_streamless() else {
             tracing::warn!("session cap reached; refusing a new session");
             return Some(rpc_error(
                 StatusCode::TOO_MANY_REQUESTS,
@@ -220,13 +234,13 @@ async fn make_room(env: &Envelope, id: Value) -> Option<Response> {
     None
 }
 
-pub async fn end_session(env: &Envelope, id: &str) {
+pub async fn end_session<A: Audience>(env: &Envelope<A>, id: &str) {
     let _ = env.manager.close_session(&id.to_owned().into()).await;
-    env.shared.end_session(id);
+    env.site.end_session(id);
 }
 
 /// Ends sessions that have gone without a stream for the limit, until `cancel` fires.
-pub async fn reap(env: Envelope, cancel: tokio_util::sync::CancellationToken) {
+pub async fn reap<A: Audience>(env: Envelope<A>, cancel: tokio_util::sync::CancellationToken) {
     let every = (env.limits.streamless_session / 4).max(std::time::Duration::from_millis(50));
     let mut ticks = tokio::time::interval(every);
     loop {
@@ -235,8 +249,8 @@ pub async fn reap(env: Envelope, cancel: tokio_util::sync::CancellationToken) {
             _ = ticks.tick() => {}
         }
         for id in env
-            .shared
-            .sessions
+            .site
+            .table()
             .streamless_for(env.limits.streamless_session)
         {
             tracing::info!("a session had no stream for too long; ending it");
@@ -245,8 +259,8 @@ pub async fn reap(env: Envelope, cancel: tokio_util::sync::CancellationToken) {
         // rmcp sessions Redline never heard of (an initialize that failed half-way).
         let known: Vec<_> = env.manager.sessions.read().await.keys().cloned().collect();
         for id in known {
-            if env.shared.sessions.client(&id).is_none() {
-                env.shared.sessions.admit(&id);
+            if env.site.table().client(&id).is_none() {
+                env.site.table().admit(&id);
             }
         }
     }

@@ -3,7 +3,7 @@
 
 use crate::protocols::mcp_http::call::{self, Session};
 use crate::protocols::mcp_http::caller::{self, Caller};
-use crate::protocols::mcp_http::shared::Shared;
+use crate::protocols::mcp_http::site::{Audience, Site};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
@@ -16,7 +16,10 @@ use std::borrow::Cow;
 
 /// A protocol's tools, each declared once with rmcp's `#[tool]` in a `#[tool_router]` impl.
 pub trait ToolSet: Send + Sync + Sized + 'static {
-    fn new(ws: Shared) -> Self;
+    /// The CLIs these tools serve: their sessions, and what they are told.
+    type Audience: Audience;
+
+    fn new(ws: Site<Self::Audience>) -> Self;
     fn router() -> ToolRouter<Self>;
 }
 
@@ -25,13 +28,13 @@ pub trait ToolSet: Send + Sync + Sized + 'static {
 /// Not `#[tool_handler]`: its `get_tool` would turn on rmcp's `Mcp-Param-*` header checks, and
 /// it answers an unknown tool with "tool not found"; the CLIs have always had "unknown tool: …".
 pub struct Handler<T: ToolSet> {
-    caller: Caller,
+    caller: Caller<T::Audience>,
     tools: T,
     router: ToolRouter<T>,
 }
 
 impl<T: ToolSet> Handler<T> {
-    pub fn new(ws: Shared) -> Self {
+    pub fn new(ws: Site<T::Audience>) -> Self {
         Handler {
             tools: T::new(ws.clone()),
             caller: Caller::new(ws),

@@ -8,6 +8,6 @@ pub mod guard;
 pub(crate) mod handler;
 pub mod server;
 pub(crate) mod session;
-pub(crate) mod shared;
+pub(crate) mod site;
 pub(crate) mod tools;
 pub(crate) mod wire;

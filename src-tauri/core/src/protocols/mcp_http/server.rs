@@ -6,7 +6,8 @@ use crate::net::limits::Limits;
 use crate::protocols::mcp_http::envelope::{self, Envelope};
 use crate::protocols::mcp_http::guard::{self, Guard, MAX_BODY_BYTES};
 use crate::protocols::mcp_http::handler::Handler;
-use crate::protocols::mcp_http::shared::Shared;
+use crate::protocols::mcp_http::session::Sessions;
+use crate::protocols::mcp_http::site::{Audience, Site};
 use crate::protocols::mcp_http::tools::Tools;
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -30,23 +31,33 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// A session whose stream closed and did not reopen within this is taken as gone.
 pub const RECONNECT_GRACE: Duration = Duration::from_secs(5);
 
-#[derive(Clone)]
-struct AppState {
-    shared: Shared,
+struct AppState<A> {
+    site: Site<A>,
     manager: Arc<LocalSessionManager>,
     /// Ends every stream when the server stops: graceful shutdown waits for open connections.
     cancel: CancellationToken,
 }
 
+// Derived Clone would ask `A: Clone`.
+impl<A> Clone for AppState<A> {
+    fn clone(&self) -> Self {
+        AppState {
+            site: self.site.clone(),
+            manager: self.manager.clone(),
+            cancel: self.cancel.clone(),
+        }
+    }
+}
+
 /// Serves Gemini CLI's and Qwen Code's tools until `cancel` fires.
 pub fn serve(
     listener: TcpListener,
-    shared: Shared,
+    site: Site<Sessions>,
     guard: Guard,
     limits: Limits,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
-    serve_all(vec![listener], shared, guard, limits, cancel)
+    serve_all(vec![listener], site, guard, limits, cancel)
 }
 
 /// Serves the same app, behind the same guard, on every listener (loopback, and the container
@@ -54,23 +65,23 @@ pub fn serve(
 /// `cancel` fires.
 pub fn serve_all(
     listeners: Vec<TcpListener>,
-    shared: Shared,
+    site: Site<Sessions>,
     guard: Guard,
     limits: Limits,
     cancel: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
-    let app = app(shared, guard, limits, cancel.clone(), Handler::<Tools>::new);
+    let app = app(site, guard, limits, cancel.clone(), Handler::<Tools>::new);
     accept::serve_all(listeners, app, limits, cancel)
 }
 
 /// The MCP app for one workspace with the tools `handler` makes for each session, whatever
 /// the listener: each protocol over Streamable HTTP is its tool set on this app.
-pub fn app<H: rmcp::ServerHandler>(
-    shared: Shared,
+pub fn app<A: Audience, H: rmcp::ServerHandler>(
+    site: Site<A>,
     guard: Guard,
     limits: Limits,
     cancel: CancellationToken,
-    handler: fn(Shared) -> H,
+    handler: fn(Site<A>) -> H,
 ) -> Router {
     let mut session_config = SessionConfig::default();
     // rmcp's idle timeout is not reset by keep-alives; sessions end on DELETE or stream loss.
@@ -87,9 +98,9 @@ pub fn app<H: rmcp::ServerHandler>(
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(cancel.child_token());
-    let factory_shared = shared.clone();
+    let factory_site = site.clone();
     let mcp = StreamableHttpService::new(
-        move || Ok(handler(factory_shared.clone())),
+        move || Ok(handler(factory_site.clone())),
         manager.clone(),
         config,
     );
@@ -97,26 +108,26 @@ pub fn app<H: rmcp::ServerHandler>(
         .map_response(without_event_ids)
         .service(mcp.clone());
     let envelope = Envelope {
-        shared: shared.clone(),
+        site: site.clone(),
         manager: manager.clone(),
         limits,
     };
     tokio::spawn(envelope::reap(envelope.clone(), cancel.clone()));
     let state = AppState {
-        shared,
+        site,
         manager,
         cancel: cancel.clone(),
     };
     Router::new()
         .route(
             "/mcp",
-            get(open_stream).post_service(post).delete_service(mcp),
+            get(open_stream::<A>).post_service(post).delete_service(mcp),
         )
         .route_layer(axum::middleware::from_fn_with_state(
             envelope,
             envelope::check,
         ))
-        .route("/events", get(events))
+        .route("/events", get(events::<A>))
         .fallback(|| async { (StatusCode::NOT_FOUND, "Not Found\n") })
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard, guard::check))
@@ -165,21 +176,21 @@ fn with_keep_alive<G: Send + 'static>(
 }
 
 /// Notes when a session's stream ends, and takes the session as gone unless it reconnects.
-struct StreamGuard {
+struct StreamGuard<A: Audience> {
     id: String,
     generation: u64,
-    shared: Shared,
+    site: Site<A>,
     manager: Arc<LocalSessionManager>,
 }
 
-impl Drop for StreamGuard {
+impl<A: Audience> Drop for StreamGuard<A> {
     fn drop(&mut self) {
-        if !self.shared.sessions.detach(&self.id, self.generation) {
+        if !self.site.table().detach(&self.id, self.generation) {
             return;
         }
-        let (id, shared, manager) = (
+        let (id, site, manager) = (
             std::mem::take(&mut self.id),
-            self.shared.clone(),
+            self.site.clone(),
             self.manager.clone(),
         );
         let Ok(rt) = tokio::runtime::Handle::try_current() else {
@@ -187,17 +198,17 @@ impl Drop for StreamGuard {
         };
         rt.spawn(async move {
             tokio::time::sleep(RECONNECT_GRACE).await;
-            if shared.sessions.is_detached(&id) {
+            if site.table().is_detached(&id) {
                 tracing::info!("a CLI's stream closed and did not return; ending its session");
                 let _ = manager.close_session(&id.clone().into()).await;
-                shared.end_session(&id);
+                site.end_session(&id);
             }
         });
     }
 }
 
 /// `GET /mcp`: the session's notification stream. The current context goes first.
-async fn open_stream(State(st): State<AppState>, req: Request) -> Response {
+async fn open_stream<A: Audience>(State(st): State<AppState<A>>, req: Request) -> Response {
     if !accepts_event_stream(req.headers()) {
         return (StatusCode::NOT_ACCEPTABLE, "Not Acceptable\n").into_response();
     }
@@ -221,15 +232,15 @@ async fn open_stream(State(st): State<AppState>, req: Request) -> Response {
     {
         return (StatusCode::NOT_FOUND, "Not Found: no such session\n").into_response();
     }
-    let sessions = &st.shared.sessions;
+    let sessions = st.site.table();
     let (generation, rx) = sessions.attach(&id);
-    if let Some(context) = st.shared.context_event() {
-        sessions.notify(&id, context);
+    if let Some(greeting) = st.site.greeting() {
+        sessions.notify(&id, greeting);
     }
     let guard = StreamGuard {
         id,
         generation,
-        shared: st.shared.clone(),
+        site: st.site.clone(),
         manager: st.manager.clone(),
     };
     sse_response(with_keep_alive(
@@ -240,8 +251,8 @@ async fn open_stream(State(st): State<AppState>, req: Request) -> Response {
 }
 
 /// `GET /events`: every notification of the workspace, for scripts and `curl -N`.
-async fn events(State(st): State<AppState>) -> Response {
-    let rx = tokio_stream::wrappers::BroadcastStream::new(st.shared.sessions.subscribe_events())
+async fn events<A: Audience>(State(st): State<AppState<A>>) -> Response {
+    let rx = tokio_stream::wrappers::BroadcastStream::new(st.site.table().subscribe_events())
         .filter_map(|r| async move { r.ok() });
     sse_response(with_keep_alive(Box::pin(rx), (), st.cancel.clone()))
 }

@@ -9,7 +9,6 @@ use crate::protocols::jsonrpc;
 use crate::protocols::mcp_http::wire;
 use crate::review::context::Context;
 use crate::review::registry::Registry;
-use crate::review::selection::Span;
 use crate::review::ClientInfo;
 use bytes::Bytes;
 use serde_json::Value;
@@ -40,14 +39,12 @@ impl Default for Entry {
     }
 }
 
+/// The sessions of one HTTP app's CLIs. It sends what it is given: what each CLI is told, and
+/// when, is its adapter's (`site::Audience`).
 pub struct Sessions {
     inner: Mutex<Inner>,
     /// Every notification of the workspace, for `GET /events`.
     events: broadcast::Sender<Bytes>,
-    /// Its CLIs follow `ide/contextUpdate` (Gemini CLI, Qwen Code; not Copilot CLI).
-    follows_context: bool,
-    /// The user's latest selection, for the CLIs that ask for it.
-    selection: Mutex<Option<Span>>,
 }
 
 #[derive(Default)]
@@ -61,42 +58,28 @@ impl Default for Sessions {
         Sessions {
             inner: Mutex::default(),
             events: broadcast::channel(64).0,
-            follows_context: true,
-            selection: Mutex::default(),
         }
     }
 }
 
 impl Sessions {
-    /// Sessions of CLIs that take no `ide/contextUpdate`.
-    pub fn without_context() -> Self {
-        Sessions {
-            follows_context: false,
-            ..Sessions::default()
-        }
-    }
-
-    pub fn follows_context(&self) -> bool {
-        self.follows_context
-    }
-
-    /// Keeps the user's latest selection, for the CLIs that ask for it.
-    pub fn remember_selection(&self, span: &Span) {
-        *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(span.clone());
-    }
-
-    pub fn selection(&self) -> Option<Span> {
-        self.selection
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
     /// Sets the title the CLI gave its session.
     pub fn set_session_name(&self, id: &str, name: String) {
         if let Some(e) = self.lock().entries.get_mut(id) {
             e.client.session_name = Some(name);
         }
+    }
+
+    /// Who is connected, by session id, in order.
+    pub fn clients(&self) -> Vec<(String, ClientInfo)> {
+        let mut v: Vec<_> = self
+            .lock()
+            .entries
+            .iter()
+            .map(|(id, e)| (id.clone(), e.client.clone()))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
     }
 }
 
@@ -235,23 +218,15 @@ impl Sessions {
     }
 }
 
+/// Gemini CLI and Qwen Code follow the workspace's context, the selection and mentions within it
+/// included.
 impl Registry for Sessions {
     fn list(&self) -> Vec<(String, ClientInfo)> {
-        let mut v: Vec<_> = self
-            .lock()
-            .entries
-            .iter()
-            .map(|(id, e)| (id.clone(), e.client.clone()))
-            .collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
-        v
+        self.clients()
     }
 
-    /// Gemini CLI and Qwen Code read the selection and the cursor from the context too.
     fn push_context(&self, context: &Context) {
-        if self.follows_context {
-            self.broadcast(context_update(wire::ide_context(context)));
-        }
+        self.broadcast(context_update(wire::ide_context(context)));
     }
 }
 

@@ -6,7 +6,7 @@ use crate::protocols::mcp_http::call::{done, failed, schema, Args, Session};
 use crate::protocols::mcp_http::caller;
 use crate::protocols::mcp_http::handler::ToolSet;
 use crate::protocols::mcp_http::session::{sse_event, Sessions};
-use crate::protocols::mcp_http::shared::Shared;
+use crate::protocols::mcp_http::site::Site;
 use crate::review::service::{Ask, Decision};
 use crate::review::{Outcome, Reply, Review};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -19,11 +19,13 @@ use std::sync::Arc;
 
 /// Gemini CLI's and Qwen Code's tools for one session.
 pub struct Tools {
-    ws: Shared,
+    ws: Site<Sessions>,
 }
 
 impl ToolSet for Tools {
-    fn new(ws: Shared) -> Self {
+    type Audience = Sessions;
+
+    fn new(ws: Site<Sessions>) -> Self {
         Tools { ws }
     }
 

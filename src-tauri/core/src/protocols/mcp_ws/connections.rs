@@ -28,6 +28,14 @@ pub struct Connections {
 }
 
 impl Connections {
+    /// The token was rotated: every connection proved the old one once, at its upgrade, and
+    /// goes; each answers its blocked calls first.
+    pub fn close_all(&self) {
+        for e in self.lock().values() {
+            e.close.cancel();
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -126,12 +134,5 @@ impl Registry for Connections {
         self.lock()
             .get(session)
             .is_some_and(|e| e.selection.send(Some(params)).is_ok())
-    }
-
-    /// Closes every connection: each answers its blocked calls first.
-    fn close_all(&self) {
-        for e in self.lock().values() {
-            e.close.cancel();
-        }
     }
 }

@@ -1,15 +1,16 @@
-//! Copilot CLI's side of a companion: its unix sockets (the host's, and the one containers get
-//! mounted) and the locks of sessions running in the workspace's subfolders.
+//! Copilot CLI's server in a companion: MCP over HTTP on a unix socket (the host's, and the one
+//! containers get mounted).
 
-use super::Companion;
-use crate::discovery;
+use super::server::{Server, Terms};
+use crate::discovery::Announcement;
 #[cfg(not(unix))]
 use crate::error::Error;
 use crate::error::Result;
-use crate::net::limits::Limits;
 use crate::platform::dirs::Dirs;
-use crate::platform::token::Token;
-use crate::protocols::mcp_http;
+use crate::protocols::copilot::sessions::CopilotSessions;
+use crate::protocols::mcp_http::site::Site;
+use crate::review::registry::Registry;
+use crate::review::service::Service;
 use crate::runtime::bridge::Bridge;
 use crate::workspace::Workspace;
 #[cfg(unix)]
@@ -17,77 +18,69 @@ use crate::{
     net::host::Hosts, protocols::copilot, protocols::mcp_http::guard::Guard,
     workspace::container::ContainerDirs,
 };
-use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
 
-/// Binds and serves Copilot CLI's socket, and the containers' one when a bridge is given (both
-/// before any lock names them). The host socket's path, if bound, and the servers.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn serve(
-    dirs: &Dirs,
-    port: u16,
-    shared: mcp_http::shared::Shared,
-    bridge: Option<&mut Bridge>,
-    token: &Arc<RwLock<Token>>,
-    limits: Limits,
-    cancel: &CancellationToken,
-) -> (Option<PathBuf>, Vec<JoinHandle<()>>) {
-    let for_containers =
-        bridge.and_then(|b| bind_copilot_for_containers(dirs, &shared.service.workspace, b));
-    match bind_copilot(dirs, port) {
-        Ok((path, listener)) => {
-            let servers = std::iter::once(listener)
-                .chain(for_containers)
-                .map(|l| serve_copilot(l, shared.clone(), token.clone(), limits, cancel.clone()))
-                .collect();
-            (Some(path), servers)
-        }
-        Err(e) => {
-            tracing::warn!("no socket for Copilot CLI: {e}");
-            (None, Vec::new())
+#[cfg(unix)]
+type Listener = tokio::net::UnixListener;
+#[cfg(not(unix))]
+type Listener = std::convert::Infallible;
+
+pub(super) struct CopilotServer {
+    sessions: Arc<CopilotSessions>,
+    /// The host's socket, when it could be bound: without it nothing is served or announced.
+    socket: Option<PathBuf>,
+    /// Taken when serving starts.
+    listeners: Vec<Listener>,
+}
+
+impl CopilotServer {
+    /// Binds Copilot CLI's socket, and the containers' one when a bridge is given (both before
+    /// any lock names them). `port` is the HTTP server's, which names the socket.
+    pub(super) fn bind(
+        sessions: Arc<CopilotSessions>,
+        dirs: &Dirs,
+        port: u16,
+        workspace: &Workspace,
+        bridge: Option<&mut Bridge>,
+    ) -> Self {
+        let for_containers = bridge.and_then(|b| bind_copilot_for_containers(dirs, workspace, b));
+        let (socket, listeners) = match bind_copilot(dirs, port) {
+            Ok((path, listener)) => (
+                Some(path),
+                std::iter::once(listener).chain(for_containers).collect(),
+            ),
+            Err(e) => {
+                tracing::warn!("no socket for Copilot CLI: {e}");
+                (None, Vec::new())
+            }
+        };
+        CopilotServer {
+            sessions,
+            socket,
+            listeners,
         }
     }
 }
 
-impl Companion {
-    /// Keeps one Copilot CLI lock for each of `folders` (subfolders of the workspace where a
-    /// session runs) and none for any other: a lock is only ever added or removed, never
-    /// replaced, as replacing a lock disconnects every session connected through it.
-    pub fn set_folders(&mut self, folders: &BTreeSet<PathBuf>, dirs: &Dirs, pid: u32) {
-        if self.socket.is_none() {
-            return;
-        }
-        let gone: Vec<PathBuf> = self
-            .folder_locks
-            .keys()
-            .filter(|f| !folders.contains(*f))
-            .cloned()
-            .collect();
-        for folder in gone {
-            if let Some(lock) = self.folder_locks.remove(&folder) {
-                discovery::remove(&[lock]);
-            }
-        }
-        let written: Vec<(PathBuf, PathBuf)> = self.with_announcement(pid, |a| {
-            folders
-                .iter()
-                .filter(|folder| !self.folder_locks.contains_key(*folder))
-                .filter_map(|folder| {
-                    let lock = discovery::write_folder_lock(dirs, a, folder)
-                        .files
-                        .into_iter()
-                        .next()?;
-                    Some((folder.clone(), lock))
-                })
-                .collect()
-        });
-        for (folder, lock) in written {
-            tracing::info!("Copilot CLI lock for {}", folder.display());
-            self.folder_locks.insert(folder, lock);
-        }
+impl Server for CopilotServer {
+    /// Copilot CLI's lock names the socket; no port of its own.
+    fn announce<'a>(&'a self, a: &mut Announcement<'a>) {
+        a.socket = self.socket.as_deref();
+    }
+
+    fn serve(&mut self, service: &Arc<Service>, terms: &Terms) -> Vec<JoinHandle<()>> {
+        let site = Site::new(service, &self.sessions);
+        let serve = |l| serve_copilot(l, site.clone(), terms);
+        std::mem::take(&mut self.listeners)
+            .into_iter()
+            .map(serve)
+            .collect()
+    }
+
+    fn registry(&self) -> Arc<dyn Registry> {
+        self.sessions.clone()
     }
 }
 
@@ -142,27 +135,19 @@ fn bind_copilot(_: &Dirs, _: u16) -> Result<(PathBuf, std::convert::Infallible)>
 }
 
 #[cfg(unix)]
-fn serve_copilot(
-    listener: tokio::net::UnixListener,
-    shared: mcp_http::shared::Shared,
-    token: Arc<RwLock<Token>>,
-    limits: Limits,
-    cancel: CancellationToken,
-) -> tokio::task::JoinHandle<()> {
+fn serve_copilot(listener: Listener, site: Site<CopilotSessions>, terms: &Terms) -> JoinHandle<()> {
     let hosts = Hosts {
         port: None,
         container_port: None,
     };
-    copilot::serve(listener, shared, Guard { hosts, token }, limits, cancel)
+    let guard = Guard {
+        hosts,
+        token: terms.token.clone(),
+    };
+    copilot::serve(listener, site, guard, terms.limits, terms.cancel.clone())
 }
 
 #[cfg(not(unix))]
-fn serve_copilot(
-    listener: std::convert::Infallible,
-    _: mcp_http::shared::Shared,
-    _: Arc<RwLock<Token>>,
-    _: Limits,
-    _: CancellationToken,
-) -> tokio::task::JoinHandle<()> {
+fn serve_copilot(listener: Listener, _: Site<CopilotSessions>, _: &Terms) -> JoinHandle<()> {
     match listener {}
 }

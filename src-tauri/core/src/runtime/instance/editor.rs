@@ -17,7 +17,7 @@ impl Instance {
         state
             .companions
             .values()
-            .map(|c| c.shared.clone())
+            .map(|c| c.service.clone())
             .collect()
     }
 

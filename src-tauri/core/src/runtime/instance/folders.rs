@@ -2,7 +2,7 @@
 //! while Redline runs (`runtime::folders` reads the sessions).
 
 use super::Instance;
-use crate::runtime::folders::{self, Sessions};
+use crate::runtime::folders::{self, SessionFolders};
 use std::sync::{Arc, Weak};
 
 impl Instance {
@@ -11,7 +11,7 @@ impl Instance {
         let weak = Arc::downgrade(self);
         let quit = self.quit.clone();
         tokio::spawn(async move {
-            let mut sessions = Sessions::default();
+            let mut sessions = SessionFolders::default();
             let mut tick = tokio::time::interval(folders::POLL);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
@@ -28,7 +28,7 @@ impl Instance {
     }
 
     /// One look at the sessions (off the runtime: it reads files), then each companion's locks.
-    async fn scan(weak: &Weak<Self>, mut sessions: Sessions) -> Option<Sessions> {
+    async fn scan(weak: &Weak<Self>, mut sessions: SessionFolders) -> Option<SessionFolders> {
         let instance = weak.upgrade()?;
         let (dirs, procs) = (instance.world.dirs.clone(), instance.world.procs.clone());
         let (sessions, running) = tokio::task::spawn_blocking(move || {
@@ -39,8 +39,8 @@ impl Instance {
         .ok()?;
         let mut state = instance.state.lock().await;
         for companion in state.companions.values_mut() {
-            let inside = folders::inside(&running, &companion.shared.workspace.roots);
-            companion.set_folders(&inside, &instance.world.dirs, instance.world.pid);
+            let inside = folders::inside(&running, &companion.service.workspace.roots);
+            companion.set_folders(&inside, &instance.world.dirs);
         }
         Some(sessions)
     }

@@ -3,17 +3,17 @@
 
 use super::Instance;
 use crate::error::{Error, Result};
-use crate::platform::peer::PeerProcess;
 use crate::review::service::Ask;
-use crate::review::{
-    ClientInfo, OnDisk, Origin, Outcome, Proposal, ReadOnly, Reply, Review, ReviewId,
-};
+use crate::review::{OnDisk, Origin, Outcome, Proposal, ReadOnly, Reply, Review, ReviewId};
+use caller::caller;
 // The command reads and bounds a diff's two sides (surfaces), the instance checks them again.
 pub use crate::surfaces::diff_pair::{DiffFile, MAX_DIFF_BYTES, MAX_DIFF_FILES};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::oneshot;
+
+mod caller;
 
 /// The largest proposal `redline propose` sends: what a CLI's message may carry.
 pub const MAX_PROPOSAL_BYTES: usize = crate::protocols::jsonrpc::MAX_MESSAGE_BYTES;
@@ -152,59 +152,6 @@ fn reply(wait: bool) -> (Reply, Option<Decided>) {
     (reply, Some(rx))
 }
 
-/// Who asked: the program that ran the command (a script, git, an agent), else the command.
-async fn caller(command: &str, pid: Option<u32>) -> ClientInfo {
-    let process = match pid {
-        Some(pid) => {
-            use crate::platform::peer;
-            peer::off_runtime(peer::LOOKUP, move || describe_caller(pid)).await
-        }
-        None => None,
-    };
-    ClientInfo {
-        name: command.to_owned(),
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        process,
-        session_name: None,
-    }
-}
-
-/// The command's parent, past shells running a script or a `-c` string for another program: git
-/// runs its difftool command through its `git-difftool--helper` script, and "git" says more than
-/// "sh". An interactive shell (no script) is the caller itself.
-fn describe_caller(pid: u32) -> PeerProcess {
-    let ancestors = crate::platform::process::ancestors(pid);
-    let caller = ancestors
-        .iter()
-        .copied()
-        .find(|p| !shell_wrapper(*p))
-        .or_else(|| ancestors.first().copied());
-    crate::platform::peer::describe(caller.unwrap_or(pid))
-}
-
-/// A shell running a script or a `-c` command string.
-#[cfg(target_os = "linux")]
-fn shell_wrapper(pid: u32) -> bool {
-    // The name and first argument are at the head; a longer command line is read no further.
-    let path = format!("/proc/{pid}/cmdline");
-    let Ok(cmdline) = crate::platform::small_file::head(std::path::Path::new(&path), 4096) else {
-        return false;
-    };
-    let mut args = cmdline.split(|b| *b == 0);
-    let name = args
-        .next()
-        .and_then(|a| a.rsplit(|b| *b == b'/').next())
-        .unwrap_or_default();
-    let first = args.next().filter(|a| !a.is_empty());
-    matches!(name, b"sh" | b"dash" | b"bash" | b"zsh")
-        && first.is_some_and(|a| a == b"-c" || !a.starts_with(b"-"))
-}
-
-#[cfg(not(target_os = "linux"))]
-fn shell_wrapper(_pid: u32) -> bool {
-    false
-}
-
 impl Instance {
     /// Opens `redline propose`'s review through the service of the innermost enabled workspace
     /// holding the file, as a CLI's would be (confinement, original, size and quota checks).
@@ -222,9 +169,9 @@ impl Instance {
             state
                 .companions
                 .values()
-                .filter(|c| c.shared.resolve(&file_path).is_ok())
-                .max_by_key(|c| c.shared.workspace.id().as_os_str().len())
-                .map(|c| c.shared.clone())
+                .filter(|c| c.service.resolve(&file_path).is_ok())
+                .max_by_key(|c| c.service.workspace.id().as_os_str().len())
+                .map(|c| c.service.clone())
         };
         let service = service.ok_or_else(|| Error::NotInWorkspace(p.file.clone()))?;
         let (reply, rx) = reply(p.wait);
@@ -360,7 +307,7 @@ impl Instance {
                 .companions
                 .values()
                 .filter_map(|c| {
-                    let ws = &c.shared.workspace;
+                    let ws = &c.service.workspace;
                     let path = ws.resolve(&shown).ok()?;
                     let root = ws.root_of(&path)?.to_path_buf();
                     Some(OnDisk { root, path })

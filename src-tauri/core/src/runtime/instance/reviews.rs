@@ -43,7 +43,7 @@ impl Instance {
     pub async fn mention(&self, id: ReviewId, a: u32, b: u32) -> Result<()> {
         let review = self.review(id)?;
         let state = self.state.lock().await;
-        state.companion_of(&review)?.shared.mention(&review, a, b)
+        state.companion_of(&review)?.service.mention(&review, a, b)
     }
 
     /// The user's selection in review `id`: kept for the CLIs that ask for it and sent to the
@@ -51,7 +51,7 @@ impl Instance {
     pub async fn select(&self, id: ReviewId, sel: Selection) -> Result<()> {
         let review = self.review(id)?;
         let state = self.state.lock().await;
-        state.companion_of(&review)?.shared.select(&review, sel)
+        state.companion_of(&review)?.service.select(&review, sel)
     }
 
     /// Waits for a pending review (of `file`, if given) and returns it.

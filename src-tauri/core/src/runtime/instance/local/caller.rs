@@ -1,0 +1,57 @@
+//! Who asked for a local review: the program that ran `redline propose` or `redline diff`.
+
+use crate::platform::peer::PeerProcess;
+use crate::review::ClientInfo;
+
+/// Who asked: the program that ran the command (a script, git, an agent), else the command.
+pub(super) async fn caller(command: &str, pid: Option<u32>) -> ClientInfo {
+    let process = match pid {
+        Some(pid) => {
+            use crate::platform::peer;
+            peer::off_runtime(peer::LOOKUP, move || describe_caller(pid)).await
+        }
+        None => None,
+    };
+    ClientInfo {
+        name: command.to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        process,
+        session_name: None,
+    }
+}
+
+/// The command's parent, past shells running a script or a `-c` string for another program: git
+/// runs its difftool command through its `git-difftool--helper` script, and "git" says more than
+/// "sh". An interactive shell (no script) is the caller itself.
+fn describe_caller(pid: u32) -> PeerProcess {
+    let ancestors = crate::platform::process::ancestors(pid);
+    let caller = ancestors
+        .iter()
+        .copied()
+        .find(|p| !shell_wrapper(*p))
+        .or_else(|| ancestors.first().copied());
+    crate::platform::peer::describe(caller.unwrap_or(pid))
+}
+
+/// A shell running a script or a `-c` command string.
+#[cfg(target_os = "linux")]
+fn shell_wrapper(pid: u32) -> bool {
+    // The name and first argument are at the head; a longer command line is read no further.
+    let path = format!("/proc/{pid}/cmdline");
+    let Ok(cmdline) = crate::platform::small_file::head(std::path::Path::new(&path), 4096) else {
+        return false;
+    };
+    let mut args = cmdline.split(|b| *b == 0);
+    let name = args
+        .next()
+        .and_then(|a| a.rsplit(|b| *b == b'/').next())
+        .unwrap_or_default();
+    let first = args.next().filter(|a| !a.is_empty());
+    matches!(name, b"sh" | b"dash" | b"bash" | b"zsh")
+        && first.is_some_and(|a| a == b"-c" || !a.starts_with(b"-"))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn shell_wrapper(_pid: u32) -> bool {
+    false
+}

@@ -1,0 +1,33 @@
+//! Everything outside the process a running Redline depends on, gathered so tests give their own.
+
+use crate::platform::clock::Clock;
+use crate::platform::dirs::Dirs;
+use crate::platform::keyring::Tokens;
+use crate::platform::process::ProcessTable;
+use crate::workspace::container::{self, Interfaces};
+use std::sync::Arc;
+
+/// Everything outside the process that Redline depends on, injected so tests use temp dirs.
+pub struct World {
+    pub dirs: Dirs,
+    pub pid: u32,
+    pub procs: Arc<dyn ProcessTable>,
+    pub clock: Arc<dyn Clock>,
+    pub tokens: Tokens,
+    /// The host's network interfaces: where the container bridge is.
+    pub interfaces: Arc<dyn Interfaces>,
+}
+
+impl World {
+    /// This machine as it is: the OS keyring (or memory, saying why), processes and interfaces.
+    pub fn os(dirs: Dirs) -> World {
+        World {
+            dirs,
+            pid: crate::platform::process::own_pid(),
+            procs: Arc::new(crate::platform::process::OsProcessTable),
+            clock: Arc::new(crate::platform::clock::SystemClock),
+            tokens: Tokens::os(),
+            interfaces: Arc::new(container::OsInterfaces),
+        }
+    }
+}
