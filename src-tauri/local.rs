@@ -9,7 +9,7 @@ use redline_core::runtime::instance::local::{
     Diff, LocalAnswer, Propose, Settled, MAX_PROPOSAL_BYTES,
 };
 use redline_core::surfaces::diff_pair;
-use redline_core::surfaces::diff_write::{self, Written};
+use redline_core::surfaces::diff_write::{self, Landed};
 use redline_core::{Error, Result};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Read, Write};
@@ -181,8 +181,8 @@ pub async fn diff(dirs: &Dirs, a: DiffArgs) -> Result<Verdict> {
         }
         let target = s.target.as_ref();
         match diff_write::write(target, &s.path, before.as_bytes(), text.as_bytes(), &spare) {
-            Ok(Written::Wrote(path)) => println!("wrote {}", path.display()),
-            Ok(Written::AlreadyThere) => {}
+            Ok(Landed::Wrote(path)) => println!("wrote {}", path.display()),
+            Ok(Landed::AlreadyThere) => {}
             Err(e @ Error::NotKept { .. }) => {
                 // The last place left for the user's text is the terminal.
                 eprintln!("redline: {e}; here it is on standard output");

@@ -100,14 +100,14 @@ impl PeerLookup for OsPeers {
 /// What describing a process may run, and how long each program may take: the tmux client it
 /// asks for a pane's name. Tests inject one that never answers.
 #[derive(Debug, Clone)]
-pub struct Probe {
+pub struct Describer {
     pub tmux: OsString,
     pub deadline: Duration,
 }
 
-impl Default for Probe {
+impl Default for Describer {
     fn default() -> Self {
-        Probe {
+        Describer {
             tmux: "tmux".into(),
             deadline: Duration::from_secs(2),
         }
@@ -116,12 +116,12 @@ impl Default for Probe {
 
 /// What the process is, from its command line, working directory, environment and terminal.
 pub fn describe(pid: u32) -> PeerProcess {
-    describe_with(pid, &Probe::default())
+    describe_with(pid, &Describer::default())
 }
 
 /// [`describe`], running what `probe` names. A process of another user is named
 /// [`OTHER_USER`] and not looked into.
-pub fn describe_with(pid: u32, probe: &Probe) -> PeerProcess {
+pub fn describe_with(pid: u32, probe: &Describer) -> PeerProcess {
     use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System, UpdateKind};
     let mut sys = System::new();
     let spid = Pid::from_u32(pid);
@@ -211,7 +211,7 @@ pub fn describe_with(pid: u32, probe: &Probe) -> PeerProcess {
 
 /// `session:window.pane` for a pane, asked of the tmux server the process's `TMUX` names: only a
 /// socket of this user's (another's server is not ours to ask), and within the probe's deadline.
-fn tmux_pane(probe: &Probe, tmux: &str, pane: &str) -> Option<String> {
+fn tmux_pane(probe: &Describer, tmux: &str, pane: &str) -> Option<String> {
     let socket = tmux.split(',').next().filter(|s| !s.is_empty())?;
     if !own_socket(Path::new(socket)) {
         return None;

@@ -20,15 +20,15 @@ pub const BUSY: i64 = -32000;
 
 /// A message to answer with a JSON-RPC error.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fault {
+pub struct RpcError {
     pub id: Value,
     pub code: i64,
     pub message: String,
 }
 
-impl Fault {
+impl RpcError {
     pub fn new(id: Value, code: i64, message: impl Into<String>) -> Self {
-        Fault {
+        RpcError {
             id,
             code,
             message: message.into(),
@@ -38,12 +38,12 @@ impl Fault {
     /// Params that do not fit `what` (a method or a tool): the text says what was expected,
     /// never what a parser made of them.
     pub fn invalid_params(id: Value, what: &str) -> Self {
-        Fault::new(id, INVALID_PARAMS, format!("Invalid params for {what}"))
+        RpcError::new(id, INVALID_PARAMS, format!("Invalid params for {what}"))
     }
 
     /// The same fault answering request `id` (a tool's fault is made before its id is known).
     pub fn answering(self, id: Value) -> Self {
-        Fault { id, ..self }
+        RpcError { id, ..self }
     }
 
     /// The error response, serialized.
@@ -67,13 +67,14 @@ pub enum Kind {
 }
 
 /// The message in a frame, or the parse error to answer.
-pub fn parse(bytes: &[u8]) -> Result<Value, Fault> {
-    serde_json::from_slice(bytes).map_err(|_| Fault::new(Value::Null, PARSE_ERROR, "Parse error"))
+pub fn parse(bytes: &[u8]) -> Result<Value, RpcError> {
+    serde_json::from_slice(bytes)
+        .map_err(|_| RpcError::new(Value::Null, PARSE_ERROR, "Parse error"))
 }
 
 /// What `msg` is, or the fault to answer if it is not a JSON-RPC 2.0 message.
-pub fn classify(msg: &Value) -> Result<Kind, Fault> {
-    let bad = |id: Value, m: &str| Err(Fault::new(id, INVALID_REQUEST, m));
+pub fn classify(msg: &Value) -> Result<Kind, RpcError> {
+    let bad = |id: Value, m: &str| Err(RpcError::new(id, INVALID_REQUEST, m));
     let Value::Object(o) = msg else {
         return bad(Value::Null, "Invalid Request: not a JSON-RPC 2.0 message");
     };
@@ -103,7 +104,7 @@ pub fn classify(msg: &Value) -> Result<Kind, Fault> {
             if o.get("params")
                 .is_some_and(|p| !matches!(p, Value::Object(_) | Value::Array(_)))
             {
-                return Err(Fault::new(
+                return Err(RpcError::new(
                     id,
                     INVALID_PARAMS,
                     "Invalid params: params must be an object",

@@ -2,7 +2,7 @@
 //! revisions it speaks, tool input schemas derived from the argument types, and how bad
 //! arguments are refused.
 
-use crate::protocols::jsonrpc::Fault;
+use crate::protocols::jsonrpc::RpcError;
 use rmcp::model::{Implementation, JsonObject, ProtocolVersion};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -64,12 +64,12 @@ pub fn failure(e: &crate::error::Error) -> String {
 
 /// A tool's arguments, or an invalid-params fault that names what the tool expects (never
 /// what the parser made of them).
-pub fn args<T: DeserializeOwned + JsonSchema>(tool: &str, args: Value) -> Result<T, Fault> {
+pub fn args<T: DeserializeOwned + JsonSchema>(tool: &str, args: Value) -> Result<T, RpcError> {
     serde_json::from_value(args).map_err(|_| bad_args(tool, &input_schema::<T>()))
 }
 
 /// The invalid-params fault for arguments that do not fit `schema`, naming what it requires.
-pub fn bad_args(tool: &str, schema: &JsonObject) -> Fault {
+pub fn bad_args(tool: &str, schema: &JsonObject) -> RpcError {
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -83,7 +83,7 @@ pub fn bad_args(tool: &str, schema: &JsonObject) -> Fault {
             required.join(", ")
         )
     };
-    Fault::new(
+    RpcError::new(
         Value::Null,
         crate::protocols::jsonrpc::INVALID_PARAMS,
         message,

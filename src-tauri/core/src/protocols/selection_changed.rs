@@ -13,12 +13,12 @@ pub struct SelectionChanged {
     /// The path exactly as the CLI sent it, for a review's selection.
     pub file_path: String,
     pub file_url: String,
-    pub selection: Range,
+    pub selection: Extent,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Range {
+pub struct Extent {
     pub start: Point,
     pub end: Point,
     pub is_empty: bool,
@@ -37,7 +37,7 @@ impl SelectionChanged {
             text: span.text.clone(),
             file_path: span.path.to_string_lossy().into_owned(),
             file_url: crate::platform::file_uri::of(&span.path),
-            selection: Range {
+            selection: Extent {
                 start: Point {
                     line: s.start_line,
                     character: s.start_character,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// What became of an accepted file.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Written {
+pub enum Landed {
     /// RIGHT now holds the accepted text (this file: a link's target for `git difftool -d`).
     Wrote(PathBuf),
     /// RIGHT already held exactly the accepted bytes: nothing was written.
@@ -31,7 +31,7 @@ pub fn write(
     before: &[u8],
     accepted: &[u8],
     spare: &Path,
-) -> Result<Written> {
+) -> Result<Landed> {
     let mut beside = None;
     let (why, meta) = match target {
         None => (
@@ -78,7 +78,7 @@ fn replace(
     name: &OsStr,
     before: &[u8],
     accepted: &[u8],
-) -> std::result::Result<Written, (String, Option<Box<Metadata>>)> {
+) -> std::result::Result<Landed, (String, Option<Box<Metadata>>)> {
     let limit = before.len().max(accepted.len()) as u64;
     let now = match folder.read(name, limit) {
         Ok(now) => now,
@@ -93,7 +93,7 @@ fn replace(
         }
     };
     if now.bytes == accepted {
-        return Ok(Written::AlreadyThere);
+        return Ok(Landed::AlreadyThere);
     }
     if now.bytes != before {
         return Err((
@@ -102,7 +102,7 @@ fn replace(
         ));
     }
     match folder.replace(name, accepted, &now.meta) {
-        Ok(()) => Ok(Written::Wrote(folder.path_of(name))),
+        Ok(()) => Ok(Landed::Wrote(folder.path_of(name))),
         Err(e) => Err((
             format!("it cannot be replaced ({e})"),
             Some(Box::new(now.meta)),
@@ -264,7 +264,7 @@ mod tests {
         std::fs::write(&t.path, "mine").unwrap();
         let ino = std::fs::metadata(&t.path).unwrap().ino();
         let got = write(Some(&t), &t.path, b"before", b"mine", &w.spare).unwrap();
-        assert_eq!(got, Written::AlreadyThere);
+        assert_eq!(got, Landed::AlreadyThere);
         assert_eq!(std::fs::metadata(&t.path).unwrap().ino(), ino);
         assert!(!w.spare.exists());
     }

@@ -4,7 +4,7 @@
 //! no package and holds its memory.
 #![cfg(target_os = "linux")]
 
-use redline_core::platform::peer::{describe, describe_with, PeerProcess, Probe};
+use redline_core::platform::peer::{describe, describe_with, Describer, PeerProcess};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -233,9 +233,9 @@ fn a_tmux_that_never_answers_is_given_up_at_the_deadline() {
     let tmp = tempfile::tempdir().unwrap();
     let root = dunce::canonicalize(tmp.path()).unwrap();
     let (tmux, asked, child, _server) = peer_in_tmux(&root);
-    let probe = Probe {
+    let probe = Describer {
         tmux: tmux.into(),
-        ..Probe::default()
+        ..Describer::default()
     };
     let pid = child.0.id();
     let found = promptly(pid, move || describe_with(pid, &probe));
@@ -254,9 +254,9 @@ fn a_tmux_socket_of_another_user_is_not_asked() {
     let root = dunce::canonicalize(tmp.path()).unwrap();
     let (tmux, asked, child, _server) = peer_in_tmux(&root);
     std::os::unix::fs::chown(root.join("tmux.sock"), Some(uid), Some(gid)).unwrap();
-    let probe = Probe {
+    let probe = Describer {
         tmux: tmux.into(),
-        ..Probe::default()
+        ..Describer::default()
     };
     let pid = child.0.id();
     let found = promptly(pid, move || describe_with(pid, &probe));

@@ -3,7 +3,7 @@
 //! parser's text.
 
 use crate::net::limits::Limits;
-use crate::protocols::jsonrpc::{self, Fault, Kind, INVALID_REQUEST};
+use crate::protocols::jsonrpc::{self, Kind, RpcError, INVALID_REQUEST};
 use crate::protocols::mcp::VERSIONS;
 use crate::protocols::mcp_http::guard::MAX_BODY_BYTES;
 use crate::protocols::mcp_http::site::{Audience, Site};
@@ -74,7 +74,7 @@ fn is_standard(method: &str) -> bool {
     matches!(method, "initialize" | "ping") || PREFIXES.iter().any(|p| method.starts_with(p))
 }
 
-fn fault(f: Fault) -> Response {
+fn fault(f: RpcError) -> Response {
     rpc_error(StatusCode::BAD_REQUEST, f.id, f.code, &f.message)
 }
 
@@ -187,7 +187,7 @@ pub async fn check<A: Audience>(
         Err(_) => true,
     };
     if misfit {
-        return fault(Fault::invalid_params(
+        return fault(RpcError::invalid_params(
             id,
             method.as_deref().unwrap_or("the message"),
         ));

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// A tool's answer as Claude Code reads it: text blocks, and `isError` when the tool failed.
 #[derive(Serialize)]
-pub(super) struct Answer {
+pub(super) struct ToolAnswer {
     pub(super) content: Vec<Text>,
     #[serde(rename = "isError", skip_serializing_if = "std::ops::Not::not")]
     pub(super) is_error: bool,
@@ -19,9 +19,9 @@ pub(super) struct Text {
     pub(super) text: String,
 }
 
-impl Answer {
+impl ToolAnswer {
     pub(super) fn texts<const N: usize>(texts: [String; N]) -> Self {
-        Answer {
+        ToolAnswer {
             content: texts
                 .into_iter()
                 .map(|text| Text { kind: "text", text })
@@ -31,20 +31,20 @@ impl Answer {
     }
 
     pub(super) fn text(text: impl Into<String>) -> Self {
-        Answer::texts([text.into()])
+        ToolAnswer::texts([text.into()])
     }
 
     /// One text block holding `v` as JSON, which Claude Code parses.
     pub(super) fn json<T: Serialize>(v: &T) -> Self {
         // Strings, booleans and string maps only: serializing them cannot fail.
-        Answer::text(serde_json::to_string(v).unwrap_or_default())
+        ToolAnswer::text(serde_json::to_string(v).unwrap_or_default())
     }
 
     /// A tool that ran and failed: the user reads this in the CLI.
     pub(super) fn failed(e: Error) -> Self {
-        Answer {
+        ToolAnswer {
             is_error: true,
-            ..Answer::text(mcp::failure(&e))
+            ..ToolAnswer::text(mcp::failure(&e))
         }
     }
 }
@@ -83,7 +83,7 @@ pub(super) struct Tabs {
 }
 
 #[derive(Serialize)]
-pub(super) struct Folder {
+pub(super) struct WorkspaceFolder {
     pub(super) name: String,
     pub(super) uri: String,
     pub(super) path: String,
@@ -91,9 +91,9 @@ pub(super) struct Folder {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct Folders {
+pub(super) struct WorkspaceFolders {
     pub(super) success: bool,
-    pub(super) folders: Vec<Folder>,
+    pub(super) folders: Vec<WorkspaceFolder>,
     pub(super) root_path: Option<String>,
 }
 

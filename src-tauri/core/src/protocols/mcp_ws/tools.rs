@@ -4,10 +4,10 @@
 //! errors. No tool ever writes a file.
 
 use crate::error::Error;
-use crate::protocols::jsonrpc::{Fault, INVALID_PARAMS};
+use crate::protocols::jsonrpc::{RpcError, INVALID_PARAMS};
 use crate::protocols::mcp;
 use crate::protocols::mcp_ws::answer::{
-    Answer, DocumentState, Folder, Folders, NotDone, Tab, Tabs, Unsuccessful,
+    DocumentState, NotDone, Tab, Tabs, ToolAnswer, Unsuccessful, WorkspaceFolder, WorkspaceFolders,
 };
 use crate::protocols::mcp_ws::conn::Conn;
 use crate::review::service::{Ask, Decision};
@@ -93,9 +93,9 @@ struct Named {
 impl Call {
     /// The call in `params`; an unknown tool or arguments that do not fit are invalid params,
     /// the latter naming what the tool expects.
-    fn parse(params: Value) -> Result<Call, Fault> {
+    fn parse(params: Value) -> Result<Call, RpcError> {
         let Named { name, arguments } = serde_json::from_value(params)
-            .map_err(|_| Fault::invalid_params(Value::Null, "tools/call"))?;
+            .map_err(|_| RpcError::invalid_params(Value::Null, "tools/call"))?;
         let arguments = match arguments {
             None | Some(Value::Null) => Value::Object(Map::new()),
             Some(v) => v,
@@ -107,7 +107,7 @@ impl Call {
         serde_json::from_value(Value::Object(call)).map_err(|_| {
             match list().into_iter().find(|t| t.name == name) {
                 Some(tool) => mcp::bad_args(&name, &tool.input_schema),
-                None => Fault::new(Value::Null, INVALID_PARAMS, format!("unknown tool: {name}")),
+                None => RpcError::new(Value::Null, INVALID_PARAMS, format!("unknown tool: {name}")),
             }
         })
     }
@@ -199,20 +199,20 @@ impl<T: JsonSchema> JsonSchema for Unread<T> {
     }
 }
 
-pub async fn call(conn: &Conn, params: Value) -> Result<Value, Fault> {
+pub async fn call(conn: &Conn, params: Value) -> Result<Value, RpcError> {
     let answer = match Call::parse(params)? {
         Call::OpenDiff(a) => open_diff(conn, a).await,
         Call::CloseTab(a) => {
             if let Some(id) = conn.take_tab(&a.tab_name) {
                 let _ = conn.service.close(id);
             }
-            Answer::text("TAB_CLOSED")
+            ToolAnswer::text("TAB_CLOSED")
         }
         Call::CloseAllDiffTabs(Anything {}) => {
             let n = conn.settle_all(Outcome::Closed);
-            Answer::text(format!("CLOSED_{n}_DIFF_TABS"))
+            ToolAnswer::text(format!("CLOSED_{n}_DIFF_TABS"))
         }
-        Call::GetDiagnostics(_) => Answer::text("[]"),
+        Call::GetDiagnostics(_) => ToolAnswer::text("[]"),
         Call::GetCurrentSelection(_) | Call::GetLatestSelection(_) => current_selection(conn),
         Call::GetOpenEditors(_) => open_editors(conn),
         Call::GetWorkspaceFolders(_) => workspace_folders(conn),
@@ -225,7 +225,7 @@ pub async fn call(conn: &Conn, params: Value) -> Result<Value, Fault> {
 }
 
 /// Opens the review and waits for its end: the answer IS the decision.
-async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Answer {
+async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> ToolAnswer {
     let (tx, mut rx) = oneshot::channel::<(Outcome, String)>();
     let reply: Reply = Box::new(move |review: &Review, outcome| {
         let _ = tx.send((outcome, review.current.clone()));
@@ -242,7 +242,7 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Answer {
     };
     let id = match conn.service.propose(ask, reply).await {
         Ok(id) => id,
-        Err(e) => return Answer::failed(e),
+        Err(e) => return ToolAnswer::failed(e),
     };
     conn.set_tab(&a.tab_name, id);
     let settled = tokio::select! {
@@ -254,20 +254,20 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> Answer {
     };
     conn.forget_tab(&a.tab_name, id);
     match settled {
-        Ok((Outcome::Accepted, final_text)) => Answer::texts(["FILE_SAVED".into(), final_text]),
-        Ok((Outcome::Closed, _)) => Answer::text("TAB_CLOSED"),
-        _ => Answer::text("DIFF_REJECTED"),
+        Ok((Outcome::Accepted, final_text)) => ToolAnswer::texts(["FILE_SAVED".into(), final_text]),
+        Ok((Outcome::Closed, _)) => ToolAnswer::text("TAB_CLOSED"),
+        _ => ToolAnswer::text("DIFF_REJECTED"),
     }
 }
 
-fn current_selection(conn: &Conn) -> Answer {
-    Answer::json(&super::wire::current_selection(
+fn current_selection(conn: &Conn) -> ToolAnswer {
+    ToolAnswer::json(&super::wire::current_selection(
         conn.connections.selection().as_ref(),
     ))
 }
 
 /// The editor's files (its active one first), then the files under review, newest first.
-fn open_editors(conn: &Conn) -> Answer {
+fn open_editors(conn: &Conn) -> ToolAnswer {
     let mut reviews = conn.service.pending();
     reviews.sort_by_key(|r| std::cmp::Reverse(r.updated_at));
     let editor = conn
@@ -301,20 +301,20 @@ fn open_editors(conn: &Conn) -> Answer {
             is_untitled: false,
         })
         .collect();
-    Answer::json(&Tabs { tabs })
+    ToolAnswer::json(&Tabs { tabs })
 }
 
-fn workspace_folders(conn: &Conn) -> Answer {
+fn workspace_folders(conn: &Conn) -> ToolAnswer {
     let roots = &conn.service.workspace.roots;
     let folders = roots
         .iter()
-        .map(|r| Folder {
+        .map(|r| WorkspaceFolder {
             name: name_of(r),
             uri: file_uri(r),
             path: r.to_string_lossy().into_owned(),
         })
         .collect();
-    Answer::json(&Folders {
+    ToolAnswer::json(&WorkspaceFolders {
         success: true,
         folders,
         root_path: roots.first().map(|r| r.to_string_lossy().into_owned()),
@@ -327,26 +327,26 @@ fn under_review(conn: &Conn, file_path: &str) -> Result<bool, Error> {
     Ok(conn.service.pending().iter().any(|r| r.path == path))
 }
 
-fn check_dirty(conn: &Conn, a: FileArgs) -> Answer {
+fn check_dirty(conn: &Conn, a: FileArgs) -> ToolAnswer {
     match under_review(conn, &a.file_path) {
-        Err(e) => Answer::failed(e),
-        Ok(true) => Answer::json(&DocumentState {
+        Err(e) => ToolAnswer::failed(e),
+        Ok(true) => ToolAnswer::json(&DocumentState {
             success: true,
             file_path: a.file_path,
             is_dirty: false,
             is_untitled: false,
         }),
-        Ok(false) => Answer::json(&Unsuccessful::new(format!(
+        Ok(false) => ToolAnswer::json(&Unsuccessful::new(format!(
             "Document not open: {}",
             a.file_path
         ))),
     }
 }
 
-fn save_document(conn: &Conn, a: FileArgs) -> Answer {
+fn save_document(conn: &Conn, a: FileArgs) -> ToolAnswer {
     match under_review(conn, &a.file_path) {
-        Err(e) => Answer::failed(e),
-        Ok(_) => Answer::json(&NotDone {
+        Err(e) => ToolAnswer::failed(e),
+        Ok(_) => ToolAnswer::json(&NotDone {
             success: false,
             file_path: a.file_path,
             under_review: None,
@@ -356,10 +356,10 @@ fn save_document(conn: &Conn, a: FileArgs) -> Answer {
     }
 }
 
-fn open_file(conn: &Conn, file_path: &str) -> Answer {
+fn open_file(conn: &Conn, file_path: &str) -> ToolAnswer {
     match under_review(conn, file_path) {
-        Err(e) => Answer::failed(e),
-        Ok(reviewing) => Answer::json(&NotDone {
+        Err(e) => ToolAnswer::failed(e),
+        Ok(reviewing) => ToolAnswer::json(&NotDone {
             success: false,
             file_path: file_path.to_owned(),
             under_review: Some(reviewing),

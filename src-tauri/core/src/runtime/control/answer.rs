@@ -2,7 +2,7 @@
 //! carried out on the instance, and answered; a local review's connection held until decided, an
 //! editor's handed to the editor channel.
 
-use super::request::{ContainersOn, Reply, Request, MAX_REQUEST_BYTES, REQUEST_READ};
+use super::request::{ContainersOn, Request, Response, MAX_REQUEST_BYTES, REQUEST_READ};
 use crate::api::fault::Fault;
 use crate::error::{Error, Result};
 use crate::runtime::companion::Decision;
@@ -110,7 +110,7 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
     };
     let reply = match read {
         Ok(Ok(n)) if n as u64 == MAX_REQUEST_BYTES && !line.ends_with('\n') => {
-            Reply::Error(Fault {
+            Response::Error(Fault {
                 code: "too_large".into(),
                 message: format!("control request over {MAX_REQUEST_BYTES} bytes"),
             })
@@ -134,10 +134,10 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
             }
             Ok(Request::Editor) => return crate::runtime::editor::serve(instance, stream).await,
             Ok(req) => match dispatch(instance, req).await {
-                Ok(v) => Reply::Ok(v),
-                Err(e) => Reply::Error((&e).into()),
+                Ok(v) => Response::Ok(v),
+                Err(e) => Response::Error((&e).into()),
             },
-            Err(e) => Reply::Error(Fault {
+            Err(e) => Response::Error(Fault {
                 code: "bad_request".into(),
                 message: format!("bad control request: {e}"),
             }),
@@ -155,10 +155,10 @@ async fn local<S: AsyncRead + AsyncWrite + Unpin>(
     stream: &mut BufReader<S>,
     opened: Result<local::Opened>,
     wait: bool,
-) -> Option<Reply> {
+) -> Option<Response> {
     let opened = match opened {
         Ok(o) => o,
-        Err(e) => return Some(Reply::Error((&e).into())),
+        Err(e) => return Some(Response::Error((&e).into())),
     };
     // The command sends nothing more: any read returning is its end going away.
     let mut probe = [0u8; 1];
@@ -166,5 +166,5 @@ async fn local<S: AsyncRead + AsyncWrite + Unpin>(
         let _ = stream.read(&mut probe).await;
     };
     let answer = opened.answer(instance, wait, gone).await?;
-    Some(Reply::Ok(value(answer)))
+    Some(Response::Ok(value(answer)))
 }

@@ -86,7 +86,7 @@ pub struct ContainersOn {
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) enum Reply {
+pub(super) enum Response {
     Ok(Value),
     Error(Fault),
 }
@@ -115,9 +115,9 @@ pub(super) async fn request<S: AsyncRead + AsyncWrite + Unpin>(
         .read_line(&mut line)
         .await
         .map_err(|e| Error::Control(e.to_string()))?;
-    match serde_json::from_str::<Reply>(&line) {
-        Ok(Reply::Ok(v)) => Ok(v),
-        Ok(Reply::Error(f)) => Err(Error::Refused(f.message)),
+    match serde_json::from_str::<Response>(&line) {
+        Ok(Response::Ok(v)) => Ok(v),
+        Ok(Response::Error(f)) => Err(Error::Refused(f.message)),
         Err(_) => Err(Error::Control("the instance closed the connection".into())),
     }
 }

@@ -69,7 +69,7 @@ impl Requests {
 }
 
 /// The frame's message and its params, or the fault to answer.
-fn incoming(bytes: &[u8]) -> Result<(Kind, Value), jsonrpc::Fault> {
+fn incoming(bytes: &[u8]) -> Result<(Kind, Value), jsonrpc::RpcError> {
     let mut msg = jsonrpc::parse(bytes)?;
     let kind = jsonrpc::classify(&msg)?;
     let params = msg
