@@ -1,16 +1,18 @@
 //! The layer table and the file graph, checked: no import up or across the table
 //! (tests/layers/table.rs), no cycle between files in the core or the shell, no source file over
-//! 400 lines outside tests, and docs/architecture.md's table generated from the same data.
+//! 400 lines outside tests, no type name with two meanings in the core, and docs/architecture.md's
+//! table generated from the same data.
 //! `UPDATE_ARCHITECTURE=1` rewrites that table.
 
 mod graph;
 mod lex;
 mod modules;
+mod names;
 mod table;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use table::{Layer, Part, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES, PARTS};
+use table::{Layer, Part, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES, PARTS, SAME_MEANING};
 
 const BEGIN: &str = "<!-- layers:begin -->";
 const END: &str = "<!-- layers:end -->";
@@ -173,6 +175,14 @@ fn long_files(root: &Path, max: usize, allowed: &[&str]) -> Vec<String> {
 }
 
 #[test]
+fn a_type_name_means_one_thing_in_the_core() {
+    let mut files = Vec::new();
+    sources(&core().join("src"), "rs", true, &mut files);
+    let found = names::problems(&files, &core(), SAME_MEANING);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
 fn no_source_file_is_over_400_lines_outside_tests() {
     let long = long_files(&repo(), MAX_LINES, LONG_FILES);
     assert!(long.is_empty(), "{}", long.join("\n"));
@@ -305,5 +315,22 @@ fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
     assert_eq!(
         long_files(base, 400, &["ui/src/app.ts"]),
         ["src-tauri/core/src/long.rs: 401 lines (at most 400 outside tests: split it by noun)"]
+    );
+
+    // Two files lending out a type of one name is a problem, unless the name means one thing; a
+    // private type, a type in test code, or a word that is no definition is not one.
+    write("src/review.rs", "pub struct Reply;\npub(crate) enum Shared {}\nstruct Own;\n#[cfg(test)]\npub struct Probe;\n");
+    write(
+        "src/control.rs",
+        "pub(super) enum Reply { Ok }\npub type Shared = u8;\nstruct Own;\npub struct Probe;\n",
+    );
+    write("src/note.rs", "// struct Reply\nlet structure = 1;\n");
+    let files: Vec<PathBuf> = ["review", "control", "note"]
+        .iter()
+        .map(|f| base.join(format!("src/{f}.rs")))
+        .collect();
+    assert_eq!(
+        names::problems(&files, base, &["Shared"]),
+        ["`Reply` means different things in src/review.rs and src/control.rs: give each its own name"]
     );
 }

@@ -162,3 +162,12 @@ fn list(names: &[&str]) -> String {
             .join(", ")
     }
 }
+
+/// Type names defined in more than one file of the core that mean the same thing in each: one
+/// per protocol adapter, or one per OS. Any other name defined twice fails
+/// (`a_type_name_means_one_thing_in_the_core`).
+pub const SAME_MEANING: &[&str] = &[
+    "Guard",    // each adapter's check of a request's Host and token (mcp_http, mcp_ws)
+    "Tools",    // each HTTP adapter's tool set (mcp_http, copilot)
+    "Listener", // the control channel's listener: a unix socket, or a named pipe on Windows
+];
