@@ -233,7 +233,11 @@ fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
         "src/doctor.rs",
         "pub struct X;\nfn f() { let _ = crate::surfaces::Y; }\n",
     );
-    write("src/surfaces.rs", "pub struct Y;\n");
+    // A visibility path is no import.
+    write(
+        "src/surfaces.rs",
+        "pub struct Y;\npub(in crate::runtime) struct Z;\n",
+    );
     // A cycle of three files, closed through `super::` and through the re-export in mod.rs.
     write(
         "src/platform/mod.rs",

@@ -261,6 +261,16 @@ impl Walk<'_> {
                     }
                     continue;
                 }
+                // `pub(in crate::x)` names where an item is seen, not something it uses.
+                Some(Tok::Ident(w))
+                    if w == "in"
+                        && self.tok(self.i.wrapping_sub(1)) == Some(&Tok::Punct('('))
+                        && self.i.checked_sub(2).and_then(|b| self.ident(b)) == Some("pub") =>
+                {
+                    self.i += 1;
+                    self.path();
+                    continue;
+                }
                 Some(Tok::Ident(_)) if self.path_starts() => {
                     let segments = self.path();
                     self.used.extend(segments.iter().cloned());
