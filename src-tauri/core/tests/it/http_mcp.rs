@@ -226,3 +226,37 @@ async fn an_unknown_tool_and_bad_arguments_are_answered_word_for_word() {
                "message": "invalid arguments for closeDiff: expects filePath (see tools/list)"})
     );
 }
+
+/// Gemini CLI and Qwen Code have no message for a mention: the window is told so by a flag, and a
+/// mention sent anyway is refused in words that name the review, with nothing sent.
+#[tokio::test]
+async fn a_review_from_gemini_cli_cannot_take_a_mention_and_the_window_knows() {
+    let f = start().await;
+    let mut c = f.client();
+    c.connect("2025-06-18").await;
+    let id = f.propose(&mut c, "b.txt", "b\n").await;
+    let detail = f.instance.details().into_iter().find(|d| d.id == id);
+    assert_eq!(detail.map(|d| d.can_mention), Some(false));
+    let refused = f.instance.mention(id, 0, 0).await.unwrap_err();
+    assert_eq!(refused.code(), "cannot_take");
+    let words = refused.to_string();
+    assert!(
+        words.contains(&format!("proposed review {id}")) && words.contains("a mention"),
+        "{words}"
+    );
+    assert!(
+        f.instance
+            .select(
+                id,
+                redline_core::review::selection::Selection {
+                    start_line: 0,
+                    start_character: 0,
+                    end_line: 0,
+                    end_character: 1,
+                },
+            )
+            .await
+            .is_err(),
+        "nor a selection"
+    );
+}
