@@ -78,7 +78,7 @@ export class ReviewWindow {
     this.pane = new ReviewPane(q('.review'), {
       accept: () => void this.accept(),
       reject: () => void this.reject(),
-      ask: () => void this.askClaude(),
+      ask: () => void this.askAbout(),
       openInEditor: () => void this.openInEditor(),
       setLayout: (layout) => this.setLayout(layout),
       moveToChange: (step) => this.moveToChange(step),
@@ -86,7 +86,7 @@ export class ReviewWindow {
     this.settings = new SettingsMenu(q('.topbar'), this.toasts, signal);
     listenForShortcuts(window, this.dialog, {
       accept: () => void this.accept(),
-      ask: () => void this.askClaude(),
+      ask: () => void this.askAbout(),
       openInEditor: () => void this.openInEditor(),
       previousChange: () => this.moveToChange(-1),
       nextChange: () => this.moveToChange(1),
@@ -191,17 +191,18 @@ export class ReviewWindow {
     this.render();
   }
 
-  /** "Ask about this part": the selected lines go to the Claude Code that proposed the edit. */
-  async askClaude(): Promise<void> {
+  /** "Ask about this part": the selected lines go to the CLI session that proposed the edit, if
+   * the core says it can take them (`canMention`). */
+  async askAbout(): Promise<void> {
     const review = this.list.current;
     if (!review || !review.detail.canMention || !this.reviewEditor || this.reviewEditorFor !== review.detail.id) return;
     const { startLine, endLine } = this.reviewEditor.selection();
     try {
       await ipc.reviewMention(review.detail.id, startLine, endLine);
       const lines = startLine === endLine ? `line ${startLine + 1}` : `lines ${startLine + 1}–${endLine + 1}`;
-      this.toasts.info(`Sent ${lines} of ${baseName(review.detail.relativePath)} to Claude Code`);
+      this.toasts.info(`Sent ${lines} of ${baseName(review.detail.relativePath)} to ${review.detail.client.name}`);
     } catch (err) {
-      this.toasts.error(err, 'Could not ask Claude Code');
+      this.toasts.error(err, `Could not ask ${review.detail.client.name}`);
     }
   }
 
