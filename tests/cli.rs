@@ -1158,3 +1158,6 @@ mod control_owner;
 
 #[path = "cli/manual.rs"]
 mod manual;
+
+#[path = "cli/diff_paths.rs"]
+mod diff_paths;
