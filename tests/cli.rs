@@ -1161,3 +1161,6 @@ mod manual;
 
 #[path = "cli/diff_paths.rs"]
 mod diff_paths;
+
+#[path = "cli/secret_service.rs"]
+mod secret_service;
