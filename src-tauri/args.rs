@@ -122,8 +122,9 @@ pub enum Command {
     /// --wait, prints the decision and the final text; exit 0 accepted, 1 rejected, 2 error.
     /// Never writes FILE.
     #[command(after_long_help = "Example:\n  \
-        rustfmt --emit stdout src/main.rs | redline propose src/main.rs - --wait > /tmp/main.rs \\\n    \
-        && mv /tmp/main.rs src/main.rs")]
+        redline propose src/main.rs --content-file new.rs --wait --json\n  \
+        if redline propose src/main.rs - --wait < new.rs > accepted.rs; \
+        then mv accepted.rs src/main.rs; else rm -f accepted.rs; fi")]
     Propose(ProposeArgs),
     /// Show LEFT against RIGHT (files or directories; one tab per changed file), read-only
     /// unless --edit. For `git difftool -t redline` and `git difftool --dir-diff`.

@@ -1164,3 +1164,6 @@ mod diff_paths;
 
 #[path = "cli/secret_service.rs"]
 mod secret_service;
+
+#[path = "cli/recipes.rs"]
+mod recipes;
