@@ -1,12 +1,42 @@
-//! The command line's grammar: every `redline` command and its arguments.
+//! The command line's grammar: every `redline` command and its arguments, with their help.
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use redline_core::surfaces::shell::Shell;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 
+/// What bare `redline` does differs by build: the help says which one this is.
+#[cfg(feature = "desktop")]
+const LONG_ABOUT: &str = "Diff review for AI coding CLIs.\n\n\
+Redline runs the IDE companion servers that Gemini CLI, Qwen Code, Claude Code and Copilot CLI \
+connect to, and shows each edit they propose in a review window: accept it (with your edits) or \
+reject it, and the CLI is told.\n\n\
+`redline` alone starts the app: the tray, the review window and the servers of the enabled \
+workspaces (a second `redline` reaches the running one). `redline serve --headless` runs the \
+servers without a window. Every other command talks to the running instance, or edits the \
+config when none runs.\n\n\
+More: `man redline`, or `redline help COMMAND`.";
+
+#[cfg(not(feature = "desktop"))]
+const LONG_ABOUT: &str = "Diff review for AI coding CLIs.\n\n\
+Redline runs the IDE companion servers that Gemini CLI, Qwen Code, Claude Code and Copilot CLI \
+connect to, and lets you accept or reject each edit they propose.\n\n\
+This build is headless: it has no window, so `redline` alone only says so (exit 2); \
+`redline serve --headless` runs the servers, and reviews are decided with `redline review`. \
+Every other command talks to the running instance, or edits the config when none runs.\n\n\
+More: `man redline`, or `redline help COMMAND`.";
+
 #[derive(Parser)]
-#[command(name = "redline", version, about = "Diff review for AI coding CLIs")]
+#[command(
+    name = "redline",
+    version,
+    about = "Diff review for AI coding CLIs",
+    long_about = LONG_ABOUT,
+    after_long_help = "Examples:\n  redline workspace add ~/src/myproject\n  \
+                       redline serve --headless\n  redline doctor ~/src/myproject\n  \
+                       redline review list"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -16,28 +46,52 @@ pub struct Cli {
 pub enum Command {
     /// Run the companion servers of the enabled workspaces until stopped (what `redline` alone
     /// does, with a tray and the review window).
+    #[command(
+        after_long_help = "Example:\n  redline serve --headless   # prints `ready` once serving"
+    )]
     Serve {
         /// No window and no tray: the servers and the control channel only.
         #[arg(long)]
         headless: bool,
     },
-    /// Add, remove or list workspaces.
-    #[command(subcommand)]
+    /// Add, remove, enable, disable or list workspaces (the folders Redline serves).
+    #[command(
+        subcommand,
+        after_long_help = "Example:\n  redline workspace add ~/src/myproject\n  redline workspace list"
+    )]
     Workspace(WorkspaceCmd),
     /// Ports, discovery files, clients and pending reviews of each workspace.
+    #[command(after_long_help = "Example:\n  redline status --json | jq '.workspaces[].port'")]
     Status {
+        /// Print the status as one JSON object.
         #[arg(long)]
         json: bool,
     },
     /// Pending reviews: list, show, accept, reject, wait.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_long_help = "Example:\n  redline review list\n  redline review show 3\n  \
+                           redline review accept 3"
+    )]
     Review(ReviewCmd),
     /// Workspace tokens.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_long_help = "Example:\n  redline token rotate ~/src/myproject"
+    )]
     Token(TokenCmd),
     /// Print the exports that pin a CLI in this terminal to a workspace's server.
+    #[command(after_long_help = "Example:\n  eval \"$(redline env)\"\n  \
+                                  redline env --shell fish | source\n  \
+                                  redline env --shell powershell | Invoke-Expression")]
     Env {
-        #[arg(long, default_value = "sh")]
+        /// The syntax of the exports: sh (also bash, zsh), fish or powershell (also pwsh).
+        #[arg(
+            long,
+            default_value = "sh",
+            value_parser = PossibleValuesParser::new(["sh", "bash", "zsh", "fish", "powershell", "pwsh"])
+                .try_map(|s| s.parse::<Shell>())
+        )]
         shell: Shell,
         /// A path inside the workspace (default: the current directory).
         path: Option<PathBuf>,
@@ -45,47 +99,84 @@ pub enum Command {
     /// Whether Gemini CLI, Qwen Code, Claude Code and Copilot CLI started in DIR would connect,
     /// and if not, why and the one command that fixes it. Exits 1 if an installed CLI would not
     /// connect.
+    #[command(after_long_help = "Example:\n  redline doctor ~/src/myproject\n  \
+                                  redline doctor --json | jq '.clis[] | {id, verdict}'")]
     Doctor {
         /// The directory the CLI would start in (default: the current directory).
         dir: Option<PathBuf>,
+        /// Print the report as one JSON object.
         #[arg(long)]
         json: bool,
     },
     /// Let CLIs inside Docker or Podman containers reach a workspace (off by default).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_long_help = "Example:\n  redline container enable ~/src/myproject\n  \
+                           docker run $(redline container args ~/src/myproject) IMAGE"
+    )]
     Container(ContainerCmd),
     /// Stop the running instance.
+    #[command(after_long_help = "Example:\n  redline quit")]
     Quit,
     /// Propose new text for FILE (in an enabled workspace) for review, as a CLI would: with
     /// --wait, prints the decision and the final text; exit 0 accepted, 1 rejected, 2 error.
     /// Never writes FILE.
+    #[command(after_long_help = "Example:\n  \
+        redline propose src/main.rs --content-file new.rs --wait --json\n  \
+        if redline propose src/main.rs - --wait < new.rs > accepted.rs; \
+        then mv accepted.rs src/main.rs; else rm -f accepted.rs; fi")]
     Propose(ProposeArgs),
     /// Show LEFT against RIGHT (files or directories; one tab per changed file), read-only
     /// unless --edit. For `git difftool -t redline` and `git difftool --dir-diff`.
+    #[command(after_long_help = "Example:\n  redline diff old.rs new.rs\n  \
+        git config difftool.redline.cmd 'redline diff \"$LOCAL\" \"$REMOTE\"'\n  \
+        git difftool -d -t redline")]
     Diff(DiffArgs),
-    /// An editor plugin's channel to the running instance: JSON lines on stdin and stdout
-    /// (docs/editors.md).
+    /// An editor plugin's channel to the running instance: one JSON message per line on stdin
+    /// (`context`, `mention`, `review`) and stdout (`ready`, `ok`, `error`, `accepted`); it ends
+    /// when stdin closes or the instance stops.
+    #[command(after_long_help = "Example:\n  \
+        echo '{\"type\":\"review\",\"id\":1}' | redline editor --stdio")]
     Editor {
         /// Speak on stdin and stdout (the only transport for now).
         #[arg(long)]
         stdio: bool,
     },
     /// Point the connected CLIs at lines of a file: FILE:L1-L2 (1-based).
-    Mention { target: String },
+    #[command(after_long_help = "Example:\n  redline mention src/main.rs:10-24")]
+    Mention {
+        /// FILE:L1-L2 or FILE:L (1-based, inclusive); FILE relative to the current directory.
+        #[arg(value_name = "FILE:L1-L2")]
+        target: String,
+    },
     /// Tell the connected CLIs which file is open, where the cursor is and what is selected.
+    #[command(after_long_help = "Example:\n  \
+        redline context --file src/main.rs --line 12 --col 5 --selection 12:5-14:1")]
     Context {
+        /// The open file (relative to the current directory, or absolute).
         #[arg(long)]
         file: PathBuf,
-        /// 1-based.
+        /// The cursor's line, 1-based.
         #[arg(long)]
         line: u32,
-        /// 1-based, in characters.
+        /// The cursor's column, 1-based, in characters.
         #[arg(long)]
         col: Option<u32>,
         /// L1:C1-L2:C2, 1-based; the end column just past the last selected character.
         #[arg(long)]
         selection: Option<String>,
     },
+    /// Print the completion script for SHELL (bash, zsh, fish, powershell, elvish).
+    #[command(after_long_help = "Example:\n  \
+        redline completions bash > ~/.local/share/bash-completion/completions/redline\n  \
+        redline completions powershell | Out-String | Invoke-Expression")]
+    Completions {
+        /// The shell the script is for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), as installed for `man redline`.
+    #[command(after_long_help = "Example:\n  redline man | man -l -")]
+    Man,
 }
 
 #[derive(clap::Args)]
@@ -108,7 +199,9 @@ pub struct ProposeArgs {
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
+    /// The original: a file or a directory.
     pub left: PathBuf,
+    /// The changed side: a file, or a directory if LEFT is one.
     pub right: PathBuf,
     /// Wait until every file is answered; exit 0 if all were accepted, 1 if any was rejected.
     #[arg(long)]
@@ -123,16 +216,27 @@ pub struct DiffArgs {
 pub enum ContainerCmd {
     /// Also listen on the container bridge's host address (docker0, Podman's bridge, or
     /// ADDR) and accept `host.docker.internal`.
+    #[command(
+        after_long_help = "Example:\n  redline container enable ~/src/myproject\n  \
+        redline container enable ~/src/myproject --address 10.88.0.1"
+    )]
     Enable {
+        /// The workspace (its own path, as `redline workspace list` shows it).
         path: PathBuf,
         /// The host address containers reach (default: the bridge interface's).
-        #[arg(long)]
+        #[arg(long, value_name = "ADDR")]
         address: Option<Ipv4Addr>,
     },
     /// Back to loopback only.
-    Disable { path: PathBuf },
+    #[command(after_long_help = "Example:\n  redline container disable ~/src/myproject")]
+    Disable {
+        /// The workspace (its own path, as `redline workspace list` shows it).
+        path: PathBuf,
+    },
     /// Print `docker run` / `podman run` arguments, one per line: `docker run $(redline
     /// container args) IMAGE …`.
+    #[command(after_long_help = "Example:\n  \
+        docker run -it $(redline container args --path /workspace) node:22 gemini")]
     Args {
         /// A path in the workspace (default: the current directory).
         path: Option<PathBuf>,
@@ -142,6 +246,7 @@ pub enum ContainerCmd {
         /// The CLI's home directory inside the container (Qwen Code looks in ~/.qwen/ide).
         #[arg(long, default_value = redline_core::workspace::container::DEFAULT_HOME)]
         home: String,
+        /// Print the mounts, variables and hosts as one JSON object.
         #[arg(long)]
         json: bool,
     },
@@ -149,21 +254,34 @@ pub enum ContainerCmd {
 
 #[derive(Subcommand)]
 pub enum WorkspaceCmd {
+    /// Serve a folder: CLIs started in it (or below it) connect to Redline.
+    #[command(after_long_help = "Example:\n  redline workspace add ~/src/myproject")]
     Add {
+        /// The folder (it must exist).
         path: PathBuf,
     },
+    /// Stop serving a folder and forget it (its token too).
+    #[command(after_long_help = "Example:\n  redline workspace remove ~/src/myproject")]
     Remove {
+        /// The workspace's path, as `redline workspace list` shows it.
         path: PathBuf,
     },
     /// Turn a workspace on: its server starts and its discovery files are written.
+    #[command(after_long_help = "Example:\n  redline workspace enable ~/src/myproject")]
     Enable {
+        /// The workspace's path, as `redline workspace list` shows it.
         path: PathBuf,
     },
     /// Turn a workspace off: its server stops and its discovery files are removed.
+    #[command(after_long_help = "Example:\n  redline workspace disable ~/src/myproject")]
     Disable {
+        /// The workspace's path, as `redline workspace list` shows it.
         path: PathBuf,
     },
+    /// List the workspaces, on or off.
+    #[command(after_long_help = "Example:\n  redline workspace list --json")]
     List {
+        /// Print them as a JSON array of `{path, enabled, …}`.
         #[arg(long)]
         json: bool,
     },
@@ -171,24 +289,38 @@ pub enum WorkspaceCmd {
 
 #[derive(Subcommand)]
 pub enum ReviewCmd {
+    /// List the pending reviews: id, file, the CLI that proposed it.
+    #[command(after_long_help = "Example:\n  redline review list --json")]
     List {
+        /// Print them as a JSON array.
         #[arg(long)]
         json: bool,
     },
     /// A unified diff of the original and the current text.
+    #[command(after_long_help = "Example:\n  redline review show 3 | less")]
     Show {
+        /// The review's id, from `redline review list`.
         id: u64,
     },
     /// Accept with the current text, or with a file's text as the edited result.
+    #[command(after_long_help = "Example:\n  redline review accept 3\n  \
+        redline review accept 3 --content-file edited.rs")]
     Accept {
+        /// The review's id, from `redline review list`.
         id: u64,
-        #[arg(long)]
+        /// Accept this file's text instead of the proposal (the CLI writes it).
+        #[arg(long, value_name = "F")]
         content_file: Option<PathBuf>,
     },
+    /// Reject the proposal: the CLI is told and the file stays as it is.
+    #[command(after_long_help = "Example:\n  redline review reject 3")]
     Reject {
+        /// The review's id, from `redline review list`.
         id: u64,
     },
     /// Wait for a pending review and print it as JSON.
+    #[command(after_long_help = "Example:\n  \
+        id=$(redline review wait --file src/main.rs --timeout 60 | jq .id)")]
     Wait {
         /// Only a review of this file path (as the CLI sent it).
         #[arg(long)]
@@ -202,5 +334,13 @@ pub enum ReviewCmd {
 #[derive(Subcommand)]
 pub enum TokenCmd {
     /// Replace a workspace's token and rewrite its discovery files.
-    Rotate { workspace: PathBuf },
+    #[command(after_long_help = "Example:\n  redline token rotate ~/src/myproject")]
+    Rotate {
+        /// The workspace's path, as `redline workspace list` shows it.
+        workspace: PathBuf,
+    },
 }
+
+#[cfg(test)]
+#[path = "args_tests.rs"]
+mod tests;

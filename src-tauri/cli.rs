@@ -146,6 +146,8 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
         Command::Quit => {
             ask(dirs, Request::Quit).await?;
         }
+        Command::Completions { shell } => crate::manual::completions(shell)?,
+        Command::Man => crate::manual::man()?,
         Command::Propose(_) | Command::Diff(_) => {
             return Err(Error::Usage("a local review runs from main".into()))
         }

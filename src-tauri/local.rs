@@ -2,6 +2,7 @@
 //! they print, and their exit status (0 accepted, 1 rejected, 2 error or no decision).
 
 use crate::args::{DiffArgs, ProposeArgs};
+use crate::request::absolute;
 use redline_core::platform::dirs::Dirs;
 use redline_core::review::Outcome;
 use redline_core::runtime::control::{self, Request};
@@ -51,7 +52,7 @@ async fn send(dirs: &Dirs, req: Request) -> Result<LocalAnswer> {
 }
 
 pub async fn propose(dirs: &Dirs, a: ProposeArgs) -> Result<Verdict> {
-    let file = std::path::absolute(&a.file).map_err(|e| Error::io(&a.file, e))?;
+    let file = absolute(&a.file)?;
     let content = proposed_text(&a)?;
     let req = Request::Propose(Propose {
         file,
@@ -136,7 +137,6 @@ pub async fn diff(dirs: &Dirs, a: DiffArgs) -> Result<Verdict> {
             "--edit writes RIGHT once you accept: it needs --wait".into(),
         ));
     }
-    let absolute = |p: &Path| std::path::absolute(p).map_err(|e| Error::io(p, e));
     let pair = diff_pair::read(&absolute(&a.left)?, &absolute(&a.right)?)?;
     for s in &pair.skipped {
         eprintln!("redline: skipped {} (not text)", s.display());

@@ -4,6 +4,7 @@ mod args;
 mod cli;
 mod editor_cli;
 mod local;
+mod manual;
 mod output;
 mod request;
 

@@ -6,15 +6,35 @@ use redline_core::runtime::command::{self, Answer};
 use redline_core::runtime::control::Request;
 use redline_core::runtime::instance::World;
 use redline_core::{Error, Result};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// The request to the running instance, or with none to the stored config.
 pub(crate) async fn ask(dirs: &Dirs, req: Request) -> Result<Answer> {
     command::send(dirs, req, || World::os(dirs.clone())).await
 }
 
+/// `p` against the current directory, without `.` and without `dir/..` detours where `dir` is a
+/// real directory (the same file, named as a person would). Across a symlink `..` leads to the
+/// target's parent, so there it stays as written.
 pub(crate) fn absolute(p: &Path) -> Result<PathBuf> {
-    std::path::absolute(p).map_err(|e| Error::io(p, e))
+    let whole = std::path::absolute(p).map_err(|e| Error::io(p, e))?;
+    let mut out = PathBuf::new();
+    for part in whole.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir if is_plain_dir(&out) => {
+                out.pop();
+            }
+            part => out.push(part),
+        }
+    }
+    Ok(out)
+}
+
+/// A directory that is not a symlink, and not the root (`/..` is `/` and stays as written).
+fn is_plain_dir(p: &Path) -> bool {
+    matches!(p.components().next_back(), Some(Component::Normal(_)))
+        && std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
 }
 
 pub(crate) fn current_dir() -> Result<PathBuf> {

@@ -894,6 +894,46 @@ fn doctor_follows_a_real_instance_and_each_fix_it_offers_works() {
 }
 
 #[test]
+fn in_a_container_doctor_offers_a_container_enable_that_runs() {
+    if !Path::new("/.dockerenv").exists() && !Path::new("/run/.containerenv").exists() {
+        eprintln!("skipped: not in a container, so doctor offers no container fix");
+        return;
+    }
+    let env = Env::new();
+    let bin = fake_cli(&env, "gemini", "@google/gemini-cli", "0.61.0", ".gemini");
+    let ws = env.ws();
+    env.ok(&["workspace", "add", ws.to_str().unwrap()]);
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    // No REMOTE_CONTAINERS: Gemini CLI here would look for Redline on the host.
+    let out = env
+        .cmd(&["doctor", "--json", ws.join("sub").to_str().unwrap()])
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdicts(&report)[0], ("gemini".into(), "container".into()));
+    let fix = fix_of(&report, "gemini");
+    assert_eq!(fix, format!("redline container enable {}", ws.display()));
+    // Run as offered (on the "host": this same machine, no instance, the same config). With no
+    // bridge interface here it may ask for --address; it must not be a usage error.
+    let args: Vec<&str> = fix.split(' ').skip(1).collect();
+    let out = env.run(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("required") && out.status.code() != Some(2),
+        "{fix}: {err}"
+    );
+    let mut with_address = args.clone();
+    with_address.extend(["--address", "127.0.0.2"]);
+    env.ok(&with_address);
+    let run_args = env.ok(&["container", "args", ws.to_str().unwrap()]);
+    assert!(
+        run_args.contains("host.docker.internal:127.0.0.2"),
+        "{run_args}"
+    );
+}
+
+#[test]
 fn containers_are_configured_without_an_instance_and_picked_up_by_the_next_serve() {
     let e = Env::new();
     let ws = e.ws();
@@ -901,7 +941,13 @@ fn containers_are_configured_without_an_instance_and_picked_up_by_the_next_serve
     e.ok(&["workspace", "add", ws_str]);
     let off = e.run(&["container", "args", ws_str]);
     assert_eq!(off.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&off.stderr).contains("containers are off"));
+    let said = String::from_utf8_lossy(&off.stderr);
+    assert!(said.contains("containers are off"), "{said}");
+    // The command it names runs as printed.
+    assert!(
+        said.contains(&format!("`redline container enable {ws_str}`")),
+        "{said}"
+    );
     let wild = e.run(&["container", "enable", ws_str, "--address", "0.0.0.0"]);
     assert_eq!(wild.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&wild.stderr).contains("never 0.0.0.0"));
@@ -1109,3 +1155,15 @@ mod diff_edit;
 
 #[path = "cli/control_owner.rs"]
 mod control_owner;
+
+#[path = "cli/manual.rs"]
+mod manual;
+
+#[path = "cli/diff_paths.rs"]
+mod diff_paths;
+
+#[path = "cli/secret_service.rs"]
+mod secret_service;
+
+#[path = "cli/recipes.rs"]
+mod recipes;

@@ -128,7 +128,7 @@ pub enum Error {
     ContainerAddress(String),
     #[error("{0} is not a usable container path: give an absolute path such as /workspace, other than / and not inside or around the workspace's own path")]
     ContainerPath(String),
-    #[error("containers are off for {0}; turn them on with `redline container enable`")]
+    #[error("containers are off for {0}; turn them on with `redline container enable {0}`")]
     ContainersOff(PathBuf),
     #[error("bad editor message: {0}")]
     EditorMessage(String),

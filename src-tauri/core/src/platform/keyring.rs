@@ -26,9 +26,38 @@ impl OsKeyring {
     pub fn probe() -> Result<()> {
         match Self::entry("redline-probe")?.get_password() {
             Ok(_) | Err(keyring::Error::NoEntry) => Ok(()),
-            Err(e) => Err(Error::Keyring(e.to_string())),
+            Err(e) => Err(Error::Keyring(why(&e))),
         }
     }
+}
+
+/// Why the keyring cannot keep tokens, in words that match what answered.
+fn why(e: &keyring::Error) -> String {
+    if no_default_keyring(e) {
+        return "the Secret Service answers but has no default keyring to keep tokens in \
+                (gnome-keyring makes its login keyring only when unlocked with a non-empty \
+                password; or create a keyring in Seahorse and make it the default)"
+            .into();
+    }
+    e.to_string()
+}
+
+/// A probe finding nothing falls back to the `default` collection; a Secret Service with no
+/// collection under that alias answers "no result" (keyring calls it no storage access).
+#[cfg(target_os = "linux")]
+fn no_default_keyring(e: &keyring::Error) -> bool {
+    let keyring::Error::NoStorageAccess(inner) = e else {
+        return false;
+    };
+    matches!(
+        inner.downcast_ref::<dbus_secret_service::Error>(),
+        Some(dbus_secret_service::Error::NoResult)
+    )
+}
+
+#[cfg(not(target_os = "linux"))]
+fn no_default_keyring(_: &keyring::Error) -> bool {
+    false
 }
 
 impl SecretStore for OsKeyring {
@@ -109,7 +138,8 @@ impl Tokens {
             ),
             Err(e) => {
                 tracing::warn!(
-                    "no OS keyring ({e}); tokens are kept in memory for this run and change at every restart"
+                    "no usable OS keyring ({e}); tokens are kept in memory for this run and \
+                     change at every restart"
                 );
                 Self::memory(format!(
                     "unavailable ({e}); tokens live in memory for this run"

@@ -235,7 +235,11 @@ async fn in_a_container_without_redline_points_at_redline_container() {
     let report = doctor::diagnose(&f).await;
     assert!(report.container);
     assert_eq!(cli(&report, "gemini").verdict, Verdict::Container);
-    assert_eq!(fix(&report, "gemini"), "redline container enable");
+    // The bare command is a usage error (`<PATH>` is required): the fix names the directory.
+    assert_eq!(
+        fix(&report, "gemini"),
+        format!("redline container enable {}", f.dir.display())
+    );
 }
 
 #[tokio::test]

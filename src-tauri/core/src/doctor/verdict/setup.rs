@@ -59,15 +59,19 @@ fn redline_runs(facts: &Facts, ws: Option<&WorkspaceFound>) -> Check {
         .flatten()
         .any(|v| facts.var(v).is_some());
     if facts.in_container() && !local {
+        // The host's path is unknown in here; `container args` mounts the workspace at its own
+        // path, so this one is the host's unless the container was started otherwise.
+        let path = ws.map_or(&facts.dir, |w| &w.path);
         return Break(
             Finding::new(
                 Verdict::Container,
                 "this is a container and no Redline runs in it; Redline on the host serves \
                  containers once set up for them",
-                shell("redline container enable"),
+                shell(format!("redline container enable {}", quote(path))),
             )
             .note(
-                "run that on the host, then start the container with the options \
+                "run that on the host (with the workspace's path there, if the container sees \
+                 it elsewhere), then start the container with the options \
                  `redline container args` prints",
             ),
         );
