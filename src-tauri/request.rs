@@ -13,10 +13,25 @@ pub(crate) async fn ask(dirs: &Dirs, req: Request) -> Result<Answer> {
     command::send(dirs, req, || World::os(dirs.clone())).await
 }
 
+/// `p` against the current directory; refused unless UTF-8, as every path the instance takes is.
 pub(crate) fn absolute(p: &Path) -> Result<PathBuf> {
-    std::path::absolute(p).map_err(|e| Error::io(p, e))
+    let path = std::path::absolute(p).map_err(|e| Error::io(p, e))?;
+    utf8(&path)?;
+    Ok(path)
+}
+
+/// `p` as text, or the error a user reads: which path, and that only UTF-8 names work.
+pub(crate) fn utf8(p: &Path) -> Result<&str> {
+    p.to_str().ok_or_else(|| {
+        Error::Usage(format!(
+            "{}: this name is not valid UTF-8, and Redline handles UTF-8 paths only; rename it",
+            p.display()
+        ))
+    })
 }
 
 pub(crate) fn current_dir() -> Result<PathBuf> {
-    std::env::current_dir().map_err(|e| Error::io(".", e))
+    let dir = std::env::current_dir().map_err(|e| Error::io(".", e))?;
+    utf8(&dir)?;
+    Ok(dir)
 }
