@@ -2,6 +2,7 @@
 //! they print, and their exit status (0 accepted, 1 rejected, 2 error or no decision).
 
 use crate::args::{DiffArgs, ProposeArgs};
+use crate::output::{errln, out, outln};
 use redline_core::platform::dirs::Dirs;
 use redline_core::review::Outcome;
 use redline_core::runtime::control::{self, Request};
@@ -12,7 +13,6 @@ use redline_core::surfaces::diff_pair;
 use redline_core::surfaces::diff_write::{self, Landed};
 use redline_core::{Error, Result};
 use std::collections::HashMap;
-use crate::output::{errln, out, outln};
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -147,7 +147,10 @@ pub async fn diff(dirs: &Dirs, a: DiffArgs) -> Result<Verdict> {
     use crate::request::absolute;
     let pair = diff_pair::read(&absolute(&a.left)?, &absolute(&a.right)?)?;
     for s in &pair.skipped {
-        errln!("redline: skipped {} (differs, but is not text)", s.display());
+        errln!(
+            "redline: skipped {} (differs, but is not text)",
+            s.display()
+        );
     }
     if pair.files.is_empty() && !pair.skipped.is_empty() {
         // As diff(1) answers "Binary files differ": a difference, though none can be shown.

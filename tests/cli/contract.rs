@@ -85,7 +85,10 @@ fn no_decision_is_2_not_a_rejection_and_a_rejection_is_1() {
         .spawn()
         .unwrap();
     let id = until_reviews(&env, |l| l.len() == 1)[0]["id"].to_string();
-    assert_eq!(env.ok(&["review", "reject", &id]), format!("rejected review {id}\n"));
+    assert_eq!(
+        env.ok(&["review", "reject", &id]),
+        format!("rejected review {id}\n")
+    );
     assert_eq!(code(&proposer.wait_with_output().unwrap()), Some(1));
 
     // A timeout is no decision either.
@@ -198,10 +201,16 @@ fn review_commands_say_what_they_did_and_refuse_what_propose_would() {
         .unwrap();
     assert_eq!(code(&out), Some(0), "{}", stderr(&out));
     let list = until_reviews(&env, |l| l.len() == 1);
-    assert!(list[0]["readOnly"].as_str().unwrap().contains("without --wait"));
+    assert!(list[0]["readOnly"]
+        .as_str()
+        .unwrap()
+        .contains("without --wait"));
     let id = list[0]["id"].to_string();
     let said = env.ok(&["review", "accept", &id]);
-    assert!(said.starts_with(&format!("accepted review {id} (")), "{said}");
+    assert!(
+        said.starts_with(&format!("accepted review {id} (")),
+        "{said}"
+    );
     assert!(said.contains("nothing is written"), "{said}");
 
     // An accepted text is bounded as a proposal is, and the error names the file's size.
@@ -224,7 +233,10 @@ fn review_commands_say_what_they_did_and_refuse_what_propose_would() {
         .unwrap();
     assert_eq!(code(&out), Some(2));
     let err = one_line_error(&out);
-    assert!(err.contains("is 20 MiB; Redline reviews files up to 16 MiB"), "{err}");
+    assert!(
+        err.contains("is 20 MiB; Redline reviews files up to 16 MiB"),
+        "{err}"
+    );
     assert_eq!(until_reviews(&env, |l| l.len() == 1).len(), 1);
 
     // `review wait --file` takes a path relative to where it runs, as `propose` does.
@@ -250,7 +262,10 @@ fn mention_refuses_what_it_cannot_point_at_in_the_users_words() {
     };
     for (target, says) in [
         ("nofile.rs:1", "nofile.rs: no such file"),
-        ("main.rs:1-999", "main.rs has 2 lines: 1-999 goes past its end"),
+        (
+            "main.rs:1-999",
+            "main.rs has 2 lines: 1-999 goes past its end",
+        ),
         (".:1", "is a directory"),
         ("main.rs:1-2:3", "no such file"),
         ("main.rs", "give FILE:LINE or FILE:FIRST-LAST"),
@@ -268,7 +283,11 @@ fn mention_refuses_what_it_cannot_point_at_in_the_users_words() {
     std::os::unix::fs::symlink(&outside, env.ws().join("out")).unwrap();
     let out = mention("out/x.rs:1");
     assert_eq!(code(&out), Some(2), "{}", stderr(&out));
-    assert!(one_line_error(&out).contains("leads outside"), "{}", stderr(&out));
+    assert!(
+        one_line_error(&out).contains("leads outside"),
+        "{}",
+        stderr(&out)
+    );
     let out = env
         .cmd(&["propose", "out/x.rs", "-"])
         .current_dir(env.ws())
@@ -276,7 +295,11 @@ fn mention_refuses_what_it_cannot_point_at_in_the_users_words() {
         .output()
         .unwrap();
     assert_eq!(code(&out), Some(2));
-    assert!(one_line_error(&out).contains("leads outside"), "{}", stderr(&out));
+    assert!(
+        one_line_error(&out).contains("leads outside"),
+        "{}",
+        stderr(&out)
+    );
     stop(&env, child);
 }
 
@@ -289,6 +312,116 @@ fn a_name_that_is_not_utf8_is_refused_in_words_for_the_command_used() {
     for sub in ["add", "remove"] {
         let out = env.cmd(&["workspace", sub]).arg(&odd).output().unwrap();
         assert_eq!(code(&out), Some(2), "{}", stderr(&out));
-        assert!(one_line_error(&out).contains("not valid UTF-8"), "{}", stderr(&out));
+        assert!(
+            one_line_error(&out).contains("not valid UTF-8"),
+            "{}",
+            stderr(&out)
+        );
     }
+}
+
+/// `v` is exactly `T`'s JSON: read into the type the command printed from and written back, it is
+/// unchanged (no key the type lacks, none it has missing), and its keys are the documented ones.
+fn shaped<T: serde::de::DeserializeOwned + serde::Serialize>(v: &serde_json::Value, keys: &[&str]) {
+    let typed: T = serde_json::from_value(v.clone()).unwrap();
+    assert_eq!(&serde_json::to_value(typed).unwrap(), v);
+    let mut got: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut want = keys.to_vec();
+    got.sort_unstable();
+    want.sort_unstable();
+    assert_eq!(got, want, "docs/cli.md's keys");
+}
+
+#[test]
+fn each_json_output_has_the_documented_shape() {
+    use redline_core::api::status::Status;
+    use redline_core::review::Summary;
+    use redline_core::workspace::config::WorkspaceEntry;
+    use redline_core::workspace::container::RunArgs;
+    let env = Env::new();
+    let child = serving(&env);
+    let ws = env.ws();
+    let ws = ws.to_str().unwrap();
+
+    let status = env.json(&["status", "--json"]);
+    shaped::<Status>(&status, &["pid", "keyring", "workspaces"]);
+    let w = &status["workspaces"][0];
+    for key in [
+        "path",
+        "enabled",
+        "port",
+        "wsPort",
+        "tokenStore",
+        "discoveryFiles",
+        "discoveryFailures",
+        "clients",
+        "pendingReviews",
+        "containers",
+    ] {
+        assert!(w.get(key).is_some(), "status: no {key} in {w}");
+    }
+
+    let list = env.json(&["workspace", "list", "--json"]);
+    shaped::<WorkspaceEntry>(&list[0], &["path", "enabled"]);
+
+    let proposer = env
+        .cmd(&["propose", &format!("{ws}/a.txt"), "-", "--json"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let opened: serde_json::Value = serde_json::from_slice(&proposer.stdout).unwrap();
+    assert!(opened["id"].is_u64(), "{opened}");
+    assert_eq!(opened.as_object().unwrap().len(), 1, "{opened}");
+    let reviews = env.json(&["review", "list", "--json"]);
+    shaped::<Summary>(
+        &reviews[0],
+        &[
+            "id",
+            "workspace",
+            "filePath",
+            "path",
+            "container",
+            "client",
+            "added",
+            "removed",
+            "newFile",
+            "createdAt",
+            "canMention",
+            "readOnly",
+        ],
+    );
+    for key in ["name", "version", "process"] {
+        assert!(reviews[0]["client"].get(key).is_some(), "no client.{key}");
+    }
+
+    let doctor = env.cmd(&["doctor", ws, "--json"]).output().unwrap();
+    let doctor: serde_json::Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let mut keys: Vec<&str> = doctor
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        ["clis", "container", "dir", "ok", "redlinePid", "workspace"]
+    );
+    for key in [
+        "id",
+        "name",
+        "installed",
+        "verdict",
+        "ok",
+        "reason",
+        "fix",
+        "notes",
+    ] {
+        assert!(doctor["clis"][0].get(key).is_some(), "doctor: no {key}");
+    }
+
+    env.ok(&["container", "enable", ws, "--address", "127.0.0.1"]);
+    let args = env.json(&["container", "args", ws, "--json"]);
+    shaped::<RunArgs>(&args, &["addHost", "mounts", "env", "workdir", "args"]);
+    stop(&env, child);
 }

@@ -67,9 +67,9 @@ pub fn mention(target: &str, cwd: &Path) -> Result<Message> {
 fn line_count(path: &Path, shown: &str) -> Result<u32> {
     use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Error::Usage(format!(
-            "{shown}: no such file ({MENTION_FORM})"
-        )),
+        std::io::ErrorKind::NotFound => {
+            Error::Usage(format!("{shown}: no such file ({MENTION_FORM})"))
+        }
         _ => Error::io(path, e),
     })?;
     if meta.is_dir() {
@@ -183,14 +183,22 @@ mod tests {
         for bad in ["a.rs:0-2", "f:x", ":3"] {
             assert!(mention(bad, cwd).is_err(), "{bad}");
         }
-        assert!(said("f").contains("give FILE:LINE or FILE:FIRST-LAST"), "{}", said("f"));
+        assert!(
+            said("f").contains("give FILE:LINE or FILE:FIRST-LAST"),
+            "{}",
+            said("f")
+        );
         assert!(!said("f").contains("editor message"), "{}", said("f"));
         assert!(said("nofile.rs:1").contains("nofile.rs: no such file"));
         assert_eq!(said("f:1-999"), "f has 3 lines: 1-999 goes past its end");
         assert_eq!(said("g:3"), "g has 2 lines: line 3 is past its end");
         assert!(said(".:1").contains("is a directory"), "{}", said(".:1"));
         // `f:1-2:3` is the file `f:1-2`, which is not there.
-        assert!(said("f:1-2:3").contains("no such file"), "{}", said("f:1-2:3"));
+        assert!(
+            said("f:1-2:3").contains("no such file"),
+            "{}",
+            said("f:1-2:3")
+        );
         let Message::Context { files, .. } =
             context(Path::new("f"), 2, Some(2), Some("1:2-2:3"), tmp.path()).unwrap()
         else {

@@ -90,7 +90,11 @@ fn context(services: &[Arc<Service>], owner: Owner, files: Vec<OpenFile>, at: u6
     for f in files {
         match holder(services, &f.path) {
             Some((i, path)) => per[i].push(OpenFile { path, ..f }),
-            None if f.active => return Err(locate(services, &f.path).err().unwrap_or(Error::NotInWorkspace(f.path))),
+            None if f.active => {
+                return Err(locate(services, &f.path)
+                    .err()
+                    .unwrap_or(Error::NotInWorkspace(f.path)))
+            }
             None => outside = outside.or(Some(f.path)),
         }
     }
