@@ -105,8 +105,9 @@ fn init_logging() {
     use std::io::IsTerminal;
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        // Colour escapes only for a person at a terminal: never in a file or a journal.
-        .with_ansi(std::io::stderr().is_terminal())
+        // Colour escapes only for a person at a terminal who did not opt out (no-color.org):
+        // never in a file or a journal.
+        .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "info,rmcp=warn".into()),

@@ -101,6 +101,21 @@ fn no_decision_is_2_not_a_rejection_and_a_rejection_is_1() {
     assert_eq!(json["decision"], "dismissed");
     let mut child = child;
     child.wait().unwrap();
+
+    // An instance that dies without a word: no decision either, said in the user's words.
+    let mut child = env.serve();
+    let proposer = env
+        .cmd(&["propose", ws.join("a.txt").to_str().unwrap(), "-", "--wait"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    until_reviews(&env, |l| l.len() == 1);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = proposer.wait_with_output().unwrap();
+    assert_eq!(code(&out), Some(2), "{}", stderr(&out));
+    assert!(one_line_error(&out).contains("Redline stopped before it answered"));
 }
 
 #[test]
