@@ -119,8 +119,8 @@ pub enum Command {
     #[command(after_long_help = "Example:\n  redline quit")]
     Quit,
     /// Propose new text for FILE (in an enabled workspace) for review, as a CLI would: with
-    /// --wait, prints the decision and the final text; exit 0 accepted, 1 rejected, 2 error.
-    /// Never writes FILE.
+    /// --wait, prints the decision and the final text; exit 0 accepted, 1 rejected, 2 no
+    /// decision or an error, 3 Redline not running. Never writes FILE.
     #[command(after_long_help = "Example:\n  \
         redline propose src/main.rs --content-file new.rs --wait --json\n  \
         if redline propose src/main.rs - --wait < new.rs > accepted.rs; \

@@ -1,8 +1,10 @@
 //! Parses the command line and prints results; every action is the core's.
 
 use crate::args::{Cli, Command, ContainerCmd, ReviewCmd, TokenCmd, WorkspaceCmd};
-use crate::output::{print_containers_on, print_json, print_status, print_summary};
-use crate::request::{absolute, ask, current_dir};
+use crate::output::{
+    errln, out, outln, print_containers_on, print_json, print_status, print_summary,
+};
+use crate::request::{absolute, ask, current_dir, utf8};
 use clap::Parser;
 use redline_core::api::status::{Pin, Status};
 use redline_core::doctor;
@@ -16,7 +18,7 @@ use redline_core::surfaces::shell;
 use redline_core::workspace::config::{self, WorkspaceEntry};
 use redline_core::workspace::container::RunArgs;
 use redline_core::{Error, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn main() -> ExitCode {
@@ -27,8 +29,8 @@ pub fn main() -> ExitCode {
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("redline: cannot start: {e}");
-            return ExitCode::FAILURE;
+            errln!("redline: cannot start: {e}");
+            return ExitCode::from(2);
         }
     };
     let dirs = Dirs::from_env();
@@ -48,22 +50,31 @@ pub fn main() -> ExitCode {
         }
     };
     match local {
+        Ok(_) if crate::output::stdout_failed() => ExitCode::from(2),
         Ok(verdict) => verdict.into(),
-        Err(e) => {
-            eprintln!("redline: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => failed(&e),
     }
 }
 
+/// The exit status a script reads (docs/cli.md): 0 yes, 1 no (a check that found a problem),
+/// 2 an error, usage or no decision, 3 no Redline running.
 fn exit(done: Result<bool>) -> ExitCode {
     match done {
+        Ok(_) if crate::output::stdout_failed() => ExitCode::from(2),
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
-        Err(e) => {
-            eprintln!("redline: {e}");
-            ExitCode::FAILURE
-        }
+        Err(e) => failed(&e),
+    }
+}
+
+/// Exit status when nothing is running to ask: a script starts Redline on it, retries on nothing else.
+pub const NOT_RUNNING: u8 = 3;
+
+fn failed(e: &Error) -> ExitCode {
+    errln!("redline: {e}");
+    match e {
+        Error::NotRunning => ExitCode::from(NOT_RUNNING),
+        _ => ExitCode::from(2),
     }
 }
 
@@ -75,15 +86,15 @@ fn desktop() -> ExitCode {
     match redline_app::run(Dirs::from_env()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("redline: {e}");
-            ExitCode::FAILURE
+            errln!("redline: {e}");
+            ExitCode::from(2)
         }
     }
 }
 
 #[cfg(not(feature = "desktop"))]
 fn desktop() -> ExitCode {
-    eprintln!(
+    errln!(
         "redline: this build has no desktop window; `redline serve --headless` runs the servers"
     );
     ExitCode::from(2)
@@ -94,8 +105,9 @@ fn init_logging() {
     use std::io::IsTerminal;
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        // Colour escapes only for a person at a terminal: never in a file or a journal.
-        .with_ansi(std::io::stderr().is_terminal())
+        // Colour escapes only for a person at a terminal who did not opt out (no-color.org):
+        // never in a file or a journal.
+        .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "info,rmcp=warn".into()),
@@ -109,16 +121,16 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
         Command::Serve { .. } => {
             init_logging();
             let serving = Serving::start(dirs, || World::os(dirs.clone())).await?;
-            println!("ready");
+            outln!("ready");
             serving.until_stopped().await;
         }
         Command::Doctor { dir, json } => {
-            let dir = dir.map_or_else(current_dir, Ok)?;
+            let dir = dir.map_or_else(current_dir, |d| absolute(&d))?;
             let report = command::diagnose(dirs, dir).await?;
             if json {
                 print_json(&report);
             } else {
-                print!("{}", doctor::render(&report));
+                out!("{}", doctor::render(&report));
             }
             return Ok(report.ok);
         }
@@ -135,12 +147,12 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
         Command::Token(TokenCmd::Rotate { workspace }) => {
             let path = absolute(&workspace)?;
             ask(dirs, Request::TokenRotate { path }).await?;
-            println!("token rotated; CLIs already connected need `/ide enable` again");
+            outln!("token rotated; CLIs already connected need `/ide enable` again");
         }
         Command::Env { shell: sh, path } => {
             let path = path.map_or_else(current_dir, |p| absolute(&p))?;
             let pin: Pin = ask(dirs, Request::Pin { path }).await?.decode()?;
-            print!("{}", shell::exports(&pin, sh));
+            out!("{}", shell::exports(&pin, sh));
         }
         Command::Container(cmd) => container(dirs, cmd).await?,
         Command::Quit => {
@@ -162,13 +174,14 @@ async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
     let next = "(starts with the next `redline serve`)";
     match cmd {
         WorkspaceCmd::Add { path } => {
-            let path = config::canonical_dir(&path)?;
+            let path = config::canonical_dir(&absolute(&path)?)?;
+            utf8(&path)?;
             let answer = ask(dirs, Request::WorkspaceAdd { path }).await?;
             let via = answer.via;
             let path: PathBuf = answer.decode()?;
             match via {
-                Via::Instance => println!("added {}", path.display()),
-                Via::Stored => println!("added {} {next}", path.display()),
+                Via::Instance => outln!("added {}", path.display()),
+                Via::Stored => outln!("added {} {next}", path.display()),
             }
         }
         WorkspaceCmd::Remove { path } => {
@@ -176,7 +189,7 @@ async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
             let path: PathBuf = ask(dirs, Request::WorkspaceRemove { path })
                 .await?
                 .decode()?;
-            println!("removed {}", path.display());
+            outln!("removed {}", path.display());
         }
         WorkspaceCmd::Enable { ref path } | WorkspaceCmd::Disable { ref path } => {
             let enabled = matches!(cmd, WorkspaceCmd::Enable { .. });
@@ -187,18 +200,18 @@ async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
             };
             ask(dirs, req).await?;
             let state = if enabled { "on" } else { "off" };
-            println!("{} is {state}", path.display());
+            outln!("{} is {state}", path.display());
         }
         WorkspaceCmd::List { json } => {
             let list: Vec<WorkspaceEntry> = ask(dirs, Request::WorkspaceList).await?.decode()?;
             if json {
                 print_json(&list);
             } else if list.is_empty() {
-                println!("no workspaces; add one with `redline workspace add PATH`");
+                outln!("no workspaces; add one with `redline workspace add PATH`");
             } else {
                 for w in list {
                     let on = if w.enabled { "on " } else { "off" };
-                    println!("{on}  {}", w.path.display());
+                    outln!("{on}  {}", w.path.display());
                 }
             }
         }
@@ -220,8 +233,8 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
             let via = answer.via;
             let path: PathBuf = answer.decode()?;
             match via {
-                Via::Instance => println!("containers off for {}: loopback only", path.display()),
-                Via::Stored => println!("containers off for {}", path.display()),
+                Via::Instance => outln!("containers off for {}: loopback only", path.display()),
+                Via::Stored => outln!("containers off for {}", path.display()),
             }
         }
         ContainerCmd::Args {
@@ -241,7 +254,7 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
                 print_json(&args);
             } else {
                 for a in &args.args {
-                    println!("{a}");
+                    outln!("{a}");
                 }
             }
         }
@@ -256,7 +269,7 @@ async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
             if json {
                 print_json(&list);
             } else if list.is_empty() {
-                println!("no pending reviews");
+                outln!("no pending reviews");
             } else {
                 for r in list {
                     print_summary(&r);
@@ -265,23 +278,45 @@ async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
         }
         ReviewCmd::Show { id } => {
             let diff: String = ask(dirs, Request::ReviewShow { id }).await?.decode()?;
-            print!("{diff}");
+            out!("{diff}");
         }
         ReviewCmd::Accept { id, content_file } => {
             let content = match content_file {
-                Some(f) => Some(std::fs::read_to_string(&f).map_err(|e| Error::io(&f, e))?),
+                Some(f) => Some(crate::local::bounded_text(Some(&f))?),
                 None => None,
             };
+            // Looked up first: once decided, the review and why it is read-only are gone.
+            let note = read_only_note(dirs, id).await;
             ask(dirs, Request::ReviewAccept { id, content }).await?;
+            outln!("accepted review {id}{note}");
         }
         ReviewCmd::Reject { id } => {
             ask(dirs, Request::ReviewReject { id }).await?;
+            outln!("rejected review {id}");
         }
         ReviewCmd::Wait { file, timeout } => {
+            // As `propose` and `mention` take it: relative to where the command runs.
+            let file = match file {
+                Some(f) => Some(utf8(&absolute(Path::new(&f))?)?.to_owned()),
+                None => None,
+            };
             let timeout_ms = timeout.saturating_mul(1000);
             let r = ask(dirs, Request::ReviewWait { file, timeout_ms }).await?;
-            println!("{}", r.value);
+            outln!("{}", r.value);
         }
     }
     Ok(())
+}
+
+/// Why accepting review `id` writes nothing, when it does not (`: nothing is written…`).
+async fn read_only_note(dirs: &Dirs, id: u64) -> String {
+    let Ok(list) = ask(dirs, Request::ReviewList).await else {
+        return String::new();
+    };
+    let list: Vec<Summary> = list.decode().unwrap_or_default();
+    list.iter()
+        .find(|r| r.id == id)
+        .and_then(|r| r.read_only.as_deref())
+        .map(|why| format!(" ({})", why.trim_end_matches('.')))
+        .unwrap_or_default()
 }

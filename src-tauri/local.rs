@@ -2,6 +2,7 @@
 //! they print, and their exit status (0 accepted, 1 rejected, 2 error or no decision).
 
 use crate::args::{DiffArgs, ProposeArgs};
+use crate::output::{errln, out, outln};
 use crate::request::absolute;
 use redline_core::platform::dirs::Dirs;
 use redline_core::review::Outcome;
@@ -13,7 +14,7 @@ use redline_core::surfaces::diff_pair;
 use redline_core::surfaces::diff_write::{self, Landed};
 use redline_core::{Error, Result};
 use std::collections::HashMap;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -21,6 +22,8 @@ use std::process::ExitCode;
 pub enum Verdict {
     Accepted,
     Rejected,
+    /// Files differ but none could be shown (not text): "no" to "are they the same?".
+    Differ,
     /// Nobody decided (the workspace was turned off, the instance stopped).
     Undecided,
 }
@@ -29,7 +32,7 @@ impl From<Verdict> for ExitCode {
     fn from(v: Verdict) -> ExitCode {
         match v {
             Verdict::Accepted => ExitCode::SUCCESS,
-            Verdict::Rejected => ExitCode::from(1),
+            Verdict::Rejected | Verdict::Differ => ExitCode::from(1),
             Verdict::Undecided => ExitCode::from(2),
         }
     }
@@ -63,9 +66,9 @@ pub async fn propose(dirs: &Dirs, a: ProposeArgs) -> Result<Verdict> {
     let Some(settled) = answer.settled else {
         let id = answer.opened.first().copied().unwrap_or_default();
         if a.json {
-            println!("{}", serde_json::json!({ "id": id }));
+            outln!("{}", serde_json::json!({ "id": id }));
         } else {
-            println!("review {id} opened; `redline propose --wait` waits for the decision");
+            outln!("review {id} opened; `redline propose --wait` waits for the decision");
         }
         return Ok(Verdict::Accepted);
     };
@@ -74,14 +77,11 @@ pub async fn propose(dirs: &Dirs, a: ProposeArgs) -> Result<Verdict> {
     };
     if a.json {
         let out = serde_json::json!({ "decision": s.decision, "content": s.content });
-        println!("{out}");
+        outln!("{out}");
     } else {
-        eprintln!("redline: {}", said(s.decision));
+        errln!("redline: {}", said(s.decision));
         if let Some(text) = &s.content {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())
-                .and_then(|()| out.flush())
-                .map_err(|e| Error::io("<stdout>", e))?;
+            out!("{text}");
         }
     }
     Ok(verdict(&settled))
@@ -100,20 +100,27 @@ fn said(o: Outcome) -> &'static str {
 /// CLI's message is.
 fn proposed_text(a: &ProposeArgs) -> Result<String> {
     let from_file = a.content_file.as_deref().filter(|f| *f != Path::new("-"));
-    let (mut reader, name): (Box<dyn Read>, PathBuf) = match from_file {
+    if from_file.is_none() {
+        let asked = a.content_file.is_some() || a.stdin.is_some();
+        if !asked && std::io::stdin().is_terminal() {
+            return Err(Error::Usage(
+                "give the proposed text: --content-file F, or - to read standard input".into(),
+            ));
+        }
+    }
+    bounded_text(from_file)
+}
+
+/// UTF-8 text of at most `MAX_PROPOSAL_BYTES` from `file`, else standard input: what a proposal
+/// or an accepted text may be, refused here before anything is sent.
+pub(crate) fn bounded_text(file: Option<&Path>) -> Result<String> {
+    let (mut reader, name, size): (Box<dyn Read>, PathBuf, Option<u64>) = match file {
         Some(f) => {
             let file = std::fs::File::open(f).map_err(|e| Error::io(f, e))?;
-            (Box::new(file), f.to_owned())
+            let size = file.metadata().ok().map(|m| m.len());
+            (Box::new(file), f.to_owned(), size)
         }
-        None => {
-            let asked = a.content_file.is_some() || a.stdin.is_some();
-            if !asked && std::io::stdin().is_terminal() {
-                return Err(Error::Usage(
-                    "give the proposed text: --content-file F, or - to read standard input".into(),
-                ));
-            }
-            (Box::new(std::io::stdin()), PathBuf::from("<stdin>"))
-        }
+        None => (Box::new(std::io::stdin()), PathBuf::from("<stdin>"), None),
     };
     let mut bytes = Vec::new();
     reader
@@ -124,7 +131,8 @@ fn proposed_text(a: &ProposeArgs) -> Result<String> {
     if bytes.len() > MAX_PROPOSAL_BYTES {
         return Err(Error::TooLarge {
             path: name.to_string_lossy().into_owned(),
-            size: bytes.len() as u64,
+            // A file's own size; of a stream only that it goes past the bound.
+            size: size.unwrap_or(bytes.len() as u64),
             limit: MAX_PROPOSAL_BYTES as u64,
         });
     }
@@ -139,10 +147,18 @@ pub async fn diff(dirs: &Dirs, a: DiffArgs) -> Result<Verdict> {
     }
     let pair = diff_pair::read(&absolute(&a.left)?, &absolute(&a.right)?)?;
     for s in &pair.skipped {
-        eprintln!("redline: skipped {} (not text)", s.display());
+        errln!(
+            "redline: skipped {} (differs, but is not text)",
+            s.display()
+        );
+    }
+    if pair.files.is_empty() && !pair.skipped.is_empty() {
+        // As diff(1) answers "Binary files differ": a difference, though none can be shown.
+        errln!("redline: they differ, but not as text: nothing to show");
+        return Ok(Verdict::Differ);
     }
     if pair.files.is_empty() {
-        eprintln!("redline: no differences");
+        errln!("redline: no differences");
         return Ok(Verdict::Accepted);
     }
     // What RIGHT held when read: only that is overwritten.
@@ -162,11 +178,11 @@ pub async fn diff(dirs: &Dirs, a: DiffArgs) -> Result<Verdict> {
     });
     let answer = send(dirs, req).await?;
     let Some(settled) = answer.settled else {
-        println!("opened {} review(s)", answer.opened.len());
+        outln!("opened {} review(s)", answer.opened.len());
         return Ok(Verdict::Accepted);
     };
     for s in &settled {
-        println!("{}  {}", said(s.decision), s.path.display());
+        outln!("{}  {}", said(s.decision), s.path.display());
     }
     let mut wrote_all = true;
     // Where accepted text goes when RIGHT cannot take it and no file beside it can either.
@@ -181,19 +197,16 @@ pub async fn diff(dirs: &Dirs, a: DiffArgs) -> Result<Verdict> {
         }
         let target = s.target.as_ref();
         match diff_write::write(target, &s.path, before.as_bytes(), text.as_bytes(), &spare) {
-            Ok(Landed::Wrote(path)) => println!("wrote {}", path.display()),
+            Ok(Landed::Wrote(path)) => outln!("wrote {}", path.display()),
             Ok(Landed::AlreadyThere) => {}
             Err(e @ Error::NotKept { .. }) => {
                 // The last place left for the user's text is the terminal.
-                eprintln!("redline: {e}; here it is on standard output");
-                let mut out = std::io::stdout().lock();
-                out.write_all(text.as_bytes())
-                    .and_then(|()| out.flush())
-                    .map_err(|e| Error::io("<stdout>", e))?;
+                errln!("redline: {e}; here it is on standard output");
+                out!("{text}");
                 wrote_all = false;
             }
             Err(e) => {
-                eprintln!("redline: {e}");
+                errln!("redline: {e}");
                 wrote_all = false;
             }
         }

@@ -1,10 +1,56 @@
 //! How the command line shows the core's answers: the status, review summaries, what turning
-//! containers on did, and any answer as JSON.
+//! containers on did, and any answer as JSON; and its writes to stdout and stderr, which a closed
+//! pipe (`redline status | head -0`) ends quietly instead of in a panic.
 
 use redline_core::api::status::{ContainerStatus, Status};
 use redline_core::review::Summary;
 use redline_core::runtime::command::Via;
 use redline_core::runtime::control::ContainersOn;
+use std::io::{ErrorKind, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Standard output failed other than by its reader leaving (a full disk): the exit status says so.
+static STDOUT_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Writes to standard output. A reader that went away (`| head`) is no error: what it did not
+/// want is dropped and the command still finishes (a `diff --edit` still writes its file).
+pub(crate) fn write_out(text: std::fmt::Arguments) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(text).and_then(|()| out.flush()) {
+        if e.kind() != ErrorKind::BrokenPipe && !STDOUT_FAILED.swap(true, Ordering::Relaxed) {
+            write_err(format_args!(
+                "redline: cannot write to standard output: {e}\n"
+            ));
+        }
+    }
+}
+
+/// Whether something meant for standard output was lost (not to a closed pipe).
+pub(crate) fn stdout_failed() -> bool {
+    STDOUT_FAILED.load(Ordering::Relaxed)
+}
+
+/// Writes to standard error; with nowhere to say it, there is nothing left to do.
+pub(crate) fn write_err(text: std::fmt::Arguments) {
+    let _ = std::io::stderr().lock().write_fmt(text);
+}
+
+/// `print!` that never panics (see `write_out`).
+macro_rules! out {
+    ($($t:tt)*) => { $crate::output::write_out(format_args!($($t)*)) };
+}
+
+/// `println!` that never panics (see `write_out`).
+macro_rules! outln {
+    ($($t:tt)*) => { $crate::output::write_out(format_args!("{}\n", format_args!($($t)*))) };
+}
+
+/// `eprintln!` that never panics.
+macro_rules! errln {
+    ($($t:tt)*) => { $crate::output::write_err(format_args!("{}\n", format_args!($($t)*))) };
+}
+
+pub(crate) use {errln, out, outln};
 
 pub(crate) fn print_containers_on(via: Via, on: &ContainersOn) {
     let path = on.path.display();
@@ -12,10 +58,10 @@ pub(crate) fn print_containers_on(via: Via, on: &ContainersOn) {
         (Via::Stored, c) => {
             let addr = c.as_ref().and_then(|c| c.address);
             let via = addr.map(|a| format!(" via {a}")).unwrap_or_default();
-            println!("containers on for {path}{via} (starts with the next `redline serve`)");
+            outln!("containers on for {path}{via} (starts with the next `redline serve`)");
         }
         (Via::Instance, _) if !on.running => {
-            println!("containers on for {path} (the workspace is off; they apply when it is on)")
+            outln!("containers on for {path} (the workspace is off; they apply when it is on)")
         }
         (
             Via::Instance,
@@ -24,15 +70,15 @@ pub(crate) fn print_containers_on(via: Via, on: &ContainersOn) {
                 port: Some(p),
                 ..
             }),
-        ) => println!(
+        ) => outln!(
             "containers on for {path}: {a}:{p} (as host.docker.internal); \
              CLIs already connected need `/ide enable` again"
         ),
-        (Via::Instance, Some(c)) => println!(
+        (Via::Instance, Some(c)) => outln!(
             "containers on for {path}, but not reachable: {}",
             c.error.as_deref().unwrap_or("unknown")
         ),
-        (Via::Instance, None) => println!("containers on for {path}"),
+        (Via::Instance, None) => outln!("containers on for {path}"),
     }
 }
 
@@ -43,7 +89,7 @@ pub(crate) fn print_summary(r: &Summary) {
     } else {
         r.file_path.clone()
     };
-    println!(
+    outln!(
         "{:>4}  +{} -{}  {file}{new}  [{}]",
         r.id,
         r.added,
@@ -53,7 +99,7 @@ pub(crate) fn print_summary(r: &Summary) {
 }
 
 pub(crate) fn print_json<T: serde::Serialize>(v: &T) {
-    println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
+    outln!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
 }
 
 pub(crate) fn print_status(s: &Status) {
@@ -62,27 +108,27 @@ pub(crate) fn print_status(s: &Status) {
     } else {
         format!("keyring {}", s.keyring.detail)
     };
-    println!("Redline (pid {}), {keyring}", s.pid);
+    outln!("Redline (pid {}), {keyring}", s.pid);
     if s.workspaces.is_empty() {
-        println!("no workspaces; add one with `redline workspace add PATH`");
+        outln!("no workspaces; add one with `redline workspace add PATH`");
     }
     for w in &s.workspaces {
         match w.port {
-            Some(port) => println!("{}  on  127.0.0.1:{port}", w.path.display()),
-            None => println!("{}  off", w.path.display()),
+            Some(port) => outln!("{}  on  127.0.0.1:{port}", w.path.display()),
+            None => outln!("{}  off", w.path.display()),
         }
         if let Some(ws_port) = w.ws_port {
-            println!("  claude code     ws://127.0.0.1:{ws_port}");
+            outln!("  claude code     ws://127.0.0.1:{ws_port}");
         }
         for f in &w.discovery_files {
-            println!("  discovery file  {}", f.display());
+            outln!("  discovery file  {}", f.display());
         }
         for f in &w.discovery_failures {
-            println!("  NOT WRITTEN     {f}");
+            outln!("  NOT WRITTEN     {f}");
         }
         for c in &w.clients {
             match &c.process {
-                Some(p) => println!(
+                Some(p) => outln!(
                     "  client          {} (pid {}{})",
                     p.label(),
                     p.pid,
@@ -91,11 +137,11 @@ pub(crate) fn print_status(s: &Status) {
                         .map(|d| format!(", in {d}"))
                         .unwrap_or_default()
                 ),
-                None => println!("  client          {} {}", c.name, c.version),
+                None => outln!("  client          {} {}", c.name, c.version),
             }
         }
         if w.port.is_some() {
-            println!("  pending reviews {}", w.pending_reviews);
+            outln!("  pending reviews {}", w.pending_reviews);
         }
         if let Some(c) = &w.containers {
             let at = match (c.address, c.port) {
@@ -107,12 +153,12 @@ pub(crate) fn print_status(s: &Status) {
                     c.error.as_deref().unwrap_or("no address")
                 ),
             };
-            println!("  containers      {at}");
+            outln!("  containers      {at}");
             if let (Some(a), Some(p)) = (c.address, c.ws_port) {
-                println!("  containers ws   {a}:{p} as host.docker.internal (Claude Code)");
+                outln!("  containers ws   {a}:{p} as host.docker.internal (Claude Code)");
             }
             for p in &c.paths {
-                println!("  container path  {p}");
+                outln!("  container path  {p}");
             }
         }
     }

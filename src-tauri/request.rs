@@ -15,7 +15,8 @@ pub(crate) async fn ask(dirs: &Dirs, req: Request) -> Result<Answer> {
 
 /// `p` against the current directory, without `.` and without `dir/..` detours where `dir` is a
 /// real directory (the same file, named as a person would). Across a symlink `..` leads to the
-/// target's parent, so there it stays as written.
+/// target's parent, so there it stays as written. Refused unless UTF-8, as every path the
+/// instance takes is.
 pub(crate) fn absolute(p: &Path) -> Result<PathBuf> {
     let whole = std::path::absolute(p).map_err(|e| Error::io(p, e))?;
     let mut out = PathBuf::new();
@@ -28,6 +29,7 @@ pub(crate) fn absolute(p: &Path) -> Result<PathBuf> {
             part => out.push(part),
         }
     }
+    utf8(&out)?;
     Ok(out)
 }
 
@@ -37,6 +39,18 @@ fn is_plain_dir(p: &Path) -> bool {
         && std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
 }
 
+/// `p` as text, or the error a user reads: which path, and that only UTF-8 names work.
+pub(crate) fn utf8(p: &Path) -> Result<&str> {
+    p.to_str().ok_or_else(|| {
+        Error::Usage(format!(
+            "{}: this name is not valid UTF-8, and Redline handles UTF-8 paths only; rename it",
+            p.display()
+        ))
+    })
+}
+
 pub(crate) fn current_dir() -> Result<PathBuf> {
-    std::env::current_dir().map_err(|e| Error::io(".", e))
+    let dir = std::env::current_dir().map_err(|e| Error::io(".", e))?;
+    utf8(&dir)?;
+    Ok(dir)
 }

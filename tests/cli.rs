@@ -290,7 +290,7 @@ fn workspaces_change_in_the_running_instance_at_once() {
     let listed = env.json(&["workspace", "list", "--json"]);
     assert_eq!(listed[0]["path"], env.ws().to_str().unwrap());
     let dup = env.run(&["workspace", "add", env.ws().to_str().unwrap()]);
-    assert_eq!(dup.status.code(), Some(1));
+    assert_eq!(dup.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&dup.stderr).contains("already a workspace"));
     env.ok(&["workspace", "remove", env.ws().to_str().unwrap()]);
     assert!(f.iter().all(|p| !p.exists()), "removed with the workspace");
@@ -310,7 +310,7 @@ fn a_second_instance_is_refused_and_the_first_keeps_serving() {
     let mut first = env.serve();
     let before = files(&env.json(&["status", "--json"]));
     let second = env.run(&["serve", "--headless"]);
-    assert_eq!(second.status.code(), Some(1));
+    assert_eq!(second.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&second.stderr).contains("already running"));
     assert!(
         before.iter().all(|f| f.exists()),
@@ -332,7 +332,7 @@ fn without_an_instance_commands_say_so_and_workspaces_still_edit_the_config() {
         vec!["quit"],
     ] {
         let out = env.run(&args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             err.contains("no running Redline instance"),
@@ -344,7 +344,7 @@ fn without_an_instance_commands_say_so_and_workspaces_still_edit_the_config() {
         .ok(&["workspace", "list"])
         .contains(env.ws().to_str().unwrap()));
     let missing = env.run(&["workspace", "add", "/definitely/not/here"]);
-    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(missing.status.code(), Some(2));
     env.ok(&["workspace", "remove", env.ws().to_str().unwrap()]);
     assert!(env.ok(&["workspace", "list"]).contains("no workspaces"));
 }
@@ -419,7 +419,7 @@ fn env_prints_the_pin_for_the_workspace_holding_a_path() {
         .unwrap();
     assert!(String::from_utf8_lossy(&fish.stdout).contains("set -gx GEMINI_CLI_IDE_SERVER_PORT"));
     let outside = env.run(&["env", env.root.join("home").to_str().unwrap()]);
-    assert_eq!(outside.status.code(), Some(1));
+    assert_eq!(outside.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&outside.stderr).contains("no enabled workspace contains"));
     env.ok(&["quit"]);
     child.wait().unwrap();
@@ -586,10 +586,10 @@ async fn reviews_are_listed_shown_waited_for_and_decided_from_the_command_line()
     );
 
     let missing = env.run(&["review", "accept", &id]);
-    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no review with id"));
     let timeout = env.run(&["review", "wait", "--timeout", "0"]);
-    assert_eq!(timeout.status.code(), Some(1));
+    assert_eq!(timeout.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&timeout.stderr).contains("timed out"));
 
     s.post(
@@ -915,12 +915,13 @@ fn in_a_container_doctor_offers_a_container_enable_that_runs() {
     let fix = fix_of(&report, "gemini");
     assert_eq!(fix, format!("redline container enable {}", ws.display()));
     // Run as offered (on the "host": this same machine, no instance, the same config). With no
-    // bridge interface here it may ask for --address; it must not be a usage error.
+    // bridge interface here it may ask for --address; it must not be a usage error (exit 2 is
+    // any error now: a usage error is clap's, which prints the usage).
     let args: Vec<&str> = fix.split(' ').skip(1).collect();
     let out = env.run(&args);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        !err.contains("required") && out.status.code() != Some(2),
+        !err.contains("required") && !err.contains("Usage:"),
         "{fix}: {err}"
     );
     let mut with_address = args.clone();
@@ -940,7 +941,7 @@ fn containers_are_configured_without_an_instance_and_picked_up_by_the_next_serve
     let ws_str = ws.to_str().unwrap();
     e.ok(&["workspace", "add", ws_str]);
     let off = e.run(&["container", "args", ws_str]);
-    assert_eq!(off.status.code(), Some(1));
+    assert_eq!(off.status.code(), Some(2));
     let said = String::from_utf8_lossy(&off.stderr);
     assert!(said.contains("containers are off"), "{said}");
     // The command it names runs as printed.
@@ -949,7 +950,7 @@ fn containers_are_configured_without_an_instance_and_picked_up_by_the_next_serve
         "{said}"
     );
     let wild = e.run(&["container", "enable", ws_str, "--address", "0.0.0.0"]);
-    assert_eq!(wild.status.code(), Some(1));
+    assert_eq!(wild.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wild.stderr).contains("never 0.0.0.0"));
     e.ok(&["container", "enable", ws_str, "--address", "127.0.0.2"]);
     let sub = ws.join("sub");
@@ -1167,3 +1168,6 @@ mod secret_service;
 
 #[path = "cli/recipes.rs"]
 mod recipes;
+
+#[path = "cli/contract.rs"]
+mod contract;

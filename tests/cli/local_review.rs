@@ -86,7 +86,10 @@ fn propose_round_trips_accept_with_edits_and_reject_from_a_shell_script() {
     let dir = env.root.join("tmp");
     let script = format!("FILE='{}'\n{script}", file.display());
     let out = sh(&env, &dir, &script);
-    assert_eq!(out, "accept exit 0\nreject exit 1\n");
+    assert_eq!(
+        out,
+        "accepted review 1\naccept exit 0\nrejected review 2\nreject exit 1\n"
+    );
     let accepted: Value =
         serde_json::from_slice(&std::fs::read(dir.join("accept.json")).unwrap()).unwrap();
     assert_eq!(
@@ -163,7 +166,7 @@ fn propose_outside_every_workspace_or_oversize_is_refused_and_opens_nothing() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("16777216"), "{err}");
+    assert!(err.contains("over 16 MiB"), "{err}");
 
     // A directory is no file to propose for.
     let out = env

@@ -17,7 +17,7 @@ pub enum Error {
     BadPath { path: String, reason: &'static str },
     #[error("{0} is not a regular file (a FIFO, socket or device is never read)")]
     NotRegularFile(String),
-    #[error("{path} is {size} bytes; Redline reviews files up to {limit} bytes")]
+    #[error("{path} is {}; Redline reviews files up to {}", size_words(*size, *limit), in_units(*limit))]
     TooLarge { path: String, size: u64, limit: u64 },
     /// A proposal refused because the reviews already waiting fill a bound.
     #[error("{file} was not opened: {bound}")]
@@ -76,6 +76,9 @@ pub enum Error {
     WorkspaceExists(PathBuf),
     #[error("no enabled workspace contains {0}")]
     NotInWorkspace(PathBuf),
+    /// The path names a file in a workspace, but a symbolic link on the way leads out of it.
+    #[error("{} is in the workspace {}, but a symbolic link on its way leads outside it; Redline reviews only files within the workspace", path.display(), workspace.display())]
+    LeadsOutside { path: PathBuf, workspace: PathBuf },
     /// `redline diff --edit` could not write an accepted file; the user's text went elsewhere.
     #[error("{} was not written: {why}; your accepted text is in {}", path.display(), kept.display())]
     NotWritten {
@@ -118,7 +121,7 @@ pub enum Error {
     NoDisplay(String),
     #[error("timed out waiting for a review")]
     Timeout,
-    #[error("control channel: {0}")]
+    #[error("{0}")]
     Control(String),
     #[error("no container bridge found (looked for docker0, podman0, cni-podman0); give the host address containers reach with --address ADDR")]
     NoContainerBridge,
@@ -168,7 +171,7 @@ impl Error {
             Error::EmptyContent => "empty_content",
             Error::NoSuchWorkspace(_) => "no_such_workspace",
             Error::WorkspaceExists(_) => "workspace_exists",
-            Error::NotInWorkspace(_) => "not_in_workspace",
+            Error::NotInWorkspace(_) | Error::LeadsOutside { .. } => "not_in_workspace",
             Error::WorkspaceOff(_) => "workspace_off",
             Error::NotWritten { .. } => "not_written",
             Error::NotKept { .. } => "not_kept",
@@ -188,6 +191,25 @@ impl Error {
             Error::ContainersOff(_) => "containers_off",
             Error::EditorMessage(_) => "bad_message",
         }
+    }
+}
+
+/// A size as a person reads it: 16 MiB, 3.2 MiB, 900 bytes.
+pub fn in_units(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    match bytes {
+        b if b >= MIB && b % MIB == 0 => format!("{} MiB", b / MIB),
+        b if b >= MIB => format!("{:.1} MiB", b as f64 / MIB as f64),
+        b if b >= 1024 => format!("{:.1} KiB", b as f64 / 1024.0),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// A size only known to pass `limit` (read up to one byte over it) says so, not a made-up size.
+fn size_words(size: u64, limit: u64) -> String {
+    match size {
+        s if s == limit + 1 => format!("over {}", in_units(limit)),
+        s => in_units(s),
     }
 }
 

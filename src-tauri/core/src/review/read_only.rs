@@ -11,6 +11,8 @@ pub enum ReadOnly {
     Diff,
     /// A file a dir diff's RIGHT does not have: there is no text to edit, even with `--edit`.
     DiffRemoved,
+    /// A `redline propose` without `--wait`: no one hears the decision, so nothing is written.
+    NobodyWaits,
 }
 
 impl std::fmt::Display for ReadOnly {
@@ -29,6 +31,10 @@ impl std::fmt::Display for ReadOnly {
             ReadOnly::DiffRemoved => {
                 f.write_str("This file is not in RIGHT: there is nothing to edit.")
             }
+            ReadOnly::NobodyWaits => f.write_str(
+                "Opened by `redline propose` without --wait: nobody receives the decision, so \
+                 nothing is written.",
+            ),
         }
     }
 }

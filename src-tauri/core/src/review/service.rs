@@ -181,6 +181,11 @@ impl Service {
             .dismiss(|r| r.origin.is_session(session) && r.workspace == ws)
     }
 
+    /// A local review (`redline propose`/`diff`) ends undecided: its workspace or Redline stopped.
+    pub fn dismiss_local(&self, id: ReviewId) -> usize {
+        self.reviews.dismiss(|r| r.id == id)
+    }
+
     /// Settles `session`'s pending reviews with `outcome`; how many it settled.
     pub fn settle_session(&self, session: &str, outcome: Outcome) -> usize {
         self.pending()

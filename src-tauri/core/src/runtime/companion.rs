@@ -269,7 +269,12 @@ impl Companion {
             bridge.remove_files();
         }
         for r in self.service.pending() {
-            let _ = self.service.decide(r.id, Decision::Reject);
+            // A `redline propose`/`diff` waiting hears that nobody decided (exit 2), not "no".
+            if r.origin.session().is_none() {
+                self.service.dismiss_local(r.id);
+            } else {
+                let _ = self.service.decide(r.id, Decision::Reject);
+            }
         }
         self.terms.cancel.cancel();
         Stopping { tasks: self.tasks }

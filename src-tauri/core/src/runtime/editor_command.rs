@@ -6,8 +6,12 @@ use crate::review::editor::{Message, OpenFile, Position, Range, MAX_SELECTION_CH
 use crate::review::selection::Selection;
 use std::path::{Path, PathBuf};
 
+/// What `redline mention` takes, in the words of its help.
+const MENTION_FORM: &str = "give FILE:LINE or FILE:FIRST-LAST, e.g. src/main.rs:12-20";
+
 fn bad(what: &str, text: &str) -> Error {
-    Error::EditorMessage(format!("{what}: {text:?}"))
+    // These are command-line arguments: the user reads this, not an editor plugin.
+    Error::Usage(format!("{what}: {text:?}"))
 }
 
 fn number(text: &str, what: &str) -> Result<u32> {
@@ -25,11 +29,11 @@ fn absolute(path: &Path, cwd: &Path) -> PathBuf {
     }
 }
 
-/// `FILE:L1-L2` or `FILE:L` (1-based, inclusive) as a mention.
+/// `FILE:L1-L2` or `FILE:L` (1-based, inclusive) as a mention, of lines the file has.
 pub fn mention(target: &str, cwd: &Path) -> Result<Message> {
-    let (file, lines) = target
-        .rsplit_once(':')
-        .ok_or_else(|| bad("expected FILE:L1-L2", target))?;
+    let Some((file, lines)) = target.rsplit_once(':').filter(|(f, _)| !f.is_empty()) else {
+        return Err(bad(MENTION_FORM, target));
+    };
     let (a, b) = match lines.split_once('-') {
         Some((a, b)) => (number(a, "a line")?, number(b, "a line")?),
         None => {
@@ -37,15 +41,56 @@ pub fn mention(target: &str, cwd: &Path) -> Result<Message> {
             (l, l)
         }
     };
-    if file.is_empty() {
-        return Err(bad("expected FILE:L1-L2", target));
+    let path = absolute(Path::new(file), cwd);
+    let (start, end) = (a.min(b), a.max(b));
+    let count = line_count(&path, file)?;
+    if end > count {
+        let lines = if count == 1 { "line" } else { "lines" };
+        let asked = match start == end {
+            true => format!("line {end} is"),
+            false => format!("{start}-{end} goes"),
+        };
+        return Err(Error::Usage(format!(
+            "{file} has {count} {lines}: {asked} past its end"
+        )));
     }
     Ok(Message::Mention {
-        path: absolute(Path::new(file), cwd),
-        start: a.min(b),
-        end: a.max(b),
+        path,
+        start,
+        end,
         id: None,
     })
+}
+
+/// How many lines `path` has (a last line without a newline counts), read a block at a time;
+/// `shown` is how the user named it.
+fn line_count(path: &Path, shown: &str) -> Result<u32> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            Error::Usage(format!("{shown}: no such file ({MENTION_FORM})"))
+        }
+        _ => Error::io(path, e),
+    })?;
+    if meta.is_dir() {
+        return Err(Error::IsDirectory(shown.to_owned()));
+    }
+    if !meta.is_file() {
+        return Err(Error::NotRegularFile(shown.to_owned()));
+    }
+    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut buf = vec![0u8; 64 * 1024];
+    let (mut lines, mut last) = (0u32, b'\n');
+    loop {
+        let n = file.read(&mut buf).map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            break;
+        }
+        let newlines = buf[..n].iter().filter(|&&c| c == b'\n').count();
+        lines = lines.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+        last = buf[n - 1];
+    }
+    Ok(if last == b'\n' { lines } else { lines + 1 })
 }
 
 /// `L1:C1-L2:C2` (1-based; the end column just past the last selected character).
@@ -112,8 +157,12 @@ mod tests {
 
     #[test]
     fn mention_and_context_arguments() {
-        let cwd = std::env::temp_dir();
-        let cwd = cwd.as_path();
+        let tmp = tempfile::tempdir().unwrap();
+        let cwd = tmp.path();
+        std::fs::create_dir_all(cwd.join("src")).unwrap();
+        std::fs::write(cwd.join("src/a.rs"), "1\n".repeat(9)).unwrap();
+        std::fs::write(cwd.join("f"), "one\ntwo\nthree\n").unwrap();
+        std::fs::write(cwd.join("g"), "one\ntwo").unwrap();
         assert_eq!(
             mention("src/a.rs:9-3", cwd).unwrap(),
             Message::Mention {
@@ -123,16 +172,33 @@ mod tests {
                 id: None
             }
         );
-        let elsewhere = cwd.join("x").join("a.rs");
+        let elsewhere = cwd.join("f");
         assert!(matches!(
-            mention(&format!("{}:4", elsewhere.display()), cwd).unwrap(),
-            Message::Mention { path, start: 4, end: 4, .. } if path == elsewhere
+            mention(&format!("{}:3", elsewhere.display()), cwd).unwrap(),
+            Message::Mention { path, start: 3, end: 3, .. } if path == elsewhere
         ));
-        for bad in ["a.rs", "a.rs:0-2", "a.rs:x", ":3"] {
+        // A last line without a newline is a line.
+        assert!(mention("g:2", cwd).is_ok());
+        let said = |target: &str| mention(target, cwd).unwrap_err().to_string();
+        for bad in ["a.rs:0-2", "f:x", ":3"] {
             assert!(mention(bad, cwd).is_err(), "{bad}");
         }
-        let tmp = tempfile::tempdir().unwrap();
-        std::fs::write(tmp.path().join("f"), "one\ntwo\nthree\n").unwrap();
+        assert!(
+            said("f").contains("give FILE:LINE or FILE:FIRST-LAST"),
+            "{}",
+            said("f")
+        );
+        assert!(!said("f").contains("editor message"), "{}", said("f"));
+        assert!(said("nofile.rs:1").contains("nofile.rs: no such file"));
+        assert_eq!(said("f:1-999"), "f has 3 lines: 1-999 goes past its end");
+        assert_eq!(said("g:3"), "g has 2 lines: line 3 is past its end");
+        assert!(said(".:1").contains("is a directory"), "{}", said(".:1"));
+        // `f:1-2:3` is the file `f:1-2`, which is not there.
+        assert!(
+            said("f:1-2:3").contains("no such file"),
+            "{}",
+            said("f:1-2:3")
+        );
         let Message::Context { files, .. } =
             context(Path::new("f"), 2, Some(2), Some("1:2-2:3"), tmp.path()).unwrap()
         else {

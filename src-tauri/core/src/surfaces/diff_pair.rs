@@ -117,6 +117,34 @@ fn walk(dir: &Path, rel: &Path, out: &mut BTreeSet<PathBuf>, entries: &mut usize
     Ok(())
 }
 
+/// Whether both sides exist and hold the same bytes, compared a block at a time.
+fn same_bytes(left: Option<&Path>, right: Option<&Path>) -> Result<bool> {
+    use std::io::Read;
+    let (Some(l), Some(r)) = (left, right) else {
+        return Ok(false);
+    };
+    let open = |p: &Path| std::fs::File::open(p).map_err(|e| Error::io(p, e));
+    let (mut a, mut b) = (open(l)?, open(r)?);
+    let (mut x, mut y) = (vec![0u8; 64 * 1024], vec![0u8; 64 * 1024]);
+    loop {
+        let n = a.read(&mut x).map_err(|e| Error::io(l, e))?;
+        // Fill the same count from the other side (a read may return less than asked).
+        let mut got = 0;
+        while got < n {
+            match b.read(&mut y[got..n]).map_err(|e| Error::io(r, e))? {
+                0 => return Ok(false),
+                m => got += m,
+            }
+        }
+        if x[..n] != y[..n] {
+            return Ok(false);
+        }
+        if n == 0 {
+            return Ok(b.read(&mut y[..1]).map_err(|e| Error::io(r, e))? == 0);
+        }
+    }
+}
+
 /// What is left of the text `redline diff` may send.
 struct Budget(usize);
 
@@ -137,7 +165,10 @@ impl Pair {
         let mut text = |p: Option<&Path>| p.map(|p| read_text(p, budget)).transpose();
         let (left, right) = match (text(left)?, text(right)?) {
             (Some(Text::NotText), _) | (_, Some(Text::NotText)) => {
-                self.skipped.push(path);
+                // Only a difference is worth a note (and makes `redline diff` answer "differ").
+                if !same_bytes(left, right)? {
+                    self.skipped.push(path);
+                }
                 return Ok(());
             }
             (l, r) => (l.map(Text::into_string), r.map(Text::into_string)),

@@ -103,21 +103,23 @@ pub(super) async fn request<S: AsyncRead + AsyncWrite + Unpin>(
     req: &Request,
 ) -> Result<Value> {
     let mut stream = BufReader::new(stream);
-    let mut out = serde_json::to_vec(req).map_err(|e| Error::Control(e.to_string()))?;
+    let mut out = serde_json::to_vec(req)
+        .map_err(|e| Error::Control(format!("this request cannot be sent to Redline: {e}")))?;
     out.push(b'\n');
-    stream
-        .get_mut()
-        .write_all(&out)
-        .await
-        .map_err(|e| Error::Control(e.to_string()))?;
+    // Words for the user: Redline went away mid-request (quit, crashed, or refused the request).
+    let lost = |e: std::io::Error| {
+        Error::Control(format!(
+            "Redline closed the connection before answering ({e}); see `redline status`"
+        ))
+    };
+    stream.get_mut().write_all(&out).await.map_err(lost)?;
     let mut line = String::new();
-    stream
-        .read_line(&mut line)
-        .await
-        .map_err(|e| Error::Control(e.to_string()))?;
+    stream.read_line(&mut line).await.map_err(lost)?;
     match serde_json::from_str::<Response>(&line) {
         Ok(Response::Ok(v)) => Ok(v),
         Ok(Response::Error(f)) => Err(Error::Refused(f.message)),
-        Err(_) => Err(Error::Control("the instance closed the connection".into())),
+        Err(_) => Err(Error::Control(
+            "Redline stopped before it answered (it quit or crashed); see `redline status`".into(),
+        )),
     }
 }

@@ -72,7 +72,13 @@ fn holder(services: &[Arc<Service>], path: &std::path::Path) -> Option<(usize, P
 fn locate(services: &[Arc<Service>], path: &std::path::Path) -> Result<(Arc<Service>, PathBuf)> {
     holder(services, path)
         .map(|(i, p)| (services[i].clone(), p))
-        .ok_or_else(|| Error::NotInWorkspace(path.to_owned()))
+        .ok_or_else(|| {
+            let roots: Vec<PathBuf> = services
+                .iter()
+                .flat_map(|s| s.workspace.roots.clone())
+                .collect();
+            super::local::not_held(path, &roots)
+        })
 }
 
 /// Splits the editor's files by workspace. Files outside every workspace are left out (an editor
@@ -84,7 +90,11 @@ fn context(services: &[Arc<Service>], owner: Owner, files: Vec<OpenFile>, at: u6
     for f in files {
         match holder(services, &f.path) {
             Some((i, path)) => per[i].push(OpenFile { path, ..f }),
-            None if f.active => return Err(Error::NotInWorkspace(f.path)),
+            None if f.active => {
+                return Err(locate(services, &f.path)
+                    .err()
+                    .unwrap_or(Error::NotInWorkspace(f.path)))
+            }
             None => outside = outside.or(Some(f.path)),
         }
     }

@@ -134,6 +134,22 @@ impl Opened {
     }
 }
 
+/// Why no workspace takes `path`: it is outside them all, or it is inside one by name and a link
+/// on its way leads out (said so: the user sees the path inside and would not guess).
+pub(super) fn not_held(path: &std::path::Path, roots: &[PathBuf]) -> Error {
+    use std::path::Component;
+    let plain = path
+        .components()
+        .all(|c| !matches!(c, Component::ParentDir | Component::CurDir));
+    match roots.iter().find(|r| plain && path.starts_with(r)) {
+        Some(root) => Error::LeadsOutside {
+            path: path.to_owned(),
+            workspace: root.clone(),
+        },
+        None => Error::NotInWorkspace(path.to_owned()),
+    }
+}
+
 /// A run of its own per request: no CLI's review is ever replaced by a local one.
 fn run() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -164,16 +180,22 @@ impl Instance {
                 limit: MAX_PROPOSAL_BYTES as u64,
             });
         }
-        let service = {
+        let (service, roots) = {
             let state = self.state.lock().await;
-            state
+            let roots: Vec<PathBuf> = state
+                .companions
+                .values()
+                .flat_map(|c| c.service.workspace.roots.clone())
+                .collect();
+            let service = state
                 .companions
                 .values()
                 .filter(|c| c.service.resolve(&file_path).is_ok())
                 .max_by_key(|c| c.service.workspace.id().as_os_str().len())
-                .map(|c| c.service.clone())
+                .map(|c| c.service.clone());
+            (service, roots)
         };
-        let service = service.ok_or_else(|| Error::NotInWorkspace(p.file.clone()))?;
+        let service = service.ok_or_else(|| not_held(&p.file, &roots))?;
         let (reply, rx) = reply(p.wait);
         let ask = Ask {
             origin: Origin::Propose { run: run() },
@@ -181,7 +203,8 @@ impl Instance {
             original_from: Some(file_path.clone()),
             file_path,
             proposal: p.content,
-            read_only: None,
+            // Edits would reach no one: say so where the user would make them.
+            read_only: (!p.wait).then_some(ReadOnly::NobodyWaits),
         };
         let id = service.propose(ask, reply).await?;
         let path = self.review(id).map(|r| r.path.clone()).unwrap_or(p.file);
