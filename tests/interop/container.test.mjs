@@ -134,7 +134,7 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
   test('containers off: nothing answers on the bridge address, from the container or the host', async () => {
     const port = r.port(ws);
     const res = await r.run(['container', 'args', ws]);
-    assert.equal(res.code, 1);
+    assert.equal(res.code, 2);
     assert.match(res.stderr, /containers are off/);
     const st = JSON.parse(await ok(r, ['status', '--json']));
     assert.equal(st.workspaces[0].containers, null);
