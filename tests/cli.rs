@@ -1109,3 +1109,6 @@ mod diff_edit;
 
 #[path = "cli/control_owner.rs"]
 mod control_owner;
+
+#[path = "cli/who_asked.rs"]
+mod who_asked;

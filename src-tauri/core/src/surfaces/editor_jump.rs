@@ -108,7 +108,8 @@ pub fn command(editor: &str, path: &Path, line: u32) -> Result<EditorCommand> {
     let words: Vec<&str> = editor.split_whitespace().collect();
     let Some((program, args)) = words.split_first() else {
         return Err(Error::Usage(
-            "no editor: choose one in the review window's settings (⚙), or set $VISUAL or $EDITOR".into(),
+            "no editor: choose one in the review window's settings (⚙), or set $VISUAL or $EDITOR"
+                .into(),
         ));
     };
     let kind = Kind::of(program, args);

@@ -34,6 +34,9 @@ pub struct Settings {
 impl Settings {
     /// The editor chosen in the settings, when one is (a blank one is not).
     pub fn editor(&self) -> Option<&str> {
-        self.editor.as_deref().map(str::trim).filter(|e| !e.is_empty())
+        self.editor
+            .as_deref()
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
     }
 }

@@ -3,8 +3,8 @@
 
 use crate::common::start;
 use redline_core::platform::clock::SystemClock;
-use redline_core::platform::process::OsProcessTable;
 use redline_core::platform::keyring::Tokens;
+use redline_core::platform::process::OsProcessTable;
 use redline_core::runtime::instance::{Instance, World};
 use redline_core::surfaces::editor_jump;
 use redline_core::workspace::config::Config;
