@@ -44,11 +44,12 @@ pub async fn review_accept(
         .map_err(fault)
 }
 
-/// Opens the review's file at `line` (1-based, in the file on disk) in `$VISUAL`/`$EDITOR`.
+/// Opens the review's file at `line` (1-based, in the file on disk) in the settings' editor,
+/// else `$VISUAL`/`$EDITOR`.
 #[tauri::command]
 pub async fn review_open_in_editor(core: Core<'_>, id: u64, line: u32) -> Answer {
     let review = core.review(id).map_err(fault)?;
-    let editor = editor_jump::from_env(|k| std::env::var(k).ok());
+    let editor = editor_jump::chosen(&core.settings().await, |k| std::env::var(k).ok());
     let terminals = editor_jump::Terminals::os(core.dirs().runtime.clone());
     editor_jump::open(&review, line, editor.as_deref(), &terminals).map_err(fault)
 }

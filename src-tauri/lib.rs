@@ -86,6 +86,14 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         Err(e) => tracing::warn!("window storage not carried over: {e}"),
     }
 
+    // The first launch shows the welcome page, as a tray icon may have no host to show it (GNOME
+    // without the AppIndicator extension); later launches start in the tray. Not remembered
+    // (the config cannot be written): welcomed now, and the reason is logged.
+    let welcome = block_on(instance.first_launch()).unwrap_or_else(|e| {
+        tracing::warn!("the first launch's welcome is not remembered: {e}");
+        true
+    });
+
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_autostart::init(
             tauri_plugin_autostart::MacosLauncher::LaunchAgent,
@@ -113,11 +121,14 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
             commands::workspace_add,
         ])
         .manage(window::Visibility::default())
-        .setup(|app| {
+        .setup(move |app| {
             if window::under_automation() {
                 window::ensure(app.handle())?;
             }
             tray::create(app.handle())?;
+            if welcome {
+                window::show(app.handle(), true);
+            }
             let handle = app.handle().clone();
             spawn(forward_reviews(handle.clone()));
             spawn(forward_show_requests(handle.clone()));
@@ -128,6 +139,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         .on_window_event(window::on_event)
         .build(tauri::generate_context!())
         .map_err(|e| Error::Control(format!("cannot start the desktop app: {e}")))?;
+    say_started();
 
     app.run(move |_, event| match event {
         // Closing the window never quits a tray app; only Quit does.
@@ -138,6 +150,17 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         _ => {}
     });
     Ok(())
+}
+
+/// One line on the terminal that launched the app: it runs on, and where to find it. Not a
+/// failure when nobody reads it (launched from a menu, stderr closed).
+fn say_started() {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "redline: started; its menu is the Redline icon in the system tray (no tray? run \
+         `redline` again to open its window; `redline quit` stops it)"
+    );
 }
 
 /// The core's review events, to the window (as events) and the tray (as a rebuilt menu, only

@@ -1171,3 +1171,6 @@ mod recipes;
 
 #[path = "cli/contract.rs"]
 mod contract;
+
+#[path = "cli/who_asked.rs"]
+mod who_asked;

@@ -73,7 +73,12 @@ export type Settings = { popup: PopupMode,
 /**
  * Keep the window open when the last review is answered.
  */
-keepOpen: boolean, };
+keepOpen: boolean, 
+/**
+ * The command "Open in editor" runs (`code --wait`, `nvim`); `None` or blank: `$VISUAL`,
+ * else `$EDITOR`.
+ */
+editor?: string, };
 
 export type IpcError = { code: string, message: string, };
 

@@ -20,7 +20,7 @@ export const REVIEW_HTML = `
         <button type="button" class="icon" data-nav="1" title="Next change (Alt+↓ or F7)" aria-label="Next change">↓</button>
       </div>
       <button type="button" class="ask" hidden title="Send the selected lines to Claude Code, to ask about them (${MOD}${ALT}K)">Ask Claude <kbd>${MOD}${ALT}K</kbd></button>
-      <button type="button" class="open-editor" title="Open the file at this change in your editor ($VISUAL or $EDITOR) (${MOD}${ALT}E)">Open in editor</button>
+      <button type="button" class="open-editor" title="Open the file at this change in your editor (the one in ⚙ Settings, else $VISUAL or $EDITOR) (${MOD}${ALT}E)">Open in editor</button>
       <button type="button" class="reject" title="Reject this proposal: the file stays as it is">Reject</button>
       <button type="button" class="accept" title="${ACCEPT_TITLE}">Accept <kbd>${MOD}S</kbd></button>
     </div>

@@ -14,6 +14,10 @@ export const SETTINGS_HTML = `
       <label><input type="radio" name="popup" value="trayOnly"> Only mark the tray icon</label>
     </fieldset>
     <label><input type="checkbox" name="keepOpen"> Keep the window open when nothing is pending</label>
+    <label class="editor-setting">Open files in
+      <input type="text" name="editor" placeholder="$VISUAL, else $EDITOR" spellcheck="false" autocomplete="off">
+    </label>
+    <p class="editor-hint">A command, e.g. <code>code --wait</code> or <code>nvim</code>; empty: <code>$VISUAL</code>, else <code>$EDITOR</code>.</p>
   </form>`;
 
 export class SettingsMenu {
@@ -26,11 +30,20 @@ export class SettingsMenu {
     this.toggleButton = root.querySelector<HTMLButtonElement>('.settings-toggle')!;
     this.toggleButton.addEventListener('click', () => void this.toggle());
     this.form.addEventListener('change', () => void this.save());
+    // Enter in the editor's field saves it; a form's own submit would reload the page.
+    this.form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.save();
+    });
     // A click anywhere else closes the menu, as menus do.
     document.addEventListener('mousedown', (e) => {
       const target = e.target as Node;
       if (this.open && !this.form.contains(target) && !this.toggleButton.contains(target)) this.hide();
     }, { signal });
+  }
+
+  private get editorInput(): HTMLInputElement {
+    return this.form.elements.namedItem('editor') as HTMLInputElement;
   }
 
   get open(): boolean {
@@ -46,6 +59,7 @@ export class SettingsMenu {
     try {
       const s = await ipc.settingsGet();
       (form.elements.namedItem('keepOpen') as HTMLInputElement).checked = s.keepOpen;
+      this.editorInput.value = s.editor ?? '';
       for (const input of form.querySelectorAll<HTMLInputElement>('input[name=popup]')) {
         input.checked = input.value === s.popup;
       }
@@ -71,9 +85,12 @@ export class SettingsMenu {
   private async save(): Promise<void> {
     const form = this.form;
     const popup = form.querySelector<HTMLInputElement>('input[name=popup]:checked')?.value as PopupMode | undefined;
+    const editor = this.editorInput.value.trim();
     const settings: Settings = {
       popup: popup ?? 'focus',
       keepOpen: (form.elements.namedItem('keepOpen') as HTMLInputElement).checked,
+      // Empty: none chosen, so `$VISUAL`/`$EDITOR` again.
+      ...(editor ? { editor } : {}),
     };
     try {
       await ipc.settingsSet(settings);

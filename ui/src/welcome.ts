@@ -22,6 +22,7 @@ export const WELCOME_HTML = `
         <tr><td>Gemini CLI</td><td><code>/ide enable</code></td></tr>
         <tr><td>Qwen Code</td><td><code>/ide enable</code></td></tr>
         <tr><td>Claude Code</td><td><code>claude --ide</code>, or <code>/ide</code> inside it</td></tr>
+        <tr><td>Copilot CLI</td><td>nothing: it connects by itself; <code>/ide</code> shows Redline</td></tr>
       </table>
     </li>
     <li class="step step-check">

@@ -486,6 +486,37 @@ describe('settings', () => {
   });
 });
 
+describe('the editor setting', () => {
+  test('shows the saved editor, saves a new one with the other settings, and empty is none', async () => {
+    const backend = fakeBackend([rust], { popup: 'focus', keepOpen: false, editor: 'nvim' });
+    const { root } = await mount();
+    root.querySelector<HTMLButtonElement>('.settings-toggle')!.click();
+    const form = root.querySelector<HTMLFormElement>('.settings')!;
+    await vi.waitFor(() => expect(form.hidden).toBe(false));
+    const editor = form.querySelector<HTMLInputElement>('input[name=editor]')!;
+    expect(editor.value).toBe('nvim');
+    expect(form.textContent).toContain('$EDITOR');
+
+    editor.value = '  code --wait ';
+    editor.dispatchEvent(new Event('change', { bubbles: true }));
+    await vi.waitFor(() => expect(backend.named('settings_set')).toEqual([
+      { settings: { popup: 'focus', keepOpen: false, editor: 'code --wait' } },
+    ]));
+    // Enter saves too, without the form's own submit (which would reload the page).
+    editor.value = 'hx';
+    const submit = new Event('submit', { bubbles: true, cancelable: true });
+    form.dispatchEvent(submit);
+    expect(submit.defaultPrevented).toBe(true);
+    await vi.waitFor(() => expect(backend.named('settings_set')).toHaveLength(2));
+    expect(backend.named('settings_set')[1]).toEqual({ settings: { popup: 'focus', keepOpen: false, editor: 'hx' } });
+
+    editor.value = '   ';
+    editor.dispatchEvent(new Event('change', { bubbles: true }));
+    await vi.waitFor(() => expect(backend.named('settings_set')).toHaveLength(3));
+    expect(backend.named('settings_set')[2]).toStrictEqual({ settings: { popup: 'focus', keepOpen: false } });
+  });
+});
+
 describe('asking Claude Code about a part', () => {
   const claude = detail(7, {
     client: { name: 'Claude Code', version: '2.1.330', process: null }, canMention: true,

@@ -27,6 +27,9 @@ describe('the welcome page', () => {
     expect(empty.querySelector('.empty-title')!.textContent).toBe('Welcome to Redline');
     expect(empty.querySelector('.ide-commands')!.textContent).toContain('/ide enable');
     expect(empty.querySelector('.ide-commands')!.textContent).toContain('claude --ide');
+    // Each of the four CLIs Redline serves has its row in step 2.
+    const rows = [...empty.querySelectorAll('.ide-commands tr')].map((r) => r.querySelector('td')!.textContent);
+    expect(rows).toEqual(['Gemini CLI', 'Qwen Code', 'Claude Code', 'Copilot CLI']);
     expect(backend.named('welcome')).toHaveLength(1);
 
     backend.folder = '/home/ana/src/app';

@@ -170,16 +170,22 @@ export async function xWindows(env, args) {
 /**
  * `webdriver: false` launches the app itself, as a user's session does (no WebDriver session, so
  * no window made at start: what the window's own timing does is seen); `d.wd` is then absent.
+ * `firstLaunch: true` leaves the config empty, so the app welcomes the user with its window;
+ * otherwise the config says the welcome was shown, as after a user's first launch.
  */
 export async function startDesktop({
   workspaces = [], env: extra = {}, tray = false, screen = { width: 1600, height: 1000 }, log = () => {},
-  webdriver = true,
+  webdriver = true, firstLaunch = false,
 } = {}) {
   const bin = redlineBin();
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-e2e-'));
   const dirs = { root };
   for (const name of ['home', 'tmp', 'config', 'runtime']) dirs[name] = await fsp.mkdtemp(path.join(root, `${name}-`));
   await fsp.chmod(dirs.runtime, 0o700);
+  if (!firstLaunch) {
+    await fsp.mkdir(path.join(dirs.config, 'redline'), { recursive: true });
+    await fsp.writeFile(path.join(dirs.config, 'redline', 'config.json'), '{"welcomed":true}\n', { mode: 0o600 });
+  }
 
   const env = Object.assign(baseEnv(), {
     HOME: dirs.home,
@@ -314,6 +320,7 @@ export async function startDesktop({
       bin,
       env,
       dirs,
+      appPid: () => state.appPid,
       display: x.display,
       wd,
       pid: status.pid,

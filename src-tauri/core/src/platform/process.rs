@@ -71,9 +71,43 @@ pub fn ancestors(_pid: u32) -> Vec<u32> {
     Vec::new()
 }
 
+/// The session `pid` belongs to: the PID of its leader, the process a terminal, sshd or tmux
+/// started (`setsid`) to run what the user typed.
+#[cfg(target_os = "linux")]
+pub fn session(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command name: state, ppid, pgrp, session.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    rest.split(' ').nth(3)?.parse().ok().filter(|s| *s > 0)
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn session(_pid: u32) -> Option<u32> {
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_new_session_is_led_by_its_first_process() {
+        let mut child = std::process::Command::new("setsid")
+            .args(["sleep", "30"])
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        // setsid(1) makes the session in the child before it execs sleep.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while session(pid) != Some(pid) {
+            assert!(std::time::Instant::now() < deadline, "{:?}", session(pid));
+            std::thread::yield_now();
+        }
+        assert_ne!(session(own_pid()), Some(pid));
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
 
     #[test]
     fn this_process_is_alive_and_an_ended_one_is_not() {

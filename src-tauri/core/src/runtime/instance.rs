@@ -21,6 +21,7 @@ mod editor;
 mod folders;
 pub mod local;
 mod reviews;
+mod settings;
 mod world;
 
 pub use world::World;
@@ -335,16 +336,6 @@ impl Instance {
             .max_by_key(|c| c.service.workspace.id().as_os_str().len())
             .ok_or_else(|| Error::NotInWorkspace(resolved.clone()))?;
         Ok(c.pin())
-    }
-
-    pub async fn settings(&self) -> crate::workspace::settings::Settings {
-        self.state.lock().await.config.settings
-    }
-
-    pub async fn set_settings(&self, settings: crate::workspace::settings::Settings) -> Result<()> {
-        let mut state = self.state.lock().await;
-        state.config.settings = settings;
-        self.save(&state)
     }
 
     /// Asks whichever surface runs to show the reviews; false if none listens (headless).

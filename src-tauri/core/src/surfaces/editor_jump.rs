@@ -1,5 +1,6 @@
-//! Opening a reviewed file at a line in the user's own editor (`$VISUAL`, else `$EDITOR`): the
-//! command line each kind of editor takes, and where a terminal editor gets its terminal.
+//! Opening a reviewed file at a line in the user's own editor (the one in the settings, else
+//! `$VISUAL`, else `$EDITOR`): the command line each kind of editor takes, and where a terminal
+//! editor gets its terminal.
 
 use crate::error::{Error, Result};
 use std::ffi::{OsStr, OsString};
@@ -80,6 +81,19 @@ pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Option<String> {
         .find(|v| !v.trim().is_empty())
 }
 
+/// The editor to open files in: the one chosen in the settings, else `$VISUAL`, else `$EDITOR`.
+/// The settings come first: the desktop app's environment is the session's, not the shell's the
+/// user set `$EDITOR` in.
+pub fn chosen(
+    settings: &crate::workspace::settings::Settings,
+    var: impl Fn(&str) -> Option<String>,
+) -> Option<String> {
+    settings
+        .editor()
+        .map(str::to_owned)
+        .or_else(|| from_env(var))
+}
+
 /// An editor's command for one file: its words, and whether it needs a terminal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EditorCommand {
@@ -94,7 +108,8 @@ pub fn command(editor: &str, path: &Path, line: u32) -> Result<EditorCommand> {
     let words: Vec<&str> = editor.split_whitespace().collect();
     let Some((program, args)) = words.split_first() else {
         return Err(Error::Usage(
-            "no editor: set $VISUAL or $EDITOR for Redline to open files in".into(),
+            "no editor: choose one in the review window's settings (⚙), or set $VISUAL or $EDITOR"
+                .into(),
         ));
     };
     let kind = Kind::of(program, args);

@@ -29,6 +29,9 @@ pub struct Config {
     pub workspaces: Vec<WorkspaceEntry>,
     #[serde(default)]
     pub settings: crate::workspace::settings::Settings,
+    /// The desktop app has shown its welcome page on a launch: later launches start in the tray.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub welcomed: bool,
 }
 
 impl Config {

@@ -16,7 +16,7 @@ pub enum PopupMode {
     TrayOnly,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
     #[serde(default)]
@@ -24,4 +24,19 @@ pub struct Settings {
     /// Keep the window open when the last review is answered.
     #[serde(default)]
     pub keep_open: bool,
+    /// The command "Open in editor" runs (`code --wait`, `nvim`); `None` or blank: `$VISUAL`,
+    /// else `$EDITOR`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub editor: Option<String>,
+}
+
+impl Settings {
+    /// The editor chosen in the settings, when one is (a blank one is not).
+    pub fn editor(&self) -> Option<&str> {
+        self.editor
+            .as_deref()
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+    }
 }

@@ -22,5 +22,6 @@ mod keyring;
 mod peer;
 mod peer_hostile;
 mod sessions_started;
+mod settings;
 mod ws_claude;
 mod ws_container;

@@ -20,15 +20,24 @@ pub(super) async fn caller(command: &str, pid: Option<u32>) -> ClientInfo {
     }
 }
 
-/// The command's parent, past shells running a script or a `-c` string for another program: git
-/// runs its difftool command through its `git-difftool--helper` script, and "git" says more than
-/// "sh". An interactive shell (no script) is the caller itself.
+/// The command's parent, past shells running a script or a `-c` command string for another
+/// program: git runs its difftool command through its `git-difftool--helper` script, and "git"
+/// says more than "sh". An interactive shell (no script) is the caller itself, and so is a shell
+/// at the head of its session: a terminal (`xterm -e`), sshd (`ssh host 'cmd; …'`) or tmux
+/// (`new-window 'cmd; …'`) started it to run what the user typed, and is not who asked.
 fn describe_caller(pid: u32) -> PeerProcess {
-    let ancestors = crate::platform::process::ancestors(pid);
+    use crate::platform::process;
+    let session = process::session(pid);
+    // The command heads its session itself (the shell exec'd it): what is above started it for
+    // the user, who typed it; the command is named, with its terminal or tmux pane.
+    if session == Some(pid) {
+        return crate::platform::peer::describe(pid);
+    }
+    let ancestors = process::ancestors(pid);
     let caller = ancestors
         .iter()
         .copied()
-        .find(|p| !shell_wrapper(*p))
+        .find(|p| !shell_wrapper(*p) || session == Some(*p))
         .or_else(|| ancestors.first().copied());
     crate::platform::peer::describe(caller.unwrap_or(pid))
 }

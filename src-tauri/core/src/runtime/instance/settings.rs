@@ -1,0 +1,29 @@
+//! The instance's settings: the review window's choices and whether the welcome was shown.
+
+use super::Instance;
+use crate::error::Result;
+use crate::workspace::settings::Settings;
+
+impl Instance {
+    pub async fn settings(&self) -> Settings {
+        self.state.lock().await.config.settings.clone()
+    }
+
+    /// True once per config: on the desktop app's first launch, which shows the welcome page.
+    /// Saved before the page shows, so a launch that ends while showing it is not welcomed again.
+    pub async fn first_launch(&self) -> Result<bool> {
+        let mut state = self.state.lock().await;
+        if state.config.welcomed {
+            return Ok(false);
+        }
+        state.config.welcomed = true;
+        self.save(&state)?;
+        Ok(true)
+    }
+
+    pub async fn set_settings(&self, settings: Settings) -> Result<()> {
+        let mut state = self.state.lock().await;
+        state.config.settings = settings;
+        self.save(&state)
+    }
+}
