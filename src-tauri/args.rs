@@ -151,6 +151,9 @@ pub enum ContainerCmd {
 pub enum WorkspaceCmd {
     Add {
         path: PathBuf,
+        /// Add it even if it is `/`, your home folder or a folder around other workspaces.
+        #[arg(long)]
+        force: bool,
     },
     Remove {
         path: PathBuf,

@@ -60,6 +60,10 @@ fn exit(done: Result<bool>) -> ExitCode {
     match done {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
+        Err(e @ Error::Usage(_)) => {
+            eprintln!("redline: {e}");
+            ExitCode::from(2)
+        }
         Err(e) => {
             eprintln!("redline: {e}");
             ExitCode::FAILURE
@@ -159,9 +163,9 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
 async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
     let next = "(starts with the next `redline serve`)";
     match cmd {
-        WorkspaceCmd::Add { path } => {
+        WorkspaceCmd::Add { path, force } => {
             let path = config::canonical_dir(&path)?;
-            let answer = ask(dirs, Request::WorkspaceAdd { path }).await?;
+            let answer = ask(dirs, Request::WorkspaceAdd { path, force }).await?;
             let via = answer.via;
             let path: PathBuf = answer.decode()?;
             match via {

@@ -1109,3 +1109,6 @@ mod diff_edit;
 
 #[path = "cli/control_owner.rs"]
 mod control_owner;
+
+#[path = "cli/state.rs"]
+mod state;

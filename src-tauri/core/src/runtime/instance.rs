@@ -145,9 +145,14 @@ impl Instance {
         state.config.save(&self.world.dirs.config_file())
     }
 
-    pub async fn add_workspace(&self, path: &Path) -> Result<PathBuf> {
+    /// Adds and starts a workspace; `/`, the home folder or a folder around other workspaces
+    /// only with `force`.
+    pub async fn add_workspace(&self, path: &Path, force: bool) -> Result<PathBuf> {
         let path = config::canonical_dir(path)?;
         let mut state = self.state.lock().await;
+        if !force {
+            config::refuse_broad(&path, &self.world.dirs.home, &state.config.workspaces)?;
+        }
         state.config.add(path.clone())?;
         self.save(&state)?;
         self.start_companion(&mut state, &path).await?;

@@ -303,7 +303,7 @@ async fn each_file_goes_to_the_innermost_workspace_that_holds_it() {
     let inner = f.ws.join("inner");
     std::fs::create_dir_all(&inner).unwrap();
     std::fs::write(inner.join("x.txt"), "x\n").unwrap();
-    f.instance.add_workspace(&inner).await.unwrap();
+    f.instance.add_workspace(&inner, false).await.unwrap();
     let pin = f.instance.pin(&inner).await.unwrap();
     serve_control(&f).await;
     let mut outer = Claude::connect(&f).await;
