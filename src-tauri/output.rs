@@ -69,6 +69,12 @@ pub(crate) fn print_status(s: &Status) {
     for w in &s.workspaces {
         match w.port {
             Some(port) => println!("{}  on  127.0.0.1:{port}", w.path.display()),
+            None if w.missing => {
+                let path = w.path.display();
+                println!("{path}  MISSING: the folder is gone; not served");
+                println!("  remove it with  redline workspace remove {path}");
+                continue;
+            }
             None => println!("{}  off", w.path.display()),
         }
         if let Some(ws_port) = w.ws_port {
@@ -116,4 +122,5 @@ pub(crate) fn print_status(s: &Status) {
             }
         }
     }
+    crate::editor_channels::print_editors(&s.editors);
 }

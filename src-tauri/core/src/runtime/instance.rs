@@ -1,7 +1,7 @@
 //! The running Redline: its workspaces and their companions, the review queue, and every action a
 //! surface (the command line, the tray, the review window) can take on them.
 
-use crate::api::status::{ContainerStatus, Pin, Status, WorkspaceStatus};
+use crate::api::status::Pin;
 use crate::discovery;
 use crate::error::{Error, Result};
 use crate::net::limits::Limits;
@@ -11,7 +11,7 @@ use crate::runtime::bridge::ContainerPlan;
 use crate::runtime::companion::{Companion, Setup};
 use crate::workspace::config::{self, Config};
 use crate::workspace::container::{self, RunArgs};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio::sync::Mutex;
@@ -20,7 +20,9 @@ use tokio_util::sync::CancellationToken;
 mod editor;
 mod folders;
 pub mod local;
+mod missing;
 mod reviews;
+mod status;
 mod world;
 
 pub use world::World;
@@ -28,6 +30,8 @@ pub use world::World;
 struct State {
     config: Config,
     companions: BTreeMap<PathBuf, Companion>,
+    /// Enabled workspaces not served because their folder is gone (`missing.rs`).
+    missing: BTreeSet<PathBuf>,
 }
 
 impl State {
@@ -49,6 +53,7 @@ pub struct Instance {
     quit: CancellationToken,
     /// Asks a surface to show the reviews (a second launch, the tray, a command).
     show: tokio::sync::broadcast::Sender<()>,
+    editors: std::sync::Mutex<editor::Channels>,
 }
 
 impl Instance {
@@ -78,14 +83,18 @@ impl Instance {
             state: Mutex::new(State {
                 config: config.clone(),
                 companions: BTreeMap::new(),
+                missing: BTreeSet::new(),
             }),
             quit: CancellationToken::new(),
             show: tokio::sync::broadcast::channel(4).0,
+            editors: Default::default(),
         });
         for entry in config.workspaces.iter().filter(|w| w.enabled) {
             let mut state = instance.state.lock().await;
-            if let Err(e) = instance.start_companion(&mut state, &entry.path).await {
-                tracing::error!("workspace {} not started: {e}", entry.path.display());
+            match instance.start_companion(&mut state, &entry.path).await {
+                Ok(()) => {}
+                Err(e @ Error::FolderGone(_)) => tracing::warn!("{e}"),
+                Err(e) => tracing::error!("workspace {} not started: {e}", entry.path.display()),
             }
         }
         instance.follow_folders();
@@ -100,7 +109,7 @@ impl Instance {
         &self.world.dirs
     }
 
-    fn token_store(&self) -> &'static str {
+    pub(super) fn token_store(&self) -> &'static str {
         if self.world.tokens.state().available {
             "keyring"
         } else {
@@ -113,6 +122,11 @@ impl Instance {
         if state.companions.contains_key(path) {
             return Ok(());
         }
+        if !path.is_dir() {
+            state.missing.insert(path.to_owned());
+            return Err(Error::FolderGone(path.to_owned()));
+        }
+        state.missing.remove(path);
         let entry = state
             .config
             .find(path)
@@ -166,6 +180,7 @@ impl Instance {
             state.config.remove(&path)?;
             self.save(&state)?;
             let stopping = state.companions.remove(&path).map(Companion::halt);
+            state.missing.remove(&path);
             // Under the lock: the same workspace added again meanwhile gets a new token.
             if let Err(e) = self.world.tokens.forget(&path.to_string_lossy()) {
                 tracing::warn!("could not delete the token of {}: {e}", path.display());
@@ -188,6 +203,7 @@ impl Instance {
             if enabled {
                 return self.start_companion(&mut state, &path).await;
             }
+            state.missing.remove(&path);
             state.companions.remove(&path).map(Companion::halt)
         };
         finish(stopping).await;
@@ -289,38 +305,6 @@ impl Instance {
 
     pub async fn workspaces(&self) -> Vec<config::WorkspaceEntry> {
         self.state.lock().await.config.workspaces.clone()
-    }
-
-    pub async fn status(&self) -> Status {
-        let state = self.state.lock().await;
-        let workspaces = state
-            .config
-            .workspaces
-            .iter()
-            .map(|w| match state.companions.get(&w.path) {
-                Some(c) => c.status(self.token_store()),
-                None => WorkspaceStatus {
-                    path: w.path.clone(),
-                    enabled: w.enabled,
-                    port: None,
-                    ws_port: None,
-                    token_store: self.token_store().into(),
-                    discovery_files: vec![],
-                    discovery_failures: vec![],
-                    clients: vec![],
-                    pending_reviews: 0,
-                    containers: w
-                        .containers
-                        .as_ref()
-                        .map(|c| ContainerStatus::not_listening(c.address, c.paths.clone())),
-                },
-            })
-            .collect();
-        Status {
-            pid: self.world.pid,
-            keyring: self.world.tokens.state().into(),
-            workspaces,
-        }
     }
 
     /// The pin for the enabled workspace holding `path`.

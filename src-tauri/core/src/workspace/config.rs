@@ -154,7 +154,10 @@ pub fn refuse_broad(path: &Path, home: &Path, workspaces: &[WorkspaceEntry]) -> 
 
 /// The canonical form of a user-given workspace path: absolute, symlinks resolved, a directory.
 pub fn canonical_dir(path: &Path) -> Result<PathBuf> {
-    let canonical = dunce::canonicalize(path).map_err(|e| Error::io(path, e))?;
+    let canonical = dunce::canonicalize(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::NoFolder(path.to_owned()),
+        _ => Error::io(path, e),
+    })?;
     if !canonical.is_dir() {
         return Err(Error::io(
             path,

@@ -132,7 +132,9 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
                     None => return,
                 }
             }
-            Ok(Request::Editor) => return crate::runtime::editor::serve(instance, stream).await,
+            Ok(Request::Editor) => {
+                return crate::runtime::editor::serve(instance, stream, pid).await
+            }
             Ok(req) => match dispatch(instance, req).await {
                 Ok(v) => Response::Ok(v),
                 Err(e) => Response::Error((&e).into()),
