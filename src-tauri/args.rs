@@ -205,5 +205,8 @@ pub enum ReviewCmd {
 #[derive(Subcommand)]
 pub enum TokenCmd {
     /// Replace a workspace's token and rewrite its discovery files.
-    Rotate { workspace: PathBuf },
+    Rotate {
+        /// The workspace, or a folder in it (default: the current directory).
+        workspace: Option<PathBuf>,
+    },
 }

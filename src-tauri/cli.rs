@@ -137,7 +137,7 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
         }
         Command::Review(cmd) => review(dirs, cmd).await?,
         Command::Token(TokenCmd::Rotate { workspace }) => {
-            let path = absolute(&workspace)?;
+            let path = workspace.map_or_else(current_dir, |p| absolute(&p))?;
             ask(dirs, Request::TokenRotate { path }).await?;
             println!("token rotated; CLIs already connected need `/ide enable` again");
         }

@@ -217,3 +217,22 @@ fn status_shows_each_editor_channel_by_its_editor() {
     env.ok(&["quit"]);
     child.wait().unwrap();
 }
+
+#[test]
+fn token_rotate_defaults_to_the_workspace_holding_the_current_directory() {
+    let env = Env::new();
+    env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
+    let mut child = env.serve();
+    let before = super::token_in(&env.json(&["status", "--json"]));
+    let out = env
+        .cmd(&["token", "rotate"])
+        .current_dir(env.ws().join("sub"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let after = super::token_in(&env.json(&["status", "--json"]));
+    assert_ne!(before, after, "the token changed");
+    env.ok(&["quit"]);
+    child.wait().unwrap();
+}

@@ -282,9 +282,10 @@ impl Instance {
         Ok(args)
     }
 
+    /// Rotates the token of workspace `path`, or of the innermost one holding it.
     pub async fn rotate_token(&self, path: &Path) -> Result<()> {
         let mut state = self.state.lock().await;
-        let path = state.config.known_path(path)?;
+        let path = (state.config.known_path(path)).or_else(|_| state.config.innermost(path))?;
         let token = self.world.tokens.rotate(&path.to_string_lossy())?;
         if let Some(c) = state.companions.get_mut(&path) {
             c.rotate(token, &self.world.dirs);
