@@ -53,7 +53,8 @@ pub struct Instance {
     quit: CancellationToken,
     /// Asks a surface to show the reviews (a second launch, the tray, a command).
     show: tokio::sync::broadcast::Sender<()>,
-    editors: std::sync::Mutex<editor::Channels>,
+    /// The open editor channels by id (ids grow, so oldest first).
+    editors: std::sync::Mutex<BTreeMap<u64, crate::api::status::EditorChannel>>,
 }
 
 impl Instance {

@@ -13,9 +13,6 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// The open editor channels, by id (ids grow, so oldest first).
-pub(super) type Channels = BTreeMap<u64, EditorChannel>;
-
 impl Instance {
     /// The services of the running workspaces, taken under the lock and used outside it.
     async fn services(&self) -> Vec<Arc<Service>> {
@@ -91,7 +88,7 @@ impl Instance {
         channels
     }
 
-    fn channels(&self) -> std::sync::MutexGuard<'_, Channels> {
+    fn channels(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, EditorChannel>> {
         self.editors.lock().unwrap_or_else(|e| e.into_inner())
     }
 
