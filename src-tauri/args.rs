@@ -259,6 +259,9 @@ pub enum WorkspaceCmd {
     Add {
         /// The folder (it must exist).
         path: PathBuf,
+        /// Add it even if it is `/`, your home folder or a folder around other workspaces.
+        #[arg(long)]
+        force: bool,
     },
     /// Stop serving a folder and forget it (its token too).
     #[command(after_long_help = "Example:\n  redline workspace remove ~/src/myproject")]
@@ -334,10 +337,12 @@ pub enum ReviewCmd {
 #[derive(Subcommand)]
 pub enum TokenCmd {
     /// Replace a workspace's token and rewrite its discovery files.
-    #[command(after_long_help = "Example:\n  redline token rotate ~/src/myproject")]
+    #[command(
+        after_long_help = "Example:\n  redline token rotate ~/src/myproject\n  cd ~/src/myproject && redline token rotate"
+    )]
     Rotate {
-        /// The workspace's path, as `redline workspace list` shows it.
-        workspace: PathBuf,
+        /// The workspace, or a folder in it (default: the current directory).
+        workspace: Option<PathBuf>,
     },
 }
 

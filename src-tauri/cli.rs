@@ -145,7 +145,7 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
         }
         Command::Review(cmd) => review(dirs, cmd).await?,
         Command::Token(TokenCmd::Rotate { workspace }) => {
-            let path = absolute(&workspace)?;
+            let path = workspace.map_or_else(current_dir, |p| absolute(&p))?;
             ask(dirs, Request::TokenRotate { path }).await?;
             outln!("token rotated; CLIs already connected need `/ide enable` again");
         }
@@ -173,10 +173,10 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
 async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
     let next = "(starts with the next `redline serve`)";
     match cmd {
-        WorkspaceCmd::Add { path } => {
+        WorkspaceCmd::Add { path, force } => {
             let path = config::canonical_dir(&absolute(&path)?)?;
             utf8(&path)?;
-            let answer = ask(dirs, Request::WorkspaceAdd { path }).await?;
+            let answer = ask(dirs, Request::WorkspaceAdd { path, force }).await?;
             let via = answer.via;
             let path: PathBuf = answer.decode()?;
             match via {

@@ -55,11 +55,17 @@ fn display_problem() -> Option<String> {
     None
 }
 
-/// A second launch: the running instance shows its window (a headless one has none, and says so).
+/// A second launch: the running instance shows its window. A headless one has none: that is an
+/// error (nothing opened, and a launcher or script must not think the app is up), saying what to
+/// do instead.
 fn show_running(dirs: &Dirs) -> Result<(), Error> {
     let shown = block_on(control::call(dirs, &Request::Show))?;
     if shown != serde_json::Value::Bool(true) {
-        eprintln!("redline: already running headless (`redline serve --headless`): it has no window; use `redline review …`");
+        return Err(Error::Refused(
+            "a headless Redline (`redline serve --headless`) is running, so no window opened; \
+             stop it with `redline quit` and run `redline` again, or use `redline review list`"
+                .into(),
+        ));
     }
     Ok(())
 }

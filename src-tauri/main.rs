@@ -2,6 +2,7 @@
 
 mod args;
 mod cli;
+mod editor_channels;
 mod editor_cli;
 mod local;
 mod manual;

@@ -115,6 +115,12 @@ pub(crate) fn print_status(s: &Status) {
     for w in &s.workspaces {
         match w.port {
             Some(port) => outln!("{}  on  127.0.0.1:{port}", w.path.display()),
+            None if w.missing => {
+                let path = w.path.display();
+                outln!("{path}  MISSING: the folder is gone; not served");
+                outln!("  remove it with  redline workspace remove {path}");
+                continue;
+            }
             None => outln!("{}  off", w.path.display()),
         }
         if let Some(ws_port) = w.ws_port {
@@ -161,5 +167,8 @@ pub(crate) fn print_status(s: &Status) {
                 outln!("  container path  {p}");
             }
         }
+    }
+    for line in crate::editor_channels::lines(&s.editors) {
+        outln!("{line}");
     }
 }

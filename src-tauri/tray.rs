@@ -162,7 +162,7 @@ pub async fn add_workspace(app: &AppHandle) -> redline_core::Result<Option<std::
     let path = folder
         .into_path()
         .map_err(|e| redline_core::Error::Control(e.to_string()))?;
-    Ok(Some(instance(app).add_workspace(&path).await?))
+    Ok(Some(instance(app).add_workspace(&path, false).await?))
 }
 
 async fn act(app: &AppHandle, action: Action) -> redline_core::Result<()> {

@@ -710,8 +710,10 @@ fn a_second_launch_reaches_the_running_instance_instead_of_starting_another() {
     // `redline` alone would start the desktop app; with an instance running it only asks that
     // one to show its window (a headless one has none, and says so).
     let second = env.run(&[]);
-    assert!(second.status.success());
-    assert!(String::from_utf8_lossy(&second.stderr).contains("already running headless"));
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    assert!(err.contains("no window opened"), "{err}");
+    assert!(err.contains("`redline quit`"), "{err}");
     assert_eq!(env.json(&["status", "--json"])["pid"], first.id());
     env.ok(&["quit"]);
     first.wait().unwrap();
@@ -1174,3 +1176,6 @@ mod contract;
 
 #[path = "cli/who_asked.rs"]
 mod who_asked;
+
+#[path = "cli/state.rs"]
+mod state;

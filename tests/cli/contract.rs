@@ -359,7 +359,7 @@ fn each_json_output_has_the_documented_shape() {
     let ws = ws.to_str().unwrap();
 
     let status = env.json(&["status", "--json"]);
-    shaped::<Status>(&status, &["pid", "keyring", "workspaces"]);
+    shaped::<Status>(&status, &["pid", "keyring", "workspaces", "editors"]);
     let w = &status["workspaces"][0];
     for key in [
         "path",

@@ -93,6 +93,12 @@ pub enum Error {
         why: String,
         error: String,
     },
+    /// A folder given on the command line that is not there.
+    #[error("the folder {} does not exist", .0.display())]
+    NoFolder(PathBuf),
+    /// A workspace whose folder no longer exists: not served until it is back or removed.
+    #[error("the folder of workspace {} is gone: it is not served; remove it with `redline workspace remove {}`", .0.display(), .0.display())]
+    FolderGone(PathBuf),
     #[error("workspace {0} is turned off")]
     WorkspaceOff(PathBuf),
     #[error("{path}: {source}")]
@@ -173,6 +179,8 @@ impl Error {
             Error::WorkspaceExists(_) => "workspace_exists",
             Error::NotInWorkspace(_) | Error::LeadsOutside { .. } => "not_in_workspace",
             Error::WorkspaceOff(_) => "workspace_off",
+            Error::FolderGone(_) => "folder_gone",
+            Error::NoFolder(_) => "no_folder",
             Error::NotWritten { .. } => "not_written",
             Error::NotKept { .. } => "not_kept",
             Error::Io { .. } => "io",

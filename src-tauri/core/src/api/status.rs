@@ -11,6 +11,23 @@ pub struct Status {
     pub pid: u32,
     pub keyring: KeyringStatus,
     pub workspaces: Vec<WorkspaceStatus>,
+    /// The editors connected over `redline editor --stdio`, oldest first.
+    #[serde(default)]
+    pub editors: Vec<EditorChannel>,
+}
+
+/// One editor channel (`redline editor --stdio`): which editor, since when, and the workspaces
+/// that hold the files it last said were open.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct EditorChannel {
+    /// The channel's number, unique while Redline runs.
+    pub id: u64,
+    /// The program that started `redline editor --stdio` (its parent): `nvim`, `vim`, `emacs`…
+    pub editor: Option<crate::platform::peer::PeerProcess>,
+    /// When the channel opened, in ms since the epoch.
+    pub since: u64,
+    pub workspaces: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -46,6 +63,9 @@ pub struct Pin {
 pub struct WorkspaceStatus {
     pub path: PathBuf,
     pub enabled: bool,
+    /// The folder is gone: the workspace is not served until it is back or removed.
+    #[serde(default)]
+    pub missing: bool,
     pub port: Option<u16>,
     /// Claude Code's WebSocket port.
     #[serde(default)]

@@ -39,16 +39,22 @@ impl EditorContext {
         true
     }
 
+    /// Who set the state, if there is one.
+    pub fn owner(&self) -> Option<Owner> {
+        self.lock().as_ref().map(|(o, _)| *o)
+    }
+
     /// The editor channel `owner` closed: its state goes, unless another editor's replaced it.
-    pub fn clear(&self, owner: u64) -> bool {
+    /// Returns the state that went.
+    pub fn clear(&self, owner: u64) -> Option<EditorState> {
         let mut slot = self.lock();
         if slot.as_ref().is_some_and(|(o, _)| *o == Some(owner)) {
-            *slot = None;
+            let gone = slot.take().map(|(_, s)| s);
             drop(slot);
             self.changed.send_modify(|n| *n += 1);
-            return true;
+            return gone;
         }
-        false
+        None
     }
 
     /// Wakes when the state changes.

@@ -17,6 +17,10 @@ pub trait Registry: Send + Sync {
     /// whose CLIs follow a selection send it, debounced; the others learn it from `push_context`.
     fn push_selection(&self, _span: &Span) {}
 
+    /// The editor that made `span` the selection is gone: a protocol that keeps the selection
+    /// for its CLIs to ask for drops it, if it is still that one.
+    fn forget_selection(&self, _span: &Span) {}
+
     /// The user pointed every CLI of the workspace at lines of a file on purpose.
     fn push_mention(&self, _mention: &Mention) {}
 

@@ -245,6 +245,17 @@ impl Service {
         }
     }
 
+    /// The editor channel `owner` closed or left this workspace: its files go from the context
+    /// and its selection from what the CLIs that ask for one are told (a selection in a review
+    /// made since stays).
+    pub fn clear_editor(&self, owner: u64) {
+        if let Some(span) = self.editor.clear(owner).and_then(|s| s.span()) {
+            for c in &self.clients {
+                c.forget_selection(&span);
+            }
+        }
+    }
+
     /// The user pointed every CLI of the workspace at lines of a file.
     pub fn mention_all(&self, mention: &Mention) {
         for c in &self.clients {

@@ -76,8 +76,11 @@ async fn stored(world: &World, req: Request) -> Result<Value> {
     let file = world.dirs.config_file();
     let mut c = Config::load(&file)?;
     let answer = match req {
-        Request::WorkspaceAdd { path } => {
+        Request::WorkspaceAdd { path, force } => {
             let path = config::canonical_dir(&path)?;
+            if !force {
+                config::refuse_broad(&path, &world.dirs.home, &c.workspaces)?;
+            }
             c.add(path.clone())?;
             json!(path)
         }
@@ -201,9 +204,12 @@ mod tests {
         std::fs::create_dir(&ws).unwrap();
         let send = |req| send(&dirs, req, || world(&dirs));
 
-        let added = send(Request::WorkspaceAdd { path: ws.clone() })
-            .await
-            .unwrap();
+        let added = send(Request::WorkspaceAdd {
+            path: ws.clone(),
+            force: false,
+        })
+        .await
+        .unwrap();
         assert_eq!(added.via, Via::Stored);
         assert_eq!(added.decode::<PathBuf>().unwrap(), ws);
         let on = send(Request::ContainerEnable {

@@ -285,6 +285,7 @@ impl Companion {
         let mut status = WorkspaceStatus {
             path: ws.to_owned(),
             enabled: true,
+            missing: false,
             port: None,
             ws_port: None,
             token_store: token_store.to_owned(),

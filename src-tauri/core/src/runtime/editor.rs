@@ -3,6 +3,7 @@
 //! --stdio` joins an editor's pipes to it (runtime::editor_stdio). The format is docs/editors.md.
 
 use crate::error::Error;
+use crate::platform::peer::{self, PeerProcess};
 use crate::review::editor::{Message, MAX_LINE};
 use crate::review::{Outcome, ReviewEvent, ReviewId};
 use crate::runtime::instance::Instance;
@@ -72,8 +73,25 @@ pub(crate) async fn write<W: AsyncWrite + Unpin>(w: &mut W, v: &Value) -> bool {
     )
 }
 
+/// The program that started `redline editor --stdio` (process `pid`): the editor.
+async fn editor_of(pid: Option<u32>) -> Option<PeerProcess> {
+    let pid = pid?;
+    peer::off_runtime(peer::LOOKUP, move || {
+        let parent = *crate::platform::process::ancestors(pid).first()?;
+        Some(peer::describe(parent))
+    })
+    .await
+    .flatten()
+}
+
 /// Serves one editor until it closes the channel; what it said then leaves every workspace.
-pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mut stream: S) {
+/// `pid` is the process that connected (`redline editor --stdio`), to name its editor in the
+/// status.
+pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(
+    instance: &Instance,
+    mut stream: S,
+    pid: Option<u32>,
+) {
     let owner = NEXT_OWNER.fetch_add(1, Ordering::Relaxed);
     // Subscribe before listing, so a review added in between is seen.
     let mut events = instance.reviews().subscribe();
@@ -87,9 +105,20 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mu
     if !write(&mut stream, &ready).await {
         return;
     }
+    instance.editor_opened(owner);
+    // Named alongside: finding the editor may take a while (its tmux pane), the channel need not.
+    let naming = editor_of(pid);
+    tokio::pin!(naming);
+    let mut named = false;
     let (mut buf, mut over) = (Vec::new(), false);
     loop {
         tokio::select! {
+            editor = &mut naming, if !named => {
+                named = true;
+                if let Some(editor) = editor {
+                    instance.editor_named(owner, editor);
+                }
+            }
             line = next_line(&mut stream, &mut buf, &mut over) => {
                 let reply = match line {
                     Ok(Line::Closed) | Err(_) => break,
@@ -129,6 +158,14 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mu
     instance.editor_closed(owner).await;
 }
 
+/// The `id` of a JSON object line that is not a message Redline takes.
+fn id_of(text: &str) -> Option<u64> {
+    serde_json::from_str::<Value>(text)
+        .ok()?
+        .get("id")?
+        .as_u64()
+}
+
 /// One line's answer: an error, or `ok` when the editor gave an id to answer.
 async fn handle(instance: &Instance, owner: u64, bytes: &[u8]) -> Option<Value> {
     let text = String::from_utf8_lossy(bytes);
@@ -138,7 +175,8 @@ async fn handle(instance: &Instance, owner: u64, bytes: &[u8]) -> Option<Value> 
     }
     let message = match Message::parse(text) {
         Ok(m) => m,
-        Err(e) => return Some(error_line(None, &e)),
+        // A message Redline cannot take is still answered under its id, when it has one.
+        Err(e) => return Some(error_line(id_of(text), &e)),
     };
     let id = message.id();
     match instance.editor_message(Some(owner), message).await {

@@ -1,7 +1,7 @@
 //! The running Redline: its workspaces and their companions, the review queue, and every action a
 //! surface (the command line, the tray, the review window) can take on them.
 
-use crate::api::status::{ContainerStatus, Pin, Status, WorkspaceStatus};
+use crate::api::status::Pin;
 use crate::discovery;
 use crate::error::{Error, Result};
 use crate::net::limits::Limits;
@@ -11,7 +11,7 @@ use crate::runtime::bridge::ContainerPlan;
 use crate::runtime::companion::{Companion, Setup};
 use crate::workspace::config::{self, Config};
 use crate::workspace::container::{self, RunArgs};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio::sync::Mutex;
@@ -20,8 +20,10 @@ use tokio_util::sync::CancellationToken;
 mod editor;
 mod folders;
 pub mod local;
+mod missing;
 mod reviews;
 mod settings;
+mod status;
 mod world;
 
 pub use world::World;
@@ -29,6 +31,8 @@ pub use world::World;
 struct State {
     config: Config,
     companions: BTreeMap<PathBuf, Companion>,
+    /// Enabled workspaces not served because their folder is gone (`missing.rs`).
+    missing: BTreeSet<PathBuf>,
 }
 
 impl State {
@@ -50,6 +54,8 @@ pub struct Instance {
     quit: CancellationToken,
     /// Asks a surface to show the reviews (a second launch, the tray, a command).
     show: tokio::sync::broadcast::Sender<()>,
+    /// The open editor channels by id (ids grow, so oldest first).
+    editors: std::sync::Mutex<BTreeMap<u64, crate::api::status::EditorChannel>>,
 }
 
 impl Instance {
@@ -79,14 +85,18 @@ impl Instance {
             state: Mutex::new(State {
                 config: config.clone(),
                 companions: BTreeMap::new(),
+                missing: BTreeSet::new(),
             }),
             quit: CancellationToken::new(),
             show: tokio::sync::broadcast::channel(4).0,
+            editors: Default::default(),
         });
         for entry in config.workspaces.iter().filter(|w| w.enabled) {
             let mut state = instance.state.lock().await;
-            if let Err(e) = instance.start_companion(&mut state, &entry.path).await {
-                tracing::error!("workspace {} not started: {e}", entry.path.display());
+            match instance.start_companion(&mut state, &entry.path).await {
+                Ok(()) => {}
+                Err(e @ Error::FolderGone(_)) => tracing::warn!("{e}"),
+                Err(e) => tracing::error!("workspace {} not started: {e}", entry.path.display()),
             }
         }
         instance.follow_folders();
@@ -101,7 +111,7 @@ impl Instance {
         &self.world.dirs
     }
 
-    fn token_store(&self) -> &'static str {
+    pub(super) fn token_store(&self) -> &'static str {
         if self.world.tokens.state().available {
             "keyring"
         } else {
@@ -114,6 +124,11 @@ impl Instance {
         if state.companions.contains_key(path) {
             return Ok(());
         }
+        if !path.is_dir() {
+            state.missing.insert(path.to_owned());
+            return Err(Error::FolderGone(path.to_owned()));
+        }
+        state.missing.remove(path);
         let entry = state
             .config
             .find(path)
@@ -146,9 +161,14 @@ impl Instance {
         state.config.save(&self.world.dirs.config_file())
     }
 
-    pub async fn add_workspace(&self, path: &Path) -> Result<PathBuf> {
+    /// Adds and starts a workspace; `/`, the home folder or a folder around other workspaces
+    /// only with `force`.
+    pub async fn add_workspace(&self, path: &Path, force: bool) -> Result<PathBuf> {
         let path = config::canonical_dir(path)?;
         let mut state = self.state.lock().await;
+        if !force {
+            config::refuse_broad(&path, &self.world.dirs.home, &state.config.workspaces)?;
+        }
         state.config.add(path.clone())?;
         self.save(&state)?;
         self.start_companion(&mut state, &path).await?;
@@ -162,6 +182,7 @@ impl Instance {
             state.config.remove(&path)?;
             self.save(&state)?;
             let stopping = state.companions.remove(&path).map(Companion::halt);
+            state.missing.remove(&path);
             // Under the lock: the same workspace added again meanwhile gets a new token.
             if let Err(e) = self.world.tokens.forget(&path.to_string_lossy()) {
                 tracing::warn!("could not delete the token of {}: {e}", path.display());
@@ -184,6 +205,7 @@ impl Instance {
             if enabled {
                 return self.start_companion(&mut state, &path).await;
             }
+            state.missing.remove(&path);
             state.companions.remove(&path).map(Companion::halt)
         };
         finish(stopping).await;
@@ -262,9 +284,10 @@ impl Instance {
         Ok(args)
     }
 
+    /// Rotates the token of workspace `path`, or of the innermost one holding it.
     pub async fn rotate_token(&self, path: &Path) -> Result<()> {
         let mut state = self.state.lock().await;
-        let path = state.config.known_path(path)?;
+        let path = (state.config.known_path(path)).or_else(|_| state.config.innermost(path))?;
         let token = self.world.tokens.rotate(&path.to_string_lossy())?;
         if let Some(c) = state.companions.get_mut(&path) {
             c.rotate(token, &self.world.dirs);
@@ -285,38 +308,6 @@ impl Instance {
 
     pub async fn workspaces(&self) -> Vec<config::WorkspaceEntry> {
         self.state.lock().await.config.workspaces.clone()
-    }
-
-    pub async fn status(&self) -> Status {
-        let state = self.state.lock().await;
-        let workspaces = state
-            .config
-            .workspaces
-            .iter()
-            .map(|w| match state.companions.get(&w.path) {
-                Some(c) => c.status(self.token_store()),
-                None => WorkspaceStatus {
-                    path: w.path.clone(),
-                    enabled: w.enabled,
-                    port: None,
-                    ws_port: None,
-                    token_store: self.token_store().into(),
-                    discovery_files: vec![],
-                    discovery_failures: vec![],
-                    clients: vec![],
-                    pending_reviews: 0,
-                    containers: w
-                        .containers
-                        .as_ref()
-                        .map(|c| ContainerStatus::not_listening(c.address, c.paths.clone())),
-                },
-            })
-            .collect();
-        Status {
-            pid: self.world.pid,
-            keyring: self.world.tokens.state().into(),
-            workspaces,
-        }
     }
 
     /// The pin for the enabled workspace holding `path`.

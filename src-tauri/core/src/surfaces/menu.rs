@@ -106,6 +106,7 @@ pub fn tray(
     for w in &status.workspaces {
         let state = match w.port {
             Some(port) => format!("port {port}"),
+            None if w.missing => "folder gone".into(),
             None => "off".into(),
         };
         items.push(Item::Check {

@@ -123,9 +123,44 @@ impl Config {
     }
 }
 
+/// Why `path` (canonical) is too broad to serve without `--force`: the whole filesystem, the
+/// home folder (every project in it, dotfiles and keys too), or a folder around other
+/// workspaces (a CLI in one of them would find two servers, and reviews would go to either).
+pub fn too_broad(path: &Path, home: &Path, workspaces: &[WorkspaceEntry]) -> Option<String> {
+    if path.parent().is_none() {
+        return Some("the root of the filesystem: every file on it would be open to review".into());
+    }
+    if dunce::canonicalize(home).is_ok_and(|h| h == path) {
+        return Some(
+            "your home folder: every project, dotfile and key in it would be open to review".into(),
+        );
+    }
+    let inside: Vec<String> = workspaces
+        .iter()
+        .filter(|w| w.path != path && w.path.starts_with(path))
+        .map(|w| w.path.display().to_string())
+        .collect();
+    (!inside.is_empty()).then(|| format!("around other workspaces ({})", inside.join(", ")))
+}
+
+/// `too_broad` as the error a user reads: what, why, and how to add it anyway.
+pub fn refuse_broad(path: &Path, home: &Path, workspaces: &[WorkspaceEntry]) -> Result<()> {
+    match too_broad(path, home, workspaces) {
+        None => Ok(()),
+        Some(why) => Err(Error::Usage(format!(
+            "{} is {why}; to add it anyway: redline workspace add --force {}",
+            path.display(),
+            path.display()
+        ))),
+    }
+}
+
 /// The canonical form of a user-given workspace path: absolute, symlinks resolved, a directory.
 pub fn canonical_dir(path: &Path) -> Result<PathBuf> {
-    let canonical = dunce::canonicalize(path).map_err(|e| Error::io(path, e))?;
+    let canonical = dunce::canonicalize(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::NoFolder(path.to_owned()),
+        _ => Error::io(path, e),
+    })?;
     if !canonical.is_dir() {
         return Err(Error::io(
             path,

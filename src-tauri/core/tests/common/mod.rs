@@ -79,7 +79,7 @@ async fn start_full(
     )
     .await
     .unwrap();
-    instance.add_workspace(&ws).await.unwrap();
+    instance.add_workspace(&ws, false).await.unwrap();
     let pin = instance.pin(&ws).await.unwrap();
     Fixture {
         instance,

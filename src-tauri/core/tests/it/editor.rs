@@ -11,18 +11,21 @@ use redline_core::runtime::control;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-type Stream = BufReader<Box<dyn Duplex>>;
-trait Duplex: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send {}
+pub(crate) type Stream = BufReader<Box<dyn Duplex>>;
+pub(crate) trait Duplex:
+    tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send
+{
+}
 impl<T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send> Duplex for T {}
 
 /// Serves the fixture's control channel, as `redline serve` does.
-async fn serve_control(f: &Fixture) {
+pub(crate) async fn serve_control(f: &Fixture) {
     let listener = control::bind(&f.dirs).await.unwrap();
     tokio::spawn(control::serve(f.instance.clone(), listener));
 }
 
 /// An editor channel, past its `ready` line.
-async fn editor(f: &Fixture) -> Stream {
+pub(crate) async fn editor(f: &Fixture) -> Stream {
     let stream: Box<dyn Duplex> = Box::new(control::connect(&f.dirs).await.unwrap());
     let mut s = BufReader::new(stream);
     s.get_mut()
@@ -33,13 +36,13 @@ async fn editor(f: &Fixture) -> Stream {
     s
 }
 
-async fn send(s: &mut Stream, v: &Value) {
+pub(crate) async fn send(s: &mut Stream, v: &Value) {
     let mut out = v.to_string().into_bytes();
     out.push(b'\n');
     s.get_mut().write_all(&out).await.unwrap();
 }
 
-async fn line(s: &mut Stream) -> Value {
+pub(crate) async fn line(s: &mut Stream) -> Value {
     let mut l = String::new();
     let n = tokio::time::timeout(WAIT, s.read_line(&mut l))
         .await
@@ -74,7 +77,7 @@ fn outside(f: &Fixture) -> String {
         .into_owned()
 }
 
-fn context_msg(f: &Fixture, id: u64, active: &str, text: &str) -> Value {
+pub(crate) fn context_msg(f: &Fixture, id: u64, active: &str, text: &str) -> Value {
     json!({"type": "context", "id": id, "files": [
         {"path": f.file("b.txt")},
         {"path": f.file(active), "active": true, "cursor": {"line": 2, "col": 3},
@@ -303,7 +306,7 @@ async fn each_file_goes_to_the_innermost_workspace_that_holds_it() {
     let inner = f.ws.join("inner");
     std::fs::create_dir_all(&inner).unwrap();
     std::fs::write(inner.join("x.txt"), "x\n").unwrap();
-    f.instance.add_workspace(&inner).await.unwrap();
+    f.instance.add_workspace(&inner, false).await.unwrap();
     let pin = f.instance.pin(&inner).await.unwrap();
     serve_control(&f).await;
     let mut outer = Claude::connect(&f).await;
@@ -373,7 +376,7 @@ async fn a_one_shot_message_is_bounded_as_a_channel_line_is() {
 
 /// Copilot CLI's session on its unix socket, as copilot 1.0.102 opens one.
 #[cfg(unix)]
-async fn copilot(f: &Fixture) -> crate::common::Mcp {
+pub(crate) async fn copilot(f: &Fixture) -> crate::common::Mcp {
     let dir = f.dirs.discovery(&redline_core::clients::COPILOT);
     let lock = std::fs::read_dir(&dir)
         .unwrap()

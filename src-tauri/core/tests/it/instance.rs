@@ -99,7 +99,7 @@ async fn an_accept_is_answered_while_another_workspace_waits_on_a_peer_that_stop
     let b = f.tmp.path().canonicalize().unwrap().join("b");
     std::fs::create_dir_all(&b).unwrap();
     std::fs::write(b.join("b.txt"), "old\n").unwrap();
-    f.instance.add_workspace(&b).await.unwrap();
+    f.instance.add_workspace(&b, false).await.unwrap();
     let pin_b = f.instance.pin(&b).await.unwrap();
     let mut events = f.instance.reviews().subscribe();
 

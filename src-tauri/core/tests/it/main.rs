@@ -9,6 +9,7 @@ mod bindings;
 mod copilot;
 mod doctor;
 mod editor;
+mod editor_state;
 mod http_container;
 mod http_fuzz;
 mod http_guard;

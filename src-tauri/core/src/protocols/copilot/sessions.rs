@@ -63,6 +63,13 @@ impl Registry for CopilotSessions {
         ));
     }
 
+    fn forget_selection(&self, span: &Span) {
+        let mut kept = self.selection.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.as_ref() == Some(span) {
+            *kept = None;
+        }
+    }
+
     /// Copilot CLI takes a mention into its prompt as `add_selection`.
     fn push_mention(&self, mention: &Mention) {
         self.table

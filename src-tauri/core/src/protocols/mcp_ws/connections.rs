@@ -110,6 +110,13 @@ impl Registry for Connections {
         }
     }
 
+    fn forget_selection(&self, span: &Span) {
+        let mut kept = self.selection.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.as_ref() == Some(span) {
+            *kept = None;
+        }
+    }
+
     fn push_mention(&self, mention: &Mention) {
         let msg = jsonrpc::notification("at_mentioned", wire::at_mentioned(mention));
         for e in self.lock().values() {

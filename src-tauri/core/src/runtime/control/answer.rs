@@ -16,7 +16,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
     Ok(match req {
         Request::Status => value(&instance.status().await),
-        Request::WorkspaceAdd { path } => json!(instance.add_workspace(&path).await?),
+        Request::WorkspaceAdd { path, force } => json!(instance.add_workspace(&path, force).await?),
         Request::WorkspaceRemove { path } => json!(instance.remove_workspace(&path).await?),
         Request::WorkspaceEnable { path, enabled } => {
             instance.set_enabled(&path, enabled).await?;
@@ -132,7 +132,9 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
                     None => return,
                 }
             }
-            Ok(Request::Editor) => return crate::runtime::editor::serve(instance, stream).await,
+            Ok(Request::Editor) => {
+                return crate::runtime::editor::serve(instance, stream, pid).await
+            }
             Ok(req) => match dispatch(instance, req).await {
                 Ok(v) => Response::Ok(v),
                 Err(e) => Response::Error((&e).into()),

@@ -16,6 +16,9 @@ pub enum Request {
     Status,
     WorkspaceAdd {
         path: PathBuf,
+        /// Adds `/`, the home folder or a folder around other workspaces too.
+        #[serde(default)]
+        force: bool,
     },
     WorkspaceRemove {
         path: PathBuf,
@@ -117,6 +120,8 @@ pub(super) async fn request<S: AsyncRead + AsyncWrite + Unpin>(
     stream.read_line(&mut line).await.map_err(lost)?;
     match serde_json::from_str::<Response>(&line) {
         Ok(Response::Ok(v)) => Ok(v),
+        // A usage error stays one, for the command's exit status.
+        Ok(Response::Error(f)) if f.code == "usage" => Err(Error::Usage(f.message)),
         Ok(Response::Error(f)) => Err(Error::Refused(f.message)),
         Err(_) => Err(Error::Control(
             "Redline stopped before it answered (it quit or crashed); see `redline status`".into(),

@@ -2,11 +2,14 @@
 //! contains it, and that workspace's CLIs hear of it in their own terms.
 
 use super::Instance;
+use crate::api::status::EditorChannel;
 use crate::error::{Error, Result};
+use crate::platform::peer::PeerProcess;
 use crate::review::editor::{EditorState, Message, OpenFile};
 use crate::review::editor_context::Owner;
 use crate::review::selection::Mention;
 use crate::review::service::Service;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -45,11 +48,48 @@ impl Instance {
         }
     }
 
+    /// Editor channel `owner` opened now.
+    pub fn editor_opened(&self, owner: u64) {
+        let channel = EditorChannel {
+            id: owner,
+            editor: None,
+            since: self.now(),
+            workspaces: vec![],
+        };
+        self.channels().insert(owner, channel);
+    }
+
+    /// The program behind editor channel `owner`, once found.
+    pub fn editor_named(&self, owner: u64, editor: PeerProcess) {
+        if let Some(c) = self.channels().get_mut(&owner) {
+            c.editor = Some(editor);
+        }
+    }
+
     /// The editor channel `owner` closed: what it said goes from every workspace.
     pub async fn editor_closed(&self, owner: u64) {
         for s in self.services().await {
-            s.editor.clear(owner);
+            s.clear_editor(owner);
         }
+        self.channels().remove(&owner);
+    }
+
+    /// The open editor channels, oldest first, each with the workspaces its files are in.
+    pub(super) async fn editor_channels(&self) -> Vec<EditorChannel> {
+        let services = self.services().await;
+        let mut channels: Vec<EditorChannel> = self.channels().values().cloned().collect();
+        for c in &mut channels {
+            c.workspaces = services
+                .iter()
+                .filter(|s| s.editor.owner() == Some(Some(c.id)))
+                .map(|s| s.workspace.id().to_owned())
+                .collect();
+        }
+        channels
+    }
+
+    fn channels(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, EditorChannel>> {
+        self.editors.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn now(&self) -> u64 {
@@ -107,7 +147,7 @@ fn context(services: &[Arc<Service>], owner: Owner, files: Vec<OpenFile>, at: u6
         if !files.is_empty() {
             service.set_editor(owner, EditorState { files, at });
         } else if let Some(owner) = owner {
-            service.editor.clear(owner);
+            service.clear_editor(owner);
         }
     }
     Ok(())

@@ -22,6 +22,11 @@ impl Instance {
                 let Some(found) = Self::scan(&weak, sessions).await else {
                     return;
                 };
+                let Some(instance) = weak.upgrade() else {
+                    return;
+                };
+                instance.check_folders().await;
+                drop(instance);
                 sessions = found;
             }
         });

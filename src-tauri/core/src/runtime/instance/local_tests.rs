@@ -37,7 +37,7 @@ async fn the_instance_bounds_what_any_local_request_opens() {
     let ws = root.join("ws");
     std::fs::create_dir(&ws).unwrap();
     let i = instance(&root).await;
-    i.add_workspace(&ws).await.unwrap();
+    i.add_workspace(&ws, false).await.unwrap();
     let propose = |file: PathBuf, content: String| Propose {
         file,
         content,
@@ -129,7 +129,7 @@ async fn the_disk_check_of_a_dir_diff_follows_its_links_into_the_work_tree() {
     std::fs::create_dir_all(right.join("src")).unwrap();
     std::os::unix::fs::symlink(&work, right.join("src/a.rs")).unwrap();
     let i = instance(&root).await;
-    i.add_workspace(&ws).await.unwrap();
+    i.add_workspace(&ws, false).await.unwrap();
     let mut ids = Vec::new();
     for edit in [true, false] {
         let d = Diff {

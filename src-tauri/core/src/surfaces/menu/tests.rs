@@ -8,6 +8,7 @@ fn ws(path: &str, port: Option<u16>) -> WorkspaceStatus {
     WorkspaceStatus {
         path: path.into(),
         enabled: port.is_some(),
+        missing: false,
         port,
         ws_port: None,
         token_store: "keyring".into(),
@@ -34,6 +35,7 @@ fn status(available: bool) -> Status {
             detail: String::new(),
         },
         workspaces: vec![ws("/src/app", Some(4000)), ws("/src/lib", None)],
+        editors: vec![],
     }
 }
 
