@@ -71,10 +71,28 @@ fn exit(done: Result<bool>) -> ExitCode {
 pub const NOT_RUNNING: u8 = 3;
 
 fn failed(e: &Error) -> ExitCode {
-    errln!("redline: {e}");
     match e {
-        Error::NotRunning => ExitCode::from(NOT_RUNNING),
-        _ => ExitCode::from(2),
+        Error::NotRunning => {
+            errln!("redline: {e} (start one with `{}`)", start_command());
+            ExitCode::from(NOT_RUNNING)
+        }
+        _ => {
+            errln!("redline: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What starts Redline here: the desktop app where this build has one and there is a display,
+/// else the headless servers.
+fn start_command() -> &'static str {
+    let display = cfg!(any(windows, target_os = "macos"))
+        || std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty())
+        || std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty());
+    if cfg!(feature = "desktop") && display {
+        "redline"
+    } else {
+        "redline serve --headless"
     }
 }
 

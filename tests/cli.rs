@@ -702,6 +702,33 @@ fn a_signal_the_moment_it_is_ready_still_cleans_up() {
     }
 }
 
+/// The hint names what starts Redline here: the app (desktop build, a display), else the headless
+/// servers; never `serve --headless` to a desktop user who has a screen.
+#[test]
+fn not_running_says_how_to_start_redline_here() {
+    let env = Env::new();
+    let hint = |display: Option<&str>| {
+        let mut cmd = env.cmd(&["status"]);
+        if let Some(d) = display {
+            cmd.env("DISPLAY", d);
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(3));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let headless = "(start one with `redline serve --headless`)";
+    assert!(hint(None).contains(headless), "{}", hint(None));
+    let with_display = hint(Some(":99"));
+    if cfg!(feature = "desktop") {
+        assert!(
+            with_display.contains("(start one with `redline`)"),
+            "{with_display}"
+        );
+    } else {
+        assert!(with_display.contains(headless), "{with_display}");
+    }
+}
+
 #[cfg(feature = "desktop")]
 #[test]
 fn a_second_launch_reaches_the_running_instance_instead_of_starting_another() {

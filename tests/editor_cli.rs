@@ -103,9 +103,9 @@ fn editor_commands_without_an_instance_say_so() {
         (e["type"].clone(), e["code"].clone()),
         (json!("error"), json!("not_running"))
     );
-    assert_eq!(exits(child).code(), Some(1));
+    assert_eq!(exits(child).code(), Some(3));
     let m = env.run(&["mention", "a.txt:1-2"]);
-    assert_eq!(m.status.code(), Some(1));
+    assert_eq!(m.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&m.stderr).contains("no running Redline instance"));
 }
 
@@ -155,11 +155,11 @@ fn the_editor_channel_bridges_lines_and_ends_with_either_side() {
         String::from_utf8_lossy(&ok.stderr)
     );
     let outside = env.run(&["mention", "/etc/hostname:1"]);
-    assert_eq!(outside.status.code(), Some(1));
+    assert_eq!(outside.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&outside.stderr)
         .contains("no enabled workspace contains /etc/hostname"));
     let bad = env.run(&["mention", "a.txt:zero"]);
-    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(bad.status.code(), Some(2));
 
     // The instance goes: so does the bridge.
     let (child, mut out) = env.editor();

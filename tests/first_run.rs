@@ -28,7 +28,7 @@ fn launch(args: &[&str], display: &[(&str, &str)]) -> Output {
 fn assert_one_line_pointing_to_headless(out: &Output, why: &str) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{why}: exited 0: {err}");
-    assert_eq!(out.status.code(), Some(1), "{why}: {err}");
+    assert_eq!(out.status.code(), Some(2), "{why}: {err}");
     assert_eq!(err.lines().count(), 1, "{why}: {err}");
     assert!(err.contains("redline serve --headless"), "{why}: {err}");
     assert!(!err.contains("panicked"), "{why}: {err}");

@@ -111,7 +111,8 @@ pub enum Error {
     Config { path: PathBuf, message: String },
     #[error("keyring: {0}")]
     Keyring(String),
-    #[error("no running Redline instance (start one with `redline serve --headless`)")]
+    /// How to start one depends on the build and the display: the shell adds it.
+    #[error("no running Redline instance")]
     NotRunning,
     #[error("another Redline instance is already running")]
     AlreadyRunning,
@@ -125,6 +126,9 @@ pub enum Error {
     /// The desktop app cannot open a window here (why, in a few words).
     #[error("{0}: `redline serve --headless` runs the servers without one")]
     NoDisplay(String),
+    /// An editor asked to see the reviews, but this Redline has no window (`serve --headless`).
+    #[error("this Redline runs headless and has no review window: `redline review list` shows the pending reviews, `redline review show ID` one of them")]
+    NoWindow,
     #[error("timed out waiting for a review")]
     Timeout,
     #[error("{0}")]
@@ -191,6 +195,7 @@ impl Error {
             Error::RuntimeDir { .. } => "runtime_dir",
             Error::ForeignServer { .. } => "foreign_server",
             Error::NoDisplay(_) => "no_display",
+            Error::NoWindow => "no_window",
             Error::Timeout => "timeout",
             Error::Control(_) => "control",
             Error::NoContainerBridge => "no_container_bridge",

@@ -272,9 +272,24 @@ async fn bad_input_from_an_editor_gets_a_clear_error_and_never_disturbs_a_cli() 
     context_with(&mut sse, &f, None).await;
     let pong = claude.request("ping", json!({})).await;
     assert_eq!(claude.response(pong).await["result"], json!({}));
-    // :RedlineReview asks the surfaces to show the reviews.
-    let mut shows = f.instance.show_requests();
+    // :RedlineReview on a headless instance (no surface listens): an error saying what to use,
+    // with the message's id, not an `ok` for a window that never opens.
     let mut again = editor(&f).await;
+    send(&mut again, &json!({"type": "review", "id": 7})).await;
+    let refused = line(&mut again).await;
+    assert_eq!(
+        (&refused["type"], &refused["id"], &refused["code"]),
+        (&json!("error"), &json!(7), &json!("no_window")),
+        "{refused}"
+    );
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("redline review list")),
+        "{refused}"
+    );
+    // With the desktop's window listening, :RedlineReview asks it to show the reviews.
+    let mut shows = f.instance.show_requests();
     send(&mut again, &json!({"type": "review", "id": 1})).await;
     assert_eq!(line(&mut again).await, json!({"type": "ok", "id": 1}));
     tokio::time::timeout(WAIT, shows.recv())

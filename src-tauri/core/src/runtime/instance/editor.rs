@@ -41,10 +41,10 @@ impl Instance {
                 });
                 Ok(())
             }
-            Message::Review { .. } => {
-                self.request_show();
-                Ok(())
-            }
+            // Only a surface that listens (the desktop's window) can show them: a headless
+            // instance says so rather than answer `ok` for a window that never opens.
+            Message::Review { .. } if self.request_show() => Ok(()),
+            Message::Review { .. } => Err(Error::NoWindow),
         }
     }
 
