@@ -198,7 +198,7 @@ test('openDiff, then accept with edited text: the client gets exactly the edited
   // Answering the same review again fails and sends nothing.
   const mark = g.events.length;
   const again = await r.run(['review', 'accept', String(review.id), '--content-file', contentFile]);
-  assert.equal(again.code, 1, `second accept: exit ${again.code}, stdout ${again.stdout}`);
+  assert.equal(again.code, 2, `second accept: exit ${again.code}, stdout ${again.stdout}`);
   assert.match(again.stderr, /^redline: /);
   await probeNoStrayNotifications(r, g, ws, mark);
   await assertStillConnected(g);
@@ -456,7 +456,7 @@ test('the CLI disabling IDE mode (closeDiff without suppressNotification) closes
     'review still pending after the CLI closed the diff',
   );
   const rej = await r.run(['review', 'reject', String(review.id)]);
-  assert.equal(rej.code, 1, 'rejecting a review the CLI already closed should fail');
+  assert.equal(rej.code, 2, 'rejecting a review the CLI already closed should fail (an error: 2)');
 });
 
 test('token rotate: the new token works, the old one is refused, also for an open session', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -542,7 +542,7 @@ for (const how of ['quit', 'SIGTERM']) {
       assert.deepEqual(exit, { code: 0, signal: null }, `round ${round}: serve exit ${JSON.stringify(exit)}\n${r.stderr()}`);
       assert.equal(fs.existsSync(file), false, `round ${round}: discovery file left behind`);
       const st = await r.run(['status', '--json']);
-      assert.equal(st.code, 1, 'status should fail with no instance running');
+      assert.equal(st.code, 3, 'status should say no instance runs (3)');
       assert.match(st.stderr, /^redline: /);
       await r.stop();
     }
