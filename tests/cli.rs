@@ -1186,6 +1186,14 @@ mod diff_edit;
 #[path = "cli/control_owner.rs"]
 mod control_owner;
 
+/// Whether `program` is on PATH (a test that needs it skips, or fails where CI requires it).
+fn have(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 #[path = "cli/manual.rs"]
 mod manual;
 

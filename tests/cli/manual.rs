@@ -1,15 +1,8 @@
 //! The installed help: `--help`, `redline completions SHELL` loaded by the real shells, and
 //! `redline man` read by man(1).
 
-use super::Env;
+use super::{have, Env};
 use std::process::Command;
-
-fn have(program: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {program}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 #[test]
 fn the_bash_completion_script_registers_redline_and_completes_its_commands() {

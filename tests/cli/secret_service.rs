@@ -1,17 +1,10 @@
 //! A real Secret Service (gnome-keyring in a private D-Bus session) that answers but cannot keep
 //! Redline's tokens: what `serve` and `status` say about it must be true.
 
-use super::{Env, BIN};
+use super::{have, Env, BIN};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
-
-fn have(program: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {program}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 #[test]
 fn a_secret_service_without_a_default_keyring_is_named_as_such() {
