@@ -2,7 +2,7 @@
 //! a span (a selection with its file and text) and a mention, as each adapter's wire shapes them.
 
 use crate::review::pending::Review;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 use ts_rs::TS;
@@ -11,7 +11,7 @@ use ts_rs::TS;
 pub const DEBOUNCE: Duration = Duration::from_millis(100);
 
 /// A range of a text: 0-based lines and characters (characters, not bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Selection {
     pub start_line: u32,

@@ -16,6 +16,6 @@ mod tests;
 
 #[cfg(windows)]
 pub use pipe::{bind, call, connect, serve, Listener};
-pub use request::{ContainersOn, Request};
+pub use request::{ContainersOn, Request, MAX_REQUEST_BYTES};
 #[cfg(unix)]
 pub use socket::{bind, call, connect, serve, Listener};

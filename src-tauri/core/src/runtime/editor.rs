@@ -11,53 +11,12 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+use crate::runtime::line::{next_line, Line};
+use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::broadcast::error::RecvError;
 
 static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
 
-/// One line read from the editor.
-enum Line {
-    Text(Vec<u8>),
-    /// Longer than `MAX_LINE`: dropped up to its newline.
-    TooLong,
-    Closed,
-}
-
-/// Reads up to the next newline, keeping at most `MAX_LINE` bytes. Each await is a `fill_buf`,
-/// so dropping it between two (a `select!` branch losing) loses nothing: `buf` and `over` keep
-/// what was taken.
-async fn next_line<R: AsyncBufRead + Unpin>(
-    r: &mut R,
-    buf: &mut Vec<u8>,
-    over: &mut bool,
-) -> std::io::Result<Line> {
-    loop {
-        let chunk = r.fill_buf().await?;
-        if chunk.is_empty() {
-            return Ok(Line::Closed);
-        }
-        let (take, done) = match chunk.iter().position(|b| *b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        if !*over {
-            if buf.len() + take > MAX_LINE + 1 {
-                *over = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(&chunk[..take]);
-            }
-        }
-        r.consume(take);
-        if done {
-            if std::mem::take(over) {
-                return Ok(Line::TooLong);
-            }
-            return Ok(Line::Text(std::mem::take(buf)));
-        }
-    }
-}
 
 pub(crate) fn error_line(id: Option<u64>, e: &Error) -> Value {
     json!({"type": "error", "id": id, "code": e.code(), "message": e.to_string()})
@@ -119,7 +78,7 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(
                     instance.editor_named(owner, editor);
                 }
             }
-            line = next_line(&mut stream, &mut buf, &mut over) => {
+            line = next_line(&mut stream, &mut buf, &mut over, MAX_LINE) => {
                 let reply = match line {
                     Ok(Line::Closed) | Err(_) => break,
                     Ok(Line::TooLong) => Some(error_line(

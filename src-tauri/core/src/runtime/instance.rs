@@ -56,6 +56,8 @@ pub struct Instance {
     show: tokio::sync::broadcast::Sender<()>,
     /// The open editor channels by id (ids grow, so oldest first).
     editors: std::sync::Mutex<BTreeMap<u64, crate::api::status::EditorChannel>>,
+    /// The review windows attached to the channel, and the requests to show one.
+    windows: crate::runtime::window::hub::WindowHub,
 }
 
 impl Instance {
@@ -90,6 +92,7 @@ impl Instance {
             quit: CancellationToken::new(),
             show: tokio::sync::broadcast::channel(4).0,
             editors: Default::default(),
+            windows: Default::default(),
         });
         for entry in config.workspaces.iter().filter(|w| w.enabled) {
             let mut state = instance.state.lock().await;
@@ -332,6 +335,10 @@ impl Instance {
     /// Asks whichever surface runs to show the reviews; false if none listens (headless).
     pub fn request_show(&self) -> bool {
         self.show.send(()).is_ok()
+    }
+
+    pub fn windows(&self) -> &crate::runtime::window::hub::WindowHub {
+        &self.windows
     }
 
     pub fn show_requests(&self) -> tokio::sync::broadcast::Receiver<()> {

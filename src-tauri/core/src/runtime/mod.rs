@@ -10,4 +10,6 @@ pub mod editor_command;
 pub mod editor_stdio;
 pub(crate) mod folders;
 pub mod instance;
+pub(crate) mod line;
 pub mod serving;
+pub mod window;

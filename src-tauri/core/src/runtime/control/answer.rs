@@ -73,7 +73,9 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
             ))
         }
         // Answered in `answer`, which hands the connection over.
-        Request::Editor => return Err(Error::Control("an editor channel is a connection".into())),
+        Request::Editor | Request::Window => {
+            return Err(Error::Control("a channel is a connection".into()))
+        }
         Request::EditorSend { message } => {
             instance.editor_message(None, message).await?;
             Value::Null
@@ -135,6 +137,7 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
             Ok(Request::Editor) => {
                 return crate::runtime::editor::serve(instance, stream, pid).await
             }
+            Ok(Request::Window) => return crate::runtime::window::channel::serve(instance, stream).await,
             Ok(req) => match dispatch(instance, req).await {
                 Ok(v) => Response::Ok(v),
                 Err(e) => Response::Error((&e).into()),

@@ -70,6 +70,9 @@ pub enum Request {
     /// Turns this connection into an editor channel (runtime::editor): no reply line, JSON lines
     /// both ways until either side closes.
     Editor,
+    /// Turns this connection into the review window's channel (runtime::window): no reply
+    /// line, JSON lines both ways until either side closes.
+    Window,
     /// One editor message from a one-shot command (`redline mention`, `redline context`).
     EditorSend {
         message: crate::review::editor::Message,
@@ -98,7 +101,7 @@ pub(super) enum Response {
 pub(super) const REQUEST_READ: Duration = Duration::from_secs(10);
 
 /// The longest request line: a proposal or a diff's text, JSON-escaped, with room to spare.
-pub(super) const MAX_REQUEST_BYTES: u64 = 3 * crate::surfaces::diff_pair::MAX_DIFF_BYTES as u64 / 2;
+pub const MAX_REQUEST_BYTES: u64 = 3 * crate::surfaces::diff_pair::MAX_DIFF_BYTES as u64 / 2;
 
 /// Sends `req` on a connection to the instance and reads its reply.
 pub(super) async fn request<S: AsyncRead + AsyncWrite + Unpin>(

@@ -1,0 +1,191 @@
+//! The core's end of the window channel: the page's calls carried out on the instance and
+//! answered by id, the review queue's events and the hub's commands sent as they happen.
+
+use super::hub::Command;
+use super::message::{Answer, Call, Down, Up, MAX_UP_LINE};
+use crate::api::fault::Fault;
+use crate::error::Result;
+use crate::review::{Detail, Resolved, ReviewEvent};
+use crate::runtime::companion::Decision;
+use crate::runtime::instance::Instance;
+use crate::runtime::line::{next_line, Line};
+use crate::surfaces::editor_jump;
+use futures::stream::{FuturesUnordered, StreamExt};
+use serde_json::{json, Value};
+use std::time::Duration;
+use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
+use tokio::sync::broadcast::error::RecvError;
+
+/// Calls carried out at once on one channel; past it the channel reads no more until one ends.
+const IN_FLIGHT: usize = 32;
+
+/// A window that reads nothing for this long is let go (it stopped, or hangs): the channel
+/// closes, and the launcher brings a new window if one is wanted.
+const WRITE_DEADLINE: Duration = Duration::from_secs(10);
+
+/// Serves one window until either side closes the channel.
+pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mut stream: S) {
+    // Subscribed before the window can list the reviews, so none added in between is missed.
+    let mut events = instance.reviews().subscribe();
+    let hub = instance.windows();
+    let mut attached = hub.attach();
+    if let Some(focus) = attached.pending.take() {
+        if !send(&mut stream, &Down::<Detail, Resolved>::Show { focus }).await {
+            return;
+        }
+    }
+    let mut calls = FuturesUnordered::new();
+    let (mut buf, mut over) = (Vec::new(), false);
+    loop {
+        let down: Down = tokio::select! {
+            Some((id, answer)) = calls.next(), if !calls.is_empty() => Down::Reply { id, answer },
+            line = next_line(&mut stream, &mut buf, &mut over, MAX_UP_LINE as usize),
+                if calls.len() < IN_FLIGHT =>
+            {
+                match line {
+                    Ok(Line::Text(bytes)) => match serde_json::from_slice::<Up>(&bytes) {
+                        Ok(Up::Call { id, call }) => {
+                            calls.push(async move { (id, answer(instance, call).await) });
+                            continue;
+                        }
+                        Ok(Up::Ready) => {
+                            hub.note_ready();
+                            continue;
+                        }
+                        Ok(Up::Visible { visible }) => {
+                            hub.note_visible(visible);
+                            continue;
+                        }
+                        Err(e) => {
+                            tracing::warn!("window channel: a line that is no message: {e}");
+                            continue;
+                        }
+                    },
+                    Ok(Line::TooLong) => {
+                        tracing::warn!("window channel: a line over {MAX_UP_LINE} bytes, dropped");
+                        continue;
+                    }
+                    Ok(Line::Closed) | Err(_) => return,
+                }
+            }
+            event = events.recv() => match event {
+                Ok(ReviewEvent::Added(r)) => Down::Added { review: r.detail() },
+                Ok(ReviewEvent::Updated(r)) => Down::Updated { review: r.detail() },
+                Ok(ReviewEvent::Resolved { id, outcome, .. }) => Down::Resolved {
+                    resolved: Resolved { id, outcome },
+                },
+                // The window's list is behind: it ends, and a new one lists the queue afresh.
+                Err(RecvError::Lagged(n)) => {
+                    tracing::warn!("window channel: the window fell {n} events behind; closing it");
+                    return;
+                }
+                Err(RecvError::Closed) => return,
+            },
+            command = attached.commands.recv() => match command {
+                Ok(Command::Show { focus }) => Down::Show { focus },
+                Ok(Command::Quit) | Err(RecvError::Closed) => {
+                    let _ = send(&mut stream, &Down::<Detail, Resolved>::Quit).await;
+                    return;
+                }
+                Err(RecvError::Lagged(_)) => Down::Show { focus: false },
+            },
+        };
+        if !send(&mut stream, &down).await {
+            return;
+        }
+    }
+}
+
+/// One line to the window; false if it is gone or stopped reading.
+async fn send<S: AsyncWrite + Unpin, D: serde::Serialize, R: serde::Serialize>(
+    stream: &mut S,
+    down: &Down<D, R>,
+) -> bool {
+    let Ok(mut line) = serde_json::to_vec(down) else {
+        return false;
+    };
+    line.push(b'\n');
+    let write = async {
+        stream.write_all(&line).await?;
+        stream.flush().await
+    };
+    matches!(tokio::time::timeout(WRITE_DEADLINE, write).await, Ok(Ok(())))
+}
+
+async fn answer(instance: &Instance, call: Call) -> Answer {
+    match carry_out(instance, call).await {
+        Ok(v) => Answer::Ok(v),
+        Err(e) => Answer::Error(Fault::from(&e)),
+    }
+}
+
+async fn carry_out(instance: &Instance, call: Call) -> Result<Value> {
+    Ok(match call {
+        Call::ReviewsList => json!(instance.details()),
+        Call::ReviewUpdate {
+            id,
+            revision,
+            content,
+        } => {
+            instance.update(id, revision, content)?;
+            Value::Null
+        }
+        Call::ReviewAccept {
+            id,
+            revision,
+            content,
+        } => {
+            instance
+                .decide(id, Decision::AcceptRevision { revision, content })
+                .await?;
+            Value::Null
+        }
+        Call::ReviewReject { id } => {
+            instance.decide(id, Decision::Reject).await?;
+            Value::Null
+        }
+        Call::ReviewOpenInEditor { id, line } => {
+            let review = instance.review(id)?;
+            let editor =
+                editor_jump::chosen(&instance.settings().await, |k| std::env::var(k).ok());
+            let terminals = editor_jump::Terminals::os(instance.dirs().runtime.clone());
+            editor_jump::open(&review, line, editor.as_deref(), &terminals)?;
+            Value::Null
+        }
+        Call::ReviewDiskChanged { id } => json!(instance.disk_changed(id)?),
+        Call::ReviewMention {
+            id,
+            line_start,
+            line_end,
+        } => {
+            instance.mention(id, line_start, line_end).await?;
+            Value::Null
+        }
+        Call::ReviewSelect { id, selection } => {
+            instance.select(id, selection).await?;
+            Value::Null
+        }
+        Call::ReviewShown { id } => {
+            if let Some(ms) = instance.since_added(id) {
+                tracing::info!(review = id, ms, "review shown");
+            }
+            Value::Null
+        }
+        Call::RejectAll => {
+            instance.reject_all().await?;
+            Value::Null
+        }
+        Call::SettingsGet => json!(instance.settings().await),
+        Call::SettingsSet { settings } => {
+            instance.set_settings(settings).await?;
+            Value::Null
+        }
+        Call::Welcome => {
+            let config = crate::workspace::config::Config::load(&instance.dirs().config_file())?;
+            json!(crate::doctor::welcome(instance.status().await, config).await)
+        }
+        Call::WorkspaceAdd { path } => {
+            json!(instance.add_workspace(&path, false).await?)
+        }
+    })
+}

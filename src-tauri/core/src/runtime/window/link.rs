@@ -1,0 +1,141 @@
+//! The review window's end of the channel: calls answered by id, the core's events in order.
+
+use super::message::{Answer, Call, Down, Up, MAX_DOWN_LINE};
+use crate::api::fault::Fault;
+use crate::error::{Error, Result};
+use crate::platform::dirs::Dirs;
+use crate::runtime::control::{self, Request};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::{mpsc, oneshot};
+
+type Waiting = Arc<Mutex<HashMap<u64, oneshot::Sender<Answer>>>>;
+
+/// An event from the core, its payloads as JSON for the page.
+pub type Event = Down<Value, Value>;
+
+/// The window's handle on the channel: cheap to clone, one per command handler.
+#[derive(Clone)]
+pub struct Link {
+    up: mpsc::Sender<Up>,
+    waiting: Waiting,
+    next: Arc<AtomicU64>,
+}
+
+/// Connects to the running instance's control socket and turns the connection into a window
+/// channel. The receiver yields the core's events and ends when the core goes.
+pub async fn connect(dirs: &Dirs) -> Result<(Link, mpsc::Receiver<Event>)> {
+    let stream = control::connect(dirs).await?;
+    Ok(over(stream).await?)
+}
+
+/// As `connect`, over a stream already connected to the core (a test's socket, a forwarded one).
+pub async fn over<S>(stream: S) -> Result<(Link, mpsc::Receiver<Event>)>
+where
+    S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+{
+    let (read, mut write) = tokio::io::split(stream);
+    let mut hello = serde_json::to_vec(&Request::Window)
+        .map_err(|e| Error::Control(format!("window channel: {e}")))?;
+    hello.push(b'\n');
+    write
+        .write_all(&hello)
+        .await
+        .map_err(|e| Error::Control(format!("window channel: {e}")))?;
+
+    let (up, mut up_rx) = mpsc::channel::<Up>(64);
+    let (events, events_rx) = mpsc::channel::<Event>(256);
+    let waiting: Waiting = Arc::default();
+
+    tokio::spawn(async move {
+        while let Some(line) = up_rx.recv().await {
+            let Ok(mut bytes) = serde_json::to_vec(&line) else {
+                continue;
+            };
+            bytes.push(b'\n');
+            if write.write_all(&bytes).await.is_err() {
+                return;
+            }
+        }
+    });
+
+    let answers = waiting.clone();
+    tokio::spawn(async move {
+        let mut read = BufReader::new(read);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let n = match (&mut read).take(MAX_DOWN_LINE).read_until(b'\n', &mut line).await {
+                Ok(n) => n,
+                Err(_) => break,
+            };
+            if n == 0 || !line.ends_with(b"\n") {
+                // The core went, or sent a line past any it writes: the channel is over.
+                break;
+            }
+            match serde_json::from_slice::<Event>(&line) {
+                Ok(Down::Reply { id, answer }) => {
+                    let to = lock(&answers).remove(&id);
+                    if let Some(to) = to {
+                        let _ = to.send(answer);
+                    }
+                }
+                Ok(event) => {
+                    if events.send(event).await.is_err() {
+                        break;
+                    }
+                }
+                Err(e) => tracing::warn!("window channel: a line the window cannot read: {e}"),
+            }
+        }
+        // Calls still waiting learn that no answer comes.
+        lock(&answers).clear();
+    });
+
+    Ok((
+        Link {
+            up,
+            waiting,
+            next: Arc::new(AtomicU64::new(1)),
+        },
+        events_rx,
+    ))
+}
+
+fn lock(w: &Waiting) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<Answer>>> {
+    w.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn gone() -> Fault {
+    Fault {
+        code: "not_running".into(),
+        message: "Redline closed the review window's channel (it quit or restarted)".into(),
+    }
+}
+
+impl Link {
+    /// Sends `call` and waits for its answer; a fault the page shows if it failed or the core
+    /// went.
+    pub async fn call(&self, call: Call) -> std::result::Result<Value, Fault> {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        lock(&self.waiting).insert(id, tx);
+        if self.up.send(Up::Call { id, call }).await.is_err() {
+            lock(&self.waiting).remove(&id);
+            return Err(gone());
+        }
+        match rx.await {
+            Ok(Answer::Ok(v)) => Ok(v),
+            Ok(Answer::Error(f)) => Err(f),
+            Err(_) => Err(gone()),
+        }
+    }
+
+    /// Tells the core something that needs no answer (`Ready`, `Visible`).
+    pub async fn note(&self, up: Up) {
+        let _ = self.up.send(up).await;
+    }
+}

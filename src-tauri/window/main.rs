@@ -1,0 +1,11 @@
+//! `redline-window`: the review window, a Tauri app that `redline` starts as a child process. It
+//! shows what the core sends over the window channel and sends back what the user does; it
+//! reads no workspace file itself.
+
+mod app;
+mod commands;
+mod view;
+
+fn main() -> std::process::ExitCode {
+    app::main()
+}
