@@ -7,16 +7,15 @@ use crate::platform::peer::{self, PeerProcess};
 use crate::review::editor::{Message, MAX_LINE};
 use crate::review::{Outcome, ReviewEvent, ReviewId};
 use crate::runtime::instance::Instance;
+use crate::runtime::line::{next_line, PeerLine};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use crate::runtime::line::{next_line, Line};
 use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::broadcast::error::RecvError;
 
 static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
-
 
 pub(crate) fn error_line(id: Option<u64>, e: &Error) -> Value {
     json!({"type": "error", "id": id, "code": e.code(), "message": e.to_string()})
@@ -80,12 +79,12 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(
             }
             line = next_line(&mut stream, &mut buf, &mut over, MAX_LINE) => {
                 let reply = match line {
-                    Ok(Line::Closed) | Err(_) => break,
-                    Ok(Line::TooLong) => Some(error_line(
+                    Ok(PeerLine::Closed) | Err(_) => break,
+                    Ok(PeerLine::TooLong) => Some(error_line(
                         None,
                         &Error::EditorMessage(format!("line longer than {MAX_LINE} bytes")),
                     )),
-                    Ok(Line::Text(bytes)) => handle(instance, owner, &bytes).await,
+                    Ok(PeerLine::Text(bytes)) => handle(instance, owner, &bytes).await,
                 };
                 if let Some(reply) = reply {
                     if !write(&mut stream, &reply).await {

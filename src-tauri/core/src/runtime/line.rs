@@ -3,7 +3,7 @@
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 /// One line read from a peer.
-pub(crate) enum Line {
+pub(crate) enum PeerLine {
     Text(Vec<u8>),
     /// Longer than `max`: dropped up to its newline.
     TooLong,
@@ -18,11 +18,11 @@ pub(crate) async fn next_line<R: AsyncBufRead + Unpin>(
     buf: &mut Vec<u8>,
     over: &mut bool,
     max: usize,
-) -> std::io::Result<Line> {
+) -> std::io::Result<PeerLine> {
     loop {
         let chunk = r.fill_buf().await?;
         if chunk.is_empty() {
-            return Ok(Line::Closed);
+            return Ok(PeerLine::Closed);
         }
         let (take, done) = match chunk.iter().position(|b| *b == b'\n') {
             Some(i) => (i + 1, true),
@@ -39,9 +39,9 @@ pub(crate) async fn next_line<R: AsyncBufRead + Unpin>(
         r.consume(take);
         if done {
             if std::mem::take(over) {
-                return Ok(Line::TooLong);
+                return Ok(PeerLine::TooLong);
             }
-            return Ok(Line::Text(std::mem::take(buf)));
+            return Ok(PeerLine::Text(std::mem::take(buf)));
         }
     }
 }

@@ -24,5 +24,6 @@ mod peer;
 mod peer_hostile;
 mod sessions_started;
 mod settings;
+mod window;
 mod ws_claude;
 mod ws_container;

@@ -137,7 +137,9 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
             Ok(Request::Editor) => {
                 return crate::runtime::editor::serve(instance, stream, pid).await
             }
-            Ok(Request::Window) => return crate::runtime::window::channel::serve(instance, stream).await,
+            Ok(Request::Window) => {
+                return crate::runtime::window::channel::serve(instance, stream).await
+            }
             Ok(req) => match dispatch(instance, req).await {
                 Ok(v) => Response::Ok(v),
                 Err(e) => Response::Error((&e).into()),

@@ -2,13 +2,13 @@
 //! answered by id, the review queue's events and the hub's commands sent as they happen.
 
 use super::hub::Command;
-use super::message::{Answer, Call, Down, Up, MAX_UP_LINE};
+use super::message::{Call, Down, Returned, Up, MAX_UP_LINE};
 use crate::api::fault::Fault;
 use crate::error::Result;
 use crate::review::{Detail, Resolved, ReviewEvent};
 use crate::runtime::companion::Decision;
 use crate::runtime::instance::Instance;
-use crate::runtime::line::{next_line, Line};
+use crate::runtime::line::{next_line, PeerLine};
 use crate::surfaces::editor_jump;
 use futures::stream::{FuturesUnordered, StreamExt};
 use serde_json::{json, Value};
@@ -43,7 +43,7 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mu
                 if calls.len() < IN_FLIGHT =>
             {
                 match line {
-                    Ok(Line::Text(bytes)) => match serde_json::from_slice::<Up>(&bytes) {
+                    Ok(PeerLine::Text(bytes)) => match serde_json::from_slice::<Up>(&bytes) {
                         Ok(Up::Call { id, call }) => {
                             calls.push(async move { (id, answer(instance, call).await) });
                             continue;
@@ -61,11 +61,11 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mu
                             continue;
                         }
                     },
-                    Ok(Line::TooLong) => {
+                    Ok(PeerLine::TooLong) => {
                         tracing::warn!("window channel: a line over {MAX_UP_LINE} bytes, dropped");
                         continue;
                     }
-                    Ok(Line::Closed) | Err(_) => return,
+                    Ok(PeerLine::Closed) | Err(_) => return,
                 }
             }
             event = events.recv() => match event {
@@ -109,13 +109,16 @@ async fn send<S: AsyncWrite + Unpin, D: serde::Serialize, R: serde::Serialize>(
         stream.write_all(&line).await?;
         stream.flush().await
     };
-    matches!(tokio::time::timeout(WRITE_DEADLINE, write).await, Ok(Ok(())))
+    matches!(
+        tokio::time::timeout(WRITE_DEADLINE, write).await,
+        Ok(Ok(()))
+    )
 }
 
-async fn answer(instance: &Instance, call: Call) -> Answer {
+async fn answer(instance: &Instance, call: Call) -> Returned {
     match carry_out(instance, call).await {
-        Ok(v) => Answer::Ok(v),
-        Err(e) => Answer::Error(Fault::from(&e)),
+        Ok(v) => Returned::Ok(v),
+        Err(e) => Returned::Error(Fault::from(&e)),
     }
 }
 
@@ -146,8 +149,7 @@ async fn carry_out(instance: &Instance, call: Call) -> Result<Value> {
         }
         Call::ReviewOpenInEditor { id, line } => {
             let review = instance.review(id)?;
-            let editor =
-                editor_jump::chosen(&instance.settings().await, |k| std::env::var(k).ok());
+            let editor = editor_jump::chosen(&instance.settings().await, |k| std::env::var(k).ok());
             let terminals = editor_jump::Terminals::os(instance.dirs().runtime.clone());
             editor_jump::open(&review, line, editor.as_deref(), &terminals)?;
             Value::Null

@@ -118,12 +118,13 @@ impl WindowHub {
         self.presence.subscribe()
     }
 
-    pub fn set_problem(&self, problem: Option<String>) {
+    /// Records why the window cannot start (`None`: it can); true if that changed.
+    pub fn set_problem(&self, problem: Option<String>) -> bool {
         self.problem.send_if_modified(|p| {
             let changed = *p != problem;
             *p = problem;
             changed
-        });
+        })
     }
 
     /// Why the review window cannot start, while it cannot.
@@ -158,11 +159,17 @@ mod tests {
         let mut a = hub.attach();
         assert_eq!(a.pending, None);
         assert!(hub.show(false));
-        assert_eq!(a.commands.try_recv().ok(), Some(Command::Show { focus: false }));
+        assert_eq!(
+            a.commands.try_recv().ok(),
+            Some(Command::Show { focus: false })
+        );
         hub.note_ready();
         hub.note_visible(true);
         let p = *hub.presence().borrow();
-        assert_eq!((p.attached, p.ready, p.visible, p.generation), (1, true, true, 1));
+        assert_eq!(
+            (p.attached, p.ready, p.visible, p.generation),
+            (1, true, true, 1)
+        );
         drop(a);
         let p = *hub.presence().borrow();
         assert_eq!((p.attached, p.ready, p.visible), (0, false, true));

@@ -1,6 +1,6 @@
 //! The review window's end of the channel: calls answered by id, the core's events in order.
 
-use super::message::{Answer, Call, Down, Up, MAX_DOWN_LINE};
+use super::message::{Call, Down, Returned, Up, MAX_DOWN_LINE};
 use crate::api::fault::Fault;
 use crate::error::{Error, Result};
 use crate::platform::dirs::Dirs;
@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, oneshot};
 
-type Waiting = Arc<Mutex<HashMap<u64, oneshot::Sender<Answer>>>>;
+type Waiting = Arc<Mutex<HashMap<u64, oneshot::Sender<Returned>>>>;
 
 /// An event from the core, its payloads as JSON for the page.
 pub type Event = Down<Value, Value>;
@@ -29,7 +29,7 @@ pub struct Link {
 /// channel. The receiver yields the core's events and ends when the core goes.
 pub async fn connect(dirs: &Dirs) -> Result<(Link, mpsc::Receiver<Event>)> {
     let stream = control::connect(dirs).await?;
-    Ok(over(stream).await?)
+    over(stream).await
 }
 
 /// As `connect`, over a stream already connected to the core (a test's socket, a forwarded one).
@@ -60,6 +60,8 @@ where
                 return;
             }
         }
+        // Every handle is gone: the core hears the window leave.
+        let _ = write.shutdown().await;
     });
 
     let answers = waiting.clone();
@@ -68,7 +70,11 @@ where
         let mut line = Vec::new();
         loop {
             line.clear();
-            let n = match (&mut read).take(MAX_DOWN_LINE).read_until(b'\n', &mut line).await {
+            let n = match (&mut read)
+                .take(MAX_DOWN_LINE)
+                .read_until(b'\n', &mut line)
+                .await
+            {
                 Ok(n) => n,
                 Err(_) => break,
             };
@@ -105,7 +111,7 @@ where
     ))
 }
 
-fn lock(w: &Waiting) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<Answer>>> {
+fn lock(w: &Waiting) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<Returned>>> {
     w.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -128,8 +134,8 @@ impl Link {
             return Err(gone());
         }
         match rx.await {
-            Ok(Answer::Ok(v)) => Ok(v),
-            Ok(Answer::Error(f)) => Err(f),
+            Ok(Returned::Ok(v)) => Ok(v),
+            Ok(Returned::Error(f)) => Err(f),
             Err(_) => Err(gone()),
         }
     }

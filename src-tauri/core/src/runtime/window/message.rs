@@ -21,7 +21,11 @@ pub const MAX_DOWN_LINE: u64 = 4 * crate::surfaces::diff_pair::MAX_DIFF_BYTES as
 
 /// A line from the window to the core.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Up {
     /// A question or an action from the page, answered with a `Down::Reply` of the same `id`.
     Call { id: u64, call: Call },
@@ -34,7 +38,11 @@ pub enum Up {
 
 /// What the page asks of the core: the review window's commands, one each.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "call", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "call",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Call {
     ReviewsList,
     /// `revision`: the proposal the edits were made against (a newer one refuses them).
@@ -90,15 +98,30 @@ pub enum Call {
 /// the core writes its own types; a window that only passes them to its page may read them as
 /// JSON values.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Down<D = Detail, R = Resolved> {
     /// The answer to the `Up::Call` with this `id`.
-    Reply { id: u64, answer: Answer },
-    Added { review: D },
-    Updated { review: D },
-    Resolved { resolved: R },
+    Reply {
+        id: u64,
+        answer: Returned,
+    },
+    Added {
+        review: D,
+    },
+    Updated {
+        review: D,
+    },
+    Resolved {
+        resolved: R,
+    },
     /// Show the window; with `focus`, take the keyboard too.
-    Show { focus: bool },
+    Show {
+        focus: bool,
+    },
     /// Redline is quitting: end the window process.
     Quit,
 }
@@ -106,7 +129,7 @@ pub enum Down<D = Detail, R = Resolved> {
 /// A call's outcome: its value, or the fault the page shows (`{code, message}`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub enum Answer {
+pub enum Returned {
     Ok(Value),
     Error(Fault),
 }
