@@ -64,7 +64,8 @@ pub const LAYERS: &[Layer] = &[
         ],
         holds: "companion (one workspace's servers, wired), bridge (container listeners), instance, \
                 serving, control channel (Unix socket; named pipe on Windows), the editor channel, \
-                command, folders (Copilot CLI sessions' folders)",
+                the review window's channel, hub and launcher, command, folders (Copilot CLI \
+                sessions' folders)",
     },
 ];
 
