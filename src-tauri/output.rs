@@ -171,4 +171,7 @@ pub(crate) fn print_status(s: &Status) {
     for line in crate::editor_channels::lines(&s.editors) {
         outln!("{line}");
     }
+    if let Some(problem) = &s.window_problem {
+        outln!("review window: {problem}");
+    }
 }

@@ -14,6 +14,9 @@ pub struct Status {
     /// The editors connected over `redline editor --stdio`, oldest first.
     #[serde(default)]
     pub editors: Vec<EditorChannel>,
+    /// Why the review window cannot start, while it cannot (docs/window.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_problem: Option<String>,
 }
 
 /// One editor channel (`redline editor --stdio`): which editor, since when, and the workspaces

@@ -247,6 +247,8 @@ async fn a_window_that_cannot_start_is_said_once_with_why_and_the_servers_stay_u
     let said = problem.borrow_and_update().clone().unwrap();
     assert!(said.contains("EGL_BAD_PARAMETER"), "{said}");
     assert!(said.contains("redline review list"), "{said}");
+    // `redline status` says it too.
+    assert_eq!(f.instance.status().await.window_problem, Some(said));
 
     // The servers stay up: a CLI's proposal is queued and answered without a window.
     let mut cli = f.session().await;

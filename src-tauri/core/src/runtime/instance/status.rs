@@ -39,6 +39,7 @@ impl Instance {
             keyring: self.world.tokens.state().into(),
             workspaces,
             editors,
+            window_problem: self.windows().problem().borrow().clone(),
         }
     }
 }
