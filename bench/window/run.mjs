@@ -4,7 +4,11 @@
 // 5,000-line file with 200 changes), and the memory (PSS and RSS) of all the app's processes.
 // Runs the real app under its own Xvfb display in temp dirs, `--launches` times; prints markdown.
 //
+// Then the cost of one command (`redline review list`, `redline review reject`: wall and CPU time
+// per call), against a `serve --headless` of the same build, alternating with a baseline build.
+//
 //   node bench/window/run.mjs [--bin target/release/redline] [--launches 5] [--warm 10] [--big 5]
+//     [--cli-runs 20] [--vs-bin OLD_BUILD/redline]
 //     [--out FILE] [--readme README.md]   (--readme rewrites the figures between its bench-window markers)
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, chmodSync, existsSync } from 'node:fs';
@@ -12,6 +16,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+
+import { measureCalls, proposer } from './cli.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -23,6 +29,8 @@ const bin = resolve(opt('bin', join(repo, 'target/release/redline')));
 const launches = Number(opt('launches', '5'));
 const warmRuns = Number(opt('warm', '10'));
 const bigRuns = Number(opt('big', '5'));
+const cliRuns = Number(opt('cli-runs', '20'));
+const vsBin = opt('vs-bin', null);
 const out = opt('out', null);
 const readme = opt('readme', null);
 // How long a CLI works between connecting and its first openDiff, at the least: here, until the
@@ -240,6 +248,19 @@ async function fresh() {
   return shownReview.ms;
 }
 
+/** Wall and CPU ms per command call, this build against `--vs-bin`, on a headless instance. */
+async function commandCosts() {
+  const server = spawn(bin, ['serve', '--headless'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  children.push(server);
+  await until('the headless instance', () => { try { return JSON.parse(run('status', '--json')); } catch { return null; } });
+  const bins = [{ name: 'this build', path: bin }];
+  if (vsBin) bins.push({ name: 'baseline', path: resolve(vsBin) });
+  const calls = measureCalls({ bins, env, runs: cliRuns, propose: proposer(bin, env, join(dirs.ws, 'calls.rs')) });
+  run('quit');
+  await new Promise((res) => (server.exitCode !== null ? res() : server.on('exit', res)));
+  return { bins, calls };
+}
+
 async function main() {
   if (!existsSync(bin)) throw new Error(`no binary at ${bin}: cargo build --release first`);
   const xvfb = spawn('Xvfb', [display, '-screen', '0', '1600x1000x24'], { stdio: 'ignore' });
@@ -253,6 +274,7 @@ async function main() {
   for (let n = 0; n < launches; n++) results.push(await launch(n));
   const firsts = [];
   for (let n = 0; n < launches; n++) firsts.push(await fresh());
+  const calls = await commandCosts();
   const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
   const f = (x) => x.toFixed(1);
@@ -302,6 +324,14 @@ async function main() {
     row('making the window (GTK window, webview, WebKit processes started)', results.map((r) => r.coldMade)),
     row('its page loaded (HTML, scripts, styles), from the start of making it', results.map((r) => r.coldLoaded)),
     row('the rest: the page starts, lists the review, builds the editor, paints', results.map((r) => r.cold - r.coldLoaded)),
+    '',
+    `| one command against a running Redline, ms per call (${cliRuns} calls each, alternating) | wall min | wall median | wall max | CPU median |`,
+    '| --- | --- | --- | --- | --- |',
+    ...calls.bins.flatMap(({ name, path }) => ['list', 'reject'].map((c) => {
+      const w = stats(calls.calls[name][c].map((x) => x.wall));
+      const cpu = stats(calls.calls[name][c].map((x) => x.cpu));
+      return `| \`redline review ${c}\`, ${name} (\`${shown(path)}\`) | ${f(w.min)} | ${f(w.median)} | ${f(w.max)} | ${f(cpu.median)} |`;
+    })),
     '',
   ].join('\n');
   console.log(report);
