@@ -4,7 +4,10 @@
 
 mod app;
 mod commands;
+mod events;
+mod idle;
 mod view;
+mod web_process;
 
 fn main() -> std::process::ExitCode {
     app::main()
