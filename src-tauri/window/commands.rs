@@ -34,7 +34,15 @@ pub async fn reviews_list(core: Core<'_>) -> Answer<Vec<Value>> {
 /// re-proposed the file, they are refused (`superseded`) rather than replacing its new proposal.
 #[tauri::command]
 pub async fn review_update(core: Core<'_>, id: u64, revision: u64, content: String) -> Answer {
-    ask(&core, Call::ReviewUpdate { id, revision, content }).await
+    ask(
+        &core,
+        Call::ReviewUpdate {
+            id,
+            revision,
+            content,
+        },
+    )
+    .await
 }
 
 /// `content` is the edited text; `None` accepts as proposed (a read-only review takes no edits).
@@ -45,7 +53,15 @@ pub async fn review_accept(
     revision: u64,
     content: Option<String>,
 ) -> Answer {
-    ask(&core, Call::ReviewAccept { id, revision, content }).await
+    ask(
+        &core,
+        Call::ReviewAccept {
+            id,
+            revision,
+            content,
+        },
+    )
+    .await
 }
 
 /// Opens the review's file at `line` (1-based) in the user's editor: the core does, on its
@@ -63,7 +79,15 @@ pub async fn review_reject(core: Core<'_>, id: u64) -> Answer {
 /// "Ask about this part": the lines go to the Claude Code that opened the review.
 #[tauri::command]
 pub async fn review_mention(core: Core<'_>, id: u64, line_start: u32, line_end: u32) -> Answer {
-    ask(&core, Call::ReviewMention { id, line_start, line_end }).await
+    ask(
+        &core,
+        Call::ReviewMention {
+            id,
+            line_start,
+            line_end,
+        },
+    )
+    .await
 }
 
 #[tauri::command]

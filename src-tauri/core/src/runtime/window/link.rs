@@ -29,7 +29,7 @@ pub struct Link {
 /// channel. The receiver yields the core's events and ends when the core goes.
 pub async fn connect(dirs: &Dirs) -> Result<(Link, mpsc::Receiver<Event>)> {
     let stream = control::connect(dirs).await?;
-    Ok(over(stream).await?)
+    over(stream).await
 }
 
 /// As `connect`, over a stream already connected to the core (a test's socket, a forwarded one).
