@@ -1,7 +1,7 @@
 //! The window process from start to end: its environment, its link to the core, the Tauri app
 //! that holds the review window, and the exit status the launcher reads.
 
-use crate::{commands, events, idle, view};
+use crate::{commands, events, idle, view, visibility};
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::window::link;
 use std::process::ExitCode;
@@ -37,7 +37,7 @@ pub fn main() -> ExitCode {
         // The welcome page's "Add a workspace" picks the folder here, on the user's screen.
         .plugin(tauri_plugin_dialog::init())
         .manage(link)
-        .manage(view::Visibility::default())
+        .manage(visibility::Visibility::default())
         .manage(idle::Idle::default())
         .invoke_handler(tauri::generate_handler![
             commands::reviews_list,

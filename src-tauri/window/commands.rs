@@ -2,7 +2,7 @@
 //! page expects it, errors as `{code, message}`. Reviews and the welcome check go to the page as
 //! the core wrote them (JSON), as the events do: the window only passes them on.
 
-use crate::view;
+use crate::{queue, view};
 use redline_core::api::fault::Fault;
 use redline_core::review::selection::Selection;
 use redline_core::runtime::window::link::Link;
@@ -120,7 +120,7 @@ pub async fn settings_set(core: Core<'_>, settings: Settings) -> Answer {
 /// page's request may be older than the core's show.
 #[tauri::command]
 pub async fn window_hide(app: AppHandle) -> Answer {
-    if view::nothing_pending(&app).await {
+    if queue::is_empty(&app).await {
         hide(&app).await?;
     }
     Ok(())

@@ -2,7 +2,8 @@
 //! so gives back all of WebKit's memory (its web and network processes end with ours). The
 //! launcher starts a new one when a review may come.
 
-use crate::view::{self, Visibility};
+use crate::queue;
+use crate::visibility::Visibility;
 use std::time::Duration;
 use tauri::{AppHandle, Manager};
 use tokio::sync::watch;
@@ -51,8 +52,7 @@ pub async fn count_down(app: AppHandle) {
         if !quiet {
             continue;
         }
-        let released =
-            !app.state::<Visibility>().shown().await && view::nothing_pending(&app).await;
+        let released = !app.state::<Visibility>().shown().await && queue::is_empty(&app).await;
         // A review or a show that came while the core was asked wins over the release.
         if released && !stirred.has_changed().unwrap_or(true) {
             tracing::info!(

@@ -2,25 +2,16 @@
 //! shown, so a review pops up warm), shown and hidden as asked, and the core told of each.
 
 use crate::idle::Idle;
+use crate::queue;
+use crate::visibility::Visibility;
 use redline_core::runtime::window::link::Link;
-use redline_core::runtime::window::message::{Call, Up};
+use redline_core::runtime::window::message::Up;
 use tauri::{
     webview::PageLoadEvent, AppHandle, Emitter, Manager, WebviewUrl, WebviewWindow,
     WebviewWindowBuilder, Window, WindowEvent,
 };
 
 pub const LABEL: &str = "review";
-
-/// Whether the window is shown, as the core last heard it. Held while showing or hiding, so the
-/// core hears the changes in the order they happened.
-#[derive(Default)]
-pub struct Visibility(tokio::sync::Mutex<bool>);
-
-impl Visibility {
-    pub async fn shown(&self) -> bool {
-        *self.0.lock().await
-    }
-}
 
 /// Under WebDriver the window stays for good: a test drives one process from start to end.
 pub fn under_automation() -> bool {
@@ -136,19 +127,6 @@ pub async fn hide(app: &AppHandle) -> tauri::Result<()> {
     Ok(())
 }
 
-/// Whether the core holds no pending review. A core that cannot answer counts as none: the
-/// window then hides or lets go rather than waiting on it (its going ends this process anyway).
-pub async fn nothing_pending(app: &AppHandle) -> bool {
-    match app.state::<Link>().call(Call::ReviewsList).await {
-        Ok(serde_json::Value::Array(reviews)) => reviews.is_empty(),
-        Ok(_) => true,
-        Err(e) => {
-            tracing::warn!("cannot list the pending reviews: {}", e.message);
-            true
-        }
-    }
-}
-
 /// Closing hides the window. With reviews pending the page asks first (reject them, or keep
 /// them in the tray) and answers with `window_close_answer`.
 pub fn on_event(window: &Window, event: &WindowEvent) {
@@ -156,7 +134,7 @@ pub fn on_event(window: &Window, event: &WindowEvent) {
         api.prevent_close();
         let app = window.app_handle().clone();
         tauri::async_runtime::spawn(async move {
-            if nothing_pending(&app).await {
+            if queue::is_empty(&app).await {
                 let _ = hide(&app).await;
             } else {
                 let _ = app.emit_to(LABEL, "close-requested", ());
