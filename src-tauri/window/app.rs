@@ -3,10 +3,11 @@
 
 use crate::{commands, events, idle, view, visibility};
 use redline_core::platform::dirs::Dirs;
+use redline_core::platform::stop::StopSignals;
 use redline_core::runtime::window::link;
 use std::process::ExitCode;
 use tauri::async_runtime::{block_on, spawn};
-use tauri::RunEvent;
+use tauri::{AppHandle, RunEvent};
 
 /// Runs the window until the core tells it to quit, the core goes, or it is idle long enough.
 /// 0 for each of those; non-zero only when something failed, so the launcher can tell a crash
@@ -24,6 +25,13 @@ pub fn main() -> ExitCode {
         Err(e) => {
             eprintln!("redline-window: cannot reach Redline ({e}); it is started by redline");
             return ExitCode::from(2);
+        }
+    };
+    let signals = match block_on(async { StopSignals::install() }) {
+        Ok(signals) => signals,
+        Err(e) => {
+            eprintln!("redline-window: cannot listen for stop signals: {e}");
+            return ExitCode::from(1);
         }
     };
     // Before any webview exists: the window's storage follows a changed bundle identifier.
@@ -59,6 +67,7 @@ pub fn main() -> ExitCode {
         .setup(move |app| {
             view::make(app.handle())?;
             spawn(events::forward(app.handle().clone(), events));
+            spawn(exit_on_signal(app.handle().clone(), signals));
             if !view::under_automation() {
                 spawn(idle::count_down(app.handle().clone()));
             }
@@ -84,6 +93,14 @@ pub fn main() -> ExitCode {
         }
     });
     ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// SIGTERM or Ctrl+C (the session ending, the terminal that runs `redline`) is being told to
+/// end, not a failure: status 0, as for `Down::Quit`, so the launcher does not count a crash.
+async fn exit_on_signal(app: AppHandle, mut signals: StopSignals) {
+    signals.recv().await;
+    tracing::info!("stopped by a signal: the review window ends");
+    app.exit(0);
 }
 
 /// Settles process-wide settings before any thread starts.
