@@ -1,90 +1,39 @@
-//! The desktop app: a tray icon, the review window and the core's companion servers. It only
-//! wires: the core's state and events to the tray and the window, their actions back to the core.
-//! Empty without the `desktop` feature: the headless `redline` links no GUI library.
+//! The window process from start to end: its environment, its link to the core, the Tauri app
+//! that holds the review window, and the exit status the launcher reads.
 
-#![cfg(feature = "desktop")]
-
-mod commands;
-mod instance;
-mod tray;
-mod window;
-
-use instance::instance;
+use crate::{commands, events, idle, view, visibility};
 use redline_core::platform::dirs::Dirs;
 use redline_core::platform::stop::StopSignals;
-use redline_core::review::{Resolved, ReviewEvent};
-use redline_core::runtime::control::{self, Request};
-use redline_core::runtime::instance::World;
-use redline_core::runtime::serving::Serving;
-use redline_core::Error;
+use redline_core::runtime::window::link;
+use std::process::ExitCode;
 use tauri::async_runtime::{block_on, spawn};
-use tauri::{AppHandle, Emitter, RunEvent};
+use tauri::{AppHandle, RunEvent};
 
-/// Settles process-wide settings before any thread starts; call first thing in `main`.
-pub fn prepare_process() {
-    // WebKit's accelerated compositing renders a diff view no better but keeps GL buffers in the
-    // web process (software GL without a GPU): off unless the user asked for it. Measured in
-    // bench/window: the web process drops from ~300 to ~210 MB RSS.
-    #[cfg(target_os = "linux")]
-    if std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_none() {
-        // SAFETY: called before any other thread exists (see above).
-        unsafe { std::env::set_var("WEBKIT_DISABLE_COMPOSITING_MODE", "1") };
-        // Without compositing nothing in this process draws with GL, yet GTK initialises GL
-        // (Mesa, LLVM) when it opens a display no GTK app has opened before, to pick visuals:
-        // 25 MiB PSS held all day for nothing (bench/window, idle 87 -> 63 MiB).
-        if std::env::var_os("GDK_GL").is_none() {
-            // SAFETY: as above.
-            unsafe { std::env::set_var("GDK_GL", "disable") };
-        }
-    }
-}
-
-/// Why the desktop app cannot open a window here, if it cannot: checked before Tauri would
-/// initialise GTK, which panics with a backtrace without a display (over SSH, on a server).
-fn display_problem() -> Option<String> {
-    #[cfg(target_os = "linux")]
-    {
-        let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-        if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
-            return Some("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)".into());
-        }
-        if gtk::init().is_err() {
-            return Some("cannot open the display".into());
-        }
-    }
-    None
-}
-
-/// A second launch: the running instance shows its window. A headless one has none: that is an
-/// error (nothing opened, and a launcher or script must not think the app is up), saying what to
-/// do instead.
-fn show_running(dirs: &Dirs) -> Result<(), Error> {
-    let shown = block_on(control::call(dirs, &Request::Show))?;
-    if shown != serde_json::Value::Bool(true) {
-        return Err(Error::Refused(
-            "a headless Redline (`redline serve --headless`) is running, so no window opened; \
-             stop it with `redline quit` and run `redline` again, or use `redline review list`"
-                .into(),
-        ));
-    }
-    Ok(())
-}
-
-/// Runs the app until Quit. A second launch shows the running instance's window and returns.
-pub fn run(dirs: Dirs) -> Result<(), Error> {
-    // Without a display a running instance is still reachable; a new one would panic in GTK.
+/// Runs the window until the core tells it to quit, the core goes, or it is idle long enough.
+/// 0 for each of those; non-zero only when something failed, so the launcher can tell a crash
+/// from a release.
+pub fn main() -> ExitCode {
+    prepare_process();
+    init_logging();
+    // Without a display GTK panics with a backtrace: one line instead.
     if let Some(problem) = display_problem() {
-        return match show_running(&dirs) {
-            Err(Error::NotRunning) => Err(Error::NoDisplay(problem)),
-            other => other,
-        };
+        eprintln!("redline-window: {problem}");
+        return ExitCode::from(2);
     }
-    let serving = match block_on(Serving::start(&dirs, || World::os(dirs.clone()))) {
-        Ok(s) => s,
-        Err(Error::AlreadyRunning) => return show_running(&dirs),
-        Err(e) => return Err(e),
+    let (link, events) = match block_on(link::connect(&Dirs::from_env())) {
+        Ok(joined) => joined,
+        Err(e) => {
+            eprintln!("redline-window: cannot reach Redline ({e}); it is started by redline");
+            return ExitCode::from(2);
+        }
     };
-    let Serving { instance, signals } = serving;
+    let signals = match block_on(async { StopSignals::install() }) {
+        Ok(signals) => signals,
+        Err(e) => {
+            eprintln!("redline-window: cannot listen for stop signals: {e}");
+            return ExitCode::from(1);
+        }
+    };
     // Before any webview exists: the window's storage follows a changed bundle identifier.
     match redline_core::platform::bundle_id::carry_over(&std::env::vars().collect()) {
         Ok(Some(from)) => tracing::info!("window storage carried over from {}", from.display()),
@@ -92,23 +41,12 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         Err(e) => tracing::warn!("window storage not carried over: {e}"),
     }
 
-    // The first launch shows the welcome page, as a tray icon may have no host to show it (GNOME
-    // without the AppIndicator extension); later launches start in the tray. Not remembered
-    // (the config cannot be written): welcomed now, and the reason is logged.
-    let welcome = block_on(instance.first_launch()).unwrap_or_else(|e| {
-        tracing::warn!("the first launch's welcome is not remembered: {e}");
-        true
-    });
-
     let app = tauri::Builder::default()
-        .plugin(tauri_plugin_autostart::init(
-            tauri_plugin_autostart::MacosLauncher::LaunchAgent,
-            None,
-        ))
-        .plugin(tauri_plugin_clipboard_manager::init())
+        // The welcome page's "Add a workspace" picks the folder here, on the user's screen.
         .plugin(tauri_plugin_dialog::init())
-        .plugin(tauri_plugin_opener::init())
-        .manage(instance.clone())
+        .manage(link)
+        .manage(visibility::Visibility::default())
+        .manage(idle::Idle::default())
         .invoke_handler(tauri::generate_handler![
             commands::reviews_list,
             commands::review_update,
@@ -126,102 +64,89 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
             commands::welcome,
             commands::workspace_add,
         ])
-        .manage(window::Visibility::default())
         .setup(move |app| {
-            if window::under_automation() {
-                window::ensure(app.handle())?;
+            view::make(app.handle())?;
+            spawn(events::forward(app.handle().clone(), events));
+            spawn(exit_on_signal(app.handle().clone(), signals));
+            if !view::under_automation() {
+                spawn(idle::count_down(app.handle().clone()));
             }
-            tray::create(app.handle())?;
-            if welcome {
-                window::show(app.handle(), true);
-            }
-            let handle = app.handle().clone();
-            spawn(forward_reviews(handle.clone()));
-            spawn(forward_show_requests(handle.clone()));
-            spawn(prepare_on_connect(handle.clone()));
-            spawn(exit_on_quit(handle, signals));
             Ok(())
         })
-        .on_window_event(window::on_event)
-        .build(tauri::generate_context!())
-        .map_err(|e| Error::Control(format!("cannot start the desktop app: {e}")))?;
-    say_started();
-
-    app.run(move |_, event| match event {
-        // Closing the window never quits a tray app; only Quit does.
-        RunEvent::ExitRequested {
-            code: None, api, ..
-        } => api.prevent_exit(),
-        RunEvent::Exit => block_on(instance.shutdown()),
-        _ => {}
-    });
-    Ok(())
-}
-
-/// One line on the terminal that launched the app: it runs on, and where to find it. Not a
-/// failure when nobody reads it (launched from a menu, stderr closed).
-fn say_started() {
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "redline: started; its menu is the Redline icon in the system tray (no tray? run \
-         `redline` again to open its window; `redline quit` stops it)"
-    );
-}
-
-/// The core's review events, to the window (as events) and the tray (as a rebuilt menu, only
-/// when the pending count can change: edits pushed while typing must not rebuild it).
-async fn forward_reviews(app: AppHandle) {
-    let instance = instance(&app);
-    let mut events = instance.reviews().subscribe();
-    loop {
-        match events.recv().await {
-            Ok(ReviewEvent::Added(r)) => {
-                let _ = app.emit("review-added", r.detail());
-                window::pop_up(&app, instance.settings().await.popup);
-            }
-            Ok(ReviewEvent::Updated(r)) => {
-                let _ = app.emit("review-updated", r.detail());
-                continue;
-            }
-            Ok(ReviewEvent::Resolved { id, outcome, .. }) => {
-                let _ = app.emit("review-resolved", Resolved { id, outcome });
-            }
-            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-            Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+        .on_window_event(view::on_event)
+        .build(tauri::generate_context!());
+    let app = match app {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("redline-window: cannot start the review window: {e}");
+            return ExitCode::from(1);
         }
-        tray::refresh(&app).await;
-    }
+    };
+
+    let code = app.run_return(|_, event| {
+        // Closing the window only hides it; the process ends on an explicit exit (with a code).
+        if let RunEvent::ExitRequested {
+            code: None, api, ..
+        } = event
+        {
+            api.prevent_exit();
+        }
+    });
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
 }
 
-async fn forward_show_requests(app: AppHandle) {
-    let mut requests = instance(&app).show_requests();
-    while requests.recv().await.is_ok() {
-        window::show(&app, true);
-    }
-}
-
-/// Each CLI session that starts (any workspace, any protocol) makes the review window ready,
-/// hidden, if there is none: the review it may send pops up warm.
-async fn prepare_on_connect(app: AppHandle) {
-    let mut started = instance(&app).reviews().sessions_started();
-    // Sessions that started before this task ran count too: they may send a review next.
-    let mut seen = 0;
-    loop {
-        seen = match started.wait_for(|n| *n > seen).await {
-            Ok(n) => *n,
-            Err(_) => return,
-        };
-        window::prepare(&app);
-    }
-}
-
-/// `redline quit`, the tray's Quit, SIGTERM and Ctrl+C all end the app the same way.
-async fn exit_on_quit(app: AppHandle, mut signals: StopSignals) {
-    let core = instance(&app);
-    tokio::select! {
-        _ = core.quit_requested() => {}
-        _ = signals.recv() => {}
-    }
+/// SIGTERM or Ctrl+C (the session ending, the terminal that runs `redline`) is being told to
+/// end, not a failure: status 0, as for `Down::Quit`, so the launcher does not count a crash.
+async fn exit_on_signal(app: AppHandle, mut signals: StopSignals) {
+    signals.recv().await;
+    tracing::info!("stopped by a signal: the review window ends");
     app.exit(0);
+}
+
+/// Settles process-wide settings before any thread starts.
+fn prepare_process() {
+    // WebKit's accelerated compositing renders a diff view no better but keeps GL buffers in the
+    // web process (software GL without a GPU): off unless the user asked for it. Measured in
+    // bench/window: the web process drops from ~300 to ~210 MB RSS.
+    #[cfg(target_os = "linux")]
+    if std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_none() {
+        // SAFETY: called first thing in `main`, before any other thread exists.
+        unsafe { std::env::set_var("WEBKIT_DISABLE_COMPOSITING_MODE", "1") };
+        // Without compositing nothing in this process draws with GL, yet GTK initialises GL
+        // (Mesa, LLVM) when it opens a display no GTK app has opened before, to pick visuals:
+        // 25 MiB PSS for nothing (bench/window, idle 87 -> 63 MiB).
+        if std::env::var_os("GDK_GL").is_none() {
+            // SAFETY: as above.
+            unsafe { std::env::set_var("GDK_GL", "disable") };
+        }
+    }
+}
+
+/// Logs to stderr (the launcher passes it on to Redline's log); `RUST_LOG` overrides the level.
+fn init_logging() {
+    use std::io::IsTerminal;
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        // Colour escapes only for a person at a terminal who did not opt out (no-color.org).
+        .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+}
+
+/// Why no window can open here, if none can: checked before Tauri initialises GTK, which
+/// panics without a display.
+fn display_problem() -> Option<String> {
+    #[cfg(target_os = "linux")]
+    {
+        let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+        if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
+            return Some("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)".into());
+        }
+        if gtk::init().is_err() {
+            return Some("cannot open the display".into());
+        }
+    }
+    None
 }

@@ -1,110 +1,133 @@
-//! The review window's commands: each one a call into the core, errors as `{code, message}`.
+//! The page's commands: each one a call over the window channel, its answer read back as the
+//! page expects it, errors as `{code, message}`. Reviews and the welcome check go to the page as
+//! the core wrote them (JSON), as the events do: the window only passes them on.
 
+use crate::{queue, view};
 use redline_core::api::fault::Fault;
-use redline_core::doctor::Welcome;
 use redline_core::review::selection::Selection;
-use redline_core::review::Detail;
-use redline_core::runtime::companion::Decision;
-use redline_core::runtime::instance::Instance;
-use redline_core::surfaces::editor_jump;
+use redline_core::runtime::window::link::Link;
+use redline_core::runtime::window::message::Call;
 use redline_core::workspace::settings::Settings;
-use std::sync::Arc;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 use tauri::{AppHandle, State};
+use tauri_plugin_dialog::DialogExt;
 
-type Core<'a> = State<'a, Arc<Instance>>;
+type Core<'a> = State<'a, Link>;
 type Answer<T = ()> = Result<T, Fault>;
 
-fn fault(e: redline_core::Error) -> Fault {
-    Fault::from(&e)
+/// Asks the core and reads its answer as `T`.
+async fn ask<T: DeserializeOwned>(link: &Link, call: Call) -> Answer<T> {
+    let value = link.call(call).await?;
+    serde_json::from_value(value).map_err(|e| Fault {
+        code: "internal".into(),
+        message: format!("Redline answered the review window with something it cannot read: {e}"),
+    })
 }
 
 #[tauri::command]
-pub fn reviews_list(core: Core<'_>) -> Vec<Detail> {
-    core.details()
+pub async fn reviews_list(core: Core<'_>) -> Answer<Vec<Value>> {
+    ask(&core, Call::ReviewsList).await
 }
 
-#[tauri::command]
 /// `revision` is the `ReviewDetail.revision` the edits were made against: once the CLI has
 /// re-proposed the file, they are refused (`superseded`) rather than replacing its new proposal.
-pub fn review_update(core: Core<'_>, id: u64, revision: u64, content: String) -> Answer {
-    core.update(id, revision, content).map_err(fault)
+#[tauri::command]
+pub async fn review_update(core: Core<'_>, id: u64, revision: u64, content: String) -> Answer {
+    ask(
+        &core,
+        Call::ReviewUpdate {
+            id,
+            revision,
+            content,
+        },
+    )
+    .await
 }
 
-#[tauri::command]
 /// `content` is the edited text; `None` accepts as proposed (a read-only review takes no edits).
-/// `revision` is the proposal the window showed: once the CLI has re-proposed, `superseded`.
+#[tauri::command]
 pub async fn review_accept(
     core: Core<'_>,
     id: u64,
     revision: u64,
     content: Option<String>,
 ) -> Answer {
-    core.decide(id, Decision::AcceptRevision { revision, content })
-        .await
-        .map_err(fault)
+    ask(
+        &core,
+        Call::ReviewAccept {
+            id,
+            revision,
+            content,
+        },
+    )
+    .await
 }
 
-/// Opens the review's file at `line` (1-based, in the file on disk) in the settings' editor,
-/// else `$VISUAL`/`$EDITOR`.
+/// Opens the review's file at `line` (1-based) in the user's editor: the core does, on its
+/// machine, so the window never needs the workspace's files.
 #[tauri::command]
 pub async fn review_open_in_editor(core: Core<'_>, id: u64, line: u32) -> Answer {
-    let review = core.review(id).map_err(fault)?;
-    let editor = editor_jump::chosen(&core.settings().await, |k| std::env::var(k).ok());
-    let terminals = editor_jump::Terminals::os(core.dirs().runtime.clone());
-    editor_jump::open(&review, line, editor.as_deref(), &terminals).map_err(fault)
+    ask(&core, Call::ReviewOpenInEditor { id, line }).await
 }
 
 #[tauri::command]
 pub async fn review_reject(core: Core<'_>, id: u64) -> Answer {
-    core.decide(id, Decision::Reject).await.map_err(fault)
+    ask(&core, Call::ReviewReject { id }).await
 }
 
 /// "Ask about this part": the lines go to the Claude Code that opened the review.
 #[tauri::command]
 pub async fn review_mention(core: Core<'_>, id: u64, line_start: u32, line_end: u32) -> Answer {
-    core.mention(id, line_start, line_end).await.map_err(fault)
+    ask(
+        &core,
+        Call::ReviewMention {
+            id,
+            line_start,
+            line_end,
+        },
+    )
+    .await
 }
 
 #[tauri::command]
 pub async fn review_select(core: Core<'_>, id: u64, selection: Selection) -> Answer {
-    core.select(id, selection).await.map_err(fault)
+    ask(&core, Call::ReviewSelect { id, selection }).await
 }
 
 #[tauri::command]
-pub fn review_disk_changed(core: Core<'_>, id: u64) -> Answer<bool> {
-    core.disk_changed(id).map_err(fault)
+pub async fn review_disk_changed(core: Core<'_>, id: u64) -> Answer<bool> {
+    ask(&core, Call::ReviewDiskChanged { id }).await
 }
 
-/// The page painted a new review: log how long it took from the proposal's arrival.
+/// The page painted a new review: the core logs how long it took from the proposal's arrival.
 #[tauri::command]
-pub fn review_shown(core: Core<'_>, id: u64) {
-    if let Some(ms) = core.since_added(id) {
-        tracing::info!(review = id, ms, "review shown");
-    }
+pub async fn review_shown(core: Core<'_>, id: u64) -> Answer {
+    ask(&core, Call::ReviewShown { id }).await
 }
 
 #[tauri::command]
 pub async fn settings_get(core: Core<'_>) -> Answer<Settings> {
-    Ok(core.settings().await)
+    ask(&core, Call::SettingsGet).await
 }
 
 #[tauri::command]
 pub async fn settings_set(core: Core<'_>, settings: Settings) -> Answer {
-    core.set_settings(settings).await.map_err(fault)
+    ask(&core, Call::SettingsSet { settings }).await
 }
 
 /// The page has nothing left to show. A review that arrived meanwhile keeps the window up: the
-/// page's request may be older than the backend's show.
+/// page's request may be older than the core's show.
 #[tauri::command]
-pub fn window_hide(core: Core<'_>, app: AppHandle) -> Answer {
-    if !core.reviews().list().is_empty() {
-        return Ok(());
+pub async fn window_hide(app: AppHandle) -> Answer {
+    if queue::is_empty(&app).await {
+        hide(&app).await?;
     }
-    hide(&app)
+    Ok(())
 }
 
-fn hide(app: &AppHandle) -> Answer {
-    crate::window::hide(app).map_err(|e| Fault {
+async fn hide(app: &AppHandle) -> Answer {
+    view::hide(app).await.map_err(|e| Fault {
         code: "window".into(),
         message: e.to_string(),
     })
@@ -114,23 +137,35 @@ fn hide(app: &AppHandle) -> Answer {
 #[tauri::command]
 pub async fn window_close_answer(core: Core<'_>, app: AppHandle, reject_pending: bool) -> Answer {
     if reject_pending {
-        core.reject_all().await.map_err(fault)?;
+        ask::<()>(&core, Call::RejectAll).await?;
     }
-    hide(&app)
+    hide(&app).await
 }
 
 /// The welcome page's live check: what `redline doctor` says for the newest workspace.
 #[tauri::command]
-pub async fn welcome(core: Core<'_>) -> Answer<Welcome> {
-    let config =
-        redline_core::workspace::config::Config::load(&core.dirs().config_file()).map_err(fault)?;
-    Ok(redline_core::doctor::welcome(core.status().await, config).await)
+pub async fn welcome(core: Core<'_>) -> Answer<Value> {
+    ask(&core, Call::Welcome).await
 }
 
-/// Picks a folder and adds it as a workspace; `None` if the user cancelled.
+/// Picks a folder here, on the user's screen, and has the core add it as a workspace; `None`
+/// if the user cancelled. The tray hears of it from the core.
 #[tauri::command]
-pub async fn workspace_add(app: AppHandle) -> Answer<Option<String>> {
-    let added = crate::tray::add_workspace(&app).await.map_err(fault)?;
-    crate::tray::refresh(&app).await;
-    Ok(added.map(|p| p.to_string_lossy().into_owned()))
+pub async fn workspace_add(core: Core<'_>, app: AppHandle) -> Answer<Option<String>> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title("Add a workspace")
+        .pick_folder(move |folder| {
+            let _ = tx.send(folder);
+        });
+    let Ok(Some(folder)) = rx.await else {
+        return Ok(None);
+    };
+    let path = folder.into_path().map_err(|e| Fault {
+        code: "bad_path".into(),
+        message: format!("the folder picked cannot be a workspace: {e}"),
+    })?;
+    let added: String = ask(&core, Call::WorkspaceAdd { path }).await?;
+    Ok(Some(added))
 }

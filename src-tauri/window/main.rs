@@ -4,7 +4,12 @@
 
 mod app;
 mod commands;
+mod events;
+mod idle;
+mod queue;
 mod view;
+mod visibility;
+mod web_process;
 
 fn main() -> std::process::ExitCode {
     app::main()
