@@ -69,16 +69,18 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
-/// The whole tray menu. `token_hint` shows a token's first and last characters, never all of it.
+/// The whole tray menu. `token_hint` shows a token's first and last characters, never all of it;
+/// `window_problem` is why the review window cannot start, while it cannot.
 pub fn tray(
     status: &Status,
     reviews: &[Summary],
     autostart: bool,
+    window_problem: Option<&str>,
     token_hint: impl Fn(&Path) -> Option<String>,
 ) -> Vec<Item> {
     if status.workspaces.is_empty() {
         // First run: nothing is served until a workspace exists, so that comes first.
-        return first_run(autostart);
+        return first_run(autostart, window_problem);
     }
     let pending = reviews.len();
     let mut items = vec![if pending == 0 {
@@ -100,6 +102,7 @@ pub fn tray(
     if pending > MAX_LISTED {
         items.push(Item::Note(format!("and {} more", pending - MAX_LISTED)));
     }
+    items.extend(window_problem.map(problem_note));
     items.push(Item::Separator);
 
     items.push(Item::Note("Workspaces".into()));
@@ -253,7 +256,7 @@ fn footer(autostart: bool) -> [Item; 2] {
 }
 
 /// The menu before any workspace exists: add one, or open the welcome page that explains.
-fn first_run(autostart: bool) -> Vec<Item> {
+fn first_run(autostart: bool, window_problem: Option<&str>) -> Vec<Item> {
     let mut items = vec![
         Item::Action {
             label: "Add a workspace…".into(),
@@ -264,10 +267,31 @@ fn first_run(autostart: bool) -> Vec<Item> {
             label: "Getting started…".into(),
             action: Action::OpenReviews,
         },
-        Item::Separator,
     ];
+    items.extend(window_problem.map(problem_note));
+    items.push(Item::Separator);
     items.extend(footer(autostart));
     items
+}
+
+/// A menu line is one row of a popup: a longer reason (a window's last words) is cut there; the
+/// log has it whole.
+const MAX_PROBLEM_CHARS: usize = 160;
+
+/// Why the review window cannot start, where the reviews are listed: the menu is then the only
+/// place on screen that says so, and the reason says what to use instead.
+fn problem_note(problem: &str) -> Item {
+    let problem = problem.trim();
+    let mut line: String = problem.chars().take(MAX_PROBLEM_CHARS).collect();
+    if line.len() < problem.len() {
+        line.push('…');
+    }
+    let mut chars = line.chars();
+    let line: String = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => line,
+    };
+    Item::Note(format!("⚠ {line}"))
 }
 
 /// A workspace's containers switch: checked when on, with where containers reach it.
