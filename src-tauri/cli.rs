@@ -96,12 +96,13 @@ fn start_command() -> &'static str {
     }
 }
 
-/// The tray and the review window. Tauri runs its own event loop and runtime: started outside ours.
+/// The servers, the tray and the review window's process. The tray's event loop owns the main
+/// thread and the servers get their own runtime: started outside ours.
 #[cfg(feature = "desktop")]
 fn desktop() -> ExitCode {
-    redline_app::prepare_process();
+    crate::desktop::prepare_process();
     init_logging();
-    match redline_app::run(Dirs::from_env()) {
+    match crate::desktop::run(Dirs::from_env()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             errln!("redline: {e}");

@@ -1,13 +1,23 @@
 //! `redline`: the command line of the Redline companion.
 
+#[cfg(feature = "desktop")]
+mod action;
 mod args;
+#[cfg(feature = "desktop")]
+mod autostart;
 mod cli;
+#[cfg(feature = "desktop")]
+mod desktop;
 mod editor_channels;
 mod editor_cli;
 mod local;
+#[cfg(feature = "desktop")]
+mod main_thread;
 mod manual;
 mod output;
 mod request;
+#[cfg(feature = "desktop")]
+mod tray;
 
 fn main() -> std::process::ExitCode {
     cli::main()

@@ -1,0 +1,188 @@
+//! The desktop `redline`: the servers and the review queue on a Tokio runtime, the tray on the
+//! main thread's event loop, the review window a child process (`redline-window`) the core's
+//! launcher starts. Links no WebKit: a fault in the window never takes the servers down.
+
+use crate::main_thread::{Event, MainThread};
+use crate::tray::{self, Tray};
+use redline_core::platform::dirs::Dirs;
+use redline_core::runtime::control::{self, Request};
+use redline_core::runtime::instance::World;
+use redline_core::runtime::serving::Serving;
+use redline_core::runtime::window::launcher::{self, Launch};
+use redline_core::Error;
+use std::time::Duration;
+use tao::event::Event as LoopEvent;
+use tao::event_loop::{ControlFlow, EventLoopBuilder};
+use tao::platform::run_return::EventLoopExtRunReturn;
+
+/// How long the launcher has, once told to quit, to see the window process out (it gives the
+/// window 3 s, then kills it).
+const LAUNCHER_GRACE: Duration = Duration::from_secs(5);
+
+/// Settles process-wide settings before any thread starts; call first thing in `main`.
+pub fn prepare_process() {
+    // WebKit's accelerated compositing renders a diff view no better but keeps GL buffers in the
+    // web process (software GL without a GPU): off unless the user asked for it. Measured in
+    // bench/window: the web process drops from ~300 to ~210 MB RSS. Set here, it is inherited
+    // by the window process.
+    #[cfg(target_os = "linux")]
+    if std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_none() {
+        // SAFETY: called before any other thread exists (see above).
+        unsafe { std::env::set_var("WEBKIT_DISABLE_COMPOSITING_MODE", "1") };
+        // Without compositing nothing draws with GL, yet GTK initialises GL (Mesa, LLVM) when
+        // it opens a display no GTK app has opened before, to pick visuals: 25 MiB PSS held all
+        // day for nothing (bench/window, idle 87 -> 63 MiB), in the tray as in the window.
+        if std::env::var_os("GDK_GL").is_none() {
+            // SAFETY: as above.
+            unsafe { std::env::set_var("GDK_GL", "disable") };
+        }
+    }
+}
+
+/// Runs Redline until Quit. A second launch shows the running instance's window and returns.
+pub fn run(dirs: Dirs) -> Result<(), Error> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::io("the async runtime", e))?;
+    // Without a display a running instance is still reachable; a new one would panic in GTK.
+    if let Some(problem) = display_problem() {
+        return match runtime.block_on(show_running(&dirs)) {
+            Err(Error::NotRunning) => Err(Error::NoDisplay(problem)),
+            other => other,
+        };
+    }
+    let mut event_loop = EventLoopBuilder::<Event>::with_user_event().build();
+    let main = MainThread::new(event_loop.create_proxy());
+    // The servers start on the runtime's threads; the loop below already runs meanwhile, and
+    // the tray appears with its first menu once they are up.
+    runtime.spawn(async move {
+        let done = serve(dirs, main.clone()).await;
+        main.send(Event::Done(done));
+    });
+
+    let mut icon: Option<Tray> = None;
+    let mut result = Ok(());
+    event_loop.run_return(|event, _, flow| {
+        *flow = ControlFlow::Wait;
+        let LoopEvent::UserEvent(event) = event else {
+            return;
+        };
+        match event {
+            Event::Menu { items, pending } => match &mut icon {
+                Some(t) => t.update(&items, pending),
+                None => {
+                    match Tray::new(&items, pending) {
+                        Ok(t) => icon = Some(t),
+                        // The servers serve without it; `redline` again shows the window.
+                        Err(e) => tracing::error!("no tray icon: {e}"),
+                    }
+                    say_started();
+                }
+            },
+            Event::Run(f) => f(),
+            Event::Done(done) => {
+                result = done;
+                *flow = ControlFlow::Exit;
+            }
+        }
+    });
+    drop(icon);
+    // Everything was stopped in `serve`; what is left (a blocked read) must not hold the exit.
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    result
+}
+
+/// Starts the servers, the window's launcher and the tray's feed, and serves until `redline
+/// quit`, the tray's Quit, SIGTERM or Ctrl+C; then stops them all.
+async fn serve(dirs: Dirs, main: MainThread) -> Result<(), Error> {
+    let serving = match Serving::start(&dirs, || World::os(dirs.clone())).await {
+        Ok(s) => s,
+        Err(Error::AlreadyRunning) => return show_running(&dirs).await,
+        Err(e) => return Err(e),
+    };
+    let Serving {
+        instance,
+        mut signals,
+    } = serving;
+
+    // The first launch shows the welcome page, as a tray icon may have no host to show it (GNOME
+    // without the AppIndicator extension); later launches start in the tray. Not remembered
+    // (the config cannot be written): welcomed now, and the reason is logged.
+    let welcome = instance.first_launch().await.unwrap_or_else(|e| {
+        tracing::warn!("the first launch's welcome is not remembered: {e}");
+        true
+    });
+    if welcome {
+        // Kept by the hub for the first window, which the launcher starts for it: a show request
+        // sent now could come before the launcher listens.
+        instance.windows().show(true);
+    }
+    let launcher = match Launch::beside_current_exe() {
+        Ok(launch) => Some(tokio::spawn(launcher::run(instance.clone(), launch))),
+        Err(e) => {
+            let why = format!("the review window cannot start: where is redline-window? {e}");
+            tracing::error!("{why}");
+            instance.windows().set_problem(Some(why));
+            None
+        }
+    };
+    tray::feed(instance.clone(), main);
+
+    tokio::select! {
+        _ = instance.quit_requested() => {}
+        _ = signals.recv() => {}
+    }
+    tracing::info!("stopping: servers down, discovery files removed");
+    // A signal asked no one else: the launcher and the tray's feed end on this.
+    instance.request_quit();
+    instance.windows().quit();
+    instance.shutdown().await;
+    if let Some(l) = launcher {
+        let _ = tokio::time::timeout(LAUNCHER_GRACE, l).await;
+    }
+    Ok(())
+}
+
+/// Why Redline cannot show a tray or a window here, if it cannot: checked before the event loop
+/// would initialise GTK, which panics without a display (over SSH, on a server).
+fn display_problem() -> Option<String> {
+    #[cfg(target_os = "linux")]
+    {
+        let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+        if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
+            return Some("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)".into());
+        }
+        // The event loop's own init is then a no-op.
+        if gtk::init().is_err() {
+            return Some("cannot open the display".into());
+        }
+    }
+    None
+}
+
+/// A second launch: the running instance shows its window. A headless one has none: that is an
+/// error (nothing opened, and a launcher or script must not think the app is up), saying what to
+/// do instead.
+async fn show_running(dirs: &Dirs) -> Result<(), Error> {
+    let shown = control::call(dirs, &Request::Show).await?;
+    if shown != serde_json::Value::Bool(true) {
+        return Err(Error::Refused(
+            "a headless Redline (`redline serve --headless`) is running, so no window opened; \
+             stop it with `redline quit` and run `redline` again, or use `redline review list`"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// One line on the terminal that launched the app: it runs on, and where to find it. Not a
+/// failure when nobody reads it (launched from a menu, stderr closed).
+fn say_started() {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "redline: started; its menu is the Redline icon in the system tray (no tray? run \
+         `redline` again to open its window; `redline quit` stops it)"
+    );
+}
