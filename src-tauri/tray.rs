@@ -50,9 +50,11 @@ impl Tray {
         }
         match icon(pending) {
             Ok((image, template)) => {
-                if let Err(e) = self.icon.set_icon_with_as_template(Some(image), template) {
+                // Not `set_icon_with_as_template`: that one does nothing but on macOS.
+                if let Err(e) = self.icon.set_icon(Some(image)) {
                     tracing::warn!("tray icon: {e}");
                 }
+                self.icon.set_icon_as_template(template);
                 self.pending = pending;
             }
             Err(e) => tracing::warn!("tray icon: {e}"),
