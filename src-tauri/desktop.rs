@@ -8,7 +8,7 @@ use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::control::{self, Request};
 use redline_core::runtime::instance::World;
 use redline_core::runtime::serving::Serving;
-use redline_core::runtime::window::launcher::{self, Launch};
+use redline_core::runtime::window::launcher::{self, WindowProgram};
 use redline_core::Error;
 use std::time::Duration;
 use tao::event::Event as LoopEvent;
@@ -113,13 +113,9 @@ async fn serve(dirs: Dirs, main: MainThread) -> Result<(), Error> {
         tracing::warn!("the first launch's welcome is not remembered: {e}");
         true
     });
-    if welcome {
-        // Kept by the hub for the first window, which the launcher starts for it: a show request
-        // sent now could come before the launcher listens.
-        instance.windows().show(true);
-    }
-    let launcher = match Launch::beside_current_exe() {
-        Ok(launch) => Some(tokio::spawn(launcher::run(instance.clone(), launch))),
+    // The launcher listens for show requests from this call on.
+    let launcher = match WindowProgram::beside_current_exe() {
+        Ok(program) => Some(tokio::spawn(launcher::run(instance.clone(), program))),
         Err(e) => {
             let why = format!("the review window cannot start: where is redline-window? {e}");
             tracing::error!("{why}");
@@ -127,6 +123,9 @@ async fn serve(dirs: Dirs, main: MainThread) -> Result<(), Error> {
             None
         }
     };
+    if welcome {
+        instance.request_show();
+    }
     tray::feed(instance.clone(), main);
 
     tokio::select! {
