@@ -150,14 +150,10 @@ pub async fn model(core: &Instance) -> (Vec<Item>, bool) {
         }
     }
     let pending = core.list();
-    let problem = core.windows().problem().borrow().clone();
-    let items = menu::tray(
-        &status,
-        &pending,
-        autostart::is_enabled(),
-        problem.as_deref(),
-        |p: &Path| hints.get(p).cloned(),
-    );
+    // The status says why the review window cannot start, if it cannot.
+    let items = menu::tray(&status, &pending, autostart::is_enabled(), |p: &Path| {
+        hints.get(p).cloned()
+    });
     (items, !pending.is_empty())
 }
 

@@ -69,15 +69,14 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
-/// The whole tray menu. `token_hint` shows a token's first and last characters, never all of it;
-/// `window_problem` is why the review window cannot start, while it cannot.
+/// The whole tray menu. `token_hint` shows a token's first and last characters, never all of it.
 pub fn tray(
     status: &Status,
     reviews: &[Summary],
     autostart: bool,
-    window_problem: Option<&str>,
     token_hint: impl Fn(&Path) -> Option<String>,
 ) -> Vec<Item> {
+    let window_problem = status.window_problem.as_deref();
     if status.workspaces.is_empty() {
         // First run: nothing is served until a workspace exists, so that comes first.
         return first_run(autostart, window_problem);
@@ -102,7 +101,7 @@ pub fn tray(
     if pending > MAX_LISTED {
         items.push(Item::Note(format!("and {} more", pending - MAX_LISTED)));
     }
-    items.extend(window_problem.map(problem_note));
+    items.extend(window_problem.into_iter().flat_map(problem_notes));
     items.push(Item::Separator);
 
     items.push(Item::Note("Workspaces".into()));
@@ -268,30 +267,34 @@ fn first_run(autostart: bool, window_problem: Option<&str>) -> Vec<Item> {
             action: Action::OpenReviews,
         },
     ];
-    items.extend(window_problem.map(problem_note));
+    items.extend(window_problem.into_iter().flat_map(problem_notes));
     items.push(Item::Separator);
     items.extend(footer(autostart));
     items
 }
 
-/// A menu line is one row of a popup: a longer reason (a window's last words) is cut there; the
+/// A menu row is one line of a popup: a longer reason (a window's last words) is cut there; the
 /// log has it whole.
-const MAX_PROBLEM_CHARS: usize = 160;
+const MAX_PROBLEM_CHARS: usize = 90;
+
+/// The first of the lines that say the review window cannot start, and what to use instead.
+pub const WINDOW_PROBLEM: &str = "⚠ The review window cannot start: use `redline review list`";
 
 /// Why the review window cannot start, where the reviews are listed: the menu is then the only
-/// place on screen that says so, and the reason says what to use instead.
-fn problem_note(problem: &str) -> Item {
-    let problem = problem.trim();
-    let mut line: String = problem.chars().take(MAX_PROBLEM_CHARS).collect();
-    if line.len() < problem.len() {
+/// place on screen that says so. Two rows, so that what to do is not cut off by a long reason.
+fn problem_notes(problem: &str) -> [Item; 2] {
+    let why = problem.trim();
+    // The launcher's sentence starts with what the first row says and ends with the commands to
+    // use instead: the row keeps what is between.
+    let why = why
+        .strip_prefix("the review window cannot start: ")
+        .unwrap_or(why);
+    let why = why.split_once("; answer reviews").map_or(why, |(w, _)| w);
+    let mut line: String = why.chars().take(MAX_PROBLEM_CHARS).collect();
+    if line.len() < why.len() {
         line.push('…');
     }
-    let mut chars = line.chars();
-    let line: String = match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => line,
-    };
-    Item::Note(format!("⚠ {line}"))
+    [Item::Note(WINDOW_PROBLEM.into()), Item::Note(line)]
 }
 
 /// A workspace's containers switch: checked when on, with where containers reach it.

@@ -72,7 +72,7 @@ fn pending(n: usize) -> Vec<Summary> {
 
 #[test]
 fn pending_reviews_say_who_asked_and_the_rest_are_counted() {
-    let items = tray(&status(true), &pending(7), false, None, |_| None);
+    let items = tray(&status(true), &pending(7), false, |_| None);
     assert_eq!(
         items[1],
         Item::Note("f0.rs — Qwen Code 0.24.4 · tmux main:1.0".into())
@@ -85,7 +85,7 @@ fn pending_reviews_say_who_asked_and_the_rest_are_counted() {
 fn first_run_puts_adding_a_workspace_first_and_says_why() {
     let mut s = status(true);
     s.workspaces.clear();
-    let items = tray(&s, &[], false, None, |_| None);
+    let items = tray(&s, &[], false, |_| None);
     assert_eq!(
         items[0],
         Item::Action {
@@ -114,7 +114,7 @@ fn first_run_puts_adding_a_workspace_first_and_says_why() {
     ));
     // With a workspace, the usual menu.
     assert_eq!(
-        tray(&status(true), &[], false, None, |_| None)[0],
+        tray(&status(true), &[], false, |_| None)[0],
         Item::Note("No pending reviews".into())
     );
 }
@@ -130,9 +130,9 @@ fn find<'a>(items: &'a [Item], label: &str) -> Option<&'a Item> {
 
 #[test]
 fn header_counts_pending_reviews_and_opens_them() {
-    let items = tray(&status(true), &[], false, None, |_| None);
+    let items = tray(&status(true), &[], false, |_| None);
     assert_eq!(items[0], Item::Note("No pending reviews".into()));
-    let items = tray(&status(true), &pending(2), false, None, |_| None);
+    let items = tray(&status(true), &pending(2), false, |_| None);
     assert_eq!(
         items[0],
         Item::Action {
@@ -141,7 +141,7 @@ fn header_counts_pending_reviews_and_opens_them() {
         }
     );
     assert!(
-        matches!(&tray(&status(true), &pending(1), false, None, |_| None)[0],
+        matches!(&tray(&status(true), &pending(1), false, |_| None)[0],
         Item::Action { label, .. } if label == "1 review pending — open…")
     );
 }
@@ -149,7 +149,7 @@ fn header_counts_pending_reviews_and_opens_them() {
 #[test]
 fn each_workspace_has_a_check_mark_and_its_tokens_and_files() {
     let tokens = |p: &Path| (p == Path::new("/src/app")).then(|| token_hint(&"ab12".repeat(16)));
-    let items = tray(&status(true), &[], true, None, tokens);
+    let items = tray(&status(true), &[], true, tokens);
     assert_eq!(
         find(&items, "app — port 4000"),
         Some(&Item::Check {
@@ -204,7 +204,7 @@ fn a_containers_submenu_has_a_check_item_per_workspace_with_its_address() {
         discovery_files: vec![],
         error: None,
     });
-    let items = tray(&s, &[], false, None, |_| None);
+    let items = tray(&s, &[], false, |_| None);
     let Some(Item::Submenu { items: sub, .. }) = find(&items, "Containers") else {
         panic!("a Containers submenu")
     };
@@ -227,7 +227,7 @@ fn a_containers_submenu_has_a_check_item_per_workspace_with_its_address() {
         discovery_files: vec![],
         error: Some("no container bridge found".into()),
     });
-    let items = tray(&s, &[], false, None, |_| None);
+    let items = tray(&s, &[], false, |_| None);
     let Some(Item::Submenu { items: sub, .. }) = find(&items, "Containers") else {
         panic!()
     };
@@ -242,11 +242,11 @@ fn warns_when_there_is_no_keyring_or_a_file_failed() {
     s.workspaces[0]
         .discovery_failures
         .push("/x/1.lock: permission denied".into());
-    let items = tray(&s, &[], false, None, |_| None);
+    let items = tray(&s, &[], false, |_| None);
     assert!(find(&items, "⚠ No OS keyring: tokens change at every start").is_some());
     assert!(find(&items, "⚠ Not written: /x/1.lock: permission denied").is_some());
     assert!(find(
-        &tray(&status(true), &[], false, None, |_| None),
+        &tray(&status(true), &[], false, |_| None),
         "⚠ No OS keyring: tokens change at every start"
     )
     .is_none());
@@ -285,37 +285,49 @@ fn elsewhere_the_icon_follows_the_panel_and_is_not_a_template() {
     assert_eq!(tray_icon(true, true), ("tray-pending-light@2x.png", false));
 }
 
+fn window_problem(mut s: Status, why: &str) -> Status {
+    s.window_problem = Some(why.into());
+    s
+}
+
 #[test]
 fn a_window_that_cannot_start_is_said_where_the_reviews_are_and_on_first_run() {
     let why = "the review window cannot start: it ended before its page loaded (exit status: 1); \
-               answer reviews with `redline review list`";
-    let said = format!("⚠ T{}", &why[1..]);
-    let items = tray(&status(true), &pending(1), false, Some(why), |_| None);
-    // A line to read, before the first separator, below the reviews it concerns.
-    let at = items.iter().position(|i| *i == Item::Note(said.clone()));
+               answer reviews with `redline review list`, `redline review accept ID` and \
+               `redline review reject ID`";
+    let items = tray(&window_problem(status(true), why), &pending(1), false, |_| None);
+    // Lines to read, before the first separator, below the reviews they concern: what to do,
+    // then why.
+    let at = items
+        .iter()
+        .position(|i| *i == Item::Note(WINDOW_PROBLEM.into()));
     let separator = items.iter().position(|i| *i == Item::Separator);
-    assert!(matches!((at, separator), (Some(a), Some(s)) if a > 0 && a < s), "{items:#?}");
+    assert!(matches!((at, separator), (Some(a), Some(s)) if a > 0 && a + 1 < s), "{items:#?}");
+    let reason = "it ended before its page loaded (exit status: 1)";
+    assert_eq!(items[at.unwrap() + 1], Item::Note(reason.into()));
 
-    let mut s = status(true);
+    let mut s = window_problem(status(true), why);
     s.workspaces.clear();
-    assert!(find(&tray(&s, &[], false, Some(why), |_| None), &said).is_some());
+    let items = tray(&s, &[], false, |_| None);
+    assert!(find(&items, WINDOW_PROBLEM).is_some(), "{items:#?}");
+    assert!(find(&items, reason).is_some(), "{items:#?}");
     // Gone once the window starts again.
-    let items = tray(&status(true), &pending(1), false, None, |_| None);
-    assert!(!items.iter().any(|i| matches!(i, Item::Note(n) if n.starts_with('⚠'))));
+    let items = tray(&status(true), &pending(1), false, |_| None);
+    assert!(find(&items, WINDOW_PROBLEM).is_none());
 }
 
 #[test]
 fn a_long_window_problem_is_cut_to_one_menu_row() {
-    let why = format!("the review window cannot start: {}", "x".repeat(500));
-    let items = tray(&status(true), &[], false, Some(&why), |_| None);
-    let note = items
+    let why = format!("Could not create default EGL display: {}", "x".repeat(500));
+    let items = tray(&window_problem(status(true), &why), &[], false, |_| None);
+    let at = items
         .iter()
-        .find_map(|i| match i {
-            Item::Note(n) if n.starts_with('⚠') => Some(n.clone()),
-            _ => None,
-        })
-        .expect("a problem note");
-    assert!(note.starts_with("⚠ The review window cannot start: xxx"), "{note}");
-    assert!(note.ends_with('…'), "{note}");
-    assert_eq!(note.chars().count(), "⚠ ".chars().count() + MAX_PROBLEM_CHARS + 1);
+        .position(|i| *i == Item::Note(WINDOW_PROBLEM.into()))
+        .expect("the problem's first row");
+    let Item::Note(reason) = &items[at + 1] else {
+        panic!("{items:#?}");
+    };
+    assert!(reason.starts_with("Could not create default EGL display: xxx"), "{reason}");
+    assert!(reason.ends_with('…'), "{reason}");
+    assert_eq!(reason.chars().count(), MAX_PROBLEM_CHARS + 1);
 }
