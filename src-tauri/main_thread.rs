@@ -30,7 +30,10 @@ impl MainThread {
     }
 
     /// Runs `f` on the main thread and returns what it gave; `None` once the loop has ended.
-    pub async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    pub async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
         let (tx, rx) = oneshot::channel();
         self.send(Event::Run(Box::new(move || {
             let _ = tx.send(f());

@@ -87,7 +87,9 @@ fn png_bytes(name: &str) -> &'static [u8] {
 /// normalised to it).
 fn rgba(png: &[u8]) -> Result<(Vec<u8>, u32, u32), png::DecodingError> {
     let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
-    decoder.set_transformations(png::Transformations::normalize_to_color8() | png::Transformations::ALPHA);
+    decoder.set_transformations(
+        png::Transformations::normalize_to_color8() | png::Transformations::ALPHA,
+    );
     let mut reader = decoder.read_info()?;
     let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
     let info = reader.next_frame(&mut buf)?;

@@ -295,14 +295,22 @@ fn a_window_that_cannot_start_is_said_where_the_reviews_are_and_on_first_run() {
     let why = "the review window cannot start: it ended before its page loaded (exit status: 1); \
                answer reviews with `redline review list`, `redline review accept ID` and \
                `redline review reject ID`";
-    let items = tray(&window_problem(status(true), why), &pending(1), false, |_| None);
+    let items = tray(
+        &window_problem(status(true), why),
+        &pending(1),
+        false,
+        |_| None,
+    );
     // Lines to read, before the first separator, below the reviews they concern: what to do,
     // then why.
     let at = items
         .iter()
         .position(|i| *i == Item::Note(WINDOW_PROBLEM.into()));
     let separator = items.iter().position(|i| *i == Item::Separator);
-    assert!(matches!((at, separator), (Some(a), Some(s)) if a > 0 && a + 1 < s), "{items:#?}");
+    assert!(
+        matches!((at, separator), (Some(a), Some(s)) if a > 0 && a + 1 < s),
+        "{items:#?}"
+    );
     let reason = "it ended before its page loaded (exit status: 1)";
     assert_eq!(items[at.unwrap() + 1], Item::Note(reason.into()));
 
@@ -327,7 +335,10 @@ fn a_long_window_problem_is_cut_to_one_menu_row() {
     let Item::Note(reason) = &items[at + 1] else {
         panic!("{items:#?}");
     };
-    assert!(reason.starts_with("Could not create default EGL display: xxx"), "{reason}");
+    assert!(
+        reason.starts_with("Could not create default EGL display: xxx"),
+        "{reason}"
+    );
     assert!(reason.ends_with('…'), "{reason}");
     assert_eq!(reason.chars().count(), MAX_PROBLEM_CHARS + 1);
 }
