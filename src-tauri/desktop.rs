@@ -56,8 +56,12 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
     let main = MainThread::new(event_loop.create_proxy());
     // The servers start on the runtime's threads; the loop below already runs meanwhile, and
     // the tray appears with its first menu once they are up.
+    let serving = runtime.spawn(serve(dirs, main.clone()));
     runtime.spawn(async move {
-        let done = serve(dirs, main.clone()).await;
+        // A panic in there must end the loop too, not leave a process with no servers behind.
+        let done = serving
+            .await
+            .unwrap_or_else(|e| Err(Error::Control(format!("the servers stopped: {e}"))));
         main.send(Event::Done(done));
     });
 
