@@ -1,16 +1,21 @@
 //! The review window's channel and process, over the real control socket: what a window sees
 //! and sends, and how the launcher starts, restarts and gives up on a window process.
 
-use crate::common::{eventually, start, Fixture, WAIT};
+use crate::common::{eventually, start, WAIT};
 use crate::editor::serve_control;
-use redline_core::platform::dirs::Dirs;
-use redline_core::runtime::window::launcher::{self, WindowProgram};
-use redline_core::runtime::window::link::{self, Event, Link};
+use redline_core::runtime::window::link::{self, Event};
 use redline_core::runtime::window::message::{Call, Down, Up};
 use serde_json::{json, Value};
-use std::ffi::OsString;
-use std::path::Path;
 use tokio::sync::mpsc::Receiver;
+#[cfg(unix)]
+use {
+    crate::common::Fixture,
+    redline_core::platform::dirs::Dirs,
+    redline_core::runtime::window::launcher::{self, WindowProgram},
+    redline_core::runtime::window::link::Link,
+    std::ffi::OsString,
+    std::path::Path,
+};
 
 async fn next(events: &mut Receiver<Event>) -> Event {
     tokio::time::timeout(WAIT, events.recv())
@@ -124,7 +129,10 @@ async fn a_line_past_the_bound_is_dropped_and_the_channel_serves_on() {
     );
 }
 
+// The launcher's tests start real processes by Unix means (kill(2), /bin/sh): Unix only.
+
 /// The window process as the launcher starts it, played by this test binary (see `stand_in`).
+#[cfg(unix)]
 fn played_by_this_test(f: &Fixture, log: &Path) -> WindowProgram {
     WindowProgram {
         program: std::env::current_exe().unwrap(),
@@ -141,6 +149,7 @@ fn played_by_this_test(f: &Fixture, log: &Path) -> WindowProgram {
     }
 }
 
+#[cfg(unix)]
 fn lines(log: &Path) -> Vec<String> {
     std::fs::read_to_string(log)
         .unwrap_or_default()
@@ -151,6 +160,7 @@ fn lines(log: &Path) -> Vec<String> {
 
 /// A window process: attaches, says it loaded, and on each show logs `PID shown`. A window that
 /// is not the first accepts the pending review with its own text, as a user would in it.
+#[cfg(unix)]
 #[tokio::test]
 #[ignore = "run by the launcher tests as a window process"]
 async fn stand_in() {
@@ -192,6 +202,7 @@ async fn stand_in() {
     }
 }
 
+#[cfg(unix)]
 #[tokio::test]
 async fn a_killed_window_comes_back_with_the_pending_review_and_its_accept_reaches_the_cli() {
     let f = start().await;
@@ -222,6 +233,7 @@ async fn a_killed_window_comes_back_with_the_pending_review_and_its_accept_reach
     assert_eq!(*f.instance.windows().problem().borrow(), None);
 }
 
+#[cfg(unix)]
 #[tokio::test]
 async fn a_window_that_cannot_start_is_said_once_with_why_and_the_servers_stay_up() {
     let f = start().await;

@@ -96,6 +96,13 @@ impl WindowHub {
         false
     }
 
+    /// Keeps a show for the next window to attach, even while one still counts as attached: the
+    /// launcher saw that one's process end before its channel did.
+    pub fn keep_for_next(&self, focus: bool) {
+        let mut pending = self.lock_pending();
+        *pending = Some(focus || pending.unwrap_or(false));
+    }
+
     /// A show kept for the next window, if any (a launcher decides from it whether to start one).
     pub fn show_pending(&self) -> bool {
         self.lock_pending().is_some()

@@ -236,7 +236,9 @@ impl Launcher {
                 // Back with the review it showed; a window the user had closed waits for the
                 // next pop-up.
                 if pending && visible {
-                    hub.show(false);
+                    // Not `show`: the dead window's channel may not have closed yet, and a show
+                    // broadcast to it would be lost with it.
+                    hub.keep_for_next(false);
                 }
                 if hub.show_pending() {
                     self.want(hub, Want::PopUp);
