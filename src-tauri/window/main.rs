@@ -2,6 +2,10 @@
 //! shows what the core sends over the window channel and sends back what the user does; it
 //! reads no workspace file itself.
 
+// A window, not a console program: on Windows no console opens beside it (its stderr is still
+// the pipe the launcher reads).
+#![cfg_attr(windows, windows_subsystem = "windows")]
+
 mod app;
 mod commands;
 mod events;
