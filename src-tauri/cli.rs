@@ -86,10 +86,7 @@ fn failed(e: &Error) -> ExitCode {
 /// What starts Redline here: the desktop app where this build has one and there is a display,
 /// else the headless servers.
 fn start_command() -> &'static str {
-    let display = cfg!(any(windows, target_os = "macos"))
-        || std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty())
-        || std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty());
-    if cfg!(feature = "desktop") && display {
+    if cfg!(feature = "desktop") && redline_core::platform::display::missing().is_none() {
         "redline"
     } else {
         "redline serve --headless"

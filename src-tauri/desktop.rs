@@ -21,22 +21,8 @@ const LAUNCHER_GRACE: Duration = Duration::from_secs(5);
 
 /// Settles process-wide settings before any thread starts; call first thing in `main`.
 pub fn prepare_process() {
-    // WebKit's accelerated compositing renders a diff view no better but keeps GL buffers in the
-    // web process (software GL without a GPU): off unless the user asked for it. Measured in
-    // bench/window: the web process drops from ~300 to ~210 MB RSS. Set here, it is inherited
-    // by the window process.
-    #[cfg(target_os = "linux")]
-    if std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_none() {
-        // SAFETY: called before any other thread exists (see above).
-        unsafe { std::env::set_var("WEBKIT_DISABLE_COMPOSITING_MODE", "1") };
-        // Without compositing nothing draws with GL, yet GTK initialises GL (Mesa, LLVM) when
-        // it opens a display no GTK app has opened before, to pick visuals: 25 MiB PSS held all
-        // day for nothing (bench/window, idle 87 -> 63 MiB), in the tray as in the window.
-        if std::env::var_os("GDK_GL").is_none() {
-            // SAFETY: as above.
-            unsafe { std::env::set_var("GDK_GL", "disable") };
-        }
-    }
+    // SAFETY: called first thing in `main`, before any other thread exists.
+    unsafe { redline_core::platform::display::settle() };
 }
 
 /// Runs Redline until Quit. A second launch shows the running instance's window and returns.
@@ -150,16 +136,12 @@ async fn serve(dirs: Dirs, main: MainThread) -> Result<(), Error> {
 /// Why Redline cannot show a tray or a window here, if it cannot: checked before the event loop
 /// would initialise GTK, which panics without a display (over SSH, on a server).
 fn display_problem() -> Option<String> {
+    if let Some(missing) = redline_core::platform::display::missing() {
+        return Some(missing.into());
+    }
     #[cfg(target_os = "linux")]
-    {
-        let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-        if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
-            return Some("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)".into());
-        }
-        // The event loop's own init is then a no-op.
-        if gtk::init().is_err() {
-            return Some("cannot open the display".into());
-        }
+    if gtk::init().is_err() {
+        return Some("cannot open the display".into());
     }
     None
 }

@@ -105,21 +105,8 @@ async fn exit_on_signal(app: AppHandle, mut signals: StopSignals) {
 
 /// Settles process-wide settings before any thread starts.
 fn prepare_process() {
-    // WebKit's accelerated compositing renders a diff view no better but keeps GL buffers in the
-    // web process (software GL without a GPU): off unless the user asked for it. Measured in
-    // bench/window: the web process drops from ~300 to ~210 MB RSS.
-    #[cfg(target_os = "linux")]
-    if std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_none() {
-        // SAFETY: called first thing in `main`, before any other thread exists.
-        unsafe { std::env::set_var("WEBKIT_DISABLE_COMPOSITING_MODE", "1") };
-        // Without compositing nothing in this process draws with GL, yet GTK initialises GL
-        // (Mesa, LLVM) when it opens a display no GTK app has opened before, to pick visuals:
-        // 25 MiB PSS for nothing (bench/window, idle 87 -> 63 MiB).
-        if std::env::var_os("GDK_GL").is_none() {
-            // SAFETY: as above.
-            unsafe { std::env::set_var("GDK_GL", "disable") };
-        }
-    }
+    // SAFETY: called first thing in `main`, before any other thread exists.
+    unsafe { redline_core::platform::display::settle() };
 }
 
 /// Logs to stderr (the launcher passes it on to Redline's log); `RUST_LOG` overrides the level.
@@ -138,15 +125,12 @@ fn init_logging() {
 /// Why no window can open here, if none can: checked before Tauri initialises GTK, which
 /// panics without a display.
 fn display_problem() -> Option<String> {
+    if let Some(missing) = redline_core::platform::display::missing() {
+        return Some(missing.into());
+    }
     #[cfg(target_os = "linux")]
-    {
-        let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-        if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
-            return Some("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)".into());
-        }
-        if gtk::init().is_err() {
-            return Some("cannot open the display".into());
-        }
+    if gtk::init().is_err() {
+        return Some("cannot open the display".into());
     }
     None
 }

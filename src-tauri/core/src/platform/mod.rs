@@ -9,6 +9,7 @@ pub mod bundle_id;
 pub(crate) mod child;
 pub mod clock;
 pub mod dirs;
+pub mod display;
 pub(crate) mod file_uri;
 pub(crate) mod folder;
 pub mod keyring;

@@ -19,7 +19,7 @@ pub const LAYERS: &[Layer] = &[
         holds: "dirs, the runtime dir's owner check, clock, process table, peer process and its npm \
                 package, keyring, tokens, signals, private files, small files a peer planted, children \
                 run to a deadline, beneath, folder (files written beneath a root), file URIs, the \
-                bundle identifier",
+                bundle identifier, the display and its GTK/WebKit settings",
     },
     Layer { name: "api", imports: &["platform"], holds: "Status, WorkspaceStatus, Pin, Fault (what surfaces read)" },
     Layer {
