@@ -6,15 +6,33 @@
 // the pipe the launcher reads).
 #![cfg_attr(windows, windows_subsystem = "windows")]
 
+#[cfg(feature = "desktop")]
 mod app;
+#[cfg(feature = "desktop")]
 mod commands;
+#[cfg(feature = "desktop")]
 mod events;
+#[cfg(feature = "desktop")]
 mod idle;
+#[cfg(feature = "desktop")]
 mod queue;
+#[cfg(feature = "desktop")]
 mod view;
+#[cfg(feature = "desktop")]
 mod visibility;
+#[cfg(feature = "desktop")]
 mod web_process;
 
+#[cfg(feature = "desktop")]
 fn main() -> std::process::ExitCode {
     app::main()
+}
+
+/// A headless build has no review window.
+#[cfg(not(feature = "desktop"))]
+fn main() -> std::process::ExitCode {
+    eprintln!(
+        "redline-window: this build of Redline has no review window (built without `desktop`)"
+    );
+    std::process::ExitCode::from(2)
 }
