@@ -150,7 +150,7 @@ async function launch(n) {
     if (made) seen.madeMs.push(Number(made[1]));
     const loaded = /review window loaded ms=(\d+)/.exec(line);
     if (loaded) seen.loadedMs.push(Number(loaded[1]));
-    if (line.includes('review window idle: releasing')) seen.released += 1;
+    if (line.includes('review window idle:')) seen.released += 1;
     const m = /review shown review=(\d+)/.exec(line);
     if (!m) return;
     const id = Number(m[1]);
@@ -213,7 +213,7 @@ async function launch(n) {
   r.hidden = memory(app.pid);
 
   // The idle spell passes with the CLI still connected: the window is released.
-  await until('the window to be released', () => seen.released >= 1 && !memory(app.pid).processes.includes('WebKitWebProces'));
+  await until('the window to be released', () => seen.released >= 1 && !memory(app.pid).processes.some((p) => p === 'WebKitWebProces' || p === 'redline-window'));
   await pause(1000);
   r.released = memory(app.pid);
   // Truly cold: no window at all when openDiff comes.
