@@ -269,6 +269,9 @@ async function main() {
   // A desktop has a tray host; trayer gives Xvfb one for the app's icon.
   children.push(spawn('trayer', ['--edge', 'top', '--align', 'right', '--height', '24'], { env, stdio: 'ignore' }));
   run('workspace', 'add', dirs.ws);
+  // As after a user's first launch: the welcome page was shown (else every launch opens it).
+  const config = join(dirs.config, 'redline', 'config.json');
+  writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), welcomed: true }), { mode: 0o600 });
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const results = [];
   for (let n = 0; n < launches; n++) results.push(await launch(n));

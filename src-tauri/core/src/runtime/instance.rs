@@ -58,6 +58,8 @@ pub struct Instance {
     editors: std::sync::Mutex<BTreeMap<u64, crate::api::status::EditorChannel>>,
     /// The review windows attached to the channel, and the requests to show one.
     windows: crate::runtime::window::hub::WindowHub,
+    /// The config's settings as last saved, readable without `state`'s lock.
+    settings: std::sync::RwLock<crate::workspace::settings::Settings>,
 }
 
 impl Instance {
@@ -93,6 +95,7 @@ impl Instance {
             show: tokio::sync::broadcast::channel(4).0,
             editors: Default::default(),
             windows: Default::default(),
+            settings: std::sync::RwLock::new(config.settings.clone()),
         });
         for entry in config.workspaces.iter().filter(|w| w.enabled) {
             let mut state = instance.state.lock().await;

@@ -5,8 +5,10 @@ use crate::error::Result;
 use crate::workspace::settings::Settings;
 
 impl Instance {
+    /// Read without the instance's lock: a pop-up asks for them on every review, and must not
+    /// wait behind a surface listing the status (the tray's menu, on the same review's event).
     pub async fn settings(&self) -> Settings {
-        self.state.lock().await.config.settings.clone()
+        self.settings.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// True once per config: on the desktop app's first launch, which shows the welcome page.
@@ -23,7 +25,9 @@ impl Instance {
 
     pub async fn set_settings(&self, settings: Settings) -> Result<()> {
         let mut state = self.state.lock().await;
-        state.config.settings = settings;
-        self.save(&state)
+        state.config.settings = settings.clone();
+        self.save(&state)?;
+        *self.settings.write().unwrap_or_else(|e| e.into_inner()) = settings;
+        Ok(())
     }
 }
