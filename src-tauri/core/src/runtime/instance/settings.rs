@@ -8,7 +8,10 @@ impl Instance {
     /// Read without the instance's lock: a pop-up asks for them on every review, and must not
     /// wait behind a surface listing the status (the tray's menu, on the same review's event).
     pub async fn settings(&self) -> Settings {
-        self.settings.read().unwrap_or_else(|e| e.into_inner()).clone()
+        self.settings
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// True once per config: on the desktop app's first launch, which shows the welcome page.
