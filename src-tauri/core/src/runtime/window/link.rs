@@ -49,8 +49,13 @@ where
     let (up, mut up_rx) = mpsc::channel::<Up>(64);
     let (events, events_rx) = mpsc::channel::<Event>(256);
     let waiting: Waiting = Arc::default();
+    // Every handle gone: the reader lets go of its half too, so the connection closes whatever
+    // the stream (a named pipe has no half-close for the core to read as the window leaving).
+    let left = tokio_util::sync::CancellationToken::new();
 
+    let leaving = left.clone();
     tokio::spawn(async move {
+        let _left = leaving.drop_guard();
         while let Some(line) = up_rx.recv().await {
             let Ok(mut bytes) = serde_json::to_vec(&line) else {
                 continue;
@@ -60,7 +65,6 @@ where
                 return;
             }
         }
-        // Every handle is gone: the core hears the window leave.
         let _ = write.shutdown().await;
     });
 
@@ -70,11 +74,12 @@ where
         let mut line = Vec::new();
         loop {
             line.clear();
-            let n = match (&mut read)
-                .take(MAX_DOWN_LINE)
-                .read_until(b'\n', &mut line)
-                .await
-            {
+            let mut bounded = (&mut read).take(MAX_DOWN_LINE);
+            let read_line = bounded.read_until(b'\n', &mut line);
+            let n = match tokio::select! {
+                _ = left.cancelled() => break,
+                n = read_line => n,
+            } {
                 Ok(n) => n,
                 Err(_) => break,
             };
