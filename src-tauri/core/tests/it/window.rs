@@ -68,6 +68,51 @@ async fn a_window_shows_a_proposal_and_its_edited_accept_reaches_the_cli_byte_fo
     assert_eq!(window.call(Call::ReviewsList).await, Ok(json!([])));
 }
 
+/// A review and its pop-up come ready together (the launcher's show follows the review's
+/// event): the window gets the review first, so it never maps to paint the page without it.
+/// On this test's one thread neither is sent until both wait; without the channel's order the
+/// pick between them was random.
+#[tokio::test]
+async fn a_review_goes_to_the_window_before_the_show_that_pops_it_up() {
+    use redline_core::review::{ClientInfo, Origin, Proposal};
+    let f = start().await;
+    serve_control(&f).await;
+    let (_window, mut events) = link::connect(&f.dirs).await.unwrap();
+    let mut presence = f.instance.windows().presence();
+    tokio::time::timeout(WAIT, presence.wait_for(|p| p.attached == 1))
+        .await
+        .expect("the window attaches in time")
+        .unwrap();
+
+    for round in 0..8 {
+        // The show asked first, the review opened after, with no await in between.
+        assert!(f.instance.windows().show(false));
+        let id = f.instance.reviews().open(
+            Proposal {
+                workspace: f.ws.clone(),
+                origin: Origin::Cli {
+                    session: format!("s{round}"),
+                },
+                client: ClientInfo::default(),
+                file_path: f.ws.join("a.txt").display().to_string(),
+                path: f.ws.join("a.txt"),
+                original: Some("a\n".into()),
+                proposal: format!("{round}\n"),
+                container: false,
+                read_only: None,
+                can_mention: false,
+                on_disk: None,
+            },
+            Box::new(|_, _| {}),
+        );
+        let Down::Added { review } = next(&mut events).await else {
+            panic!("round {round}: the show came before the review it pops up")
+        };
+        assert_eq!(review["id"], id);
+        assert_eq!(next(&mut events).await, Down::Show { focus: false });
+    }
+}
+
 #[tokio::test]
 async fn a_show_asked_with_no_window_goes_to_the_next_one_and_windows_are_counted() {
     let f = start().await;

@@ -38,6 +38,10 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mu
     let (mut buf, mut over) = (Vec::new(), false);
     loop {
         let down: Down = tokio::select! {
+            // In this order: a review and its pop-up are ready together (the launcher's show
+            // follows the review's event), and the window is to have the review before it
+            // maps, or it paints the page without it first.
+            biased;
             Some((id, answer)) = calls.next(), if !calls.is_empty() => Down::Reply { id, answer },
             line = next_line(&mut stream, &mut buf, &mut over, MAX_UP_LINE as usize),
                 if calls.len() < IN_FLIGHT =>
