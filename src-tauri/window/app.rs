@@ -107,6 +107,16 @@ async fn exit_on_signal(app: AppHandle, mut signals: StopSignals) {
 fn prepare_process() {
     // SAFETY: called first thing in `main`, before any other thread exists.
     unsafe { redline_core::platform::display::settle() };
+    // A review is short bursts of script (build the editor, diff, paint), never the long hot
+    // loops JavaScriptCore's optimising DFG tier pays off for; without it the web process holds
+    // ~12 MiB less and spends less CPU per review (bench/window: 124 against 136 MiB PSS, the
+    // pop-ups as fast). The baseline JIT stays. WebKit's processes inherit it; a user's own
+    // setting wins.
+    #[cfg(target_os = "linux")]
+    if std::env::var_os("JSC_useDFGJIT").is_none() {
+        // SAFETY: as above, no other thread exists yet.
+        unsafe { std::env::set_var("JSC_useDFGJIT", "false") };
+    }
 }
 
 /// Logs to stderr (the launcher passes it on to Redline's log); `RUST_LOG` overrides the level.
