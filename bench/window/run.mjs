@@ -2,10 +2,12 @@
 // a CLI connects (the window was prepared hidden meanwhile), the truly cold one (the window was
 // released after the idle spell while the CLI stayed connected), warm ones (a 300-line file and a
 // 5,000-line file with 200 changes), and the memory (PSS and RSS) of all the app's processes.
-// Runs the real app under its own Xvfb display in temp dirs, `--launches` times; prints markdown.
+// Runs the real app under its own Xvfb display in temp dirs, `--launches` times; prints markdown,
+// with the CPU time each process spent per warm review. With `--vs-bin`, a baseline build is
+// launched as many times, the two taking turns launch by launch, and their medians are compared.
 //
 // Then the cost of one command (`redline review list`, `redline review reject`: wall and CPU time
-// per call), against a `serve --headless` of the same build, alternating with a baseline build.
+// per call), against a `serve --headless` of the same build, alternating with the baseline.
 //
 //   node bench/window/run.mjs [--bin target/release/redline] [--launches 5] [--warm 10] [--big 5]
 //     [--cli-runs 20] [--vs-bin OLD_BUILD/redline]
@@ -59,7 +61,10 @@ const env = {
   // Experiments: more variables for the app, e.g. BENCH_APP_ENV='{"GDK_GL":"disable"}'.
   ...JSON.parse(process.env.BENCH_APP_ENV ?? '{}'),
 };
-const run = (...a) => execFileSync(bin, a, { env, encoding: 'utf8' });
+// The build under test at the moment: launches alternate between `--bin` and `--vs-bin`, so a
+// drift in the machine's speed touches both.
+let appBin = bin;
+const run = (...a) => execFileSync(appBin, a, { env, encoding: 'utf8' });
 const children = [];
 const cleanup = () => { for (const c of children) try { c.kill('SIGTERM'); } catch {} };
 process.on('exit', cleanup);
@@ -125,11 +130,47 @@ function memory(pid) {
   return { rss: rss / 1024, pss: pss / 1024, processes: names, byProcess };
 }
 
+/** CPU time (ms, user + system) by process name: the app and every process below it, Xvfb, trayer. */
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+const displayPids = [];
+function cpu(pid) {
+  const pids = [];
+  const walk = (p) => {
+    pids.push(p);
+    let tasks = [];
+    try { tasks = readdirSync(`/proc/${p}/task`); } catch { return; }
+    for (const t of tasks) {
+      let kids = '';
+      try { kids = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim(); } catch { continue; }
+      for (const k of kids ? kids.split(/\s+/) : []) walk(Number(k));
+    }
+  };
+  walk(pid);
+  const byProcess = {};
+  for (const p of [...pids, ...displayPids]) {
+    let stat;
+    try { stat = readFileSync(`/proc/${p}/stat`, 'utf8'); } catch { continue; }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    byProcess[name] = (byProcess[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  }
+  return byProcess;
+}
+
 /** Starts the app, hands `onLine` each line of its log (colours stripped), waits for its status. */
+// The app's last log lines, for the error when a launch fails.
+const logTail = [];
+
 async function startApp(onLine) {
-  const app = spawn(bin, [], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const app = spawn(appBin, [], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(app);
-  createInterface({ input: app.stderr }).on('line', (raw) => onLine(raw.replace(/\x1b\[[0-9;]*m/g, '')));
+  logTail.length = 0;
+  createInterface({ input: app.stderr }).on('line', (raw) => {
+    const line = raw.replace(/\x1b\[[0-9;]*m/g, '');
+    logTail.push(line);
+    if (logTail.length > 40) logTail.shift();
+    onLine(line);
+  });
   const status = await until('the app', () => { try { return JSON.parse(run('status', '--json')); } catch { return null; } });
   return { app, status };
 }
@@ -203,9 +244,13 @@ async function launch(n) {
   if (seen.released) throw new Error('the prepared window was released before the first review');
   r.afterConnect = await review('lib.rs', `${smallProposal}// first\n`);
   r.warm = [];
+  const cpuBefore = cpu(app.pid);
   for (let i = 0; i < warmRuns; i++) {
     r.warm.push(await review('lib.rs', `${smallProposal}// ${i}\n`, i === 0 ? () => { r.shown = memory(app.pid); } : null));
   }
+  const cpuAfter = cpu(app.pid);
+  // The reject command's own process has ended by now: not counted, only what it asked for.
+  r.cpuPerWarm = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, (cpuAfter[k] - (cpuBefore[k] ?? 0)) / warmRuns]));
   r.big = [];
   for (let i = 0; i < bigRuns; i++) r.big.push(await review('big.rs', `${bigProposal}// ${i}\n`));
   await until('the window to hide', () => !windowVisible());
@@ -240,7 +285,7 @@ async function fresh() {
   });
   await pause(1000);
   if (memory(app.pid).processes.length !== 1) throw new Error('a window before any review');
-  const propose = spawn(bin, ['propose', join(dirs.ws, 'lib.rs'), '-'], { env, stdio: ['pipe', 'ignore', 'inherit'] });
+  const propose = spawn(appBin, ['propose', join(dirs.ws, 'lib.rs'), '-'], { env, stdio: ['pipe', 'ignore', 'inherit'] });
   propose.stdin.end(`${smallProposal}// fresh\n`);
   await until('the first review painted', () => shownReview);
   run('review', 'reject', shownReview.id);
@@ -265,21 +310,39 @@ async function main() {
   if (!existsSync(bin)) throw new Error(`no binary at ${bin}: cargo build --release first`);
   const xvfb = spawn('Xvfb', [display, '-screen', '0', '1600x1000x24'], { stdio: 'ignore' });
   children.push(xvfb);
+  displayPids.push(xvfb.pid);
   await until('Xvfb', () => { try { execFileSync('xdpyinfo', ['-display', display], { stdio: 'ignore' }); return true; } catch { return false; } });
   // A desktop has a tray host; trayer gives Xvfb one for the app's icon.
-  children.push(spawn('trayer', ['--edge', 'top', '--align', 'right', '--height', '24'], { env, stdio: 'ignore' }));
+  const trayer = spawn('trayer', ['--edge', 'top', '--align', 'right', '--height', '24'], { env, stdio: 'ignore' });
+  children.push(trayer);
+  displayPids.push(trayer.pid);
   run('workspace', 'add', dirs.ws);
   // As after a user's first launch: the welcome page was shown (else every launch opens it).
   const config = join(dirs.config, 'redline', 'config.json');
   writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), welcomed: true }), { mode: 0o600 });
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  const results = [];
-  for (let n = 0; n < launches; n++) results.push(await launch(n));
-  const firsts = [];
-  for (let n = 0; n < launches; n++) firsts.push(await fresh());
+  // Each build's launches and first reviews, alternating launch by launch with the baseline.
+  const builds = [{ name: 'this build', path: bin, results: [], firsts: [] }];
+  if (vsBin) builds.push({ name: 'baseline', path: resolve(vsBin), results: [], firsts: [] });
+  for (let n = 0; n < launches; n++) {
+    for (const b of builds) {
+      appBin = b.path;
+      try {
+        b.results.push(await launch(n));
+      } catch (e) {
+        throw new Error(`${b.name} (${shown(b.path)}), launch ${n}: ${e.message}\nits log's last lines:\n${logTail.join('\n')}`);
+      }
+    }
+  }
+  for (let n = 0; n < launches; n++) {
+    for (const b of builds) {
+      appBin = b.path;
+      b.firsts.push(await fresh());
+    }
+  }
+  appBin = bin;
   const calls = await commandCosts();
   const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
   const f = (x) => x.toFixed(1);
   const stats = (xs) => {
     const s = [...xs].sort((a, b) => a - b);
@@ -289,45 +352,82 @@ async function main() {
     const s = stats(xs);
     return `| ${label} | ${f(s.min)} | ${f(s.median)} | ${f(s.max)} | ${s.n} |`;
   };
-  const all = (k) => results.flatMap((r) => r[k]);
-  const mem = (k, m) => results.map((r) => r[k][m]);
-  const memRow = (label, k) => {
-    const p = stats(mem(k, 'pss'));
-    const s = stats(mem(k, 'rss'));
-    return `| ${label} | ${f(p.min)} | ${f(p.median)} | ${f(p.max)} | ${f(s.median)} |`;
+  /** The tables for one build's launches. */
+  const tables = ({ name, path, results, firsts }) => {
+    const all = (k) => results.flatMap((r) => r[k]);
+    const mem = (k, m) => results.map((r) => r[k][m]);
+    const memRow = (label, k) => {
+      const p = stats(mem(k, 'pss'));
+      const s = stats(mem(k, 'rss'));
+      return `| ${label} | ${f(p.min)} | ${f(p.median)} | ${f(p.max)} | ${f(s.median)} |`;
+    };
+    const names = results[0].processes;
+    const cpuNames = Object.keys(results[0].cpuPerWarm);
+    return [
+      `#### ${name}: \`${shown(path)}\``,
+      '',
+      '| openDiff → review visible and painted, ms | min | median | max | samples |',
+      '| --- | --- | --- | --- | --- |',
+      row('warm, 300 lines (window kept after use)', all('warm')),
+      row('warm, 5,000 lines, 200 changes', all('big')),
+      row('first review after a CLI connected (window prepared hidden)', all('afterConnect')),
+      row('truly cold (no window: made, page loaded, for the review)', all('cold')),
+      row('a new app\'s first review, nothing connected before (its first window; timed by the app)', firsts),
+      '',
+      `| memory, all processes (${names.join(', ')}), MiB | PSS min | PSS median | PSS max | RSS median |`,
+      '| --- | --- | --- | --- | --- |',
+      memRow('idle at start, no window', 'idle'),
+      memRow('a CLI connected: window prepared, hidden', 'prepared'),
+      memRow('one review shown', 'shown'),
+      memRow('answered, window hidden (kept warm)', 'hidden'),
+      memRow('window released after the idle spell', 'released'),
+      '',
+      `| PSS by process, median, MiB | ${names.join(' | ')} |`,
+      `| --- |${names.map(() => ' --- |').join('')}`,
+      ...[['idle at start, no window', 'idle'], ['a CLI connected: window prepared, hidden', 'prepared'],
+        ['one review shown', 'shown'], ['window released after the idle spell', 'released']].map(([label, k]) =>
+        `| ${label} | ${names.map((p) => f(stats(results.map((r) => r[k].byProcess[p] ?? 0)).median)).join(' | ')} |`),
+      '',
+      `| CPU per warm 300-line review (shown, then rejected), median, ms | ${cpuNames.join(' | ')} | all |`,
+      `| --- |${cpuNames.map(() => ' --- |').join('')} --- |`,
+      `| | ${cpuNames.map((p) => f(stats(results.map((r) => r.cpuPerWarm[p] ?? 0)).median)).join(' | ')} | ${f(stats(results.map((r) => Object.values(r.cpuPerWarm).reduce((a, b) => a + b, 0))).median)} |`,
+      '',
+      '| where a truly cold pop-up\'s time goes, ms | min | median | max | samples |',
+      '| --- | --- | --- | --- | --- |',
+      row('making the window (GTK window, webview, WebKit processes started)', results.map((r) => r.coldMade)),
+      row('its page loaded (HTML, scripts, styles), from the start of making it', results.map((r) => r.coldLoaded)),
+      row('the rest: the page starts, lists the review, builds the editor, paints', results.map((r) => r.cold - r.coldLoaded)),
+      '',
+    ];
+  };
+  /** Medians side by side: this build against the baseline, measured in the same run. */
+  const versus = ([a, b]) => {
+    const med = (xs) => stats(xs).median;
+    const line = (label, pick, unit) => {
+      const x = med(pick(a)), y = med(pick(b));
+      return `| ${label} | ${f(x)} ${unit} | ${f(y)} ${unit} | ${(x / y).toFixed(2)}× |`;
+    };
+    return [
+      '| medians, same run, launches alternating | this build | baseline | ratio |',
+      '| --- | --- | --- | --- |',
+      line('warm, 300 lines', (c) => c.results.flatMap((r) => r.warm), 'ms'),
+      line('warm, 5,000 lines, 200 changes', (c) => c.results.flatMap((r) => r.big), 'ms'),
+      line('first review after a CLI connected', (c) => c.results.flatMap((r) => r.afterConnect), 'ms'),
+      line('truly cold', (c) => c.results.flatMap((r) => r.cold), 'ms'),
+      line('a new app\'s first review', (c) => c.firsts, 'ms'),
+      ...[['idle, no window', 'idle'], ['a CLI connected, window prepared', 'prepared'], ['one review shown', 'shown'],
+        ['window released after the idle spell', 'released']].map(([label, k]) =>
+        line(`memory (PSS, all processes): ${label}`, (c) => c.results.map((r) => r[k].pss), 'MiB')),
+      line('CPU per warm review, all processes', (c) => c.results.map((r) => Object.values(r.cpuPerWarm).reduce((p, q) => p + q, 0)), 'ms'),
+      '',
+    ];
   };
   const report = [
-    `Desktop app, \`${shown(bin)}\`, ${launches} launches under Xvfb (software rendering) on ${cpus().length} CPUs, load average ${loadBefore} at the start and ${loadAfter} at the end.`,
-    `Each launch: idle, a CLI connects (MCP \`initialize\`), its first openDiff ${THINK_MS} ms after the prepared page loaded, ${warmRuns} warm reviews of a 300-line Rust file, ${bigRuns} of a 5,000-line file with 200 changed lines, the window released after the idle spell (${IDLE_SECS} s here) with the CLI still connected, then one truly cold review. Then ${launches} more launches, each sent one review (\`redline propose\`) 1 s after it started.`,
+    `Desktop app, ${launches} launches of each build under Xvfb (software rendering) on ${cpus().length} CPUs, load average ${loadBefore} at the start and ${loadAfter} at the end.`,
+    `Each launch: idle, a CLI connects (MCP \`initialize\`), its first openDiff ${THINK_MS} ms after the prepared page loaded, ${warmRuns} warm reviews of a 300-line Rust file, ${bigRuns} of a 5,000-line file with 200 changed lines, the window released after the idle spell (${IDLE_SECS} s here) with the CLI still connected, then one truly cold review. Then ${launches} more launches, each sent one review (\`redline propose\`) 1 s after it started.${builds.length > 1 ? ' The builds take turns, launch by launch.' : ''}`,
     '',
-    '| openDiff → review visible and painted, ms | min | median | max | samples |',
-    '| --- | --- | --- | --- | --- |',
-    row('warm, 300 lines (window kept after use)', all('warm')),
-    row('warm, 5,000 lines, 200 changes', all('big')),
-    row('first review after a CLI connected (window prepared hidden)', all('afterConnect')),
-    row('truly cold (no window: made, page loaded, for the review)', all('cold')),
-    row('a new app\'s first review, nothing connected before (its first window; timed by the app)', firsts),
-    '',
-    `| memory, all processes (${results[0].processes.join(', ')}), MiB | PSS min | PSS median | PSS max | RSS median |`,
-    '| --- | --- | --- | --- | --- |',
-    memRow('idle at start, no window', 'idle'),
-    memRow('a CLI connected: window prepared, hidden', 'prepared'),
-    memRow('one review shown', 'shown'),
-    memRow('answered, window hidden (kept warm)', 'hidden'),
-    memRow('window released after the idle spell', 'released'),
-    '',
-    `| PSS by process, median, MiB | ${results[0].processes.join(' | ')} |`,
-    `| --- |${results[0].processes.map(() => ' --- |').join('')}`,
-    ...[['idle at start, no window', 'idle'], ['a CLI connected: window prepared, hidden', 'prepared'],
-      ['one review shown', 'shown'], ['window released after the idle spell', 'released']].map(([label, k]) =>
-      `| ${label} | ${results[0].processes.map((p) => f(stats(results.map((r) => r[k].byProcess[p] ?? 0)).median)).join(' | ')} |`),
-    '',
-    '| where a truly cold pop-up\'s time goes, ms | min | median | max | samples |',
-    '| --- | --- | --- | --- | --- |',
-    row('making the window (GTK window, webview, WebKit processes started)', results.map((r) => r.coldMade)),
-    row('its page loaded (HTML, scripts, styles), from the start of making it', results.map((r) => r.coldLoaded)),
-    row('the rest: the page starts, lists the review, builds the editor, paints', results.map((r) => r.cold - r.coldLoaded)),
-    '',
+    ...(builds.length > 1 ? versus(builds) : []),
+    ...builds.flatMap(tables),
     `| one command against a running Redline, ms per call (${cliRuns} calls each, alternating) | wall min | wall median | wall max | CPU median |`,
     '| --- | --- | --- | --- | --- |',
     ...calls.bins.flatMap(({ name, path }) => ['list', 'reject'].map((c) => {
@@ -337,6 +437,9 @@ async function main() {
     })),
     '',
   ].join('\n');
+  const { results, firsts } = builds[0];
+  const all = (k) => results.flatMap((r) => r[k]);
+  const mem = (k, m) => results.map((r) => r[k][m]);
   console.log(report);
   if (out) writeFileSync(out, report);
   if (readme) {
