@@ -234,7 +234,11 @@ async function launch(n) {
       method: 'tools/call', params: { name: 'openDiff', arguments: { filePath: join(dirs.ws, file), newContent: content } } }) });
     await resp.text();
     const mine = ++id;
-    await until(`review ${mine} painted`, () => shownAt.has(mine));
+    try {
+      await until(`review ${mine} painted`, () => shownAt.has(mine));
+    } catch (e) {
+      throw new Error(`${e.message} (the window is ${windowVisible() ? 'visible' : 'hidden'})`);
+    }
     const dt = shownAt.get(mine) - t0;
     if (atShown) atShown();
     run('review', 'reject', String(mine));

@@ -2,6 +2,7 @@
 //! page expects it, errors as `{code, message}`. Reviews and the welcome check go to the page as
 //! the core wrote them (JSON), as the events do: the window only passes them on.
 
+use crate::visibility::Visibility;
 use crate::{queue, view};
 use redline_core::api::fault::Fault;
 use redline_core::review::selection::Selection;
@@ -10,7 +11,7 @@ use redline_core::runtime::window::message::Call;
 use redline_core::workspace::settings::Settings;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use tauri::{AppHandle, State};
+use tauri::{AppHandle, Manager, State};
 use tauri_plugin_dialog::DialogExt;
 
 type Core<'a> = State<'a, Link>;
@@ -117,17 +118,18 @@ pub async fn settings_set(core: Core<'_>, settings: Settings) -> Answer {
 }
 
 /// The page has nothing left to show. A review that arrived meanwhile keeps the window up: the
-/// page's request may be older than the core's show.
+/// page's request may be older than the core's show, and the core's answer older than a show.
 #[tauri::command]
 pub async fn window_hide(app: AppHandle) -> Answer {
+    let mark = app.state::<Visibility>().mark().await;
     if queue::is_empty(&app).await {
-        hide(&app).await?;
+        hide(&app, Some(mark)).await?;
     }
     Ok(())
 }
 
-async fn hide(app: &AppHandle) -> Answer {
-    view::hide(app).await.map_err(|e| Fault {
+async fn hide(app: &AppHandle, mark: Option<u64>) -> Answer {
+    view::hide(app, mark).await.map_err(|e| Fault {
         code: "window".into(),
         message: e.to_string(),
     })
@@ -139,7 +141,7 @@ pub async fn window_close_answer(core: Core<'_>, app: AppHandle, reject_pending:
     if reject_pending {
         ask::<()>(&core, Call::RejectAll).await?;
     }
-    hide(&app).await
+    hide(&app, None).await
 }
 
 /// The welcome page's live check: what `redline doctor` says for the newest workspace.

@@ -96,7 +96,7 @@ pub async fn show(app: &AppHandle, focus: bool) {
     };
     app.state::<Idle>().stir();
     let visibility = app.state::<Visibility>();
-    let mut shown = visibility.0.lock().await;
+    let mut state = visibility.lock().await;
     let _ = w.unminimize();
     // Built with `focused(false)`, the window does not take focus when it maps, so typing in
     // the terminal is never stolen; only `focus` asks for it.
@@ -104,25 +104,29 @@ pub async fn show(app: &AppHandle, focus: bool) {
     if focus {
         let _ = w.set_focus();
     }
-    *shown = true;
+    state.showing();
     app.state::<Link>()
         .note(Up::Visible { visible: true })
         .await;
 }
 
-/// Hides the window; the idle countdown starts again from now.
-pub async fn hide(app: &AppHandle) -> tauri::Result<()> {
+/// Hides the window, unless it was shown again after `mark` (see `Visibility::mark`); the idle
+/// countdown starts again from now.
+pub async fn hide(app: &AppHandle, mark: Option<u64>) -> tauri::Result<()> {
     let Some(w) = app.get_webview_window(LABEL) else {
         return Ok(());
     };
     let visibility = app.state::<Visibility>();
-    let mut shown = visibility.0.lock().await;
+    let mut state = visibility.lock().await;
+    if !state.may_hide(mark) {
+        return Ok(());
+    }
     w.hide()?;
-    *shown = false;
+    state.shown = false;
     app.state::<Link>()
         .note(Up::Visible { visible: false })
         .await;
-    drop(shown);
+    drop(state);
     app.state::<Idle>().stir();
     Ok(())
 }
@@ -134,8 +138,9 @@ pub fn on_event(window: &Window, event: &WindowEvent) {
         api.prevent_close();
         let app = window.app_handle().clone();
         tauri::async_runtime::spawn(async move {
+            let mark = app.state::<Visibility>().mark().await;
             if queue::is_empty(&app).await {
-                let _ = hide(&app).await;
+                let _ = hide(&app, Some(mark)).await;
             } else {
                 let _ = app.emit_to(LABEL, "close-requested", ());
             }
