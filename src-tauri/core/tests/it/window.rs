@@ -204,7 +204,9 @@ fn lines(log: &Path) -> Vec<String> {
 }
 
 /// A window process: attaches, says it loaded, and on each show logs `PID shown`. A window that
-/// is not the first accepts the pending review with its own text, as a user would in it.
+/// is not the first accepts the pending review with its own text, as a user would in it. With
+/// `REDLINE_STAND_IN_RELEASE` the first one ends with status 0 at its first show instead, as a
+/// window whose idle spell ran out just as a review came.
 #[cfg(unix)]
 #[tokio::test]
 #[ignore = "run by the launcher tests as a window process"]
@@ -222,6 +224,10 @@ async fn stand_in() {
     while let Some(event) = events.recv().await {
         match event {
             Down::Show { .. } => {
+                if earlier == 0 && std::env::var_os("REDLINE_STAND_IN_RELEASE").is_some() {
+                    std::fs::write(&log, format!("{} released\n", std::process::id())).unwrap();
+                    std::process::exit(0);
+                }
                 window.note(Up::Visible { visible: true }).await;
                 let mut out = std::fs::OpenOptions::new()
                     .append(true)
@@ -275,6 +281,36 @@ async fn a_killed_window_comes_back_with_the_pending_review_and_its_accept_reach
     let shown = lines(&log);
     assert_eq!(shown.len(), 2, "{shown:?}");
     assert_ne!(shown[1], shown[0], "a new window process");
+    assert_eq!(*f.instance.windows().problem().borrow(), None);
+}
+
+/// The window's idle spell ran out as a review came: it ended with status 0 (a release, not a
+/// crash) with the review's show sent to it. A new window shows the review, and its accept
+/// reaches the CLI; before, the review waited with no window until the next one.
+#[cfg(unix)]
+#[tokio::test]
+async fn a_window_released_as_a_review_came_is_brought_back_for_it() {
+    let f = start().await;
+    serve_control(&f).await;
+    let log = f.dirs.config.parent().unwrap().join("windows.log");
+    let mut launch = played_by_this_test(&f, &log);
+    launch
+        .envs
+        .push(("REDLINE_STAND_IN_RELEASE".into(), "1".into()));
+    tokio::spawn(launcher::run(f.instance.clone(), launch));
+    let mut cli = f.session().await;
+    let mut stream = cli.stream().await;
+    f.propose(&mut cli, "a.txt", "proposed\n").await;
+
+    let told = tokio::time::timeout(WAIT, stream.next_decision())
+        .await
+        .expect("a new window shows the review and answers it")
+        .unwrap();
+    assert_eq!(told["method"], "ide/diffAccepted", "{told}");
+    assert_eq!(told["params"]["content"], "from the new window\n");
+    let windows = lines(&log);
+    assert!(windows[0].ends_with(" released"), "{windows:?}");
+    assert_eq!(windows.len(), 2, "{windows:?}");
     assert_eq!(*f.instance.windows().problem().borrow(), None);
 }
 

@@ -135,7 +135,8 @@ pub fn run(
                 }
                 status = exited(&mut launcher.running) => {
                     let pending = !instance.reviews().list().is_empty();
-                    launcher.ended(hub, status, pending);
+                    let popup = instance.settings().await.popup;
+                    launcher.ended(hub, status, pending, popup);
                 }
             }
         }
@@ -204,15 +205,25 @@ impl Launcher {
         }
     }
 
-    fn ended(&mut self, hub: &WindowHub, status: std::io::Result<ExitStatus>, pending: bool) {
+    fn ended(
+        &mut self,
+        hub: &WindowHub,
+        status: std::io::Result<ExitStatus>,
+        pending: bool,
+        popup: PopupMode,
+    ) {
         let Some(r) = self.running.take() else {
             return;
         };
         let visible = hub.presence().borrow().visible;
         match status {
             // Released after its idle spell (or it was told to quit): a show that came meanwhile
-            // still wants a window.
+            // still wants a window. A window releases only with no review pending, so one pending
+            // now came as it ended, its pop-up sent to it and lost with it: a new window shows it.
             Ok(s) if s.success() => {
+                if pending && popup != PopupMode::TrayOnly && !hub.show_pending() {
+                    hub.keep_for_next(popup == PopupMode::Focus);
+                }
                 if hub.show_pending() {
                     self.want(hub, Want::PopUp);
                 }
