@@ -3,7 +3,7 @@
 //! arguments and the session it acts for.
 
 use crate::error::Error;
-use crate::protocols::mcp::{self, VERSIONS};
+use crate::protocols::mcp;
 use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
@@ -21,8 +21,9 @@ pub fn info() -> InitializeResult {
         .with_server_info(mcp::server_info())
 }
 
-pub fn versions() -> Cow<'static, [ProtocolVersion]> {
-    Cow::Borrowed(VERSIONS)
+/// The revisions offered to CLIs that take up to `newest`.
+pub fn versions(newest: &str) -> Cow<'static, [ProtocolVersion]> {
+    Cow::Borrowed(mcp::versions_up_to(newest))
 }
 
 /// A tool's input schema, for `#[tool(input_schema = …)]`: rmcp's own derivation adds a
