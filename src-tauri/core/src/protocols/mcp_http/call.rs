@@ -15,10 +15,13 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::borrow::Cow;
 
-/// Redline's identity and its tools capability.
-pub fn info() -> InitializeResult {
+/// Redline's identity and its tools capability, for CLIs that take up to `newest`. The revision
+/// is what rmcp answers an `initialize` offering one it does not list; its default is its own
+/// newest, which would be a 2026 revision were it not that one has no `initialize`.
+pub fn info(newest: &str) -> InitializeResult {
     InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
         .with_server_info(mcp::server_info())
+        .with_protocol_version(mcp::versions_up_to(newest)[0].clone())
 }
 
 /// The revisions offered to CLIs that take up to `newest`.

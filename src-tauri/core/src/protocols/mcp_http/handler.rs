@@ -47,7 +47,7 @@ impl<T: ToolSet> Handler<T> {
 
 impl<T: ToolSet> ServerHandler for Handler<T> {
     fn get_info(&self) -> InitializeResult {
-        call::info()
+        call::info(T::mcp_revision())
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
