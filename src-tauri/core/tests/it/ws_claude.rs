@@ -195,7 +195,9 @@ async fn initialize_and_tools_list_and_the_client_label() {
     assert_eq!(status.workspaces[0].ws_port, Some(f.ws_port));
 }
 
-/// Claude Code 2.1.332's MCP client offers `2026-07-28` and probes `server/discover`; a connection
+/// Claude Code 2.1.332's MCP client knows `2026-07-28` and probes `server/discover` (on its HTTP
+/// and stdio servers; its IDE connection still opens with `initialize` 2025-11-25, see
+/// tests/interop/claude/README.md); a connection
 /// that settles on `2026-07-28` or later registers no handler for custom notifications, so
 /// `selection_changed` and `at_mentioned` would be dropped without a word. Redline answers the
 /// probe "method not found" (the client then falls back to `initialize`) and settles on the
