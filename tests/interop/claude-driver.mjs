@@ -17,7 +17,7 @@ import { privateTmux, tmuxPane, paneCommand } from './lib/tmux.mjs';
 export { after } from './lib/tmux.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const CLAUDE_VERSION = '2.1.330';
+export const CLAUDE_VERSION = '2.1.332';
 // The package's postinstall puts the platform binary at bin/claude.exe (on every OS).
 export const CLAUDE_BIN = path.join(here, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
 

@@ -1,4 +1,4 @@
-// Interop: the REAL Claude Code CLI (@anthropic-ai/claude-code 2.1.330, pinned in package.json)
+// Interop: the REAL Claude Code CLI (@anthropic-ai/claude-code 2.1.332, pinned in package.json)
 // against `redline serve --headless`, with no network and no account.
 //
 //   cd tests/interop && npm install && REDLINE_BIN=/path/to/redline node --test claude.test.mjs

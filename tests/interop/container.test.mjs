@@ -316,7 +316,7 @@ describe('CLIs in a container reach Redline on the host', { skip: cannot ?? fals
     }
   });
 
-  // Claude Code 2.1.330 connects to 127.0.0.1 (the container itself) unless
+  // Claude Code 2.1.332 connects to 127.0.0.1 (the container itself) unless
   // CLAUDE_CODE_IDE_HOST_OVERRIDE names the host: `redline container args` sets it to
   // host.docker.internal and mounts a lock made for containers (no pid, the container path).
   test('the real claude binary under tmux in the container: container lock, host.docker.internal, edited write lands on the host', {

@@ -1,5 +1,5 @@
 // Interop: headless real Neovim with Redline's plugin (editors/nvim) selects lines and runs
-// :RedlineMention; the real `claude` (@anthropic-ai/claude-code 2.1.330) under tmux, connected
+// :RedlineMention; the real `claude` (@anthropic-ai/claude-code 2.1.332) under tmux, connected
 // to Redline, shows the selection and sends it with its next request to a local fake of the
 // Messages API (claude-fake-api.mjs), and takes the mention into its prompt.
 import { test } from 'node:test';

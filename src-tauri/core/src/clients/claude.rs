@@ -23,6 +23,10 @@ pub const CLAUDE: Cli = Cli {
     // The native build is a single executable.
     programs: &["claude"],
     transport: Transport::WebSocket,
+    // 2.1.332 offers 2026-07-28 too, and on a connection settled on 2026-07-28 or later it
+    // registers no handler for custom notifications: `selection_changed` and `at_mentioned`
+    // would be dropped without a word.
+    mcp_revision: "2025-11-25",
     discovery: Discovery {
         dir: Location {
             sub: "ide",

@@ -18,6 +18,10 @@ pub struct Cli {
     pub programs: &'static [&'static str],
     /// Which of Redline's servers it talks to.
     pub transport: Transport,
+    /// The newest MCP revision (its date) Redline settles on with it: an `initialize` offering a
+    /// later one gets this, and only revisions up to it are offered. Kept below a revision that
+    /// would cost the CLI something Redline sends.
+    pub mcp_revision: &'static str,
     /// Where it looks for discovery files, and their format.
     pub discovery: Discovery,
     pub container: Container,

@@ -22,6 +22,7 @@ pub const COPILOT: Cli = Cli {
     // The npm loader starts a native single executable of the same name.
     programs: &["copilot"],
     transport: Transport::UnixHttp,
+    mcp_revision: "2025-11-25",
     discovery: Discovery {
         dir: Location { sub: "ide", ..HOME },
         format: Format::CopilotLock,

@@ -21,6 +21,7 @@ pub const GEMINI: Cli = Cli {
     packages: &["@google/gemini-cli"],
     programs: &[],
     transport: Transport::Http,
+    mcp_revision: "2025-11-25",
     // Node's `os.tmpdir()` + `/gemini/ide`, not under its home.
     discovery: Discovery {
         dir: Location {

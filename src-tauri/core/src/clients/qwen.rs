@@ -22,6 +22,7 @@ pub const QWEN: Cli = Cli {
     packages: &["@qwen-code/qwen-code"],
     programs: &[],
     transport: Transport::Http,
+    mcp_revision: "2025-11-25",
     discovery: Discovery {
         dir: Location { sub: "ide", ..HOME },
         format: Format::QwenLock,

@@ -145,3 +145,20 @@ fn versions_compare_numerically() {
     assert!(!version_below("2.1.330", "2.1.0"));
     assert!(version_below("1.0.0-beta", "1.0.1"));
 }
+
+#[test]
+fn each_cli_settles_on_a_revision_redline_speaks_that_keeps_its_notifications() {
+    for cli in ALL {
+        assert!(
+            crate::protocols::mcp::VERSIONS
+                .iter()
+                .any(|v| v.as_str() == cli.mcp_revision),
+            "{}: {} is no revision Redline speaks",
+            cli.name,
+            cli.mcp_revision
+        );
+        // From 2026-07-28 on, Claude Code drops custom notifications (`selection_changed`,
+        // `at_mentioned`); the stateless revision has no GET stream for the HTTP CLIs' either.
+        assert!(cli.mcp_revision < "2026-07-28", "{}", cli.name);
+    }
+}

@@ -8,8 +8,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// Newest first; an unknown revision asked for gets the newest. Sessions need a GET stream,
-/// which the stateless 2026 revision removed.
+/// Newest first; an unknown revision asked for gets the newest a CLI takes (its `mcp_revision`).
+/// Sessions need a GET stream, which the stateless 2026 revision removed.
 pub const VERSIONS: &[ProtocolVersion] = &[
     ProtocolVersion::V_2025_11_25,
     ProtocolVersion::V_2025_06_18,
@@ -17,12 +17,25 @@ pub const VERSIONS: &[ProtocolVersion] = &[
     ProtocolVersion::V_2024_11_05,
 ];
 
-/// The revision to answer an `initialize` asking for `asked`.
-pub fn negotiate(asked: &str) -> &'static ProtocolVersion {
-    VERSIONS
+/// The revisions offered to a CLI that takes up to `newest` (a `Cli::mcp_revision`), newest
+/// first; never none, so a revision older than all of them gets the oldest.
+pub fn versions_up_to(newest: &str) -> &'static [ProtocolVersion] {
+    // `YYYY-MM-DD` dates compare as strings the way they do as dates.
+    let from = VERSIONS
+        .iter()
+        .position(|v| v.as_str() <= newest)
+        .unwrap_or(VERSIONS.len() - 1);
+    &VERSIONS[from..]
+}
+
+/// The revision to answer an `initialize` asking for `asked`, for a CLI that takes up to
+/// `newest`: the one asked for if offered, else the newest offered.
+pub fn negotiate(asked: &str, newest: &str) -> &'static ProtocolVersion {
+    let offered = versions_up_to(newest);
+    offered
         .iter()
         .find(|v| v.as_str() == asked)
-        .unwrap_or(&VERSIONS[0])
+        .unwrap_or(&offered[0])
 }
 
 /// Who answers, in every `initialize` result.
@@ -148,7 +161,26 @@ mod tests {
 
     #[test]
     fn an_unknown_revision_gets_the_newest() {
-        assert_eq!(negotiate("2025-06-18").as_str(), "2025-06-18");
-        assert_eq!(negotiate("1999-01-01"), &VERSIONS[0]);
+        assert_eq!(negotiate("2025-06-18", "2025-11-25").as_str(), "2025-06-18");
+        assert_eq!(negotiate("1999-01-01", "2025-11-25"), &VERSIONS[0]);
+        assert_eq!(negotiate("2026-07-28", "2025-11-25").as_str(), "2025-11-25");
+    }
+
+    #[test]
+    fn a_cli_is_offered_nothing_newer_than_its_revision() {
+        assert_eq!(versions_up_to("2099-01-01"), VERSIONS);
+        let older: Vec<&str> = versions_up_to("2025-06-18")
+            .iter()
+            .map(|v| v.as_str())
+            .collect();
+        assert_eq!(older, ["2025-06-18", "2025-03-26", "2024-11-05"]);
+        // Between two revisions: the older one.
+        assert_eq!(versions_up_to("2025-07-01")[0].as_str(), "2025-06-18");
+        assert_eq!(negotiate("2025-11-25", "2025-06-18").as_str(), "2025-06-18");
+        // Older than all: the oldest, never an empty list.
+        assert_eq!(
+            versions_up_to("2000-01-01"),
+            &VERSIONS[VERSIONS.len() - 1..]
+        );
     }
 }

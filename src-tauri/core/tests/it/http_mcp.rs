@@ -17,6 +17,23 @@ async fn negotiates_each_supported_version() {
     }
 }
 
+/// A later revision offered (2026-07-28 is stateless: no GET stream for the notifications) gets
+/// the newest in Gemini CLI's and Qwen Code's data, not an echo.
+#[tokio::test]
+async fn a_later_revision_offered_gets_the_newest_the_cli_data_allows() {
+    let f = start().await;
+    for v in ["2026-07-28", "2099-01-01"] {
+        let mut c = f.client();
+        let init = c.connect(v).await;
+        assert_eq!(
+            init["result"]["protocolVersion"], "2025-11-25",
+            "{v}: {init}"
+        );
+        let r = c.rpc("tools/list", json!({})).await;
+        assert_eq!(tool::names(&r).len(), 4, "{v}: the session works on: {r}");
+    }
+}
+
 #[tokio::test]
 async fn lists_the_four_tools_with_their_schemas() {
     let f = start().await;

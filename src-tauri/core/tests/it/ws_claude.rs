@@ -195,6 +195,52 @@ async fn initialize_and_tools_list_and_the_client_label() {
     assert_eq!(status.workspaces[0].ws_port, Some(f.ws_port));
 }
 
+/// Claude Code 2.1.332's MCP client knows `2026-07-28` and probes `server/discover` (on its HTTP
+/// and stdio servers; its IDE connection still opens with `initialize` 2025-11-25, see
+/// tests/interop/claude/README.md); a connection
+/// that settles on `2026-07-28` or later registers no handler for custom notifications, so
+/// `selection_changed` and `at_mentioned` would be dropped without a word. Redline answers the
+/// probe "method not found" (the client then falls back to `initialize`) and settles on the
+/// revision in Claude Code's data, whatever later one is offered.
+#[tokio::test]
+async fn a_client_offering_2026_07_28_settles_on_2025_11_25_and_still_hears_mentions() {
+    let f = start().await;
+    let mut c = Claude::over(upgrade(&f, &f.token).await);
+    let meta = json!({"_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "claude-code", "version": "2.1.332"},
+        "io.modelcontextprotocol/clientCapabilities": {}}});
+    let discover = c.rpc("server/discover", meta).await;
+    assert_eq!(discover["error"]["code"], -32601, "{discover}");
+    assert!(discover.get("result").is_none(), "{discover}");
+    for offered in ["2026-07-28", "2099-01-01"] {
+        let init = c
+            .rpc(
+                "initialize",
+                json!({"protocolVersion": offered, "capabilities": {},
+                       "clientInfo": {"name": "claude-code", "version": "2.1.332"}}),
+            )
+            .await;
+        assert_eq!(
+            init["result"]["protocolVersion"], "2025-11-25",
+            "offered {offered}: {init}"
+        );
+    }
+    c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    c.send(json!({"jsonrpc": "2.0", "method": "ide_connected", "params": {"pid": 1}}))
+        .await;
+    let (call, id) = c.open_diff(&f, "a.txt", "one\nTWO\n", "t").await;
+    f.instance.mention(id, 0, 1).await.unwrap();
+    assert_eq!(
+        c.next().await.unwrap(),
+        json!({"jsonrpc": "2.0", "method": "at_mentioned",
+               "params": {"filePath": f.file("a.txt"), "lineStart": 0, "lineEnd": 1}})
+    );
+    f.instance.decide(id, Decision::Reject).await.unwrap();
+    assert_eq!(tool::texts(&c.response(call).await), ["DIFF_REJECTED"]);
+}
+
 #[tokio::test]
 async fn accept_with_an_edit_answers_file_saved_and_the_final_text_once() {
     let f = start().await;

@@ -43,6 +43,10 @@ impl ToolSet for Tools {
     fn router() -> ToolRouter<Self> {
         Self::tool_router()
     }
+
+    fn mcp_revision() -> &'static str {
+        crate::clients::COPILOT.mcp_revision
+    }
 }
 
 impl Tools {

@@ -3,7 +3,7 @@
 //! arguments and the session it acts for.
 
 use crate::error::Error;
-use crate::protocols::mcp::{self, VERSIONS};
+use crate::protocols::mcp;
 use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
@@ -15,14 +15,18 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::borrow::Cow;
 
-/// Redline's identity and its tools capability.
-pub fn info() -> InitializeResult {
+/// Redline's identity and its tools capability, for CLIs that take up to `newest`. The revision
+/// is what rmcp answers an `initialize` offering one it does not list; its default is its own
+/// newest, which would be a 2026 revision were it not that one has no `initialize`.
+pub fn info(newest: &str) -> InitializeResult {
     InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
         .with_server_info(mcp::server_info())
+        .with_protocol_version(mcp::versions_up_to(newest)[0].clone())
 }
 
-pub fn versions() -> Cow<'static, [ProtocolVersion]> {
-    Cow::Borrowed(VERSIONS)
+/// The revisions offered to CLIs that take up to `newest`.
+pub fn versions(newest: &str) -> Cow<'static, [ProtocolVersion]> {
+    Cow::Borrowed(mcp::versions_up_to(newest))
 }
 
 /// A tool's input schema, for `#[tool(input_schema = …)]`: rmcp's own derivation adds a

@@ -21,6 +21,8 @@ pub trait ToolSet: Send + Sync + Sized + 'static {
 
     fn new(ws: Site<Self::Audience>) -> Self;
     fn router() -> ToolRouter<Self>;
+    /// The newest MCP revision these CLIs are offered (their `Cli::mcp_revision`).
+    fn mcp_revision() -> &'static str;
 }
 
 /// One CLI session's handler; rmcp makes one a session and drops it when the session ends.
@@ -45,11 +47,11 @@ impl<T: ToolSet> Handler<T> {
 
 impl<T: ToolSet> ServerHandler for Handler<T> {
     fn get_info(&self) -> InitializeResult {
-        call::info()
+        call::info(T::mcp_revision())
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        call::versions()
+        call::versions(T::mcp_revision())
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -32,6 +32,14 @@ impl ToolSet for Tools {
     fn router() -> ToolRouter<Self> {
         Self::tool_router()
     }
+
+    /// One server for both, which cannot tell them apart before `initialize`: the older of the
+    /// two.
+    fn mcp_revision() -> &'static str {
+        crate::clients::GEMINI
+            .mcp_revision
+            .min(crate::clients::QWEN.mcp_revision)
+    }
 }
 
 // No doc comments on the argument types: they would become each schema's description.

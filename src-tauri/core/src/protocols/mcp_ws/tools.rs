@@ -23,7 +23,7 @@ use tokio::sync::oneshot;
 
 pub fn initialize(asked: &str) -> Value {
     json!({
-        "protocolVersion": mcp::negotiate(asked).as_str(),
+        "protocolVersion": mcp::negotiate(asked, crate::clients::CLAUDE.mcp_revision).as_str(),
         "capabilities": {"tools": {"listChanged": false}},
         "serverInfo": mcp::server_info(),
     })
