@@ -98,8 +98,8 @@ function windowVisible() {
   } catch { return false; }
 }
 
-/** RSS and PSS (MiB) summed over the app and every process below it (WebKit's included). */
-function memory(pid) {
+/** `pid` and every process below it. */
+function tree(pid) {
   const pids = [];
   const walk = (p) => {
     pids.push(p);
@@ -112,6 +112,12 @@ function memory(pid) {
     }
   };
   walk(pid);
+  return pids;
+}
+
+/** RSS and PSS (MiB) summed over the app and every process below it (WebKit's included). */
+function memory(pid) {
+  const pids = tree(pid);
   let rss = 0, pss = 0;
   const names = [];
   const byProcess = {};
@@ -134,18 +140,7 @@ function memory(pid) {
 const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 const displayPids = [];
 function cpu(pid) {
-  const pids = [];
-  const walk = (p) => {
-    pids.push(p);
-    let tasks = [];
-    try { tasks = readdirSync(`/proc/${p}/task`); } catch { return; }
-    for (const t of tasks) {
-      let kids = '';
-      try { kids = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim(); } catch { continue; }
-      for (const k of kids ? kids.split(/\s+/) : []) walk(Number(k));
-    }
-  };
-  walk(pid);
+  const pids = tree(pid);
   const byProcess = {};
   for (const p of [...pids, ...displayPids]) {
     let stat;
