@@ -16,6 +16,17 @@ pub enum PopupMode {
     TrayOnly,
 }
 
+impl PopupMode {
+    /// How a new review pops up: with focus or without; `None` when it only waits in the tray.
+    pub fn pop_up(self) -> Option<bool> {
+        match self {
+            PopupMode::Focus => Some(true),
+            PopupMode::NoFocus => Some(false),
+            PopupMode::TrayOnly => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {

@@ -5,7 +5,6 @@
 use super::hub::{Presence, WindowHub};
 use crate::review::ReviewEvent;
 use crate::runtime::instance::Instance;
-use crate::workspace::settings::PopupMode;
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -102,10 +101,8 @@ pub fn run(
                 _ = instance.quit_requested() => break,
                 event = reviews.recv() => match event {
                     Ok(ReviewEvent::Added(_)) => {
-                        let focus = match instance.settings().await.popup {
-                            PopupMode::Focus => true,
-                            PopupMode::NoFocus => false,
-                            PopupMode::TrayOnly => continue,
+                        let Some(focus) = instance.settings().await.popup.pop_up() else {
+                            continue;
                         };
                         hub.show(focus);
                         launcher.want(hub, Want::PopUp);
@@ -135,8 +132,8 @@ pub fn run(
                 }
                 status = exited(&mut launcher.running) => {
                     let pending = !instance.reviews().list().is_empty();
-                    let popup = instance.settings().await.popup;
-                    launcher.ended(hub, status, pending, popup);
+                    let pop_up = instance.settings().await.popup.pop_up();
+                    launcher.ended(hub, status, pending, pop_up);
                 }
             }
         }
@@ -210,7 +207,7 @@ impl Launcher {
         hub: &WindowHub,
         status: std::io::Result<ExitStatus>,
         pending: bool,
-        popup: PopupMode,
+        pop_up: Option<bool>,
     ) {
         let Some(r) = self.running.take() else {
             return;
@@ -221,8 +218,8 @@ impl Launcher {
             // still wants a window. A window releases only with no review pending, so one pending
             // now came as it ended, its pop-up sent to it and lost with it: a new window shows it.
             Ok(s) if s.success() => {
-                if pending && popup != PopupMode::TrayOnly && !hub.show_pending() {
-                    hub.keep_for_next(popup == PopupMode::Focus);
+                if let Some(focus) = pop_up.filter(|_| pending && !hub.show_pending()) {
+                    hub.keep_for_next(focus);
                 }
                 if hub.show_pending() {
                     self.want(hub, Want::PopUp);
