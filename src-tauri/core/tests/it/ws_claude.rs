@@ -197,11 +197,11 @@ async fn initialize_and_tools_list_and_the_client_label() {
 
 /// Claude Code 2.1.332's MCP client knows `2026-07-28` and probes `server/discover` (on its HTTP
 /// and stdio servers; its IDE connection still opens with `initialize` 2025-11-25, see
-/// tests/interop/claude/README.md); a connection
-/// that settles on `2026-07-28` or later registers no handler for custom notifications, so
-/// `selection_changed` and `at_mentioned` would be dropped without a word. Redline answers the
-/// probe "method not found" (the client then falls back to `initialize`) and settles on the
-/// revision in Claude Code's data, whatever later one is offered.
+/// tests/interop/claude/README.md); a connection that settles on `2026-07-28` or later
+/// registers no handler for custom notifications, so `selection_changed` and `at_mentioned`
+/// would be dropped without a word. Redline answers the probe "method not found" (the client
+/// then falls back to `initialize`) and settles on the revision in Claude Code's data, whatever
+/// later one is offered.
 #[tokio::test]
 async fn a_client_offering_2026_07_28_settles_on_2025_11_25_and_still_hears_mentions() {
     let f = start().await;
