@@ -2,7 +2,6 @@
 
 use crate::error::Result;
 use crate::review::id::ReviewId;
-use crate::review::outcome::Outcome;
 use crate::review::queue::ReviewQueue;
 
 /// The user's decision on a review.
@@ -17,6 +16,8 @@ pub enum Decision {
         content: Option<String>,
     },
     Reject,
+    /// Reject, telling whoever asked why (where its protocol can carry it).
+    RejectWithReason(String),
 }
 
 /// Settles a review through the queue alone, which tells the CLI that asked: no companion is
@@ -27,7 +28,8 @@ pub fn settle(reviews: &ReviewQueue, id: ReviewId, decision: Decision) -> Result
         Decision::AcceptRevision { revision, content } => {
             reviews.accept(id, content, Some(revision))?
         }
-        Decision::Reject => reviews.resolve(id, Outcome::Rejected)?,
+        Decision::Reject => reviews.reject(id, None)?,
+        Decision::RejectWithReason(reason) => reviews.reject(id, Some(reason))?,
     };
     Ok(())
 }

@@ -44,6 +44,11 @@ pub struct Review {
     /// Where the file is on disk when that is not `path` beneath the workspace: a `redline
     /// diff`'s RIGHT, its links resolved (`git difftool -d` links it into the work tree).
     pub on_disk: Option<OnDisk>,
+    /// Whoever asked hears a rejection's reason (a hook's deny does; the IDE protocols'
+    /// rejections carry none).
+    pub reason_heard: bool,
+    /// Why the user rejected it, set as it is rejected, for the reply to pass on.
+    pub reason: Option<String>,
 }
 
 /// A file as it was checked: `path`, its links resolved, lies beneath `root`, and is read and

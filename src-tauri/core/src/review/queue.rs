@@ -49,6 +49,8 @@ pub struct Proposal {
     pub can_mention: bool,
     /// Where the file is on disk, if not `path` beneath the workspace (see `Review::on_disk`).
     pub on_disk: Option<OnDisk>,
+    /// Whoever asked hears a rejection's reason (see `Review::reason_heard`).
+    pub reason_heard: bool,
 }
 
 fn superseded(review: &Review) -> Error {
@@ -129,6 +131,7 @@ impl ReviewQueue {
             review.read_only = p.read_only;
             review.can_mention = p.can_mention;
             review.on_disk = p.on_disk;
+            review.reason_heard = p.reason_heard;
             let review = Arc::new(review);
             let replaced = state.reviews.insert(review.id, review.clone());
             let old_reply = state.replies.insert(review.id, reply);
@@ -160,6 +163,8 @@ impl ReviewQueue {
             read_only: p.read_only,
             can_mention: p.can_mention,
             on_disk: p.on_disk,
+            reason_heard: p.reason_heard,
+            reason: None,
         });
         state.reviews.insert(id, review.clone());
         state.replies.insert(id, reply);
@@ -228,6 +233,17 @@ impl ReviewQueue {
     /// Removes a review, reporting how it ended, and tells its asker.
     pub fn resolve(&self, id: ReviewId, outcome: Outcome) -> Result<Arc<Review>> {
         self.settle(id, outcome, None, None)
+    }
+
+    /// Rejects a review, its asker told the user's `reason` with it where its protocol can
+    /// carry one.
+    pub fn reject(&self, id: ReviewId, reason: Option<String>) -> Result<Arc<Review>> {
+        if let Some(reason) = reason {
+            let mut state = self.lock();
+            let slot = state.reviews.get_mut(&id).ok_or(Error::NoSuchReview(id))?;
+            Arc::make_mut(slot).reason = Some(reason);
+        }
+        self.settle(id, Outcome::Rejected, None, None)
     }
 
     /// Accepts a review with `content`, or its current text, and tells its asker. An empty text

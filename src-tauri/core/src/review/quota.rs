@@ -78,6 +78,7 @@ mod tests {
                 container: false,
                 read_only: None,
                 can_mention: false,
+                reason_heard: false,
                 on_disk: None,
             },
             Box::new(|_, _| {}),

@@ -36,6 +36,8 @@ pub struct Ask {
     pub proposal: String,
     /// Why the proposal cannot be edited (the CLI writes its own); `None`: it can be.
     pub read_only: Option<ReadOnly>,
+    /// Whoever asked hears a rejection's reason.
+    pub reason_heard: bool,
 }
 
 /// What every protocol's handlers share about their workspace.
@@ -142,6 +144,7 @@ impl Service {
                 read_only: ask.read_only,
                 can_mention,
                 on_disk: None,
+                reason_heard: ask.reason_heard,
             },
             reply,
         ))

@@ -30,6 +30,7 @@ fn ask(session: &str, file_path: &str, original_from: Option<&str>) -> Ask {
         original_from: original_from.map(str::to_owned),
         proposal: "new\n".into(),
         read_only: None,
+        reason_heard: false,
     }
 }
 

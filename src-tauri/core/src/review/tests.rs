@@ -51,6 +51,7 @@ fn proposal(session: &str, file: &str, text: &str) -> Proposal {
         container: false,
         read_only: None,
         can_mention: false,
+        reason_heard: false,
         on_disk: None,
     }
 }
@@ -296,4 +297,26 @@ fn a_re_proposal_landing_inside_an_update_wins_over_the_stale_edit() {
         *second_told.lock().unwrap(),
         vec![(Outcome::Accepted, "v2\n".to_owned())]
     );
+}
+
+#[test]
+fn a_rejection_hands_its_reason_to_the_reply_once() {
+    let queue = queue();
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let told = heard.clone();
+    let id = queue.open(
+        proposal("s", "a.rs", "new"),
+        Box::new(move |r: &Review, o| {
+            told.lock().unwrap().push((o, r.reason.clone()));
+        }),
+    );
+    queue.reject(id, Some("use tabs".into())).unwrap();
+    assert_eq!(
+        *heard.lock().unwrap(),
+        vec![(Outcome::Rejected, Some("use tabs".to_owned()))]
+    );
+    assert!(matches!(
+        queue.reject(id, Some("again".into())),
+        Err(Error::NoSuchReview(_))
+    ));
 }

@@ -101,6 +101,7 @@ async fn a_review_goes_to_the_window_before_the_show_that_pops_it_up() {
                 container: false,
                 read_only: None,
                 can_mention: false,
+                reason_heard: false,
                 on_disk: None,
             },
             Box::new(|_, _| {}),

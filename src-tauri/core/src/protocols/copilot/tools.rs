@@ -167,6 +167,7 @@ impl Tools {
             read_only: Some(ReadOnly::CliWritesItsOwn {
                 cli: "Copilot CLI".into(),
             }),
+            reason_heard: false,
         };
         let id = match self.ws.service.propose(ask, reply).await {
             Ok(id) => id,

@@ -117,6 +117,7 @@ impl Tools {
             file_path: a.file_path,
             proposal: a.new_content,
             read_only: None,
+            reason_heard: false,
         };
         match self.ws.service.propose(ask, reply).await {
             Ok(_) => done(vec![]),
@@ -177,7 +178,7 @@ impl Tools {
         };
         let verb = match decision {
             Decision::Accept(_) | Decision::AcceptRevision { .. } => "accepted",
-            Decision::Reject => "rejected",
+            Decision::Reject | Decision::RejectWithReason(_) => "rejected",
         };
         match self.ws.service.decide(review.id, decision) {
             Ok(()) => done(vec![ContentBlock::text(format!("{verb} {}", a.file_path))]),

@@ -239,6 +239,7 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> ToolAnswer {
         original_from: a.old_file_path,
         proposal: a.new_file_contents,
         read_only: None,
+        reason_heard: false,
     };
     let id = match conn.service.propose(ask, reply).await {
         Ok(id) => id,

@@ -205,6 +205,7 @@ impl Instance {
             proposal: p.content,
             // Edits would reach no one: say so where the user would make them.
             read_only: (!p.wait).then_some(ReadOnly::NobodyWaits),
+            reason_heard: p.wait,
         };
         let id = service.propose(ask, reply).await?;
         let path = self.review(id).map(|r| r.path.clone()).unwrap_or(p.file);
@@ -295,6 +296,7 @@ impl Instance {
                     container: false,
                     read_only,
                     can_mention: false,
+                    reason_heard: false,
                     on_disk,
                 },
                 reply,
