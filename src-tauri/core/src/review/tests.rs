@@ -317,6 +317,6 @@ fn a_rejection_hands_its_reason_to_the_reply_once() {
     );
     assert!(matches!(
         queue.reject(id, Some("again".into())),
-        Err(Error::NoSuchReview(_))
+        Err(crate::Error::NoSuchReview(_))
     ));
 }
