@@ -1,6 +1,13 @@
 //! Codex CLI's `apply_patch` format: the files one patch touches and the text each would end
 //! with, applied the way Codex applies it (WIP for issue 26: not wired to a hook yet).
 
+// Still to check against the real codex (npm, the pinned version) before a hook answers with an
+// edited patch: recent codex sources write a file's line endings as its original bytes have them
+// (CRLF when CRLF lines are the majority; `APPLY_PATCH_ASSUME_EOL`; .gitattributes for new
+// files) and say a final newline's presence is kept; `apply` here joins with `\n` and always ends
+// with one, as older sources did. The accepted text must come out byte for byte (issue 23), so
+// the answer for a text codex cannot reproduce is a deny with the reason, never a near miss.
+
 use std::fmt;
 
 /// One file's part of a patch.
