@@ -244,6 +244,112 @@ pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, Pat
     Ok(text)
 }
 
+/// One file as a patch leaves it: where it was, where it ends up (`None`: deleted), and its text
+/// before (`None`: new) and after (`None`: deleted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub path: String,
+    pub to: Option<String>,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// What each file of `changes` ends as, reading each file's text with `read` (`Ok(None)`: the
+/// file does not exist). An Update or Delete of a missing file, or an Add over an existing one,
+/// is an error, as Codex would fail it.
+pub fn outcomes<E>(
+    changes: &[Change],
+    read: impl Fn(&str) -> Result<Option<String>, E>,
+) -> Result<Vec<Outcome>, OutcomeError<E>> {
+    let mut out = Vec::new();
+    for change in changes {
+        out.push(match change {
+            Change::Add { path, text } => {
+                if read(path).map_err(OutcomeError::Read)?.is_some() {
+                    return Err(OutcomeError::Exists(path.clone()));
+                }
+                Outcome {
+                    path: path.clone(),
+                    to: Some(path.clone()),
+                    before: None,
+                    after: Some(text.clone()),
+                }
+            }
+            Change::Delete { path } => {
+                let before = read(path)
+                    .map_err(OutcomeError::Read)?
+                    .ok_or_else(|| OutcomeError::Missing(path.clone()))?;
+                Outcome {
+                    path: path.clone(),
+                    to: None,
+                    before: Some(before),
+                    after: None,
+                }
+            }
+            Change::Update {
+                path,
+                move_to,
+                chunks,
+            } => {
+                let before = read(path)
+                    .map_err(OutcomeError::Read)?
+                    .ok_or_else(|| OutcomeError::Missing(path.clone()))?;
+                let after = if chunks.is_empty() {
+                    before.clone()
+                } else {
+                    apply(path, &before, chunks).map_err(OutcomeError::Patch)?
+                };
+                Outcome {
+                    path: path.clone(),
+                    to: Some(move_to.clone().unwrap_or_else(|| path.clone())),
+                    before: Some(before),
+                    after: Some(after),
+                }
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// Why a patch's outcome cannot be worked out.
+#[derive(Debug, PartialEq, Eq)]
+pub enum OutcomeError<E> {
+    Read(E),
+    Patch(PatchError),
+    Missing(String),
+    Exists(String),
+}
+
+impl<E: fmt::Display> fmt::Display for OutcomeError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OutcomeError::Read(e) => write!(f, "{e}"),
+            OutcomeError::Patch(e) => write!(f, "{e}"),
+            OutcomeError::Missing(p) => write!(f, "the patch changes {p}, which does not exist"),
+            OutcomeError::Exists(p) => write!(f, "the patch adds {p}, which exists already"),
+        }
+    }
+}
+
+/// A patch that turns `before` into `after` for `path`: every old line removed, every new one
+/// added (Codex takes such a patch). For an answer that carries the user's edited text.
+pub fn replacing(path: &str, before: &str, after: &str) -> String {
+    let mut patch = format!("{BEGIN}\n{UPDATE}{path}\n@@\n");
+    for line in before.lines() {
+        patch.push('-');
+        patch.push_str(line);
+        patch.push('\n');
+    }
+    for line in after.lines() {
+        patch.push('+');
+        patch.push_str(line);
+        patch.push('\n');
+    }
+    patch.push_str(END);
+    patch.push('\n');
+    patch
+}
+
 /// Where `want` starts in `lines` at or after `from`, matched ever more loosely.
 fn seek(lines: &[String], want: &[String], from: usize, at_eof: bool) -> Option<usize> {
     if want.len() > lines.len() {
@@ -364,5 +470,38 @@ mod tests {
                 other => panic!("{patch}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn outcomes_read_each_file_and_say_what_it_ends_as() {
+        let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Add File: b.txt\n+new\n*** Delete File: c.txt\n*** End Patch";
+        let disk = |p: &str| -> Result<Option<String>, String> {
+            Ok(match p {
+                "a.txt" => Some("one\ntwo\n".into()),
+                "c.txt" => Some("gone\n".into()),
+                _ => None,
+            })
+        };
+        let out = outcomes(&parse(patch).unwrap(), disk).unwrap();
+        assert_eq!(out[0].after.as_deref(), Some("ONE\ntwo\n"));
+        assert_eq!(out[1].before, None);
+        assert_eq!(out[1].after.as_deref(), Some("new\n"));
+        assert_eq!(out[2].to, None);
+        assert_eq!(out[2].before.as_deref(), Some("gone\n"));
+
+        let missing = "*** Begin Patch\n*** Delete File: nope.txt\n*** End Patch";
+        let err = outcomes(&parse(missing).unwrap(), disk).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the patch changes nope.txt, which does not exist"
+        );
+    }
+
+    #[test]
+    fn a_replacing_patch_yields_the_text_it_was_made_for() {
+        let before = "fn a() {}\n\nfn b() {}\n";
+        let after = "fn a() {\n    edited();\n}\n\nfn b() {}\n";
+        let patch = replacing("src/x.rs", before, after);
+        assert_eq!(apply("src/x.rs", before, &update(&patch)).unwrap(), after);
     }
 }
