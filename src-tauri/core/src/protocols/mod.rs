@@ -1,8 +1,8 @@
 //! The wire protocols, each an adapter over the workspace service: they never import each other
 //! (Copilot CLI's reuses the MCP-over-HTTP app with tools of its own).
 
-pub mod codex_patch;
 pub mod copilot;
+pub mod hook;
 pub mod jsonrpc;
 pub(crate) mod mcp;
 pub mod mcp_http;

@@ -1,5 +1,5 @@
 //! Codex CLI's `apply_patch` format: the files one patch touches and the text each would end
-//! with, applied the way Codex applies it (WIP for issue 26: not wired to a hook yet).
+//! with, applied the way Codex applies it.
 
 // Still to check against the real codex (npm, the pinned version) before a hook answers with an
 // edited patch: recent codex sources write a file's line endings as its original bytes have them
@@ -331,23 +331,69 @@ impl<E: fmt::Display> fmt::Display for OutcomeError<E> {
     }
 }
 
-/// A patch that turns `before` into `after` for `path`: every old line removed, every new one
-/// added (Codex takes such a patch). For an answer that carries the user's edited text.
-pub fn replacing(path: &str, before: &str, after: &str) -> String {
-    let mut patch = format!("{BEGIN}\n{UPDATE}{path}\n@@\n");
-    for line in before.lines() {
-        patch.push('-');
-        patch.push_str(line);
-        patch.push('\n');
+/// The change that turns `before` into `after` for `path` (moved to `to`): every old line
+/// removed, every new one added (Codex takes such a patch). For an answer that carries the
+/// user's edited text.
+pub fn replacement(path: &str, to: Option<&str>, before: &str, after: &str) -> Change {
+    let old: Vec<String> = before.lines().map(str::to_owned).collect();
+    let new: Vec<String> = after.lines().map(str::to_owned).collect();
+    let chunks = match old.is_empty() && new.is_empty() {
+        true => Vec::new(),
+        false => vec![Chunk {
+            context: None,
+            old,
+            new,
+            at_eof: false,
+        }],
+    };
+    Change::Update {
+        path: path.to_owned(),
+        move_to: to.map(str::to_owned),
+        chunks,
     }
-    for line in after.lines() {
-        patch.push('+');
-        patch.push_str(line);
-        patch.push('\n');
+}
+
+/// A whole patch of `changes`, as `parse` reads it back.
+pub fn render(changes: impl IntoIterator<Item = Change>) -> String {
+    let mut out = format!("{BEGIN}\n");
+    let mut line = |prefix: &str, text: &str| {
+        out.push_str(prefix);
+        out.push_str(text);
+        out.push('\n');
+    };
+    for change in changes {
+        match change {
+            Change::Add { path, text } => {
+                line(ADD, &path);
+                text.lines().for_each(|l| line("+", l));
+            }
+            Change::Delete { path } => line(DELETE, &path),
+            Change::Update {
+                path,
+                move_to,
+                chunks,
+            } => {
+                line(UPDATE, &path);
+                if let Some(to) = move_to {
+                    line(MOVE_TO, &to);
+                }
+                for c in chunks {
+                    match &c.context {
+                        Some(ctx) => line("@@ ", ctx),
+                        None => line("@@", ""),
+                    }
+                    c.old.iter().for_each(|l| line("-", l));
+                    c.new.iter().for_each(|l| line("+", l));
+                    if c.at_eof {
+                        line(EOF_MARK, "");
+                    }
+                }
+            }
+        }
     }
-    patch.push_str(END);
-    patch.push('\n');
-    patch
+    out.push_str(END);
+    out.push('\n');
+    out
 }
 
 /// Where `want` starts in `lines` at or after `from`, matched ever more loosely.
@@ -501,7 +547,7 @@ mod tests {
     fn a_replacing_patch_yields_the_text_it_was_made_for() {
         let before = "fn a() {}\n\nfn b() {}\n";
         let after = "fn a() {\n    edited();\n}\n\nfn b() {}\n";
-        let patch = replacing("src/x.rs", before, after);
+        let patch = render([replacement("src/x.rs", None, before, after)]);
         assert_eq!(apply("src/x.rs", before, &update(&patch)).unwrap(), after);
     }
 }

@@ -1,0 +1,138 @@
+//! Pre-edit hooks: a CLI's hook input read into the files its edit touches, and the user's
+//! decision put back in that CLI's words (`redline hook` carries both over the control socket).
+
+pub mod codex;
+pub mod codex_patch;
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// A CLI whose pre-edit hook runs `redline hook`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HookCli {
+    Codex,
+}
+
+impl HookCli {
+    pub const ALL: [HookCli; 1] = [HookCli::Codex];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            HookCli::Codex => "codex",
+        }
+    }
+
+    /// The CLI's name as its users know it.
+    pub fn name(self) -> &'static str {
+        match self {
+            HookCli::Codex => "Codex CLI",
+        }
+    }
+}
+
+impl fmt::Display for HookCli {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl FromStr for HookCli {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        HookCli::ALL
+            .into_iter()
+            .find(|c| c.id() == s)
+            .ok_or_else(|| {
+                let known: Vec<_> = HookCli::ALL.iter().map(|c| c.id()).collect();
+                format!("no hook for `{s}`; known: {}", known.join(", "))
+            })
+    }
+}
+
+/// What `redline hook` sends the running instance: the hook's input as the CLI gave it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Call {
+    pub cli: HookCli,
+    pub input: serde_json::Value,
+}
+
+/// An edit a hook asks about: the folder the CLI runs in (relative paths are from there) and
+/// what it does to each file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub cwd: String,
+    pub changes: Vec<codex_patch::Change>,
+}
+
+/// What the hook answers the CLI.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(
+    tag = "verdict",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Verdict {
+    /// Accepted as proposed.
+    Allow,
+    /// Accepted with the user's edits: every file of the edit, as accepted.
+    AllowEdited { files: Vec<Accepted> },
+    /// Rejected, or refused by Redline: `reason` is what the model reads.
+    Deny { reason: String },
+    /// Redline stays out of it and the CLI's own approval runs; `why` goes to the terminal.
+    Pass { why: String },
+}
+
+/// One file of an accepted edit: where it was and ends up (as the CLI named them), and its text
+/// before (`None`: new) and as accepted (`None`: deleted).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Accepted {
+    pub path: String,
+    pub to: Option<String>,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    /// The user changed the proposed text.
+    pub edited: bool,
+}
+
+/// What `redline hook` prints and exits with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    pub stdout: String,
+    pub stderr: Option<String>,
+    pub exit: u8,
+}
+
+impl Answer {
+    /// Nothing said: the CLI goes on as if no hook ran.
+    fn silent(stderr: Option<String>) -> Answer {
+        Answer {
+            stdout: String::new(),
+            stderr,
+            exit: 0,
+        }
+    }
+}
+
+/// The edit `cli`'s hook input asks about; `Err`: the verdict without asking anyone (not an
+/// edit, or one Redline cannot read).
+pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, Verdict> {
+    match cli {
+        HookCli::Codex => codex::read(input),
+    }
+}
+
+/// `verdict` in `cli`'s words.
+pub fn answer(cli: HookCli, verdict: &Verdict) -> Answer {
+    match cli {
+        HookCli::Codex => codex::answer(verdict),
+    }
+}
+
+/// The reason a model reads when the user rejected without giving one.
+pub fn rejected(path: &str) -> String {
+    format!("The user rejected this edit of {path} in Redline, the review window.")
+}
