@@ -132,6 +132,14 @@ pub enum Command {
         git config difftool.redline.cmd 'redline diff \"$LOCAL\" \"$REMOTE\"'\n  \
         git difftool -d -t redline")]
     Diff(DiffArgs),
+    /// The command a CLI's pre-edit hook runs (`redline hooks install CLI` sets it up): reads the
+    /// hook's JSON on stdin, opens a review of the edit, and answers the CLI with the decision.
+    /// Redline not running, or the folder in no enabled workspace: one line on stderr, and the
+    /// CLI's own approval runs.
+    #[command(
+        after_long_help = "Example (what Codex runs):\n  redline hook codex --deny-after 3540"
+    )]
+    Hook(HookArgs),
     /// An editor plugin's channel to the running instance: one JSON message per line on stdin
     /// (`context`, `mention`, `review`) and stdout (`ready`, `ok`, `error`, `accepted`); it ends
     /// when stdin closes or the instance stops.
@@ -195,6 +203,16 @@ pub struct ProposeArgs {
     /// Print `{decision, content}` as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct HookArgs {
+    /// The CLI whose hook runs it: codex.
+    pub cli: redline_core::protocols::hook::HookCli,
+    /// Deny the edit if nobody decides within SECS seconds: set below the CLI's own hook timeout,
+    /// after which some CLIs go on with the edit.
+    #[arg(long, value_name = "SECS")]
+    pub deny_after: Option<u64>,
 }
 
 #[derive(clap::Args)]

@@ -38,6 +38,8 @@ pub fn main() -> ExitCode {
     let local = match command {
         Command::Propose(a) => runtime.block_on(crate::local::propose(&dirs, a)),
         Command::Diff(a) => runtime.block_on(crate::local::diff(&dirs, a)),
+        // A hook's exit status is the CLI's to read: it says it itself.
+        Command::Hook(a) => return runtime.block_on(crate::hook::run(&dirs, a)),
         command => {
             let bridge = matches!(command, Command::Editor { .. });
             let result = runtime.block_on(run(&dirs, command));
@@ -176,7 +178,7 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
         }
         Command::Completions { shell } => crate::manual::completions(shell)?,
         Command::Man => crate::manual::man()?,
-        Command::Propose(_) | Command::Diff(_) => {
+        Command::Propose(_) | Command::Diff(_) | Command::Hook(_) => {
             return Err(Error::Usage("a local review runs from main".into()))
         }
         Command::Editor { .. } | Command::Mention { .. } | Command::Context { .. } => {

@@ -10,6 +10,7 @@ mod cli;
 mod desktop;
 mod editor_channels;
 mod editor_cli;
+mod hook;
 mod local;
 #[cfg(feature = "desktop")]
 mod main_thread;

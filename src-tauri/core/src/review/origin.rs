@@ -12,6 +12,8 @@ pub enum Origin {
     Diff { run: u64 },
     /// One `redline propose` command.
     Propose { run: u64 },
+    /// One run of a CLI's pre-edit hook (`redline hook`): every file of its edit.
+    Hook { run: u64 },
 }
 
 impl Origin {
@@ -19,7 +21,7 @@ impl Origin {
     pub fn session(&self) -> Option<&str> {
         match self {
             Origin::Cli { session } => Some(session),
-            Origin::Diff { .. } | Origin::Propose { .. } => None,
+            Origin::Diff { .. } | Origin::Propose { .. } | Origin::Hook { .. } => None,
         }
     }
 

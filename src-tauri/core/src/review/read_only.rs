@@ -13,6 +13,8 @@ pub enum ReadOnly {
     DiffRemoved,
     /// A `redline propose` without `--wait`: no one hears the decision, so nothing is written.
     NobodyWaits,
+    /// A CLI's edit deletes the file: there is no text to edit, only the deletion to allow.
+    Deletion { cli: String },
 }
 
 impl std::fmt::Display for ReadOnly {
@@ -34,6 +36,10 @@ impl std::fmt::Display for ReadOnly {
             ReadOnly::NobodyWaits => f.write_str(
                 "Opened by `redline propose` without --wait: nobody receives the decision, so \
                  nothing is written.",
+            ),
+            ReadOnly::Deletion { cli } => write!(
+                f,
+                "{cli} deletes this file: accept lets it, reject keeps the file."
             ),
         }
     }

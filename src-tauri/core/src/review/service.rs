@@ -116,14 +116,27 @@ impl Service {
 
     /// Queues a review of `ask`; `reply` tells the CLI the outcome, once.
     pub async fn propose(&self, ask: Ask, reply: Reply) -> Result<ReviewId> {
-        let (path, container) = self.resolve(&ask.file_path)?;
         let original = match &ask.original_from {
-            Some(from) if *from == ask.file_path => {
-                original::read(&self.workspace, &path, from).await?
-            }
-            Some(from) => original::read(&self.workspace, &self.resolve(from)?.0, from).await?,
+            Some(from) => self.original(from).await?,
             None => None,
         };
+        self.propose_read(ask, original, reply)
+    }
+
+    /// The text of the file a CLI names, confined to the workspace (`None`: it does not exist).
+    pub async fn original(&self, file_path: &str) -> Result<Option<original::Original>> {
+        original::read(&self.workspace, &self.resolve(file_path)?.0, file_path).await
+    }
+
+    /// As `propose`, with the original the caller read already (through `original`): a hook
+    /// works its proposal out from the very text the review shows.
+    pub fn propose_read(
+        &self,
+        ask: Ask,
+        original: Option<original::Original>,
+        reply: Reply,
+    ) -> Result<ReviewId> {
+        let (path, container) = self.resolve(&ask.file_path)?;
         let incoming = original.as_ref().map_or(0, |o| o.text.len()) + ask.proposal.len();
         let ws = self.workspace.id();
         quota::admit(&self.reviews, ws, &ask.origin, &ask.file_path, incoming)?;

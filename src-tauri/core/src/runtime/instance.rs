@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 mod editor;
 mod folders;
+pub mod hook;
 pub mod local;
 mod missing;
 mod reviews;

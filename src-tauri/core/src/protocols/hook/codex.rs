@@ -63,6 +63,42 @@ pub fn answer(verdict: &Verdict) -> Answer {
     }
 }
 
+/// Allowed with the user's text, if a patch can make Codex write exactly it; else denied with
+/// why (never a near miss of what the user accepted).
+pub fn settle(files: Vec<Accepted>) -> Verdict {
+    let patch = patch(&files);
+    let before = |p: &str| {
+        Ok::<_, String>(
+            files
+                .iter()
+                .find(|f| f.path == p)
+                .and_then(|f| f.before.clone()),
+        )
+    };
+    let ends = codex_patch::parse(&patch)
+        .map_err(|e| e.to_string())
+        .and_then(|changes| codex_patch::outcomes(&changes, before).map_err(|e| e.to_string()));
+    let ends = match ends {
+        Ok(ends) => ends,
+        Err(e) => {
+            return Verdict::Deny {
+                reason: format!("Redline could not put the user's edits into a patch: {e}"),
+            }
+        }
+    };
+    for (f, end) in files.iter().zip(&ends) {
+        if end.after != f.after {
+            let name = f.to.as_deref().unwrap_or(&f.path);
+            return Verdict::Deny {
+                reason: format!(
+                    "The user accepted this edit of {name} with changes that apply_patch cannot                      write exactly (it ends every file with one newline and keeps no other line                      ending): nothing was written. Ask the user how to go on."
+                ),
+            };
+        }
+    }
+    Verdict::AllowEdited { files }
+}
+
 /// A patch that leaves every file exactly as accepted.
 fn patch(files: &[Accepted]) -> String {
     let changes = files.iter().map(|f| match (&f.before, &f.after) {

@@ -132,6 +132,17 @@ pub fn answer(cli: HookCli, verdict: &Verdict) -> Answer {
     }
 }
 
+/// The verdict on an edit whose every file the user accepted: as proposed, or with the user's
+/// text where the CLI can write exactly that.
+pub fn settle(cli: HookCli, files: Vec<Accepted>) -> Verdict {
+    if files.iter().all(|f| !f.edited) {
+        return Verdict::Allow;
+    }
+    match cli {
+        HookCli::Codex => codex::settle(files),
+    }
+}
+
 /// The reason a model reads when the user rejected without giving one.
 pub fn rejected(path: &str) -> String {
     format!("The user rejected this edit of {path} in Redline, the review window.")

@@ -67,7 +67,7 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
         ),
         Request::Show => json!(instance.request_show()),
         // Answered in `answer`: they hold the connection until decided.
-        Request::Propose(_) | Request::Diff(_) => {
+        Request::Propose(_) | Request::Diff(_) | Request::Hook(_) => {
             return Err(Error::Control(
                 "a local review needs its own connection".into(),
             ))
@@ -134,6 +134,10 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
                     None => return,
                 }
             }
+            Ok(Request::Hook(call)) => match hook(instance, &mut stream, call, pid).await {
+                Some(reply) => reply,
+                None => return,
+            },
             Ok(Request::Editor) => {
                 return crate::runtime::editor::serve(instance, stream, pid).await
             }
@@ -154,6 +158,26 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
     let mut out = serde_json::to_vec(&reply).unwrap_or_default();
     out.push(b'\n');
     let _ = stream.get_mut().write_all(&out).await;
+}
+
+/// Answers a hook's request with its verdict; `None`: the hook went away.
+async fn hook<S: AsyncRead + AsyncWrite + Unpin>(
+    instance: &Instance,
+    stream: &mut BufReader<S>,
+    call: crate::protocols::hook::Call,
+    pid: Option<u32>,
+) -> Option<Response> {
+    let verdict = match instance.hook(call, pid).await {
+        Ok(waiting) => {
+            let mut probe = [0u8; 1];
+            let gone = async {
+                let _ = stream.read(&mut probe).await;
+            };
+            waiting.verdict(instance, gone).await?
+        }
+        Err(verdict) => verdict,
+    };
+    Some(Response::Ok(value(verdict)))
 }
 
 /// Answers a local review's request (see `local::Opened::answer`); `None`: the command went away.

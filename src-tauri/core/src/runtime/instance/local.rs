@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::oneshot;
 
-mod caller;
+pub(super) mod caller;
 
 /// The largest proposal `redline propose` sends: what a CLI's message may carry.
 pub const MAX_PROPOSAL_BYTES: usize = crate::protocols::jsonrpc::MAX_MESSAGE_BYTES;
@@ -151,7 +151,7 @@ pub(super) fn not_held(path: &std::path::Path, roots: &[PathBuf]) -> Error {
 }
 
 /// A run of its own per request: no CLI's review is ever replaced by a local one.
-fn run() -> u64 {
+pub(super) fn run() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)
 }

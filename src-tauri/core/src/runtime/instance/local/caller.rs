@@ -4,7 +4,7 @@ use crate::platform::peer::PeerProcess;
 use crate::review::ClientInfo;
 
 /// Who asked: the program that ran the command (a script, git, an agent), else the command.
-pub(super) async fn caller(command: &str, pid: Option<u32>) -> ClientInfo {
+pub(in crate::runtime::instance) async fn caller(command: &str, pid: Option<u32>) -> ClientInfo {
     let process = match pid {
         Some(pid) => {
             use crate::platform::peer;
@@ -56,8 +56,11 @@ fn shell_wrapper(pid: u32) -> bool {
         .and_then(|a| a.rsplit(|b| *b == b'/').next())
         .unwrap_or_default();
     let first = args.next().filter(|a| !a.is_empty());
+    // `-lc` too: Codex runs its hooks as `$SHELL -lc 'command'`.
+    let command_string =
+        |a: &[u8]| a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b'c');
     matches!(name, b"sh" | b"dash" | b"bash" | b"zsh")
-        && first.is_some_and(|a| a == b"-c" || !a.starts_with(b"-"))
+        && first.is_some_and(|a| command_string(a) || !a.starts_with(b"-"))
 }
 
 #[cfg(not(target_os = "linux"))]

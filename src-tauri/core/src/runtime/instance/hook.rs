@@ -1,0 +1,231 @@
+//! Reviews a CLI's pre-edit hook asks for (`redline hook`): one per file its edit touches, all
+//! of one run, the hook answered once every file is accepted or as soon as one is rejected.
+
+use super::local::{caller::caller, not_held, run};
+use super::Instance;
+use crate::protocols::hook::codex_patch::{self, OutcomeError};
+use crate::protocols::hook::{self, Accepted, Call, HookCli, Verdict};
+use crate::review::service::{Ask, Service};
+use crate::review::{Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// One file of the edit as proposed, and as the review's decision found it.
+struct Planned {
+    /// As the CLI named it (its answer names them so).
+    path: String,
+    to: Option<String>,
+    before: Option<String>,
+    after: Option<String>,
+}
+
+/// A review's end: which file, how, its final text, the user's reason.
+type Decided = (usize, Outcome, String, Option<String>);
+
+/// A hook's reviews, waiting for the user.
+pub struct Waiting {
+    cli: HookCli,
+    ids: Vec<ReviewId>,
+    planned: Vec<Planned>,
+    decided: mpsc::UnboundedReceiver<Decided>,
+}
+
+impl Instance {
+    /// Opens the reviews `call`'s edit asks for, in the enabled workspace holding the CLI's
+    /// folder; `Err`: the verdict at once (not an edit, no workspace, a patch that does not
+    /// apply).
+    pub async fn hook(&self, call: Call, pid: Option<u32>) -> Result<Waiting, Verdict> {
+        let cli = call.cli;
+        let edit = hook::read(cli, &call.input)?;
+        let cwd = PathBuf::from(&edit.cwd);
+        let service = self
+            .service_holding(&cwd)
+            .await
+            .map_err(|why| Verdict::Pass {
+                why: format!("{why}; {}'s own approval runs", cli.name()),
+            })?;
+        let deny = |reason: String| Verdict::Deny {
+            reason: format!("Redline refused this edit: {reason}"),
+        };
+        // Every file the patch reads, read once: what the review shows is what it applies to.
+        let mut texts: HashMap<String, Option<String>> = HashMap::new();
+        for change in &edit.changes {
+            let path = changed_path(change);
+            if texts.contains_key(path) {
+                continue;
+            }
+            let shown = absolute(&cwd, path);
+            let text = match service.original(&shown).await {
+                Ok(Some(o)) if !o.utf8 => {
+                    return Err(deny(format!("{path} is not UTF-8 text")));
+                }
+                Ok(o) => o.map(|o| o.text),
+                Err(e) => return Err(deny(e.to_string())),
+            };
+            texts.insert(path.to_owned(), text);
+        }
+        let read = |p: &str| Ok::<_, String>(texts.get(p).cloned().flatten());
+        let outcomes = codex_patch::outcomes(&edit.changes, read).map_err(|e| match e {
+            OutcomeError::Read(e) => deny(e),
+            e => deny(e.to_string()),
+        })?;
+        let origin = Origin::Hook { run: run() };
+        let mut who = caller("redline hook", pid).await;
+        who.name = cli.name().to_owned();
+        let (tx, decided) = mpsc::unbounded_channel();
+        let mut waiting = Waiting {
+            cli,
+            ids: Vec::new(),
+            planned: Vec::new(),
+            decided,
+        };
+        for (i, o) in outcomes.into_iter().enumerate() {
+            let tx = tx.clone();
+            let reply: Reply = Box::new(move |r: &Review, outcome| {
+                let _ = tx.send((i, outcome, r.current.clone(), r.reason.clone()));
+            });
+            let shown = absolute(&cwd, o.to.as_deref().unwrap_or(&o.path));
+            let ask = Ask {
+                origin: origin.clone(),
+                client: who.clone(),
+                file_path: shown,
+                original_from: None,
+                proposal: o.after.clone().unwrap_or_default(),
+                read_only: o.after.is_none().then(|| ReadOnly::Deletion {
+                    cli: cli.name().to_owned(),
+                }),
+                reason_heard: true,
+            };
+            let original = o.before.clone().map(Into::into);
+            match service.propose_read(ask, original, reply) {
+                Ok(id) => waiting.ids.push(id),
+                Err(e) => {
+                    self.dismiss_local(&waiting.ids);
+                    return Err(deny(e.to_string()));
+                }
+            }
+            waiting.planned.push(Planned {
+                path: o.path,
+                to: o.to,
+                before: o.before,
+                after: o.after,
+            });
+        }
+        Ok(waiting)
+    }
+
+    /// The service of the innermost enabled workspace holding `dir`; `Err`: why none does.
+    async fn service_holding(&self, dir: &Path) -> Result<Arc<Service>, String> {
+        let shown = dir.to_string_lossy();
+        let state = self.state.lock().await;
+        let roots: Vec<PathBuf> = state
+            .companions
+            .values()
+            .flat_map(|c| c.service.workspace.roots.clone())
+            .collect();
+        state
+            .companions
+            .values()
+            .filter(|c| c.service.resolve(&shown).is_ok())
+            .max_by_key(|c| c.service.workspace.id().as_os_str().len())
+            .map(|c| c.service.clone())
+            .ok_or_else(|| match not_held(dir, &roots) {
+                crate::Error::NotInWorkspace(_) => {
+                    format!("{} is in no workspace Redline has on", dir.display())
+                }
+                e => e.to_string(),
+            })
+    }
+}
+
+impl Waiting {
+    /// The review ids, in the edit's order.
+    pub fn ids(&self) -> &[ReviewId] {
+        &self.ids
+    }
+
+    /// The verdict once the user decides, unless `gone` comes first (the hook was killed: Ctrl-C
+    /// in the CLI, its timeout): then the reviews are withdrawn and there is no verdict.
+    pub async fn verdict(
+        mut self,
+        instance: &Instance,
+        gone: impl std::future::Future<Output = ()>,
+    ) -> Option<Verdict> {
+        let ids = self.ids.clone();
+        tokio::select! {
+            v = self.decide() => {
+                // A rejection decides the whole edit: the other files' reviews go.
+                instance.dismiss_local(&ids);
+                Some(v)
+            }
+            () = gone => {
+                let n = instance.dismiss_local(&ids);
+                tracing::info!("a hook went away: {n} review(s) withdrawn");
+                None
+            }
+        }
+    }
+
+    async fn decide(&mut self) -> Verdict {
+        let mut accepted: Vec<Option<String>> = vec![None; self.planned.len()];
+        while accepted.iter().any(Option::is_none) {
+            let Some((i, outcome, text, reason)) = self.decided.recv().await else {
+                break;
+            };
+            let Some(p) = self.planned.get(i) else {
+                continue;
+            };
+            match outcome {
+                Outcome::Accepted => accepted[i] = Some(text),
+                Outcome::Rejected => {
+                    let shown = p.to.as_deref().unwrap_or(&p.path);
+                    return Verdict::Deny {
+                        reason: reason.unwrap_or_else(|| hook::rejected(shown)),
+                    };
+                }
+                Outcome::Closed | Outcome::Dismissed => break,
+            }
+        }
+        if accepted.iter().any(Option::is_none) {
+            return Verdict::Pass {
+                why: format!(
+                    "the review ended without a decision (its workspace was turned off or \
+                     Redline stopped); {}'s own approval runs",
+                    self.cli.name()
+                ),
+            };
+        }
+        let files: Vec<Accepted> = self
+            .planned
+            .iter()
+            .zip(accepted)
+            .map(|(p, text)| {
+                let after = p.after.as_ref().map(|_| text.unwrap_or_default());
+                Accepted {
+                    edited: after != p.after,
+                    path: p.path.clone(),
+                    to: p.to.clone(),
+                    before: p.before.clone(),
+                    after,
+                }
+            })
+            .collect();
+        hook::settle(self.cli, files)
+    }
+}
+
+/// The file a change reads: the one it updates, deletes or adds.
+fn changed_path(change: &codex_patch::Change) -> &str {
+    match change {
+        codex_patch::Change::Add { path, .. }
+        | codex_patch::Change::Delete { path }
+        | codex_patch::Change::Update { path, .. } => path,
+    }
+}
+
+/// `path` as the CLI named it, from the folder it runs in.
+fn absolute(cwd: &Path, path: &str) -> String {
+    cwd.join(path).to_string_lossy().into_owned()
+}

@@ -1,0 +1,78 @@
+//! `redline hook CLI`: a CLI's pre-edit hook, carried to the running instance and its verdict
+//! put in the CLI's words; with no Redline to ask, the CLI's own approval runs.
+
+use crate::args::HookArgs;
+use crate::output::{errln, out};
+use redline_core::platform::dirs::Dirs;
+use redline_core::protocols::hook::{self, Call, Verdict};
+use redline_core::runtime::control::{self, Request, MAX_REQUEST_BYTES};
+use redline_core::Error;
+use std::io::Read;
+use std::process::ExitCode;
+use std::time::Duration;
+
+pub async fn run(dirs: &Dirs, a: HookArgs) -> ExitCode {
+    let verdict = match input() {
+        Ok(input) => ask(dirs, &a, input).await,
+        Err(why) => Verdict::Pass { why },
+    };
+    let answer = hook::answer(a.cli, &verdict);
+    if let Some(line) = &answer.stderr {
+        errln!("{line}");
+    }
+    out!("{}", answer.stdout);
+    ExitCode::from(answer.exit)
+}
+
+/// The hook's JSON on standard input, bounded as any request to the instance is.
+fn input() -> Result<serde_json::Value, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(MAX_REQUEST_BYTES)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the hook's input: {e}"))?;
+    serde_json::from_slice(&bytes).map_err(|e| format!("the hook's input is not JSON: {e}"))
+}
+
+async fn ask(dirs: &Dirs, a: &HookArgs, input: serde_json::Value) -> Verdict {
+    let req = Request::Hook(Call { cli: a.cli, input });
+    let asked = control::call(dirs, &req);
+    let answered = match a.deny_after {
+        Some(secs) => match tokio::time::timeout(Duration::from_secs(secs), asked).await {
+            Ok(answered) => answered,
+            // Dropping the connection withdraws the review.
+            Err(_) => {
+                return Verdict::Deny {
+                    reason: format!(
+                        "Nobody decided on this edit in Redline within {}: it was not made. \
+                         Ask the user before trying it again.",
+                        spell(secs)
+                    ),
+                }
+            }
+        },
+        None => asked.await,
+    };
+    match answered {
+        Ok(v) => serde_json::from_value(v).unwrap_or_else(|e| Verdict::Pass {
+            why: format!("Redline answered something this hook cannot read ({e})"),
+        }),
+        Err(Error::NotRunning) => Verdict::Pass {
+            why: format!(
+                "Redline is not running, so this edit is not reviewed there; {}'s own approval \
+                 runs",
+                a.cli.name()
+            ),
+        },
+        Err(e) => Verdict::Pass {
+            why: format!("{e}; {}'s own approval runs", a.cli.name()),
+        },
+    }
+}
+
+fn spell(secs: u64) -> String {
+    match secs {
+        s if s % 60 == 0 && s >= 120 => format!("{} minutes", s / 60),
+        s => format!("{s} seconds"),
+    }
+}
