@@ -1180,6 +1180,9 @@ fn the_log_is_plain_text_when_stderr_is_not_a_terminal() {
 #[path = "cli/local_review.rs"]
 mod local_review;
 
+#[path = "cli/hook.rs"]
+mod hook;
+
 #[path = "cli/diff_edit.rs"]
 mod diff_edit;
 

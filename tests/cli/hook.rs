@@ -1,0 +1,235 @@
+//! `redline hook codex` end to end: the real binary fed Codex's hook input, a real instance, its
+//! reviews decided with `redline review` as the user would, and the answer Codex reads.
+
+use super::local_review::{serving, stop, until_reviews};
+use super::Env;
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Output, Stdio};
+
+/// Codex's `PreToolUse` input for an `apply_patch` of `patch`, run in `cwd`.
+fn input(cwd: &Path, patch: &str) -> String {
+    json!({
+        "session_id": "019a-session", "turn_id": "turn-1", "transcript_path": null,
+        "cwd": cwd, "hook_event_name": "PreToolUse", "model": "gpt-5.5",
+        "permission_mode": "default", "tool_name": "apply_patch", "tool_use_id": "call_1",
+        "tool_input": { "command": patch },
+    })
+    .to_string()
+}
+
+/// Starts `redline hook codex ARGS` with `stdin` written and closed, as Codex runs it.
+fn hook(env: &Env, args: &[&str], stdin: &str) -> Child {
+    let mut all = vec!["hook", "codex"];
+    all.extend_from_slice(args);
+    let mut child = env
+        .cmd(&all)
+        .current_dir(env.ws())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child
+}
+
+/// What Codex reads: the hook's `hookSpecificOutput`, from a run that exited 0.
+fn specific(out: &Output) -> Value {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    v["hookSpecificOutput"].clone()
+}
+
+fn id_of(list: &[Value], name: &str) -> u64 {
+    list.iter()
+        .find(|r| r["filePath"].as_str().unwrap().ends_with(name))
+        .unwrap_or_else(|| panic!("no review of {name}: {list:?}"))["id"]
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn a_multi_file_patch_is_one_review_per_file_and_the_users_edit_comes_back_as_a_patch() {
+    let env = Env::new();
+    let ws = env.ws();
+    std::fs::write(ws.join("a.txt"), "one\ntwo\nthree\n").unwrap();
+    std::fs::write(ws.join("gone.txt"), "bye\n").unwrap();
+    let child = serving(&env);
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+TWO\n*** Add File: sub/new.txt\n+fresh\n*** Delete File: gone.txt\n*** End Patch\n";
+    let running = hook(&env, &[], &input(&ws, patch));
+    let list = until_reviews(&env, |l| l.len() == 3);
+    // What the review shows is the patch applied to the file on disk.
+    let a = id_of(&list, "a.txt");
+    let shown = env.ok(&["review", "show", &a.to_string()]);
+    assert!(shown.contains("-two") && shown.contains("+TWO"), "{shown}");
+    let gone = list
+        .iter()
+        .find(|r| r["filePath"].as_str().unwrap().ends_with("gone.txt"));
+    assert!(gone.unwrap()["readOnly"]
+        .as_str()
+        .unwrap()
+        .contains("deletes this file"));
+    let edited = env.root.join("edited");
+    std::fs::write(&edited, "one\nTWO, as the user wants it\nthree\n").unwrap();
+    env.ok(&[
+        "review",
+        "accept",
+        &a.to_string(),
+        "--content-file",
+        edited.to_str().unwrap(),
+    ]);
+    env.ok(&["review", "accept", &id_of(&list, "new.txt").to_string()]);
+    env.ok(&["review", "accept", &id_of(&list, "gone.txt").to_string()]);
+    let out = running.wait_with_output().unwrap();
+    let answer = specific(&out);
+    assert_eq!(answer["permissionDecision"], "allow", "{answer}");
+    let context = answer["additionalContext"].as_str().unwrap();
+    assert!(
+        context.contains("a.txt") && !context.contains("new.txt"),
+        "{context}"
+    );
+    let patch = answer["updatedInput"]["command"].as_str().unwrap();
+    assert!(patch.contains("+TWO, as the user wants it\n"), "{patch}");
+    assert!(
+        patch.contains("*** Add File: sub/new.txt\n+fresh\n"),
+        "{patch}"
+    );
+    assert!(patch.contains("*** Delete File: gone.txt\n"), "{patch}");
+    // Codex writes: Redline wrote nothing.
+    assert_eq!(
+        std::fs::read_to_string(ws.join("a.txt")).unwrap(),
+        "one\ntwo\nthree\n"
+    );
+    assert!(!ws.join("sub/new.txt").exists() && ws.join("gone.txt").exists());
+    stop(&env, child);
+}
+
+#[test]
+fn accepted_as_proposed_says_nothing_and_a_rejection_withdraws_the_other_files() {
+    let env = Env::new();
+    let ws = env.ws();
+    std::fs::write(ws.join("a.txt"), "x\n").unwrap();
+    let child = serving(&env);
+    let one = "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\n*** End Patch\n";
+    let running = hook(&env, &[], &input(&ws, one));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    env.ok(&["review", "accept", &id_of(&list, "a.txt").to_string()]);
+    let out = running.wait_with_output().unwrap();
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
+
+    let two = "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\n*** Add File: b.txt\n+b\n*** End Patch\n";
+    let running = hook(&env, &[], &input(&ws, two));
+    let list = until_reviews(&env, |l| l.len() == 2);
+    env.ok(&["review", "reject", &id_of(&list, "b.txt").to_string()]);
+    let answer = specific(&running.wait_with_output().unwrap());
+    assert_eq!(answer["permissionDecision"], "deny");
+    let reason = answer["permissionDecisionReason"].as_str().unwrap();
+    assert!(
+        reason.contains("b.txt") && reason.contains("rejected"),
+        "{reason}"
+    );
+    until_reviews(&env, |l| l.is_empty());
+    stop(&env, child);
+}
+
+#[test]
+fn a_patch_that_does_not_apply_or_leaves_the_workspace_is_denied_with_why_and_opens_nothing() {
+    let env = Env::new();
+    let ws = env.ws();
+    std::fs::write(ws.join("a.txt"), "x\n").unwrap();
+    let child = serving(&env);
+    let cases = [
+        (
+            "*** Begin Patch\n*** Update File: a.txt\n@@\n-not there\n+y\n*** End Patch",
+            "not there",
+        ),
+        (
+            "*** Begin Patch\n*** Add File: ../escape.txt\n+y\n*** End Patch",
+            "escape.txt",
+        ),
+        (
+            "*** Begin Patch\n*** Add File: a.txt\n+y\n*** End Patch",
+            "exists already",
+        ),
+        ("*** Begin Patch\n*** Bogus: a.txt\n*** End Patch", "line 2"),
+    ];
+    for (patch, says) in cases {
+        let out = hook(&env, &[], &input(&ws, patch))
+            .wait_with_output()
+            .unwrap();
+        let answer = specific(&out);
+        assert_eq!(answer["permissionDecision"], "deny", "{patch}");
+        let reason = answer["permissionDecisionReason"].as_str().unwrap();
+        assert!(reason.contains(says), "{patch}: {reason}");
+    }
+    assert!(env
+        .json(&["review", "list", "--json"])
+        .as_array()
+        .unwrap()
+        .is_empty());
+    assert!(!env.root.join("escape.txt").exists());
+    stop(&env, child);
+}
+
+#[test]
+fn with_no_redline_or_no_workspace_codex_is_left_to_its_own_approval_in_one_line() {
+    let env = Env::new();
+    let ws = env.ws();
+    let patch = "*** Begin Patch\n*** Add File: b.txt\n+b\n*** End Patch";
+    let out = hook(&env, &[], &input(&ws, patch))
+        .wait_with_output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0), "{err}");
+    assert!(
+        err.contains("not running") && err.lines().count() == 1,
+        "{err}"
+    );
+
+    let child = serving(&env);
+    let elsewhere = env.root.join("tmp");
+    let out = hook(&env, &[], &input(&elsewhere, patch))
+        .wait_with_output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0), "{err}");
+    assert!(
+        err.contains("no workspace") && err.lines().count() == 1,
+        "{err}"
+    );
+    stop(&env, child);
+}
+
+#[test]
+fn a_hook_that_dies_or_runs_out_of_time_withdraws_its_reviews() {
+    let env = Env::new();
+    let ws = env.ws();
+    let child = serving(&env);
+    let patch = "*** Begin Patch\n*** Add File: b.txt\n+b\n*** End Patch";
+    let mut running = hook(&env, &[], &input(&ws, patch));
+    until_reviews(&env, |l| l.len() == 1);
+    running.kill().unwrap();
+    running.wait().unwrap();
+    until_reviews(&env, |l| l.is_empty());
+
+    let running = hook(&env, &["--deny-after", "1"], &input(&ws, patch));
+    let answer = specific(&running.wait_with_output().unwrap());
+    assert_eq!(answer["permissionDecision"], "deny");
+    let reason = answer["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("within 1 seconds"), "{reason}");
+    until_reviews(&env, |l| l.is_empty());
+    stop(&env, child);
+}
