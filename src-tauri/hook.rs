@@ -4,7 +4,7 @@
 use crate::args::HookArgs;
 use crate::output::{errln, out};
 use redline_core::platform::dirs::Dirs;
-use redline_core::protocols::hook::{self, Call, Verdict};
+use redline_core::protocols::hook::{self, HookCall, HookVerdict};
 use redline_core::runtime::control::{self, Request, MAX_REQUEST_BYTES};
 use redline_core::Error;
 use std::io::Read;
@@ -14,7 +14,7 @@ use std::time::Duration;
 pub async fn run(dirs: &Dirs, a: HookArgs) -> ExitCode {
     let verdict = match input() {
         Ok(input) => ask(dirs, &a, input).await,
-        Err(why) => Verdict::Pass { why },
+        Err(why) => HookVerdict::Pass { why },
     };
     let answer = hook::answer(a.cli, &verdict);
     if let Some(line) = &answer.stderr {
@@ -34,15 +34,15 @@ fn input() -> Result<serde_json::Value, String> {
     serde_json::from_slice(&bytes).map_err(|e| format!("the hook's input is not JSON: {e}"))
 }
 
-async fn ask(dirs: &Dirs, a: &HookArgs, input: serde_json::Value) -> Verdict {
-    let req = Request::Hook(Call { cli: a.cli, input });
+async fn ask(dirs: &Dirs, a: &HookArgs, input: serde_json::Value) -> HookVerdict {
+    let req = Request::Hook(HookCall { cli: a.cli, input });
     let asked = control::call(dirs, &req);
     let answered = match a.deny_after {
         Some(secs) => match tokio::time::timeout(Duration::from_secs(secs), asked).await {
             Ok(answered) => answered,
             // Dropping the connection withdraws the review.
             Err(_) => {
-                return Verdict::Deny {
+                return HookVerdict::Deny {
                     reason: format!(
                         "Nobody decided on this edit in Redline within {}: it was not made. \
                          Ask the user before trying it again.",
@@ -54,17 +54,17 @@ async fn ask(dirs: &Dirs, a: &HookArgs, input: serde_json::Value) -> Verdict {
         None => asked.await,
     };
     match answered {
-        Ok(v) => serde_json::from_value(v).unwrap_or_else(|e| Verdict::Pass {
+        Ok(v) => serde_json::from_value(v).unwrap_or_else(|e| HookVerdict::Pass {
             why: format!("Redline answered something this hook cannot read ({e})"),
         }),
-        Err(Error::NotRunning) => Verdict::Pass {
+        Err(Error::NotRunning) => HookVerdict::Pass {
             why: format!(
                 "Redline is not running, so this edit is not reviewed there; {}'s own approval \
                  runs",
                 a.cli.name()
             ),
         },
-        Err(e) => Verdict::Pass {
+        Err(e) => HookVerdict::Pass {
             why: format!("{e}; {}'s own approval runs", a.cli.name()),
         },
     }

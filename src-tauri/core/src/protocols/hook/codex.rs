@@ -1,8 +1,9 @@
 //! Codex CLI's `PreToolUse` hook for `apply_patch`: its input read, and Redline's verdict in the
 //! JSON Codex takes (`../shared/specs/cli-hooks.md`).
 
-use super::codex_patch::{self, Change};
-use super::{Accepted, Answer, Edit, Verdict};
+use super::patch::{self, Change};
+use super::patched;
+use super::verdict::{Accepted, Edit, HookOutput, HookVerdict};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -20,16 +21,16 @@ struct ToolInput {
 
 /// The edit Codex is about to make. Another tool, or input that is not Codex's, passes (Codex
 /// goes on as it would); a patch that cannot be read is denied with why, as Codex would fail it.
-pub fn read(input: &serde_json::Value) -> Result<Edit, Verdict> {
-    let input = Input::deserialize(input).map_err(|e| Verdict::Pass {
+pub fn read(input: &serde_json::Value) -> Result<Edit, HookVerdict> {
+    let input = Input::deserialize(input).map_err(|e| HookVerdict::Pass {
         why: format!("this is not Codex's apply_patch hook input ({e})"),
     })?;
     if input.tool_name != "apply_patch" {
-        return Err(Verdict::Pass {
+        return Err(HookVerdict::Pass {
             why: format!("`{}` is not an edit Redline reviews", input.tool_name),
         });
     }
-    let changes = codex_patch::parse(&input.tool_input.command).map_err(|e| Verdict::Deny {
+    let changes = patch::parse(&input.tool_input.command).map_err(|e| HookVerdict::Deny {
         reason: format!("Redline cannot read this patch: {e}"),
     })?;
     Ok(Edit {
@@ -39,33 +40,33 @@ pub fn read(input: &serde_json::Value) -> Result<Edit, Verdict> {
 }
 
 /// `verdict` as Codex's hook output.
-pub fn answer(verdict: &Verdict) -> Answer {
-    let output = |specific: serde_json::Value| Answer {
+pub fn answer(verdict: &HookVerdict) -> HookOutput {
+    let output = |specific: serde_json::Value| HookOutput {
         stdout: json!({ "hookSpecificOutput": specific }).to_string(),
         stderr: None,
         exit: 0,
     };
     match verdict {
         // Codex logs a bare `allow` as unsupported: saying nothing lets the patch go on.
-        Verdict::Allow => Answer::silent(None),
-        Verdict::AllowEdited { files } => output(json!({
+        HookVerdict::Allow => HookOutput::silent(None),
+        HookVerdict::AllowEdited { files } => output(json!({
             "hookEventName": "PreToolUse",
             "permissionDecision": "allow",
             "updatedInput": { "command": patch(files) },
             "additionalContext": note(files),
         })),
-        Verdict::Deny { reason } => output(json!({
+        HookVerdict::Deny { reason } => output(json!({
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
             "permissionDecisionReason": reason,
         })),
-        Verdict::Pass { why } => Answer::silent(Some(format!("redline: {why}"))),
+        HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
     }
 }
 
 /// Allowed with the user's text, if a patch can make Codex write exactly it; else denied with
 /// why (never a near miss of what the user accepted).
-pub fn settle(files: Vec<Accepted>) -> Verdict {
+pub fn settle(files: Vec<Accepted>) -> HookVerdict {
     let patch = patch(&files);
     let before = |p: &str| {
         Ok::<_, String>(
@@ -75,13 +76,13 @@ pub fn settle(files: Vec<Accepted>) -> Verdict {
                 .and_then(|f| f.before.clone()),
         )
     };
-    let ends = codex_patch::parse(&patch)
+    let ends = patch::parse(&patch)
         .map_err(|e| e.to_string())
-        .and_then(|changes| codex_patch::outcomes(&changes, before).map_err(|e| e.to_string()));
+        .and_then(|changes| patched::outcomes(&changes, before).map_err(|e| e.to_string()));
     let ends = match ends {
         Ok(ends) => ends,
         Err(e) => {
-            return Verdict::Deny {
+            return HookVerdict::Deny {
                 reason: format!("Redline could not put the user's edits into a patch: {e}"),
             }
         }
@@ -89,14 +90,14 @@ pub fn settle(files: Vec<Accepted>) -> Verdict {
     for (f, end) in files.iter().zip(&ends) {
         if end.after != f.after {
             let name = f.to.as_deref().unwrap_or(&f.path);
-            return Verdict::Deny {
+            return HookVerdict::Deny {
                 reason: format!(
                     "The user accepted this edit of {name} with changes that apply_patch cannot                      write exactly (it ends every file with one newline and keeps no other line                      ending): nothing was written. Ask the user how to go on."
                 ),
             };
         }
     }
-    Verdict::AllowEdited { files }
+    HookVerdict::AllowEdited { files }
 }
 
 /// A patch that leaves every file exactly as accepted.
@@ -109,14 +110,14 @@ fn patch(files: &[Accepted]) -> String {
             path: f.to.clone().unwrap_or_else(|| f.path.clone()),
             text: after.clone(),
         },
-        (Some(before), Some(after)) => codex_patch::replacement(
+        (Some(before), Some(after)) => patch::replacement(
             &f.path,
             f.to.as_deref().filter(|to| *to != f.path),
             before,
             after,
         ),
     });
-    codex_patch::render(changes)
+    patch::render(changes)
 }
 
 /// What the model is told: the user changed its text, so it reads the file before going on.
@@ -153,21 +154,24 @@ mod tests {
         assert_eq!(edit.changes.len(), 1);
         assert!(matches!(
             read(&input("shell", "ls")),
-            Err(Verdict::Pass { .. })
+            Err(HookVerdict::Pass { .. })
         ));
-        assert!(matches!(read(&json!({"x": 1})), Err(Verdict::Pass { .. })));
+        assert!(matches!(
+            read(&json!({"x": 1})),
+            Err(HookVerdict::Pass { .. })
+        ));
         match read(&input(
             "apply_patch",
             "*** Begin Patch\nnonsense\n*** End Patch",
         )) {
-            Err(Verdict::Deny { reason }) => assert!(reason.contains("line 2"), "{reason}"),
+            Err(HookVerdict::Deny { reason }) => assert!(reason.contains("line 2"), "{reason}"),
             other => panic!("{other:?}"),
         }
     }
 
     #[test]
     fn a_deny_carries_the_reason_and_a_pass_says_nothing_to_codex() {
-        let deny = answer(&Verdict::Deny {
+        let deny = answer(&HookVerdict::Deny {
             reason: "use tabs".into(),
         });
         let v: serde_json::Value = serde_json::from_str(&deny.stdout).unwrap();
@@ -176,7 +180,7 @@ mod tests {
             v["hookSpecificOutput"]["permissionDecisionReason"],
             "use tabs"
         );
-        let pass = answer(&Verdict::Pass { why: "off".into() });
+        let pass = answer(&HookVerdict::Pass { why: "off".into() });
         assert_eq!((pass.stdout.as_str(), pass.exit), ("", 0));
         assert_eq!(pass.stderr.as_deref(), Some("redline: off"));
     }
@@ -206,7 +210,7 @@ mod tests {
                 edited: false,
             },
         ];
-        let out = answer(&Verdict::AllowEdited {
+        let out = answer(&HookVerdict::AllowEdited {
             files: files.clone(),
         });
         let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
@@ -223,7 +227,7 @@ mod tests {
                 .find(|f| f.path == p)
                 .and_then(|f| f.before.clone()))
         };
-        let ends = codex_patch::outcomes(&codex_patch::parse(patch).unwrap(), disk).unwrap();
+        let ends = patched::outcomes(&patch::parse(patch).unwrap(), disk).unwrap();
         let got: Vec<_> = ends.iter().map(|o| o.after.clone()).collect();
         let want: Vec<_> = files.iter().map(|f| f.after.clone()).collect();
         assert_eq!(got, want);

@@ -2,7 +2,11 @@
 //! decision put back in that CLI's words (`redline hook` carries both over the control socket).
 
 pub mod codex;
-pub mod codex_patch;
+pub mod patch;
+pub mod patched;
+mod verdict;
+
+pub use verdict::{Accepted, Edit, HookOutput, HookVerdict};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -54,79 +58,21 @@ impl FromStr for HookCli {
 /// What `redline hook` sends the running instance: the hook's input as the CLI gave it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
-pub struct Call {
+pub struct HookCall {
     pub cli: HookCli,
     pub input: serde_json::Value,
 }
 
-/// An edit a hook asks about: the folder the CLI runs in (relative paths are from there) and
-/// what it does to each file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Edit {
-    pub cwd: String,
-    pub changes: Vec<codex_patch::Change>,
-}
-
-/// What the hook answers the CLI.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(
-    tag = "verdict",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum Verdict {
-    /// Accepted as proposed.
-    Allow,
-    /// Accepted with the user's edits: every file of the edit, as accepted.
-    AllowEdited { files: Vec<Accepted> },
-    /// Rejected, or refused by Redline: `reason` is what the model reads.
-    Deny { reason: String },
-    /// Redline stays out of it and the CLI's own approval runs; `why` goes to the terminal.
-    Pass { why: String },
-}
-
-/// One file of an accepted edit: where it was and ends up (as the CLI named them), and its text
-/// before (`None`: new) and as accepted (`None`: deleted).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct Accepted {
-    pub path: String,
-    pub to: Option<String>,
-    pub before: Option<String>,
-    pub after: Option<String>,
-    /// The user changed the proposed text.
-    pub edited: bool,
-}
-
-/// What `redline hook` prints and exits with.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answer {
-    pub stdout: String,
-    pub stderr: Option<String>,
-    pub exit: u8,
-}
-
-impl Answer {
-    /// Nothing said: the CLI goes on as if no hook ran.
-    fn silent(stderr: Option<String>) -> Answer {
-        Answer {
-            stdout: String::new(),
-            stderr,
-            exit: 0,
-        }
-    }
-}
-
 /// The edit `cli`'s hook input asks about; `Err`: the verdict without asking anyone (not an
 /// edit, or one Redline cannot read).
-pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, Verdict> {
+pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, HookVerdict> {
     match cli {
         HookCli::Codex => codex::read(input),
     }
 }
 
 /// `verdict` in `cli`'s words.
-pub fn answer(cli: HookCli, verdict: &Verdict) -> Answer {
+pub fn answer(cli: HookCli, verdict: &HookVerdict) -> HookOutput {
     match cli {
         HookCli::Codex => codex::answer(verdict),
     }
@@ -134,9 +80,9 @@ pub fn answer(cli: HookCli, verdict: &Verdict) -> Answer {
 
 /// The verdict on an edit whose every file the user accepted: as proposed, or with the user's
 /// text where the CLI can write exactly that.
-pub fn settle(cli: HookCli, files: Vec<Accepted>) -> Verdict {
+pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
     if files.iter().all(|f| !f.edited) {
-        return Verdict::Allow;
+        return HookVerdict::Allow;
     }
     match cli {
         HookCli::Codex => codex::settle(files),

@@ -164,7 +164,7 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
 async fn hook<S: AsyncRead + AsyncWrite + Unpin>(
     instance: &Instance,
     stream: &mut BufReader<S>,
-    call: crate::protocols::hook::Call,
+    call: crate::protocols::hook::HookCall,
     pid: Option<u32>,
 ) -> Option<Response> {
     let verdict = match instance.hook(call, pid).await {

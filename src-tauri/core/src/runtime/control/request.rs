@@ -68,7 +68,7 @@ pub enum Request {
     /// `redline diff`: answered at once, or with `wait` when every file is decided.
     Diff(crate::runtime::instance::local::Diff),
     /// `redline hook`: a CLI's pre-edit hook, answered with its verdict once the user decides.
-    Hook(crate::protocols::hook::Call),
+    Hook(crate::protocols::hook::HookCall),
     /// Turns this connection into an editor channel (runtime::editor): no reply line, JSON lines
     /// both ways until either side closes.
     Editor,

@@ -3,8 +3,9 @@
 
 use super::local::{caller::caller, not_held, run};
 use super::Instance;
-use crate::protocols::hook::codex_patch::{self, OutcomeError};
-use crate::protocols::hook::{self, Accepted, Call, HookCli, Verdict};
+use crate::protocols::hook::patch::Change;
+use crate::protocols::hook::patched::{self, PatchedError};
+use crate::protocols::hook::{self, Accepted, HookCall, HookCli, HookVerdict};
 use crate::review::service::{Ask, Service};
 use crate::review::{Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
 use std::collections::HashMap;
@@ -36,17 +37,17 @@ impl Instance {
     /// Opens the reviews `call`'s edit asks for, in the enabled workspace holding the CLI's
     /// folder; `Err`: the verdict at once (not an edit, no workspace, a patch that does not
     /// apply).
-    pub async fn hook(&self, call: Call, pid: Option<u32>) -> Result<Waiting, Verdict> {
+    pub async fn hook(&self, call: HookCall, pid: Option<u32>) -> Result<Waiting, HookVerdict> {
         let cli = call.cli;
         let edit = hook::read(cli, &call.input)?;
         let cwd = PathBuf::from(&edit.cwd);
         let service = self
             .service_holding(&cwd)
             .await
-            .map_err(|why| Verdict::Pass {
+            .map_err(|why| HookVerdict::Pass {
                 why: format!("{why}; {}'s own approval runs", cli.name()),
             })?;
-        let deny = |reason: String| Verdict::Deny {
+        let deny = |reason: String| HookVerdict::Deny {
             reason: format!("Redline refused this edit: {reason}"),
         };
         // Every file the patch reads, read once: what the review shows is what it applies to.
@@ -67,8 +68,8 @@ impl Instance {
             texts.insert(path.to_owned(), text);
         }
         let read = |p: &str| Ok::<_, String>(texts.get(p).cloned().flatten());
-        let outcomes = codex_patch::outcomes(&edit.changes, read).map_err(|e| match e {
-            OutcomeError::Read(e) => deny(e),
+        let outcomes = patched::outcomes(&edit.changes, read).map_err(|e| match e {
+            PatchedError::Read(e) => deny(e),
             e => deny(e.to_string()),
         })?;
         let origin = Origin::Hook { run: run() };
@@ -152,7 +153,7 @@ impl Waiting {
         mut self,
         instance: &Instance,
         gone: impl std::future::Future<Output = ()>,
-    ) -> Option<Verdict> {
+    ) -> Option<HookVerdict> {
         let ids = self.ids.clone();
         tokio::select! {
             v = self.decide() => {
@@ -168,7 +169,7 @@ impl Waiting {
         }
     }
 
-    async fn decide(&mut self) -> Verdict {
+    async fn decide(&mut self) -> HookVerdict {
         let mut accepted: Vec<Option<String>> = vec![None; self.planned.len()];
         while accepted.iter().any(Option::is_none) {
             let Some((i, outcome, text, reason)) = self.decided.recv().await else {
@@ -181,7 +182,7 @@ impl Waiting {
                 Outcome::Accepted => accepted[i] = Some(text),
                 Outcome::Rejected => {
                     let shown = p.to.as_deref().unwrap_or(&p.path);
-                    return Verdict::Deny {
+                    return HookVerdict::Deny {
                         reason: reason.unwrap_or_else(|| hook::rejected(shown)),
                     };
                 }
@@ -189,7 +190,7 @@ impl Waiting {
             }
         }
         if accepted.iter().any(Option::is_none) {
-            return Verdict::Pass {
+            return HookVerdict::Pass {
                 why: format!(
                     "the review ended without a decision (its workspace was turned off or \
                      Redline stopped); {}'s own approval runs",
@@ -217,11 +218,9 @@ impl Waiting {
 }
 
 /// The file a change reads: the one it updates, deletes or adds.
-fn changed_path(change: &codex_patch::Change) -> &str {
+fn changed_path(change: &Change) -> &str {
     match change {
-        codex_patch::Change::Add { path, .. }
-        | codex_patch::Change::Delete { path }
-        | codex_patch::Change::Update { path, .. } => path,
+        Change::Add { path, .. } | Change::Delete { path } | Change::Update { path, .. } => path,
     }
 }
 

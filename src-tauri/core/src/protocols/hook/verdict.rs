@@ -1,0 +1,62 @@
+//! What a hook asks about and what it answers, whichever CLI ran it.
+
+use super::patch::Change;
+use serde::{Deserialize, Serialize};
+
+/// An edit a hook asks about: the folder the CLI runs in (relative paths are from there) and
+/// what it does to each file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub cwd: String,
+    pub changes: Vec<Change>,
+}
+
+/// What the hook answers the CLI.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(
+    tag = "verdict",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum HookVerdict {
+    /// Accepted as proposed.
+    Allow,
+    /// Accepted with the user's edits: every file of the edit, as accepted.
+    AllowEdited { files: Vec<Accepted> },
+    /// Rejected, or refused by Redline: `reason` is what the model reads.
+    Deny { reason: String },
+    /// Redline stays out of it and the CLI's own approval runs; `why` goes to the terminal.
+    Pass { why: String },
+}
+
+/// One file of an accepted edit: where it was and ends up (as the CLI named them), and its text
+/// before (`None`: new) and as accepted (`None`: deleted).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Accepted {
+    pub path: String,
+    pub to: Option<String>,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    /// The user changed the proposed text.
+    pub edited: bool,
+}
+
+/// What `redline hook` prints and exits with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookOutput {
+    pub stdout: String,
+    pub stderr: Option<String>,
+    pub exit: u8,
+}
+
+impl HookOutput {
+    /// Nothing said: the CLI goes on as if no hook ran.
+    pub(super) fn silent(stderr: Option<String>) -> HookOutput {
+        HookOutput {
+            stdout: String::new(),
+            stderr,
+            exit: 0,
+        }
+    }
+}
