@@ -140,6 +140,13 @@ pub enum Command {
         after_long_help = "Example (what Codex runs):\n  redline hook codex --deny-after 3540"
     )]
     Hook(HookArgs),
+    /// Install, remove or check Redline's pre-edit hook in a CLI's own config (for CLIs with no
+    /// IDE diff protocol: Codex).
+    #[command(
+        subcommand,
+        after_long_help = "Example:\n  redline hooks install codex\n  redline hooks status"
+    )]
+    Hooks(HooksCmd),
     /// An editor plugin's channel to the running instance: one JSON message per line on stdin
     /// (`context`, `mention`, `review`) and stdout (`ready`, `ok`, `error`, `accepted`); it ends
     /// when stdin closes or the instance stops.
@@ -213,6 +220,29 @@ pub struct HookArgs {
     /// after which some CLIs go on with the edit.
     #[arg(long, value_name = "SECS")]
     pub deny_after: Option<u64>,
+}
+
+#[derive(Subcommand)]
+pub enum HooksCmd {
+    /// Add `redline hook CLI` to the CLI's hook config, beside any other hook (again: no change).
+    #[command(after_long_help = "Example:\n  redline hooks install codex")]
+    Install {
+        /// The CLI: codex.
+        cli: redline_core::protocols::hook::HookCli,
+    },
+    /// Take Redline's hook out of the CLI's hook config, leaving every other hook.
+    #[command(after_long_help = "Example:\n  redline hooks uninstall codex")]
+    Uninstall {
+        /// The CLI: codex.
+        cli: redline_core::protocols::hook::HookCli,
+    },
+    /// Which CLIs have Redline's hook, in which file, and what each still needs.
+    #[command(after_long_help = "Example:\n  redline hooks status --json")]
+    Status {
+        /// Print the status as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(clap::Args)]

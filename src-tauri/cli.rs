@@ -173,6 +173,7 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
             out!("{}", shell::exports(&pin, sh));
         }
         Command::Container(cmd) => container(dirs, cmd).await?,
+        Command::Hooks(cmd) => crate::hook_config::run(dirs, cmd)?,
         Command::Quit => {
             ask(dirs, Request::Quit).await?;
         }

@@ -233,3 +233,65 @@ fn a_hook_that_dies_or_runs_out_of_time_withdraws_its_reviews() {
     until_reviews(&env, |l| l.is_empty());
     stop(&env, child);
 }
+
+#[test]
+fn hooks_install_merges_into_codexs_config_once_and_uninstall_takes_only_its_own() {
+    let env = Env::new();
+    let file = env.root.join("home/.codex/hooks.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let theirs = json!({ "hooks": { "PreToolUse": [
+        { "matcher": "shell", "hooks": [{ "type": "command", "command": "audit.sh" }] }
+    ] } });
+    std::fs::write(&file, theirs.to_string()).unwrap();
+    let said = env.ok(&["hooks", "status"]);
+    assert!(said.contains("Codex CLI: no hook"), "{said}");
+
+    let said = env.ok(&["hooks", "install", "codex"]);
+    assert!(
+        said.contains("added to") && said.contains("/hooks"),
+        "{said}"
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let groups = doc["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(groups[0], theirs["hooks"]["PreToolUse"][0]);
+    let ours = &groups[1]["hooks"][0];
+    let want = format!("{} hook codex --deny-after 3540", super::BIN);
+    assert_eq!(
+        (groups[1]["matcher"].as_str(), ours["command"].as_str()),
+        (Some("apply_patch"), Some(want.as_str()))
+    );
+    assert_eq!(ours["timeout"], 3600);
+
+    let bytes = std::fs::read(&file).unwrap();
+    let said = env.ok(&["hooks", "install", "codex"]);
+    assert!(
+        said.contains("already in") && !said.contains("still to do"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    let status = env.json(&["hooks", "status", "--json"]);
+    assert_eq!(status[0]["cli"], "codex");
+    assert_eq!(status[0]["current"], true);
+
+    // CODEX_HOME moves it, as it moves Codex's own config.
+    let elsewhere = env.root.join("codex-home");
+    let out = env
+        .cmd(&["hooks", "install", "codex"])
+        .env("CODEX_HOME", &elsewhere)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(elsewhere.join("hooks.json").exists());
+
+    env.ok(&["hooks", "uninstall", "codex"]);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc, theirs);
+    let said = env.ok(&["hooks", "uninstall", "codex"]);
+    assert!(said.contains("nothing to remove"), "{said}");
+
+    std::fs::write(&file, "{ broken").unwrap();
+    let out = env.run(&["hooks", "install", "codex"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was changed"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{ broken");
+}

@@ -13,6 +13,8 @@ pub enum Error {
     NotText(String),
     #[error("{0} is a directory")]
     IsDirectory(String),
+    #[error("{path}: {why}; nothing was changed")]
+    HookConfig { path: PathBuf, why: String },
     #[error("{path} cannot be resolved safely: {reason}")]
     BadPath { path: String, reason: &'static str },
     #[error("{0} is not a regular file (a FIFO, socket or device is never read)")]
@@ -162,6 +164,7 @@ impl Error {
             Error::RelativePath(_) => "relative_path",
             Error::NotText(_) => "not_text",
             Error::IsDirectory(_) => "is_directory",
+            Error::HookConfig { .. } => "hook_config",
             Error::BadPath { .. } => "bad_path",
             Error::NotRegularFile(_) => "not_regular_file",
             Error::TooLarge { .. } => "too_large",

@@ -4,9 +4,11 @@
 
 mod claude;
 mod cli;
+mod codex;
 mod copilot;
 pub(crate) mod format;
 mod gemini;
+mod hook_site;
 mod qwen;
 
 pub use claude::CLAUDE;
@@ -14,9 +16,11 @@ pub use cli::{
     version_below, Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, KnownBad,
     Location, Order, Pinned, Transport, CONTAINER_TMPDIR,
 };
+pub use codex::CODEX;
 pub use copilot::COPILOT;
 pub use format::Format;
 pub use gemini::GEMINI;
+pub use hook_site::HookSite;
 pub use qwen::QWEN;
 
 /// Every CLI Redline serves, in the order files are written and doctor reports them.
@@ -25,6 +29,9 @@ pub use qwen::QWEN;
 /// `Format` variant: the compiler then asks for its writer (`discovery`) and reader
 /// (`format.rs`). A new protocol is a new `Transport` and its server.
 pub const ALL: [Cli; 4] = [GEMINI, QWEN, CLAUDE, COPILOT];
+
+/// Every CLI whose pre-edit hook Redline installs (`redline hooks`), in the order it reports them.
+pub const HOOKED: [HookSite; 1] = [CODEX];
 
 impl Cli {
     /// The CLI named by an npm package, if Redline knows it.

@@ -33,6 +33,7 @@ impl Dirs {
         let vars = clients::ALL
             .iter()
             .filter_map(|c| c.discovery.dir.var)
+            .chain(clients::HOOKED.iter().filter_map(|h| h.config.var))
             .filter_map(|k| Some((k.to_owned(), var(k)?)))
             .collect();
         Dirs {

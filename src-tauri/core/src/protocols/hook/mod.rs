@@ -2,12 +2,14 @@
 //! decision put back in that CLI's words (`redline hook` carries both over the control socket).
 
 pub mod codex;
+pub mod config;
 pub mod patch;
 pub mod patched;
 mod verdict;
 
 pub use verdict::{Accepted, Edit, HookOutput, HookVerdict};
 
+use crate::clients::HookSite;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -22,17 +24,20 @@ pub enum HookCli {
 impl HookCli {
     pub const ALL: [HookCli; 1] = [HookCli::Codex];
 
-    pub fn id(self) -> &'static str {
+    /// What Redline knows of the CLI: where its hook goes, and what the entry says.
+    pub fn site(self) -> &'static HookSite {
         match self {
-            HookCli::Codex => "codex",
+            HookCli::Codex => &crate::clients::CODEX,
         }
+    }
+
+    pub fn id(self) -> &'static str {
+        self.site().id
     }
 
     /// The CLI's name as its users know it.
     pub fn name(self) -> &'static str {
-        match self {
-            HookCli::Codex => "Codex CLI",
-        }
+        self.site().name
     }
 }
 

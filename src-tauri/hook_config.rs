@@ -1,0 +1,87 @@
+//! `redline hooks install|uninstall|status`: Redline's pre-edit hook in each CLI's own config.
+
+use crate::args::HooksCmd;
+use crate::output::{outln, print_json};
+use redline_core::clients::{HookSite, HOOKED};
+use redline_core::platform::dirs::Dirs;
+use redline_core::protocols::hook::config::{self, Installed};
+use redline_core::{Error, Result};
+use std::path::PathBuf;
+
+pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
+    let program = program()?;
+    match cmd {
+        HooksCmd::Install { cli } => {
+            let site = cli.site();
+            let file = dirs.locate(&site.config);
+            let command = config::command(site, &program);
+            let done = config::install(site, &file, &command)?;
+            let verb = match done {
+                Installed::Already => "already in",
+                Installed::Added => "added to",
+                Installed::Replaced => "updated in",
+            };
+            outln!("{}'s hook {verb} {}: {command}", site.name, file.display());
+            outln!(
+                "{} asks Redline about every edit (waits up to {} minutes for you)",
+                site.name,
+                site.timeout_secs / 60
+            );
+            if let Some(needs) = site.trust.filter(|_| done != Installed::Already) {
+                outln!("still to do: {needs}");
+            }
+            Ok(())
+        }
+        HooksCmd::Uninstall { cli } => {
+            let site = cli.site();
+            let file = dirs.locate(&site.config);
+            match config::uninstall(site, &file)? {
+                true => outln!("{}'s hook removed from {}", site.name, file.display()),
+                false => outln!("no Redline hook in {}: nothing to remove", file.display()),
+            }
+            Ok(())
+        }
+        HooksCmd::Status { json } => {
+            let all = HOOKED
+                .iter()
+                .map(|site: &'static HookSite| {
+                    config::status(site, &dirs.locate(&site.config), &program)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            if json {
+                print_json(&all);
+                return Ok(());
+            }
+            for s in &all {
+                match &s.command {
+                    None => outln!(
+                        "{}: no hook ({}); `redline hooks install {}` adds it",
+                        s.name,
+                        s.file.display(),
+                        s.cli
+                    ),
+                    Some(c) if !s.current => outln!(
+                        "{}: a Redline hook that is not this one ({c}); `redline hooks install {}` \
+                         updates it",
+                        s.name,
+                        s.cli
+                    ),
+                    Some(_) => outln!(
+                        "{}: installed in {}{}",
+                        s.name,
+                        s.file.display(),
+                        s.needs
+                            .map(|n| format!("; if not done yet: {n}"))
+                            .unwrap_or_default()
+                    ),
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// This `redline`, as the hook will run it.
+fn program() -> Result<PathBuf> {
+    std::env::current_exe().map_err(|e| Error::io(std::path::Path::new("redline"), e))
+}
