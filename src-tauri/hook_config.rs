@@ -3,8 +3,8 @@
 use crate::args::HooksCmd;
 use crate::output::{outln, print_json};
 use redline_core::clients::{HookSite, HOOKED};
+use redline_core::discovery::hook_config::{self as config, Installed};
 use redline_core::platform::dirs::Dirs;
-use redline_core::protocols::hook::config::{self, Installed};
 use redline_core::{Error, Result};
 use std::path::PathBuf;
 

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 
 pub use crate::clients::format::{IDE_DISPLAY_NAME, IDE_NAME};
 
+pub mod hook_config;
+
 /// What a workspace's server announces.
 pub struct Announcement<'a> {
     /// Redline's own live PID: the CLIs drop files whose PID is dead.

@@ -13,7 +13,7 @@ pub mod workspace;
 
 pub mod review;
 
-pub(crate) mod discovery;
+pub mod discovery;
 pub mod net;
 
 pub mod protocols;

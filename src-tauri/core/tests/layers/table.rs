@@ -36,7 +36,7 @@ pub const LAYERS: &[Layer] = &[
     Layer {
         name: "discovery",
         imports: &["clients", "platform", "workspace"],
-        holds: "the discovery and lock files each CLI reads, written and removed",
+        holds: "the discovery and lock files each CLI reads, and Redline's hook in a CLI's hook config: written and removed",
     },
     Layer { name: "net", imports: &["platform", "workspace"], holds: "accept loop and caps, Host check, limits" },
     Layer {

@@ -2,7 +2,6 @@
 //! decision put back in that CLI's words (`redline hook` carries both over the control socket).
 
 pub mod codex;
-pub mod config;
 pub mod patch;
 pub mod patched;
 mod verdict;

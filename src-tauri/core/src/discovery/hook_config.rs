@@ -230,5 +230,5 @@ fn quote(p: &Path) -> String {
 }
 
 #[cfg(test)]
-#[path = "config_tests.rs"]
+#[path = "hook_config_tests.rs"]
 mod tests;
