@@ -3,7 +3,7 @@
 use crate::args::HooksCmd;
 use crate::output::{outln, print_json};
 use redline_core::clients::{HookSite, HOOKED};
-use redline_core::discovery::hook_config::{self as config, Installed};
+use redline_core::discovery::hook_config::{self as config, HookInstalled};
 use redline_core::platform::dirs::Dirs;
 use redline_core::{Error, Result};
 use std::path::PathBuf;
@@ -17,9 +17,9 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
             let command = config::command(site, &program);
             let done = config::install(site, &file, &command)?;
             let verb = match done {
-                Installed::Already => "already in",
-                Installed::Added => "added to",
-                Installed::Replaced => "updated in",
+                HookInstalled::Already => "already in",
+                HookInstalled::Added => "added to",
+                HookInstalled::Replaced => "updated in",
             };
             outln!("{}'s hook {verb} {}: {command}", site.name, file.display());
             outln!(
@@ -27,7 +27,7 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
                 site.name,
                 site.timeout_secs / 60
             );
-            if let Some(needs) = site.trust.filter(|_| done != Installed::Already) {
+            if let Some(needs) = site.trust.filter(|_| done != HookInstalled::Already) {
                 outln!("still to do: {needs}");
             }
             Ok(())

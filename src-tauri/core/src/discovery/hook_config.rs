@@ -15,7 +15,7 @@ pub struct Found {
 
 /// What `install` did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Installed {
+pub enum HookInstalled {
     /// The entry was there already, word for word: the file is untouched (and any trust the
     /// CLI keeps for it holds).
     Already,
@@ -35,7 +35,7 @@ pub fn command(site: &HookSite, program: &Path) -> String {
 }
 
 /// Puts `command` into `file` as the `site` hook, leaving every other hook as it is.
-pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<Installed> {
+pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstalled> {
     let mut doc = read(file)?;
     let groups = groups(&mut doc, site, file)?;
     let entry = json!({ "type": "command", "command": command, "timeout": site.timeout_secs });
@@ -48,16 +48,16 @@ pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<Installed>
         Some((g, h))
             if groups[g]["hooks"][h] == entry && groups[g].get("matcher") == Some(&matcher) =>
         {
-            return Ok(Installed::Already)
+            return Ok(HookInstalled::Already)
         }
         Some((g, h)) => {
             groups[g]["hooks"][h] = entry;
             groups[g]["matcher"] = matcher;
-            Installed::Replaced
+            HookInstalled::Replaced
         }
         None => {
             groups.push(json!({ "matcher": site.matcher, "hooks": [entry] }));
-            Installed::Added
+            HookInstalled::Added
         }
     };
     write(file, &doc)?;

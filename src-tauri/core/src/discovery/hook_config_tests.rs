@@ -22,7 +22,7 @@ fn install_merges_beside_other_hooks_and_a_second_install_changes_no_byte() {
     std::fs::write(&file, others().to_string()).unwrap();
     let cmd = command(&CODEX, Path::new("/usr/bin/redline"));
     assert_eq!(cmd, "/usr/bin/redline hook codex --deny-after 3540");
-    assert_eq!(install(&CODEX, &file, &cmd).unwrap(), Installed::Added);
+    assert_eq!(install(&CODEX, &file, &cmd).unwrap(), HookInstalled::Added);
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let pre = doc["hooks"]["PreToolUse"].as_array().unwrap();
     assert_eq!(pre[0], others()["hooks"]["PreToolUse"][0]);
@@ -34,7 +34,10 @@ fn install_merges_beside_other_hooks_and_a_second_install_changes_no_byte() {
     assert_eq!(doc["someone"], "else's key");
 
     let bytes = std::fs::read(&file).unwrap();
-    assert_eq!(install(&CODEX, &file, &cmd).unwrap(), Installed::Already);
+    assert_eq!(
+        install(&CODEX, &file, &cmd).unwrap(),
+        HookInstalled::Already
+    );
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
     assert_eq!(
         find(&CODEX, &file).unwrap(),
@@ -63,7 +66,10 @@ fn a_moved_binary_replaces_its_entry_and_uninstall_leaves_the_rest() {
         moved,
         "'/home/me/my apps/redline' hook codex --deny-after 3540"
     );
-    assert_eq!(install(&CODEX, &file, &moved).unwrap(), Installed::Replaced);
+    assert_eq!(
+        install(&CODEX, &file, &moved).unwrap(),
+        HookInstalled::Replaced
+    );
     let found = find(&CODEX, &file).unwrap().unwrap();
     assert_eq!(found.command, moved);
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
