@@ -295,3 +295,28 @@ fn hooks_install_merges_into_codexs_config_once_and_uninstall_takes_only_its_own
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was changed"));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "{ broken");
 }
+
+#[test]
+fn doctor_says_whether_codex_has_redlines_hook_and_the_command_that_adds_it() {
+    let env = Env::new();
+    let bin = super::fake_cli(&env, "codex", "@openai/codex", "0.171.0", ".codex");
+    let (_, report) = super::doctor(&env, &bin, &env.ws());
+    let codex = &report["hooks"][0];
+    assert_eq!(codex["id"], "codex");
+    assert_eq!(codex["installed"]["version"], "0.171.0");
+    assert_eq!(codex["hook"], Value::Null);
+    assert_eq!(codex["fix"]["command"], "redline hooks install codex");
+
+    env.ok(&["hooks", "install", "codex"]);
+    let (_, report) = super::doctor(&env, &bin, &env.ws());
+    let codex = &report["hooks"][0];
+    assert!(codex["hook"]
+        .as_str()
+        .unwrap()
+        .ends_with("hook codex --deny-after 3540"));
+    assert!(
+        codex["reason"].as_str().unwrap().contains("/hooks"),
+        "{codex}"
+    );
+    assert_eq!(codex["fix"], Value::Null);
+}

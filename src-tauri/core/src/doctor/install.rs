@@ -18,10 +18,14 @@ pub struct Installed {
 /// The CLI's command on the PATH of `facts` (with Windows' executable extensions), and its
 /// version.
 pub fn find(cli: &Cli, facts: &Facts) -> Option<Installed> {
+    find_program(cli.binary, cli.packages, facts)
+}
+
+/// As `find`, for a program named `binary` from npm `packages`.
+pub fn find_program(binary: &str, packages: &[&str], facts: &Facts) -> Option<Installed> {
     let path = facts.var("PATH")?;
-    let found = which::which_in(cli.binary, Some(path), &facts.dir).ok()?;
-    let version = cli
-        .packages
+    let found = which::which_in(binary, Some(path), &facts.dir).ok()?;
+    let version = packages
         .first()
         .and_then(|p| package::version_of(&found, p));
     Some(Installed {
@@ -31,7 +35,7 @@ pub fn find(cli: &Cli, facts: &Facts) -> Option<Installed> {
 }
 
 /// A file of the CLI's as the environment of `facts` resolves it.
-fn resolve(file: &Location, facts: &Facts) -> PathBuf {
+pub(super) fn resolve(file: &Location, facts: &Facts) -> PathBuf {
     let home = facts
         .var(if cfg!(windows) { "USERPROFILE" } else { "HOME" })
         .map(PathBuf::from)

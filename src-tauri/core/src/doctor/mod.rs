@@ -2,6 +2,7 @@
 //! to Redline, and if not, why and the one command that fixes it.
 
 mod facts;
+mod hooks;
 pub(crate) mod install;
 pub mod probe;
 mod render;
@@ -13,7 +14,7 @@ mod welcome;
 pub use facts::Facts;
 pub use render::render;
 use report::shell;
-pub use report::{CliReport, Fix, Place, Report, Verdict, WorkspaceFound};
+pub use report::{CliReport, Fix, HookReport, Place, Report, Verdict, WorkspaceFound};
 pub use welcome::{welcome, Line, Welcome};
 
 use crate::clients::Cli;
@@ -69,6 +70,7 @@ pub async fn diagnose(facts: &Facts) -> Report {
         ok: !none_installed && clis.iter().all(|c| c.ok),
         workspace,
         clis,
+        hooks: hooks::check(facts),
     }
 }
 

@@ -69,6 +69,26 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(out, "     note: {n}");
         }
     }
+    if !report.hooks.is_empty() {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "Reviewed through their pre-edit hook:");
+    }
+    for h in &report.hooks {
+        let version = h
+            .installed
+            .as_ref()
+            .and_then(|i| i.version.as_deref())
+            .map(|v| format!(" {v}"))
+            .unwrap_or_default();
+        let mark = if h.hook.is_some() { "ok" } else { "-" };
+        let _ = writeln!(out, "[{mark}] {}{version}: {}", h.name, h.reason);
+        if h.installed.is_some() || h.hook.is_some() {
+            let _ = writeln!(out, "     file: {}", h.file.display());
+        }
+        if let Some(fix) = &h.fix {
+            let _ = writeln!(out, "     fix (run): {}", fix.command);
+        }
+    }
     let _ = writeln!(out);
     let _ = writeln!(
         out,

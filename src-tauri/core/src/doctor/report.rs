@@ -64,6 +64,21 @@ pub struct CliReport {
     pub notes: Vec<String>,
 }
 
+/// A CLI Redline reviews through its pre-edit hook: installed, and whether the hook is there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookReport {
+    pub id: String,
+    pub name: String,
+    pub installed: Option<Installed>,
+    /// The hook config the CLI reads.
+    pub file: PathBuf,
+    /// Redline's hook command in it, if there is one.
+    pub hook: Option<String>,
+    pub reason: String,
+    pub fix: Option<Fix>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkspaceFound {
@@ -80,6 +95,9 @@ pub struct Report {
     pub workspace: Option<WorkspaceFound>,
     pub container: bool,
     pub clis: Vec<CliReport>,
+    /// The CLIs Redline reviews through their pre-edit hooks (they do not count for `ok`: a
+    /// hook is the user's choice).
+    pub hooks: Vec<HookReport>,
     /// At least one CLI is installed and every installed one will connect: `redline doctor`
     /// exits 0.
     pub ok: bool,
