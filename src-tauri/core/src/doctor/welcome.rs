@@ -54,6 +54,15 @@ pub async fn welcome(status: Status, config: Config) -> Welcome {
                 fix: c.fix.as_ref().map(|f| f.command.clone()),
                 fix_in_cli: c.fix.as_ref().is_some_and(|f| f.place == Place::Cli),
             })
+            // A CLI reviewed through its hook: the line says how to add it.
+            .chain(report.hooks.iter().map(|h| Line {
+                name: h.name.clone(),
+                installed: h.installed.is_some(),
+                ok: h.hook.is_some(),
+                reason: h.reason.clone(),
+                fix: h.fix.as_ref().map(|f| f.command.clone()),
+                fix_in_cli: false,
+            }))
             .collect(),
     }
 }
