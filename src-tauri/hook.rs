@@ -12,11 +12,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 pub async fn run(dirs: &Dirs, a: HookArgs) -> ExitCode {
-    let verdict = match input() {
-        Ok(input) => ask(dirs, &a, input).await,
-        Err(why) => HookVerdict::Pass { why },
+    let (input, verdict) = match input() {
+        Ok(input) => (input.clone(), ask(dirs, &a, input).await),
+        Err(why) => (serde_json::Value::Null, HookVerdict::Pass { why }),
     };
-    let answer = hook::answer(a.cli, &verdict);
+    let answer = hook::answer(a.cli, &input, &verdict);
     if let Some(line) = &answer.stderr {
         errln!("{line}");
     }

@@ -6,6 +6,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
+use super::hook_site::HookSite;
 
 /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 const CONFIG_DIR: Location = Location {
@@ -58,4 +59,22 @@ pub const CLAUDE: Cli = Cli {
         known_bad: &[],
     },
     sessions: None,
+};
+
+/// Its `PreToolUse` hook, for users who review through it rather than the IDE connection.
+pub const CLAUDE_HOOK: HookSite = HookSite {
+    id: "claude",
+    name: "Claude Code",
+    binary: "claude",
+    packages: &["@anthropic-ai/claude-code"],
+    config: Location {
+        sub: "settings.json",
+        ..CONFIG_DIR
+    },
+    event: "PreToolUse",
+    matcher: "Write|Edit",
+    timeout_secs: 3600,
+    timeout_in_ms: false,
+    takes_edits: true,
+    trust: None,
 };

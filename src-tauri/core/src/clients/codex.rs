@@ -20,6 +20,8 @@ pub const CODEX: HookSite = HookSite {
     matcher: "apply_patch",
     // Codex applies the patch once its hook times out: Redline's hook denies a minute before.
     timeout_secs: 3600,
+    timeout_in_ms: false,
+    takes_edits: true,
     trust: Some(
         "open Codex and trust it once in `/hooks` (Codex skips a new or changed hook until then)",
     ),

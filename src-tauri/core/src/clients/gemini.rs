@@ -5,6 +5,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
+use super::hook_site::HookSite;
 
 /// `~/.gemini`: its user settings.
 const HOME: Location = Location {
@@ -61,4 +62,22 @@ pub const GEMINI: Cli = Cli {
         known_bad: &[],
     },
     sessions: None,
+};
+
+/// Its `BeforeTool` hook, for users who review through it rather than the IDE connection.
+pub const GEMINI_HOOK: HookSite = HookSite {
+    id: "gemini",
+    name: "Gemini CLI",
+    binary: "gemini",
+    packages: &["@google/gemini-cli"],
+    config: Location {
+        sub: "settings.json",
+        ..HOME
+    },
+    event: "BeforeTool",
+    matcher: "write_file|replace",
+    timeout_secs: 3600,
+    timeout_in_ms: true,
+    takes_edits: true,
+    trust: None,
 };

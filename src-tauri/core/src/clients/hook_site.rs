@@ -17,11 +17,23 @@ pub struct HookSite {
     pub matcher: &'static str,
     /// The hook's timeout the CLI enforces; `redline hook` denies before it.
     pub timeout_secs: u64,
+    /// The config gives the timeout in milliseconds (else seconds).
+    pub timeout_in_ms: bool,
+    /// The CLI takes the user's edited text back from its hook; else its reviews are read-only.
+    pub takes_edits: bool,
     /// What the user still does in the CLI before it runs a hook it finds in its config.
     pub trust: Option<&'static str>,
 }
 
 impl HookSite {
+    /// The timeout as the config writes it.
+    pub fn timeout_value(&self) -> u64 {
+        match self.timeout_in_ms {
+            true => self.timeout_secs * 1000,
+            false => self.timeout_secs,
+        }
+    }
+
     /// How long `redline hook` waits for the user before it denies: a minute less than the CLI
     /// waits for it, so the CLI never times out and goes on with the edit.
     pub fn deny_after(&self) -> u64 {

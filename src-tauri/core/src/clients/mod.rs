@@ -11,7 +11,7 @@ mod gemini;
 mod hook_site;
 mod qwen;
 
-pub use claude::CLAUDE;
+pub use claude::{CLAUDE, CLAUDE_HOOK};
 pub use cli::{
     version_below, Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, KnownBad,
     Location, Order, Pinned, Transport, CONTAINER_TMPDIR,
@@ -19,9 +19,9 @@ pub use cli::{
 pub use codex::CODEX;
 pub use copilot::COPILOT;
 pub use format::Format;
-pub use gemini::GEMINI;
+pub use gemini::{GEMINI, GEMINI_HOOK};
 pub use hook_site::HookSite;
-pub use qwen::QWEN;
+pub use qwen::{QWEN, QWEN_HOOK};
 
 /// Every CLI Redline serves, in the order files are written and doctor reports them.
 ///
@@ -31,7 +31,7 @@ pub use qwen::QWEN;
 pub const ALL: [Cli; 4] = [GEMINI, QWEN, CLAUDE, COPILOT];
 
 /// Every CLI whose pre-edit hook Redline installs (`redline hooks`), in the order it reports them.
-pub const HOOKED: [HookSite; 1] = [CODEX];
+pub const HOOKED: [HookSite; 4] = [CODEX, CLAUDE_HOOK, GEMINI_HOOK, QWEN_HOOK];
 
 impl Cli {
     /// The CLI named by an npm package, if Redline knows it.

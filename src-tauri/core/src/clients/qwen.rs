@@ -6,6 +6,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
+use super::hook_site::HookSite;
 
 /// `$QWEN_HOME`, else `~/.qwen`.
 const HOME: Location = Location {
@@ -47,4 +48,24 @@ pub const QWEN: Cli = Cli {
         known_bad: &[],
     },
     sessions: None,
+};
+
+/// Its `PreToolUse` hook: it runs after Qwen Code's own approval and takes no changed input, so
+/// it can only deny (with the user's reason).
+pub const QWEN_HOOK: HookSite = HookSite {
+    id: "qwen",
+    name: "Qwen Code",
+    binary: "qwen",
+    packages: &["@qwen-code/qwen-code"],
+    config: Location {
+        sub: "settings.json",
+        ..HOME
+    },
+    event: "PreToolUse",
+    matcher: "write_file|edit",
+    timeout_secs: 3600,
+    // Qwen Code 0.24.4 reads a value of 1000 or more as milliseconds.
+    timeout_in_ms: true,
+    takes_edits: false,
+    trust: None,
 };

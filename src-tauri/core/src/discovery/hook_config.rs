@@ -10,7 +10,8 @@ use std::path::Path;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
     pub command: String,
-    pub timeout_secs: Option<u64>,
+    /// As the config writes it (seconds or milliseconds, as the CLI reads it).
+    pub timeout: Option<u64>,
 }
 
 /// What `install` did.
@@ -38,7 +39,7 @@ pub fn command(site: &HookSite, program: &Path) -> String {
 pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstalled> {
     let mut doc = read(file)?;
     let groups = groups(&mut doc, site, file)?;
-    let entry = json!({ "type": "command", "command": command, "timeout": site.timeout_secs });
+    let entry = json!({ "type": "command", "command": command, "timeout": site.timeout_value() });
     let matcher = json!(site.matcher);
     let at = groups.iter().enumerate().find_map(|(g, group)| {
         let hooks = group.get("hooks")?.as_array()?;
@@ -108,7 +109,7 @@ pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
         .find(|h| ours(h, site))
         .map(|h| Found {
             command: h["command"].as_str().unwrap_or_default().to_owned(),
-            timeout_secs: h.get("timeout").and_then(Value::as_u64),
+            timeout: h.get("timeout").and_then(Value::as_u64),
         }))
 }
 
@@ -131,7 +132,7 @@ pub struct HookStatus {
 pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<HookStatus> {
     let found = find(site, file)?;
     let current = found.as_ref().is_some_and(|f| {
-        f.command == command(site, program) && f.timeout_secs == Some(site.timeout_secs)
+        f.command == command(site, program) && f.timeout == Some(site.timeout_value())
     });
     Ok(HookStatus {
         cli: site.id,

@@ -43,7 +43,7 @@ fn install_merges_beside_other_hooks_and_a_second_install_changes_no_byte() {
         find(&CODEX, &file).unwrap(),
         Some(Found {
             command: cmd,
-            timeout_secs: Some(3600)
+            timeout: Some(3600)
         })
     );
 }

@@ -3,7 +3,7 @@
 
 use super::patch::{self, Change};
 use super::patched;
-use super::verdict::{Accepted, Edit, HookOutput, HookVerdict};
+use super::verdict::{Accepted, Edit, FileChange, HookOutput, HookVerdict};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -35,7 +35,7 @@ pub fn read(input: &serde_json::Value) -> Result<Edit, HookVerdict> {
     })?;
     Ok(Edit {
         cwd: input.cwd,
-        changes,
+        changes: changes.into_iter().map(FileChange::Patch).collect(),
     })
 }
 

@@ -1,12 +1,17 @@
 //! Pre-edit hooks: a CLI's hook input read into the files its edit touches, and the user's
 //! decision put back in that CLI's words (`redline hook` carries both over the control socket).
 
+pub mod claude;
 pub mod codex;
+mod edit_tool;
+pub mod gemini;
 pub mod patch;
 pub mod patched;
+pub mod plan;
+pub mod qwen;
 mod verdict;
 
-pub use verdict::{Accepted, Edit, HookOutput, HookVerdict};
+pub use verdict::{Accepted, Edit, FileChange, HookOutput, HookVerdict};
 
 use crate::clients::HookSite;
 use serde::{Deserialize, Serialize};
@@ -18,15 +23,26 @@ use std::str::FromStr;
 #[serde(rename_all = "lowercase")]
 pub enum HookCli {
     Codex,
+    Claude,
+    Gemini,
+    Qwen,
 }
 
 impl HookCli {
-    pub const ALL: [HookCli; 1] = [HookCli::Codex];
+    pub const ALL: [HookCli; 4] = [
+        HookCli::Codex,
+        HookCli::Claude,
+        HookCli::Gemini,
+        HookCli::Qwen,
+    ];
 
     /// What Redline knows of the CLI: where its hook goes, and what the entry says.
     pub fn site(self) -> &'static HookSite {
         match self {
             HookCli::Codex => &crate::clients::CODEX,
+            HookCli::Claude => &crate::clients::CLAUDE_HOOK,
+            HookCli::Gemini => &crate::clients::GEMINI_HOOK,
+            HookCli::Qwen => &crate::clients::QWEN_HOOK,
         }
     }
 
@@ -72,13 +88,19 @@ pub struct HookCall {
 pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, HookVerdict> {
     match cli {
         HookCli::Codex => codex::read(input),
+        HookCli::Claude => claude::read(input),
+        HookCli::Gemini => gemini::read(input),
+        HookCli::Qwen => qwen::read(input),
     }
 }
 
-/// `verdict` in `cli`'s words.
-pub fn answer(cli: HookCli, verdict: &HookVerdict) -> HookOutput {
+/// `verdict` in `cli`'s words, for the hook that sent `input`.
+pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) -> HookOutput {
     match cli {
         HookCli::Codex => codex::answer(verdict),
+        HookCli::Claude => claude::answer(input, verdict),
+        HookCli::Gemini => gemini::answer(input, verdict),
+        HookCli::Qwen => qwen::answer(verdict),
     }
 }
 
@@ -90,6 +112,8 @@ pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
     }
     match cli {
         HookCli::Codex => codex::settle(files),
+        // Their tools write the text they are given.
+        HookCli::Claude | HookCli::Gemini | HookCli::Qwen => HookVerdict::AllowEdited { files },
     }
 }
 

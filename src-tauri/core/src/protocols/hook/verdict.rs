@@ -8,7 +8,37 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edit {
     pub cwd: String,
-    pub changes: Vec<Change>,
+    pub changes: Vec<FileChange>,
+}
+
+/// What an edit does to one file, in the shape its CLI's tool says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileChange {
+    /// One file's part of a Codex patch.
+    Patch(Change),
+    /// The file's whole new text (Claude's Write, Gemini's and Qwen's write_file).
+    Write { path: String, text: String },
+    /// `old` replaced by `new` in the file: every one with `all`, else it must be there once
+    /// (Claude's and Qwen's Edit, Gemini's replace).
+    Replace {
+        path: String,
+        old: String,
+        new: String,
+        all: bool,
+    },
+}
+
+impl FileChange {
+    /// The file it reads: the one it changes.
+    pub fn path(&self) -> &str {
+        match self {
+            FileChange::Patch(Change::Add { path, .. })
+            | FileChange::Patch(Change::Delete { path })
+            | FileChange::Patch(Change::Update { path, .. })
+            | FileChange::Write { path, .. }
+            | FileChange::Replace { path, .. } => path,
+        }
+    }
 }
 
 /// What the hook answers the CLI.

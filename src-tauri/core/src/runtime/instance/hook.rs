@@ -3,8 +3,6 @@
 
 use super::local::{caller::caller, not_held, run};
 use super::Instance;
-use crate::protocols::hook::patch::Change;
-use crate::protocols::hook::patched::{self, PatchedError};
 use crate::protocols::hook::{self, Accepted, HookCall, HookCli, HookVerdict};
 use crate::review::service::{Ask, Service};
 use crate::review::{Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
@@ -53,7 +51,7 @@ impl Instance {
         // Every file the patch reads, read once: what the review shows is what it applies to.
         let mut texts: HashMap<String, Option<String>> = HashMap::new();
         for change in &edit.changes {
-            let path = changed_path(change);
+            let path = change.path();
             if texts.contains_key(path) {
                 continue;
             }
@@ -68,10 +66,7 @@ impl Instance {
             texts.insert(path.to_owned(), text);
         }
         let read = |p: &str| Ok::<_, String>(texts.get(p).cloned().flatten());
-        let outcomes = patched::outcomes(&edit.changes, read).map_err(|e| match e {
-            PatchedError::Read(e) => deny(e),
-            e => deny(e.to_string()),
-        })?;
+        let outcomes = hook::plan::plan(&edit.changes, read).map_err(deny)?;
         let origin = Origin::Hook { run: run() };
         let mut who = caller("redline hook", pid).await;
         who.name = cli.name().to_owned();
@@ -94,9 +89,15 @@ impl Instance {
                 file_path: shown,
                 original_from: None,
                 proposal: o.after.clone().unwrap_or_default(),
-                read_only: o.after.is_none().then(|| ReadOnly::Deletion {
-                    cli: cli.name().to_owned(),
-                }),
+                read_only: match (&o.after, cli.site().takes_edits) {
+                    (None, _) => Some(ReadOnly::Deletion {
+                        cli: cli.name().to_owned(),
+                    }),
+                    (Some(_), false) => Some(ReadOnly::CliWritesItsOwn {
+                        cli: cli.name().to_owned(),
+                    }),
+                    (Some(_), true) => None,
+                },
                 reason_heard: true,
             };
             let original = o.before.clone().map(Into::into);
@@ -214,13 +215,6 @@ impl Waiting {
             })
             .collect();
         hook::settle(self.cli, files)
-    }
-}
-
-/// The file a change reads: the one it updates, deletes or adds.
-fn changed_path(change: &Change) -> &str {
-    match change {
-        Change::Add { path, .. } | Change::Delete { path } | Change::Update { path, .. } => path,
     }
 }
 

@@ -1,0 +1,49 @@
+//! Claude Code's `PreToolUse` hook for Write and Edit: its input read, and Redline's verdict in
+//! the JSON Claude Code takes (`../shared/specs/cli-hooks.md`).
+
+use super::edit_tool::{self, Tools};
+use super::verdict::{Edit, HookOutput, HookVerdict};
+use serde_json::{json, Value};
+
+pub const TOOLS: Tools = Tools {
+    write: "Write",
+    replace: "Edit",
+    all_flag: "replace_all",
+};
+
+pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
+    edit_tool::read(&TOOLS, "Claude Code", input)
+}
+
+/// `verdict` as Claude Code's hook output. An accepted edit is allowed outright: the user has
+/// reviewed it, and Claude Code's own prompt would only ask again.
+pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
+    let decide = |specific: Value| HookOutput {
+        stdout: json!({ "hookSpecificOutput": specific }).to_string(),
+        stderr: None,
+        exit: 0,
+    };
+    match verdict {
+        HookVerdict::Allow => decide(json!({
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "permissionDecisionReason": "Accepted in Redline",
+        })),
+        HookVerdict::AllowEdited { files } => match files.first() {
+            Some(file) => decide(json!({
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "allow",
+                "permissionDecisionReason": "Accepted in Redline, with the user's edits",
+                "updatedInput": edit_tool::accepted_input(&TOOLS, input, file),
+                "additionalContext": edit_tool::note(file),
+            })),
+            None => HookOutput::silent(None),
+        },
+        HookVerdict::Deny { reason } => decide(json!({
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        })),
+        HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+    }
+}

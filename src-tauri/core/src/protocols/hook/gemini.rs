@@ -1,0 +1,41 @@
+//! Gemini CLI's `BeforeTool` hook for write_file and replace: its input read, and Redline's
+//! verdict in the JSON Gemini CLI takes (`../shared/specs/cli-hooks.md`).
+
+use super::edit_tool::{self, Tools};
+use super::verdict::{Edit, HookOutput, HookVerdict};
+use serde_json::{json, Value};
+
+pub const TOOLS: Tools = Tools {
+    write: "write_file",
+    replace: "replace",
+    all_flag: "allow_multiple",
+};
+
+pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
+    edit_tool::read(&TOOLS, "Gemini CLI", input)
+}
+
+/// `verdict` as Gemini CLI's hook output. An accepted edit says nothing more: Gemini CLI's own
+/// confirmation follows its hooks, as its approval mode sets.
+pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
+    let say = |v: Value| HookOutput {
+        stdout: v.to_string(),
+        stderr: None,
+        exit: 0,
+    };
+    match verdict {
+        HookVerdict::Allow => HookOutput::silent(None),
+        HookVerdict::AllowEdited { files } => match files.first() {
+            Some(file) => say(json!({
+                "hookSpecificOutput": {
+                    "hookEventName": "BeforeTool",
+                    "tool_input": edit_tool::accepted_input(&TOOLS, input, file),
+                    "additionalContext": edit_tool::note(file),
+                },
+            })),
+            None => HookOutput::silent(None),
+        },
+        HookVerdict::Deny { reason } => say(json!({ "decision": "deny", "reason": reason })),
+        HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+    }
+}

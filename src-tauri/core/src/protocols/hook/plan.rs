@@ -1,0 +1,112 @@
+//! What an edit leaves each file as, whatever the shape its CLI sent it in; an edit the CLI
+//! would fail is an error here too, never a guess.
+
+use super::patched::{self, Patched, PatchedError};
+use super::verdict::FileChange;
+
+/// Every file of `changes` as the edit leaves it, each read with `read` (`Ok(None)`: missing).
+pub fn plan<E: std::fmt::Display>(
+    changes: &[FileChange],
+    read: impl Fn(&str) -> Result<Option<String>, E>,
+) -> Result<Vec<Patched>, String> {
+    let mut out = Vec::with_capacity(changes.len());
+    for change in changes {
+        out.push(match change {
+            FileChange::Patch(c) => {
+                let mut one =
+                    patched::outcomes(std::slice::from_ref(c), &read).map_err(|e| match e {
+                        PatchedError::Read(e) => e.to_string(),
+                        e => e.to_string(),
+                    })?;
+                one.remove(0)
+            }
+            FileChange::Write { path, text } => Patched {
+                path: path.clone(),
+                to: Some(path.clone()),
+                before: read(path).map_err(|e| e.to_string())?,
+                after: Some(text.clone()),
+            },
+            FileChange::Replace {
+                path,
+                old,
+                new,
+                all,
+            } => {
+                let before = read(path)
+                    .map_err(|e| e.to_string())?
+                    .ok_or_else(|| format!("the edit changes {path}, which does not exist"))?;
+                Patched {
+                    path: path.clone(),
+                    to: Some(path.clone()),
+                    after: Some(replaced(path, &before, old, new, *all)?),
+                    before: Some(before),
+                }
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// `before` with `old` replaced by `new`, as the CLIs' edit tools do it.
+fn replaced(path: &str, before: &str, old: &str, new: &str, all: bool) -> Result<String, String> {
+    if old.is_empty() {
+        return Err(format!("the edit of {path} replaces an empty text"));
+    }
+    match before.matches(old).count() {
+        0 => Err(format!(
+            "the edit does not apply to {path} as it is on disk: the text it replaces is not in it"
+        )),
+        1 => Ok(before.replacen(old, new, 1)),
+        _ if all => Ok(before.replace(old, new)),
+        n => Err(format!(
+            "the edit of {path} replaces a text found {n} times there: it must be unique"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn disk(p: &str) -> Result<Option<String>, String> {
+        Ok((p == "a.txt").then(|| "x = 1\ny = 1\n".to_owned()))
+    }
+
+    fn replace(old: &str, all: bool) -> FileChange {
+        FileChange::Replace {
+            path: "a.txt".into(),
+            old: old.into(),
+            new: "2".into(),
+            all,
+        }
+    }
+
+    #[test]
+    fn a_replace_must_find_its_text_once_unless_all_and_a_write_reads_what_it_replaces() {
+        let out = plan(&[replace("x = 1", false)], disk).unwrap();
+        assert_eq!(out[0].after.as_deref(), Some("2\ny = 1\n"));
+        let out = plan(&[replace("1", true)], disk).unwrap();
+        assert_eq!(out[0].after.as_deref(), Some("x = 2\ny = 2\n"));
+        assert!(plan(&[replace("1", false)], disk)
+            .unwrap_err()
+            .contains("2 times"));
+        assert!(plan(&[replace("zzz", false)], disk)
+            .unwrap_err()
+            .contains("not in it"));
+        let write = FileChange::Write {
+            path: "a.txt".into(),
+            text: "new\n".into(),
+        };
+        let out = plan(&[write], disk).unwrap();
+        assert_eq!(out[0].before.as_deref(), Some("x = 1\ny = 1\n"));
+        let missing = FileChange::Replace {
+            path: "b.txt".into(),
+            old: "x".into(),
+            new: "y".into(),
+            all: false,
+        };
+        assert!(plan(&[missing], disk)
+            .unwrap_err()
+            .contains("does not exist"));
+    }
+}
