@@ -19,9 +19,9 @@ fn input(cwd: &Path, patch: &str) -> String {
     .to_string()
 }
 
-/// Starts `redline hook codex ARGS` with `stdin` written and closed, as Codex runs it.
+/// Starts `redline hook ARGS` (the CLI first) with `stdin` written and closed, as a CLI runs it.
 fn hook(env: &Env, args: &[&str], stdin: &str) -> Child {
-    let mut all = vec!["hook", "codex"];
+    let mut all = vec!["hook"];
     all.extend_from_slice(args);
     let mut child = env
         .cmd(&all)
@@ -69,7 +69,7 @@ fn a_multi_file_patch_is_one_review_per_file_and_the_users_edit_comes_back_as_a_
     std::fs::write(ws.join("gone.txt"), "bye\n").unwrap();
     let child = serving(&env);
     let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+TWO\n*** Add File: sub/new.txt\n+fresh\n*** Delete File: gone.txt\n*** End Patch\n";
-    let running = hook(&env, &[], &input(&ws, patch));
+    let running = hook(&env, &["codex"], &input(&ws, patch));
     let list = until_reviews(&env, |l| l.len() == 3);
     // What the review shows is the patch applied to the file on disk.
     let a = id_of(&list, "a.txt");
@@ -124,14 +124,14 @@ fn accepted_as_proposed_says_nothing_and_a_rejection_withdraws_the_other_files()
     std::fs::write(ws.join("a.txt"), "x\n").unwrap();
     let child = serving(&env);
     let one = "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\n*** End Patch\n";
-    let running = hook(&env, &[], &input(&ws, one));
+    let running = hook(&env, &["codex"], &input(&ws, one));
     let list = until_reviews(&env, |l| l.len() == 1);
     env.ok(&["review", "accept", &id_of(&list, "a.txt").to_string()]);
     let out = running.wait_with_output().unwrap();
     assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
 
     let two = "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\n*** Add File: b.txt\n+b\n*** End Patch\n";
-    let running = hook(&env, &[], &input(&ws, two));
+    let running = hook(&env, &["codex"], &input(&ws, two));
     let list = until_reviews(&env, |l| l.len() == 2);
     env.ok(&["review", "reject", &id_of(&list, "b.txt").to_string()]);
     let answer = specific(&running.wait_with_output().unwrap());
@@ -167,7 +167,7 @@ fn a_patch_that_does_not_apply_or_leaves_the_workspace_is_denied_with_why_and_op
         ("*** Begin Patch\n*** Bogus: a.txt\n*** End Patch", "line 2"),
     ];
     for (patch, says) in cases {
-        let out = hook(&env, &[], &input(&ws, patch))
+        let out = hook(&env, &["codex"], &input(&ws, patch))
             .wait_with_output()
             .unwrap();
         let answer = specific(&out);
@@ -189,7 +189,7 @@ fn with_no_redline_or_no_workspace_codex_is_left_to_its_own_approval_in_one_line
     let env = Env::new();
     let ws = env.ws();
     let patch = "*** Begin Patch\n*** Add File: b.txt\n+b\n*** End Patch";
-    let out = hook(&env, &[], &input(&ws, patch))
+    let out = hook(&env, &["codex"], &input(&ws, patch))
         .wait_with_output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -201,7 +201,7 @@ fn with_no_redline_or_no_workspace_codex_is_left_to_its_own_approval_in_one_line
 
     let child = serving(&env);
     let elsewhere = env.root.join("tmp");
-    let out = hook(&env, &[], &input(&elsewhere, patch))
+    let out = hook(&env, &["codex"], &input(&elsewhere, patch))
         .wait_with_output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -219,13 +219,13 @@ fn a_hook_that_dies_or_runs_out_of_time_withdraws_its_reviews() {
     let ws = env.ws();
     let child = serving(&env);
     let patch = "*** Begin Patch\n*** Add File: b.txt\n+b\n*** End Patch";
-    let mut running = hook(&env, &[], &input(&ws, patch));
+    let mut running = hook(&env, &["codex"], &input(&ws, patch));
     until_reviews(&env, |l| l.len() == 1);
     running.kill().unwrap();
     running.wait().unwrap();
     until_reviews(&env, |l| l.is_empty());
 
-    let running = hook(&env, &["--deny-after", "1"], &input(&ws, patch));
+    let running = hook(&env, &["codex", "--deny-after", "1"], &input(&ws, patch));
     let answer = specific(&running.wait_with_output().unwrap());
     assert_eq!(answer["permissionDecision"], "deny");
     let reason = answer["permissionDecisionReason"].as_str().unwrap();
@@ -319,4 +319,92 @@ fn doctor_says_whether_codex_has_redlines_hook_and_the_command_that_adds_it() {
         "{codex}"
     );
     assert_eq!(codex["fix"], Value::Null);
+}
+
+/// Claude Code's, Gemini CLI's or Qwen Code's hook input for `tool` on `path` in `cwd`.
+fn tool_input(cwd: &Path, tool: &str, args: Value) -> String {
+    json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": cwd,
+        "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": args,
+    })
+    .to_string()
+}
+
+#[test]
+fn claude_gemini_and_qwen_edits_are_reviewed_and_answered_in_each_clis_words() {
+    let env = Env::new();
+    let ws = env.ws();
+    let file = ws.join("a.py");
+    std::fs::write(&file, "x = 1\ny = 2\n").unwrap();
+    let child = serving(&env);
+    let edited = env.root.join("edited");
+    std::fs::write(&edited, "x = 10  # the user's\ny = 2\n").unwrap();
+
+    // Claude Code's Edit, accepted with the user's text: the same tool, the whole file replaced.
+    let args = json!({ "file_path": file, "old_string": "x = 1", "new_string": "x = 3", "replace_all": false });
+    let running = hook(&env, &["claude"], &tool_input(&ws, "Edit", args));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    let id = id_of(&list, "a.py").to_string();
+    assert!(env.ok(&["review", "show", &id]).contains("+x = 3"));
+    env.ok(&[
+        "review",
+        "accept",
+        &id,
+        "--content-file",
+        edited.to_str().unwrap(),
+    ]);
+    let answer = specific(&running.wait_with_output().unwrap());
+    assert_eq!(answer["permissionDecision"], "allow");
+    let input = &answer["updatedInput"];
+    assert_eq!(input["old_string"], "x = 1\ny = 2\n");
+    assert_eq!(input["new_string"], "x = 10  # the user's\ny = 2\n");
+    assert_eq!(
+        (input["file_path"].as_str(), &input["replace_all"]),
+        (file.to_str(), &json!(false))
+    );
+
+    // Gemini CLI's write_file, rejected: its own deny shape.
+    let args = json!({ "file_path": file, "content": "all new\n" });
+    let running = hook(&env, &["gemini"], &tool_input(&ws, "write_file", args));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    env.ok(&["review", "reject", &id_of(&list, "a.py").to_string()]);
+    let out = running.wait_with_output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["decision"], "deny");
+    assert!(v["reason"].as_str().unwrap().contains("a.py"), "{v}");
+
+    // Qwen Code's edit: read-only (it takes no changed input), accepted: nothing to say.
+    let args = json!({ "file_path": file, "old_string": "y = 2", "new_string": "y = 3" });
+    let running = hook(&env, &["qwen"], &tool_input(&ws, "edit", args));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    assert!(
+        list[0]["readOnly"].as_str().unwrap().contains("Qwen Code"),
+        "{list:?}"
+    );
+    let id = id_of(&list, "a.py").to_string();
+    let refused = env.run(&[
+        "review",
+        "accept",
+        &id,
+        "--content-file",
+        edited.to_str().unwrap(),
+    ]);
+    assert!(!refused.status.success());
+    env.ok(&["review", "accept", &id]);
+    let out = running.wait_with_output().unwrap();
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
+
+    // A replace whose text is not in the file is the CLI's own error, said before anyone is asked.
+    let args = json!({ "file_path": file, "old_string": "nowhere", "new_string": "z" });
+    let out = hook(&env, &["claude"], &tool_input(&ws, "Edit", args))
+        .wait_with_output()
+        .unwrap();
+    let answer = specific(&out);
+    assert_eq!(answer["permissionDecision"], "deny");
+    assert!(answer["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .contains("not in it"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x = 1\ny = 2\n");
+    stop(&env, child);
 }
