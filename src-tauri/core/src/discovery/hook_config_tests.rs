@@ -116,3 +116,20 @@ fn only_redline_running_this_clis_hook_counts_as_redlines() {
     assert!(!is("my-redline-wrapper hook codex"));
     assert!(!is("echo redline hook codex-ish"));
 }
+
+#[test]
+fn a_settings_file_keeps_its_keys_in_their_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("settings.json");
+    let text = r#"{"theme": "dark", "model": "x", "hooks": {"Stop": []}, "autoUpdates": false}"#;
+    std::fs::write(&file, text).unwrap();
+    let site = &crate::clients::CLAUDE_HOOK;
+    install(site, &file, &command(site, Path::new("/usr/bin/redline"))).unwrap();
+    let written = std::fs::read_to_string(&file).unwrap();
+    let at = |k: &str| written.find(&format!("\"{k}\"")).unwrap();
+    assert!(
+        at("theme") < at("model") && at("model") < at("hooks") && at("hooks") < at("autoUpdates"),
+        "{written}"
+    );
+    assert!(at("Stop") < at("PreToolUse"), "{written}");
+}
