@@ -420,7 +420,15 @@ fn each_json_output_has_the_documented_shape() {
     keys.sort_unstable();
     assert_eq!(
         keys,
-        ["clis", "container", "dir", "hooks", "ok", "redlinePid", "workspace"]
+        [
+            "clis",
+            "container",
+            "dir",
+            "hooks",
+            "ok",
+            "redlinePid",
+            "workspace"
+        ]
     );
     for key in [
         "id",

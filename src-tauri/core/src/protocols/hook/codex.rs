@@ -92,7 +92,9 @@ pub fn settle(files: Vec<Accepted>) -> HookVerdict {
             let name = f.to.as_deref().unwrap_or(&f.path);
             return HookVerdict::Deny {
                 reason: format!(
-                    "The user accepted this edit of {name} with changes that apply_patch cannot                      write exactly (it ends every file with one newline and keeps no other line                      ending): nothing was written. Ask the user how to go on."
+                    "The user accepted this edit of {name} with changes that apply_patch cannot \
+                     write exactly (it ends every line, the last one too, as the file's first \
+                     line ends): nothing was written. Ask the user how to go on."
                 ),
             };
         }
@@ -231,5 +233,26 @@ mod tests {
         let got: Vec<_> = ends.iter().map(|o| o.after.clone()).collect();
         let want: Vec<_> = files.iter().map(|f| f.after.clone()).collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn an_edit_codex_cannot_write_exactly_is_denied_and_a_crlf_one_it_can_is_allowed() {
+        let file = |after: &str| Accepted {
+            path: "a.txt".into(),
+            to: Some("a.txt".into()),
+            before: Some("one\r\ntwo\r\n".into()),
+            after: Some(after.into()),
+            edited: true,
+        };
+        assert!(matches!(
+            settle(vec![file("ONE\r\ntwo\r\n")]),
+            HookVerdict::AllowEdited { .. }
+        ));
+        for inexact in ["ONE\r\ntwo", "ONE\ntwo\n", "ONE\r\ntwo\n"] {
+            match settle(vec![file(inexact)]) {
+                HookVerdict::Deny { reason } => assert!(reason.contains("a.txt"), "{reason}"),
+                other => panic!("{inexact:?}: {other:?}"),
+            }
+        }
     }
 }

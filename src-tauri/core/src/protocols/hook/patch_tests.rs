@@ -124,3 +124,38 @@ fn a_replacing_patch_yields_the_text_it_was_made_for() {
     let patch = render([replacement("src/x.rs", None, before, after)]);
     assert_eq!(apply("src/x.rs", before, &update(&patch)).unwrap(), after);
 }
+
+/// What the real codex 0.171 writes, byte for byte (`tests/interop/codex-contract.test.mjs`
+/// checks the same cases against the binary).
+#[test]
+fn line_endings_follow_the_first_line_and_every_file_ends_with_one() {
+    let one = |original: &str, patch: &str| {
+        let patch = format!("*** Begin Patch\n*** Update File: a\n{patch}\n*** End Patch");
+        apply("a", original, &update(&patch)).unwrap()
+    };
+    assert_eq!(one("one\r\ntwo\r\n", "@@\n-one\n+ONE"), "ONE\r\ntwo\r\n");
+    assert_eq!(
+        one("one\ntwo\r\nthree\r\n", "@@\n-one\n+ONE"),
+        "ONE\ntwo\nthree\n"
+    );
+    assert_eq!(
+        one("one\r\ntwo\nthree\n", "@@\n-one\n+ONE"),
+        "ONE\r\ntwo\r\nthree\r\n"
+    );
+    assert_eq!(one("one\ntwo", "@@\n-one\n+ONE"), "ONE\ntwo\n");
+    assert_eq!(one("one\ntwo\n", "@@\n-one\n-two"), "");
+    assert_eq!(
+        one("\u{feff}one\ntwo\n", "@@\n-\u{feff}one\n+\u{feff}ONE"),
+        "\u{feff}ONE\ntwo\n"
+    );
+    let bom_left_out = "*** Begin Patch\n*** Update File: a\n@@\n-one\n-two\n+x\n*** End Patch";
+    assert!(apply("a", "\u{feff}one\ntwo\n", &update(bom_left_out)).is_err());
+    let add = parse("*** Begin Patch\n*** Add File: b\n+x\n+y\n*** End Patch").unwrap();
+    assert_eq!(
+        add[0],
+        Change::Add {
+            path: "b".into(),
+            text: "x\ny\n".into()
+        }
+    );
+}

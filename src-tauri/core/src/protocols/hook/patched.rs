@@ -3,11 +3,20 @@
 use super::patch::{Change, Chunk, PatchError};
 use std::fmt;
 
-/// The text `original` ends with once `chunks` are applied, as Codex applies them: each hunk found
-/// from where the last one ended (exactly, then ignoring trailing, then surrounding whitespace),
-/// and the result ending with a newline.
+/// The text `original` ends with once `chunks` are applied, as Codex 0.171 applies them (seen in
+/// `tests/interop/codex-contract.test.mjs`): each hunk found from where the last one ended
+/// (exactly, then ignoring trailing, then surrounding whitespace); every line then ends as the
+/// original's first line does (CRLF or LF), the last one too. A UTF-8 BOM is part of the first
+/// line's text.
 pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, PatchError> {
-    let mut lines: Vec<String> = original.split('\n').map(str::to_string).collect();
+    let eol = match original.split_once('\n') {
+        Some((first, _)) if first.ends_with('\r') => "\r\n",
+        _ => "\n",
+    };
+    let mut lines: Vec<String> = original
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+        .collect();
     // A final newline leaves an empty last element that is no line.
     if lines.last().is_some_and(String::is_empty) {
         lines.pop();
@@ -41,8 +50,11 @@ pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, Pat
     for (at, len, new) in edits.into_iter().rev() {
         lines.splice(at..at + len, new);
     }
-    let mut text = lines.join("\n");
-    text.push('\n');
+    let mut text = String::new();
+    for line in &lines {
+        text.push_str(line);
+        text.push_str(eol);
+    }
     Ok(text)
 }
 
