@@ -36,7 +36,15 @@ fn input() -> Result<serde_json::Value, String> {
 
 async fn ask(dirs: &Dirs, a: &HookArgs, input: serde_json::Value) -> HookVerdict {
     let req = Request::Hook(HookCall { cli: a.cli, input });
-    let asked = control::call(dirs, &req);
+    let call = control::call(dirs, &req);
+    // The CLI killed outright leaves its hook running (Codex starts it in a session of its own):
+    // the hook ends with it, and the dropped connection withdraws the review.
+    let asked = async {
+        tokio::select! {
+            answered = call => answered,
+            () = orphaned() => Err(Error::Control("the CLI that ran this hook is gone".into())),
+        }
+    };
     let answered = match a.deny_after {
         Some(secs) => match tokio::time::timeout(Duration::from_secs(secs), asked).await {
             Ok(answered) => answered,
@@ -68,6 +76,25 @@ async fn ask(dirs: &Dirs, a: &HookArgs, input: serde_json::Value) -> HookVerdict
             why: format!("{e}; {}'s own approval runs", a.cli.name()),
         },
     }
+}
+
+/// Resolves once this process's parent is gone (it was reparented); never where that cannot be
+/// told.
+async fn orphaned() {
+    #[cfg(unix)]
+    {
+        let parent = std::os::unix::process::parent_id();
+        // No event says so: a slow poll of one system call, for as long as the review is open.
+        let mut tick = tokio::time::interval(Duration::from_millis(250));
+        loop {
+            tick.tick().await;
+            if std::os::unix::process::parent_id() != parent {
+                return;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    std::future::pending::<()>().await
 }
 
 fn spell(secs: u64) -> String {

@@ -408,3 +408,37 @@ fn claude_gemini_and_qwen_edits_are_reviewed_and_answered_in_each_clis_words() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "x = 1\ny = 2\n");
     stop(&env, child);
 }
+
+#[test]
+fn a_hook_whose_cli_died_outright_withdraws_its_review() {
+    let env = Env::new();
+    let ws = env.ws();
+    let child = serving(&env);
+    let patch = "*** Begin Patch\n*** Add File: b.txt\n+b\n*** End Patch";
+    std::fs::write(env.root.join("input.json"), input(&ws, patch)).unwrap();
+    // A stand-in for the CLI: starts the hook, and ends (without killing it) when its stdin closes.
+    let mut cli =
+        env.cmd(&[])
+            .get_envs()
+            .fold(std::process::Command::new("sh"), |mut c, (k, v)| {
+                if let Some(v) = v {
+                    c.env(k, v);
+                }
+                c
+            });
+    let script = format!(
+        "'{}' hook codex < input.json > /dev/null 2>&1 & read _",
+        super::BIN
+    );
+    let mut cli = cli
+        .args(["-c", &script])
+        .current_dir(&env.root)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    until_reviews(&env, |l| l.len() == 1);
+    drop(cli.stdin.take());
+    cli.wait().unwrap();
+    until_reviews(&env, |l| l.is_empty());
+    stop(&env, child);
+}
