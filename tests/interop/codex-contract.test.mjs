@@ -135,7 +135,121 @@ describe(`codex ${CODEX_VERSION}: PreToolUse hook contract and apply_patch`, { s
     assert.equal(h.tool_use_id, r.rec.body.input.findLast((i) => i.type === 'custom_tool_call').call_id, 'tool_use_id is the model\'s call id');
     t.diagnostic(`hook stdin keys: ${Object.keys(h).sort().join(' ')}`);
     t.diagnostic(`model told: ${JSON.stringify(r.told)}`);
-    // The whole tool output, the patch with its newlines escaped as \\n.
-    assert.equal(r.told, `Command blocked by PreToolUse hook: use tabs. Command: ${UPDATE_A.replace(/\n/g, '\\n')}`);
+    // The whole tool output: the reason, then the model's own patch.
+    assert.equal(r.told, `Command blocked by PreToolUse hook: use tabs. Command: ${UPDATE_A}`);
+  });
+
+  const SUCCESS_A = /^Exit code: 0\nWall time: [\d.]+ seconds\nOutput:\nSuccess\. Updated the following files:\nM a\.txt\n$/;
+  const developerNote = (body) => {
+    // The note goes in as a developer message right before the tool's output.
+    const input = body.input;
+    const m = input[input.length - 2];
+    return m?.type === 'message' && m.role === 'developer' ? m.content.map((c) => c.text).join('') : null;
+  };
+
+  test('allow + updatedInput: the replacement patch is applied; additionalContext reaches the model before the output', async (t) => {
+    const edited = replaceAllPatch('a.txt', 'one\ntwo\n', 'one\nEDITED\n');
+    const note = 'NOTE-CTX the user edited it';
+    const r = await turn(t, { files: { 'a.txt': 'one\ntwo\n' }, patch: UPDATE_A, answer: { stdout: JSON.stringify(allow({ updatedInput: { command: edited }, additionalContext: note })) } });
+    assert.equal(r.after['a.txt'].toString(), 'one\nEDITED\n');
+    assert.equal(developerNote(r.rec.body), note);
+    const output = r.rec.body.input.at(-1);
+    assert.equal(output.type, 'custom_tool_call_output');
+    assert.match(output.output, SUCCESS_A);
+    // The model's own call stays in its history as it proposed it: only the note says otherwise.
+    assert.equal(r.rec.body.input.at(-3).input, UPDATE_A);
+  });
+
+  test('allow + updatedInput may change which files the patch touches', async (t) => {
+    const other = '*** Begin Patch\n*** Add File: c.txt\n+c\n*** End Patch\n';
+    const r = await turn(t, { files: { 'a.txt': 'one\ntwo\n' }, patch: UPDATE_A, answer: { stdout: JSON.stringify(allow({ updatedInput: { command: other } })) }, read: ['a.txt', 'c.txt'] });
+    assert.equal(r.after['a.txt'].toString(), 'one\ntwo\n');
+    assert.equal(r.after['c.txt'].toString(), 'c\n');
+  });
+
+  // What Redline must not print for "accepted unedited": a bare allow is refused as unsupported
+  // (the patch then runs its normal way; additionalContext is dropped with it). Printing nothing
+  // is the clean answer.
+  for (const [name, answer, screen] of [
+    ['no output: the normal flow', { stdout: '' }, null],
+    ['a bare allow: "unsupported", then the normal flow', { stdout: JSON.stringify(allow()) }, /PreToolUse hook returned unsupported permissionDecision:allow/],
+    ['allow + additionalContext only: "unsupported", the note dropped', { stdout: JSON.stringify(allow({ additionalContext: 'NOTE-ONLY' })) }, /PreToolUse hook returned unsupported permissionDecision:allow/],
+    ['output that is not JSON: ignored silently, the normal flow', { stdout: 'hello, not json\n' }, null],
+  ]) {
+    test(`hook answer ${name}`, async (t) => {
+      const r = await turn(t, { files: { 'a.txt': 'one\ntwo\n' }, patch: UPDATE_A, answer });
+      assert.equal(r.hookInputs.length, 1, 'the hook ran');
+      assert.equal(r.after['a.txt'].toString(), 'one\nTWO\n', 'the patch applied');
+      assert.match(r.told, SUCCESS_A);
+      assert.equal(developerNote(r.rec.body), null, 'no note reached the model');
+      if (screen) assert.match(r.screen, screen);
+      else assert.doesNotMatch(r.screen, /Hook failed/);
+    });
+  }
+
+  test('hook exits 2: blocked, its stderr is the reason', async (t) => {
+    const r = await turn(t, { files: { 'a.txt': 'one\ntwo\n' }, patch: UPDATE_A, answer: { stderr: 'EXIT2 reason', exit: 2 } });
+    assert.equal(r.after['a.txt'].toString(), 'one\ntwo\n');
+    assert.equal(r.told, `Command blocked by PreToolUse hook: EXIT2 reason. Command: ${UPDATE_A}`);
+    assert.match(r.screen, /Blocked by hook/);
+  });
+
+  test('hook times out: codex stops waiting at the timeout and applies the patch', async (t) => {
+    const t0 = Date.now();
+    const r = await turn(t, { files: { 'a.txt': 'one\ntwo\n' }, patch: UPDATE_A, answer: { hangMs: 20_000 }, hookTimeout: 1 });
+    assert.ok(Date.now() - t0 < 15_000, 'the turn ended long before the hook would have');
+    assert.equal(r.after['a.txt'].toString(), 'one\nTWO\n');
+    assert.match(r.told, SUCCESS_A);
+    assert.match(r.screen, /hook timed out after 1s/);
+  });
+
+  test('code mode (exec tool): the hook fires as apply_patch; a deny is the script\'s error; an edit applies', async (t) => {
+    const r = await turn(t, { files: { 'a.txt': 'one\ntwo\n' }, patch: UPDATE_A, answer: { stdout: JSON.stringify(deny('use tabs')) }, model: 'gpt-6-sol' });
+    assert.equal(r.rec.body.input.findLast((i) => i.type === 'custom_tool_call').name, 'exec', 'the model was in code mode');
+    assert.equal(r.after['a.txt'].toString(), 'one\ntwo\n');
+    assert.equal(r.hookInputs[0].tool_name, 'apply_patch');
+    assert.equal(r.hookInputs[0].tool_input.command, UPDATE_A);
+    assert.match(r.hookInputs[0].tool_use_id, /^exec-[0-9a-f-]{36}$/);
+    assert.match(r.told, /^Script failed\nWall time [\d.]+ seconds\nOutput:\n\nScript error:\nCommand blocked by PreToolUse hook: use tabs\. Command: /);
+    assert.ok(r.told.endsWith(`Command: ${UPDATE_A}`), r.told);
+
+    const edited = replaceAllPatch('a.txt', 'one\ntwo\n', 'one\nEDITED\n');
+    const r2 = await turn(t, { files: { 'a.txt': 'one\ntwo\n' }, patch: UPDATE_A, answer: { stdout: JSON.stringify(allow({ updatedInput: { command: edited }, additionalContext: 'NOTE-CTX' })) }, model: 'gpt-6-sol' });
+    assert.equal(r2.after['a.txt'].toString(), 'one\nEDITED\n');
+    assert.equal(developerNote(r2.rec.body), 'NOTE-CTX');
+  });
+
+  // How apply_patch writes bytes: Redline answers an edited review with a patch that replaces
+  // every line, and it must yield exactly the accepted text. So: codex strips a CR at the end of
+  // each patch line and writes every line with the ending of the file's FIRST line (one style
+  // for the whole file; a CRLF file stays CRLF, mixed endings are normalised); every non-empty
+  // result ends with a newline; a BOM is part of the first line's text.
+  const P = (body) => `*** Begin Patch\n${body}*** End Patch\n`;
+  for (const [name, before, patch, after] of [
+    ['CRLF file, context patch without CRs: all CRLF', 'one\r\ntwo\r\nthree\r\n', P('*** Update File: a.txt\n@@\n one\n-two\n+TWO\n three\n'), 'one\r\nTWO\r\nthree\r\n'],
+    ['CRLF file, replace-all patch without CRs: all CRLF', 'one\r\ntwo\r\nthree\r\n', replaceAllPatch('a.txt', 'one\ntwo\nthree\n', 'one\nTWO\nthree\n'), 'one\r\nTWO\r\nthree\r\n'],
+    ['CRLF file, patch lines with CRs: the same', 'one\r\ntwo\r\n', replaceAllPatch('a.txt', 'one\r\ntwo\r\n', 'one\r\nTWO\r\n'), 'one\r\nTWO\r\n'],
+    ['mixed endings, CRLF first: all CRLF', 'one\r\ntwo\nthree\r\n', replaceAllPatch('a.txt', 'one\ntwo\nthree\n', 'one\nTWO\nthree\n'), 'one\r\nTWO\r\nthree\r\n'],
+    ['mixed endings, LF first: all LF', 'one\ntwo\r\nthree\n', replaceAllPatch('a.txt', 'one\ntwo\nthree\n', 'one\nTWO\nthree\n'), 'one\nTWO\nthree\n'],
+    ['LF file, added lines with CRs: still LF', 'one\ntwo\n', replaceAllPatch('a.txt', 'one\ntwo\n', 'one\r\nTWO\r\n'), 'one\nTWO\n'],
+    ['no final newline, last line replaced: gains one', 'one\ntwo', replaceAllPatch('a.txt', 'one\ntwo\n', 'one\nTWO\n'), 'one\nTWO\n'],
+    ['no final newline, only the first line changed: gains one', 'one\ntwo', P('*** Update File: a.txt\n@@\n-one\n+ONE\n two\n'), 'ONE\ntwo\n'],
+    ['BOM kept when the patch carries it in the first line', '\uFEFFone\ntwo\n', replaceAllPatch('a.txt', '\uFEFFone\ntwo\n', '\uFEFFone\nTWO\n'), '\uFEFFone\nTWO\n'],
+    ['replace-all with no new lines: an empty file', 'one\ntwo\n', replaceAllPatch('a.txt', 'one\ntwo\n', ''), ''],
+    ['Add File: gains a final newline', null, P('*** Add File: a.txt\n+x\n+y\n'), 'x\ny\n'],
+    ['Add File with CRs: LF', null, P('*** Add File: a.txt\n+x\r\n+y\r\n'), 'x\ny\n'],
+    ['Add File with no lines: an empty file', null, P('*** Add File: a.txt\n'), ''],
+  ]) {
+    test(`apply_patch: ${name}`, async (t) => {
+      const r = await turn(t, { files: before === null ? {} : { 'a.txt': before }, patch, read: ['a.txt'] });
+      assert.equal(JSON.stringify(r.after['a.txt']?.toString()), JSON.stringify(after));
+      assert.match(r.told, /^Exit code: 0\n/);
+    });
+  }
+
+  test('apply_patch: a BOM file and a patch without the BOM: no match, file unchanged', async (t) => {
+    const r = await turn(t, { files: { 'a.txt': '\uFEFFone\ntwo\n' }, patch: replaceAllPatch('a.txt', 'one\ntwo\n', 'one\nTWO\n') });
+    assert.equal(r.after['a.txt'].toString(), '\uFEFFone\ntwo\n');
+    assert.equal(r.told, `apply_patch verification failed: Failed to find expected lines in ${path.join(r.ws, 'a.txt')}:\none\ntwo`);
   });
 });
