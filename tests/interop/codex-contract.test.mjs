@@ -222,8 +222,9 @@ describe(`codex ${CODEX_VERSION}: PreToolUse hook contract and apply_patch`, { s
   // How apply_patch writes bytes: Redline answers an edited review with a patch that replaces
   // every line, and it must yield exactly the accepted text. So: codex strips a CR at the end of
   // each patch line and writes every line with the ending of the file's FIRST line (one style
-  // for the whole file; a CRLF file stays CRLF, mixed endings are normalised); every non-empty
-  // result ends with a newline; a BOM is part of the first line's text.
+  // for the whole file, whatever the majority; a CRLF file stays CRLF, mixed endings are
+  // normalised); every non-empty result ends with a newline; a BOM is part of the first line's
+  // text. A text that breaks these rules cannot come out of a patch.
   const P = (body) => `*** Begin Patch\n${body}*** End Patch\n`;
   for (const [name, before, patch, after] of [
     ['CRLF file, context patch without CRs: all CRLF', 'one\r\ntwo\r\nthree\r\n', P('*** Update File: a.txt\n@@\n one\n-two\n+TWO\n three\n'), 'one\r\nTWO\r\nthree\r\n'],
@@ -231,6 +232,10 @@ describe(`codex ${CODEX_VERSION}: PreToolUse hook contract and apply_patch`, { s
     ['CRLF file, patch lines with CRs: the same', 'one\r\ntwo\r\n', replaceAllPatch('a.txt', 'one\r\ntwo\r\n', 'one\r\nTWO\r\n'), 'one\r\nTWO\r\n'],
     ['mixed endings, CRLF first: all CRLF', 'one\r\ntwo\nthree\r\n', replaceAllPatch('a.txt', 'one\ntwo\nthree\n', 'one\nTWO\nthree\n'), 'one\r\nTWO\r\nthree\r\n'],
     ['mixed endings, LF first: all LF', 'one\ntwo\r\nthree\n', replaceAllPatch('a.txt', 'one\ntwo\nthree\n', 'one\nTWO\nthree\n'), 'one\nTWO\nthree\n'],
+    // Not the majority: the first line decides.
+    ['mixed endings, LF first, CRLF the majority: all LF', 'one\ntwo\r\nthree\r\n', replaceAllPatch('a.txt', 'one\ntwo\nthree\n', 'one\nTWO\nthree\n'), 'one\nTWO\nthree\n'],
+    ['mixed endings, CRLF first, LF the majority: all CRLF', 'one\r\ntwo\nthree\n', replaceAllPatch('a.txt', 'one\ntwo\nthree\n', 'one\nTWO\nthree\n'), 'one\r\nTWO\r\nthree\r\n'],
+    ['one line without an ending: LF', 'one', replaceAllPatch('a.txt', 'one\n', 'ONE\n'), 'ONE\n'],
     ['LF file, added lines with CRs: still LF', 'one\ntwo\n', replaceAllPatch('a.txt', 'one\ntwo\n', 'one\r\nTWO\r\n'), 'one\nTWO\n'],
     ['no final newline, last line replaced: gains one', 'one\ntwo', replaceAllPatch('a.txt', 'one\ntwo\n', 'one\nTWO\n'), 'one\nTWO\n'],
     ['no final newline, only the first line changed: gains one', 'one\ntwo', P('*** Update File: a.txt\n@@\n-one\n+ONE\n two\n'), 'ONE\ntwo\n'],
