@@ -26,8 +26,9 @@ export const CODEX_VERSION = '0.171.0';
 // The package's launcher (it finds the platform binary and sets the variables codex expects from npm).
 export const CODEX_ENTRY = path.join(here, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
 export const API_KEY_VAR = 'REDLINE_FAKE_OPENAI_KEY';
-// Under /tmp codex 0.171 creates no helper binaries and its sandboxed apply_patch fails
-// (clients.md), so its home and the workspaces live here.
+// Sandboxed apply_patch fails ('Failed to write file') when CODEX_HOME lies inside $TMPDIR
+// (default /tmp) or $TMPDIR does not exist (observed with 0.171), so each home gets a TMPDIR of
+// its own beside .codex; /var/tmp keeps it all off a developer's /tmp.
 export const CODEX_TMP = '/var/tmp';
 
 /** The composer line: codex's `›` prompt. */
@@ -169,8 +170,7 @@ export function codexEnv({ home, extra = {} }) {
     PATH: process.env.PATH,
     HOME: home.home,
     CODEX_HOME: home.codexHome,
-    // Its own: with TMPDIR=/var/tmp (a parent of the workspace) sandboxed apply_patch fails to
-    // write ('Failed to write file'), the sandbox's temp-dir mount hiding the workspace.
+    // Beside CODEX_HOME, not above it: see CODEX_TMP.
     TMPDIR: home.tmp,
     SHELL: '/bin/sh',
     TERM: 'xterm-256color',

@@ -250,7 +250,7 @@ describe(`redline hook codex under codex ${CODEX_VERSION}`, { skip }, () => {
     await pollUntil(async () => {
       const left = await pending(p);
       return { ok: left.length === 0, value: left };
-    }, 10_000, 'Redline to withdraw the review of a killed codex');
+    }, 5_000, 'Redline to withdraw the review of a killed codex');
     assert.equal(fs.readFileSync(path.join(ws, 'h.txt'), 'utf8'), 'same\n');
   });
 });
