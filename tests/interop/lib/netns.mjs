@@ -1,4 +1,4 @@
-// Runs a CLI in a network namespace that holds only loopback, with one local port (a fake API) relayed in.
+// Runs a CLI (copilot, codex) in a network namespace that holds only loopback, with one local port (a fake API) relayed in.
 import { execFileSync } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import net from 'node:net';
