@@ -13,13 +13,16 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 
 import { startFakeApi, textAfterCall } from './codex-fake-api.mjs';
-import { codexHome, codexInstalled, codexTempDir, listHooks, startCodex, trustHooks, CODEX_VERSION } from './codex-driver.mjs';
+import { codexHome, codexInstalled, codexTempDir, isolationUnavailable, listHooks, startCodex, trustHooks, CODEX_VERSION } from './codex-driver.mjs';
 
 const HOOK_SCRIPT = `// A PreToolUse hook for the tests: logs its stdin, then does what answer.json says.
 import fs from 'node:fs';
+import os from 'node:os';
 const dir = ${'process.argv[2]'};
 const input = fs.readFileSync(0, 'utf8');
-fs.appendFileSync(dir + '/hook-input.jsonl', JSON.stringify(JSON.parse(input)) + '\\n');
+// The network it sees: codex's (hooks inherit it).
+const record = { ...JSON.parse(input), ifaces: Object.keys(os.networkInterfaces()) };
+fs.appendFileSync(dir + '/hook-input.jsonl', JSON.stringify(record) + '\\n');
 const a = JSON.parse(fs.readFileSync(dir + '/answer.json', 'utf8'));
 if (a.stderr) process.stderr.write(a.stderr);
 if (a.stdout) process.stdout.write(a.stdout);
@@ -86,7 +89,7 @@ describe(`codex ${CODEX_VERSION}: PreToolUse hook contract and apply_patch`, { s
       : [];
     const screen = await codex.screen();
     await codex.stop();
-    return { ws, home, after, hookInputs, told: textAfterCall(rec.body), rec, screen };
+    return { ws, home, after, hookInputs, told: textAfterCall(rec.body), rec, screen, isolated: codex.isolated };
   }
 
   const UPDATE_A = replaceAllPatch('a.txt', 'one\ntwo\n', 'one\nTWO\n');
@@ -133,7 +136,15 @@ describe(`codex ${CODEX_VERSION}: PreToolUse hook contract and apply_patch`, { s
     assert.equal(h.cwd, r.ws);
     for (const k of ['session_id', 'turn_id', 'tool_use_id']) assert.equal(typeof h[k], 'string', `${k} is a string`);
     assert.equal(h.tool_use_id, r.rec.body.input.findLast((i) => i.type === 'custom_tool_call').call_id, 'tool_use_id is the model\'s call id');
-    t.diagnostic(`hook stdin keys: ${Object.keys(h).sort().join(' ')}`);
+    assert.deepEqual(
+      Object.keys(h).filter((k) => k !== 'ifaces').sort(),
+      ['cwd', 'hook_event_name', 'model', 'permission_mode', 'session_id', 'tool_input', 'tool_name', 'tool_use_id', 'transcript_path', 'turn_id'],
+    );
+    assert.equal(h.model, 'gpt-5.5');
+    if (isolationUnavailable() === null) {
+      assert.ok(r.isolated, 'codex ran in its own network namespace');
+      assert.deepEqual(h.ifaces, ['lo'], 'codex and its hook see only loopback');
+    } else t.diagnostic(`not isolated: ${isolationUnavailable()}`);
     t.diagnostic(`model told: ${JSON.stringify(r.told)}`);
     // The whole tool output: the reason, then the model's own patch.
     assert.equal(r.told, `Command blocked by PreToolUse hook: use tabs. Command: ${UPDATE_A}`);
