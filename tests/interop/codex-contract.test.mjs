@@ -59,7 +59,7 @@ describe(`codex ${CODEX_VERSION}: PreToolUse hook contract and apply_patch`, { s
    * answering `answer`, the model proposing `patch` when prompted. Resolves with the files
    * after the turn (as Buffers), the hook's stdin records and the model's next request.
    */
-  async function turn(t, { files = {}, patch, answer, hookTimeout = 30, model = 'gpt-5.5', read = Object.keys(files) }) {
+  async function turn(t, { files = {}, patch, answer, hookTimeout = 30, model = 'gpt-5.5', approval = 'never', read = Object.keys(files) }) {
     const ws = await codexTempDir('rl-codex-ws-');
     const hookDir = await codexTempDir('rl-codex-hook-');
     cleanups.push(() => fsp.rm(ws, { recursive: true, force: true }), () => fsp.rm(hookDir, { recursive: true, force: true }));
@@ -76,7 +76,7 @@ describe(`codex ${CODEX_VERSION}: PreToolUse hook contract and apply_patch`, { s
     const trigger = `PATCH-${api.requests.length}-${Date.now()}`;
     const final = `done ${trigger}`;
     const plan = api.addPlan({ trigger, patch, final });
-    const codex = await startCodex({ cwd: ws, home, api });
+    const codex = await startCodex({ cwd: ws, home, api, approval });
     cleanups.push(codex.stop);
     const t0 = Date.now();
     await codex.waitReady();
@@ -169,6 +169,14 @@ describe(`codex ${CODEX_VERSION}: PreToolUse hook contract and apply_patch`, { s
     assert.match(output.output, SUCCESS_A);
     // The model's own call stays in its history as it proposed it: only the note says otherwise.
     assert.equal(r.rec.body.input.at(-3).input, UPDATE_A);
+  });
+
+  test('allow + updatedInput under approval "on-request" (codex\'s other policy): no second prompt in codex, and its screen shows the applied patch', async (t) => {
+    const edited = replaceAllPatch('a.txt', 'one\ntwo\n', 'one\nEDITED\n');
+    const r = await turn(t, { files: { 'a.txt': 'one\ntwo\n' }, patch: UPDATE_A, answer: { stdout: JSON.stringify(allow({ updatedInput: { command: edited } })) }, approval: 'on-request' });
+    assert.equal(r.after['a.txt'].toString(), 'one\nEDITED\n');
+    assert.match(r.screen, /Edited a\.txt \(\+1 -1\)/);
+    assert.match(r.screen, /\+EDITED/);
   });
 
   test('allow + updatedInput may change which files the patch touches', async (t) => {

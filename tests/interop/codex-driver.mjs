@@ -218,18 +218,18 @@ export async function listHooks({ home, cwd }) {
 }
 
 /**
- * Starts the codex TUI (`codex --no-daemon -a never -s workspace-write`) in `cwd` in a private
+ * Starts the codex TUI (`codex --no-daemon -a <approval> -s workspace-write`) in `cwd` in a private
  * tmux server, with exactly codexEnv() plus `env`. With `isolate` (default: when possible) it
  * runs in a network namespace holding only loopback, where 127.0.0.1:<api.port> is the fake API:
  * nothing can leak out. The hook commands codex runs inherit that namespace, so a hook must
  * reach Redline over a unix socket.
  */
-export async function startCodex({ cwd, home, api, env = {}, args = [], cols = 160, rows = 50, isolate = isolationUnavailable() === null }) {
+export async function startCodex({ cwd, home, api, env = {}, args = [], approval = 'never', cols = 160, rows = 50, isolate = isolationUnavailable() === null }) {
   const server = await privateTmux('redline-codex-tmux-');
   let bridge;
   try {
     const fullEnv = codexEnv({ home, extra: env });
-    const argv = [process.execPath, CODEX_ENTRY, '--no-daemon', '-a', 'never', '-s', 'workspace-write', ...args];
+    const argv = [process.execPath, CODEX_ENTRY, '--no-daemon', '-a', approval, '-s', 'workspace-write', ...args];
     let cmd;
     if (isolate) {
       bridge = await unixBridge(api.port);
