@@ -10,6 +10,7 @@
 //
 // Every wait is bounded and polls the screen (capture-pane) or the fake API's request log.
 import crypto from 'node:crypto';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +18,6 @@ import { fileURLToPath } from 'node:url';
 import { privateTmux, tmuxPane, paneCommand } from './lib/tmux.mjs';
 import { isolationUnavailable, unixBridge, isolated } from './lib/netns.mjs';
 import { pollUntil } from './lib/wait.mjs';
-import { runProcess } from './lib/redline.mjs';
 
 export { isolationUnavailable };
 
@@ -192,7 +192,6 @@ export async function listHooks({ home, cwd }) {
   ];
   // app-server answers on stdout and exits at stdin's end, possibly before answering: so stdin
   // stays open until the answer is read.
-  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [CODEX_ENTRY, 'app-server'], { cwd, env: codexEnv({ home }), stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -267,9 +266,4 @@ export async function startCodex({ cwd, home, api, env = {}, args = [], approval
       await bridge?.close();
     },
   };
-}
-
-/** `codex exec` (no TUI) in `cwd`, for one-shot probes; resolves {code, stdout, stderr}. */
-export function codexExec({ cwd, home, prompt, env = {}, timeoutMs = STEP_MS }) {
-  return runProcess(process.execPath, [CODEX_ENTRY, 'exec', '--skip-git-repo-check', prompt], { cwd, env: codexEnv({ home, extra: env }), timeoutMs });
 }
