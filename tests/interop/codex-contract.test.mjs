@@ -236,6 +236,8 @@ describe(`codex ${CODEX_VERSION}: PreToolUse hook contract and apply_patch`, { s
     const r2 = await turn(t, { files: { 'a.txt': 'one\ntwo\n' }, patch: UPDATE_A, answer: { stdout: JSON.stringify(allow({ updatedInput: { command: edited }, additionalContext: 'NOTE-CTX' })) }, model: 'gpt-6-sol' });
     assert.equal(r2.after['a.txt'].toString(), 'one\nEDITED\n');
     assert.equal(developerNote(r2.rec.body), 'NOTE-CTX');
+    // tools.apply_patch resolves with an empty object once the patch is applied.
+    assert.match(r2.told, /^NOTE-CTX\nScript completed\nWall time [\d.]+ seconds\nOutput:\n\n\{\}$/);
   });
 
   // How apply_patch writes bytes: Redline answers an edited review with a patch that replaces

@@ -58,12 +58,11 @@ export function offeredTools(body) {
   return out;
 }
 
-/** How the request offers apply_patch: 'freeform', 'function' (JSON arguments), 'code' (JS exec) or null. */
+/** How the request offers apply_patch: 'freeform' (gpt-5.5), 'code' (a JS exec tool: gpt-6-sol) or null. */
 export function toolShape(body) {
   const tools = offeredTools(body);
-  const named = (n) => tools.find((t) => (t?.name ?? t?.function?.name) === n);
-  const ap = named('apply_patch');
-  if (ap) return ap.type === 'custom' ? 'freeform' : 'function';
+  const named = (n) => tools.find((t) => t?.name === n && t.type === 'custom');
+  if (named('apply_patch')) return 'freeform';
   if (named('exec')) return 'code';
   return null;
 }
@@ -109,11 +108,8 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
     if (d.shape === 'freeform') {
       return { type: 'custom_tool_call', id: `ctc_rl_${seq}`, status: 'completed', call_id: d.callId, name: 'apply_patch', input: patch };
     }
-    if (d.shape === 'function') {
-      return { type: 'function_call', id: `fc_rl_${seq}`, status: 'completed', call_id: d.callId, name: 'apply_patch', arguments: JSON.stringify({ input: patch }) };
-    }
-    // Code mode: the model writes JavaScript; the result the model reads is what it returns.
-    const js = `const r = await tools.apply_patch(${JSON.stringify(patch)});\ntext(String(r));\n`;
+    // Code mode: the model writes JavaScript; what it passes to text() is the output it reads.
+    const js = `const r = await tools.apply_patch(${JSON.stringify(patch)});\ntext(typeof r === 'string' ? r : JSON.stringify(r));\n`;
     return { type: 'custom_tool_call', id: `ctc_rl_${seq}`, status: 'completed', call_id: d.callId, name: 'exec', input: js };
   }
 
@@ -141,7 +137,8 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
   const server = await startFakeServer({
     host,
     handle(req, res, url, raw) {
-      // The model catalogue codex may refresh: an empty list keeps its bundled one.
+      // The model catalogue: 0.171 with a custom provider never asked for it; a later codex
+      // might, and an empty list keeps its bundled one.
       if (req.method === 'GET' && url.pathname === '/v1/models') {
         log(`fake api: GET ${req.url}`);
         return sendJson(res, 200, { object: 'list', data: [], models: [] });
