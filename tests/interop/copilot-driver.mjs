@@ -12,13 +12,15 @@
 // Every wait is bounded and polls the screen (capture-pane): a TUI gives no other signal.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { privateTmux, tmuxPane, paneCommand } from './lib/tmux.mjs';
 import { pollUntil } from './lib/wait.mjs';
+import { isolationUnavailable, unixBridge, isolated } from './lib/netns.mjs';
+
+export { isolationUnavailable };
 
 export { after } from './lib/tmux.mjs';
 
@@ -27,7 +29,6 @@ export const COPILOT_VERSION = '1.0.102';
 // npm-loader.js (the package's bin) only spawnSyncs this platform binary (a Node SEA); running
 // it directly saves a Node process in between.
 export const COPILOT_BIN = path.join(here, 'node_modules', '@github', `copilot-${process.platform}-${process.arch}`, 'copilot');
-const NETNS_WRAPPER = path.join(here, 'copilot-netns.mjs');
 // Any model name works with BYOK; this one has a known context window in copilot's catalog.
 export const COPILOT_MODEL = 'gpt-4.1';
 export const API_KEY = 'sk-redline-interop-not-a-secret';
@@ -40,23 +41,6 @@ const STEP_MS = 60_000;
 
 export function copilotInstalled() {
   return fs.existsSync(COPILOT_BIN);
-}
-
-/**
- * Why copilot cannot run isolated here (null if it can): the network namespace needs root (or
- * unprivileged user namespaces, not used here), `unshare` and `ip`.
- */
-export function isolationUnavailable() {
-  if (process.platform !== 'linux') return 'network namespaces are Linux only';
-  if (process.getuid?.() !== 0) return 'needs root for unshare -n';
-  for (const tool of ['unshare', 'ip']) {
-    try {
-      execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    } catch {
-      return `${tool} not installed`;
-    }
-  }
-  return null;
 }
 
 /**
@@ -125,42 +109,6 @@ export function copilotEnv({ home, apiBaseURL, extra = {} }) {
   };
 }
 
-/**
- * A unix socket in a fresh temp dir that forwards each connection to 127.0.0.1:`port` (the fake
- * API, in this network namespace): the way into copilot's namespace, where copilot-netns.mjs
- * relays its loopback port to it.
- */
-async function unixBridge(port) {
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'rl-copilot-api-'));
-  const socketPath = path.join(dir, 'api.sock');
-  const conns = new Set();
-  const server = net.createServer((client) => {
-    const upstream = net.connect({ host: '127.0.0.1', port });
-    conns.add(client).add(upstream);
-    client.pipe(upstream).pipe(client);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      conns.delete(client);
-      conns.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, resolve);
-  });
-  return {
-    socketPath,
-    async close() {
-      for (const c of conns) c.destroy();
-      await new Promise((resolve) => server.close(() => resolve()));
-      await fsp.rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 function isAlive(pid) {
   try {
     process.kill(pid, 0);
@@ -194,11 +142,6 @@ function descendants(roots) {
     queue.push(...(children.get(pid) ?? []));
   }
   return all;
-}
-
-/** [cmd, args] running `argv` in a fresh network namespace where 127.0.0.1:`port` reaches `socketPath`. */
-function isolated(port, socketPath, argv) {
-  return ['unshare', ['-n', '--', process.execPath, NETNS_WRAPPER, String(port), socketPath, '--', ...argv]];
 }
 
 /**
