@@ -239,9 +239,9 @@ describe(`redline hook codex under codex ${CODEX_VERSION}`, { skip }, () => {
   });
 
   // Codex 0.171 starts its hook in a session of its own (setsid) and does not kill it when it is
-  // itself killed (its terminal closed: SIGHUP): `redline hook` lives on, an orphan of init,
-  // its review pending, until Redline stops. Observed with the redline of 2026-11-27 (1e2863c).
-  test('(h) codex killed while the review is open: the review is withdrawn', { todo: 'the orphaned hook keeps its review (see the comment above)' }, async () => {
+  // itself killed (its terminal closed: SIGHUP): `redline hook` notices its parent is gone and
+  // ends, which withdraws the review.
+  test('(h) codex killed while the review is open: the review is withdrawn', async () => {
     fs.writeFileSync(path.join(ws, 'h.txt'), 'same\n');
     const p = await propose('*** Begin Patch\n*** Update File: h.txt\n@@\n-same\n+changed\n*** End Patch\n');
     await reviewsOf(p, ['h.txt']);
