@@ -212,7 +212,7 @@ mod tests {
         let fault = parse(b"{\"a\": tru").unwrap_err();
         assert_eq!(
             fault.to_json(),
-            r#"{"error":{"code":-32700,"message":"Parse error"},"id":null,"jsonrpc":"2.0"}"#
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#
         );
     }
 }
