@@ -307,7 +307,7 @@ async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
             outln!("accepted review {id}{note}");
         }
         ReviewCmd::Reject { id } => {
-            ask(dirs, Request::ReviewReject { id }).await?;
+            ask(dirs, Request::ReviewReject { id, reason: None }).await?;
             outln!("rejected review {id}");
         }
         ReviewCmd::Wait { file, timeout } => {

@@ -76,10 +76,17 @@ pub async fn propose(dirs: &Dirs, a: ProposeArgs) -> Result<Verdict> {
         return Ok(Verdict::Undecided);
     };
     if a.json {
-        let out = serde_json::json!({ "decision": s.decision, "content": s.content });
+        let out = serde_json::json!({
+            "decision": s.decision,
+            "content": s.content,
+            "reason": s.reason,
+        });
         outln!("{out}");
     } else {
-        errln!("redline: {}", said(s.decision));
+        match &s.reason {
+            Some(reason) => errln!("redline: {}: {reason}", said(s.decision)),
+            None => errln!("redline: {}", said(s.decision)),
+        }
         if let Some(text) = &s.content {
             out!("{text}");
         }
