@@ -76,11 +76,11 @@ pub async fn propose(dirs: &Dirs, a: ProposeArgs) -> Result<Verdict> {
         return Ok(Verdict::Undecided);
     };
     if a.json {
-        let out = serde_json::json!({
-            "decision": s.decision,
-            "content": s.content,
-            "reason": s.reason,
-        });
+        let mut out = serde_json::json!({ "decision": s.decision, "content": s.content });
+        // Only when given: a plain rejection's line stays as it always was.
+        if let Some(reason) = &s.reason {
+            out["reason"] = reason.as_str().into();
+        }
         outln!("{out}");
     } else {
         match &s.reason {
