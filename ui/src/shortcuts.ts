@@ -19,7 +19,9 @@ export function shortcutOf(e: Keys): Shortcut | null {
   const mod = e.ctrlKey || e.metaKey;
   if (mod && !e.altKey && !e.shiftKey && (e.key === 's' || e.key === 'S' || e.key === 'Enter')) return 'accept';
   if (mod && e.altKey && !e.shiftKey && e.code === 'KeyK') return 'ask';
-  if (mod && e.altKey && !e.shiftKey && e.code === 'KeyR') return 'rejectWithReason';
+  // By code where the layout types another letter with Alt (⌥R is ® on macOS), by key where a
+  // synthesised event carries no code.
+  if (mod && e.altKey && !e.shiftKey && (e.code === 'KeyR' || e.key === 'r' || e.key === 'R')) return 'rejectWithReason';
   if (mod && e.altKey && !e.shiftKey && e.code === 'KeyE') return 'openInEditor';
   if (e.key === 'F7' && !mod && !e.altKey) return e.shiftKey ? 'previousChange' : 'nextChange';
   if (e.altKey && !mod && !e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
