@@ -78,3 +78,36 @@ test('a reason typed in the window reaches the waiting redline propose', { timeo
     assert.equal(await fsp.readFile(file, 'utf8'), NAME, 'Redline never writes the file');
   });
 });
+
+test('a Gemini CLI review: the dialog says the reason is not sent, and Reject still rejects', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const later = cleanups(t);
+  const ws = await makeWorkspace(later, 'accounts', { 'src/name.rs': NAME });
+  const d = await desktop(t, later, { workspaces: [ws] });
+  await withAppLog(d, async () => {
+    const { wd } = d;
+    const g = await d.gemini(ws);
+    const file = path.join(ws, 'src', 'name.rs');
+    const diff = g.openDiff(file, RENAMED);
+    await diff.started;
+    await waitTabs(wd, ['name.rs']);
+    const [listed] = await d.json(['review', 'list', '--json']);
+    assert.equal(listed.reasonHeard, false, JSON.stringify(listed));
+    const button = await wd.waitFor('.review .actions .reject-reason');
+    assert.match(await wd.execute(`return document.querySelector('.actions .reject-reason').title`),
+      /protocol carries no reason/);
+
+    await wd.click(button);
+    const text = await wd.waitFor('.reason-backdrop textarea');
+    assert.match(await wd.execute(`return document.querySelector('.reason-note.unheard')?.textContent ?? ''`),
+      /protocol carries no reason: the proposal is rejected, but the reason is not sent/);
+    await wd.sendKeys(text, 'Keep user_name.');
+    const win = await poll(() => reviewWindow(d), { timeoutMs: UI_TIMEOUT_MS, what: 'the review window on screen' });
+    const shot = path.join(SHOTS_DIR, 'reject-with-reason-unheard.png');
+    await windowShot(d, win, shot);
+    t.diagnostic(`screenshot ${shot}`);
+
+    await wd.sendKeys(text, `${Key.Control}${Key.Enter}${Key.Control}`);
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    await waitTabs(wd, []);
+  });
+});
