@@ -54,7 +54,7 @@ test('a reason typed in the window reaches the waiting redline propose', { timeo
     await wd.sendKeys(content, `${Key.Control}${Key.Alt}r${Key.Alt}${Key.Control}`);
     const text = await wd.waitFor('.reason-backdrop textarea');
     assert.equal(await wd.execute('return document.activeElement?.id'), 'reason-text');
-    assert.match(await wd.execute(`return document.querySelector('.reason-note').textContent`), /is told this reason/);
+    assert.match(await wd.execute(`return document.querySelector('.reason-note').textContent`), /^Told with the rejection to /);
     await wd.sendKeys(text, `Keep user_name: other crates call it.${Key.Shift}${Key.Enter}${Key.Shift}Add display_name beside it instead.`);
     await wd.until(() => wd.execute(`return document.querySelector('.reason-backdrop textarea').value.includes('instead.')`),
       { timeoutMs: UI_TIMEOUT_MS, what: 'the reason typed' });
@@ -99,7 +99,7 @@ test('a Gemini CLI review: the dialog says the reason is not sent, and Reject st
     await wd.click(button);
     const text = await wd.waitFor('.reason-backdrop textarea');
     assert.match(await wd.execute(`return document.querySelector('.reason-note.unheard')?.textContent ?? ''`),
-      /protocol carries no reason: the proposal is rejected, but the reason is not sent/);
+      /^The protocol of .* carries no reason: the proposal is rejected, but the reason is not sent\.$/);
     await wd.sendKeys(text, 'Keep user_name.');
     const win = await poll(() => reviewWindow(d), { timeoutMs: UI_TIMEOUT_MS, what: 'the review window on screen' });
     const shot = path.join(SHOTS_DIR, 'reject-with-reason-unheard.png');

@@ -37,8 +37,8 @@ export function reasonAsk(review: Review): ReasonAsk {
 /** The note under the text: where the reason goes, or that it goes nowhere. */
 export function reasonNote({ client, heard }: Pick<ReasonAsk, 'client' | 'heard'>): string {
   return heard
-    ? `${client} is told this reason with the rejection. Enter rejects, Shift+Enter starts a new line.`
-    : `${client}'s protocol carries no reason: the proposal is rejected, but the reason is not sent.`;
+    ? `Told with the rejection to ${client}. Enter rejects, Shift+Enter starts a new line.`
+    : `The protocol of ${client} carries no reason: the proposal is rejected, but the reason is not sent.`;
 }
 
 /**

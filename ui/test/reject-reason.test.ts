@@ -23,7 +23,7 @@ describe('reject with reason', () => {
     button(root).click();
     expect(dialog(root).hidden).toBe(false);
     expect(dialog(root).textContent).toContain('Reject name.rs');
-    expect(dialog(root).textContent).toContain('redline propose is told this reason');
+    expect(dialog(root).textContent).toContain('Told with the rejection to redline propose.');
     expect(document.activeElement).toBe(text(root));
 
     text(root).value = 'keep the old name';
@@ -100,7 +100,7 @@ describe('reject with reason', () => {
     expect(button(root).title).toContain("its CLI's protocol carries no reason");
     button(root).click();
     const note = dialog(root).querySelector<HTMLElement>('.reason-note')!;
-    expect(note.textContent).toBe("gemini-cli 0.9.1's protocol carries no reason: the proposal is rejected, but the reason is not sent.");
+    expect(note.textContent).toBe('The protocol of gemini-cli 0.9.1 carries no reason: the proposal is rejected, but the reason is not sent.');
     expect(note.classList.contains('unheard')).toBe(true);
     text(root).value = 'not sent';
     key({ key: 'Enter' }, text(root));
