@@ -364,10 +364,16 @@ pub enum ReviewCmd {
         content_file: Option<PathBuf>,
     },
     /// Reject the proposal: the CLI is told and the file stays as it is.
-    #[command(after_long_help = "Example:\n  redline review reject 3")]
+    #[command(after_long_help = "Examples:\n  redline review reject 3\n  \
+        redline review reject 3 --reason 'keep the public name; add an alias instead'")]
     Reject {
         /// The review's id, from `redline review list`.
         id: u64,
+        /// Why, told to whoever asked where it can hear it (a waiting `redline propose`, a
+        /// CLI's hook; see `reasonHeard` in `redline review list --json`): at most 2000
+        /// characters, control characters removed.
+        #[arg(long, value_name = "TEXT")]
+        reason: Option<String>,
     },
     /// Wait for a pending review and print it as JSON.
     #[command(after_long_help = "Example:\n  \

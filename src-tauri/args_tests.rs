@@ -47,6 +47,27 @@ fn every_command_and_argument_has_help_text() {
     assert!(missing.is_empty(), "no help text: {missing:#?}");
 }
 
+/// A line's words as `sh` splits them, quotes ('…', "…") taken out: enough for an example.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
 #[test]
 fn every_command_s_long_help_has_an_example_that_parses() {
     let mut missing = Vec::new();
@@ -63,9 +84,9 @@ fn every_command_s_long_help_has_an_example_that_parses() {
             .filter(|l| l.starts_with("redline ") && !l.contains('$'));
         for line in examples {
             // The command's own words: up to the shell's pipe, redirection or comment.
-            let words: Vec<&str> = line
-                .split_whitespace()
-                .take_while(|w| !matches!(*w, "#" | "|" | ">" | "&&"))
+            let words: Vec<String> = shell_words(line)
+                .into_iter()
+                .take_while(|w| !matches!(w.as_str(), "#" | "|" | ">" | "&&"))
                 .collect();
             if let Err(e) = <Cli as clap::Parser>::try_parse_from(&words) {
                 panic!("{path}: the example `{line}` does not parse: {e}");
@@ -88,4 +109,21 @@ fn the_top_level_help_says_what_bare_redline_does_and_points_at_installed_help()
         let help = cmd.render_long_help().to_string();
         assert!(!help.contains("docs/"), "{path}: {help}");
     }
+}
+
+#[test]
+fn an_example_s_quoted_words_are_one_word_each() {
+    assert_eq!(
+        shell_words(r#"redline review reject 3 --reason 'keep it; see "a"' "" x"#),
+        [
+            "redline",
+            "review",
+            "reject",
+            "3",
+            "--reason",
+            r#"keep it; see "a""#,
+            "",
+            "x"
+        ]
+    );
 }

@@ -309,9 +309,11 @@ async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
             ask(dirs, Request::ReviewAccept { id, content }).await?;
             outln!("accepted review {id}{note}");
         }
-        ReviewCmd::Reject { id } => {
-            ask(dirs, Request::ReviewReject { id }).await?;
-            outln!("rejected review {id}");
+        ReviewCmd::Reject { id, reason } => {
+            // Looked up first, as for accept: once decided, the review is gone.
+            let note = unheard_note(dirs, id, reason.as_deref()).await;
+            ask(dirs, Request::ReviewReject { id, reason }).await?;
+            outln!("rejected review {id}{note}");
         }
         ReviewCmd::Wait { file, timeout } => {
             // As `propose` and `mention` take it: relative to where the command runs.
@@ -325,6 +327,24 @@ async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// That `reason` reaches nobody, when review `id`'s asker cannot hear one (an IDE protocol's
+/// rejection carries none): the user would otherwise think the CLI was told.
+async fn unheard_note(dirs: &Dirs, id: u64, reason: Option<&str>) -> String {
+    if reason.is_none_or(|r| r.trim().is_empty()) {
+        return String::new();
+    }
+    let Ok(list) = ask(dirs, Request::ReviewList).await else {
+        return String::new();
+    };
+    let list: Vec<Summary> = list.decode().unwrap_or_default();
+    match list.iter().find(|r| r.id == id) {
+        Some(r) if !r.reason_heard => {
+            " (its CLI's protocol carries no reason: the reason was not sent)".into()
+        }
+        _ => String::new(),
+    }
 }
 
 /// Why accepting review `id` writes nothing, when it does not (`: nothing is written…`).

@@ -76,10 +76,17 @@ pub async fn propose(dirs: &Dirs, a: ProposeArgs) -> Result<Verdict> {
         return Ok(Verdict::Undecided);
     };
     if a.json {
-        let out = serde_json::json!({ "decision": s.decision, "content": s.content });
+        let mut out = serde_json::json!({ "decision": s.decision, "content": s.content });
+        // Only when given: a plain rejection's line stays as it always was.
+        if let Some(reason) = &s.reason {
+            out["reason"] = reason.as_str().into();
+        }
         outln!("{out}");
     } else {
-        errln!("redline: {}", said(s.decision));
+        match &s.reason {
+            Some(reason) => errln!("redline: {}: {reason}", said(s.decision)),
+            None => errln!("redline: {}", said(s.decision)),
+        }
         if let Some(text) = &s.content {
             out!("{text}");
         }

@@ -72,9 +72,10 @@ pub async fn review_open_in_editor(core: Core<'_>, id: u64, line: u32) -> Answer
     ask(&core, Call::ReviewOpenInEditor { id, line }).await
 }
 
+/// `reason`: why, for whoever asked (where its protocol carries it).
 #[tauri::command]
-pub async fn review_reject(core: Core<'_>, id: u64) -> Answer {
-    ask(&core, Call::ReviewReject { id }).await
+pub async fn review_reject(core: Core<'_>, id: u64, reason: Option<String>) -> Answer {
+    ask(&core, Call::ReviewReject { id, reason }).await
 }
 
 /// "Ask about this part": the lines go to the Claude Code that opened the review.

@@ -402,6 +402,7 @@ fn each_json_output_has_the_documented_shape() {
             "newFile",
             "createdAt",
             "canMention",
+            "reasonHeard",
             "readOnly",
         ],
     );

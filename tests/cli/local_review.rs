@@ -104,6 +104,64 @@ fn propose_round_trips_accept_with_edits_and_reject_from_a_shell_script() {
     stop(&env, child);
 }
 
+/// `redline review reject --reason` reaches a waiting `redline propose`, which prints it; a
+/// proposal nobody waits on says the reason went nowhere.
+#[test]
+fn a_reason_given_to_review_reject_is_printed_by_the_waiting_propose() {
+    let env = Env::new();
+    let file = env.ws().join("notes.txt");
+    std::fs::write(&file, "before\n").unwrap();
+    let child = serving(&env);
+    let script = r#"
+        printf 'again\n' | redline propose "$FILE" - --wait > plain.out 2> plain.err &
+        pid=$!
+        id=$(redline review wait --file "$FILE" --timeout 20 | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+        redline review list --json > list.json
+        redline review reject "$id" --reason "$(printf '  keep the old name;\nrename in a later change ')"
+        status=0; wait $pid || status=$?
+        echo "plain exit $status"
+        printf 'again\n' | redline propose "$FILE" - --wait --json > json.out &
+        pid=$!
+        id=$(redline review wait --file "$FILE" --timeout 20 | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+        redline review reject "$id" --reason 'use tabs'
+        status=0; wait $pid || status=$?
+        echo "json exit $status"
+        printf 'shown\n' | redline propose "$FILE" - > /dev/null
+        id=$(redline review wait --file "$FILE" --timeout 20 | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+        status=0
+        redline review reject "$id" --reason "$(head -c 2400 /dev/zero | tr '\0' x)" 2> long.err || status=$?
+        echo "too long exit $status"
+        redline review reject "$id" --reason 'nobody hears this'
+    "#;
+    let dir = env.root.join("tmp");
+    let script = format!("FILE='{}'\n{script}", file.display());
+    let out = sh(&env, &dir, &script);
+    assert_eq!(
+        out,
+        "rejected review 1\nplain exit 1\nrejected review 2\njson exit 1\ntoo long exit 2\n\
+         rejected review 3 (its CLI's protocol carries no reason: the reason was not sent)\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("long.err")).unwrap(),
+        "redline: the reason is 2400 characters long; at most 2000 are passed on: shorten it\n"
+    );
+    let list: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("list.json")).unwrap()).unwrap();
+    assert_eq!(list[0]["reasonHeard"], true, "{list}");
+    assert_eq!(std::fs::read_to_string(dir.join("plain.out")).unwrap(), "");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("plain.err")).unwrap(),
+        "redline: rejected: keep the old name;\nrename in a later change\n"
+    );
+    let json: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("json.out")).unwrap()).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({"decision": "rejected", "content": null, "reason": "use tabs"})
+    );
+    stop(&env, child);
+}
+
 #[test]
 fn propose_prints_the_final_text_and_names_who_asked() {
     let env = Env::new();

@@ -126,7 +126,10 @@ fn help_names_what_each_argument_is_and_shows_an_example() {
     ] {
         let help = env.ok(&args);
         assert!(help.contains(wants), "{args:?}: {help}");
-        assert!(help.contains("Example:"), "{args:?}: {help}");
+        assert!(
+            help.contains("Example:") || help.contains("Examples:"),
+            "{args:?}: {help}"
+        );
         assert!(
             !help.contains("docs/"),
             "{args:?} points at a file no package ships"

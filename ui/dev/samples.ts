@@ -161,6 +161,8 @@ export function review(
     ...lineCounts(original, proposal), createdAt: now - 60_000 * id, updatedAt: now - 60_000 * id, readOnly: null,
     // As the core says of Claude Code's sessions (the only protocol here with `at_mentioned`).
     canMention: client[0] === 'Claude Code',
+    // As the core says of the IDE protocols: none carries a rejection's reason.
+    reasonHeard: false,
   };
 }
 

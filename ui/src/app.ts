@@ -1,6 +1,7 @@
 // The review window: wires backend events and commands to the tab strip, the review pane, the review
 // editor and the keyboard.
 import { CloseDialog, DIALOG_HTML } from './dialog';
+import { REASON_DIALOG_HTML, ReasonDialog, reasonAsk } from './reason-dialog';
 import * as ipc from './ipc';
 import { createReviewEditor, type ReviewEditor, type ReviewEditorFactory } from './review-editor';
 import { Outbox, type Push } from './outbox';
@@ -8,10 +9,10 @@ import { REVIEW_HTML, ReviewPane } from './review-pane';
 import { LayoutChoice } from './layout';
 import { baseName, type Layout, type Review, ReviewList, ReviewTabs } from './reviews';
 import { SETTINGS_HTML, SettingsMenu } from './settings';
-import { listenForShortcuts } from './shortcuts';
+import { anyModal, listenForShortcuts } from './shortcuts';
 import { Toasts } from './toast';
 import { EMPTY_HTML, WelcomePage } from './welcome';
-import type { Outcome, Resolved, ReviewDetail } from './types';
+import type { Resolved, ReviewDetail } from './types';
 
 export interface AppOptions {
   /** Tests swap in a fake; the real one is CodeMirror. */
@@ -28,11 +29,7 @@ const LAYOUT = `
 <header class="topbar">
   <div class="tabs" role="tablist" aria-label="Pending reviews"></div>${SETTINGS_HTML}
 </header>${REVIEW_HTML}${EMPTY_HTML}
-<div class="toasts" aria-live="polite"></div>${DIALOG_HTML}`;
-
-const outcomeText: Record<Outcome, string> = {
-  accepted: 'accepted', rejected: 'rejected', closed: 'closed', dismissed: 'dismissed',
-};
+<div class="toasts" aria-live="polite"></div>${DIALOG_HTML}${REASON_DIALOG_HTML}`;
 
 export class ReviewWindow {
   readonly list = new ReviewList();
@@ -51,6 +48,7 @@ export class ReviewWindow {
   readonly welcome: WelcomePage;
   readonly toasts: Toasts;
   readonly dialog: CloseDialog;
+  readonly reasonDialog: ReasonDialog;
   /** Ends the window-level listeners on destroy; the page itself never needs it, tests do. */
   private readonly lifetime = new AbortController();
   private unlisten: (() => void)[] = [];
@@ -71,6 +69,7 @@ export class ReviewWindow {
     this.welcome = new WelcomePage(this.empty, { welcome: ipc.welcome, addWorkspace: ipc.workspaceAdd },
       (message) => this.toasts.error({ code: 'welcome', message }));
     this.dialog = new CloseDialog(q('.backdrop'));
+    this.reasonDialog = new ReasonDialog(q('.reason-backdrop'));
     this.tabs = new ReviewTabs(q('.tabs'), {
       select: (id) => this.select(id),
       close: (id) => void this.reject(id),
@@ -78,14 +77,16 @@ export class ReviewWindow {
     this.pane = new ReviewPane(q('.review'), {
       accept: () => void this.accept(),
       reject: () => void this.reject(),
+      rejectWithReason: () => void this.rejectWithReason(),
       ask: () => void this.askAbout(),
       openInEditor: () => void this.openInEditor(),
       setLayout: (layout) => this.setLayout(layout),
       moveToChange: (step) => this.moveToChange(step),
     });
     this.settings = new SettingsMenu(q('.topbar'), this.toasts, signal);
-    listenForShortcuts(window, this.dialog, {
+    listenForShortcuts(window, anyModal(this.dialog, this.reasonDialog), {
       accept: () => void this.accept(),
+      rejectWithReason: () => void this.rejectWithReason(),
       ask: () => void this.askAbout(),
       openInEditor: () => void this.openInEditor(),
       previousChange: () => this.moveToChange(-1),
@@ -167,11 +168,12 @@ export class ReviewWindow {
     this.resolved.add(id);
     const review = this.list.get(id);
     if (!review) return;
-    this.toasts.info(`${baseName(review.detail.relativePath)} was ${outcomeText[outcome]} elsewhere`);
+    this.toasts.info(`${baseName(review.detail.relativePath)} was ${outcome} elsewhere`);
     this.drop(id);
   }
 
   private async onCloseRequested(): Promise<void> {
+    this.reasonDialog.escape();
     const pending = this.list.size;
     const reject = pending > 0 ? await this.dialog.ask(pending) : false;
     // The CLI's terminal-side answer should carry the latest edits when reviews stay pending.
@@ -236,10 +238,18 @@ export class ReviewWindow {
     await this.decide(review, 'accept', () => ipc.reviewAccept(id, revision, content));
   }
 
-  async reject(id = this.list.selected): Promise<void> {
+  async reject(id = this.list.selected, reason?: string): Promise<void> {
     const review = this.list.get(id);
     if (!review || review.busy || id === null) return;
-    await this.decide(review, 'reject', () => ipc.reviewReject(id));
+    await this.decide(review, 'reject', () => ipc.reviewReject(id, reason));
+  }
+
+  /** "Reject with reason…": asks why first; the reason is sent only where it is heard. */
+  async rejectWithReason(id = this.list.selected): Promise<void> {
+    const review = this.list.get(id);
+    if (!review || review.busy) return;
+    const reason = await this.reasonDialog.ask(reasonAsk(review));
+    if (reason !== null) await this.reject(id, review.detail.reasonHeard ? reason : undefined);
   }
 
   /** Sends the decision after the edits before it; the review leaves the window once it is taken. */

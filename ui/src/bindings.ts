@@ -59,7 +59,12 @@ readOnly: string | null,
 /**
  * The CLI that proposed it can be pointed at lines of it ("Ask about this part").
  */
-canMention: boolean, };
+canMention: boolean, 
+/**
+ * Whoever asked hears a rejection's reason ("Reject with reason…" says so when not: the
+ * IDE protocols carry none).
+ */
+reasonHeard: boolean, };
 
 export type Outcome = "accepted" | "rejected" | "closed" | "dismissed";
 

@@ -45,7 +45,9 @@ export const reviewAccept = (id: number, revision: number, content: string | nul
   call<void>('review_accept', { id, revision, content });
 /** Opens the file at `line` (1-based, in the file on disk) in the user's $VISUAL/$EDITOR. */
 export const reviewOpenInEditor = (id: number, line: number) => call<void>('review_open_in_editor', { id, line });
-export const reviewReject = (id: number) => call<void>('review_reject', { id });
+/** `reason`: why, for whoever asked; absent, a plain rejection. */
+export const reviewReject = (id: number, reason?: string) =>
+  call<void>('review_reject', reason === undefined ? { id } : { id, reason });
 export const reviewDiskChanged = (id: number) => call<boolean>('review_disk_changed', { id });
 export const reviewMention = (id: number, lineStart: number, lineEnd: number) =>
   call<void>('review_mention', { id, lineStart, lineEnd });

@@ -4,6 +4,8 @@ import { type Layout, renderSummary, type Review } from './reviews';
 import { ALT, MOD } from './shortcuts';
 
 const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
+const REASON_TITLE = `Reject this proposal and say why: the CLI is told your reason (${MOD}${ALT}R)`;
+const REASON_UNHEARD_TITLE = `Reject this proposal; its CLI's protocol carries no reason, so the reason is not sent (${MOD}${ALT}R)`;
 const ACCEPT_AS_IS_TITLE = `Accept the proposal as it is (${MOD}S or ${MOD}Enter)`;
 
 export const REVIEW_HTML = `
@@ -21,6 +23,7 @@ export const REVIEW_HTML = `
       </div>
       <button type="button" class="ask" hidden title="Send the selected lines to Claude Code, to ask about them (${MOD}${ALT}K)">Ask Claude <kbd>${MOD}${ALT}K</kbd></button>
       <button type="button" class="open-editor" title="Open the file at this change in your editor (the one in ⚙ Settings, else $VISUAL or $EDITOR) (${MOD}${ALT}E)">Open in editor</button>
+      <button type="button" class="reject-reason" title="${REASON_TITLE}">Reject with reason…</button>
       <button type="button" class="reject" title="Reject this proposal: the file stays as it is">Reject</button>
       <button type="button" class="accept" title="${ACCEPT_TITLE}">Accept <kbd>${MOD}S</kbd></button>
     </div>
@@ -37,6 +40,7 @@ export const REVIEW_HTML = `
 export interface PaneActions {
   accept(): void;
   reject(): void;
+  rejectWithReason(): void;
   ask(): void;
   openInEditor(): void;
   setLayout(layout: Layout): void;
@@ -49,6 +53,7 @@ export class ReviewPane {
   private readonly el: {
     summary: HTMLElement; banner: HTMLElement; readOnly: HTMLElement; proposalLabel: HTMLElement;
     columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement; ask: HTMLButtonElement;
+    rejectWithReason: HTMLButtonElement;
   };
 
   /** `section` is REVIEW_HTML's `.review`. */
@@ -59,9 +64,11 @@ export class ReviewPane {
       summary: q('.summary'), banner: q('.disk-changed'), columns: q('.columns'),
       readOnly: q('.banner.read-only'), proposalLabel: q('.proposal-label'),
       accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'),
+      rejectWithReason: q('.actions .reject-reason'),
     };
     this.el.accept.addEventListener('click', () => actions.accept());
     this.el.reject.addEventListener('click', () => actions.reject());
+    this.el.rejectWithReason.addEventListener('click', () => actions.rejectWithReason());
     this.el.ask.addEventListener('click', () => actions.ask());
     q('.actions .open-editor').addEventListener('click', () => actions.openInEditor());
     q('.segmented').addEventListener('click', (e) => {
@@ -94,6 +101,7 @@ export class ReviewPane {
     this.el.readOnly.textContent = readOnly ?? '';
     this.el.proposalLabel.textContent = readOnly === null ? 'Proposal · editable' : 'Proposal · read-only';
     this.el.accept.title = readOnly === null ? ACCEPT_TITLE : ACCEPT_AS_IS_TITLE;
+    this.el.rejectWithReason.title = review.detail.reasonHeard ? REASON_TITLE : REASON_UNHEARD_TITLE;
   }
 
   showSummary(review: Review): void {
@@ -104,6 +112,7 @@ export class ReviewPane {
   showBusy(busy: boolean): void {
     this.el.accept.disabled = busy;
     this.el.reject.disabled = busy;
+    this.el.rejectWithReason.disabled = busy;
   }
 
   showLayout(layout: Layout): void {

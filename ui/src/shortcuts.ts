@@ -7,7 +7,7 @@ export const ALT = isMac ? '⌥' : 'Alt+';
 
 /** What a key press asks of the review window. */
 export type Shortcut =
-  | 'accept' | 'ask' | 'openInEditor'
+  | 'accept' | 'rejectWithReason' | 'ask' | 'openInEditor'
   | 'previousChange' | 'nextChange'
   | 'previousTab' | 'nextTab'
   | 'escape';
@@ -19,6 +19,9 @@ export function shortcutOf(e: Keys): Shortcut | null {
   const mod = e.ctrlKey || e.metaKey;
   if (mod && !e.altKey && !e.shiftKey && (e.key === 's' || e.key === 'S' || e.key === 'Enter')) return 'accept';
   if (mod && e.altKey && !e.shiftKey && e.code === 'KeyK') return 'ask';
+  // By code where the layout types another letter with Alt (⌥R is ® on macOS), by key where a
+  // synthesised event carries no code.
+  if (mod && e.altKey && !e.shiftKey && (e.code === 'KeyR' || e.key === 'r' || e.key === 'R')) return 'rejectWithReason';
   if (mod && e.altKey && !e.shiftKey && e.code === 'KeyE') return 'openInEditor';
   if (e.key === 'F7' && !mod && !e.altKey) return e.shiftKey ? 'previousChange' : 'nextChange';
   if (e.altKey && !mod && !e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
@@ -38,6 +41,14 @@ export type ShortcutActions = Record<Exclude<Shortcut, 'escape'>, () => void> & 
 export interface Modal {
   readonly open: boolean;
   escape(): void;
+}
+
+/** Several modal questions as one: open while any is, Escape answering the one that is open. */
+export function anyModal(...modals: Modal[]): Modal {
+  return {
+    get open() { return modals.some((m) => m.open); },
+    escape() { modals.find((m) => m.open)?.escape(); },
+  };
 }
 
 /**

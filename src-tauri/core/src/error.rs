@@ -72,6 +72,9 @@ pub enum Error {
     Superseded { id: u64, file: String },
     #[error("an empty accepted text would be ignored by the CLI; reject instead")]
     EmptyContent,
+    /// A rejection's reason longer than is passed on (`review::reason`).
+    #[error("the reason is {chars} characters long; at most {limit} are passed on: shorten it")]
+    ReasonTooLong { chars: usize, limit: usize },
     #[error("{0} is not a workspace")]
     NoSuchWorkspace(PathBuf),
     #[error("{0} is already a workspace")]
@@ -182,6 +185,7 @@ impl Error {
             Error::Usage(_) => "usage",
             Error::Refused(_) => "refused",
             Error::EmptyContent => "empty_content",
+            Error::ReasonTooLong { .. } => "reason_too_long",
             Error::NoSuchWorkspace(_) => "no_such_workspace",
             Error::WorkspaceExists(_) => "workspace_exists",
             Error::NotInWorkspace(_) | Error::LeadsOutside { .. } => "not_in_workspace",

@@ -20,6 +20,13 @@ pub enum Decision {
     RejectWithReason(String),
 }
 
+impl Decision {
+    /// A rejection, with the user's reason if they gave one.
+    pub fn rejecting(reason: Option<String>) -> Decision {
+        reason.map_or(Decision::Reject, Decision::RejectWithReason)
+    }
+}
+
 /// Settles a review through the queue alone, which tells the CLI that asked: no companion is
 /// needed, so a decision never waits on a workspace starting or stopping.
 pub fn settle(reviews: &ReviewQueue, id: ReviewId, decision: Decision) -> Result<()> {

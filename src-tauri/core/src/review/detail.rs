@@ -45,4 +45,7 @@ pub struct Detail {
     pub read_only: Option<String>,
     /// The CLI that proposed it can be pointed at lines of it ("Ask about this part").
     pub can_mention: bool,
+    /// Whoever asked hears a rejection's reason ("Reject with reason…" says so when not: the
+    /// IDE protocols carry none).
+    pub reason_heard: bool,
 }

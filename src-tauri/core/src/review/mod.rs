@@ -16,6 +16,7 @@ pub(crate) mod pending;
 pub(crate) mod queue;
 pub(crate) mod quota;
 pub mod read_only;
+pub mod reason;
 pub(crate) mod registry;
 pub mod selection;
 pub(crate) mod service;

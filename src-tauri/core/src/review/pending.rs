@@ -94,6 +94,7 @@ impl Review {
             revision: self.revision,
             read_only: self.read_only.as_ref().map(ToString::to_string),
             can_mention: self.can_mention,
+            reason_heard: self.reason_heard,
         }
     }
 
@@ -111,6 +112,7 @@ impl Review {
             created_at: self.created_at,
             read_only: self.read_only.as_ref().map(ToString::to_string),
             can_mention: self.can_mention,
+            reason_heard: self.reason_heard,
         }
     }
 }

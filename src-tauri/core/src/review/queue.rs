@@ -236,8 +236,13 @@ impl ReviewQueue {
     }
 
     /// Rejects a review, its asker told the user's `reason` with it where its protocol can
-    /// carry one.
+    /// carry one. The reason is cleaned and bounded first (`review::reason`): one too long is
+    /// refused and the review stays pending; a blank one is a plain rejection.
     pub fn reject(&self, id: ReviewId, reason: Option<String>) -> Result<Arc<Review>> {
+        let reason = match reason {
+            Some(raw) => crate::review::reason::clean(&raw)?,
+            None => None,
+        };
         if let Some(reason) = reason {
             let mut state = self.lock();
             let slot = state.reviews.get_mut(&id).ok_or(Error::NoSuchReview(id))?;

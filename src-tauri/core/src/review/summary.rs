@@ -27,4 +27,7 @@ pub struct Summary {
     /// The CLI that proposed it can be pointed at lines of it (the review window's "Ask").
     #[serde(default)]
     pub can_mention: bool,
+    /// Whoever asked hears a rejection's reason (`redline review reject --reason`).
+    #[serde(default)]
+    pub reason_heard: bool,
 }

@@ -22,6 +22,7 @@ mod jsonrpc_faults;
 mod keyring;
 mod peer;
 mod peer_hostile;
+mod reject;
 mod sessions_started;
 mod settings;
 mod window;

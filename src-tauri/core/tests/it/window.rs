@@ -63,7 +63,10 @@ async fn a_window_shows_a_proposal_and_its_edited_accept_reaches_the_cli_byte_fo
     );
 
     // A call that fails is answered with the fault the page shows, and the channel serves on.
-    let again = window.call(Call::ReviewReject { id }).await.unwrap_err();
+    let again = window
+        .call(Call::ReviewReject { id, reason: None })
+        .await
+        .unwrap_err();
     assert_eq!(again.code, "no_such_review", "{}", again.message);
     assert_eq!(window.call(Call::ReviewsList).await, Ok(json!([])));
 }

@@ -29,8 +29,8 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
             instance.decide(id, Decision::Accept(content)).await?;
             Value::Null
         }
-        Request::ReviewReject { id } => {
-            instance.decide(id, Decision::Reject).await?;
+        Request::ReviewReject { id, reason } => {
+            instance.decide(id, Decision::rejecting(reason)).await?;
             Value::Null
         }
         Request::ReviewWait { file, timeout_ms } => value(

@@ -38,6 +38,9 @@ pub enum Request {
     },
     ReviewReject {
         id: ReviewId,
+        /// Why, for whoever asked (where its protocol carries it); absent from older senders.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
     ReviewWait {
         file: Option<String>,

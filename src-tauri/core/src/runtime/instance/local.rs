@@ -52,6 +52,9 @@ pub struct Settled {
     pub decision: Outcome,
     /// The final text (with the user's edits) when accepted.
     pub content: Option<String>,
+    /// Why the user rejected it, when they said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// For `redline diff --edit`: RIGHT as the instance checked it, the one file the command may
     /// write (never `path` itself, which may be a link or a path the check did not see).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -66,8 +69,8 @@ pub struct LocalAnswer {
     pub settled: Option<Vec<Settled>>,
 }
 
-/// How a review ended and its final text, once it does.
-type Decided = oneshot::Receiver<(Outcome, String)>;
+/// How a review ended, its final text and the user's reason for a rejection, once it does.
+type Decided = oneshot::Receiver<(Outcome, String, Option<String>)>;
 
 /// Reviews a local request opened, and their decisions to come.
 pub struct Opened {
@@ -90,15 +93,16 @@ impl Opened {
     pub async fn settled(self) -> Vec<Settled> {
         let mut out = Vec::with_capacity(self.waits.len());
         for w in self.waits {
-            let (decision, text) = w
-                .decided
-                .await
-                .unwrap_or((Outcome::Dismissed, String::new()));
+            let (decision, text, reason) =
+                w.decided
+                    .await
+                    .unwrap_or((Outcome::Dismissed, String::new(), None));
             out.push(Settled {
                 id: w.id,
                 path: w.path,
                 decision,
                 content: (decision == Outcome::Accepted).then_some(text),
+                reason: reason.filter(|_| decision == Outcome::Rejected),
                 target: w.target,
             });
         }
@@ -163,7 +167,8 @@ fn reply(wait: bool) -> (Reply, Option<Decided>) {
     }
     let (tx, rx) = oneshot::channel();
     let reply: Reply = Box::new(move |r: &Review, outcome| {
-        let _ = tx.send((outcome, r.current.clone()));
+        let reason = r.reason.clone().filter(|_| r.reason_heard);
+        let _ = tx.send((outcome, r.current.clone(), reason));
     });
     (reply, Some(rx))
 }

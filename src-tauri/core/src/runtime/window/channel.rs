@@ -147,8 +147,8 @@ async fn carry_out(instance: &Instance, call: Call) -> Result<Value> {
                 .await?;
             Value::Null
         }
-        Call::ReviewReject { id } => {
-            instance.decide(id, Decision::Reject).await?;
+        Call::ReviewReject { id, reason } => {
+            instance.decide(id, Decision::rejecting(reason)).await?;
             Value::Null
         }
         Call::ReviewOpenInEditor { id, line } => {

@@ -57,8 +57,12 @@ pub enum Call {
         revision: u64,
         content: Option<String>,
     },
+    /// `reason`: why, for whoever asked (where its protocol carries it); absent from older
+    /// pages.
     ReviewReject {
         id: ReviewId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
     /// Opens the file at `line` (1-based) in the user's editor, on the core's machine.
     ReviewOpenInEditor {

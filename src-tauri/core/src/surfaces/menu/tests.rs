@@ -66,6 +66,7 @@ fn pending(n: usize) -> Vec<Summary> {
             created_at: 0,
             read_only: None,
             can_mention: false,
+            reason_heard: false,
         })
         .collect()
 }

@@ -1,0 +1,140 @@
+//! Rejecting with a reason, over the real control socket and the window's channel: the reason
+//! reaches a waiting `redline propose` cleaned, one too long is refused with the review still
+//! pending, and a sender that knows no reason still rejects.
+
+use crate::common::{eventually, start, Fixture, WAIT};
+use crate::editor::{serve_control, Duplex};
+use redline_core::review::reason::MAX_REASON_CHARS;
+use redline_core::runtime::control::{self, Request};
+use redline_core::runtime::instance::local::{LocalAnswer, Propose};
+use redline_core::runtime::window::link;
+use redline_core::runtime::window::message::Call;
+use redline_core::Error;
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::task::JoinHandle;
+
+/// A `redline propose --wait` of `a.txt` on its own connection, and its review's id once queued.
+async fn propose_and_wait(f: &Fixture) -> (u64, JoinHandle<LocalAnswer>) {
+    let dirs = f.dirs.clone();
+    let req = Request::Propose(Propose {
+        file: f.ws.join("a.txt"),
+        content: "new\n".into(),
+        wait: true,
+    });
+    let waiting = tokio::spawn(async move {
+        let v = control::call(&dirs, &req)
+            .await
+            .expect("the propose answer");
+        serde_json::from_value(v).expect("a local answer")
+    });
+    eventually("the proposal is queued", || async {
+        !f.instance.list().is_empty()
+    })
+    .await;
+    (f.instance.list()[0].id, waiting)
+}
+
+async fn answered(waiting: JoinHandle<LocalAnswer>) -> Value {
+    let answer = tokio::time::timeout(WAIT, waiting)
+        .await
+        .expect("the waiting propose is answered in time")
+        .expect("the waiting task ends well");
+    let settled = answer.settled.expect("it waited");
+    serde_json::to_value(&settled[0]).unwrap()
+}
+
+#[tokio::test]
+async fn a_waiting_propose_hears_the_reason_cleaned_and_a_too_long_one_leaves_it_pending() {
+    let f = start().await;
+    serve_control(&f).await;
+    let (id, waiting) = propose_and_wait(&f).await;
+
+    let long = "x".repeat(MAX_REASON_CHARS + 1);
+    let refused = control::call(
+        &f.dirs,
+        &Request::ReviewReject {
+            id,
+            reason: Some(long),
+        },
+    )
+    .await;
+    match refused {
+        Err(Error::Refused(message)) => assert_eq!(
+            message,
+            "the reason is 2001 characters long; at most 2000 are passed on: shorten it"
+        ),
+        other => panic!("a too-long reason is refused, got {other:?}"),
+    }
+    assert_eq!(f.instance.list().len(), 1, "the review is still pending");
+    assert!(!waiting.is_finished(), "the command still waits");
+
+    let reason = "  use tabs,\r\nnot spaces\u{1b}[2J\u{7}  ";
+    let done = control::call(
+        &f.dirs,
+        &Request::ReviewReject {
+            id,
+            reason: Some(reason.into()),
+        },
+    )
+    .await;
+    assert_eq!(done.unwrap(), Value::Null);
+    let settled = answered(waiting).await;
+    assert_eq!(settled["decision"], "rejected");
+    assert_eq!(settled["reason"], "use tabs,\nnot spaces[2J");
+}
+
+/// A `redline` older than reasons sends `reviewReject` without one: still a plain rejection.
+#[tokio::test]
+async fn a_reject_request_without_a_reason_still_rejects() {
+    let f = start().await;
+    serve_control(&f).await;
+    let (id, waiting) = propose_and_wait(&f).await;
+
+    let stream: Box<dyn Duplex> = Box::new(control::connect(&f.dirs).await.unwrap());
+    let mut s = BufReader::new(stream);
+    let line = format!("{}\n", json!({"cmd": "reviewReject", "id": id}));
+    s.get_mut().write_all(line.as_bytes()).await.unwrap();
+    let mut reply = String::new();
+    tokio::time::timeout(WAIT, s.read_line(&mut reply))
+        .await
+        .expect("a reply in time")
+        .unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&reply).unwrap(),
+        json!({"ok": null})
+    );
+
+    let settled = answered(waiting).await;
+    assert_eq!(settled["decision"], "rejected");
+    assert_eq!(settled.get("reason"), None, "{settled}");
+}
+
+#[tokio::test]
+async fn the_windows_reject_with_a_reason_reaches_the_waiting_propose_and_a_blank_one_is_none() {
+    let f = start().await;
+    serve_control(&f).await;
+    let (window, _events) = link::connect(&f.dirs).await.unwrap();
+
+    let (id, waiting) = propose_and_wait(&f).await;
+    let answer = window
+        .call(Call::ReviewReject {
+            id,
+            reason: Some("keep the old name".into()),
+        })
+        .await;
+    assert_eq!(answer, Ok(Value::Null));
+    assert_eq!(answered(waiting).await["reason"], "keep the old name");
+
+    let (id, waiting) = propose_and_wait(&f).await;
+    let answer = window
+        .call(Call::ReviewReject {
+            id,
+            reason: Some(" \n\t".into()),
+        })
+        .await;
+    assert_eq!(answer, Ok(Value::Null));
+    let settled = answered(waiting).await;
+    assert_eq!(settled["decision"], "rejected");
+    assert_eq!(settled.get("reason"), None, "{settled}");
+}
