@@ -1,5 +1,6 @@
 //! The command line's grammar: every `redline` command and its arguments, with their help.
 
+pub use crate::hook_args::{HookArgs, HooksCmd};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use redline_core::surfaces::shell::Shell;
@@ -210,39 +211,6 @@ pub struct ProposeArgs {
     /// Print `{decision, content}` as JSON.
     #[arg(long)]
     pub json: bool,
-}
-
-#[derive(clap::Args)]
-pub struct HookArgs {
-    /// The CLI whose hook runs it: codex.
-    pub cli: redline_core::protocols::hook::HookCli,
-    /// Deny the edit if nobody decides within SECS seconds: set below the CLI's own hook timeout,
-    /// after which some CLIs go on with the edit.
-    #[arg(long, value_name = "SECS")]
-    pub deny_after: Option<u64>,
-}
-
-#[derive(Subcommand)]
-pub enum HooksCmd {
-    /// Add `redline hook CLI` to the CLI's hook config, beside any other hook (again: no change).
-    #[command(after_long_help = "Example:\n  redline hooks install codex")]
-    Install {
-        /// The CLI: codex.
-        cli: redline_core::protocols::hook::HookCli,
-    },
-    /// Take Redline's hook out of the CLI's hook config, leaving every other hook.
-    #[command(after_long_help = "Example:\n  redline hooks uninstall codex")]
-    Uninstall {
-        /// The CLI: codex.
-        cli: redline_core::protocols::hook::HookCli,
-    },
-    /// Which CLIs have Redline's hook, in which file, and what each still needs.
-    #[command(after_long_help = "Example:\n  redline hooks status --json")]
-    Status {
-        /// Print the status as JSON.
-        #[arg(long)]
-        json: bool,
-    },
 }
 
 #[derive(clap::Args)]

@@ -11,6 +11,7 @@ mod desktop;
 mod editor_channels;
 mod editor_cli;
 mod hook;
+mod hook_args;
 mod hook_config;
 mod local;
 #[cfg(feature = "desktop")]

@@ -11,39 +11,39 @@ use tokio_tungstenite::tungstenite::Message;
 const FAULTS: &[(&str, &str)] = &[
     (
         "{not json",
-        r#"{"error":{"code":-32700,"message":"Parse error"},"id":null,"jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
     ),
     (
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/list""#,
-        r#"{"error":{"code":-32700,"message":"Parse error"},"id":null,"jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
     ),
     (
         "[1, 2]",
-        r#"{"error":{"code":-32600,"message":"Invalid Request: not a JSON-RPC 2.0 message"},"id":null,"jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: not a JSON-RPC 2.0 message"}}"#,
     ),
     (
         r#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#,
-        r#"{"error":{"code":-32600,"message":"Invalid Request: jsonrpc must be \"2.0\""},"id":7,"jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: jsonrpc must be \"2.0\""}}"#,
     ),
     (
         r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
-        r#"{"error":{"code":-32600,"message":"Invalid Request: id must be a string or a number"},"id":null,"jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: id must be a string or a number"}}"#,
     ),
     (
         r#"{"jsonrpc":"2.0","id":8,"method":3}"#,
-        r#"{"error":{"code":-32600,"message":"Invalid Request: method must be a string"},"id":8,"jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"2.0","id":8,"error":{"code":-32600,"message":"Invalid Request: method must be a string"}}"#,
     ),
     (
         r#"{"jsonrpc":"2.0","id":"x"}"#,
-        r#"{"error":{"code":-32600,"message":"Invalid Request: no method"},"id":"x","jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"Invalid Request: no method"}}"#,
     ),
     (
         r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":"x"}"#,
-        r#"{"error":{"code":-32602,"message":"Invalid params: params must be an object"},"id":9,"jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"Invalid params: params must be an object"}}"#,
     ),
     (
         r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":5}}"#,
-        r#"{"error":{"code":-32602,"message":"Invalid params for tools/call"},"id":10,"jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"2.0","id":10,"error":{"code":-32602,"message":"Invalid params for tools/call"}}"#,
     ),
 ];
 
