@@ -1,0 +1,176 @@
+// Interop: Redline's pre-edit hook (`redline hooks install`) in the REAL claude, gemini and qwen.
+//
+//   cd tests/interop && REDLINE_BIN=/path/to/redline node --test hooks.test.mjs
+//
+// Each CLI runs under a private tmux server with a throwaway HOME, its IDE mode off (the hook is
+// the only review path), and its model API a local fake that proposes one edit per prompt. The
+// hook finds Redline through XDG_RUNTIME_DIR, which the CLI passes on to the command it runs.
+// Per CLI: accept (the file ends as proposed), accept with the reviewer's text (the file ends as
+// that text; Qwen: read-only, refused), reject (the file is unchanged and the model reads why).
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { startRedline } from './lib/redline.mjs';
+import { privateTmux, paneCommand, tmuxPane } from './lib/tmux.mjs';
+import { startFakeApi } from './claude-fake-api.mjs';
+import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
+import { startFakeModel } from './qwen-fake-model.mjs';
+import { writeQwenSettings, startQwen, qwenInstalled, QWEN_VERSION } from './qwen-driver.mjs';
+import { startGeminiFakeModel } from './gemini-fake-model.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const GEMINI_BIN = path.join(here, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+const STEP_MS = 45_000;
+const verbose = !!process.env.REDLINE_IT_VERBOSE;
+const log = verbose ? (m) => console.log(m) : () => {};
+
+function realTmpDir(prefix) {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+/** Removes the test's dirs; retries, as a CLI killed with its tmux may still be writing there. */
+function removeDirs(...dirs) {
+  for (const d of dirs) if (d) fs.rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+}
+
+/** `redline ARGS` that must succeed; resolves with its stdout. */
+async function ok(r, args, opts) {
+  const res = await r.run(args, opts);
+  assert.equal(res.code, 0, `redline ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
+  return res.stdout;
+}
+
+/**
+ * `redline hooks install CLI` run as the CLI's user (its HOME), then the hook it wrote, read back
+ * from the CLI's settings: what the CLI will run.
+ */
+async function installHook(r, cli, home, settingsFile) {
+  await ok(r, ['hooks', 'install', cli], { env: { ...r.env, HOME: home } });
+  const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+  const groups = Object.values(settings.hooks ?? {}).flat();
+  const entry = groups.flatMap((g) => g.hooks ?? []).find((h) => String(h.command).includes(' hook '));
+  assert.ok(entry, `hooks install ${cli} wrote a hook into ${settingsFile}: ${JSON.stringify(settings)}`);
+  assert.ok(entry.command.includes(r.bin), `the hook runs this redline: ${entry.command}`);
+  return { settings, entry };
+}
+
+/** The review Redline opened for `filePath` (it waits for it), checked to come from a hook. */
+async function reviewOf(r, filePath, cliName) {
+  const review = JSON.parse(await ok(r, ['review', 'wait', '--file', filePath, '--timeout', String(STEP_MS / 1000)]));
+  assert.equal(review.client.name, cliName, JSON.stringify(review.client));
+  return review;
+}
+
+/** The text of a tool result as the model API got it (a string or a list of text blocks). */
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((b) => (typeof b === 'string' ? b : b?.text ?? textOf(b?.content))).join('\n');
+  return content == null ? '' : JSON.stringify(content);
+}
+
+/** Adds the failing CLI's screen and Redline's log to an error, for the report. */
+async function explain(err, pane, r) {
+  err.message += `\n--- screen ---\n${await pane?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
+  return err;
+}
+
+describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip: !claudeInstalled() && 'claude not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  const API_KEY = 'sk-ant-api03-redline-hooks-0123456789abcdefghijklmnop';
+  let ws, home, r, api, tmux, c;
+
+  before(async () => {
+    ws = realTmpDir('rl-hooks-claude-ws-');
+    home = realTmpDir('rl-hooks-claude-home-');
+    api = await startFakeApi({ log });
+    r = await startRedline({ workspaces: [ws] });
+    // What a user has: the default permission mode (every edit would ask), no IDE connection.
+    await writeClaudeConfig(home, { workspaces: [ws], apiKey: API_KEY });
+    const { settings, entry } = await installHook(r, 'claude', home, path.join(home, '.claude', 'settings.json'));
+    assert.equal(settings.permissions.defaultMode, 'default', 'install kept the user settings');
+    assert.equal(entry.timeout, 3600);
+    assert.equal(settings.hooks.PreToolUse.find((g) => g.hooks.includes(entry)).matcher, 'Write|Edit');
+    tmux = await startTmux();
+    const env = claudeEnv({ home, apiBaseUrl: api.baseURL, apiKey: API_KEY, extra: { XDG_RUNTIME_DIR: r.dirs.runtime } });
+    c = await tmux.claude({ name: 'hooks', cwd: ws, env, args: [] });
+    await c.waitForScreen(/for shortcuts/, STEP_MS, 'claude to be ready');
+  });
+
+  after(async () => {
+    await tmux?.stop();
+    await r?.stop();
+    await api?.close();
+    removeDirs(ws, home);
+  });
+
+  /**
+   * Prompts claude into `tool` on `name` (after the Read it needs); resolves with the hook's
+   * review and the plan. claude must not show its own prompt: the hook has not answered yet.
+   */
+  async function propose(tag, name, tool, input) {
+    const filePath = path.join(ws, name);
+    const trigger = `REDLINE-HOOK-${tag}`;
+    const plan = api.addPlan({ trigger, filePath, tool, input: { file_path: filePath, ...input }, final: `done ${tag}` });
+    await c.submit(`${trigger} please`);
+    const review = await reviewOf(r, filePath, 'Claude Code');
+    return { review, plan, filePath };
+  }
+
+  /** The request that carries the tool's result back to the model, once the turn is over. */
+  async function toolResult(plan, tag) {
+    const q = await api.waitFor((q) => q.decision.kind === 'final' && q.decision.plan === plan, STEP_MS, `the ${tag} tool result`);
+    await c.waitForScreen(new RegExp(`● done ${tag}`), STEP_MS, `the end of turn ${tag}`);
+    return q.decision.result;
+  }
+
+  test('accept: allow, and claude writes exactly the proposal without asking again', async () => {
+    const file = path.join(ws, 'a.txt');
+    fs.writeFileSync(file, 'one\ntwo\n');
+    try {
+      const { review, plan } = await propose('A', 'a.txt', 'Write', { content: 'one\ntwo\nthree\n' });
+      assert.equal(review.readOnly ?? null, null, 'Claude Code takes the reviewer\'s edits');
+      await ok(r, ['review', 'accept', String(review.id)]);
+      const result = await toolResult(plan, 'A');
+      assert.doesNotMatch(textOf(result.content), /error|denied|rejected/i, textOf(result.content));
+      assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\nthree\n');
+      assert.doesNotMatch(await c.screen(), /Do you want to (make this edit|create|overwrite)/, 'claude asked its own permission after allow');
+    } catch (err) {
+      throw await explain(err, c, r);
+    }
+  });
+
+  test('accept with the reviewer\'s text (an Edit): the file ends exactly as that text', async () => {
+    const file = path.join(ws, 'b.txt');
+    fs.writeFileSync(file, 'alpha\nbeta\ngamma\n');
+    const edited = path.join(home, 'b.edited');
+    fs.writeFileSync(edited, 'alpha\nBETA, as the reviewer wrote it\ngamma\ndelta\n');
+    try {
+      const { review, plan } = await propose('B', 'b.txt', 'Edit', { old_string: 'beta', new_string: 'BETA', replace_all: false });
+      await ok(r, ['review', 'accept', String(review.id), '--content-file', edited]);
+      const result = await toolResult(plan, 'B');
+      assert.doesNotMatch(textOf(result.content), /error|denied|rejected/i, textOf(result.content));
+      assert.equal(fs.readFileSync(file, 'utf8'), fs.readFileSync(edited, 'utf8'));
+    } catch (err) {
+      throw await explain(err, c, r);
+    }
+  });
+
+  test('reject: deny; the file is unchanged and the model reads the reason, naming the file', async () => {
+    const file = path.join(ws, 'c.txt');
+    fs.writeFileSync(file, 'keep me\n');
+    try {
+      const { review, plan } = await propose('C', 'c.txt', 'Edit', { old_string: 'keep', new_string: 'drop', replace_all: false });
+      await ok(r, ['review', 'reject', String(review.id)]);
+      const result = await toolResult(plan, 'C');
+      const said = textOf(result.content);
+      assert.match(said, /rejected/i, said);
+      assert.ok(said.includes(file), `the model is told which file: ${said}`);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
+    } catch (err) {
+      throw await explain(err, c, r);
+    }
+  });
+});
