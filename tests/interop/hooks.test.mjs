@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { startRedline } from './lib/redline.mjs';
+import { pollUntil } from './lib/wait.mjs';
 import { privateTmux, paneCommand, tmuxPane } from './lib/tmux.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
 import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
@@ -33,8 +34,17 @@ function realTmpDir(prefix) {
 }
 
 /** Removes the test's dirs; retries, as a CLI killed with its tmux may still be writing there. */
-function removeDirs(...dirs) {
-  for (const d of dirs) if (d) fs.rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+async function removeDirs(...dirs) {
+  for (const d of dirs.filter(Boolean)) {
+    await pollUntil(() => {
+      try {
+        fs.rmSync(d, { recursive: true, force: true });
+        return { ok: true };
+      } catch (err) {
+        return { ok: false, value: err.message };
+      }
+    }, 10_000, `${d} to be removed`);
+  }
 }
 
 /** `redline ARGS` that must succeed; resolves with its stdout. */
@@ -103,7 +113,7 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
     await tmux?.stop();
     await r?.stop();
     await api?.close();
-    removeDirs(ws, home);
+    await removeDirs(ws, home);
   });
 
   /**
@@ -123,6 +133,7 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
   async function toolResult(plan, tag) {
     const q = await api.waitFor((q) => q.decision.kind === 'final' && q.decision.plan === plan, STEP_MS, `the ${tag} tool result`);
     await c.waitForScreen(new RegExp(`● done ${tag}`), STEP_MS, `the end of turn ${tag}`);
+    if (process.env.HOOKS_DEBUG) { const b = JSON.stringify(q.body); const i = b.indexOf('Read it again'); console.log('CLAUDE NOTE', tag, i, b.slice(Math.max(0, i - 600), i + 100)); }
     return q.decision.result;
   }
 
@@ -171,6 +182,241 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
       assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
     } catch (err) {
       throw await explain(err, c, r);
+    }
+  });
+});
+
+/** Gemini CLI's user settings for an offline run: API-key auth, IDE mode off, no chatter. */
+const GEMINI_SETTINGS = {
+  security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+  ide: { enabled: false, hasSeenNudge: true },
+  general: { disableAutoUpdate: true, disableUpdateNag: true },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+  ui: { theme: 'Default' },
+};
+
+/**
+ * The real `gemini` in a private tmux: `home` holds its settings (with Redline's hook), the model
+ * is `model`, and XDG_RUNTIME_DIR leads its hook to Redline.
+ */
+async function startGemini({ ws, home, model, r, approvalMode }) {
+  const server = await privateTmux('redline-hooks-gemini-');
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    TMPDIR: path.join(home, 'tmp'),
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    GEMINI_API_KEY: 'dummy-key-for-the-fake-model',
+    GOOGLE_GEMINI_BASE_URL: model.baseURL,
+    XDG_RUNTIME_DIR: r.dirs.runtime,
+  };
+  fs.mkdirSync(env.TMPDIR, { recursive: true });
+  const cmd = paneCommand('gemini', { env, argv: [process.execPath, GEMINI_BIN, '--approval-mode', approvalMode] });
+  await server.tmux(['new-session', '-d', '-s', 'g', '-x', '200', '-y', '50', '-c', ws, cmd]);
+  const pane = tmuxPane(server.tmux, 'g:0.0', { label: 'gemini', inputLine: /^\s*[>!*]\s/ });
+  return { ...pane, stop: server.stop };
+}
+
+describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip: !fs.existsSync(GEMINI_BIN) && 'gemini not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  let ws, home, r, model, g;
+
+  before(async () => {
+    ws = realTmpDir('rl-hooks-gemini-ws-');
+    home = realTmpDir('rl-hooks-gemini-home-');
+    model = await startGeminiFakeModel({ log });
+    r = await startRedline({ workspaces: [ws] });
+    const file = path.join(home, '.gemini', 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(GEMINI_SETTINGS, null, 2));
+    const { settings, entry } = await installHook(r, 'gemini', home, file);
+    assert.equal(entry.timeout, 3_600_000, 'Gemini CLI reads the timeout in ms');
+    assert.equal(settings.hooks.BeforeTool.find((grp) => grp.hooks.includes(entry)).matcher, 'write_file|replace');
+    assert.equal(settings.ide.enabled, false, 'install kept the user settings');
+    // auto_edit: what a Redline user picks, so an edit is asked once (in Redline), not twice.
+    g = await startGemini({ ws, home, model, r, approvalMode: 'auto_edit' });
+    await g.waitForScreen(/Type your message/, STEP_MS, 'gemini to show its input prompt');
+  });
+
+  after(async () => {
+    await g?.stop();
+    await r?.stop();
+    await model?.close();
+    await removeDirs(ws, home);
+  });
+
+  async function propose(tag, filePath, tool, args) {
+    const trigger = `REDLINE-HOOK-${tag}`;
+    model.setPlan({ trigger, tool, args: { file_path: filePath, ...args }, final: `Gemini done ${tag}.` });
+    await g.submit(`Please do ${trigger}`);
+    return reviewOf(r, filePath, 'Gemini CLI');
+  }
+
+  async function toolResult(tag) {
+    const q = await model.waitFor((q) => q.decision.kind === 'final' && q.decision.trigger === `REDLINE-HOOK-${tag}`, STEP_MS, `the ${tag} tool result`);
+    await g.waitForScreen(new RegExp(`Gemini done ${tag}\\.`), STEP_MS, `the end of turn ${tag}`);
+    if (process.env.HOOKS_DEBUG) { const b = JSON.stringify(q.body); const i = b.indexOf('Read it again'); console.log('GEMINI NOTE', tag, i, b.slice(Math.max(0, i - 600), i + 100)); }
+    return q.decision.toolResult;
+  }
+
+  test('accept (write_file): the file ends exactly as proposed', async () => {
+    const file = path.join(ws, 'a.txt');
+    fs.writeFileSync(file, 'one\n');
+    try {
+      const review = await propose('A', file, 'write_file', { content: 'one\ntwo from gemini\n' });
+      assert.equal(review.readOnly ?? null, null, 'Gemini CLI takes the reviewer\'s edits');
+      await ok(r, ['review', 'accept', String(review.id)]);
+      const said = await toolResult('A');
+      assert.doesNotMatch(said, /error|denied|blocked/i, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo from gemini\n');
+    } catch (err) {
+      throw await explain(err, g, r);
+    }
+  });
+
+  test('accept with the reviewer\'s text (replace): the file ends exactly as that text', async () => {
+    const file = path.join(ws, 'b.txt');
+    fs.writeFileSync(file, 'alpha\nbeta\ngamma\n');
+    const edited = path.join(home, 'b.edited');
+    fs.writeFileSync(edited, 'alpha\nBETA, as the reviewer wrote it\ngamma\ndelta\n');
+    try {
+      const review = await propose('B', file, 'replace', { old_string: 'beta', new_string: 'BETA', instruction: 'Capitalise beta.' });
+      await ok(r, ['review', 'accept', String(review.id), '--content-file', edited]);
+      const said = await toolResult('B');
+      assert.doesNotMatch(said, /error|denied|blocked/i, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), fs.readFileSync(edited, 'utf8'));
+    } catch (err) {
+      throw await explain(err, g, r);
+    }
+  });
+
+  test('reject (write_file): the file is unchanged and the model reads the reason, naming the file', async () => {
+    const file = path.join(ws, 'c.txt');
+    fs.writeFileSync(file, 'keep me\n');
+    try {
+      const review = await propose('C', file, 'write_file', { content: 'dropped\n' });
+      await ok(r, ['review', 'reject', String(review.id)]);
+      const said = await toolResult('C');
+      assert.match(said, /rejected/i, said);
+      assert.ok(said.includes(file), `the model is told which file: ${said}`);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
+    } catch (err) {
+      throw await explain(err, g, r);
+    }
+  });
+});
+
+/**
+ * The real `qwen` in a private tmux, `home` holding its settings (with Redline's hook) and IDE
+ * mode off; `approvalMode` is its own approval, which runs before its PreToolUse hooks.
+ */
+async function startQwenHooked({ ws, home, model, r, approvalMode }) {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    TMPDIR: path.join(home, 'tmp'),
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    OPENAI_API_KEY: 'dummy-key-for-the-fake-model',
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_MODEL: model.model,
+    XDG_RUNTIME_DIR: r.dirs.runtime,
+  };
+  fs.mkdirSync(env.TMPDIR, { recursive: true });
+  const q = await startQwen({ cwd: ws, env, args: ['--approval-mode', approvalMode], name: `qwen-${approvalMode}` });
+  await q.waitForScreen(/Type your message/, STEP_MS, 'qwen to show its input prompt');
+  return q;
+}
+
+describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !qwenInstalled() && 'qwen not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  let ws, home, r, model, q;
+
+  before(async () => {
+    ws = realTmpDir('rl-hooks-qwen-ws-');
+    home = realTmpDir('rl-hooks-qwen-home-');
+    model = await startFakeModel({ log });
+    r = await startRedline({ workspaces: [ws] });
+    const file = await writeQwenSettings(home);
+    const base = JSON.parse(fs.readFileSync(file, 'utf8'));
+    base.ide.enabled = false;
+    fs.writeFileSync(file, JSON.stringify(base, null, 2));
+    const { settings, entry } = await installHook(r, 'qwen', home, file);
+    assert.equal(entry.timeout, 3_600_000, 'Qwen Code reads a timeout of 1000 or more in ms');
+    assert.equal(settings.hooks.PreToolUse.find((grp) => grp.hooks.includes(entry)).matcher, 'write_file|edit');
+    assert.equal(settings.ide.enabled, false, 'install kept the user settings');
+    // auto-edit: Qwen's own approval would ask first and then the hook; a Redline user lets
+    // Redline be the one question.
+    q = await startQwenHooked({ ws, home, model, r, approvalMode: 'auto-edit' });
+  });
+
+  after(async () => {
+    await q?.stop();
+    await r?.stop();
+    await model?.close();
+    await removeDirs(ws, home);
+  });
+
+  async function propose(tag, filePath, tool, args) {
+    const trigger = `REDLINE-HOOK-${tag}`;
+    model.setPlan({ trigger, filePath, tool, args: { file_path: filePath, ...args }, final: `Qwen done ${tag}.` });
+    await q.submit(`Please do ${trigger}`);
+    return reviewOf(r, filePath, 'Qwen Code');
+  }
+
+  async function toolResult(tag) {
+    const x = await model.waitFor((x) => x.decision.kind === 'final' && x.decision.trigger === `REDLINE-HOOK-${tag}`, STEP_MS, `the ${tag} tool result`);
+    await q.waitForScreen(new RegExp(`Qwen done ${tag}\\.`), STEP_MS, `the end of turn ${tag}`);
+    if (process.env.HOOKS_DEBUG) console.log('QWEN RESULT', tag, x.decision.toolResult, await q.screen());
+    return x.decision.toolResult;
+  }
+
+  test('accept (write_file): the file ends exactly as proposed', async () => {
+    const file = path.join(ws, 'a.txt');
+    fs.writeFileSync(file, 'one\n');
+    try {
+      const review = await propose('A', file, 'write_file', { content: 'one\ntwo from qwen\n' });
+      await ok(r, ['review', 'accept', String(review.id)]);
+      const said = await toolResult('A');
+      assert.doesNotMatch(said, /error|denied|blocked/i, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo from qwen\n');
+    } catch (err) {
+      throw await explain(err, q, r);
+    }
+  });
+
+  test('the review is read-only: accepting with the reviewer\'s text is refused, a plain accept writes the proposal', async () => {
+    const file = path.join(ws, 'b.txt');
+    fs.writeFileSync(file, 'alpha\nbeta\n');
+    const edited = path.join(home, 'b.edited');
+    fs.writeFileSync(edited, 'the reviewer\'s text\n');
+    try {
+      const review = await propose('B', file, 'edit', { old_string: 'beta', new_string: 'BETA' });
+      assert.match(review.readOnly ?? '', /Qwen Code/, JSON.stringify(review));
+      const refused = await r.run(['review', 'accept', String(review.id), '--content-file', edited]);
+      assert.notEqual(refused.code, 0, `accept --content-file of a read-only review: ${refused.stdout} ${refused.stderr}`);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'alpha\nbeta\n', 'nothing written while the review is open');
+      await ok(r, ['review', 'accept', String(review.id)]);
+      const said = await toolResult('B');
+      assert.doesNotMatch(said, /error|denied|blocked/i, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'alpha\nBETA\n');
+    } catch (err) {
+      throw await explain(err, q, r);
+    }
+  });
+
+  test('reject (edit): the file is unchanged and the model reads the reason, naming the file', async () => {
+    const file = path.join(ws, 'c.txt');
+    fs.writeFileSync(file, 'keep me\n');
+    try {
+      const review = await propose('C', file, 'edit', { old_string: 'keep', new_string: 'drop' });
+      await ok(r, ['review', 'reject', String(review.id)]);
+      const said = await toolResult('C');
+      assert.match(said, /rejected/i, said);
+      assert.ok(said.includes(file), `the model is told which file: ${said}`);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
+    } catch (err) {
+      throw await explain(err, q, r);
     }
   });
 });
