@@ -126,15 +126,16 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
     const plan = api.addPlan({ trigger, filePath, tool, input: { file_path: filePath, ...input }, final: `done ${tag}` });
     await c.submit(`${trigger} please`);
     const review = await reviewOf(r, filePath, 'Claude Code');
+    // The hook runs before claude's permission check: no prompt of its own while Redline asks.
+    assert.doesNotMatch(await c.screen(), /Do you want to/, 'claude asked its own permission before the hook answered');
     return { review, plan, filePath };
   }
 
-  /** The request that carries the tool's result back to the model, once the turn is over. */
+  /** The request that carries the tool's result back to the model (once the turn is over). */
   async function toolResult(plan, tag) {
     const q = await api.waitFor((q) => q.decision.kind === 'final' && q.decision.plan === plan, STEP_MS, `the ${tag} tool result`);
     await c.waitForScreen(new RegExp(`● done ${tag}`), STEP_MS, `the end of turn ${tag}`);
-    if (process.env.HOOKS_DEBUG) { const b = JSON.stringify(q.body); const i = b.indexOf('Read it again'); console.log('CLAUDE NOTE', tag, i, b.slice(Math.max(0, i - 600), i + 100)); }
-    return q.decision.result;
+    return q;
   }
 
   test('accept: allow, and claude writes exactly the proposal without asking again', async () => {
@@ -144,7 +145,7 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
       const { review, plan } = await propose('A', 'a.txt', 'Write', { content: 'one\ntwo\nthree\n' });
       assert.equal(review.readOnly ?? null, null, 'Claude Code takes the reviewer\'s edits');
       await ok(r, ['review', 'accept', String(review.id)]);
-      const result = await toolResult(plan, 'A');
+      const { decision: { result } } = await toolResult(plan, 'A');
       assert.doesNotMatch(textOf(result.content), /error|denied|rejected/i, textOf(result.content));
       assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\nthree\n');
       assert.doesNotMatch(await c.screen(), /Do you want to (make this edit|create|overwrite)/, 'claude asked its own permission after allow');
@@ -161,8 +162,13 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
     try {
       const { review, plan } = await propose('B', 'b.txt', 'Edit', { old_string: 'beta', new_string: 'BETA', replace_all: false });
       await ok(r, ['review', 'accept', String(review.id), '--content-file', edited]);
-      const result = await toolResult(plan, 'B');
-      assert.doesNotMatch(textOf(result.content), /error|denied|rejected/i, textOf(result.content));
+      const q = await toolResult(plan, 'B');
+      const said = textOf(q.decision.result.content);
+      assert.doesNotMatch(said, /error|denied|rejected/i, said);
+      // Redline's additionalContext reaches the model, after the tool's result (claude sends it
+      // as a system message: "PreToolUse:Edit hook additional context: ...").
+      const notes = q.body.messages.filter((m) => m.role === 'system').map((m) => textOf(m.content));
+      assert.ok(notes.some((n) => n.includes('changed it before it was written') && n.includes(file)), JSON.stringify(notes));
       assert.equal(fs.readFileSync(file, 'utf8'), fs.readFileSync(edited, 'utf8'));
     } catch (err) {
       throw await explain(err, c, r);
@@ -175,7 +181,7 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
     try {
       const { review, plan } = await propose('C', 'c.txt', 'Edit', { old_string: 'keep', new_string: 'drop', replace_all: false });
       await ok(r, ['review', 'reject', String(review.id)]);
-      const result = await toolResult(plan, 'C');
+      const { decision: { result } } = await toolResult(plan, 'C');
       const said = textOf(result.content);
       assert.match(said, /rejected/i, said);
       assert.ok(said.includes(file), `the model is told which file: ${said}`);
@@ -186,9 +192,12 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
   });
 });
 
-/** Gemini CLI's user settings for an offline run: API-key auth, IDE mode off, no chatter. */
+/**
+ * Gemini CLI's user settings for an offline run: API-key auth, IDE mode off, no chatter; folder
+ * trust at its default (on), so each test's home says whether the workspace is trusted.
+ */
 const GEMINI_SETTINGS = {
-  security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+  security: { auth: { selectedType: 'gemini-api-key' } },
   ide: { enabled: false, hasSeenNudge: true },
   general: { disableAutoUpdate: true, disableUpdateNag: true },
   privacy: { usageStatisticsEnabled: false },
@@ -230,6 +239,8 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
     const file = path.join(home, '.gemini', 'settings.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, JSON.stringify(GEMINI_SETTINGS, null, 2));
+    // What answering "trust this folder" to gemini's first-run dialog stores.
+    fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'TRUST_FOLDER' }));
     const { settings, entry } = await installHook(r, 'gemini', home, file);
     assert.equal(entry.timeout, 3_600_000, 'Gemini CLI reads the timeout in ms');
     assert.equal(settings.hooks.BeforeTool.find((grp) => grp.hooks.includes(entry)).matcher, 'write_file|replace');
@@ -256,7 +267,6 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
   async function toolResult(tag) {
     const q = await model.waitFor((q) => q.decision.kind === 'final' && q.decision.trigger === `REDLINE-HOOK-${tag}`, STEP_MS, `the ${tag} tool result`);
     await g.waitForScreen(new RegExp(`Gemini done ${tag}\\.`), STEP_MS, `the end of turn ${tag}`);
-    if (process.env.HOOKS_DEBUG) { const b = JSON.stringify(q.body); const i = b.indexOf('Read it again'); console.log('GEMINI NOTE', tag, i, b.slice(Math.max(0, i - 600), i + 100)); }
     return q.decision.toolResult;
   }
 
@@ -285,9 +295,74 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
       await ok(r, ['review', 'accept', String(review.id), '--content-file', edited]);
       const said = await toolResult('B');
       assert.doesNotMatch(said, /error|denied|blocked/i, said);
+      // Gemini's own note; Redline's additionalContext does not reach the model (skipped below).
+      assert.match(said, /Tool input parameters were modified by a hook/, said);
       assert.equal(fs.readFileSync(file, 'utf8'), fs.readFileSync(edited, 'utf8'));
     } catch (err) {
       throw await explain(err, g, r);
+    }
+  });
+
+  test('accept with edits: the model reads Redline\'s note that the user changed the text', {
+    skip: 'Gemini CLI 0.61.0 reads additionalContext only from AfterTool hooks, not BeforeTool: the model gets only "[System] Tool input parameters were modified by a hook before execution."',
+  }, () => {});
+
+  test('approval mode "default": the hook asks first, then gemini asks its own confirmation of the reviewer\'s text', async () => {
+    const file = path.join(ws, 'd.txt');
+    fs.writeFileSync(file, 'first\n');
+    const edited = path.join(home, 'd.edited');
+    fs.writeFileSync(edited, 'first\nsecond, from the reviewer\n');
+    const d = await startGemini({ ws, home, model, r, approvalMode: 'default' });
+    try {
+      await d.waitForScreen(/Type your message/, STEP_MS, 'gemini (default mode) to show its input prompt');
+      const trigger = 'REDLINE-HOOK-D';
+      model.setPlan({ trigger, tool: 'write_file', args: { file_path: file, content: 'first\nsecond, from gemini\n' }, final: 'Gemini done D.' });
+      await d.submit(`Please do ${trigger}`);
+      const review = await reviewOf(r, file, 'Gemini CLI');
+      assert.doesNotMatch(await d.screen(), /Apply this change\?/, 'gemini asked before its hook answered');
+      await ok(r, ['review', 'accept', String(review.id), '--content-file', edited]);
+      // Its confirmation comes after the hook, and shows the text the hook put in.
+      const asked = await d.waitForScreen(/Apply this change\?/, STEP_MS, 'gemini to ask its own confirmation after the hook');
+      assert.match(asked, /second, from the reviewer/);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'first\n', 'nothing written before gemini\'s own confirmation');
+      await d.keys('Enter');
+      await model.waitFor((x) => x.decision.kind === 'final' && x.decision.trigger === trigger, STEP_MS, 'the D tool result');
+      assert.equal(fs.readFileSync(file, 'utf8'), fs.readFileSync(edited, 'utf8'));
+    } catch (err) {
+      throw await explain(err, d, r);
+    } finally {
+      await d.stop();
+    }
+  });
+
+  test('folder trust on (its default) and the folder not trusted: gemini skips every hook, Redline is never asked', async () => {
+    // A second home: the same settings and hook, and this workspace marked "do not trust" (what
+    // answering no to gemini's trust dialog stores).
+    const home2 = realTmpDir('rl-hooks-gemini-untrusted-');
+    fs.mkdirSync(path.join(home2, '.gemini'));
+    fs.copyFileSync(path.join(home, '.gemini', 'settings.json'), path.join(home2, '.gemini', 'settings.json'));
+    fs.writeFileSync(path.join(home2, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'DO_NOT_TRUST' }));
+    const file = path.join(ws, 'e.txt');
+    fs.writeFileSync(file, 'first\n');
+    const d = await startGemini({ ws, home: home2, model, r, approvalMode: 'default' });
+    try {
+      await d.waitForScreen(/Type your message/, STEP_MS, 'gemini (untrusted folder) to show its input prompt');
+      const trigger = 'REDLINE-HOOK-E';
+      model.setPlan({ trigger, tool: 'write_file', args: { file_path: file, content: 'first\nsecond, from gemini\n' }, final: 'Gemini done E.' });
+      await d.submit(`Please do ${trigger}`);
+      // Gemini's own confirmation is the only question: no hook ran, so no review is open.
+      const asked = await d.waitForScreen(/Apply this change\?/, STEP_MS, 'gemini to ask its own confirmation');
+      assert.doesNotMatch(asked, /Executing Hook/, 'gemini shows no hook running');
+      assert.deepEqual(await r.json(['review', 'list', '--json']), [], 'no review: gemini ran no hook');
+      await d.keys('Enter');
+      await model.waitFor((x) => x.decision.kind === 'final' && x.decision.trigger === trigger, STEP_MS, 'the E tool result');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'first\nsecond, from gemini\n', 'written with no review in Redline');
+      assert.deepEqual(await r.json(['review', 'list', '--json']), [], 'still no review after the write');
+    } catch (err) {
+      throw await explain(err, d, r);
+    } finally {
+      await d.stop();
+      await removeDirs(home2);
     }
   });
 
@@ -367,7 +442,6 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
   async function toolResult(tag) {
     const x = await model.waitFor((x) => x.decision.kind === 'final' && x.decision.trigger === `REDLINE-HOOK-${tag}`, STEP_MS, `the ${tag} tool result`);
     await q.waitForScreen(new RegExp(`Qwen done ${tag}\\.`), STEP_MS, `the end of turn ${tag}`);
-    if (process.env.HOOKS_DEBUG) console.log('QWEN RESULT', tag, x.decision.toolResult, await q.screen());
     return x.decision.toolResult;
   }
 
@@ -402,6 +476,29 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
       assert.equal(fs.readFileSync(file, 'utf8'), 'alpha\nBETA\n');
     } catch (err) {
       throw await explain(err, q, r);
+    }
+  });
+
+  test('approval mode "default": qwen asks its own confirmation first, and only then runs the hook', async () => {
+    const file = path.join(ws, 'd.txt');
+    fs.writeFileSync(file, 'first\n');
+    const d = await startQwenHooked({ ws, home, model, r, approvalMode: 'default' });
+    try {
+      const trigger = 'REDLINE-HOOK-D';
+      model.setPlan({ trigger, filePath: file, tool: 'write_file', args: { file_path: file, content: 'first\nsecond, from qwen\n' }, final: 'Qwen done D.' });
+      await d.submit(`Please do ${trigger}`);
+      await d.waitForScreen(/Apply this change\?/, STEP_MS, 'qwen to ask its own confirmation');
+      assert.deepEqual(await r.json(['review', 'list', '--json']), [], 'no review while qwen asks: its hook has not run');
+      await d.keys('Enter');
+      const review = await reviewOf(r, file, 'Qwen Code');
+      await ok(r, ['review', 'reject', String(review.id)]);
+      const x = await model.waitFor((x) => x.decision.kind === 'final' && x.decision.trigger === trigger, STEP_MS, 'the D tool result');
+      assert.ok(x.decision.toolResult.includes(file), x.decision.toolResult);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'first\n', 'rejected in Redline after qwen\'s own yes: not written');
+    } catch (err) {
+      throw await explain(err, d, r);
+    } finally {
+      await d.stop();
     }
   });
 
