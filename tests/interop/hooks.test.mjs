@@ -90,7 +90,7 @@ async function explain(err, pane, r) {
 
 describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip: !claudeInstalled() && 'claude not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
   const API_KEY = 'sk-ant-api03-redline-hooks-0123456789abcdefghijklmnop';
-  let ws, home, r, api, tmux, c;
+  let ws, home, r, api, tmux, c, firstReview;
 
   before(async () => {
     ws = realTmpDir('rl-hooks-claude-ws-');
@@ -143,6 +143,7 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
     fs.writeFileSync(file, 'one\ntwo\n');
     try {
       const { review, plan } = await propose('A', 'a.txt', 'Write', { content: 'one\ntwo\nthree\n' });
+      firstReview = review;
       assert.equal(review.readOnly ?? null, null, 'Claude Code takes the reviewer\'s edits');
       await ok(r, ['review', 'accept', String(review.id)]);
       const { decision: { result } } = await toolResult(plan, 'A');
@@ -173,6 +174,12 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
     } catch (err) {
       throw await explain(err, c, r);
     }
+  });
+
+  test('the review names the claude process that asked, and its terminal', {
+    skip: 'claude 2.1.332 runs a hook as `/bin/sh -c CMD` in a new session with no terminal; Redline stops at a shell heading its session and names "dash" (no tty) instead of Claude Code',
+  }, () => {
+    assert.equal(firstReview?.client.process?.program, 'Claude Code');
   });
 
   test('reject: deny; the file is unchanged and the model reads the reason, naming the file', async () => {
@@ -229,7 +236,7 @@ async function startGemini({ ws, home, model, r, approvalMode }) {
 }
 
 describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip: !fs.existsSync(GEMINI_BIN) && 'gemini not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
-  let ws, home, r, model, g;
+  let ws, home, r, model, g, firstReview;
 
   before(async () => {
     ws = realTmpDir('rl-hooks-gemini-ws-');
@@ -275,6 +282,7 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
     fs.writeFileSync(file, 'one\n');
     try {
       const review = await propose('A', file, 'write_file', { content: 'one\ntwo from gemini\n' });
+      firstReview = review;
       assert.equal(review.readOnly ?? null, null, 'Gemini CLI takes the reviewer\'s edits');
       await ok(r, ['review', 'accept', String(review.id)]);
       const said = await toolResult('A');
@@ -301,6 +309,15 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
     } catch (err) {
       throw await explain(err, g, r);
     }
+  });
+
+  test('the review names the gemini process that asked, and its terminal', () => {
+    // Gemini runs the hook without a new session, so Redline finds it above the hook.
+    const p = firstReview?.client.process;
+    assert.equal(p?.program, 'Gemini CLI', JSON.stringify(firstReview?.client));
+    assert.equal(p?.version, '0.61.0');
+    assert.equal(p?.cwd, ws);
+    assert.match(p?.tty ?? '', /^\/dev\/pts\/\d+$/);
   });
 
   test('accept with edits: the model reads Redline\'s note that the user changed the text', {
@@ -405,7 +422,7 @@ async function startQwenHooked({ ws, home, model, r, approvalMode }) {
 }
 
 describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !qwenInstalled() && 'qwen not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
-  let ws, home, r, model, q;
+  let ws, home, r, model, q, firstReview;
 
   before(async () => {
     ws = realTmpDir('rl-hooks-qwen-ws-');
@@ -450,6 +467,7 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
     fs.writeFileSync(file, 'one\n');
     try {
       const review = await propose('A', file, 'write_file', { content: 'one\ntwo from qwen\n' });
+      firstReview = review;
       await ok(r, ['review', 'accept', String(review.id)]);
       const said = await toolResult('A');
       assert.doesNotMatch(said, /error|denied|blocked/i, said);
@@ -500,6 +518,12 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
     } finally {
       await d.stop();
     }
+  });
+
+  test('the review names the qwen process that asked, and its terminal', {
+    skip: 'qwen 0.24.4 spawns the hook command itself as the head of a new session with no terminal; Redline then names the hook ("redline", no tty) instead of Qwen Code',
+  }, () => {
+    assert.equal(firstReview?.client.process?.program, 'Qwen Code');
   });
 
   test('reject (edit): the file is unchanged and the model reads the reason, naming the file', async () => {
