@@ -75,11 +75,44 @@ async function reviewOf(r, filePath, cliName) {
   return review;
 }
 
+/** The pids of running `redline hook CLI` processes (what a CLI started for its hook). */
+function hookPids(r, cli) {
+  const pids = [];
+  for (const pid of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    let argv;
+    try {
+      argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (argv[0] === r.bin && argv[1] === 'hook' && argv[2] === cli) pids.push(Number(pid));
+  }
+  return pids;
+}
+
 /** The text of a tool result as the model API got it (a string or a list of text blocks). */
 function textOf(content) {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((b) => (typeof b === 'string' ? b : b?.text ?? textOf(b?.content))).join('\n');
   return content == null ? '' : JSON.stringify(content);
+}
+
+/**
+ * Types `text` into `pane` and presses Enter until the model API has it (`sent(ms)` resolves):
+ * a TUI busy redrawing (gemini just after a turn) may drop an Enter, and its screen cannot tell
+ * a submitted prompt from one still in the input box.
+ */
+async function submitUntilSent(pane, text, sent) {
+  await pane.submit(text);
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    try {
+      return await sent(2000);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await pane.keys('Enter');
+    }
+  }
 }
 
 /** Adds the failing CLI's screen and Redline's log to an error, for the report. */
@@ -124,7 +157,7 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
     const filePath = path.join(ws, name);
     const trigger = `REDLINE-HOOK-${tag}`;
     const plan = api.addPlan({ trigger, filePath, tool, input: { file_path: filePath, ...input }, final: `done ${tag}` });
-    await c.submit(`${trigger} please`);
+    await submitUntilSent(c, `${trigger} please`, (ms) => api.waitFor((x) => x.decision.plan === plan, ms, `claude to send ${trigger}`));
     const review = await reviewOf(r, filePath, 'Claude Code');
     // The hook runs before claude's permission check: no prompt of its own while Redline asks.
     assert.doesNotMatch(await c.screen(), /Do you want to/, 'claude asked its own permission before the hook answered');
@@ -193,6 +226,25 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
       assert.match(said, /rejected/i, said);
       assert.ok(said.includes(file), `the model is told which file: ${said}`);
       assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
+    } catch (err) {
+      throw await explain(err, c, r);
+    }
+  });
+
+  test('Esc while the review is open: claude stops the hook and Redline withdraws the review', async () => {
+    const file = path.join(ws, 'd.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      await propose('D', 'd.txt', 'Write', { content: 'never\n' });
+      assert.equal(hookPids(r, 'claude').length, 1, 'the hook waits for the review');
+      await c.keys('Escape');
+      await pollUntil(async () => {
+        const list = await r.json(['review', 'list', '--json']);
+        return { ok: list.length === 0, value: list };
+      }, STEP_MS, 'the review to be withdrawn');
+      await pollUntil(async () => ({ ok: hookPids(r, 'claude').length === 0, value: hookPids(r, 'claude') }), STEP_MS, 'the hook to end');
+      await c.waitForScreen(/Rejected write to d\.txt/, STEP_MS, 'claude to show the write as rejected');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n');
     } catch (err) {
       throw await explain(err, c, r);
     }
@@ -267,7 +319,8 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
   async function propose(tag, filePath, tool, args) {
     const trigger = `REDLINE-HOOK-${tag}`;
     model.setPlan({ trigger, tool, args: { file_path: filePath, ...args }, final: `Gemini done ${tag}.` });
-    await g.submit(`Please do ${trigger}`);
+    const before = model.requests.length;
+    await submitUntilSent(g, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'write' && x.n > before, ms, `gemini to send ${trigger}`));
     return reviewOf(r, filePath, 'Gemini CLI');
   }
 
@@ -334,7 +387,8 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
       await d.waitForScreen(/Type your message/, STEP_MS, 'gemini (default mode) to show its input prompt');
       const trigger = 'REDLINE-HOOK-D';
       model.setPlan({ trigger, tool: 'write_file', args: { file_path: file, content: 'first\nsecond, from gemini\n' }, final: 'Gemini done D.' });
-      await d.submit(`Please do ${trigger}`);
+      const before = model.requests.length;
+      await submitUntilSent(d, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'write' && x.n > before, ms, `gemini to send ${trigger}`));
       const review = await reviewOf(r, file, 'Gemini CLI');
       assert.doesNotMatch(await d.screen(), /Apply this change\?/, 'gemini asked before its hook answered');
       await ok(r, ['review', 'accept', String(review.id), '--content-file', edited]);
@@ -366,7 +420,8 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
       await d.waitForScreen(/Type your message/, STEP_MS, 'gemini (untrusted folder) to show its input prompt');
       const trigger = 'REDLINE-HOOK-E';
       model.setPlan({ trigger, tool: 'write_file', args: { file_path: file, content: 'first\nsecond, from gemini\n' }, final: 'Gemini done E.' });
-      await d.submit(`Please do ${trigger}`);
+      const before = model.requests.length;
+      await submitUntilSent(d, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'write' && x.n > before, ms, `gemini to send ${trigger}`));
       // Gemini's own confirmation is the only question: no hook ran, so no review is open.
       const asked = await d.waitForScreen(/Apply this change\?/, STEP_MS, 'gemini to ask its own confirmation');
       assert.doesNotMatch(asked, /Executing Hook/, 'gemini shows no hook running');
@@ -393,6 +448,28 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
       assert.match(said, /rejected/i, said);
       assert.ok(said.includes(file), `the model is told which file: ${said}`);
       assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
+    } catch (err) {
+      throw await explain(err, g, r);
+    }
+  });
+
+  test('Esc while the review is open: gemini stops the hook and Redline withdraws the review', {
+    skip: 'Gemini CLI 0.61.0 does not kill its hook process when the user cancels (Esc): "Request cancelled." but `redline hook` keeps waiting, so the review stays open in Redline until decided (nothing is written) or --deny-after',
+  }, () => {});
+
+  test('Esc while the review is open: gemini cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', async () => {
+    const file = path.join(ws, 'f.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      const review = await propose('F', file, 'write_file', { content: 'never\n' });
+      await g.keys('Escape');
+      await g.waitForScreen(/Request cancelled\./, STEP_MS, 'gemini to cancel the request');
+      assert.equal(hookPids(r, 'gemini').length, 1, 'the hook still runs after the cancel');
+      // Still open, so the user can still decide it: Redline was not told.
+      await ok(r, ['review', 'accept', String(review.id)]);
+      await pollUntil(async () => ({ ok: hookPids(r, 'gemini').length === 0, value: hookPids(r, 'gemini') }), STEP_MS, 'the hook to end once answered');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n', 'the cancelled write is not made when its review is accepted later');
+      assert.ok(!model.requests.some((x) => x.decision.kind === 'final' && x.decision.trigger === 'REDLINE-HOOK-F'), 'no write_file result reaches the model');
     } catch (err) {
       throw await explain(err, g, r);
     }
@@ -452,7 +529,8 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
   async function propose(tag, filePath, tool, args) {
     const trigger = `REDLINE-HOOK-${tag}`;
     model.setPlan({ trigger, filePath, tool, args: { file_path: filePath, ...args }, final: `Qwen done ${tag}.` });
-    await q.submit(`Please do ${trigger}`);
+    const before = model.requests.length;
+    await submitUntilSent(q, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'read' && x.n > before, ms, `qwen to send ${trigger}`));
     return reviewOf(r, filePath, 'Qwen Code');
   }
 
@@ -504,7 +582,8 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
     try {
       const trigger = 'REDLINE-HOOK-D';
       model.setPlan({ trigger, filePath: file, tool: 'write_file', args: { file_path: file, content: 'first\nsecond, from qwen\n' }, final: 'Qwen done D.' });
-      await d.submit(`Please do ${trigger}`);
+      const before = model.requests.length;
+      await submitUntilSent(d, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'read' && x.n > before, ms, `qwen to send ${trigger}`));
       await d.waitForScreen(/Apply this change\?/, STEP_MS, 'qwen to ask its own confirmation');
       assert.deepEqual(await r.json(['review', 'list', '--json']), [], 'no review while qwen asks: its hook has not run');
       await d.keys('Enter');
@@ -536,6 +615,28 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
       assert.match(said, /rejected/i, said);
       assert.ok(said.includes(file), `the model is told which file: ${said}`);
       assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
+    } catch (err) {
+      throw await explain(err, q, r);
+    }
+  });
+
+  test('Esc while the review is open: qwen stops the hook and Redline withdraws the review', {
+    skip: 'Qwen Code 0.24.4 does not kill its hook process when the user cancels (Esc): "Request cancelled." but `redline hook` keeps waiting, so the review stays open in Redline until decided (nothing is written) or --deny-after',
+  }, () => {});
+
+  test('Esc while the review is open: qwen cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', async () => {
+    const file = path.join(ws, 'f.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      const review = await propose('F', file, 'write_file', { content: 'never\n' });
+      await q.keys('Escape');
+      await q.waitForScreen(/Request cancelled\./, STEP_MS, 'qwen to cancel the request');
+      assert.equal(hookPids(r, 'qwen').length, 1, 'the hook still runs after the cancel');
+      // Still open, so the user can still decide it: Redline was not told.
+      await ok(r, ['review', 'accept', String(review.id)]);
+      await pollUntil(async () => ({ ok: hookPids(r, 'qwen').length === 0, value: hookPids(r, 'qwen') }), STEP_MS, 'the hook to end once answered');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n', 'the cancelled write is not made when its review is accepted later');
+      assert.ok(!model.requests.some((x) => x.decision.kind === 'final' && x.decision.trigger === 'REDLINE-HOOK-F'), 'no write_file result reaches the model');
     } catch (err) {
       throw await explain(err, q, r);
     }
