@@ -6,7 +6,9 @@
 // the only review path), and its model API a local fake that proposes one edit per prompt. The
 // hook finds Redline through XDG_RUNTIME_DIR, which the CLI passes on to the command it runs.
 // Per CLI: accept (the file ends as proposed), accept with the reviewer's text (the file ends as
-// that text; Qwen: read-only, refused), reject (the file is unchanged and the model reads why).
+// that text; Qwen: read-only, refused), reject (the file is unchanged and the model reads why);
+// then what the CLI's own approval, folder trust and Esc do around the hook, as observed. What a
+// CLI does not do (yet) is a skipped test that says so. Linux: hook processes are found in /proc.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -20,7 +22,7 @@ import { privateTmux, paneCommand, tmuxPane } from './lib/tmux.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
 import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
 import { startFakeModel } from './qwen-fake-model.mjs';
-import { writeQwenSettings, startQwen, qwenInstalled, QWEN_VERSION } from './qwen-driver.mjs';
+import { writeQwenSettings, startQwen, qwenInstalled } from './qwen-driver.mjs';
 import { startGeminiFakeModel } from './gemini-fake-model.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
