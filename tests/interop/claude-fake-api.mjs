@@ -7,7 +7,8 @@
 //   - a request whose last user message contains a plan's trigger gets a `Read` tool_use of
 //     plan.filePath (claude refuses to overwrite a file it has not read in the session);
 //   - a request whose last message is the result of that Read gets a `Write` tool_use with
-//     plan.content: claude asks for permission and, connected to an IDE, calls `openDiff`;
+//     plan.content (or plan.tool with plan.input: an `Edit`): claude asks for permission and,
+//     connected to an IDE, calls `openDiff`;
 //   - a request whose last message is the result of that Write gets plan.final as text;
 //   - anything else gets "ok".
 // Answers are streamed (SSE) when asked, plain JSON otherwise. Every request is recorded and
@@ -59,8 +60,8 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
         plan: Number(m[2]),
         call: {
           id: `toolu_rl_write_${m[2]}_${++seq}`,
-          name: 'Write',
-          input: { file_path: plan.filePath, content: plan.content },
+          name: plan.tool ?? 'Write',
+          input: plan.input ?? { file_path: plan.filePath, content: plan.content },
         },
       };
     }
@@ -128,7 +129,7 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
     port: server.port,
     baseURL: `http://${host}:${server.port}`,
     requests: seen.requests,
-    /** Adds a plan {trigger, filePath, content, final}; returns its index. */
+    /** Adds a plan {trigger, filePath, content, final, tool?, input?}; returns its index. */
     addPlan(p) {
       plans.push(p);
       return plans.length - 1;

@@ -1,10 +1,12 @@
 // A tiny Gemini API (generateContent / streamGenerateContent / countTokens) that stands in for the
 // model when the real `gemini` binary runs in tests, offline: GOOGLE_GEMINI_BASE_URL points here.
 //
-// Driven by the conversation, given a plan {trigger, filePath, content, final}:
+// Driven by the conversation, given a plan {trigger, filePath, content, final} (or, for another
+// tool such as `replace`, {trigger, tool, args, final}):
 //   - a request without tools (a side request: routing, next-speaker checks, titles) gets a JSON
 //     text that answers those schemas ("the user speaks next");
-//   - a main request whose last user text contains the trigger gets a `write_file` call;
+//   - a main request whose last user text contains the trigger gets a `write_file` call (or
+//     plan.tool with plan.args);
 //   - a main request whose last part answers that call gets plan.final as text (the function
 //     response is kept for the test);
 //   - anything else gets "ok".
@@ -29,11 +31,12 @@ export async function startGeminiFakeModel({ host = '127.0.0.1', log = () => {} 
     const parts = partsOf(body);
     const text = parts.map((p) => p.text ?? '').join('');
     const response = parts.find((p) => p.functionResponse)?.functionResponse;
-    if (plan && response?.name === 'write_file') {
-      return { kind: 'final', text: plan.final, toolResult: JSON.stringify(response.response) };
+    if (plan && response?.name === (plan.tool ?? 'write_file')) {
+      return { kind: 'final', trigger: plan.trigger, text: plan.final, toolResult: JSON.stringify(response.response) };
     }
     if (plan && text.includes(plan.trigger)) {
-      return { kind: 'write', call: { name: 'write_file', args: { file_path: plan.filePath, content: plan.content } } };
+      const call = plan.tool ? { name: plan.tool, args: plan.args } : { name: 'write_file', args: { file_path: plan.filePath, content: plan.content } };
+      return { kind: 'write', call };
     }
     return { kind: 'text', text: 'ok' };
   }

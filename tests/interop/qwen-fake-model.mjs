@@ -7,7 +7,7 @@
 //     gets a `read_file` tool call for plan.filePath (qwen refuses to overwrite a
 //     file it has not read in the session);
 //   - a main request whose last tool result answers that read gets a `write_file`
-//     tool call with plan.content (this is what makes qwen ask for confirmation
+//     tool call with plan.content, or plan.tool with plan.args (this is what makes qwen ask for confirmation
 //     and, in IDE mode, call the companion's `openDiff`);
 //   - a main request whose last tool result answers the write gets plan.final as text;
 //   - anything else gets "ok".
@@ -51,13 +51,13 @@ export async function startFakeModel({ log = () => {}, host = '127.0.0.1' } = {}
         kind: 'write',
         call: {
           id: `rl_write_${++seq}`,
-          name: 'write_file',
-          args: { file_path: plan.filePath, content: plan.content },
+          name: plan.tool ?? 'write_file',
+          args: plan.args ?? { file_path: plan.filePath, content: plan.content },
         },
       };
     }
     if (last?.role === 'tool' && String(last.tool_call_id).startsWith('rl_write_')) {
-      return { kind: 'final', text: plan.final, toolResult: textOf(last.content) };
+      return { kind: 'final', trigger: plan.trigger, text: plan.final, toolResult: textOf(last.content) };
     }
     return { kind: 'text', text: 'ok' };
   }
@@ -169,7 +169,7 @@ export async function startFakeModel({ log = () => {}, host = '127.0.0.1' } = {}
     model: MODEL,
     requests: seen.requests,
     events: seen.events,
-    /** plan = {trigger, filePath, content, final}; null clears it. */
+    /** plan = {trigger, filePath, content, final, tool?, args?}; null clears it. */
     setPlan(p) {
       plan = p;
     },

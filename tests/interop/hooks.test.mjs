@@ -1,0 +1,646 @@
+// Interop: Redline's pre-edit hook (`redline hooks install`) in the REAL claude, gemini and qwen.
+//
+//   cd tests/interop && REDLINE_BIN=/path/to/redline node --test hooks.test.mjs
+//
+// Each CLI runs under a private tmux server with a throwaway HOME, its IDE mode off (the hook is
+// the only review path), and its model API a local fake that proposes one edit per prompt. The
+// hook finds Redline through XDG_RUNTIME_DIR, which the CLI passes on to the command it runs.
+// Per CLI: accept (the file ends as proposed), accept with the reviewer's text (the file ends as
+// that text; Qwen: read-only, refused), reject (the file is unchanged and the model reads why);
+// then what the CLI's own approval, folder trust and Esc do around the hook, as observed. What a
+// CLI does not do (yet) is a skipped test that says so. Linux: hook processes are found in /proc.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { startRedline } from './lib/redline.mjs';
+import { pollUntil } from './lib/wait.mjs';
+import { privateTmux, paneCommand, tmuxPane } from './lib/tmux.mjs';
+import { startFakeApi } from './claude-fake-api.mjs';
+import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
+import { startFakeModel } from './qwen-fake-model.mjs';
+import { writeQwenSettings, startQwen, qwenInstalled } from './qwen-driver.mjs';
+import { startGeminiFakeModel } from './gemini-fake-model.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const GEMINI_BIN = path.join(here, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+const STEP_MS = 45_000;
+const verbose = !!process.env.REDLINE_IT_VERBOSE;
+const log = verbose ? (m) => console.log(m) : () => {};
+
+function realTmpDir(prefix) {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+/** Removes the test's dirs; retries, as a CLI killed with its tmux may still be writing there. */
+async function removeDirs(...dirs) {
+  for (const d of dirs.filter(Boolean)) {
+    await pollUntil(() => {
+      try {
+        fs.rmSync(d, { recursive: true, force: true });
+        return { ok: true };
+      } catch (err) {
+        return { ok: false, value: err.message };
+      }
+    }, 10_000, `${d} to be removed`);
+  }
+}
+
+/** `redline ARGS` that must succeed; resolves with its stdout. */
+async function ok(r, args, opts) {
+  const res = await r.run(args, opts);
+  assert.equal(res.code, 0, `redline ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
+  return res.stdout;
+}
+
+/**
+ * `redline hooks install CLI` run as the CLI's user (its HOME), then the hook it wrote, read back
+ * from the CLI's settings: what the CLI will run.
+ */
+async function installHook(r, cli, home, settingsFile) {
+  await ok(r, ['hooks', 'install', cli], { env: { ...r.env, HOME: home } });
+  const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+  const groups = Object.values(settings.hooks ?? {}).flat();
+  const entry = groups.flatMap((g) => g.hooks ?? []).find((h) => String(h.command).includes(' hook '));
+  assert.ok(entry, `hooks install ${cli} wrote a hook into ${settingsFile}: ${JSON.stringify(settings)}`);
+  assert.ok(entry.command.includes(r.bin), `the hook runs this redline: ${entry.command}`);
+  return { settings, entry };
+}
+
+/** The review Redline opened for `filePath` (it waits for it), checked to come from a hook. */
+async function reviewOf(r, filePath, cliName) {
+  const review = JSON.parse(await ok(r, ['review', 'wait', '--file', filePath, '--timeout', String(STEP_MS / 1000)]));
+  assert.equal(review.client.name, cliName, JSON.stringify(review.client));
+  return review;
+}
+
+/** The pids of running `redline hook CLI` processes (what a CLI started for its hook). */
+function hookPids(r, cli) {
+  const pids = [];
+  for (const pid of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    let argv;
+    try {
+      argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (argv[0] === r.bin && argv[1] === 'hook' && argv[2] === cli) pids.push(Number(pid));
+  }
+  return pids;
+}
+
+/** The text of a tool result as the model API got it (a string or a list of text blocks). */
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((b) => (typeof b === 'string' ? b : b?.text ?? textOf(b?.content))).join('\n');
+  return content == null ? '' : JSON.stringify(content);
+}
+
+/**
+ * Types `text` into `pane` and presses Enter until the model API has it (`sent(ms)` resolves):
+ * a TUI busy redrawing (gemini just after a turn) may drop an Enter, and its screen cannot tell
+ * a submitted prompt from one still in the input box.
+ */
+async function submitUntilSent(pane, text, sent) {
+  await pane.submit(text);
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    try {
+      return await sent(2000);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await pane.keys('Enter');
+    }
+  }
+}
+
+/** Adds the failing CLI's screen and Redline's log to an error, for the report. */
+async function explain(err, pane, r) {
+  err.message += `\n--- screen ---\n${await pane?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
+  return err;
+}
+
+describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip: !claudeInstalled() && 'claude not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  const API_KEY = 'sk-ant-api03-redline-hooks-0123456789abcdefghijklmnop';
+  let ws, home, r, api, tmux, c, firstReview;
+
+  before(async () => {
+    ws = realTmpDir('rl-hooks-claude-ws-');
+    home = realTmpDir('rl-hooks-claude-home-');
+    api = await startFakeApi({ log });
+    r = await startRedline({ workspaces: [ws] });
+    // What a user has: the default permission mode (every edit would ask), no IDE connection.
+    await writeClaudeConfig(home, { workspaces: [ws], apiKey: API_KEY });
+    const { settings, entry } = await installHook(r, 'claude', home, path.join(home, '.claude', 'settings.json'));
+    assert.equal(settings.permissions.defaultMode, 'default', 'install kept the user settings');
+    assert.equal(entry.timeout, 3600);
+    assert.equal(settings.hooks.PreToolUse.find((g) => g.hooks.includes(entry)).matcher, 'Write|Edit');
+    tmux = await startTmux();
+    const env = claudeEnv({ home, apiBaseUrl: api.baseURL, apiKey: API_KEY, extra: { XDG_RUNTIME_DIR: r.dirs.runtime } });
+    c = await tmux.claude({ name: 'hooks', cwd: ws, env, args: [] });
+    await c.waitForScreen(/for shortcuts/, STEP_MS, 'claude to be ready');
+  });
+
+  after(async () => {
+    await tmux?.stop();
+    await r?.stop();
+    await api?.close();
+    await removeDirs(ws, home);
+  });
+
+  /**
+   * Prompts claude into `tool` on `name` (after the Read it needs); resolves with the hook's
+   * review and the plan. claude must not show its own prompt: the hook has not answered yet.
+   */
+  async function propose(tag, name, tool, input) {
+    const filePath = path.join(ws, name);
+    const trigger = `REDLINE-HOOK-${tag}`;
+    const plan = api.addPlan({ trigger, filePath, tool, input: { file_path: filePath, ...input }, final: `done ${tag}` });
+    await submitUntilSent(c, `${trigger} please`, (ms) => api.waitFor((x) => x.decision.plan === plan, ms, `claude to send ${trigger}`));
+    const review = await reviewOf(r, filePath, 'Claude Code');
+    // The hook runs before claude's permission check: no prompt of its own while Redline asks.
+    assert.doesNotMatch(await c.screen(), /Do you want to/, 'claude asked its own permission before the hook answered');
+    return { review, plan, filePath };
+  }
+
+  /** The request that carries the tool's result back to the model (once the turn is over). */
+  async function toolResult(plan, tag) {
+    const q = await api.waitFor((q) => q.decision.kind === 'final' && q.decision.plan === plan, STEP_MS, `the ${tag} tool result`);
+    await c.waitForScreen(new RegExp(`● done ${tag}`), STEP_MS, `the end of turn ${tag}`);
+    return q;
+  }
+
+  test('accept: allow, and claude writes exactly the proposal without asking again', async () => {
+    const file = path.join(ws, 'a.txt');
+    fs.writeFileSync(file, 'one\ntwo\n');
+    try {
+      const { review, plan } = await propose('A', 'a.txt', 'Write', { content: 'one\ntwo\nthree\n' });
+      firstReview = review;
+      assert.equal(review.readOnly ?? null, null, 'Claude Code takes the reviewer\'s edits');
+      await ok(r, ['review', 'accept', String(review.id)]);
+      const { decision: { result } } = await toolResult(plan, 'A');
+      assert.doesNotMatch(textOf(result.content), /error|denied|rejected/i, textOf(result.content));
+      assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\nthree\n');
+      assert.doesNotMatch(await c.screen(), /Do you want to (make this edit|create|overwrite)/, 'claude asked its own permission after allow');
+    } catch (err) {
+      throw await explain(err, c, r);
+    }
+  });
+
+  test('accept with the reviewer\'s text (an Edit): the file ends exactly as that text', async () => {
+    const file = path.join(ws, 'b.txt');
+    fs.writeFileSync(file, 'alpha\nbeta\ngamma\n');
+    const edited = path.join(home, 'b.edited');
+    fs.writeFileSync(edited, 'alpha\nBETA, as the reviewer wrote it\ngamma\ndelta\n');
+    try {
+      const { review, plan } = await propose('B', 'b.txt', 'Edit', { old_string: 'beta', new_string: 'BETA', replace_all: false });
+      await ok(r, ['review', 'accept', String(review.id), '--content-file', edited]);
+      const q = await toolResult(plan, 'B');
+      const said = textOf(q.decision.result.content);
+      assert.doesNotMatch(said, /error|denied|rejected/i, said);
+      // Redline's additionalContext reaches the model, after the tool's result (claude sends it
+      // as a system message: "PreToolUse:Edit hook additional context: ...").
+      const notes = q.body.messages.filter((m) => m.role === 'system').map((m) => textOf(m.content));
+      assert.ok(notes.some((n) => n.includes('changed it before it was written') && n.includes(file)), JSON.stringify(notes));
+      assert.equal(fs.readFileSync(file, 'utf8'), fs.readFileSync(edited, 'utf8'));
+    } catch (err) {
+      throw await explain(err, c, r);
+    }
+  });
+
+  test('the review names the claude process that asked, and its terminal', {
+    skip: 'claude 2.1.332 runs a hook as `/bin/sh -c CMD` in a new session with no terminal; Redline stops at a shell heading its session and names "dash" (no tty) instead of Claude Code',
+  }, () => {
+    assert.equal(firstReview?.client.process?.program, 'Claude Code');
+  });
+
+  test('reject: deny; the file is unchanged and the model reads the reason, naming the file', async () => {
+    const file = path.join(ws, 'c.txt');
+    fs.writeFileSync(file, 'keep me\n');
+    try {
+      const { review, plan } = await propose('C', 'c.txt', 'Edit', { old_string: 'keep', new_string: 'drop', replace_all: false });
+      await ok(r, ['review', 'reject', String(review.id)]);
+      const { decision: { result } } = await toolResult(plan, 'C');
+      const said = textOf(result.content);
+      assert.match(said, /rejected/i, said);
+      assert.ok(said.includes(file), `the model is told which file: ${said}`);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
+    } catch (err) {
+      throw await explain(err, c, r);
+    }
+  });
+
+  test('Esc while the review is open: claude stops the hook and Redline withdraws the review', async () => {
+    const file = path.join(ws, 'd.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      await propose('D', 'd.txt', 'Write', { content: 'never\n' });
+      assert.equal(hookPids(r, 'claude').length, 1, 'the hook waits for the review');
+      await c.keys('Escape');
+      await pollUntil(async () => {
+        const list = await r.json(['review', 'list', '--json']);
+        return { ok: list.length === 0, value: list };
+      }, STEP_MS, 'the review to be withdrawn');
+      await pollUntil(async () => ({ ok: hookPids(r, 'claude').length === 0, value: hookPids(r, 'claude') }), STEP_MS, 'the hook to end');
+      await c.waitForScreen(/Rejected write to d\.txt/, STEP_MS, 'claude to show the write as rejected');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n');
+    } catch (err) {
+      throw await explain(err, c, r);
+    }
+  });
+});
+
+/**
+ * Gemini CLI's user settings for an offline run: API-key auth, IDE mode off, no chatter; folder
+ * trust at its default (on), so each test's home says whether the workspace is trusted.
+ */
+const GEMINI_SETTINGS = {
+  security: { auth: { selectedType: 'gemini-api-key' } },
+  ide: { enabled: false, hasSeenNudge: true },
+  general: { disableAutoUpdate: true, disableUpdateNag: true },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+  ui: { theme: 'Default' },
+};
+
+/**
+ * The real `gemini` in a private tmux: `home` holds its settings (with Redline's hook), the model
+ * is `model`, and XDG_RUNTIME_DIR leads its hook to Redline.
+ */
+async function startGemini({ ws, home, model, r, approvalMode }) {
+  const server = await privateTmux('redline-hooks-gemini-');
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    TMPDIR: path.join(home, 'tmp'),
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    GEMINI_API_KEY: 'dummy-key-for-the-fake-model',
+    GOOGLE_GEMINI_BASE_URL: model.baseURL,
+    XDG_RUNTIME_DIR: r.dirs.runtime,
+  };
+  fs.mkdirSync(env.TMPDIR, { recursive: true });
+  const cmd = paneCommand('gemini', { env, argv: [process.execPath, GEMINI_BIN, '--approval-mode', approvalMode] });
+  await server.tmux(['new-session', '-d', '-s', 'g', '-x', '200', '-y', '50', '-c', ws, cmd]);
+  const pane = tmuxPane(server.tmux, 'g:0.0', { label: 'gemini', inputLine: /^\s*[>!*]\s/ });
+  return { ...pane, stop: server.stop };
+}
+
+describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip: !fs.existsSync(GEMINI_BIN) && 'gemini not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  let ws, home, r, model, g, firstReview;
+
+  before(async () => {
+    ws = realTmpDir('rl-hooks-gemini-ws-');
+    home = realTmpDir('rl-hooks-gemini-home-');
+    model = await startGeminiFakeModel({ log });
+    r = await startRedline({ workspaces: [ws] });
+    const file = path.join(home, '.gemini', 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(GEMINI_SETTINGS, null, 2));
+    // What answering "trust this folder" to gemini's first-run dialog stores.
+    fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'TRUST_FOLDER' }));
+    const { settings, entry } = await installHook(r, 'gemini', home, file);
+    assert.equal(entry.timeout, 3_600_000, 'Gemini CLI reads the timeout in ms');
+    assert.equal(settings.hooks.BeforeTool.find((grp) => grp.hooks.includes(entry)).matcher, 'write_file|replace');
+    assert.equal(settings.ide.enabled, false, 'install kept the user settings');
+    // auto_edit: what a Redline user picks, so an edit is asked once (in Redline), not twice.
+    g = await startGemini({ ws, home, model, r, approvalMode: 'auto_edit' });
+    await g.waitForScreen(/Type your message/, STEP_MS, 'gemini to show its input prompt');
+  });
+
+  after(async () => {
+    await g?.stop();
+    await r?.stop();
+    await model?.close();
+    await removeDirs(ws, home);
+  });
+
+  async function propose(tag, filePath, tool, args) {
+    const trigger = `REDLINE-HOOK-${tag}`;
+    model.setPlan({ trigger, tool, args: { file_path: filePath, ...args }, final: `Gemini done ${tag}.` });
+    const before = model.requests.length;
+    await submitUntilSent(g, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'write' && x.n > before, ms, `gemini to send ${trigger}`));
+    return reviewOf(r, filePath, 'Gemini CLI');
+  }
+
+  async function toolResult(tag) {
+    const q = await model.waitFor((q) => q.decision.kind === 'final' && q.decision.trigger === `REDLINE-HOOK-${tag}`, STEP_MS, `the ${tag} tool result`);
+    await g.waitForScreen(new RegExp(`Gemini done ${tag}\\.`), STEP_MS, `the end of turn ${tag}`);
+    return q.decision.toolResult;
+  }
+
+  test('accept (write_file): the file ends exactly as proposed', async () => {
+    const file = path.join(ws, 'a.txt');
+    fs.writeFileSync(file, 'one\n');
+    try {
+      const review = await propose('A', file, 'write_file', { content: 'one\ntwo from gemini\n' });
+      firstReview = review;
+      assert.equal(review.readOnly ?? null, null, 'Gemini CLI takes the reviewer\'s edits');
+      await ok(r, ['review', 'accept', String(review.id)]);
+      const said = await toolResult('A');
+      assert.doesNotMatch(said, /error|denied|blocked/i, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo from gemini\n');
+    } catch (err) {
+      throw await explain(err, g, r);
+    }
+  });
+
+  test('accept with the reviewer\'s text (replace): the file ends exactly as that text', async () => {
+    const file = path.join(ws, 'b.txt');
+    fs.writeFileSync(file, 'alpha\nbeta\ngamma\n');
+    const edited = path.join(home, 'b.edited');
+    fs.writeFileSync(edited, 'alpha\nBETA, as the reviewer wrote it\ngamma\ndelta\n');
+    try {
+      const review = await propose('B', file, 'replace', { old_string: 'beta', new_string: 'BETA', instruction: 'Capitalise beta.' });
+      await ok(r, ['review', 'accept', String(review.id), '--content-file', edited]);
+      const said = await toolResult('B');
+      assert.doesNotMatch(said, /error|denied|blocked/i, said);
+      // Gemini's own note; Redline's additionalContext does not reach the model (skipped below).
+      assert.match(said, /Tool input parameters were modified by a hook/, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), fs.readFileSync(edited, 'utf8'));
+    } catch (err) {
+      throw await explain(err, g, r);
+    }
+  });
+
+  test('the review names the gemini process that asked, and its terminal', () => {
+    // Gemini runs the hook without a new session, so Redline finds it above the hook.
+    const p = firstReview?.client.process;
+    assert.equal(p?.program, 'Gemini CLI', JSON.stringify(firstReview?.client));
+    assert.equal(p?.version, '0.61.0');
+    assert.equal(p?.cwd, ws);
+    assert.match(p?.tty ?? '', /^\/dev\/pts\/\d+$/);
+  });
+
+  test('accept with edits: the model reads Redline\'s note that the user changed the text', {
+    skip: 'Gemini CLI 0.61.0 reads additionalContext only from AfterTool hooks, not BeforeTool: the model gets only "[System] Tool input parameters were modified by a hook before execution."',
+  }, () => {});
+
+  test('approval mode "default": the hook asks first, then gemini asks its own confirmation of the reviewer\'s text', async () => {
+    const file = path.join(ws, 'd.txt');
+    fs.writeFileSync(file, 'first\n');
+    const edited = path.join(home, 'd.edited');
+    fs.writeFileSync(edited, 'first\nsecond, from the reviewer\n');
+    const d = await startGemini({ ws, home, model, r, approvalMode: 'default' });
+    try {
+      await d.waitForScreen(/Type your message/, STEP_MS, 'gemini (default mode) to show its input prompt');
+      const trigger = 'REDLINE-HOOK-D';
+      model.setPlan({ trigger, tool: 'write_file', args: { file_path: file, content: 'first\nsecond, from gemini\n' }, final: 'Gemini done D.' });
+      const before = model.requests.length;
+      await submitUntilSent(d, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'write' && x.n > before, ms, `gemini to send ${trigger}`));
+      const review = await reviewOf(r, file, 'Gemini CLI');
+      assert.doesNotMatch(await d.screen(), /Apply this change\?/, 'gemini asked before its hook answered');
+      await ok(r, ['review', 'accept', String(review.id), '--content-file', edited]);
+      // Its confirmation comes after the hook, and shows the text the hook put in.
+      const asked = await d.waitForScreen(/Apply this change\?/, STEP_MS, 'gemini to ask its own confirmation after the hook');
+      assert.match(asked, /second, from the reviewer/);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'first\n', 'nothing written before gemini\'s own confirmation');
+      await d.keys('Enter');
+      await model.waitFor((x) => x.decision.kind === 'final' && x.decision.trigger === trigger, STEP_MS, 'the D tool result');
+      assert.equal(fs.readFileSync(file, 'utf8'), fs.readFileSync(edited, 'utf8'));
+    } catch (err) {
+      throw await explain(err, d, r);
+    } finally {
+      await d.stop();
+    }
+  });
+
+  test('folder trust on (its default) and the folder not trusted: gemini skips every hook, Redline is never asked', async () => {
+    // A second home: the same settings and hook, and this workspace marked "do not trust" (what
+    // answering no to gemini's trust dialog stores).
+    const home2 = realTmpDir('rl-hooks-gemini-untrusted-');
+    fs.mkdirSync(path.join(home2, '.gemini'));
+    fs.copyFileSync(path.join(home, '.gemini', 'settings.json'), path.join(home2, '.gemini', 'settings.json'));
+    fs.writeFileSync(path.join(home2, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'DO_NOT_TRUST' }));
+    const file = path.join(ws, 'e.txt');
+    fs.writeFileSync(file, 'first\n');
+    const d = await startGemini({ ws, home: home2, model, r, approvalMode: 'default' });
+    try {
+      await d.waitForScreen(/Type your message/, STEP_MS, 'gemini (untrusted folder) to show its input prompt');
+      const trigger = 'REDLINE-HOOK-E';
+      model.setPlan({ trigger, tool: 'write_file', args: { file_path: file, content: 'first\nsecond, from gemini\n' }, final: 'Gemini done E.' });
+      const before = model.requests.length;
+      await submitUntilSent(d, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'write' && x.n > before, ms, `gemini to send ${trigger}`));
+      // Gemini's own confirmation is the only question: no hook ran, so no review is open.
+      const asked = await d.waitForScreen(/Apply this change\?/, STEP_MS, 'gemini to ask its own confirmation');
+      assert.doesNotMatch(asked, /Executing Hook/, 'gemini shows no hook running');
+      assert.deepEqual(await r.json(['review', 'list', '--json']), [], 'no review: gemini ran no hook');
+      await d.keys('Enter');
+      await model.waitFor((x) => x.decision.kind === 'final' && x.decision.trigger === trigger, STEP_MS, 'the E tool result');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'first\nsecond, from gemini\n', 'written with no review in Redline');
+      assert.deepEqual(await r.json(['review', 'list', '--json']), [], 'still no review after the write');
+    } catch (err) {
+      throw await explain(err, d, r);
+    } finally {
+      await d.stop();
+      await removeDirs(home2);
+    }
+  });
+
+  test('reject (write_file): the file is unchanged and the model reads the reason, naming the file', async () => {
+    const file = path.join(ws, 'c.txt');
+    fs.writeFileSync(file, 'keep me\n');
+    try {
+      const review = await propose('C', file, 'write_file', { content: 'dropped\n' });
+      await ok(r, ['review', 'reject', String(review.id)]);
+      const said = await toolResult('C');
+      assert.match(said, /rejected/i, said);
+      assert.ok(said.includes(file), `the model is told which file: ${said}`);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
+    } catch (err) {
+      throw await explain(err, g, r);
+    }
+  });
+
+  test('Esc while the review is open: gemini stops the hook and Redline withdraws the review', {
+    skip: 'Gemini CLI 0.61.0 does not kill its hook process when the user cancels (Esc): "Request cancelled." but `redline hook` keeps waiting, so the review stays open in Redline until decided (nothing is written) or --deny-after',
+  }, () => {});
+
+  test('Esc while the review is open: gemini cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', async () => {
+    const file = path.join(ws, 'f.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      const review = await propose('F', file, 'write_file', { content: 'never\n' });
+      await g.keys('Escape');
+      await g.waitForScreen(/Request cancelled\./, STEP_MS, 'gemini to cancel the request');
+      assert.equal(hookPids(r, 'gemini').length, 1, 'the hook still runs after the cancel');
+      // Still open, so the user can still decide it: Redline was not told.
+      await ok(r, ['review', 'accept', String(review.id)]);
+      await pollUntil(async () => ({ ok: hookPids(r, 'gemini').length === 0, value: hookPids(r, 'gemini') }), STEP_MS, 'the hook to end once answered');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n', 'the cancelled write is not made when its review is accepted later');
+      assert.ok(!model.requests.some((x) => x.decision.kind === 'final' && x.decision.trigger === 'REDLINE-HOOK-F'), 'no write_file result reaches the model');
+    } catch (err) {
+      throw await explain(err, g, r);
+    }
+  });
+});
+
+/**
+ * The real `qwen` in a private tmux, `home` holding its settings (with Redline's hook) and IDE
+ * mode off; `approvalMode` is its own approval, which runs before its PreToolUse hooks.
+ */
+async function startQwenHooked({ ws, home, model, r, approvalMode }) {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    TMPDIR: path.join(home, 'tmp'),
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    OPENAI_API_KEY: 'dummy-key-for-the-fake-model',
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_MODEL: model.model,
+    XDG_RUNTIME_DIR: r.dirs.runtime,
+  };
+  fs.mkdirSync(env.TMPDIR, { recursive: true });
+  const q = await startQwen({ cwd: ws, env, args: ['--approval-mode', approvalMode], name: `qwen-${approvalMode}` });
+  await q.waitForScreen(/Type your message/, STEP_MS, 'qwen to show its input prompt');
+  return q;
+}
+
+describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !qwenInstalled() && 'qwen not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  let ws, home, r, model, q, firstReview;
+
+  before(async () => {
+    ws = realTmpDir('rl-hooks-qwen-ws-');
+    home = realTmpDir('rl-hooks-qwen-home-');
+    model = await startFakeModel({ log });
+    r = await startRedline({ workspaces: [ws] });
+    const file = await writeQwenSettings(home);
+    const base = JSON.parse(fs.readFileSync(file, 'utf8'));
+    base.ide.enabled = false;
+    fs.writeFileSync(file, JSON.stringify(base, null, 2));
+    const { settings, entry } = await installHook(r, 'qwen', home, file);
+    assert.equal(entry.timeout, 3_600_000, 'Qwen Code reads a timeout of 1000 or more in ms');
+    assert.equal(settings.hooks.PreToolUse.find((grp) => grp.hooks.includes(entry)).matcher, 'write_file|edit');
+    assert.equal(settings.ide.enabled, false, 'install kept the user settings');
+    // auto-edit: Qwen's own approval would ask first and then the hook; a Redline user lets
+    // Redline be the one question.
+    q = await startQwenHooked({ ws, home, model, r, approvalMode: 'auto-edit' });
+  });
+
+  after(async () => {
+    await q?.stop();
+    await r?.stop();
+    await model?.close();
+    await removeDirs(ws, home);
+  });
+
+  async function propose(tag, filePath, tool, args) {
+    const trigger = `REDLINE-HOOK-${tag}`;
+    model.setPlan({ trigger, filePath, tool, args: { file_path: filePath, ...args }, final: `Qwen done ${tag}.` });
+    const before = model.requests.length;
+    await submitUntilSent(q, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'read' && x.n > before, ms, `qwen to send ${trigger}`));
+    return reviewOf(r, filePath, 'Qwen Code');
+  }
+
+  async function toolResult(tag) {
+    const x = await model.waitFor((x) => x.decision.kind === 'final' && x.decision.trigger === `REDLINE-HOOK-${tag}`, STEP_MS, `the ${tag} tool result`);
+    await q.waitForScreen(new RegExp(`Qwen done ${tag}\\.`), STEP_MS, `the end of turn ${tag}`);
+    return x.decision.toolResult;
+  }
+
+  test('accept (write_file): the file ends exactly as proposed', async () => {
+    const file = path.join(ws, 'a.txt');
+    fs.writeFileSync(file, 'one\n');
+    try {
+      const review = await propose('A', file, 'write_file', { content: 'one\ntwo from qwen\n' });
+      firstReview = review;
+      await ok(r, ['review', 'accept', String(review.id)]);
+      const said = await toolResult('A');
+      assert.doesNotMatch(said, /error|denied|blocked/i, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo from qwen\n');
+    } catch (err) {
+      throw await explain(err, q, r);
+    }
+  });
+
+  test('the review is read-only: accepting with the reviewer\'s text is refused, a plain accept writes the proposal', async () => {
+    const file = path.join(ws, 'b.txt');
+    fs.writeFileSync(file, 'alpha\nbeta\n');
+    const edited = path.join(home, 'b.edited');
+    fs.writeFileSync(edited, 'the reviewer\'s text\n');
+    try {
+      const review = await propose('B', file, 'edit', { old_string: 'beta', new_string: 'BETA' });
+      assert.match(review.readOnly ?? '', /Qwen Code/, JSON.stringify(review));
+      const refused = await r.run(['review', 'accept', String(review.id), '--content-file', edited]);
+      assert.notEqual(refused.code, 0, `accept --content-file of a read-only review: ${refused.stdout} ${refused.stderr}`);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'alpha\nbeta\n', 'nothing written while the review is open');
+      await ok(r, ['review', 'accept', String(review.id)]);
+      const said = await toolResult('B');
+      assert.doesNotMatch(said, /error|denied|blocked/i, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'alpha\nBETA\n');
+    } catch (err) {
+      throw await explain(err, q, r);
+    }
+  });
+
+  test('approval mode "default": qwen asks its own confirmation first, and only then runs the hook', async () => {
+    const file = path.join(ws, 'd.txt');
+    fs.writeFileSync(file, 'first\n');
+    const d = await startQwenHooked({ ws, home, model, r, approvalMode: 'default' });
+    try {
+      const trigger = 'REDLINE-HOOK-D';
+      model.setPlan({ trigger, filePath: file, tool: 'write_file', args: { file_path: file, content: 'first\nsecond, from qwen\n' }, final: 'Qwen done D.' });
+      const before = model.requests.length;
+      await submitUntilSent(d, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'read' && x.n > before, ms, `qwen to send ${trigger}`));
+      await d.waitForScreen(/Apply this change\?/, STEP_MS, 'qwen to ask its own confirmation');
+      assert.deepEqual(await r.json(['review', 'list', '--json']), [], 'no review while qwen asks: its hook has not run');
+      await d.keys('Enter');
+      const review = await reviewOf(r, file, 'Qwen Code');
+      await ok(r, ['review', 'reject', String(review.id)]);
+      const x = await model.waitFor((x) => x.decision.kind === 'final' && x.decision.trigger === trigger, STEP_MS, 'the D tool result');
+      assert.ok(x.decision.toolResult.includes(file), x.decision.toolResult);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'first\n', 'rejected in Redline after qwen\'s own yes: not written');
+    } catch (err) {
+      throw await explain(err, d, r);
+    } finally {
+      await d.stop();
+    }
+  });
+
+  test('the review names the qwen process that asked, and its terminal', {
+    skip: 'qwen 0.24.4 spawns the hook command itself as the head of a new session with no terminal; Redline then names the hook ("redline", no tty) instead of Qwen Code',
+  }, () => {
+    assert.equal(firstReview?.client.process?.program, 'Qwen Code');
+  });
+
+  test('reject (edit): the file is unchanged and the model reads the reason, naming the file', async () => {
+    const file = path.join(ws, 'c.txt');
+    fs.writeFileSync(file, 'keep me\n');
+    try {
+      const review = await propose('C', file, 'edit', { old_string: 'keep', new_string: 'drop' });
+      await ok(r, ['review', 'reject', String(review.id)]);
+      const said = await toolResult('C');
+      assert.match(said, /rejected/i, said);
+      assert.ok(said.includes(file), `the model is told which file: ${said}`);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
+    } catch (err) {
+      throw await explain(err, q, r);
+    }
+  });
+
+  test('Esc while the review is open: qwen stops the hook and Redline withdraws the review', {
+    skip: 'Qwen Code 0.24.4 does not kill its hook process when the user cancels (Esc): "Request cancelled." but `redline hook` keeps waiting, so the review stays open in Redline until decided (nothing is written) or --deny-after',
+  }, () => {});
+
+  test('Esc while the review is open: qwen cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', async () => {
+    const file = path.join(ws, 'f.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      const review = await propose('F', file, 'write_file', { content: 'never\n' });
+      await q.keys('Escape');
+      await q.waitForScreen(/Request cancelled\./, STEP_MS, 'qwen to cancel the request');
+      assert.equal(hookPids(r, 'qwen').length, 1, 'the hook still runs after the cancel');
+      // Still open, so the user can still decide it: Redline was not told.
+      await ok(r, ['review', 'accept', String(review.id)]);
+      await pollUntil(async () => ({ ok: hookPids(r, 'qwen').length === 0, value: hookPids(r, 'qwen') }), STEP_MS, 'the hook to end once answered');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n', 'the cancelled write is not made when its review is accepted later');
+      assert.ok(!model.requests.some((x) => x.decision.kind === 'final' && x.decision.trigger === 'REDLINE-HOOK-F'), 'no write_file result reaches the model');
+    } catch (err) {
+      throw await explain(err, q, r);
+    }
+  });
+});
