@@ -211,10 +211,14 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
     }
   });
 
-  test('the review names the claude process that asked, and its terminal', {
-    skip: 'claude 2.1.332 runs a hook as `/bin/sh -c CMD` in a new session with no terminal; Redline stops at a shell heading its session and names "dash" (no tty) instead of Claude Code',
-  }, () => {
+  // claude runs a hook as `/bin/sh -c CMD` in a session of its own, with no terminal: Redline looks
+  // past it, up the hook's ancestors, for the CLI itself.
+  test('the review names the claude process that asked, its version and its terminal', () => {
+    assert.equal(firstReview?.client.name, 'Claude Code');
     assert.equal(firstReview?.client.process?.program, 'Claude Code');
+    assert.equal(firstReview?.client.version, firstReview?.client.process?.version);
+    assert.match(firstReview?.client.version ?? '', /^2\.1\./);
+    assert.ok(firstReview?.client.process?.tmux || firstReview?.client.process?.tty, JSON.stringify(firstReview?.client));
   });
 
   test('reject: deny; the file is unchanged and the model reads the reason, naming the file', async () => {
@@ -601,10 +605,11 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
     }
   });
 
-  test('the review names the qwen process that asked, and its terminal', {
-    skip: 'qwen 0.24.4 spawns the hook command itself as the head of a new session with no terminal; Redline then names the hook ("redline", no tty) instead of Qwen Code',
-  }, () => {
+  // qwen starts the hook itself as the head of a session of its own: Redline looks past it.
+  test('the review names the qwen process that asked, and its version', () => {
+    assert.equal(firstReview?.client.name, 'Qwen Code');
     assert.equal(firstReview?.client.process?.program, 'Qwen Code');
+    assert.equal(firstReview?.client.version, '0.24.4');
   });
 
   test('reject (edit): the file is unchanged and the model reads the reason, naming the file', async () => {

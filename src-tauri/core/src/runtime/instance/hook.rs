@@ -5,7 +5,7 @@ use super::local::{caller::caller, not_held, run};
 use super::Instance;
 use crate::protocols::hook::{self, Accepted, HookCall, HookCli, HookVerdict};
 use crate::review::service::{Ask, Service};
-use crate::review::{Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
+use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -68,8 +68,7 @@ impl Instance {
         let read = |p: &str| Ok::<_, String>(texts.get(p).cloned().flatten());
         let outcomes = hook::plan::plan(&edit.changes, read).map_err(deny)?;
         let origin = Origin::Hook { run: run() };
-        let mut who = caller("redline hook", pid).await;
-        who.name = cli.name().to_owned();
+        let who = asker(cli, pid).await;
         let (tx, decided) = mpsc::unbounded_channel();
         let mut waiting = Waiting {
             cli,
@@ -215,6 +214,39 @@ impl Waiting {
             })
             .collect();
         hook::settle(self.cli, files)
+    }
+}
+
+/// Who asked: the CLI among the hook's ancestors (Claude Code and Qwen Code start their hooks in
+/// a session of their own, through a shell), with its version and terminal; else the process
+/// that ran the hook, under the CLI's name and no version (never Redline's own).
+async fn asker(cli: HookCli, pid: Option<u32>) -> ClientInfo {
+    use crate::platform::{peer, process};
+    let site = cli.site();
+    let found = match pid {
+        Some(pid) => peer::off_runtime(peer::LOOKUP, move || {
+            process::ancestors(pid)
+                .into_iter()
+                .map(peer::describe)
+                .find(|p| p.program == site.name || p.program == site.binary)
+        })
+        .await
+        .flatten(),
+        None => None,
+    };
+    let process = match found {
+        Some(p) => Some(p),
+        None => caller("redline hook", pid).await.process,
+    };
+    ClientInfo {
+        name: site.name.to_owned(),
+        version: process
+            .as_ref()
+            .filter(|p| p.program == site.name || p.program == site.binary)
+            .and_then(|p| p.version.clone())
+            .unwrap_or_default(),
+        process,
+        session_name: None,
     }
 }
 
