@@ -442,3 +442,44 @@ fn a_hook_whose_cli_died_outright_withdraws_its_review() {
     until_reviews(&env, |l| l.is_empty());
     stop(&env, child);
 }
+
+#[test]
+fn doctor_flags_a_cli_reviewed_both_by_its_ide_connection_and_by_redlines_hook() {
+    let env = Env::new();
+    let bin = super::fake_cli(&env, "qwen", "@qwen-code/qwen-code", "0.24.4", ".qwen");
+    let child = serving(&env);
+    let (_, report) = super::doctor(&env, &bin, &env.ws());
+    let qwen = |r: &Value| {
+        r["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["id"] == "qwen")
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        super::verdicts(&report)[1],
+        ("qwen".into(), "connects".into())
+    );
+    assert_eq!(
+        qwen(&report)["fix"]["command"],
+        "redline hooks install qwen"
+    );
+
+    env.ok(&["hooks", "install", "qwen"]);
+    // The IDE setting stays as the user had it beside the hook.
+    let settings = std::fs::read_to_string(env.root.join("home/.qwen/settings.json")).unwrap();
+    assert!(
+        settings.contains("\"enabled\": true") && settings.contains("write_file|edit"),
+        "{settings}"
+    );
+    let (_, report) = super::doctor(&env, &bin, &env.ws());
+    let hook = qwen(&report);
+    assert!(
+        hook["reason"].as_str().unwrap().contains("asked twice"),
+        "{hook}"
+    );
+    assert_eq!(hook["fix"]["command"], "redline hooks uninstall qwen");
+    stop(&env, child);
+}

@@ -2,12 +2,13 @@
 //! hook in their config or not, and what they still need.
 
 use super::install::{find_program, resolve};
-use super::report::{shell, HookReport};
+use super::report::{shell, CliReport, HookReport, Verdict};
 use super::Facts;
 use crate::clients::HOOKED;
 use crate::discovery::hook_config;
 
-pub fn check(facts: &Facts) -> Vec<HookReport> {
+/// Each hook CLI's report; `clis` are the IDE protocols' verdicts, for a CLI served by both.
+pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
     HOOKED
         .iter()
         .map(|site| {
@@ -16,6 +17,22 @@ pub fn check(facts: &Facts) -> Vec<HookReport> {
             let found = hook_config::find(site, &file);
             let (hook, reason, fix) = match (&found, &installed) {
                 (Err(e), _) => (None, e.to_string(), None),
+                // Served by its IDE connection too: every edit would be asked twice.
+                (Ok(Some(f)), _)
+                    if clis
+                        .iter()
+                        .any(|c| c.id == site.id && c.verdict == Verdict::Connects) =>
+                {
+                    (
+                        Some(f.command.clone()),
+                        format!(
+                            "Redline's hook is installed and {} connects over its IDE protocol \
+                             too: every edit is asked twice; keep one",
+                            site.name
+                        ),
+                        shell(format!("redline hooks uninstall {}", site.id)),
+                    )
+                }
                 (Ok(Some(f)), _) => (
                     Some(f.command.clone()),
                     match site.trust {

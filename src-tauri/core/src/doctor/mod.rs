@@ -63,6 +63,7 @@ pub async fn diagnose(facts: &Facts) -> Report {
             c.fix = shell(format!("npm install -g {}", cli.packages.join(" ")));
         }
     }
+    let hooks = hooks::check(facts, &clis);
     Report {
         dir: facts.dir.clone(),
         redline_pid: facts.redline.as_ref().map(|s| s.pid),
@@ -70,7 +71,7 @@ pub async fn diagnose(facts: &Facts) -> Report {
         ok: !none_installed && clis.iter().all(|c| c.ok),
         workspace,
         clis,
-        hooks: hooks::check(facts),
+        hooks,
     }
 }
 
