@@ -123,6 +123,47 @@ async function explain(err, pane, r) {
   return err;
 }
 
+/**
+ * Rejected through a hook that denies (gemini, qwen): the file is unchanged and the model's next
+ * request carries the reason, naming the file.
+ */
+async function rejected({ r, pane, ws, propose, toolResult, tool, args }) {
+  const file = path.join(ws, 'c.txt');
+  fs.writeFileSync(file, 'keep me\n');
+  try {
+    const review = await propose('C', file, tool, args);
+    await ok(r, ['review', 'reject', String(review.id)]);
+    const said = await toolResult('C');
+    assert.match(said, /rejected/i, said);
+    assert.ok(said.includes(file), `the model is told which file: ${said}`);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
+  } catch (err) {
+    throw await explain(err, pane, r);
+  }
+}
+
+/**
+ * Esc in a CLI that cancels its turn but leaves its hook running (gemini, qwen): the review stays
+ * open, and accepting it later writes nothing and tells the model nothing.
+ */
+async function escLeavesTheHook({ r, pane, cli, ws, model, propose }) {
+  const file = path.join(ws, 'f.txt');
+  fs.writeFileSync(file, 'untouched\n');
+  try {
+    const review = await propose('F', file, 'write_file', { content: 'never\n' });
+    await pane.keys('Escape');
+    await pane.waitForScreen(/Request cancelled\./, STEP_MS, `${cli} to cancel the request`);
+    assert.equal(hookPids(r, cli).length, 1, 'the hook still runs after the cancel');
+    // Still open, so the user can still decide it: Redline was not told.
+    await ok(r, ['review', 'accept', String(review.id)]);
+    await pollUntil(async () => ({ ok: hookPids(r, cli).length === 0, value: hookPids(r, cli) }), STEP_MS, 'the hook to end once answered');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n', 'the cancelled write is not made when its review is accepted later');
+    assert.ok(!model.requests.some((x) => x.decision.kind === 'final' && x.decision.trigger === 'REDLINE-HOOK-F'), 'no write_file result reaches the model');
+  } catch (err) {
+    throw await explain(err, pane, r);
+  }
+}
+
 describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip: !claudeInstalled() && 'claude not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
   const API_KEY = 'sk-ant-api03-redline-hooks-0123456789abcdefghijklmnop';
   let ws, home, r, api, tmux, c, firstReview;
@@ -444,42 +485,15 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
     }
   });
 
-  test('reject (write_file): the file is unchanged and the model reads the reason, naming the file', async () => {
-    const file = path.join(ws, 'c.txt');
-    fs.writeFileSync(file, 'keep me\n');
-    try {
-      const review = await propose('C', file, 'write_file', { content: 'dropped\n' });
-      await ok(r, ['review', 'reject', String(review.id)]);
-      const said = await toolResult('C');
-      assert.match(said, /rejected/i, said);
-      assert.ok(said.includes(file), `the model is told which file: ${said}`);
-      assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
-    } catch (err) {
-      throw await explain(err, g, r);
-    }
-  });
+  test('reject (write_file): the file is unchanged and the model reads the reason, naming the file', () =>
+    rejected({ r, pane: g, ws, propose, toolResult, tool: 'write_file', args: { content: 'dropped\n' } }));
 
   test('Esc while the review is open: gemini stops the hook and Redline withdraws the review', {
     skip: 'Gemini CLI 0.61.0 does not kill its hook process when the user cancels (Esc): "Request cancelled." but `redline hook` keeps waiting, so the review stays open in Redline until decided (nothing is written) or --deny-after',
   }, () => {});
 
-  test('Esc while the review is open: gemini cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', async () => {
-    const file = path.join(ws, 'f.txt');
-    fs.writeFileSync(file, 'untouched\n');
-    try {
-      const review = await propose('F', file, 'write_file', { content: 'never\n' });
-      await g.keys('Escape');
-      await g.waitForScreen(/Request cancelled\./, STEP_MS, 'gemini to cancel the request');
-      assert.equal(hookPids(r, 'gemini').length, 1, 'the hook still runs after the cancel');
-      // Still open, so the user can still decide it: Redline was not told.
-      await ok(r, ['review', 'accept', String(review.id)]);
-      await pollUntil(async () => ({ ok: hookPids(r, 'gemini').length === 0, value: hookPids(r, 'gemini') }), STEP_MS, 'the hook to end once answered');
-      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n', 'the cancelled write is not made when its review is accepted later');
-      assert.ok(!model.requests.some((x) => x.decision.kind === 'final' && x.decision.trigger === 'REDLINE-HOOK-F'), 'no write_file result reaches the model');
-    } catch (err) {
-      throw await explain(err, g, r);
-    }
-  });
+  test('Esc while the review is open: gemini cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', () =>
+    escLeavesTheHook({ r, pane: g, cli: 'gemini', ws, model, propose }));
 });
 
 /**
@@ -612,40 +626,13 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
     assert.equal(firstReview?.client.version, '0.24.4');
   });
 
-  test('reject (edit): the file is unchanged and the model reads the reason, naming the file', async () => {
-    const file = path.join(ws, 'c.txt');
-    fs.writeFileSync(file, 'keep me\n');
-    try {
-      const review = await propose('C', file, 'edit', { old_string: 'keep', new_string: 'drop' });
-      await ok(r, ['review', 'reject', String(review.id)]);
-      const said = await toolResult('C');
-      assert.match(said, /rejected/i, said);
-      assert.ok(said.includes(file), `the model is told which file: ${said}`);
-      assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
-    } catch (err) {
-      throw await explain(err, q, r);
-    }
-  });
+  test('reject (edit): the file is unchanged and the model reads the reason, naming the file', () =>
+    rejected({ r, pane: q, ws, propose, toolResult, tool: 'edit', args: { old_string: 'keep', new_string: 'drop' } }));
 
   test('Esc while the review is open: qwen stops the hook and Redline withdraws the review', {
     skip: 'Qwen Code 0.24.4 does not kill its hook process when the user cancels (Esc): "Request cancelled." but `redline hook` keeps waiting, so the review stays open in Redline until decided (nothing is written) or --deny-after',
   }, () => {});
 
-  test('Esc while the review is open: qwen cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', async () => {
-    const file = path.join(ws, 'f.txt');
-    fs.writeFileSync(file, 'untouched\n');
-    try {
-      const review = await propose('F', file, 'write_file', { content: 'never\n' });
-      await q.keys('Escape');
-      await q.waitForScreen(/Request cancelled\./, STEP_MS, 'qwen to cancel the request');
-      assert.equal(hookPids(r, 'qwen').length, 1, 'the hook still runs after the cancel');
-      // Still open, so the user can still decide it: Redline was not told.
-      await ok(r, ['review', 'accept', String(review.id)]);
-      await pollUntil(async () => ({ ok: hookPids(r, 'qwen').length === 0, value: hookPids(r, 'qwen') }), STEP_MS, 'the hook to end once answered');
-      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n', 'the cancelled write is not made when its review is accepted later');
-      assert.ok(!model.requests.some((x) => x.decision.kind === 'final' && x.decision.trigger === 'REDLINE-HOOK-F'), 'no write_file result reaches the model');
-    } catch (err) {
-      throw await explain(err, q, r);
-    }
-  });
+  test('Esc while the review is open: qwen cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', () =>
+    escLeavesTheHook({ r, pane: q, cli: 'qwen', ws, model, propose }));
 });

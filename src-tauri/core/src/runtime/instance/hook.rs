@@ -1,14 +1,14 @@
 //! Reviews a CLI's pre-edit hook asks for (`redline hook`): one per file its edit touches, all
 //! of one run, the hook answered once every file is accepted or as soon as one is rejected.
 
-use super::local::{caller::caller, not_held, run};
+use super::local::{caller::caller, run};
 use super::Instance;
 use crate::protocols::hook::{self, Accepted, HookCall, HookCli, HookVerdict};
-use crate::review::service::{Ask, Service};
+use crate::review::service::Ask;
 use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+
 use tokio::sync::mpsc;
 
 /// One file of the edit as proposed, and as the review's decision found it.
@@ -39,12 +39,17 @@ impl Instance {
         let cli = call.cli;
         let edit = hook::read(cli, &call.input)?;
         let cwd = PathBuf::from(&edit.cwd);
-        let service = self
-            .service_holding(&cwd)
-            .await
-            .map_err(|why| HookVerdict::Pass {
+        let service = self.service_holding(&cwd).await.map_err(|e| {
+            let why = match e {
+                crate::Error::NotInWorkspace(_) => {
+                    format!("{} is in no workspace Redline has on", cwd.display())
+                }
+                e => e.to_string(),
+            };
+            HookVerdict::Pass {
                 why: format!("{why}; {}'s own approval runs", cli.name()),
-            })?;
+            }
+        })?;
         let deny = |reason: String| HookVerdict::Deny {
             reason: format!("Redline refused this edit: {reason}"),
         };
@@ -115,29 +120,6 @@ impl Instance {
             });
         }
         Ok(waiting)
-    }
-
-    /// The service of the innermost enabled workspace holding `dir`; `Err`: why none does.
-    async fn service_holding(&self, dir: &Path) -> Result<Arc<Service>, String> {
-        let shown = dir.to_string_lossy();
-        let state = self.state.lock().await;
-        let roots: Vec<PathBuf> = state
-            .companions
-            .values()
-            .flat_map(|c| c.service.workspace.roots.clone())
-            .collect();
-        state
-            .companions
-            .values()
-            .filter(|c| c.service.resolve(&shown).is_ok())
-            .max_by_key(|c| c.service.workspace.id().as_os_str().len())
-            .map(|c| c.service.clone())
-            .ok_or_else(|| match not_held(dir, &roots) {
-                crate::Error::NotInWorkspace(_) => {
-                    format!("{} is in no workspace Redline has on", dir.display())
-                }
-                e => e.to_string(),
-            })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::Instance;
 use crate::error::{Error, Result};
-use crate::review::service::Ask;
+use crate::review::service::{Ask, Service};
 use crate::review::{OnDisk, Origin, Outcome, Proposal, ReadOnly, Reply, Review, ReviewId};
 use caller::caller;
 // The command reads and bounds a diff's two sides (surfaces), the instance checks them again.
@@ -11,6 +11,7 @@ pub use crate::surfaces::diff_pair::{DiffFile, MAX_DIFF_BYTES, MAX_DIFF_FILES};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use tokio::sync::oneshot;
 
 pub(super) mod caller;
@@ -138,6 +139,27 @@ impl Opened {
     }
 }
 
+impl Instance {
+    /// The service of the innermost enabled workspace holding `path` (as a CLI would name it);
+    /// `Err`: why none does.
+    pub(super) async fn service_holding(&self, path: &std::path::Path) -> Result<Arc<Service>> {
+        let shown = path.to_string_lossy();
+        let state = self.state.lock().await;
+        let roots: Vec<PathBuf> = state
+            .companions
+            .values()
+            .flat_map(|c| c.service.workspace.roots.clone())
+            .collect();
+        state
+            .companions
+            .values()
+            .filter(|c| c.service.resolve(&shown).is_ok())
+            .max_by_key(|c| c.service.workspace.id().as_os_str().len())
+            .map(|c| c.service.clone())
+            .ok_or_else(|| not_held(path, &roots))
+    }
+}
+
 /// Why no workspace takes `path`: it is outside them all, or it is inside one by name and a link
 /// on its way leads out (said so: the user sees the path inside and would not guess).
 pub(super) fn not_held(path: &std::path::Path, roots: &[PathBuf]) -> Error {
@@ -185,22 +207,7 @@ impl Instance {
                 limit: MAX_PROPOSAL_BYTES as u64,
             });
         }
-        let (service, roots) = {
-            let state = self.state.lock().await;
-            let roots: Vec<PathBuf> = state
-                .companions
-                .values()
-                .flat_map(|c| c.service.workspace.roots.clone())
-                .collect();
-            let service = state
-                .companions
-                .values()
-                .filter(|c| c.service.resolve(&file_path).is_ok())
-                .max_by_key(|c| c.service.workspace.id().as_os_str().len())
-                .map(|c| c.service.clone());
-            (service, roots)
-        };
-        let service = service.ok_or_else(|| not_held(&p.file, &roots))?;
+        let service = self.service_holding(&p.file).await?;
         let (reply, rx) = reply(p.wait);
         let ask = Ask {
             origin: Origin::Propose { run: run() },
