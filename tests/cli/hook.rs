@@ -462,9 +462,18 @@ fn doctor_flags_a_cli_reviewed_both_by_its_ide_connection_and_by_redlines_hook()
         super::verdicts(&report)[1],
         ("qwen".into(), "connects".into())
     );
+    // Its IDE connection reviews its edits: no hook is no problem, and no fix is offered.
+    let before = qwen(&report);
     assert_eq!(
-        qwen(&report)["fix"]["command"],
-        "redline hooks install qwen"
+        (before["fix"].clone(), before["ideProtocol"].clone()),
+        (Value::Null, json!(true))
+    );
+    assert!(
+        before["reason"]
+            .as_str()
+            .unwrap()
+            .contains("IDE connection"),
+        "{before}"
     );
 
     env.ok(&["hooks", "install", "qwen"]);

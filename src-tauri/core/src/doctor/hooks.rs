@@ -4,7 +4,7 @@
 use super::install::{find_program, resolve};
 use super::report::{shell, CliReport, HookReport, Verdict};
 use super::Facts;
-use crate::clients::HOOKED;
+use crate::clients::{ALL, HOOKED};
 use crate::discovery::hook_config;
 
 /// Each hook CLI's report; `clis` are the IDE protocols' verdicts, for a CLI served by both.
@@ -12,6 +12,8 @@ pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
     HOOKED
         .iter()
         .map(|site| {
+            // It speaks an IDE protocol Redline serves too (Claude Code, Gemini CLI, Qwen Code).
+            let ide_protocol = ALL.iter().any(|c| c.id == site.id);
             let installed = find_program(site.binary, site.packages, facts);
             let file = resolve(&site.config, facts);
             let found = hook_config::find(site, &file);
@@ -43,6 +45,16 @@ pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
                     },
                     None,
                 ),
+                // Its IDE connection reviews its edits: a hook is the user's option, not a fix.
+                (Ok(None), Some(_)) if ide_protocol => (
+                    None,
+                    format!(
+                        "reviewed over its IDE connection (above); a hook instead is optional: \
+                         `redline hooks install {}`",
+                        site.id
+                    ),
+                    None,
+                ),
                 (Ok(None), Some(_)) => (
                     None,
                     format!(
@@ -54,6 +66,7 @@ pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
                 (Ok(None), None) => (None, "not installed".into(), None),
             };
             HookReport {
+                ide_protocol,
                 id: site.id.into(),
                 name: site.name.into(),
                 installed,

@@ -77,6 +77,8 @@ pub struct HookReport {
     pub hook: Option<String>,
     pub reason: String,
     pub fix: Option<Fix>,
+    /// It has an IDE protocol too (its line above): the hook is an option, not its only way.
+    pub ide_protocol: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -54,15 +54,22 @@ pub async fn welcome(status: Status, config: Config) -> Welcome {
                 fix: c.fix.as_ref().map(|f| f.command.clone()),
                 fix_in_cli: c.fix.as_ref().is_some_and(|f| f.place == Place::Cli),
             })
-            // A CLI reviewed through its hook: the line says how to add it.
-            .chain(report.hooks.iter().map(|h| Line {
-                name: h.name.clone(),
-                installed: h.installed.is_some(),
-                ok: h.hook.is_some(),
-                reason: h.reason.clone(),
-                fix: h.fix.as_ref().map(|f| f.command.clone()),
-                fix_in_cli: false,
-            }))
+            // A CLI reviewed only through its hook (Codex), or one whose hook is installed: the
+            // line says how to add it, or that it is there.
+            .chain(
+                report
+                    .hooks
+                    .iter()
+                    .filter(|h| !h.ide_protocol || h.hook.is_some())
+                    .map(|h| Line {
+                        name: h.name.clone(),
+                        installed: h.installed.is_some(),
+                        ok: h.hook.is_some(),
+                        reason: h.reason.clone(),
+                        fix: h.fix.as_ref().map(|f| f.command.clone()),
+                        fix_in_cli: false,
+                    }),
+            )
             .collect(),
     }
 }
