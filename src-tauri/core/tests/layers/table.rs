@@ -42,7 +42,7 @@ pub const LAYERS: &[Layer] = &[
     Layer {
         name: "protocols",
         imports: &["clients", "net", "platform", "review"],
-        holds: "mcp_http, mcp_ws, copilot, jsonrpc, mcp, hook (pre-edit hooks: Codex's patch format); never each other, but for `copilot` on \
+        holds: "mcp_http, mcp_ws, copilot, codex_ipc (Codex CLI's IDE socket), jsonrpc, mcp, hook (pre-edit hooks: Codex's patch format); never each other, but for `copilot` on \
                 `mcp_http`'s app (one way)",
     },
     Layer {
@@ -98,6 +98,11 @@ pub const PARTS: &[Part] = &[
     Part {
         layer: "protocols",
         name: "hook",
+        imports: &[],
+    },
+    Part {
+        layer: "protocols",
+        name: "codex_ipc",
         imports: &[],
     },
     Part {
