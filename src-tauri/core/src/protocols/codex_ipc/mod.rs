@@ -26,10 +26,9 @@ pub enum Found {
 /// Looks up a Codex folder (as Codex sent it); the runtime gives one.
 pub type Source = Arc<dyn Fn(PathBuf) -> BoxFuture<'static, Found> + Send + Sync>;
 
-/// Error codes Codex knows: it tells the user to open the project in an IDE for the first, and
-/// that the IDE gave no context for the others; the message then goes without context.
+/// Error codes Codex knows: for the first it tells the user to open the project in an IDE, for
+/// the others that the IDE gave no context; `/ide on` then stays off, a message goes without.
 pub const NO_WORKSPACE: &str = "no-client-found";
-pub const NO_EDITOR: &str = "no-editor-context";
 pub const NO_HANDLER: &str = "no-handler-for-request";
 pub const BAD_PARAMS: &str = "invalid-params";
 
@@ -41,7 +40,7 @@ mod serve {
     use super::frame::{self, FrameError};
     use super::socket::BoundSocket;
     use super::wire::{self, IdeContext, IdeContextResult, Incoming, Initialized};
-    use super::{Found, Source, BAD_PARAMS, NO_EDITOR, NO_HANDLER, NO_WORKSPACE};
+    use super::{Found, Source, BAD_PARAMS, NO_HANDLER, NO_WORKSPACE};
     use std::path::PathBuf;
     use std::sync::Arc;
     use tokio::net::UnixStream;
@@ -135,7 +134,10 @@ mod serve {
                 };
                 match source(PathBuf::from(root)).await {
                     Found::NoWorkspace => wire::failure(request, NO_WORKSPACE),
-                    Found::NoEditor => wire::failure(request, NO_EDITOR),
+                    // An empty context, not an error: Codex refuses `/ide on` on an error
+                    // ("could not be enabled"), and the editor may well speak up later; until
+                    // then Codex adds nothing to the message.
+                    Found::NoEditor => wire::success(request, IdeContextResult::empty()),
                     Found::Editor { root, state } => {
                         let ide_context = IdeContext::of(&state, &root);
                         wire::success(request, IdeContextResult { ide_context })

@@ -99,6 +99,18 @@ pub struct IdeContextResult {
     pub ide_context: IdeContext,
 }
 
+impl IdeContextResult {
+    /// No active file, no tabs: Codex takes it and adds nothing to the message.
+    pub fn empty() -> Self {
+        IdeContextResult {
+            ide_context: IdeContext {
+                active_file: None,
+                open_tabs: Vec::new(),
+            },
+        }
+    }
+}
+
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IdeContext {
