@@ -62,8 +62,9 @@ pub struct Instance {
     windows: crate::runtime::window::hub::WindowHub,
     /// The config's settings as last saved, readable without `state`'s lock.
     settings: std::sync::RwLock<crate::workspace::settings::Settings>,
-    /// Codex CLI's IDE socket (one per user).
-    codex: codex::CodexSocket,
+    /// Codex CLI's IDE socket (one per user): its task, and the stop it obeys.
+    codex_task: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    codex_stop: CancellationToken,
 }
 
 impl Instance {
@@ -100,7 +101,8 @@ impl Instance {
             editors: Default::default(),
             windows: Default::default(),
             settings: std::sync::RwLock::new(config.settings.clone()),
-            codex: Default::default(),
+            codex_task: Default::default(),
+            codex_stop: CancellationToken::new(),
         });
         for entry in config.workspaces.iter().filter(|w| w.enabled) {
             let mut state = instance.state.lock().await;

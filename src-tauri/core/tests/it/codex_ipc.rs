@@ -30,7 +30,9 @@ async fn connect(path: &Path) -> UnixStream {
 
 async fn send(s: &mut UnixStream, v: &Value) {
     let body = v.to_string().into_bytes();
-    s.write_all(&(body.len() as u32).to_le_bytes()).await.unwrap();
+    s.write_all(&(body.len() as u32).to_le_bytes())
+        .await
+        .unwrap();
     s.write_all(&body).await.unwrap();
 }
 
@@ -81,7 +83,11 @@ async fn codex_gets_the_editor_context_of_the_workspace_holding_its_folder() {
     let f = start().await;
     let path = codex_socket(&f.dirs.tmp);
     let mode = |p: &Path| std::fs::symlink_metadata(p).unwrap().mode() & 0o777;
-    assert_eq!(mode(path.parent().unwrap()), 0o700, "its folder is created private");
+    assert_eq!(
+        mode(path.parent().unwrap()),
+        0o700,
+        "its folder is created private"
+    );
     assert_eq!(mode(&path), 0o600, "only the user may connect");
 
     // No editor has spoken yet: an empty context (an error would keep `/ide on` off).
@@ -133,14 +139,22 @@ async fn one_connection_answers_requests_in_turn_and_refuses_what_it_does_not_kn
     let mut s = connect(&path).await;
 
     // Older Codex versions said `initialize` first and used the answer's id.
-    send(&mut s, &json!({"type": "request", "requestId": "i", "sourceClientId": "initializing-client",
-        "version": 0, "method": "initialize", "params": {"clientType": "desktop"}})).await;
+    send(
+        &mut s,
+        &json!({"type": "request", "requestId": "i", "sourceClientId": "initializing-client",
+        "version": 0, "method": "initialize", "params": {"clientType": "desktop"}}),
+    )
+    .await;
     let init = recv(&mut s).await.unwrap();
     assert_eq!(init["resultType"], "success", "{init}");
     assert!(init["result"]["clientId"].is_string(), "{init}");
 
     // A broadcast is no request: nothing answers it, and the connection goes on.
-    send(&mut s, &json!({"type": "broadcast", "method": "client-status-changed", "params": {}})).await;
+    send(
+        &mut s,
+        &json!({"type": "broadcast", "method": "client-status-changed", "params": {}}),
+    )
+    .await;
     send(&mut s, &request("u", "open-file", &f.ws)).await;
     let unknown = recv(&mut s).await.unwrap();
     assert_eq!(unknown["requestId"], "u", "{unknown}");
@@ -150,7 +164,10 @@ async fn one_connection_answers_requests_in_turn_and_refuses_what_it_does_not_kn
     send(&mut s, &request("c", "ide-context", &f.ws)).await;
     let ok = recv(&mut s).await.unwrap();
     assert_eq!(ok["requestId"], "c", "{ok}");
-    assert_eq!(ok["result"]["ideContext"]["activeFile"]["label"], "a.txt", "{ok}");
+    assert_eq!(
+        ok["result"]["ideContext"]["activeFile"]["label"], "a.txt",
+        "{ok}"
+    );
 
     // Not JSON: the connection ends.
     s.write_all(&3u32.to_le_bytes()).await.unwrap();
@@ -172,11 +189,17 @@ async fn a_length_over_the_limit_ends_the_connection_before_any_body_is_read() {
     assert!(started.elapsed() < std::time::Duration::from_secs(2));
     // The largest allowed length is read (then answered as the request it is).
     let mut s = connect(&path).await;
-    let mut body = request("big", "ide-context", &f.ws).to_string().into_bytes();
+    let mut body = request("big", "ide-context", &f.ws)
+        .to_string()
+        .into_bytes();
     body.resize(MAX_FRAME, b' ');
-    s.write_all(&(MAX_FRAME as u32).to_le_bytes()).await.unwrap();
+    s.write_all(&(MAX_FRAME as u32).to_le_bytes())
+        .await
+        .unwrap();
     s.write_all(&body).await.unwrap();
-    let answer = recv(&mut s).await.expect("an answer to a frame at the limit");
+    let answer = recv(&mut s)
+        .await
+        .expect("an answer to a frame at the limit");
     assert_eq!(answer["requestId"], "big", "{answer}");
 }
 
@@ -213,7 +236,11 @@ async fn a_folder_others_can_write_to_or_another_users_folder_is_never_used() {
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
     let instance = instance_in(&root).await;
     assert!(!path.exists(), "a socket was made in a 0777 folder");
-    assert_eq!(std::fs::metadata(&dir).unwrap().mode() & 0o7777, 0o777, "the folder was changed");
+    assert_eq!(
+        std::fs::metadata(&dir).unwrap().mode() & 0o7777,
+        0o777,
+        "the folder was changed"
+    );
     instance.shutdown().await;
 
     if own_uid() != 0 {
@@ -237,8 +264,11 @@ async fn a_live_foreign_listener_is_left_alone() {
     let (_tmp, root) = fresh_root();
     let path = codex_socket(&dirs_in(&root).tmp);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::set_permissions(path.parent().unwrap(), std::fs::Permissions::from_mode(0o700))
-        .unwrap();
+    std::fs::set_permissions(
+        path.parent().unwrap(),
+        std::fs::Permissions::from_mode(0o700),
+    )
+    .unwrap();
     // A Codex app's router, say.
     let foreign = tokio::net::UnixListener::bind(&path).unwrap();
     let instance = instance_in(&root).await;
@@ -258,8 +288,11 @@ async fn a_stale_socket_is_replaced_and_removed_at_stop() {
     let (_tmp, root) = fresh_root();
     let path = codex_socket(&dirs_in(&root).tmp);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::set_permissions(path.parent().unwrap(), std::fs::Permissions::from_mode(0o700))
-        .unwrap();
+    std::fs::set_permissions(
+        path.parent().unwrap(),
+        std::fs::Permissions::from_mode(0o700),
+    )
+    .unwrap();
     // A crashed run's socket: the file stays, nothing listens.
     drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
     assert!(path.exists());

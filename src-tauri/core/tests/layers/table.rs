@@ -62,7 +62,8 @@ pub const LAYERS: &[Layer] = &[
             "api", "clients", "discovery", "doctor", "net", "platform", "protocols", "review", "surfaces",
             "workspace",
         ],
-        holds: "companion (one workspace's servers, wired), bridge (container listeners), instance, \
+        holds: "companion (one workspace's servers, wired), bridge (container listeners), instance (and \
+                Codex CLI's IDE socket, one per user), \
                 serving, control channel (Unix socket; named pipe on Windows), the editor channel, \
                 the review window's channel, hub and launcher, command, folders (Copilot CLI \
                 sessions' folders)",

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 /// What Redline knows for the folder Codex runs in.
 #[derive(Debug)]
-pub enum Found {
+pub enum FolderContext {
     /// No running workspace holds it.
     NoWorkspace,
     /// A workspace holds it, but no editor has said what it shows there.
@@ -24,7 +24,7 @@ pub enum Found {
 }
 
 /// Looks up a Codex folder (as Codex sent it); the runtime gives one.
-pub type Source = Arc<dyn Fn(PathBuf) -> BoxFuture<'static, Found> + Send + Sync>;
+pub type Source = Arc<dyn Fn(PathBuf) -> BoxFuture<'static, FolderContext> + Send + Sync>;
 
 /// Error codes Codex knows: for the first it tells the user to open the project in an IDE, for
 /// the others that the IDE gave no context; `/ide on` then stays off, a message goes without.
@@ -40,7 +40,7 @@ mod serve {
     use super::frame::{self, FrameError};
     use super::socket::BoundSocket;
     use super::wire::{self, IdeContext, IdeContextResult, Incoming, Initialized};
-    use super::{Found, Source, BAD_PARAMS, NO_HANDLER, NO_WORKSPACE};
+    use super::{FolderContext, Source, BAD_PARAMS, NO_HANDLER, NO_WORKSPACE};
     use std::path::PathBuf;
     use std::sync::Arc;
     use tokio::net::UnixStream;
@@ -127,18 +127,18 @@ mod serve {
 
     async fn answer(request: &Incoming, source: &Source) -> Vec<u8> {
         match request.method.as_str() {
-            "initialize" => wire::success(request, Initialized::new()),
+            "initialize" => wire::success(request, Initialized::default()),
             "ide-context" => {
                 let Some(root) = request.workspace_root() else {
                     return wire::failure(request, BAD_PARAMS);
                 };
                 match source(PathBuf::from(root)).await {
-                    Found::NoWorkspace => wire::failure(request, NO_WORKSPACE),
+                    FolderContext::NoWorkspace => wire::failure(request, NO_WORKSPACE),
                     // An empty context, not an error: Codex refuses `/ide on` on an error
                     // ("could not be enabled"), and the editor may well speak up later; until
                     // then Codex adds nothing to the message.
-                    Found::NoEditor => wire::success(request, IdeContextResult::empty()),
-                    Found::Editor { root, state } => {
+                    FolderContext::NoEditor => wire::success(request, IdeContextResult::empty()),
+                    FolderContext::Editor { root, state } => {
                         let ide_context = IdeContext::of(&state, &root);
                         wire::success(request, IdeContextResult { ide_context })
                     }

@@ -3,6 +3,7 @@
 //! root Codex asked about).
 
 use crate::review::editor::{EditorState, OpenFile};
+use crate::review::selection::Selection;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::Path;
@@ -86,8 +87,8 @@ pub struct Initialized {
     pub client_id: &'static str,
 }
 
-impl Initialized {
-    pub fn new() -> Self {
+impl Default for Initialized {
+    fn default() -> Self {
         Initialized { client_id: HANDLER }
     }
 }
@@ -133,21 +134,21 @@ pub struct FileDescriptor {
 pub struct ActiveFile {
     #[serde(flatten)]
     pub file: FileDescriptor,
-    /// The selection, or the empty range at the cursor (0,0 when the editor sent neither).
-    pub selection: Range,
+    /// The selection, or the empty range at the cursor (0:0 when the editor sent neither).
+    pub selection: IdeRange,
     pub active_selection_content: String,
-    pub selections: Vec<Range>,
+    pub selections: Vec<IdeRange>,
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct Range {
-    pub start: Position,
-    pub end: Position,
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct IdeRange {
+    pub start: IdePosition,
+    pub end: IdePosition,
 }
 
 /// 0-based, in characters, as VS Code counts them.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct Position {
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct IdePosition {
     pub line: u32,
     pub character: u32,
 }
@@ -156,35 +157,9 @@ impl IdeContext {
     /// What the editor showed, in the workspace that holds `root`, for a Codex started in `root`.
     pub fn of(state: &EditorState, root: &Path) -> IdeContext {
         let active_file = state.active().map(|f| {
-            let span = state.span();
-            let (selection, text) = match span {
-                Some(s) => {
-                    let s = (s.selection.ordered(), s.text);
-                    let range = Range {
-                        start: Position {
-                            line: s.0.start_line,
-                            character: s.0.start_character,
-                        },
-                        end: Position {
-                            line: s.0.end_line,
-                            character: s.0.end_character,
-                        },
-                    };
-                    (range, s.1)
-                }
-                None => {
-                    let zero = Position {
-                        line: 0,
-                        character: 0,
-                    };
-                    (
-                        Range {
-                            start: zero,
-                            end: zero,
-                        },
-                        String::new(),
-                    )
-                }
+            let (selection, text) = match state.span() {
+                Some(span) => (IdeRange::of(span.selection.ordered()), span.text),
+                None => (IdeRange::default(), String::new()),
             };
             ActiveFile {
                 file: descriptor(f, root),
@@ -196,6 +171,22 @@ impl IdeContext {
         IdeContext {
             active_file,
             open_tabs: state.files.iter().map(|f| descriptor(f, root)).collect(),
+        }
+    }
+}
+
+impl IdeRange {
+    /// Redline's selections are 0-based in characters already, as VS Code's.
+    fn of(s: Selection) -> IdeRange {
+        IdeRange {
+            start: IdePosition {
+                line: s.start_line,
+                character: s.start_character,
+            },
+            end: IdePosition {
+                line: s.end_line,
+                character: s.end_character,
+            },
         }
     }
 }

@@ -2,7 +2,7 @@
 //! folder, and the running workspace holding it answers with its editor context.
 
 use super::Instance;
-use crate::protocols::codex_ipc::{Found, Source};
+use crate::protocols::codex_ipc::{FolderContext, Source};
 use std::path::PathBuf;
 use std::sync::{Arc, Weak};
 
@@ -32,24 +32,29 @@ impl Instance {
                 }
             };
             tracing::info!("Codex's IDE socket: {}", bound.path.display());
-            let task = codex_ipc::serve(bound, source(Arc::downgrade(self)), self.codex.cancel.clone());
-            *self.codex.lock() = Some(task);
+            let task =
+                codex_ipc::serve(bound, source(Arc::downgrade(self)), self.codex_stop.clone());
+            *self.codex_task() = Some(task);
         }
     }
 
     /// Stops Codex's socket and removes it.
     pub(super) async fn stop_codex(&self) {
-        self.codex.cancel.cancel();
-        let task = self.codex.lock().take();
+        self.codex_stop.cancel();
+        let task = self.codex_task().take();
         if let Some(task) = task {
             let _ = task.await;
         }
     }
 
+    fn codex_task(&self) -> std::sync::MutexGuard<'_, Option<tokio::task::JoinHandle<()>>> {
+        self.codex_task.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// What the running workspace holding `root` has from the editor.
-    async fn codex_context(&self, root: PathBuf) -> Found {
+    async fn codex_context(&self, root: PathBuf) -> FolderContext {
         let Ok(root) = dunce::canonicalize(&root) else {
-            return Found::NoWorkspace;
+            return FolderContext::NoWorkspace;
         };
         let services = self.services().await;
         let holder = services
@@ -57,9 +62,9 @@ impl Instance {
             .filter(|s| s.workspace.roots.iter().any(|r| root.starts_with(r)))
             .max_by_key(|s| s.workspace.id().as_os_str().len());
         match holder.map(|s| s.editor.get()) {
-            None => Found::NoWorkspace,
-            Some(None) => Found::NoEditor,
-            Some(Some(state)) => Found::Editor { root, state },
+            None => FolderContext::NoWorkspace,
+            Some(None) => FolderContext::NoEditor,
+            Some(Some(state)) => FolderContext::Editor { root, state },
         }
     }
 }
@@ -71,21 +76,8 @@ fn source(instance: Weak<Instance>) -> Source {
         Box::pin(async move {
             match instance.upgrade() {
                 Some(i) => i.codex_context(root).await,
-                None => Found::NoWorkspace,
+                None => FolderContext::NoWorkspace,
             }
         })
     })
-}
-
-/// The socket's task, and the stop it obeys.
-#[derive(Default)]
-pub(super) struct CodexSocket {
-    cancel: tokio_util::sync::CancellationToken,
-    task: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
-}
-
-impl CodexSocket {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<tokio::task::JoinHandle<()>>> {
-        self.task.lock().unwrap_or_else(|e| e.into_inner())
-    }
 }
