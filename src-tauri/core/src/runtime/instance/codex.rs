@@ -2,9 +2,13 @@
 //! folder, and the running workspace holding it answers with its editor context.
 
 use super::Instance;
+#[cfg(unix)]
 use crate::protocols::codex_ipc::{FolderContext, Source};
+#[cfg(unix)]
 use std::path::PathBuf;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
+#[cfg(unix)]
+use std::sync::Weak;
 
 impl Instance {
     /// Takes Codex's socket, unless it is unsafe or another listener holds it (said once, in the
@@ -52,6 +56,7 @@ impl Instance {
     }
 
     /// What the running workspace holding `root` has from the editor.
+    #[cfg(unix)]
     async fn codex_context(&self, root: PathBuf) -> FolderContext {
         let Ok(root) = dunce::canonicalize(&root) else {
             return FolderContext::NoWorkspace;
@@ -70,6 +75,7 @@ impl Instance {
 }
 
 /// The instance's lookup, held weakly: the socket never keeps a stopped instance alive.
+#[cfg(unix)]
 fn source(instance: Weak<Instance>) -> Source {
     Arc::new(move |root| {
         let instance = instance.clone();
