@@ -259,6 +259,23 @@ async fn a_folder_others_can_write_to_or_another_users_folder_is_never_used() {
     instance.shutdown().await;
 }
 
+/// Codex takes a folder of the user's that others can only read (0755), so Redline does too; the
+/// socket itself stays the user's alone.
+#[tokio::test]
+async fn an_own_folder_others_may_only_read_is_used_with_a_private_socket() {
+    let (_tmp, root) = fresh_root();
+    let path = codex_socket(&dirs_in(&root).tmp);
+    let dir = path.parent().unwrap().to_owned();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let instance = instance_in(&root).await;
+    assert_eq!(std::fs::metadata(&path).unwrap().mode() & 0o777, 0o600);
+    assert_eq!(std::fs::metadata(&dir).unwrap().mode() & 0o7777, 0o755);
+    let answer = ask(&path, &root.join("ws")).await;
+    assert_eq!(answer["resultType"], "success", "{answer}");
+    instance.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_live_foreign_listener_is_left_alone() {
     let (_tmp, root) = fresh_root();
