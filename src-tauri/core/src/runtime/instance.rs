@@ -17,6 +17,7 @@ use std::sync::Arc;
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
+mod codex;
 mod editor;
 mod folders;
 pub mod hook;
@@ -61,6 +62,9 @@ pub struct Instance {
     windows: crate::runtime::window::hub::WindowHub,
     /// The config's settings as last saved, readable without `state`'s lock.
     settings: std::sync::RwLock<crate::workspace::settings::Settings>,
+    /// Codex CLI's IDE socket (one per user): its task, and the stop it obeys.
+    codex_task: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    codex_stop: CancellationToken,
 }
 
 impl Instance {
@@ -97,6 +101,8 @@ impl Instance {
             editors: Default::default(),
             windows: Default::default(),
             settings: std::sync::RwLock::new(config.settings.clone()),
+            codex_task: Default::default(),
+            codex_stop: CancellationToken::new(),
         });
         for entry in config.workspaces.iter().filter(|w| w.enabled) {
             let mut state = instance.state.lock().await;
@@ -107,6 +113,7 @@ impl Instance {
             }
         }
         instance.follow_folders();
+        instance.serve_codex();
         Ok(instance)
     }
 
@@ -360,6 +367,7 @@ impl Instance {
 
     /// Stops every server and removes every discovery file.
     pub async fn shutdown(&self) {
+        self.stop_codex().await;
         let stopping: Vec<_> = {
             let mut state = self.state.lock().await;
             let companions = std::mem::take(&mut state.companions);

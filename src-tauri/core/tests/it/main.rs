@@ -6,6 +6,8 @@ mod common;
 
 mod bindings;
 #[cfg(unix)]
+mod codex_ipc;
+#[cfg(unix)]
 mod copilot;
 mod doctor;
 mod editor;

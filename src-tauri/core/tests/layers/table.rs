@@ -42,7 +42,7 @@ pub const LAYERS: &[Layer] = &[
     Layer {
         name: "protocols",
         imports: &["clients", "net", "platform", "review"],
-        holds: "mcp_http, mcp_ws, copilot, jsonrpc, mcp, hook (pre-edit hooks: Codex's patch format); never each other, but for `copilot` on \
+        holds: "mcp_http, mcp_ws, copilot, codex_ipc (Codex CLI's IDE socket), jsonrpc, mcp, hook (pre-edit hooks: Codex's patch format); never each other, but for `copilot` on \
                 `mcp_http`'s app (one way)",
     },
     Layer {
@@ -62,7 +62,8 @@ pub const LAYERS: &[Layer] = &[
             "api", "clients", "discovery", "doctor", "net", "platform", "protocols", "review", "surfaces",
             "workspace",
         ],
-        holds: "companion (one workspace's servers, wired), bridge (container listeners), instance, \
+        holds: "companion (one workspace's servers, wired), bridge (container listeners), instance (and \
+                Codex CLI's IDE socket, one per user), \
                 serving, control channel (Unix socket; named pipe on Windows), the editor channel, \
                 the review window's channel, hub and launcher, command, folders (Copilot CLI \
                 sessions' folders)",
@@ -98,6 +99,11 @@ pub const PARTS: &[Part] = &[
     Part {
         layer: "protocols",
         name: "hook",
+        imports: &[],
+    },
+    Part {
+        layer: "protocols",
+        name: "codex_ipc",
         imports: &[],
     },
     Part {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 impl Instance {
     /// The services of the running workspaces, taken under the lock and used outside it.
-    async fn services(&self) -> Vec<Arc<Service>> {
+    pub(super) async fn services(&self) -> Vec<Arc<Service>> {
         let state = self.state.lock().await;
         state
             .companions
