@@ -62,10 +62,12 @@ fn a_moved_binary_replaces_its_entry_and_uninstall_leaves_the_rest() {
     })
     .unwrap();
     let moved = command(&CODEX, Path::new("/home/me/my apps/redline"));
-    assert_eq!(
-        moved,
-        "'/home/me/my apps/redline' hook codex --deny-after 3540"
-    );
+    // Quoted for the shell the CLI runs its hooks with: `$SHELL -lc`, or `cmd.exe /C` on Windows.
+    let quoted = match cfg!(windows) {
+        true => "\"/home/me/my apps/redline\"",
+        false => "'/home/me/my apps/redline'",
+    };
+    assert_eq!(moved, format!("{quoted} hook codex --deny-after 3540"));
     assert_eq!(
         install(&CODEX, &file, &moved).unwrap(),
         HookInstalled::Replaced
