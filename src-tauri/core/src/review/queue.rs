@@ -232,7 +232,7 @@ impl ReviewQueue {
 
     /// Removes a review, reporting how it ended, and tells its asker.
     pub fn resolve(&self, id: ReviewId, outcome: Outcome) -> Result<Arc<Review>> {
-        self.settle(id, outcome, None, None)
+        self.settle(id, outcome, None, None, None)
     }
 
     /// Rejects a review, its asker told the user's `reason` with it where its protocol can
@@ -243,12 +243,7 @@ impl ReviewQueue {
             Some(raw) => crate::review::reason::clean(&raw)?,
             None => None,
         };
-        if let Some(reason) = reason {
-            let mut state = self.lock();
-            let slot = state.reviews.get_mut(&id).ok_or(Error::NoSuchReview(id))?;
-            Arc::make_mut(slot).reason = Some(reason);
-        }
-        self.settle(id, Outcome::Rejected, None, None)
+        self.settle(id, Outcome::Rejected, None, None, reason)
     }
 
     /// Accepts a review with `content`, or its current text, and tells its asker. An empty text
@@ -261,15 +256,18 @@ impl ReviewQueue {
         content: Option<String>,
         revision: Option<u64>,
     ) -> Result<Arc<Review>> {
-        self.settle(id, Outcome::Accepted, content, revision)
+        self.settle(id, Outcome::Accepted, content, revision, None)
     }
 
+    /// Takes the review out and tells its asker: with the final `content` on accept, the user's
+    /// `reason` on reject, both set under the same lock hold as the removal.
     fn settle(
         &self,
         id: ReviewId,
         outcome: Outcome,
         content: Option<String>,
         revision: Option<u64>,
+        reason: Option<String>,
     ) -> Result<Arc<Review>> {
         let mut state = self.lock();
         let review = state.reviews.get(&id).ok_or(Error::NoSuchReview(id))?;
@@ -293,6 +291,9 @@ impl ReviewQueue {
         let mut review = state.reviews.remove(&id).ok_or(Error::NoSuchReview(id))?;
         if let Some(content) = content {
             Arc::make_mut(&mut review).current = content;
+        }
+        if reason.is_some() {
+            Arc::make_mut(&mut review).reason = reason;
         }
         let reply = state.replies.remove(&id);
         let _ = self.events.send(ReviewEvent::Resolved {
