@@ -3,6 +3,7 @@
 
 use super::local::{caller::caller, run};
 use super::Instance;
+use crate::protocols::hook::patched::Patched;
 use crate::protocols::hook::{self, Accepted, HookCall, HookCli, HookVerdict};
 use crate::review::service::Ask;
 use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
@@ -11,15 +12,6 @@ use std::path::{Path, PathBuf};
 
 use tokio::sync::mpsc;
 
-/// One file of the edit as proposed, and as the review's decision found it.
-struct Planned {
-    /// As the CLI named it (its answer names them so).
-    path: String,
-    to: Option<String>,
-    before: Option<String>,
-    after: Option<String>,
-}
-
 /// A review's end: which file, how, its final text, the user's reason.
 type Decided = (usize, Outcome, String, Option<String>);
 
@@ -27,7 +19,8 @@ type Decided = (usize, Outcome, String, Option<String>);
 pub struct Waiting {
     cli: HookCli,
     ids: Vec<ReviewId>,
-    planned: Vec<Planned>,
+    /// Each file as the edit leaves it, paths as the CLI named them (its answer names them so).
+    planned: Vec<Patched>,
     decided: mpsc::UnboundedReceiver<Decided>,
 }
 
@@ -112,12 +105,7 @@ impl Instance {
                     return Err(deny(e.to_string()));
                 }
             }
-            waiting.planned.push(Planned {
-                path: o.path,
-                to: o.to,
-                before: o.before,
-                after: o.after,
-            });
+            waiting.planned.push(o);
         }
         Ok(waiting)
     }
