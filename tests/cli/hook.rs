@@ -492,3 +492,38 @@ fn doctor_flags_a_cli_reviewed_both_by_its_ide_connection_and_by_redlines_hook()
     assert_eq!(hook["fix"]["command"], "redline hooks uninstall qwen");
     stop(&env, child);
 }
+
+#[test]
+fn a_patch_on_a_fifo_a_link_to_dev_zero_or_an_odd_name_never_blocks_or_reads_outside() {
+    let env = Env::new();
+    let ws = env.ws();
+    let fifo = ws.join("pipe");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    std::os::unix::fs::symlink("/dev/zero", ws.join("zero")).unwrap();
+    let odd = "a; $(touch pwned) 'q'.txt";
+    std::fs::write(ws.join(odd), "x\r\ny\r\n").unwrap();
+    let child = serving(&env);
+    for name in ["pipe", "zero"] {
+        let patch = format!("*** Begin Patch\n*** Update File: {name}\n@@\n-x\n+y\n*** End Patch");
+        let out = hook(&env, &["codex"], &input(&ws, &patch))
+            .wait_with_output()
+            .unwrap();
+        let answer = specific(&out);
+        assert_eq!(answer["permissionDecision"], "deny", "{name}: {answer}");
+    }
+    // An odd name is a name: reviewed as the CRLF file it is, nothing run.
+    let patch = format!("*** Begin Patch\n*** Update File: {odd}\n@@\n-x\n+z\n*** End Patch");
+    let running = hook(&env, &["codex"], &input(&ws, &patch));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    env.ok(&["review", "reject", &id_of(&list, "'q'.txt").to_string()]);
+    assert_eq!(
+        specific(&running.wait_with_output().unwrap())["permissionDecision"],
+        "deny"
+    );
+    assert!(!ws.join("pwned").exists() && !env.root.join("pwned").exists());
+    stop(&env, child);
+}
