@@ -17,18 +17,18 @@ use std::sync::Arc;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::UnixStream;
 
-fn codex_socket(tmp: &Path) -> PathBuf {
+pub fn codex_socket(tmp: &Path) -> PathBuf {
     socket::path(tmp, own_uid())
 }
 
-async fn connect(path: &Path) -> UnixStream {
+pub async fn connect(path: &Path) -> UnixStream {
     tokio::time::timeout(WAIT, UnixStream::connect(path))
         .await
         .expect("connect timed out")
         .expect("Codex's socket answers")
 }
 
-async fn send(s: &mut UnixStream, v: &Value) {
+pub async fn send(s: &mut UnixStream, v: &Value) {
     let body = v.to_string().into_bytes();
     s.write_all(&(body.len() as u32).to_le_bytes())
         .await
@@ -37,7 +37,7 @@ async fn send(s: &mut UnixStream, v: &Value) {
 }
 
 /// The next frame, or none if the connection closed.
-async fn recv(s: &mut UnixStream) -> Option<Value> {
+pub async fn recv(s: &mut UnixStream) -> Option<Value> {
     tokio::time::timeout(WAIT, async {
         let mut len = [0u8; 4];
         s.read_exact(&mut len).await.ok()?;
@@ -49,13 +49,13 @@ async fn recv(s: &mut UnixStream) -> Option<Value> {
     .expect("no answer in time")
 }
 
-fn request(id: &str, method: &str, root: &Path) -> Value {
+pub fn request(id: &str, method: &str, root: &Path) -> Value {
     json!({"type": "request", "requestId": id, "sourceClientId": "codex-tui", "version": 0,
            "method": method, "params": {"workspaceRoot": root}})
 }
 
 /// One `ide-context` exchange on a fresh connection, as Codex makes it before each message.
-async fn ask(path: &Path, root: &Path) -> Value {
+pub async fn ask(path: &Path, root: &Path) -> Value {
     let mut s = connect(path).await;
     send(&mut s, &request("r1", "ide-context", root)).await;
     let answer = recv(&mut s).await.expect("an answer");
@@ -64,7 +64,7 @@ async fn ask(path: &Path, root: &Path) -> Value {
     answer
 }
 
-async fn editor_context(f: &Fixture) {
+pub async fn editor_context(f: &Fixture) {
     std::fs::write(f.ws.join("b.txt"), "b\n").unwrap();
     let message = Message::parse(
         &json!({"type": "context", "files": [
@@ -204,7 +204,7 @@ async fn a_length_over_the_limit_ends_the_connection_before_any_body_is_read() {
 }
 
 /// An instance over `root`'s directories with one enabled workspace, `root/ws`.
-async fn instance_in(root: &Path) -> Arc<Instance> {
+pub async fn instance_in(root: &Path) -> Arc<Instance> {
     let ws = root.join("ws");
     std::fs::create_dir_all(&ws).unwrap();
     let instance = Instance::start(World {
@@ -221,7 +221,7 @@ async fn instance_in(root: &Path) -> Arc<Instance> {
     instance
 }
 
-fn fresh_root() -> (tempfile::TempDir, PathBuf) {
+pub fn fresh_root() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let root = dunce::canonicalize(tmp.path()).unwrap();
     (tmp, root)

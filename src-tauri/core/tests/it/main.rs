@@ -8,6 +8,8 @@ mod bindings;
 #[cfg(unix)]
 mod codex_ipc;
 #[cfg(unix)]
+mod codex_router;
+#[cfg(unix)]
 mod copilot;
 mod doctor;
 mod editor;

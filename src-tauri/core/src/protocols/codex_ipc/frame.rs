@@ -4,8 +4,12 @@
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
-/// The longest frame a peer may send: Codex's requests are a few hundred bytes.
+/// The longest frame a peer may send before it says who it is: Codex's requests are a few
+/// hundred bytes.
 pub const MAX_FRAME: usize = 64 * 1024;
+/// The longest frame from a peer on the router as a client (`initialize`d: an IDE extension or
+/// Codex's desktop app, whose thread snapshots pass through) or from the router Redline joined.
+pub const MAX_CLIENT_FRAME: usize = 8 * 1024 * 1024;
 /// A frame (and the wait for the next one on an open connection) must arrive within this; Codex
 /// itself gives up on a request after about five seconds.
 pub const READ_DEADLINE: Duration = Duration::from_secs(5);
@@ -24,14 +28,26 @@ pub enum FrameError {
     Io(std::io::Error),
 }
 
-/// Reads one frame's bytes.
+/// Reads one frame's bytes: at most `MAX_FRAME`, all of it within `READ_DEADLINE`.
 pub async fn read<R: AsyncRead + Unpin>(r: &mut R) -> Result<Vec<u8>, FrameError> {
-    tokio::time::timeout(READ_DEADLINE, read_unbounded_in_time(r))
+    tokio::time::timeout(READ_DEADLINE, async {
+        let len = read_len(r, MAX_FRAME).await?;
+        read_body(r, len).await
+    })
+    .await
+    .unwrap_or(Err(FrameError::TimedOut))
+}
+
+/// Reads one frame's bytes on a connection that may rest between frames (a client of the
+/// router): at most `MAX_CLIENT_FRAME`; once its length has come, the body within `READ_DEADLINE`.
+pub async fn read_resting<R: AsyncRead + Unpin>(r: &mut R) -> Result<Vec<u8>, FrameError> {
+    let len = read_len(r, MAX_CLIENT_FRAME).await?;
+    tokio::time::timeout(READ_DEADLINE, read_body(r, len))
         .await
         .unwrap_or(Err(FrameError::TimedOut))
 }
 
-async fn read_unbounded_in_time<R: AsyncRead + Unpin>(r: &mut R) -> Result<Vec<u8>, FrameError> {
+async fn read_len<R: AsyncRead + Unpin>(r: &mut R, max: usize) -> Result<usize, FrameError> {
     let mut len = [0u8; 4];
     match r.read_exact(&mut len).await {
         Ok(_) => {}
@@ -39,10 +55,14 @@ async fn read_unbounded_in_time<R: AsyncRead + Unpin>(r: &mut R) -> Result<Vec<u
         Err(e) => return Err(FrameError::Io(e)),
     }
     let len = u32::from_le_bytes(len);
-    if len as usize > MAX_FRAME {
+    if len as usize > max {
         return Err(FrameError::TooLong(len));
     }
-    let mut body = vec![0u8; len as usize];
+    Ok(len as usize)
+}
+
+async fn read_body<R: AsyncRead + Unpin>(r: &mut R, len: usize) -> Result<Vec<u8>, FrameError> {
+    let mut body = vec![0u8; len];
     r.read_exact(&mut body).await.map_err(FrameError::Io)?;
     Ok(body)
 }

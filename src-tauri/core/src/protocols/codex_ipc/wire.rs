@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::Path;
 
-/// Who answers, as Codex's router names a provider.
-const HANDLER: &str = "redline";
+/// Who answers, as Codex's router names a provider, when Redline is the router.
+pub const ROUTER_ID: &str = "redline";
 
 /// One message from a peer; only `type: "request"` is answered.
 #[derive(Debug, Deserialize)]
@@ -40,7 +40,7 @@ struct Response<'a, T: Serialize> {
     kind: &'static str,
     request_id: &'a Value,
     method: &'a str,
-    handled_by_client_id: &'static str,
+    handled_by_client_id: &'a str,
     result_type: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     result: Option<T>,
@@ -48,13 +48,13 @@ struct Response<'a, T: Serialize> {
     error: Option<&'a str>,
 }
 
-/// A success answer to `request`.
-pub fn success<T: Serialize>(request: &Incoming, result: T) -> Vec<u8> {
+/// A success answer to `request`, from `handler` (the id the router knows the answerer by).
+pub fn success<T: Serialize>(request: &Incoming, handler: &str, result: T) -> Vec<u8> {
     encode(&Response {
         kind: "response",
         request_id: &request.request_id,
         method: &request.method,
-        handled_by_client_id: HANDLER,
+        handled_by_client_id: handler,
         result_type: "success",
         result: Some(result),
         error: None,
@@ -63,35 +63,70 @@ pub fn success<T: Serialize>(request: &Incoming, result: T) -> Vec<u8> {
 
 /// An error answer to `request`: Codex shows a hint for the code and sends the message
 /// without context.
-pub fn failure(request: &Incoming, code: &str) -> Vec<u8> {
+pub fn failure(request: &Incoming, handler: &str, code: &str) -> Vec<u8> {
     encode(&Response::<()> {
         kind: "response",
         request_id: &request.request_id,
         method: &request.method,
-        handled_by_client_id: HANDLER,
+        handled_by_client_id: handler,
         result_type: "error",
         result: None,
         error: Some(code),
     })
 }
 
-fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
     // Only strings, numbers and maps of them: serialising cannot fail.
     serde_json::to_vec(value).unwrap_or_default()
 }
 
-/// `initialize`'s result (older Codex versions sent it first, and used the id as their own).
+/// `initialize`'s result: the id the router knows the new client by.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Initialized {
-    pub client_id: &'static str,
+    pub client_id: String,
 }
 
-impl Default for Initialized {
-    fn default() -> Self {
-        Initialized { client_id: HANDLER }
-    }
+/// What the router asks each client before it forwards a request: can it answer `request`?
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscoveryRequest<'a> {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub request_id: &'a str,
+    pub request: &'a Value,
 }
+
+/// A client's answer to a discovery request.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscoveryResponse<'a> {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub request_id: &'a Value,
+    pub response: CanHandle,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CanHandle {
+    pub can_handle: bool,
+}
+
+/// The `initialize` Redline sends a router it joins as a provider.
+pub fn initialize(request_id: &str) -> Vec<u8> {
+    encode(&serde_json::json!({
+        "type": "request",
+        "requestId": request_id,
+        "sourceClientId": "initializing-client",
+        "version": 0,
+        "method": "initialize",
+        "params": {"clientType": CLIENT_TYPE},
+    }))
+}
+
+/// The kind of client Redline says it is on another's router.
+pub const CLIENT_TYPE: &str = "redline";
 
 /// `ide-context`'s result.
 #[derive(Debug, Serialize)]

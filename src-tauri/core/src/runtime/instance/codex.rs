@@ -11,33 +11,30 @@ use std::sync::Arc;
 use std::sync::Weak;
 
 impl Instance {
-    /// Takes Codex's socket, unless it is unsafe or another listener holds it (said once, in the
-    /// log), and serves it until shutdown.
+    /// Takes Codex's socket, unless it is unsafe (said once, in the log), and serves it until
+    /// shutdown; when another program's router holds it, Redline answers behind that router, and
+    /// takes the socket when the router goes.
     pub(super) fn serve_codex(self: &Arc<Self>) {
         #[cfg(unix)]
         {
             use crate::protocols::codex_ipc::{self, socket};
             let uid = crate::platform::own_user::own_uid();
             let path = socket::path(&self.world.dirs.tmp, uid);
-            let bound = match socket::bind(&path, uid) {
-                socket::Binding::Bound(b) => b,
+            let source = source(Arc::downgrade(self));
+            let cancel = self.codex_stop.clone();
+            let task = match socket::bind(&path, uid) {
+                socket::Binding::Bound(b) => {
+                    tracing::info!("Codex's IDE socket: {}", b.path.display());
+                    codex_ipc::serve(b, source, cancel)
+                }
                 socket::Binding::Held(path) => {
-                    // Coexisting as a provider behind that router is a follow-up.
-                    tracing::info!(
-                        "Codex's IDE socket {} is another program's (a Codex app or IDE \
-                         extension): left alone, Codex asks that one",
-                        path.display()
-                    );
-                    return;
+                    tokio::spawn(behind_router(path, uid, source, cancel))
                 }
                 socket::Binding::Refused(why) => {
                     tracing::warn!("Codex's IDE socket not served: {why}");
                     return;
                 }
             };
-            tracing::info!("Codex's IDE socket: {}", bound.path.display());
-            let task =
-                codex_ipc::serve(bound, source(Arc::downgrade(self)), self.codex_stop.clone());
             *self.codex_task() = Some(task);
         }
     }
@@ -70,6 +67,52 @@ impl Instance {
             None => FolderContext::NoWorkspace,
             Some(None) => FolderContext::NoEditor,
             Some(Some(state)) => FolderContext::Editor { root, state },
+        }
+    }
+}
+
+/// Serves behind the router holding `path` for as long as there is one; once it is gone, takes
+/// the socket and serves it.
+#[cfg(unix)]
+async fn behind_router(
+    path: PathBuf,
+    uid: u32,
+    source: Source,
+    cancel: tokio_util::sync::CancellationToken,
+) {
+    use crate::protocols::codex_ipc::{self, provider, socket};
+    loop {
+        match socket::bind(&path, uid) {
+            socket::Binding::Bound(b) => {
+                tracing::info!("Codex's IDE socket: {} (its router went)", b.path.display());
+                let _ = codex_ipc::serve(b, source, cancel).await;
+                return;
+            }
+            socket::Binding::Held(_) => {
+                tracing::info!(
+                    "Codex's IDE socket {} is another program's router (a Codex app or IDE \
+                     extension): Redline answers behind it",
+                    path.display()
+                );
+                match provider::provide(&path, source.clone(), cancel.clone()).await {
+                    provider::Ended::Stopped => return,
+                    provider::Ended::RouterGone(why) => {
+                        tracing::info!("Codex's IDE router went: {why}")
+                    }
+                    provider::Ended::Refused(why) => {
+                        tracing::warn!("Codex's IDE router not joined: {why}")
+                    }
+                }
+            }
+            socket::Binding::Refused(why) => {
+                tracing::warn!("Codex's IDE socket not served: {why}");
+                return;
+            }
+        }
+        // A router that closes at once (or a socket that keeps failing) is retried gently.
+        tokio::select! {
+            _ = cancel.cancelled() => return,
+            _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
         }
     }
 }
