@@ -174,4 +174,13 @@ pub(crate) fn print_status(s: &Status) {
     if let Some(problem) = &s.window_problem {
         outln!("review window: {problem}");
     }
+    if let Some(c) = &s.codex_ide {
+        use redline_core::api::status::CodexRole;
+        let role = match c.role {
+            CodexRole::Router => "Redline answers Codex's /ide".to_owned(),
+            CodexRole::Provider => "another program's router; Redline answers behind it".to_owned(),
+            CodexRole::NotServed => format!("NOT SERVED   {}", c.why.as_deref().unwrap_or("")),
+        };
+        outln!("Codex IDE socket {} ({role})", c.path.display());
+    }
 }

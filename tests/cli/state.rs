@@ -58,6 +58,14 @@ fn root_home_and_a_folder_around_workspaces_need_force() {
         1,
         "{status}"
     );
+    // Codex's IDE socket is the instance's: Redline holds it, and says where.
+    assert_eq!(status["codexIde"]["role"], "router", "{status}");
+    let text = String::from_utf8(env.run(&["status"]).stdout).unwrap();
+    let socket = status["codexIde"]["path"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("Codex IDE socket {socket} (Redline answers")),
+        "{text}"
+    );
     // A sibling or a folder inside one is fine; `--force` adds what was refused.
     env.ok(&["workspace", "add", env.root.join("tmp").to_str().unwrap()]);
     env.ok(&["workspace", "add", "--force", home.to_str().unwrap()]);

@@ -17,6 +17,48 @@ pub struct Status {
     /// Why the review window cannot start, while it cannot (docs/window.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window_problem: Option<String>,
+    /// Codex CLI's IDE socket, and what Redline is on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub codex_ide: Option<CodexIde>,
+}
+
+/// Codex CLI's IDE socket (docs/editors.md): where, and what Redline is on it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct CodexIde {
+    pub path: PathBuf,
+    pub role: CodexRole,
+    /// Why it is not served, when it is not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum CodexRole {
+    /// Redline holds the socket; other programs join it.
+    Router,
+    /// Another program's router holds it; Redline answers behind it.
+    Provider,
+    NotServed,
+}
+
+impl CodexIde {
+    pub fn new(path: PathBuf, role: CodexRole) -> CodexIde {
+        CodexIde {
+            path,
+            role,
+            why: None,
+        }
+    }
+
+    pub fn not_served(path: PathBuf, why: String) -> CodexIde {
+        CodexIde {
+            path,
+            role: CodexRole::NotServed,
+            why: Some(why),
+        }
+    }
 }
 
 /// One editor channel (`redline editor --stdio`): which editor, since when, and the workspaces

@@ -1,6 +1,7 @@
 //! `redline doctor`: for each CLI, as it would decide from a directory, whether it will connect
 //! to Redline, and if not, why and the one command that fixes it.
 
+mod context;
 mod facts;
 mod hooks;
 pub(crate) mod install;
@@ -14,7 +15,9 @@ mod welcome;
 pub use facts::Facts;
 pub use render::render;
 use report::shell;
-pub use report::{CliReport, Fix, HookReport, Place, Report, Verdict, WorkspaceFound};
+pub use report::{
+    CliReport, ContextReport, Fix, HookReport, Place, Report, Verdict, WorkspaceFound,
+};
 pub use welcome::{welcome, Line, Welcome};
 
 use crate::clients::Cli;
@@ -64,6 +67,7 @@ pub async fn diagnose(facts: &Facts) -> Report {
         }
     }
     let hooks = hooks::check(facts, &clis);
+    let context = context::check(facts, workspace.as_ref());
     Report {
         dir: facts.dir.clone(),
         redline_pid: facts.redline.as_ref().map(|s| s.pid),
@@ -72,6 +76,7 @@ pub async fn diagnose(facts: &Facts) -> Report {
         workspace,
         clis,
         hooks,
+        context,
     }
 }
 

@@ -89,6 +89,25 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(out, "     fix (run): {}", fix.command);
         }
     }
+    let asked: Vec<_> = report
+        .context
+        .iter()
+        .filter(|c| c.installed.is_some())
+        .collect();
+    if !asked.is_empty() {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "Ask Redline for your editor's context:");
+    }
+    for c in asked {
+        let version = c
+            .installed
+            .as_ref()
+            .and_then(|i| i.version.as_deref())
+            .map(|v| format!(" {v}"))
+            .unwrap_or_default();
+        let mark = if c.ok { "ok" } else { "NO" };
+        let _ = writeln!(out, "[{mark}] {}{version}: {}", c.name, c.reason);
+    }
     let _ = writeln!(out);
     let _ = writeln!(
         out,

@@ -81,6 +81,18 @@ pub struct HookReport {
     pub ide_protocol: bool,
 }
 
+/// A CLI that asks an IDE for context on a channel of its own (Codex CLI's `/ide on`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextReport {
+    pub id: String,
+    pub name: String,
+    pub installed: Option<Installed>,
+    /// It gets Redline's answer (or is not installed).
+    pub ok: bool,
+    pub reason: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkspaceFound {
@@ -100,6 +112,9 @@ pub struct Report {
     /// The CLIs Redline reviews through their pre-edit hooks (they do not count for `ok`: a
     /// hook is the user's choice).
     pub hooks: Vec<HookReport>,
+    /// The CLIs that ask an IDE for context themselves (they do not count for `ok` either:
+    /// context is a help, not what makes a CLI work with Redline).
+    pub context: Vec<ContextReport>,
     /// At least one CLI is installed and every installed one will connect: `redline doctor`
     /// exits 0.
     pub ok: bool,

@@ -64,6 +64,8 @@ pub struct Instance {
     settings: std::sync::RwLock<crate::workspace::settings::Settings>,
     /// Codex CLI's IDE socket (one per user): its task, and the stop it obeys.
     codex_task: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// What Redline is on Codex's IDE socket, for status and doctor.
+    codex_ide: Arc<std::sync::Mutex<Option<crate::api::status::CodexIde>>>,
     codex_stop: CancellationToken,
 }
 
@@ -102,6 +104,7 @@ impl Instance {
             windows: Default::default(),
             settings: std::sync::RwLock::new(config.settings.clone()),
             codex_task: Default::default(),
+            codex_ide: Default::default(),
             codex_stop: CancellationToken::new(),
         });
         for entry in config.workspaces.iter().filter(|w| w.enabled) {

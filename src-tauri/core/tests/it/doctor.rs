@@ -626,3 +626,48 @@ async fn copilot_in_a_subfolder_is_told_redline_writes_its_lock_and_settings_tha
     assert_eq!(c.verdict, Verdict::IdeDisabled);
     assert!(c.reason.contains("ide.openDiffOnEdit"), "{}", c.reason);
 }
+
+#[tokio::test]
+async fn codex_says_whether_its_ide_on_finds_redline_from_this_folder() {
+    let fx = crate::common::start().await;
+    let root = root_of(&fx);
+    install_all(&root);
+    install(&root, "codex", "@openai/codex", "0.171.0");
+    let codex = |r: &Report| r.context.iter().find(|c| c.id == "codex").unwrap().clone();
+
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    let c = codex(&report);
+    let socket = redline_core::protocols::codex_ipc::socket::path(&fx.dirs.tmp, unsafe_uid());
+    assert!(c.ok, "{c:?}");
+    assert_eq!(c.installed.unwrap().version.as_deref(), Some("0.171.0"));
+    assert!(
+        c.reason
+            .contains(&format!("Redline answers on {}", socket.display())),
+        "{}",
+        c.reason
+    );
+    assert!(c.reason.contains("no editor has spoken"), "{}", c.reason);
+    assert!(doctor::render(&report).contains("Ask Redline for your editor's context:"));
+
+    let mut off = facts(&fx).await;
+    off.redline = None;
+    let c = codex(&doctor::diagnose(&off).await);
+    assert!(!c.ok);
+    assert!(c.reason.contains("Redline is not running"), "{}", c.reason);
+
+    let mut refused = facts(&fx).await;
+    refused.redline.as_mut().unwrap().codex_ide =
+        Some(redline_core::api::status::CodexIde::not_served(
+            socket.clone(),
+            "its folder is writable by group or others (mode 777)".into(),
+        ));
+    let report = doctor::diagnose(&refused).await;
+    let c = codex(&report);
+    assert!(!c.ok);
+    assert!(
+        c.reason.contains("is not served: its folder is writable"),
+        "{}",
+        c.reason
+    );
+    assert!(doctor::render(&report).contains("[NO] Codex CLI 0.171.0: Codex's IDE socket"));
+}

@@ -2,6 +2,9 @@
 //! folder, and the running workspace holding it answers with its editor context.
 
 use super::Instance;
+use crate::api::status::CodexIde;
+#[cfg(unix)]
+use crate::api::status::CodexRole;
 #[cfg(unix)]
 use crate::protocols::codex_ipc::{FolderContext, Source};
 #[cfg(unix)]
@@ -22,21 +25,42 @@ impl Instance {
             let path = socket::path(&self.world.dirs.tmp, uid);
             let source = source(Arc::downgrade(self));
             let cancel = self.codex_stop.clone();
+            let role = Role {
+                path: path.clone(),
+                now: self.codex_ide.clone(),
+            };
             let task = match socket::bind(&path, uid) {
                 socket::Binding::Bound(b) => {
                     tracing::info!("Codex's IDE socket: {}", b.path.display());
+                    role.set(CodexRole::Router);
                     codex_ipc::serve(b, source, cancel)
                 }
-                socket::Binding::Held(path) => {
-                    tokio::spawn(behind_router(path, uid, source, cancel))
+                socket::Binding::Held(_) => {
+                    tokio::spawn(behind_router(path, uid, source, cancel, role))
                 }
                 socket::Binding::Refused(why) => {
                     tracing::warn!("Codex's IDE socket not served: {why}");
+                    role.refused(why);
                     return;
                 }
             };
             *self.codex_task() = Some(task);
         }
+        #[cfg(not(unix))]
+        {
+            *self.codex_ide.lock().unwrap_or_else(|e| e.into_inner()) = Some(CodexIde::not_served(
+                r"\\.\pipe\codex-ipc".into(),
+                "Codex's named pipe on Windows is not served yet".into(),
+            ));
+        }
+    }
+
+    /// What Redline is on Codex's IDE socket.
+    pub(super) fn codex_ide(&self) -> Option<CodexIde> {
+        self.codex_ide
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Stops Codex's socket and removes it.
@@ -79,16 +103,19 @@ async fn behind_router(
     uid: u32,
     source: Source,
     cancel: tokio_util::sync::CancellationToken,
+    role: Role,
 ) {
     use crate::protocols::codex_ipc::{self, provider, socket};
     loop {
         match socket::bind(&path, uid) {
             socket::Binding::Bound(b) => {
                 tracing::info!("Codex's IDE socket: {} (its router went)", b.path.display());
+                role.set(CodexRole::Router);
                 let _ = codex_ipc::serve(b, source, cancel).await;
                 return;
             }
             socket::Binding::Held(_) => {
+                role.set(CodexRole::Provider);
                 tracing::info!(
                     "Codex's IDE socket {} is another program's router (a Codex app or IDE \
                      extension): Redline answers behind it",
@@ -106,6 +133,7 @@ async fn behind_router(
             }
             socket::Binding::Refused(why) => {
                 tracing::warn!("Codex's IDE socket not served: {why}");
+                role.refused(why);
                 return;
             }
         }
@@ -114,6 +142,28 @@ async fn behind_router(
             _ = cancel.cancelled() => return,
             _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
         }
+    }
+}
+
+/// Where Redline notes what it is on Codex's socket.
+#[cfg(unix)]
+struct Role {
+    path: PathBuf,
+    now: Arc<std::sync::Mutex<Option<CodexIde>>>,
+}
+
+#[cfg(unix)]
+impl Role {
+    fn set(&self, role: CodexRole) {
+        self.put(CodexIde::new(self.path.clone(), role));
+    }
+
+    fn refused(&self, why: String) {
+        self.put(CodexIde::not_served(self.path.clone(), why));
+    }
+
+    fn put(&self, ide: CodexIde) {
+        *self.now.lock().unwrap_or_else(|e| e.into_inner()) = Some(ide);
     }
 }
 

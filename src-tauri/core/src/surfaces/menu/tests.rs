@@ -37,6 +37,7 @@ fn status(available: bool) -> Status {
         workspaces: vec![ws("/src/app", Some(4000)), ws("/src/lib", None)],
         editors: vec![],
         window_problem: None,
+        codex_ide: None,
     }
 }
 
