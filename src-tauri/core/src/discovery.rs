@@ -21,6 +21,8 @@ pub struct Announcement<'a> {
     pub port: u16,
     /// Claude Code's WebSocket port; no lock for it without one.
     pub ws_port: Option<u16>,
+    /// Amp's WebSocket port; no lock for it without one.
+    pub amp_port: Option<u16>,
     /// Copilot CLI's unix socket; no lock for it without one.
     pub socket: Option<&'a Path>,
     pub workspace_path: &'a str,
@@ -39,6 +41,7 @@ impl Announcement<'_> {
         match transport {
             Transport::Http => Some(self.port),
             Transport::WebSocket => self.ws_port,
+            Transport::AmpWebSocket => self.amp_port,
             // Names a socket, not a port: the HTTP port only keeps the lock names apart.
             Transport::UnixHttp => self.socket.map(|_| self.port),
         }
@@ -87,6 +90,7 @@ pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
 pub fn write_for_container(place: &ContainerDirs, a: &Announcement<'_>) -> Written {
     let files = clients::ALL
         .iter()
+        .filter(|cli| cli.reaches_host_from_containers())
         .filter_map(|cli| {
             let port = a.port_for(cli.transport)?;
             let format = cli.discovery.format;
@@ -141,6 +145,15 @@ fn body(format: Format, a: &Announcement<'_>, port: u16, reader: Reader) -> Valu
             }
             body
         }
+        // Amp deletes a lock whose `pid` is dead, and connects to `localhost` only: nothing for
+        // a container (its Amp could not reach the host).
+        Format::AmpJson => json!({
+            "workspaceFolders": a.roots.iter().map(|r| r.to_string_lossy()).collect::<Vec<_>>(),
+            "port": port,
+            "ideName": IDE_DISPLAY_NAME,
+            "authToken": a.token.expose(),
+            "pid": a.pid,
+        }),
         Format::CopilotLock => match reader {
             Reader::Host => copilot_lock(a, a.roots.iter().map(|r| r.as_path()).collect()),
             // PID 1 is alive in every container (Copilot CLI drops a lock whose PID is not);

@@ -115,6 +115,9 @@ pub struct WorkspaceStatus {
     /// Claude Code's WebSocket port.
     #[serde(default)]
     pub ws_port: Option<u16>,
+    /// Amp's WebSocket port.
+    #[serde(default)]
+    pub amp_port: Option<u16>,
     pub token_store: String,
     pub discovery_files: Vec<PathBuf>,
     pub discovery_failures: Vec<String>,

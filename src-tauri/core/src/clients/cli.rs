@@ -111,6 +111,8 @@ pub enum Transport {
     /// MCP over Streamable HTTP on a unix socket, announced by its path; the auth headers are
     /// whatever the lock says.
     UnixHttp,
+    /// Amp's own JSON messages over WebSocket, the token in the URL's `auth` query.
+    AmpWebSocket,
 }
 
 /// What a `redline env` variable is set to.
@@ -141,6 +143,8 @@ pub enum ContainerHost {
     LoopbackFirst,
     /// No network at all: it reaches the socket the lock names, which must be mounted.
     SocketOnly,
+    /// `localhost` only, with nothing to move it: a container's CLI cannot reach the host.
+    LoopbackOnly,
 }
 
 /// What doctor needs to predict the CLI's choice, transcribed from `clients.md`.
@@ -169,6 +173,9 @@ pub enum Order {
     /// The first live file (directory order) listing the directory itself: a parent folder
     /// does not match.
     ExactFolder,
+    /// The file listing the directory itself, else the one whose folder holds it (or lies in
+    /// it), the deepest first; the CLI connects by itself only when one alone matches.
+    ExactThenOnlyHolder,
 }
 
 /// How IDE mode gets switched on.
@@ -180,6 +187,8 @@ pub enum IdeMode {
     OnRequest { file: Location },
     /// Connects by itself unless `ide.autoConnect` is false in this file; `/ide` connects by hand.
     AutoUnlessOff { file: Location },
+    /// Always connects by itself (its interactive mode; a flag turns it off per run).
+    Always,
 }
 
 /// A version of a CLI that cannot work with Redline, and why.
@@ -191,6 +200,12 @@ pub struct KnownBad {
 }
 
 impl Cli {
+    /// Whether its CLI in a container can reach Redline on the host at all (a discovery
+    /// directory is made and mounted for it).
+    pub fn reaches_host_from_containers(&self) -> bool {
+        self.container.host != ContainerHost::LoopbackOnly
+    }
+
     /// The variable that picks a server by port, if the CLI has one.
     pub fn port_var(&self) -> Option<&'static str> {
         self.env

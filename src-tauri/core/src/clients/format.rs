@@ -23,6 +23,8 @@ pub enum Format {
     /// PORT is the workspace's HTTP port, which keeps names apart; TAG names a lock written for
     /// one session's folder.
     CopilotLock,
+    /// `<PORT>.json`: `{workspaceFolders, port, ideName, authToken, pid}`.
+    AmpJson,
 }
 
 /// Where the workspace roots are in a file.
@@ -49,6 +51,7 @@ impl Format {
             Format::GeminiJson => format!("gemini-ide-server-{pid}-{port}.json"),
             Format::QwenLock | Format::ClaudeLock => format!("{port}.lock"),
             Format::CopilotLock => format!("redline-{pid}-{port}.lock"),
+            Format::AmpJson => format!("{port}.json"),
         }
     }
 
@@ -66,6 +69,7 @@ impl Format {
                 let (pid, port) = copilot_name(file_name)?;
                 Some((pid.parse().ok(), port.parse().ok()?))
             }
+            Format::AmpJson => Some((None, file_name.strip_suffix(".json")?.parse().ok()?)),
         }
     }
 
@@ -74,7 +78,7 @@ impl Format {
         match self {
             Format::GeminiJson => None,
             Format::QwenLock => Some("ppid"),
-            Format::ClaudeLock | Format::CopilotLock => Some("pid"),
+            Format::ClaudeLock | Format::CopilotLock | Format::AmpJson => Some("pid"),
         }
     }
 
@@ -92,7 +96,9 @@ impl Format {
     pub fn roots(self) -> Roots {
         match self {
             Format::GeminiJson | Format::QwenLock => Roots::Joined("workspacePath"),
-            Format::ClaudeLock | Format::CopilotLock => Roots::Array("workspaceFolders"),
+            Format::ClaudeLock | Format::CopilotLock | Format::AmpJson => {
+                Roots::Array("workspaceFolders")
+            }
         }
     }
 
@@ -102,8 +108,8 @@ impl Format {
             Format::GeminiJson | Format::QwenLock => {
                 body.pointer("/ideInfo/name").and_then(Value::as_str) == Some(IDE_NAME)
             }
-            // Claude Code's and Copilot CLI's locks carry no `ideInfo`.
-            Format::ClaudeLock | Format::CopilotLock => body
+            // Claude Code's, Copilot CLI's and Amp's locks carry no `ideInfo`.
+            Format::ClaudeLock | Format::CopilotLock | Format::AmpJson => body
                 .get("ideName")
                 .and_then(Value::as_str)
                 .is_some_and(|n| n.eq_ignore_ascii_case(IDE_NAME)),
@@ -116,7 +122,7 @@ impl Format {
             Format::GeminiJson | Format::QwenLock => body
                 .pointer("/ideInfo/displayName")
                 .or_else(|| body.pointer("/ideInfo/name")),
-            Format::ClaudeLock | Format::CopilotLock => body.get("ideName"),
+            Format::ClaudeLock | Format::CopilotLock | Format::AmpJson => body.get("ideName"),
         };
         name.and_then(Value::as_str).map(str::to_owned)
     }

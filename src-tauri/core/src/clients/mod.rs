@@ -2,6 +2,7 @@
 //! containers, `redline env`, doctor and "who asked". Adding a CLI is one more such file (plus a
 //! protocol adapter when it speaks a new protocol).
 
+pub(crate) mod amp;
 mod claude;
 mod cli;
 mod codex;
@@ -11,6 +12,7 @@ mod gemini;
 mod hook_site;
 mod qwen;
 
+pub use amp::AMP;
 pub use claude::{CLAUDE, CLAUDE_HOOK};
 pub use cli::{
     version_below, Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, KnownBad,
@@ -28,7 +30,7 @@ pub use qwen::{QWEN, QWEN_HOOK};
 /// A new CLI is a file like `gemini.rs` added here. A discovery format of its own is a new
 /// `Format` variant: the compiler then asks for its writer (`discovery`) and reader
 /// (`format.rs`). A new protocol is a new `Transport` and its server.
-pub const ALL: [Cli; 4] = [GEMINI, QWEN, CLAUDE, COPILOT];
+pub const ALL: [Cli; 5] = [GEMINI, QWEN, CLAUDE, COPILOT, AMP];
 
 /// Every CLI whose pre-edit hook Redline installs (`redline hooks`), in the order it reports them.
 pub const HOOKED: [HookSite; 4] = [CODEX, CLAUDE_HOOK, GEMINI_HOOK, QWEN_HOOK];

@@ -86,6 +86,13 @@ pub fn ide_mode(cli: &Cli, facts: &Facts) -> Mode {
                 file,
             }
         }
+        // Nothing to switch on; edits never go to the IDE.
+        IdeMode::Always => Mode {
+            setting: None,
+            file: resolve(&cli.discovery.dir, facts),
+            auto: true,
+            sends_diffs: false,
+        },
         IdeMode::OnRequest { file } => {
             let file = resolve(&file, facts);
             let auto = read(&file)

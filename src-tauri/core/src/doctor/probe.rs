@@ -1,10 +1,12 @@
 //! The end-to-end check: connect to the server a discovery file names, with its token, as the
 //! CLI would (MCP `initialize` over HTTP on a port or a unix socket, or a WebSocket upgrade then
-//! `initialize`).
+//! `initialize`; Amp's upgrade then its ping).
 
+mod amp;
 mod http;
 mod ws;
 
+pub use amp::amp_ping;
 pub use http::{http_initialize, Endpoint};
 pub use ws::ws_initialize;
 

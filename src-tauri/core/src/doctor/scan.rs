@@ -141,6 +141,11 @@ fn inspect(cli: &Cli, facts: &Facts, path: PathBuf, name_pid: Option<u32>, port:
     s.roots = roots(format.roots(), &body);
     s.matches = s.roots.iter().any(|r| match cli.doctor.order {
         Order::ExactFolder => same(r, &facts.dir, facts.case_insensitive),
+        // Amp matches a lock's folder that holds the directory, or lies in it.
+        Order::ExactThenOnlyHolder => {
+            contains(r, &facts.dir, facts.case_insensitive)
+                || contains(&facts.dir, r, facts.case_insensitive)
+        }
         _ => contains(r, &facts.dir, facts.case_insensitive),
     });
     s.body = Some(body);
@@ -237,6 +242,15 @@ pub fn ranked<'a>(cli: &Cli, facts: &Facts, seen: &'a [Seen]) -> Vec<&'a Seen> {
         }
         // Directory order, which `read` approximates by name.
         Order::ExactFolder => {}
+        // The folder equal to the directory first, then the deepest.
+        Order::ExactThenOnlyHolder => usable.sort_by_key(|s| {
+            let exact = s
+                .roots
+                .iter()
+                .any(|r| same(r, &facts.dir, facts.case_insensitive));
+            let depth = s.roots.iter().map(|r| r.components().count()).max();
+            (!exact, std::cmp::Reverse(depth))
+        }),
         Order::PortVarThenNewest => {
             usable.sort_by_key(|s| {
                 (

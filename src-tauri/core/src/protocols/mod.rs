@@ -1,6 +1,7 @@
 //! The wire protocols, each an adapter over the workspace service: they never import each other
 //! (Copilot CLI's reuses the MCP-over-HTTP app with tools of its own).
 
+pub mod amp_ws;
 pub mod codex_ipc;
 pub mod copilot;
 pub mod hook;

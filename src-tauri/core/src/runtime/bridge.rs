@@ -97,6 +97,7 @@ impl Bridge {
                     pid,
                     port,
                     ws_port: self.ws_port,
+                    amp_port: None,
                     socket: self.socket.as_deref(),
                     workspace_path: &place.container_path,
                     roots: &[],

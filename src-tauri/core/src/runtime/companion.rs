@@ -28,6 +28,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use crate::review::service::{settle, Decision};
 
+mod amp;
 mod copilot;
 mod folder_locks;
 mod http;
@@ -94,6 +95,7 @@ impl Companion {
         let io = |e| Error::io(workspace.id(), e);
         let (listener, port) = accept::bind_loopback().await.map_err(io)?;
         let (ws_listener, ws_port) = accept::bind_loopback().await.map_err(io)?;
+        let (amp_listener, amp_port) = accept::bind_loopback().await.map_err(io)?;
         let mut listeners = vec![listener];
         let mut ws_listeners = vec![ws_listener];
         let mut side = None;
@@ -120,6 +122,11 @@ impl Companion {
                 ws,
             )),
             Box::new(copilot_server),
+            Box::new(amp::AmpServer::new(Listeners::new(
+                vec![amp_listener],
+                amp_port,
+                None,
+            ))),
         ];
         let registries = servers.iter().map(|s| s.registry()).collect();
         let service = Arc::new(Service::new(workspace, reviews, trusted, registries));
@@ -203,6 +210,7 @@ impl Companion {
             // Every companion has an HTTP server, which sets it.
             port: 0,
             ws_port: None,
+            amp_port: None,
             socket: None,
             workspace_path: &joined,
             roots: &self.service.workspace.roots,
@@ -288,6 +296,7 @@ impl Companion {
             missing: false,
             port: None,
             ws_port: None,
+            amp_port: None,
             token_store: token_store.to_owned(),
             discovery_files: self
                 .written

@@ -30,7 +30,7 @@ pub fn exports(pin: &Pin, shell: Shell) -> String {
     let port_of = |transport| match transport {
         Transport::Http => Some(pin.port.to_string()),
         Transport::WebSocket => pin.ws_port.map(|p| p.to_string()),
-        Transport::UnixHttp => None,
+        Transport::UnixHttp | Transport::AmpWebSocket => None,
     };
     clients::ALL
         .iter()

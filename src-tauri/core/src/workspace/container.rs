@@ -193,7 +193,10 @@ impl ContainerDirs {
     /// Creates the directories (0700): a `-v` of a missing source would make Docker create it
     /// owned by root.
     pub fn ensure(&self) -> Result<()> {
-        for cli in &clients::ALL {
+        for cli in clients::ALL
+            .iter()
+            .filter(|c| c.reaches_host_from_containers())
+        {
             crate::platform::private_file::ensure_dir(&self.dir(cli))?;
         }
         crate::platform::private_file::ensure_dir(&self.socket_dir())
@@ -250,6 +253,7 @@ impl RunArgs {
         // Read-only: a CLI in the container cannot delete or rewrite what Redline wrote.
         let mut mounts: Vec<Mount> = clients::ALL
             .iter()
+            .filter(|cli| cli.reaches_host_from_containers())
             .map(|cli| Mount {
                 source: place.dir(cli),
                 target: cli.discovery.dir.in_container(container_home),

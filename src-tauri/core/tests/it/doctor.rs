@@ -44,6 +44,7 @@ fn install_all(root: &Path) {
     install(root, "qwen", "@qwen-code/qwen-code", "0.24.4");
     install(root, "claude", "@anthropic-ai/claude-code", "2.1.330");
     install(root, "copilot", "@github/copilot", "1.0.102");
+    install(root, "amp", "@sourcegraph/amp", "0.0.1790142911-g7618fb");
 }
 
 fn enable_ide_mode(root: &Path) {
@@ -670,4 +671,30 @@ async fn codex_says_whether_its_ide_on_finds_redline_from_this_folder() {
         c.reason
     );
     assert!(doctor::render(&report).contains("[NO] Codex CLI 0.171.0: Codex's IDE socket"));
+}
+
+#[tokio::test]
+async fn amp_is_checked_over_its_own_websocket_with_the_locks_token() {
+    let fx = crate::common::start().await;
+    let root = root_of(&fx);
+    install(&root, "amp", "@sourcegraph/amp", "0.0.1790142911-g7618fb");
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    let amp = cli(&report, "amp");
+    assert_eq!(amp.verdict, Verdict::Connects, "{amp:?}");
+    assert!(
+        matches!(&amp.probe, Some(redline_core::doctor::probe::Probe::Answered { server, .. }) if server == "redline"),
+        "{:?}",
+        amp.probe
+    );
+    assert!(amp
+        .file
+        .as_ref()
+        .unwrap()
+        .ends_with(format!("amp/ide/{}.json", amp.port.unwrap())));
+
+    // A lock whose token is wrong: Amp's server closes as it does for Amp.
+    let lock = amp.file.clone().unwrap();
+    edit(&lock, |v| v["authToken"] = json!("0".repeat(64)));
+    let report = doctor::diagnose(&facts(&fx).await).await;
+    assert_eq!(cli(&report, "amp").verdict, Verdict::TokenRefused);
 }

@@ -278,11 +278,11 @@ async fn turning_a_workspace_off_removes_its_files_and_refuses_connections() {
     let status = f.instance.status().await;
     let files = status.workspaces[0].discovery_files.clone();
     // Copilot CLI's named pipe is not served on Windows yet: no lock for it there.
-    let expected = if cfg!(unix) { 4 } else { 3 };
+    let expected = if cfg!(unix) { 5 } else { 4 };
     assert_eq!(
         files.len(),
         expected,
-        "Gemini's, Qwen's, Claude Code's (and Copilot CLI's)"
+        "Gemini's, Qwen's, Claude Code's, Amp's (and Copilot CLI's)"
     );
     assert!(files.iter().all(|p| p.exists()));
     f.instance.set_enabled(&f.ws, false).await.unwrap();

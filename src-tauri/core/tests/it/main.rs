@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod amp_ws;
 mod bindings;
 #[cfg(unix)]
 mod codex_ipc;

@@ -42,7 +42,7 @@ pub const LAYERS: &[Layer] = &[
     Layer {
         name: "protocols",
         imports: &["clients", "net", "platform", "review"],
-        holds: "mcp_http, mcp_ws, copilot, codex_ipc (Codex CLI's IDE socket), jsonrpc, mcp, hook (pre-edit hooks: Codex's patch format); never each other, but for `copilot` on \
+        holds: "mcp_http, mcp_ws, copilot, codex_ipc (Codex CLI's IDE socket), amp_ws (Amp's IDE WebSocket), jsonrpc, mcp, hook (pre-edit hooks: Codex's patch format); never each other, but for `copilot` on \
                 `mcp_http`'s app (one way)",
     },
     Layer {
@@ -104,6 +104,11 @@ pub const PARTS: &[Part] = &[
     Part {
         layer: "protocols",
         name: "codex_ipc",
+        imports: &[],
+    },
+    Part {
+        layer: "protocols",
+        name: "amp_ws",
         imports: &[],
     },
     Part {

@@ -40,6 +40,7 @@ pub(super) async fn probe(cli: &Cli, ours: &Seen) -> Probe {
             },
         },
         Transport::WebSocket => probe::ws_initialize(ours.port, token).await,
+        Transport::AmpWebSocket => probe::amp_ping(ours.port, token).await,
     }
 }
 

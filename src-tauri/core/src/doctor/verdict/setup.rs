@@ -54,7 +54,9 @@ fn redline_runs(facts: &Facts, ws: Option<&WorkspaceFound>) -> Check {
         .iter()
         .filter_map(|c| match c.container.host {
             ContainerHost::DockerHostUnless(vars) => Some(vars),
-            ContainerHost::LoopbackFirst | ContainerHost::SocketOnly => None,
+            ContainerHost::LoopbackFirst
+            | ContainerHost::SocketOnly
+            | ContainerHost::LoopbackOnly => None,
         })
         .flatten()
         .any(|v| facts.var(v).is_some());

@@ -22,6 +22,7 @@ impl Instance {
                     missing: gone.contains(&w.path),
                     port: None,
                     ws_port: None,
+                    amp_port: None,
                     token_store: self.token_store().into(),
                     discovery_files: vec![],
                     discovery_failures: vec![],

@@ -11,6 +11,7 @@ fn ws(path: &str, port: Option<u16>) -> WorkspaceStatus {
         missing: false,
         port,
         ws_port: None,
+        amp_port: None,
         token_store: "keyring".into(),
         discovery_files: port
             .map(|p| {
