@@ -10,7 +10,7 @@ use crate::review::editor_context::Owner;
 use crate::review::selection::Mention;
 use crate::review::service::Service;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 impl Instance {
@@ -45,7 +45,38 @@ impl Instance {
             // instance says so rather than answer `ok` for a window that never opens.
             Message::Review { .. } if self.request_show() => Ok(()),
             Message::Review { .. } => Err(Error::NoWindow),
+            Message::Reject { path, reason, .. } => {
+                let (service, path) = locate(&services, &path)?;
+                self.reject_file(&service, &path, reason)
+            }
         }
+    }
+
+    /// Rejects every pending review of `path` in `service`'s workspace (two CLIs may propose one
+    /// file; the editor names the file, not a review), each CLI told `reason` where its protocol
+    /// carries one. The reason is cleaned and bounded first, as `redline review reject --reason`
+    /// does: one too long rejects nothing.
+    fn reject_file(&self, service: &Service, path: &Path, reason: Option<String>) -> Result<()> {
+        let reason = match reason {
+            Some(raw) => crate::review::reason::clean(&raw)?,
+            None => None,
+        };
+        let pending: Vec<_> = service
+            .pending()
+            .into_iter()
+            .filter(|r| r.path == path)
+            .collect();
+        if pending.is_empty() {
+            return Err(Error::NoReviewOf(path.to_owned()));
+        }
+        for r in pending {
+            match self.reviews.reject(r.id, reason.clone()) {
+                // Decided meanwhile (in the window, by its CLI): nothing left to reject there.
+                Ok(_) | Err(Error::NoSuchReview(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
     }
 
     /// Editor channel `owner` opened now.
