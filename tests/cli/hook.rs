@@ -565,10 +565,14 @@ fn kiro_edits_are_reviewed_read_only_and_a_rejection_is_exit_2_with_the_reason_o
     env.ok(&["review", "accept", &id_of(&list, "new.py").to_string()]);
     let out = running.wait_with_output().unwrap();
     assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
-    assert!(!ws.join("new.py").exists(), "Redline never writes Kiro's file");
+    assert!(
+        !ws.join("new.py").exists(),
+        "Redline never writes Kiro's file"
+    );
 
     // A str_replace whose text is not there: denied before anyone is asked.
-    let args = json!({ "command": "str_replace", "path": file, "old_str": "nowhere", "new_str": "q" });
+    let args =
+        json!({ "command": "str_replace", "path": file, "old_str": "nowhere", "new_str": "q" });
     let out = hook(&env, &["kiro"], &kiro_input(&ws, args))
         .wait_with_output()
         .unwrap();
@@ -660,7 +664,13 @@ fn hooks_install_puts_kiro_and_cursor_hooks_where_their_docs_say_and_status_sees
             .unwrap()
             .clone()
     };
-    assert_eq!((of("kiro")["current"].clone(), of("cursor")["current"].clone()), (json!(true), json!(true)));
+    assert_eq!(
+        (
+            of("kiro")["current"].clone(),
+            of("cursor")["current"].clone()
+        ),
+        (json!(true), json!(true))
+    );
 
     env.ok(&["hooks", "uninstall", "kiro"]);
     assert!(!kiro.exists());
