@@ -678,3 +678,44 @@ fn hooks_install_puts_kiro_and_cursor_hooks_where_their_docs_say_and_status_sees
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cursor).unwrap()).unwrap();
     assert_eq!(doc, theirs);
 }
+
+#[test]
+fn doctor_has_a_line_for_kiro_and_cursor_and_the_command_that_adds_each_hook() {
+    let env = Env::new();
+    let bin = env.root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for name in ["kiro-cli", "cursor-agent"] {
+        let exe = bin.join(name);
+        std::fs::write(&exe, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&exe, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+    }
+    let (_, report) = super::doctor(&env, &bin, &env.ws());
+    let line = |report: &Value, id: &str| {
+        report["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["id"] == id)
+            .unwrap_or_else(|| panic!("no doctor line for {id}: {report}"))
+            .clone()
+    };
+    for id in ["kiro", "cursor"] {
+        let l = line(&report, id);
+        assert!(l["installed"]["path"].as_str().is_some(), "{l}");
+        assert_eq!(l["hook"], Value::Null);
+        assert_eq!(
+            l["fix"]["command"],
+            format!("redline hooks install {id}").as_str()
+        );
+    }
+    env.ok(&["hooks", "install", "kiro"]);
+    let (_, report) = super::doctor(&env, &bin, &env.ws());
+    let kiro = line(&report, "kiro");
+    assert!(kiro["hook"]
+        .as_str()
+        .unwrap()
+        .ends_with("hook kiro --deny-after 3540"));
+    assert!(kiro["reason"].as_str().unwrap().contains("--v3"), "{kiro}");
+    assert_eq!(kiro["fix"], Value::Null);
+}

@@ -124,7 +124,13 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
                 events.remove(site.event);
             }
         }
-        Layout::KiroFile if empty && doc.as_object().is_some_and(|o| o.len() <= 2) => {
+        // Nothing in it but the schema version and an empty list: the file was Redline's alone.
+        Layout::KiroFile
+            if empty
+                && doc
+                    .as_object()
+                    .is_some_and(|o| o.keys().all(|k| k == "version" || k == "hooks")) =>
+        {
             std::fs::remove_file(file).map_err(|e| Error::io(file, e))?;
             return Ok(true);
         }

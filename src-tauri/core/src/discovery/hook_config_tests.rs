@@ -230,4 +230,11 @@ fn kiros_hook_is_a_file_of_redlines_own_in_the_kiro_v3_shape_gone_on_uninstall()
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(doc["hooks"].as_array().unwrap().len(), 1);
     assert_eq!(doc["hooks"][0]["name"], "mine");
+
+    // A key of the user's beside an emptied list keeps the file, and the key.
+    std::fs::write(&file, r#"{"version":"v1","hooks":[],"note":"mine"}"#).unwrap();
+    install(site, &file, &cmd).unwrap();
+    assert!(uninstall(site, &file).unwrap());
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc, json!({ "version": "v1", "hooks": [], "note": "mine" }));
 }
