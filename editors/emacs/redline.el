@@ -326,7 +326,11 @@ REASON (prompted for; empty for none) goes to the CLI that proposed it."
                (lambda (msg)
                  (if (equal (alist-get 'type msg) "error")
                      (message "Redline: reject: %s" (or (alist-get 'message msg) "failed"))
-                   (message "Redline: rejected the review of %s" (abbreviate-file-name path))))
+                   (message "Redline: rejected the review of %s%s" (abbreviate-file-name path)
+                            ;; `reasonSent' is there only as false, which reads as nil.
+                            (if (null (alist-get 'reasonSent msg 'absent))
+                                " (its CLI takes no reason: yours was not sent)"
+                              ""))))
                t)
         (redline--not-connected)))))
 

@@ -252,6 +252,11 @@ class RedlineRejectCommand(sublime_plugin.TextCommand):
         def answered(reply):
             if reply.get("type") == "error":
                 _status("reject: " + reply.get("message", "failed"))
+            elif reply.get("reasonSent") is False:
+                _status(
+                    "rejected the review of %s (its CLI takes no reason: yours was not sent)"
+                    % os.path.basename(path)
+                )
             else:
                 _status("rejected the review of " + os.path.basename(path))
 

@@ -196,4 +196,19 @@ test('Neovim :RedlineReject rejects the pending review of the file, and its reas
   assert.equal(fs.readFileSync(file, 'utf8'), LINES.join('\n') + '\n', 'nothing was written');
   const left = JSON.parse((await r.run(['review', 'list', '--json'])).stdout);
   assert.deepEqual(left, []);
+
+  // A CLI whose protocol takes no reason (the Gemini CLI IdeClient): rejected all the same, and
+  // Neovim says the reason was not sent.
+  const g = await startGeminiClient({ cwd: ws, env: clientEnv(r) });
+  t.after(() => g.close());
+  assert.equal((await g.connect()).state.status, 'connected');
+  const diff = g.openDiff(file, 'from gemini\n');
+  await diff.started;
+  await r.run(['review', 'wait', '--file', file, '--timeout', '20']);
+  await n.keys(':RedlineReject not this<CR>');
+  assert.equal((await diff.result).status, 'rejected');
+  await pollUntil(async () => {
+    const m = await messages();
+    return { ok: /rejected the review of a\.txt \(its CLI takes no reason: yours was not sent\)/.test(m), value: m };
+  }, STEP_MS, 'the note that the reason was not sent');
 });

@@ -282,6 +282,8 @@ export def Reject(reason: string)
   const Done = (reply) => {
     if get(reply, 'type', '') == 'error'
       echohl WarningMsg | echomsg 'Redline: reject: ' .. get(reply, 'message', 'failed') | echohl None
+    elseif get(reply, 'reasonSent', true) == false
+      echomsg 'Redline: rejected the review of ' .. fnamemodify(path, ':~:.') .. ' (its CLI takes no reason: yours was not sent)'
     else
       echomsg 'Redline: rejected the review of ' .. fnamemodify(path, ':~:.')
     endif

@@ -337,6 +337,9 @@ function M.reject(reason)
   local sent = send(msg, function(reply)
     if reply.type == 'error' then
       notify('reject: ' .. (reply.message or 'failed'), vim.log.levels.WARN)
+    elseif reply.reasonSent == false then
+      notify('rejected the review of ' .. vim.fn.fnamemodify(path, ':~:.')
+        .. " (its CLI takes no reason: yours was not sent)")
     else
       notify('rejected the review of ' .. vim.fn.fnamemodify(path, ':~:.'))
     end

@@ -213,3 +213,32 @@ async fn an_editors_reject_of_a_file_carries_its_reason_and_says_why_it_cannot()
     assert_eq!(settled["decision"], "rejected");
     assert_eq!(settled.get("reason"), None, "{settled}");
 }
+
+/// A reason for a CLI whose protocol carries none (Gemini CLI's `openDiff`): the review is
+/// rejected all the same, and the editor hears that its reason was not sent.
+#[tokio::test]
+async fn an_editors_reason_for_a_cli_that_hears_none_is_said_not_sent() {
+    use crate::editor::{editor, line, send};
+    let f = start().await;
+    serve_control(&f).await;
+    let mut ed = editor(&f).await;
+    let mut gemini = f.session().await;
+    let mut sse = gemini.stream().await;
+    f.propose(&mut gemini, "a.txt", "new\n").await;
+
+    send(
+        &mut ed,
+        &json!({"type": "reject", "id": 1, "path": f.ws.join("a.txt"), "reason": "no"}),
+    )
+    .await;
+    assert_eq!(
+        line(&mut ed).await,
+        json!({"type": "ok", "id": 1, "reasonSent": false})
+    );
+    let decided = tokio::time::timeout(WAIT, sse.next_decision())
+        .await
+        .expect("the CLI hears of it in time")
+        .expect("a decision");
+    assert_eq!(decided["method"], "ide/diffRejected", "{decided}");
+    assert!(f.instance.list().is_empty());
+}
