@@ -20,8 +20,9 @@ pub const KIRO: HookSite = HookSite {
         sub: "hooks/redline.json",
     },
     event: "PreToolUse",
-    // A regular expression on the tool's name: its file-writing tool, by either name.
-    matcher: "fs_write|write",
+    // A regular expression on the tool's name: its file-writing tool, by either name, and
+    // `str_replace`, which Kiro's V3 hook docs match beside `fs_write`.
+    matcher: "fs_write|write|str_replace",
     // Kiro's docs do not say what a timed-out hook does to the tool call: Redline's hook denies
     // a minute before.
     timeout_secs: 3600,

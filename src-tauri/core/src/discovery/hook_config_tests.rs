@@ -199,7 +199,7 @@ fn kiros_hook_is_a_file_of_redlines_own_in_the_kiro_v3_shape_gone_on_uninstall()
     assert_eq!(
         doc,
         json!({ "version": "v1", "hooks": [{
-            "name": "redline-review", "trigger": "PreToolUse", "matcher": "fs_write|write",
+            "name": "redline-review", "trigger": "PreToolUse", "matcher": "fs_write|write|str_replace",
             "action": { "type": "command", "command": "/usr/bin/redline hook kiro --deny-after 3540" },
             "timeout": 3600, "enabled": true,
         }] })

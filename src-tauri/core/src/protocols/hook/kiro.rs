@@ -7,8 +7,9 @@ use super::verdict::{Edit, FileChange, HookOutput, HookVerdict};
 use serde::Deserialize;
 use serde_json::Value;
 
-/// Kiro's file-writing tool, by its two names (the second is its alias in agent configs).
-const TOOLS: [&str; 2] = ["fs_write", "write"];
+/// Kiro's file-writing tool, by its two names (the second is its alias in agent configs), and
+/// `str_replace`, which Kiro's V3 hook docs match beside it as a tool of its own.
+const TOOLS: [&str; 3] = ["fs_write", "write", "str_replace"];
 
 #[derive(Deserialize)]
 struct Input {
@@ -53,7 +54,14 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
             input.tool_name
         )));
     }
-    let call = FsWrite::deserialize(&input.tool_input).map_err(|e| HookVerdict::Deny {
+    let mut args = input.tool_input.clone();
+    // As a tool of its own, `str_replace` may not name the command its arguments are for.
+    if input.tool_name == "str_replace" && args.get("command").is_none() {
+        if let Some(o) = args.as_object_mut() {
+            o.insert("command".into(), "str_replace".into());
+        }
+    }
+    let call = FsWrite::deserialize(&args).map_err(|e| HookVerdict::Deny {
         reason: format!("Redline cannot read this {} call: {e}", input.tool_name),
     })?;
     let change = match call {
@@ -162,6 +170,14 @@ mod tests {
                 text: "z".into()
             }
         );
+        let own = read(&call(
+            "str_replace",
+            json!({ "path": "a", "old_str": "o", "new_str": "n" }),
+        ));
+        assert!(matches!(
+            own.unwrap().changes[0],
+            FileChange::Replace { .. }
+        ));
         let aliased = read(&call(
             "write",
             json!({ "command": "create", "path": "b", "file_text": "" }),
