@@ -149,8 +149,8 @@ pub enum Command {
     )]
     Hooks(HooksCmd),
     /// An editor plugin's channel to the running instance: one JSON message per line on stdin
-    /// (`context`, `mention`, `review`) and stdout (`ready`, `ok`, `error`, `accepted`); it ends
-    /// when stdin closes or the instance stops.
+    /// (`context`, `mention`, `review`, `reject`) and stdout (`ready`, `ok`, `error`,
+    /// `accepted`); it ends when stdin closes or the instance stops.
     #[command(after_long_help = "Example:\n  \
         echo '{\"type\":\"review\",\"id\":1}' | redline editor --stdio")]
     Editor {

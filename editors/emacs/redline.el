@@ -17,7 +17,8 @@
 ;;   (redline-mode 1)
 ;;
 ;; Commands: `redline-mention' (the region's lines, or the current line), `redline-review'
-;; (shows the pending reviews in Redline's window), `redline-start', `redline-stop'.
+;; (shows the pending reviews in Redline's window), `redline-reject' (rejects the pending review
+;; of this file, with an optional reason), `redline-start', `redline-stop'.
 
 ;;; Code:
 
@@ -309,6 +310,29 @@ Interactively, the region's lines, or the current line."
   (setq redline--last-shown nil)
   (unless (redline--send '((type . "review")) (redline--warn "review") t)
     (redline--not-connected)))
+
+;;;###autoload
+(defun redline-reject (reason)
+  "Reject the pending review of this buffer's file in Redline.
+REASON (prompted for; empty for none) goes to the CLI that proposed it."
+  (interactive (list (read-string "Reject; reason (optional): ")))
+  (let ((path (redline--file (current-buffer))))
+    (setq redline--last-shown nil)
+    (if (not path)
+        (message "Redline: this buffer is not a file")
+      (unless (redline--send
+               `((type . "reject") (path . ,path)
+                 ,@(unless (string-empty-p (string-trim reason)) `((reason . ,reason))))
+               (lambda (msg)
+                 (if (equal (alist-get 'type msg) "error")
+                     (message "Redline: reject: %s" (or (alist-get 'message msg) "failed"))
+                   (message "Redline: rejected the review of %s%s" (abbreviate-file-name path)
+                            ;; `reasonSent' is there only as false, which reads as nil.
+                            (if (null (alist-get 'reasonSent msg 'absent))
+                                " (its CLI takes no reason: yours was not sent)"
+                              ""))))
+               t)
+        (redline--not-connected)))))
 
 ;;;###autoload
 (define-minor-mode redline-mode

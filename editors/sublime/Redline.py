@@ -7,6 +7,9 @@ this plugin uses Redline's one-shot commands (docs/editors.md):
     redline context --file F --line L --col C [--selection L1:C1-L2:C2]
     redline mention F:L1-L2
 
+and, to reject, one message on a channel of its own (`redline editor --stdio`, closed once
+answered).
+
 Install: copy this file (and Default.sublime-commands) into Packages/Redline/ (Preferences >
 Browse Packages...). Settings (Preferences > Settings, or Redline.sublime-settings):
 
@@ -14,10 +17,12 @@ Browse Packages...). Settings (Preferences > Settings, or Redline.sublime-settin
     "redline_context": true       // send the context on selection changes
 
 Commands: "Redline: Mention Selected Lines" (redline_mention), "Redline: Send Context"
-(redline_context). Positions are 1-based, columns in characters. The selected text Redline
+(redline_context), "Redline: Reject" (redline_reject: rejects the pending review of this file,
+asking for an optional reason). Positions are 1-based, columns in characters. The selected text Redline
 forwards is read from the file on disk: save first for unsaved edits to show.
 """
 
+import json
 import os
 import subprocess
 import threading
@@ -77,6 +82,55 @@ def _run(args, on_failure=None):
         return proc.returncode
 
     thread = threading.Thread(target=wait, daemon=True)
+    thread.start()
+    return thread
+
+
+def _ask(message, on_answer):
+    """Sends one message on a channel of its own and calls on_answer(reply) with Redline's
+    answer to it (an `ok` or an `error`), without blocking."""
+    cmd = [_setting("redline_path", "redline"), "editor", "--stdio"]
+
+    def talk():
+        try:
+            proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                **_popen_flags()
+            )
+        except OSError as e:
+            on_answer({"type": "error", "message": "cannot run %s: %s" % (cmd[0], e)})
+            return
+        # A Redline that never answers does not keep the thread.
+        timer = threading.Timer(30, proc.kill)
+        timer.start()
+        answer = {"type": "error", "message": "Redline ended the channel without an answer"}
+        try:
+            proc.stdin.write((json.dumps(dict(message, id=1)) + "\n").encode("utf-8"))
+            proc.stdin.flush()
+            for raw in proc.stdout:
+                try:
+                    reply = json.loads(raw.decode("utf-8", "replace"))
+                except ValueError:
+                    continue
+                # Its answer to this message, or an error before any (Redline not running).
+                if reply.get("id") == 1 or reply.get("type") == "error":
+                    answer = reply
+                    break
+        except OSError as e:
+            answer = {"type": "error", "message": str(e)}
+        finally:
+            timer.cancel()
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+            proc.wait()
+        on_answer(answer)
+
+    thread = threading.Thread(target=talk, daemon=True)
     thread.start()
     return thread
 
@@ -173,6 +227,40 @@ class RedlineMentionCommand(sublime_plugin.TextCommand):
         last = self.view.rowcol(end)[0] + 1
         _status("mentioned %s:%d-%d" % (os.path.basename(path), first, last))
         _run(["mention", "%s:%d-%d" % (path, first, last)], _status)
+
+    def is_enabled(self):
+        return bool(self.view.file_name())
+
+
+class RedlineRejectCommand(sublime_plugin.TextCommand):
+    """Rejects the pending review of this file; the reason typed (optional) goes to its CLI."""
+
+    def run(self, edit):
+        path = self.view.file_name()
+        if not path:
+            _status("this view is not a saved file")
+            return
+        self.view.window().show_input_panel(
+            "Reject; reason (optional):", "", lambda reason: self.reject(path, reason), None, None
+        )
+
+    def reject(self, path, reason):
+        message = {"type": "reject", "path": path}
+        if reason.strip():
+            message["reason"] = reason
+
+        def answered(reply):
+            if reply.get("type") == "error":
+                _status("reject: " + reply.get("message", "failed"))
+            elif reply.get("reasonSent") is False:
+                _status(
+                    "rejected the review of %s (its CLI takes no reason: yours was not sent)"
+                    % os.path.basename(path)
+                )
+            else:
+                _status("rejected the review of " + os.path.basename(path))
+
+        _ask(message, answered)
 
     def is_enabled(self):
         return bool(self.view.file_name())

@@ -527,3 +527,195 @@ fn a_patch_on_a_fifo_a_link_to_dev_zero_or_an_odd_name_never_blocks_or_reads_out
     assert!(!ws.join("pwned").exists() && !env.root.join("pwned").exists());
     stop(&env, child);
 }
+
+/// Kiro CLI's `preToolUse` input for fs_write with `args`, run in `cwd` (from Kiro's docs).
+fn kiro_input(cwd: &Path, args: Value) -> String {
+    json!({ "hook_event_name": "preToolUse", "cwd": cwd, "tool_name": "fs_write", "tool_input": args })
+        .to_string()
+}
+
+#[test]
+fn kiro_edits_are_reviewed_read_only_and_a_rejection_is_exit_2_with_the_reason_on_stderr() {
+    let env = Env::new();
+    let ws = env.ws();
+    let file = ws.join("a.py");
+    std::fs::write(&file, "x = 1\ny = 2\n").unwrap();
+    let child = serving(&env);
+
+    // An insert, shown as the file it leaves; rejected with a reason: exit 2, stderr the reason.
+    let args = json!({ "command": "insert", "path": file, "insert_line": 1, "new_str": "z = 0\n" });
+    let running = hook(&env, &["kiro"], &kiro_input(&ws, args));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    assert!(
+        list[0]["readOnly"].as_str().unwrap().contains("Kiro CLI"),
+        "{list:?}"
+    );
+    let id = id_of(&list, "a.py").to_string();
+    assert!(env.ok(&["review", "show", &id]).contains("+z = 0"));
+    env.ok(&["review", "reject", &id, "--reason", "too risky"]);
+    let out = running.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout.len(), 0);
+    assert_eq!(String::from_utf8_lossy(&out.stderr).trim_end(), "too risky");
+
+    // A create, accepted: exit 0 and nothing said; Kiro writes it itself.
+    let args = json!({ "command": "create", "path": ws.join("new.py"), "file_text": "n = 1\n" });
+    let running = hook(&env, &["kiro"], &kiro_input(&ws, args));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    env.ok(&["review", "accept", &id_of(&list, "new.py").to_string()]);
+    let out = running.wait_with_output().unwrap();
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
+    assert!(
+        !ws.join("new.py").exists(),
+        "Redline never writes Kiro's file"
+    );
+
+    // A str_replace whose text is not there: denied before anyone is asked.
+    let args =
+        json!({ "command": "str_replace", "path": file, "old_str": "nowhere", "new_str": "q" });
+    let out = hook(&env, &["kiro"], &kiro_input(&ws, args))
+        .wait_with_output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not in it"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x = 1\ny = 2\n");
+    stop(&env, child);
+}
+
+/// Cursor's `preToolUse` input for `tool` with `args` (from Cursor's docs).
+fn cursor_input(root: &Path, tool: &str, args: Value) -> String {
+    json!({
+        "hook_event_name": "preToolUse", "conversation_id": "c1", "generation_id": "g1",
+        "workspace_roots": [root], "tool_name": tool, "tool_input": args, "tool_use_id": "t1",
+    })
+    .to_string()
+}
+
+#[test]
+fn cursor_edits_are_reviewed_read_only_and_answered_with_permission_and_messages() {
+    let env = Env::new();
+    let ws = env.ws();
+    let file = ws.join("a.ts");
+    std::fs::write(&file, "let a = 1;\n").unwrap();
+    let child = serving(&env);
+
+    let args = json!({ "file_path": file, "old_string": "a = 1", "new_string": "a = 2" });
+    let running = hook(&env, &["cursor"], &cursor_input(&ws, "StrReplace", args));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    assert!(
+        list[0]["readOnly"].as_str().unwrap().contains("Cursor CLI"),
+        "{list:?}"
+    );
+    env.ok(&[
+        "review",
+        "reject",
+        &id_of(&list, "a.ts").to_string(),
+        "--reason",
+        "too risky",
+    ]);
+    let out = running.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v,
+        json!({ "permission": "deny", "agent_message": "too risky", "user_message": "Redline: too risky" })
+    );
+
+    let args = json!({ "file_path": file, "contents": "let a = 3;\n" });
+    let running = hook(&env, &["cursor"], &cursor_input(&ws, "Write", args));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    env.ok(&["review", "accept", &id_of(&list, "a.ts").to_string()]);
+    let out = running.wait_with_output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v, json!({ "permission": "allow" }));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "let a = 1;\n");
+    stop(&env, child);
+}
+
+#[test]
+fn hooks_install_puts_kiro_and_cursor_hooks_where_their_docs_say_and_status_sees_them() {
+    let env = Env::new();
+    let cursor = env.root.join("home/.cursor/hooks.json");
+    std::fs::create_dir_all(cursor.parent().unwrap()).unwrap();
+    let theirs = json!({ "version": 1, "hooks": { "stop": [{ "command": "./done.sh" }] } });
+    std::fs::write(&cursor, theirs.to_string()).unwrap();
+
+    let said = env.ok(&["hooks", "install", "kiro"]);
+    assert!(said.contains("added to") && said.contains("--v3"), "{said}");
+    let kiro = env.root.join("home/.kiro/hooks/redline.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&kiro).unwrap()).unwrap();
+    let want = format!("{} hook kiro --deny-after 3540", super::BIN);
+    assert_eq!(doc["hooks"][0]["action"]["command"], want.as_str());
+    assert_eq!(doc["hooks"][0]["trigger"], "PreToolUse");
+
+    env.ok(&["hooks", "install", "cursor"]);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cursor).unwrap()).unwrap();
+    assert_eq!(doc["hooks"]["stop"], theirs["hooks"]["stop"]);
+    let want = format!("{} hook cursor --deny-after 3540", super::BIN);
+    assert_eq!(doc["hooks"]["preToolUse"][0]["command"], want.as_str());
+
+    let status = env.json(&["hooks", "status", "--json"]);
+    let of = |id: &str| {
+        status
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["cli"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        (
+            of("kiro")["current"].clone(),
+            of("cursor")["current"].clone()
+        ),
+        (json!(true), json!(true))
+    );
+
+    env.ok(&["hooks", "uninstall", "kiro"]);
+    assert!(!kiro.exists());
+    env.ok(&["hooks", "uninstall", "cursor"]);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&cursor).unwrap()).unwrap();
+    assert_eq!(doc, theirs);
+}
+
+#[test]
+fn doctor_has_a_line_for_kiro_and_cursor_and_the_command_that_adds_each_hook() {
+    let env = Env::new();
+    let bin = env.root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for name in ["kiro-cli", "cursor-agent"] {
+        let exe = bin.join(name);
+        std::fs::write(&exe, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&exe, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+    }
+    let (_, report) = super::doctor(&env, &bin, &env.ws());
+    let line = |report: &Value, id: &str| {
+        report["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["id"] == id)
+            .unwrap_or_else(|| panic!("no doctor line for {id}: {report}"))
+            .clone()
+    };
+    for id in ["kiro", "cursor"] {
+        let l = line(&report, id);
+        assert!(l["installed"]["path"].as_str().is_some(), "{l}");
+        assert_eq!(l["hook"], Value::Null);
+        assert_eq!(
+            l["fix"]["command"],
+            format!("redline hooks install {id}").as_str()
+        );
+    }
+    env.ok(&["hooks", "install", "kiro"]);
+    let (_, report) = super::doctor(&env, &bin, &env.ws());
+    let kiro = line(&report, "kiro");
+    assert!(kiro["hook"]
+        .as_str()
+        .unwrap()
+        .ends_with("hook kiro --deny-after 3540"));
+    assert!(kiro["reason"].as_str().unwrap().contains("--v3"), "{kiro}");
+    assert_eq!(kiro["fix"], Value::Null);
+}

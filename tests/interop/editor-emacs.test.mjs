@@ -15,7 +15,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { repoRoot, startRedline } from './lib/redline.mjs';
+import { repoRoot, runProcess, startRedline } from './lib/redline.mjs';
 import { clientEnv, startGeminiClient } from './lib/gemini.mjs';
 import { connectClaudeWs } from './lib/claude-ws.mjs';
 import { paneCommand, privateTmux, tmuxPane } from './lib/tmux.mjs';
@@ -114,6 +114,45 @@ test('Emacs moves the cursor, selects a region and mentions lines: the CLIs rece
   await emacs.waitForScreen(/SECOND LINE/, STEP_MS, 'emacs to revert the accepted text');
 });
 
+test('Emacs M-x redline-reject asks for a reason and rejects the pending review of the file with it', { skip, timeout: 120_000 }, async (t) => {
+  const ws = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-emacs-')));
+  t.after(() => fsp.rm(ws, { recursive: true, force: true }));
+  const file = path.join(ws, 'a.txt');
+  await fsp.writeFile(file, LINES.join('\n') + '\n');
+  const r = await startRedline({ workspaces: [ws] });
+  t.after(() => r.stop());
+  const server = await privateTmux('redline-emacs-tmux-');
+  t.after(() => server.stop());
+  const setup = `(progn (setq redline-command (list ${elString(r.bin)} "editor" "--stdio")) (redline-mode 1))`;
+  const argv = [EMACS, '-nw', '-Q', '-l', EL, '--eval', setup, 'a.txt'];
+  const cmd = paneCommand('emacs', { env: { ...r.env, TERM: 'xterm-256color', LANG: 'C.UTF-8' }, argv });
+  await server.tmux(['new-session', '-d', '-s', 'emacs', '-x', '160', '-y', '30', '-c', ws, cmd]);
+  const emacs = tmuxPane(server.tmux, 'emacs:0.0', { label: 'emacs' });
+  await emacs.waitForScreen(/fifth line/, STEP_MS, 'emacs to show a.txt');
+  const reject = async (reason) => {
+    await emacs.keys('M-x');
+    await emacs.type('redline-reject');
+    await emacs.waitForScreen(/M-x redline-reject/, STEP_MS, 'the minibuffer to show the command');
+    await emacs.keys('Enter');
+    await emacs.waitForScreen(/Reject; reason \(optional\):/, STEP_MS, 'the reason prompt');
+    if (reason) await emacs.type(reason);
+    await emacs.keys('Enter');
+  };
+
+  await reject('');
+  await emacs.waitForScreen(/Redline: reject: no review of .*a\.txt is pending/, STEP_MS, 'the no-review error');
+
+  const proposing = runProcess(r.bin, ['propose', file, '--content-file', '-', '--wait', '--json'], {
+    env: r.env, cwd: ws, input: 'all new\n', timeoutMs: 60_000,
+  });
+  await r.run(['review', 'wait', '--file', file, '--timeout', '20']);
+  await reject('not this way');
+  const out = await proposing;
+  assert.equal(out.code, 1, `propose --wait: ${out.stdout}${out.stderr}\n--- screen ---\n${await emacs.screen()}`);
+  assert.deepEqual(JSON.parse(out.stdout), { decision: 'rejected', content: null, reason: 'not this way' });
+  await emacs.waitForScreen(/Redline: rejected the review of .*a\.txt/, STEP_MS, 'the confirmation');
+});
+
 test('Emacs without a running Redline says so and keeps working', { skip, timeout: 60_000 }, async (t) => {
   const dir = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-emacs-none-')));
   t.after(() => fsp.rm(dir, { recursive: true, force: true }));
@@ -181,7 +220,7 @@ test('Emacs reverts an accepted file only where the buffer has no unsaved change
 
 // Sublime Text is not in Debian: its plugin compiles, and runs through a stand-in of the
 // `sublime` module (tests/interop/sublime) against the real Redline and the real IdeClient.
-test('the Sublime Text plugin compiles, sends the context and mentions lines', { timeout: 120_000 }, async (t) => {
+test('the Sublime Text plugin compiles, sends the context, mentions lines and rejects with a reason', { timeout: 120_000 }, async (t) => {
   const py = spawnSync('python3', ['--version'], { encoding: 'utf8' });
   if (py.status !== 0) return t.skip('python3 not found');
   const plugin = path.join(repoRoot, 'editors', 'sublime', 'Redline.py');
@@ -190,7 +229,7 @@ test('the Sublime Text plugin compiles, sends the context and mentions lines', {
   const compiled = spawnSync('python3', ['-m', 'py_compile', plugin], { encoding: 'utf8', env: { ...process.env, PYTHONPYCACHEPREFIX: cache } });
   assert.equal(compiled.status, 0, compiled.stderr);
   const commands = JSON.parse(await fsp.readFile(path.join(repoRoot, 'editors', 'sublime', 'Default.sublime-commands'), 'utf8'));
-  assert.deepEqual(commands.map((c) => c.command).sort(), ['redline_context', 'redline_mention']);
+  assert.deepEqual(commands.map((c) => c.command).sort(), ['redline_context', 'redline_mention', 'redline_reject']);
 
   const ws = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-sublime-ws-')));
   t.after(() => fsp.rm(ws, { recursive: true, force: true }));
@@ -232,4 +271,22 @@ test('the Sublime Text plugin compiles, sends the context and mentions lines', {
     'an at_mentioned from redline_mention', () => `; got ${JSON.stringify(claude.notifications.map((m) => m.method))}`,
   );
   assert.deepEqual(mention.params, { filePath: file, lineStart: 1, lineEnd: 3 });
+
+  // "Redline: Reject": no review yet, then one a waiting `redline propose` hears the reason of.
+  const reject = (reason) => {
+    const res = spawnSync('python3', ['-B', path.join(here, 'sublime', 'drive.py'), plugin, file, 'reject', '0', '0'], {
+      encoding: 'utf8', cwd: ws, timeout: 60_000, env: { ...r.env, REDLINE_BIN: r.bin, REDLINE_REASON: reason },
+    });
+    assert.equal(res.status, 0, `drive.py reject: ${res.stdout}${res.stderr}`);
+    return res.stdout;
+  };
+  assert.match(reject(''), /Redline: reject: no review of .*a\.txt is pending/);
+  const proposing = runProcess(r.bin, ['propose', file, '--content-file', '-', '--wait', '--json'], {
+    env: r.env, cwd: ws, input: 'all new\n', timeoutMs: 60_000,
+  });
+  await r.run(['review', 'wait', '--file', file, '--timeout', '20']);
+  assert.match(reject('typed in the panel'), /Redline: rejected the review of a\.txt/);
+  const proposed = await proposing;
+  assert.equal(proposed.code, 1, `propose --wait: ${proposed.stdout}${proposed.stderr}`);
+  assert.deepEqual(JSON.parse(proposed.stdout), { decision: 'rejected', content: null, reason: 'typed in the panel' });
 });

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { startRedline } from './lib/redline.mjs';
+import { runProcess, startRedline } from './lib/redline.mjs';
 import { clientEnv, startGeminiClient } from './lib/gemini.mjs';
 import { nvimMissing, startNvim } from './lib/nvim.mjs';
 import { pollUntil } from './lib/wait.mjs';
@@ -162,4 +162,53 @@ test('Neovim selects lines: the real qwen sends them to its model as the IDE con
     assert.ok(text.includes(path.join(ws, 'a.txt')), `the active file is in the request:\n${text}`);
     assert.ok(text.includes('third línea\nfourth line') || text.includes('third línea\\nfourth line'), `the selected text is in the request:\n${text}`);
   });
+});
+
+test('Neovim :RedlineReject rejects the pending review of the file, and its reason reaches the proposer', { skip, timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const ws = await workspace(t);
+  const r = await startRedline({ workspaces: [ws] });
+  t.after(() => r.stop());
+  const file = path.join(ws, 'a.txt');
+  const n = await startNvim({ r, cwd: ws, file: 'a.txt' });
+  t.after(() => n.stop());
+  const messages = async () => n.expr('execute("messages")');
+
+  // No review of a.txt yet: the plugin shows Redline's error.
+  await n.keys(':RedlineReject too early<CR>');
+  await pollUntil(async () => {
+    const m = await messages();
+    return { ok: /reject: no review of .*a\.txt is pending/.test(m), value: m };
+  }, STEP_MS, 'the no-review error in :messages');
+
+  // A proposer that hears a reason: `redline propose --wait`.
+  const proposing = runProcess(r.bin, ['propose', file, '--content-file', '-', '--wait', '--json'], {
+    env: r.env, cwd: ws, input: 'all new\n', timeoutMs: 60_000,
+  });
+  await r.run(['review', 'wait', '--file', file, '--timeout', '20']);
+  await n.keys(':RedlineReject too risky<CR>');
+  const out = await proposing;
+  assert.equal(out.code, 1, `propose --wait: ${out.stdout}${out.stderr}`);
+  assert.deepEqual(JSON.parse(out.stdout), { decision: 'rejected', content: null, reason: 'too risky' });
+  await pollUntil(async () => {
+    const m = await messages();
+    return { ok: /rejected the review of a\.txt/.test(m), value: m };
+  }, STEP_MS, 'the confirmation in :messages');
+  assert.equal(fs.readFileSync(file, 'utf8'), LINES.join('\n') + '\n', 'nothing was written');
+  const left = JSON.parse((await r.run(['review', 'list', '--json'])).stdout);
+  assert.deepEqual(left, []);
+
+  // A CLI whose protocol takes no reason (the Gemini CLI IdeClient): rejected all the same, and
+  // Neovim says the reason was not sent.
+  const g = await startGeminiClient({ cwd: ws, env: clientEnv(r) });
+  t.after(() => g.close());
+  assert.equal((await g.connect()).state.status, 'connected');
+  const diff = g.openDiff(file, 'from gemini\n');
+  await diff.started;
+  await r.run(['review', 'wait', '--file', file, '--timeout', '20']);
+  await n.keys(':RedlineReject not this<CR>');
+  assert.equal((await diff.result).status, 'rejected');
+  await pollUntil(async () => {
+    const m = await messages();
+    return { ok: /rejected the review of a\.txt \(its CLI takes no reason: yours was not sent\)/.test(m), value: m };
+  }, STEP_MS, 'the note that the reason was not sent');
 });

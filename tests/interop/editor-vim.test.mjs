@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { repoRoot, startRedline } from './lib/redline.mjs';
+import { repoRoot, runProcess, startRedline } from './lib/redline.mjs';
 import { clientEnv, startGeminiClient } from './lib/gemini.mjs';
 import { paneCommand, privateTmux, tmuxPane } from './lib/tmux.mjs';
 
@@ -76,4 +76,40 @@ test('Vim 9 moves the cursor and selects lines: the Gemini CLI IdeClient receive
   assert.equal(result.status, 'accepted');
   await fsp.writeFile(file, result.content);
   await vim.waitForScreen(/SECOND LINE/, STEP_MS, 'vim to reload the accepted text');
+});
+
+test('Vim 9 :RedlineReject rejects the pending review of the file with its reason, and says when there is none', { skip, timeout: 120_000 }, async (t) => {
+  const ws = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-it-vim-')));
+  t.after(() => fsp.rm(ws, { recursive: true, force: true }));
+  const file = path.join(ws, 'a.txt');
+  await fsp.writeFile(file, LINES.join('\n') + '\n');
+  const r = await startRedline({ workspaces: [ws] });
+  t.after(() => r.stop());
+
+  const server = await privateTmux('redline-vim-tmux-');
+  t.after(() => server.stop());
+  const argv = [
+    VIM, '-N', '-u', 'NONE', '-i', 'NONE', '-n',
+    '--cmd', `set rtp^=${path.join(repoRoot, 'editors', 'vim')}`,
+    '--cmd', `let g:redline_cmd = [${JSON.stringify(r.bin)}, 'editor', '--stdio']`,
+    '-c', 'runtime plugin/redline.vim',
+    'a.txt',
+  ];
+  const cmd = paneCommand('vim', { env: { ...r.env, TERM: 'xterm-256color', LANG: 'C.UTF-8' }, argv });
+  await server.tmux(['new-session', '-d', '-s', 'vim', '-x', '160', '-y', '30', '-c', ws, cmd]);
+  const vim = tmuxPane(server.tmux, 'vim:0.0', { label: 'vim', inputLine: /^:/ });
+  await vim.waitForScreen(/fifth line/, STEP_MS, 'vim to show a.txt');
+
+  await vim.submit(':RedlineReject');
+  await vim.waitForScreen(/Redline: reject: no review of .*a\.txt is pending/, STEP_MS, 'the no-review error');
+
+  const proposing = runProcess(r.bin, ['propose', file, '--content-file', '-', '--wait', '--json'], {
+    env: r.env, cwd: ws, input: 'all new\n', timeoutMs: 60_000,
+  });
+  await r.run(['review', 'wait', '--file', file, '--timeout', '20']);
+  await vim.submit(':RedlineReject keep the old text');
+  const out = await proposing;
+  assert.equal(out.code, 1, `propose --wait: ${out.stdout}${out.stderr}`);
+  assert.deepEqual(JSON.parse(out.stdout), { decision: 'rejected', content: null, reason: 'keep the old text' });
+  await vim.waitForScreen(/Redline: rejected the review of a\.txt/, STEP_MS, 'the confirmation');
 });

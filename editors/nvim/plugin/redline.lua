@@ -17,6 +17,10 @@ vim.api.nvim_create_user_command('RedlineReview', function()
   redline().review()
 end, { desc = 'Open the pending reviews in Redline' })
 
+vim.api.nvim_create_user_command('RedlineReject', function(o)
+  redline().reject(o.args)
+end, { nargs = '?', desc = "Reject the pending review of this file (the reason, if given, goes to its CLI)" })
+
 vim.api.nvim_create_user_command('RedlineStart', function()
   redline().start()
 end, { desc = 'Start sending editor context to Redline' })

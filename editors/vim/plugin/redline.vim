@@ -268,7 +268,33 @@ export def Review()
   endif
 enddef
 
+# Rejects the pending review of this file; the reason, if given, goes to the CLI that proposed it.
+export def Reject(reason: string)
+  const path = FileOf(bufnr('%'))
+  if path == ''
+    echohl WarningMsg | echomsg 'Redline: this buffer is not a file' | echohl None
+    return
+  endif
+  var msg: dict<any> = {type: 'reject', path: path}
+  if reason != ''
+    msg.reason = reason
+  endif
+  const Done = (reply) => {
+    if get(reply, 'type', '') == 'error'
+      echohl WarningMsg | echomsg 'Redline: reject: ' .. get(reply, 'message', 'failed') | echohl None
+    elseif get(reply, 'reasonSent', true) == false
+      echomsg 'Redline: rejected the review of ' .. fnamemodify(path, ':~:.') .. ' (its CLI takes no reason: yours was not sent)'
+    else
+      echomsg 'Redline: rejected the review of ' .. fnamemodify(path, ':~:.')
+    endif
+  }
+  if !Send(msg, Done)
+    echohl WarningMsg | echomsg 'Redline: not connected: ' .. g:redline_last_error | echohl None
+  endif
+enddef
+
 command! -range RedlineMention Mention(<line1>, <line2>)
+command! -nargs=? RedlineReject Reject(<q-args>)
 command! RedlineReview Review()
 command! RedlineStart Start()
 command! RedlineStop Stop()

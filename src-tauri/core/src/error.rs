@@ -46,6 +46,9 @@ pub enum Error {
     },
     #[error("no review with id {0}")]
     NoSuchReview(u64),
+    /// An editor rejected a file no CLI has a review pending for.
+    #[error("no review of {} is pending", .0.display())]
+    NoReviewOf(PathBuf),
     #[error("no diff is open for {0}")]
     NoOpenDiff(String),
     /// The review window offered the CLI of review `id` something its session cannot take now:
@@ -178,6 +181,7 @@ impl Error {
             | Error::TooManyEntries { .. }
             | Error::TooManyFiles { .. } => "busy",
             Error::NoSuchReview(_) => "no_such_review",
+            Error::NoReviewOf(_) => "no_review",
             Error::NoOpenDiff(_) => "no_open_diff",
             Error::CannotTake { .. } => "cannot_take",
             Error::ReadOnly { .. } => "read_only",

@@ -3,6 +3,7 @@ is A-B (character offsets), as Sublime Text would on a selection change, then a 
 
     python3 drive.py PLUGIN FILE context A B
     python3 drive.py PLUGIN FILE mention A B
+    python3 drive.py PLUGIN FILE reject 0 0     (the input panel answered with $REDLINE_REASON)
 
 Prints the status messages; exits when the plugin's background commands have ended."""
 
@@ -16,6 +17,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sublime  # noqa: E402  (the stand-in)
 
 
+class Window:
+    """Answers an input panel at once, as a user typing $REDLINE_REASON and Enter would."""
+
+    def show_input_panel(self, caption, initial, on_done, on_change, on_cancel):
+        on_done(os.environ.get("REDLINE_REASON", initial))
+
+
 class View:
     def __init__(self, path):
         self.path = path
@@ -26,6 +34,9 @@ class View:
 
     def file_name(self):
         return self.path
+
+    def window(self):
+        return Window()
 
     def sel(self):
         return self.regions
@@ -50,6 +61,8 @@ def main():
     view.regions = [sublime.Region(a, b)]
     if what == "context":
         redline.RedlineContextListener().on_selection_modified_async(view)
+    elif what == "reject":
+        redline.RedlineRejectCommand(view).run(None)
     else:
         redline.RedlineMentionCommand(view).run(None)
     # Done when every timer and background command of the plugin has ended (a failure is

@@ -322,6 +322,33 @@ function M.review()
   end
 end
 
+--- Rejects the pending review of the current file, telling its CLI `reason` (optional) where it
+--- can hear one.
+function M.reject(reason)
+  local path = file_of(vim.api.nvim_get_current_buf())
+  if not path then
+    notify('this buffer is not a file', vim.log.levels.WARN)
+    return
+  end
+  local msg = { type = 'reject', path = path }
+  if reason and reason ~= '' then
+    msg.reason = reason
+  end
+  local sent = send(msg, function(reply)
+    if reply.type == 'error' then
+      notify('reject: ' .. (reply.message or 'failed'), vim.log.levels.WARN)
+    elseif reply.reasonSent == false then
+      notify('rejected the review of ' .. vim.fn.fnamemodify(path, ':~:.')
+        .. " (its CLI takes no reason: yours was not sent)")
+    else
+      notify('rejected the review of ' .. vim.fn.fnamemodify(path, ':~:.'))
+    end
+  end)
+  if not sent then
+    notify('not connected: ' .. (state.last_error or 'redline is not running'), vim.log.levels.WARN)
+  end
+end
+
 function M.setup(opts)
   config = vim.tbl_extend('force', config, opts or {})
   state.timer = state.timer or uv.new_timer()

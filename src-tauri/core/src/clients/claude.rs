@@ -6,7 +6,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::HookSite;
+use super::hook_site::{HookSite, Layout};
 
 /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 const CONFIG_DIR: Location = Location {
@@ -77,4 +77,5 @@ pub const CLAUDE_HOOK: HookSite = HookSite {
     timeout_in_ms: false,
     takes_edits: true,
     trust: None,
+    layout: Layout::Grouped,
 };

@@ -2,7 +2,7 @@
 //! `PreToolUse` hook (`../shared/specs/cli-hooks.md`).
 
 use super::cli::{Base, Location};
-use super::hook_site::HookSite;
+use super::hook_site::{HookSite, Layout};
 
 pub const CODEX: HookSite = HookSite {
     id: "codex",
@@ -25,4 +25,5 @@ pub const CODEX: HookSite = HookSite {
     trust: Some(
         "open Codex and trust it once in `/hooks` (Codex skips a new or changed hook until then)",
     ),
+    layout: Layout::Grouped,
 };

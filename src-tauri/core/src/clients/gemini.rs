@@ -5,7 +5,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::HookSite;
+use super::hook_site::{HookSite, Layout};
 
 /// `~/.gemini`: its user settings.
 const HOME: Location = Location {
@@ -80,4 +80,5 @@ pub const GEMINI_HOOK: HookSite = HookSite {
     timeout_in_ms: true,
     takes_edits: true,
     trust: None,
+    layout: Layout::Grouped,
 };

@@ -23,6 +23,22 @@ pub struct HookSite {
     pub takes_edits: bool,
     /// What the user still does in the CLI before it runs a hook it finds in its config.
     pub trust: Option<&'static str>,
+    /// How the config file lays its hooks out.
+    pub layout: Layout,
+}
+
+/// How a CLI's hook config holds a command hook for an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `hooks.{event}` lists groups `{matcher, hooks: [{type, command, timeout}]}` (Claude Code
+    /// and the CLIs that copied it).
+    Grouped,
+    /// `hooks.{event}` lists entries `{command, matcher, timeout}`, beside a top-level
+    /// `"version": 1` (Cursor's `hooks.json`).
+    Flat,
+    /// A hooks file of Kiro CLI's: `"version": "v1"` and `hooks` listing entries `{name,
+    /// trigger, matcher, action: {type, command}, timeout, enabled}`.
+    KiroFile,
 }
 
 impl HookSite {

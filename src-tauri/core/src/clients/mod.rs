@@ -7,9 +7,11 @@ mod claude;
 mod cli;
 mod codex;
 mod copilot;
+mod cursor;
 pub(crate) mod format;
 mod gemini;
 mod hook_site;
+mod kiro;
 mod qwen;
 
 pub use amp::AMP;
@@ -20,9 +22,11 @@ pub use cli::{
 };
 pub use codex::CODEX;
 pub use copilot::COPILOT;
+pub use cursor::CURSOR;
 pub use format::Format;
 pub use gemini::{GEMINI, GEMINI_HOOK};
-pub use hook_site::HookSite;
+pub use hook_site::{HookSite, Layout};
+pub use kiro::KIRO;
 pub use qwen::{QWEN, QWEN_HOOK};
 
 /// Every CLI Redline serves, in the order files are written and doctor reports them.
@@ -33,7 +37,7 @@ pub use qwen::{QWEN, QWEN_HOOK};
 pub const ALL: [Cli; 5] = [GEMINI, QWEN, CLAUDE, COPILOT, AMP];
 
 /// Every CLI whose pre-edit hook Redline installs (`redline hooks`), in the order it reports them.
-pub const HOOKED: [HookSite; 4] = [CODEX, CLAUDE_HOOK, GEMINI_HOOK, QWEN_HOOK];
+pub const HOOKED: [HookSite; 6] = [CODEX, CLAUDE_HOOK, GEMINI_HOOK, QWEN_HOOK, KIRO, CURSOR];
 
 impl Cli {
     /// The CLI named by an npm package, if Redline knows it.

@@ -6,7 +6,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::HookSite;
+use super::hook_site::{HookSite, Layout};
 
 /// `$QWEN_HOME`, else `~/.qwen`.
 const HOME: Location = Location {
@@ -68,4 +68,5 @@ pub const QWEN_HOOK: HookSite = HookSite {
     timeout_in_ms: true,
     takes_edits: false,
     trust: None,
+    layout: Layout::Grouped,
 };

@@ -1,7 +1,7 @@
 //! Redline's hook in a CLI's own hook config: merged in beside whatever else is there, found,
 //! and taken out again, never touching another hook.
 
-use crate::clients::HookSite;
+use crate::clients::{HookSite, Layout};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -38,58 +38,103 @@ pub fn command(site: &HookSite, program: &Path) -> String {
 /// Puts `command` into `file` as the `site` hook, leaving every other hook as it is.
 pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstalled> {
     let mut doc = read(file)?;
-    let groups = groups(&mut doc, site, file)?;
-    let entry = json!({ "type": "command", "command": command, "timeout": site.timeout_value() });
-    let matcher = json!(site.matcher);
-    let at = groups.iter().enumerate().find_map(|(g, group)| {
-        let hooks = group.get("hooks")?.as_array()?;
-        Some((g, hooks.iter().position(|h| ours(h, site))?))
-    });
-    let done = match at {
-        Some((g, h))
-            if groups[g]["hooks"][h] == entry && groups[g].get("matcher") == Some(&matcher) =>
-        {
-            return Ok(HookInstalled::Already)
+    let entry = entry(site, command);
+    let list = list(&mut doc, site, file)?;
+    let done = match site.layout {
+        Layout::Grouped => {
+            let matcher = json!(site.matcher);
+            let at = list.iter().enumerate().find_map(|(g, group)| {
+                let hooks = group.get("hooks")?.as_array()?;
+                Some((g, hooks.iter().position(|h| ours(h, site))?))
+            });
+            match at {
+                Some((g, h))
+                    if list[g]["hooks"][h] == entry && list[g].get("matcher") == Some(&matcher) =>
+                {
+                    return Ok(HookInstalled::Already)
+                }
+                Some((g, h)) => {
+                    list[g]["hooks"][h] = entry;
+                    list[g]["matcher"] = matcher;
+                    HookInstalled::Replaced
+                }
+                None => {
+                    list.push(json!({ "matcher": site.matcher, "hooks": [entry] }));
+                    HookInstalled::Added
+                }
+            }
         }
-        Some((g, h)) => {
-            groups[g]["hooks"][h] = entry;
-            groups[g]["matcher"] = matcher;
-            HookInstalled::Replaced
-        }
-        None => {
-            groups.push(json!({ "matcher": site.matcher, "hooks": [entry] }));
-            HookInstalled::Added
-        }
+        Layout::Flat | Layout::KiroFile => match list.iter().position(|h| ours(h, site)) {
+            Some(i) if list[i] == entry => return Ok(HookInstalled::Already),
+            Some(i) => {
+                list[i] = entry;
+                HookInstalled::Replaced
+            }
+            None => {
+                list.push(entry);
+                HookInstalled::Added
+            }
+        },
     };
+    // The schema version these files must name; one the user's file names already stays.
+    let version = match site.layout {
+        Layout::Grouped => None,
+        Layout::Flat => Some(json!(1)),
+        Layout::KiroFile => Some(json!("v1")),
+    };
+    if let (Some(v), Some(root)) = (version, doc.as_object_mut()) {
+        root.entry("version").or_insert(v);
+    }
     write(file, &doc)?;
     Ok(done)
 }
 
-/// Takes Redline's hook out of `file`; a group left empty goes too. False: it was not there.
+/// Takes Redline's hook out of `file`; a group left empty goes too, and a hooks file of
+/// Redline's own left empty is removed. False: it was not there.
 pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
     if !file.exists() {
         return Ok(false);
     }
     let mut doc = read(file)?;
-    let groups = groups(&mut doc, site, file)?;
+    let list = list(&mut doc, site, file)?;
     let mut removed = false;
-    groups.retain_mut(|group| {
-        let Some(hooks) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-            return true;
-        };
-        let before = hooks.len();
-        hooks.retain(|h| !ours(h, site));
-        removed |= hooks.len() != before;
-        !(hooks.is_empty() && before > 0)
-    });
+    match site.layout {
+        Layout::Grouped => list.retain_mut(|group| {
+            let Some(hooks) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
+                return true;
+            };
+            let before = hooks.len();
+            hooks.retain(|h| !ours(h, site));
+            removed |= hooks.len() != before;
+            !(hooks.is_empty() && before > 0)
+        }),
+        Layout::Flat | Layout::KiroFile => {
+            let before = list.len();
+            list.retain(|h| !ours(h, site));
+            removed = list.len() != before;
+        }
+    }
     if !removed {
         return Ok(false);
     }
-    if groups.is_empty() {
-        let event = site.event;
-        if let Some(events) = doc.get_mut("hooks").and_then(Value::as_object_mut) {
-            events.remove(event);
+    let empty = list.is_empty();
+    match site.layout {
+        Layout::Grouped | Layout::Flat if empty => {
+            if let Some(events) = doc.get_mut("hooks").and_then(Value::as_object_mut) {
+                events.remove(site.event);
+            }
         }
+        // Nothing in it but the schema version and an empty list: the file was Redline's alone.
+        Layout::KiroFile
+            if empty
+                && doc
+                    .as_object()
+                    .is_some_and(|o| o.keys().all(|k| k == "version" || k == "hooks")) =>
+        {
+            std::fs::remove_file(file).map_err(|e| Error::io(file, e))?;
+            return Ok(true);
+        }
+        _ => {}
     }
     write(file, &doc)?;
     Ok(true)
@@ -101,16 +146,45 @@ pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
         return Ok(None);
     }
     let mut doc = read(file)?;
-    let groups = groups(&mut doc, site, file)?;
-    Ok(groups
-        .iter()
-        .filter_map(|g| g.get("hooks").and_then(Value::as_array))
-        .flatten()
-        .find(|h| ours(h, site))
-        .map(|h| Found {
-            command: h["command"].as_str().unwrap_or_default().to_owned(),
-            timeout: h.get("timeout").and_then(Value::as_u64),
-        }))
+    let list = list(&mut doc, site, file)?;
+    let hook = match site.layout {
+        Layout::Grouped => list
+            .iter()
+            .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+            .flatten()
+            .find(|h| ours(h, site)),
+        Layout::Flat | Layout::KiroFile => list.iter().find(|h| ours(h, site)),
+    };
+    Ok(hook.map(|h| Found {
+        command: command_of(h, site).unwrap_or_default().to_owned(),
+        timeout: h.get("timeout").and_then(Value::as_u64),
+    }))
+}
+
+/// Redline's hook entry as `site`'s config writes one.
+fn entry(site: &HookSite, command: &str) -> Value {
+    let timeout = site.timeout_value();
+    match site.layout {
+        Layout::Grouped => json!({ "type": "command", "command": command, "timeout": timeout }),
+        Layout::Flat => json!({ "command": command, "matcher": site.matcher, "timeout": timeout }),
+        Layout::KiroFile => json!({
+            "name": "redline-review",
+            "trigger": site.event,
+            "matcher": site.matcher,
+            "action": { "type": "command", "command": command },
+            "timeout": timeout,
+            "enabled": true,
+        }),
+    }
+}
+
+/// The command a hook entry runs, where `site`'s config puts it.
+fn command_of<'a>(hook: &'a Value, site: &HookSite) -> Option<&'a str> {
+    let at = match site.layout {
+        Layout::KiroFile => hook.get("action")?,
+        Layout::Grouped | Layout::Flat => hook,
+    };
+    at.get("command").and_then(Value::as_str)
 }
 
 /// Where a CLI's hook stands, for `redline hooks status` and doctor.
@@ -147,7 +221,7 @@ pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<Ho
 /// Whether a hook entry is Redline's for this CLI: a command running `redline hook ID`
 /// (the program's path may be quoted, and hold spaces).
 fn ours(hook: &Value, site: &HookSite) -> bool {
-    let Some(command) = hook.get("command").and_then(Value::as_str) else {
+    let Some(command) = command_of(hook, site) else {
         return false;
     };
     let words: Vec<&str> = command.split_whitespace().collect();
@@ -185,8 +259,9 @@ fn read(file: &Path) -> Result<Value> {
     }
 }
 
-/// The file's list of hook groups for the site's event, made if missing.
-fn groups<'a>(doc: &'a mut Value, site: &HookSite, file: &Path) -> Result<&'a mut Vec<Value>> {
+/// The list Redline's entry goes in, made if missing: the event's groups (or entries), or a
+/// Kiro hooks file's `hooks`.
+fn list<'a>(doc: &'a mut Value, site: &HookSite, file: &Path) -> Result<&'a mut Vec<Value>> {
     let shape = |why: &str| Error::HookConfig {
         path: file.to_owned(),
         why: why.to_owned(),
@@ -194,6 +269,13 @@ fn groups<'a>(doc: &'a mut Value, site: &HookSite, file: &Path) -> Result<&'a mu
     let root = doc
         .as_object_mut()
         .ok_or_else(|| shape("it is not a JSON object"))?;
+    if site.layout == Layout::KiroFile {
+        return root
+            .entry("hooks")
+            .or_insert_with(|| json!([]))
+            .as_array_mut()
+            .ok_or_else(|| shape("its `hooks` is not a list"));
+    }
     let events = root
         .entry("hooks")
         .or_insert_with(|| Value::Object(Map::new()))

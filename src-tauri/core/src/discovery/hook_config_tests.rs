@@ -135,3 +135,106 @@ fn a_settings_file_keeps_its_keys_in_their_order() {
     );
     assert!(at("Stop") < at("PreToolUse"), "{written}");
 }
+
+#[test]
+fn cursors_hooks_json_gets_a_flat_entry_beside_the_users_and_loses_only_it() {
+    let site = &crate::clients::CURSOR;
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join(".cursor/hooks.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let theirs = json!({
+        "version": 1,
+        "hooks": {
+            "preToolUse": [{ "command": "./hooks/audit.sh", "matcher": "Shell" }],
+            "afterFileEdit": [{ "command": "./hooks/format.sh" }],
+        },
+    });
+    std::fs::write(&file, theirs.to_string()).unwrap();
+    let cmd = command(site, Path::new("/usr/bin/redline"));
+    assert_eq!(cmd, "/usr/bin/redline hook cursor --deny-after 3540");
+    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Added);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc["version"], 1);
+    let pre = doc["hooks"]["preToolUse"].as_array().unwrap();
+    assert_eq!(pre[0], theirs["hooks"]["preToolUse"][0]);
+    assert_eq!(
+        pre[1],
+        json!({ "command": cmd, "matcher": "Write|Edit|StrReplace", "timeout": 3600 })
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Already);
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    assert_eq!(find(site, &file).unwrap().unwrap().timeout, Some(3600));
+    // Another CLI's hook line is not Cursor's.
+    assert_eq!(find(&CODEX, &file).unwrap(), None);
+
+    assert!(uninstall(site, &file).unwrap());
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc, theirs);
+    assert!(!uninstall(site, &file).unwrap());
+
+    // A new file says the schema version Cursor requires.
+    let fresh = tmp.path().join("new/hooks.json");
+    install(site, &fresh, &cmd).unwrap();
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&fresh).unwrap()).unwrap();
+    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["hooks"]["preToolUse"].as_array().unwrap().len(), 1);
+    assert!(uninstall(site, &fresh).unwrap());
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&fresh).unwrap()).unwrap();
+    assert_eq!(doc, json!({ "version": 1, "hooks": {} }));
+}
+
+#[test]
+fn kiros_hook_is_a_file_of_redlines_own_in_the_kiro_v3_shape_gone_on_uninstall() {
+    let site = &crate::clients::KIRO;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".kiro/hooks");
+    std::fs::create_dir_all(&dir).unwrap();
+    let theirs = r#"{"version":"v1","hooks":[{"name":"lint","trigger":"PostFileSave","action":{"type":"command","command":"npm run lint"}}]}"#;
+    std::fs::write(dir.join("lint.json"), theirs).unwrap();
+    let file = dir.join("redline.json");
+    let cmd = command(site, Path::new("/usr/bin/redline"));
+    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Added);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        doc,
+        json!({ "version": "v1", "hooks": [{
+            "name": "redline-review", "trigger": "PreToolUse", "matcher": "fs_write|write|str_replace",
+            "action": { "type": "command", "command": "/usr/bin/redline hook kiro --deny-after 3540" },
+            "timeout": 3600, "enabled": true,
+        }] })
+    );
+    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Already);
+    let moved = command(site, Path::new("/opt/redline"));
+    assert_eq!(
+        install(site, &file, &moved).unwrap(),
+        HookInstalled::Replaced
+    );
+    assert_eq!(find(site, &file).unwrap().unwrap().command, moved);
+    assert!(uninstall(site, &file).unwrap());
+    assert!(!file.exists(), "Redline's own file, left empty, goes");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("lint.json")).unwrap(),
+        theirs
+    );
+    assert!(!uninstall(site, &file).unwrap());
+
+    // A hook the user added to Redline's file keeps the file.
+    install(site, &file, &cmd).unwrap();
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    doc["hooks"].as_array_mut().unwrap().push(
+        json!({ "name": "mine", "trigger": "Stop", "action": { "type": "agent", "prompt": "p" } }),
+    );
+    std::fs::write(&file, doc.to_string()).unwrap();
+    assert!(uninstall(site, &file).unwrap());
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc["hooks"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["hooks"][0]["name"], "mine");
+
+    // A key of the user's beside an emptied list keeps the file, and the key.
+    std::fs::write(&file, r#"{"version":"v1","hooks":[],"note":"mine"}"#).unwrap();
+    install(site, &file, &cmd).unwrap();
+    assert!(uninstall(site, &file).unwrap());
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc, json!({ "version": "v1", "hooks": [], "note": "mine" }));
+}

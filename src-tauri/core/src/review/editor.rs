@@ -63,14 +63,23 @@ pub enum Message {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
     },
+    /// Reject the pending review of `path`, telling its CLI `reason` where it can hear one.
+    Reject {
+        path: PathBuf,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
 }
 
 impl Message {
     pub fn id(&self) -> Option<u64> {
         match self {
-            Message::Context { id, .. } | Message::Mention { id, .. } | Message::Review { id } => {
-                *id
-            }
+            Message::Context { id, .. }
+            | Message::Mention { id, .. }
+            | Message::Review { id }
+            | Message::Reject { id, .. } => *id,
         }
     }
 
@@ -129,6 +138,8 @@ impl Message {
                 Ok(())
             }
             Message::Review { .. } => Ok(()),
+            // The reason is cleaned and bounded where every rejection's is (`review::reason`).
+            Message::Reject { path, .. } => absolute(path),
         }
     }
 }

@@ -138,7 +138,14 @@ async fn handle(instance: &Instance, owner: u64, bytes: &[u8]) -> Option<Value> 
     };
     let id = message.id();
     match instance.editor_message(Some(owner), message).await {
-        Ok(()) => id.map(|id| json!({"type": "ok", "id": id})),
+        Ok(applied) => id.map(|id| {
+            let mut ok = json!({"type": "ok", "id": id});
+            // Said only when it matters: the plugin tells the user their reason went nowhere.
+            if applied.reason_unsent {
+                ok["reasonSent"] = json!(false);
+            }
+            ok
+        }),
         Err(e) => Some(error_line(id, &e)),
     }
 }

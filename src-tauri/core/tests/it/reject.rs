@@ -138,3 +138,107 @@ async fn the_windows_reject_with_a_reason_reaches_the_waiting_propose_and_a_blan
     assert_eq!(settled["decision"], "rejected");
     assert_eq!(settled.get("reason"), None, "{settled}");
 }
+
+/// An editor's `reject` of a file: the reason reaches the waiting `redline propose` cleaned; a
+/// reason too long, a file with no pending review, one outside every workspace or a relative
+/// path each get an error the plugin shows, and reject nothing.
+#[tokio::test]
+async fn an_editors_reject_of_a_file_carries_its_reason_and_says_why_it_cannot() {
+    use crate::editor::{editor, line, send};
+    let f = start().await;
+    serve_control(&f).await;
+    let mut ed = editor(&f).await;
+    let (_, waiting) = propose_and_wait(&f).await;
+    let file = f.ws.join("a.txt");
+
+    let long = "x".repeat(MAX_REASON_CHARS + 1);
+    send(
+        &mut ed,
+        &json!({"type": "reject", "id": 1, "path": file, "reason": long}),
+    )
+    .await;
+    let err = line(&mut ed).await;
+    assert_eq!(
+        (&err["type"], &err["id"], &err["code"]),
+        (&json!("error"), &json!(1), &json!("reason_too_long")),
+        "{err}"
+    );
+    assert_eq!(f.instance.list().len(), 1, "the review is still pending");
+
+    std::fs::write(f.ws.join("b.txt"), "b\n").unwrap();
+    send(
+        &mut ed,
+        &json!({"type": "reject", "id": 2, "path": f.ws.join("b.txt")}),
+    )
+    .await;
+    let err = line(&mut ed).await;
+    assert_eq!(
+        (&err["id"], &err["code"]),
+        (&json!(2), &json!("no_review")),
+        "{err}"
+    );
+    assert!(err["message"].as_str().unwrap().contains("b.txt"), "{err}");
+
+    let outside = f.ws.with_file_name("outside.txt");
+    send(
+        &mut ed,
+        &json!({"type": "reject", "id": 3, "path": outside}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await["code"], "not_in_workspace");
+    send(
+        &mut ed,
+        &json!({"type": "reject", "id": 4, "path": "a.txt"}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await["code"], "relative_path");
+    assert_eq!(f.instance.list().len(), 1, "nothing was rejected");
+
+    send(
+        &mut ed,
+        &json!({"type": "reject", "id": 5, "path": file, "reason": " too risky\u{1b}[2J\r\n"}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 5}));
+    let settled = answered(waiting).await;
+    assert_eq!(settled["decision"], "rejected");
+    assert_eq!(settled["reason"], "too risky[2J");
+    assert!(f.instance.list().is_empty());
+
+    // Without a reason: a plain rejection.
+    let (_, waiting) = propose_and_wait(&f).await;
+    send(&mut ed, &json!({"type": "reject", "id": 6, "path": file})).await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 6}));
+    let settled = answered(waiting).await;
+    assert_eq!(settled["decision"], "rejected");
+    assert_eq!(settled.get("reason"), None, "{settled}");
+}
+
+/// A reason for a CLI whose protocol carries none (Gemini CLI's `openDiff`): the review is
+/// rejected all the same, and the editor hears that its reason was not sent.
+#[tokio::test]
+async fn an_editors_reason_for_a_cli_that_hears_none_is_said_not_sent() {
+    use crate::editor::{editor, line, send};
+    let f = start().await;
+    serve_control(&f).await;
+    let mut ed = editor(&f).await;
+    let mut gemini = f.session().await;
+    let mut sse = gemini.stream().await;
+    f.propose(&mut gemini, "a.txt", "new\n").await;
+
+    send(
+        &mut ed,
+        &json!({"type": "reject", "id": 1, "path": f.ws.join("a.txt"), "reason": "no"}),
+    )
+    .await;
+    assert_eq!(
+        line(&mut ed).await,
+        json!({"type": "ok", "id": 1, "reasonSent": false})
+    );
+    let decided = tokio::time::timeout(WAIT, sse.next_decision())
+        .await
+        .expect("the CLI hears of it in time")
+        .expect("a decision");
+    assert_eq!(decided["method"], "ide/diffRejected", "{decided}");
+    assert!(f.instance.list().is_empty());
+}

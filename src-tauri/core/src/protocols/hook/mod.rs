@@ -3,8 +3,10 @@
 
 pub mod claude;
 pub mod codex;
+pub mod cursor;
 mod edit_tool;
 pub mod gemini;
+pub mod kiro;
 pub mod patch;
 pub mod patched;
 pub mod plan;
@@ -26,14 +28,18 @@ pub enum HookCli {
     Claude,
     Gemini,
     Qwen,
+    Kiro,
+    Cursor,
 }
 
 impl HookCli {
-    pub const ALL: [HookCli; 4] = [
+    pub const ALL: [HookCli; 6] = [
         HookCli::Codex,
         HookCli::Claude,
         HookCli::Gemini,
         HookCli::Qwen,
+        HookCli::Kiro,
+        HookCli::Cursor,
     ];
 
     /// What Redline knows of the CLI: where its hook goes, and what the entry says.
@@ -43,6 +49,8 @@ impl HookCli {
             HookCli::Claude => &crate::clients::CLAUDE_HOOK,
             HookCli::Gemini => &crate::clients::GEMINI_HOOK,
             HookCli::Qwen => &crate::clients::QWEN_HOOK,
+            HookCli::Kiro => &crate::clients::KIRO,
+            HookCli::Cursor => &crate::clients::CURSOR,
         }
     }
 
@@ -91,6 +99,8 @@ pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, HookVerdict
         HookCli::Claude => claude::read(input),
         HookCli::Gemini => gemini::read(input),
         HookCli::Qwen => qwen::read(input),
+        HookCli::Kiro => kiro::read(input),
+        HookCli::Cursor => cursor::read(input),
     }
 }
 
@@ -101,6 +111,8 @@ pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) ->
         HookCli::Claude => claude::answer(input, verdict),
         HookCli::Gemini => gemini::answer(input, verdict),
         HookCli::Qwen => qwen::answer(verdict),
+        HookCli::Kiro => kiro::answer(verdict),
+        HookCli::Cursor => cursor::answer(verdict),
     }
 }
 
@@ -112,8 +124,10 @@ pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
     }
     match cli {
         HookCli::Codex => codex::settle(files),
-        // Their tools write the text they are given.
-        HookCli::Claude | HookCli::Gemini | HookCli::Qwen => HookVerdict::AllowEdited { files },
+        // Their tools write the text they are given (the read-only ones never get here edited).
+        HookCli::Claude | HookCli::Gemini | HookCli::Qwen | HookCli::Kiro | HookCli::Cursor => {
+            HookVerdict::AllowEdited { files }
+        }
     }
 }
 

@@ -42,9 +42,54 @@ pub fn plan<E: std::fmt::Display>(
                     before: Some(before),
                 }
             }
+            FileChange::Insert { path, after, text } => {
+                let before = existing(path, &read)?;
+                Patched {
+                    path: path.clone(),
+                    to: Some(path.clone()),
+                    after: Some(inserted(&before, *after, text)),
+                    before: Some(before),
+                }
+            }
+            FileChange::Append { path, text } => {
+                let before = existing(path, &read)?;
+                let mut after = before.clone();
+                // As Kiro does: an empty file gets its newline too.
+                if !after.ends_with('\n') {
+                    after.push('\n');
+                }
+                after.push_str(text);
+                Patched {
+                    path: path.clone(),
+                    to: Some(path.clone()),
+                    after: Some(after),
+                    before: Some(before),
+                }
+            }
         });
     }
     Ok(out)
+}
+
+/// The file's text; a file that is not there is the edit's error.
+fn existing<E: std::fmt::Display>(
+    path: &str,
+    read: impl Fn(&str) -> Result<Option<String>, E>,
+) -> Result<String, String> {
+    read(path)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("the edit changes {path}, which does not exist"))
+}
+
+/// `before` with `text` after its line `after`, as Kiro's `fs_write insert` does it: the line
+/// number held to the lines there are, `text` put in as given.
+fn inserted(before: &str, after: usize, text: &str) -> String {
+    let at: usize = before.split_inclusive('\n').take(after).map(str::len).sum();
+    let mut out = String::with_capacity(before.len() + text.len());
+    out.push_str(&before[..at]);
+    out.push_str(text);
+    out.push_str(&before[at..]);
+    out
 }
 
 /// `before` with `old` replaced by `new`, as the CLIs' edit tools do it.
@@ -104,6 +149,38 @@ mod tests {
             old: "x".into(),
             new: "y".into(),
             all: false,
+        };
+        assert!(plan(&[missing], disk)
+            .unwrap_err()
+            .contains("does not exist"));
+    }
+
+    #[test]
+    fn an_insert_goes_after_its_line_held_to_the_file_and_an_append_starts_a_line() {
+        let insert = |after: usize| FileChange::Insert {
+            path: "a.txt".into(),
+            after,
+            text: "z\n".into(),
+        };
+        let after = |c: FileChange| plan(&[c], disk).unwrap().remove(0).after.unwrap();
+        assert_eq!(after(insert(0)), "z\nx = 1\ny = 1\n");
+        assert_eq!(after(insert(1)), "x = 1\nz\ny = 1\n");
+        assert_eq!(after(insert(9)), "x = 1\ny = 1\nz\n");
+        let append = FileChange::Append {
+            path: "a.txt".into(),
+            text: "end".into(),
+        };
+        assert_eq!(after(append), "x = 1\ny = 1\nend");
+        let no_newline = |p: &str| Ok::<_, String>((p == "b").then(|| "last".to_owned()));
+        let append = FileChange::Append {
+            path: "b".into(),
+            text: "more".into(),
+        };
+        let out = plan(&[append], no_newline).unwrap();
+        assert_eq!(out[0].after.as_deref(), Some("last\nmore"));
+        let missing = FileChange::Append {
+            path: "none".into(),
+            text: "x".into(),
         };
         assert!(plan(&[missing], disk)
             .unwrap_err()

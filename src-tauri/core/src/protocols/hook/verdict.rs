@@ -26,6 +26,15 @@ pub enum FileChange {
         new: String,
         all: bool,
     },
+    /// `text` put after line `after` of the file (0: before the first; past the end: at the
+    /// end), as Kiro's `fs_write insert` does.
+    Insert {
+        path: String,
+        after: usize,
+        text: String,
+    },
+    /// `text` added at the end of the file, on a line of its own (Kiro's `fs_write append`).
+    Append { path: String, text: String },
 }
 
 impl FileChange {
@@ -36,7 +45,9 @@ impl FileChange {
             | FileChange::Patch(Change::Delete { path })
             | FileChange::Patch(Change::Update { path, .. })
             | FileChange::Write { path, .. }
-            | FileChange::Replace { path, .. } => path,
+            | FileChange::Replace { path, .. }
+            | FileChange::Insert { path, .. }
+            | FileChange::Append { path, .. } => path,
         }
     }
 }

@@ -10,8 +10,15 @@ use crate::review::editor_context::Owner;
 use crate::review::selection::Mention;
 use crate::review::service::Service;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// What an applied editor message adds to its `ok`.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Applied {
+    /// A `reject` gave a reason that some CLI's protocol cannot carry: it was not sent there.
+    pub reason_unsent: bool,
+}
 
 impl Instance {
     /// The services of the running workspaces, taken under the lock and used outside it.
@@ -25,11 +32,14 @@ impl Instance {
     }
 
     /// Applies one editor message. `owner` is the editor channel, or none for a one-shot command.
-    pub async fn editor_message(&self, owner: Owner, mut message: Message) -> Result<()> {
+    pub async fn editor_message(&self, owner: Owner, mut message: Message) -> Result<Applied> {
         message.check()?;
         let services = self.services().await;
+        let done = Applied::default();
         match message {
-            Message::Context { files, .. } => context(&services, owner, files, self.now()),
+            Message::Context { files, .. } => {
+                context(&services, owner, files, self.now()).map(|()| done)
+            }
             Message::Mention {
                 path, start, end, ..
             } => {
@@ -39,13 +49,52 @@ impl Instance {
                     start: start - 1,
                     end: end - 1,
                 });
-                Ok(())
+                Ok(done)
             }
             // Only a surface that listens (the desktop's window) can show them: a headless
             // instance says so rather than answer `ok` for a window that never opens.
-            Message::Review { .. } if self.request_show() => Ok(()),
+            Message::Review { .. } if self.request_show() => Ok(done),
             Message::Review { .. } => Err(Error::NoWindow),
+            Message::Reject { path, reason, .. } => {
+                let (service, path) = locate(&services, &path)?;
+                self.reject_file(&service, &path, reason)
+            }
         }
+    }
+
+    /// Rejects every pending review of `path` in `service`'s workspace (two CLIs may propose one
+    /// file; the editor names the file, not a review), each CLI told `reason` where its protocol
+    /// carries one. The reason is cleaned and bounded first, as `redline review reject --reason`
+    /// does: one too long rejects nothing.
+    fn reject_file(
+        &self,
+        service: &Service,
+        path: &Path,
+        reason: Option<String>,
+    ) -> Result<Applied> {
+        let reason = match reason {
+            Some(raw) => crate::review::reason::clean(&raw)?,
+            None => None,
+        };
+        let pending: Vec<_> = service
+            .pending()
+            .into_iter()
+            .filter(|r| r.path == path)
+            .collect();
+        if pending.is_empty() {
+            return Err(Error::NoReviewOf(path.to_owned()));
+        }
+        let applied = Applied {
+            reason_unsent: reason.is_some() && pending.iter().any(|r| !r.reason_heard),
+        };
+        for r in pending {
+            match self.reviews.reject(r.id, reason.clone()) {
+                // Decided meanwhile (in the window, by its CLI): nothing left to reject there.
+                Ok(_) | Err(Error::NoSuchReview(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(applied)
     }
 
     /// Editor channel `owner` opened now.

@@ -1,0 +1,29 @@
+//! Cursor's agent (`cursor-agent`, Cursor CLI): no IDE diff protocol Redline serves, so Redline
+//! reviews its edits through its `preToolUse` hook. Built from Cursor's docs, not proven against
+//! the real CLI (`../shared/specs/cli-hooks.md`, docs/hooks.md).
+
+use super::cli::{Base, Location};
+use super::hook_site::{HookSite, Layout};
+
+pub const CURSOR: HookSite = HookSite {
+    id: "cursor",
+    name: "Cursor CLI",
+    binary: "cursor-agent",
+    // Installed by Cursor's own installer (npm's `cursor-agent` is someone else's package).
+    packages: &[],
+    // The user's hooks, read in every project.
+    config: Location {
+        var: None,
+        base: Base::Home,
+        default: ".cursor",
+        sub: "hooks.json",
+    },
+    event: "preToolUse",
+    matcher: "Write|Edit|StrReplace",
+    timeout_secs: 3600,
+    timeout_in_ms: false,
+    // Whether its preToolUse takes a changed input back is not settled in its docs: read-only.
+    takes_edits: false,
+    trust: None,
+    layout: Layout::Flat,
+};
