@@ -145,16 +145,21 @@ fn serve_announces_with_its_own_pid_and_cleans_up_on_sigterm() {
         "home/.copilot/ide/redline-{}-{port}.lock",
         child.id()
     ));
+    let amp_port = ws["ampPort"].as_u64().unwrap();
+    let amp = env
+        .root
+        .join(format!("home/.local/share/amp/ide/{amp_port}.json"));
     assert_eq!(
         files(&status),
         vec![
             gemini.clone(),
             qwen.clone(),
             claude.clone(),
-            copilot.clone()
+            copilot.clone(),
+            amp.clone()
         ]
     );
-    for f in [&gemini, &qwen, &claude, &copilot] {
+    for f in [&gemini, &qwen, &claude, &copilot, &amp] {
         assert_eq!(mode(f), 0o600, "{}", f.display());
     }
     assert_eq!(mode(&env.gemini_dir()), 0o700);
@@ -283,8 +288,8 @@ fn workspaces_change_in_the_running_instance_at_once() {
     let f = files(&status);
     assert_eq!(
         f.len(),
-        4,
-        "Gemini CLI, Qwen Code, Claude Code, Copilot CLI: {f:?}"
+        5,
+        "Gemini CLI, Qwen Code, Claude Code, Copilot CLI, Amp: {f:?}"
     );
     assert!(f.iter().all(|p| p.exists()));
     let listed = env.json(&["workspace", "list", "--json"]);
@@ -865,6 +870,7 @@ fn doctor_follows_a_real_instance_and_each_fix_it_offers_works() {
             ("qwen".into(), "connects".into()),
             ("claude".into(), "not_installed".into()),
             ("copilot".into(), "not_installed".into()),
+            ("amp".into(), "not_installed".into()),
         ]
     );
     let port = env.json(&["status", "--json"])["workspaces"][0]["port"].clone();

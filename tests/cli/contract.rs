@@ -359,13 +359,17 @@ fn each_json_output_has_the_documented_shape() {
     let ws = ws.to_str().unwrap();
 
     let status = env.json(&["status", "--json"]);
-    shaped::<Status>(&status, &["pid", "keyring", "workspaces", "editors"]);
+    shaped::<Status>(
+        &status,
+        &["pid", "keyring", "workspaces", "editors", "codexIde"],
+    );
     let w = &status["workspaces"][0];
     for key in [
         "path",
         "enabled",
         "port",
         "wsPort",
+        "ampPort",
         "tokenStore",
         "discoveryFiles",
         "discoveryFailures",
@@ -424,6 +428,7 @@ fn each_json_output_has_the_documented_shape() {
         [
             "clis",
             "container",
+            "context",
             "dir",
             "hooks",
             "ok",
