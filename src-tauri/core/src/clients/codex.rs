@@ -2,7 +2,7 @@
 //! `PreToolUse` hook (`../shared/specs/cli-hooks.md`).
 
 use super::cli::{Base, Location};
-use super::hook_site::HookSite;
+use super::hook_site::{HookShape, HookSite};
 
 pub const CODEX: HookSite = HookSite {
     id: "codex",
@@ -16,6 +16,7 @@ pub const CODEX: HookSite = HookSite {
         default: ".codex",
         sub: "hooks.json",
     },
+    shape: HookShape::Merged,
     event: "PreToolUse",
     matcher: "apply_patch",
     // Codex applies the patch once its hook times out: Redline's hook denies a minute before.
@@ -25,4 +26,5 @@ pub const CODEX: HookSite = HookSite {
     trust: Some(
         "open Codex and trust it once in `/hooks` (Codex skips a new or changed hook until then)",
     ),
+    fails_open: true,
 };

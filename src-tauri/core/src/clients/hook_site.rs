@@ -12,6 +12,8 @@ pub struct HookSite {
     pub packages: &'static [&'static str],
     /// The file the hook goes into.
     pub config: Location,
+    /// How that file holds it.
+    pub shape: HookShape,
     /// The event run before a file edit, and the matcher naming its edit tools.
     pub event: &'static str,
     pub matcher: &'static str,
@@ -23,6 +25,19 @@ pub struct HookSite {
     pub takes_edits: bool,
     /// What the user still does in the CLI before it runs a hook it finds in its config.
     pub trust: Option<&'static str>,
+    /// A hook that runs out of time lets the edit through (so `redline hook` must deny first).
+    pub fails_open: bool,
+}
+
+/// How a CLI's config holds Redline's hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookShape {
+    /// One entry merged into the CLI's settings file beside the user's own hooks:
+    /// `hooks.EVENT[] = {matcher, hooks: [{type, command, timeout}]}`.
+    Merged,
+    /// A file of Redline's own in the CLI's hooks directory, which it reads every `*.json` of:
+    /// `{version: 1, hooks: {EVENT: [{type, bash|powershell, matcher, timeoutSec}]}}`.
+    OwnFile,
 }
 
 impl HookSite {

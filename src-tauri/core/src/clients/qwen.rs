@@ -6,7 +6,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::HookSite;
+use super::hook_site::{HookShape, HookSite};
 
 /// `$QWEN_HOME`, else `~/.qwen`.
 const HOME: Location = Location {
@@ -61,6 +61,7 @@ pub const QWEN_HOOK: HookSite = HookSite {
         sub: "settings.json",
         ..HOME
     },
+    shape: HookShape::Merged,
     event: "PreToolUse",
     matcher: "write_file|edit",
     timeout_secs: 3600,
@@ -68,4 +69,5 @@ pub const QWEN_HOOK: HookSite = HookSite {
     timeout_in_ms: true,
     takes_edits: false,
     trust: None,
+    fails_open: false,
 };

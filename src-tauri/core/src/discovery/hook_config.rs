@@ -1,7 +1,7 @@
 //! Redline's hook in a CLI's own hook config: merged in beside whatever else is there, found,
 //! and taken out again, never touching another hook.
 
-use crate::clients::HookSite;
+use crate::clients::{HookShape, HookSite};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -27,9 +27,14 @@ pub enum HookInstalled {
 
 /// The command line a CLI's hook runs: `program` quoted for the shell that runs it.
 pub fn command(site: &HookSite, program: &Path) -> String {
+    let program = quote(program);
+    // PowerShell (a hooks file's Windows shell) reads a quoted path as a string, not a program.
+    let call = match site.shape == HookShape::OwnFile && program.starts_with('"') {
+        true => "& ",
+        false => "",
+    };
     format!(
-        "{} hook {} --deny-after {}",
-        quote(program),
+        "{call}{program} hook {} --deny-after {}",
         site.id,
         site.deny_after()
     )
@@ -37,6 +42,9 @@ pub fn command(site: &HookSite, program: &Path) -> String {
 
 /// Puts `command` into `file` as the `site` hook, leaving every other hook as it is.
 pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstalled> {
+    if site.shape == HookShape::OwnFile {
+        return super::hook_file::install(site, file, command);
+    }
     let mut doc = read(file)?;
     let groups = groups(&mut doc, site, file)?;
     let entry = json!({ "type": "command", "command": command, "timeout": site.timeout_value() });
@@ -67,6 +75,9 @@ pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstal
 
 /// Takes Redline's hook out of `file`; a group left empty goes too. False: it was not there.
 pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
+    if site.shape == HookShape::OwnFile {
+        return super::hook_file::uninstall(site, file);
+    }
     if !file.exists() {
         return Ok(false);
     }
@@ -97,6 +108,9 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
 
 /// Redline's hook in `file`, if it is there.
 pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
+    if site.shape == HookShape::OwnFile {
+        return super::hook_file::find(site, file);
+    }
     if !file.exists() {
         return Ok(None);
     }
@@ -145,11 +159,15 @@ pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<Ho
 }
 
 /// Whether a hook entry is Redline's for this CLI: a command running `redline hook ID`
-/// (the program's path may be quoted, and hold spaces).
-fn ours(hook: &Value, site: &HookSite) -> bool {
-    let Some(command) = hook.get("command").and_then(Value::as_str) else {
-        return false;
-    };
+/// (the program's path may be quoted, and hold spaces) in any of the keys a CLI runs.
+pub(super) fn ours(hook: &Value, site: &HookSite) -> bool {
+    ["command", "bash", "powershell"]
+        .iter()
+        .filter_map(|k| hook.get(*k).and_then(Value::as_str))
+        .any(|command| runs_redline(command, site))
+}
+
+fn runs_redline(command: &str, site: &HookSite) -> bool {
     let words: Vec<&str> = command.split_whitespace().collect();
     // Either separator: a config may be shared between Windows and a Unix machine.
     let redline = |word: &str| {
@@ -163,7 +181,7 @@ fn ours(hook: &Value, site: &HookSite) -> bool {
 
 /// The file as JSON: `{}` when it does not exist; anything else that is not a JSON object is
 /// refused, never overwritten.
-fn read(file: &Path) -> Result<Value> {
+pub(super) fn read(file: &Path) -> Result<Value> {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(json!({})),
