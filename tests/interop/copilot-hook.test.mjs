@@ -10,7 +10,9 @@
 // hide it). Accept (the file ends as proposed, copilot asks nothing of its own), accept with the
 // reviewer's text (`modifiedArgs`: the file ends as that text, the model reads Redline's note),
 // reject with a reason (the file is unchanged, the model reads the reason), and no Redline running
-// (one line on stderr, copilot's own permission prompt as without the hook).
+// (one line on stderr, copilot's own permission prompt as without the hook). Copilot lets the tool
+// call go on when a hook times out (its log: "timed out; allowing the tool call to proceed"), so
+// `redline hook --deny-after` denies first.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -46,6 +48,7 @@ const skip = (!copilotInstalled() && 'copilot not installed (npm install in test
 
 describe('GitHub Copilot CLI (real copilot) with Redline as its preToolUse hook', { skip, timeout: 400_000 }, () => {
   let ws, home, r, api, tmux, c, installed;
+  const homes = [];
 
   before(async () => {
     ws = realTmpDir('rl-hooks-copilot-ws-');
@@ -68,6 +71,7 @@ describe('GitHub Copilot CLI (real copilot) with Redline as its preToolUse hook'
     await r?.stop();
     await api?.close();
     await home?.stop();
+    for (const h of homes) await h.stop();
     if (ws) fs.rmSync(ws, { recursive: true, force: true });
   });
 
@@ -205,6 +209,30 @@ describe('GitHub Copilot CLI (real copilot) with Redline as its preToolUse hook'
       throw await explain(err, other);
     } finally {
       fs.rmSync(runtime, { recursive: true, force: true });
+    }
+  });
+
+  test('--deny-after denies before copilot\'s hook timeout, past which copilot would let the edit go on', async () => {
+    // A home of its own whose hook times out after 3 s (as 3600 s would, sooner) and denies after 1.
+    const short = await copilotHome({ trustedFolders: [ws], settings: { ide: { autoConnect: false } } });
+    homes.push(short);
+    fs.mkdirSync(path.join(short.copilotDir, 'hooks'));
+    const entry = { type: 'command', bash: `${fs.realpathSync(r.bin)} hook copilot --deny-after 1`, matcher: '^(edit|create)$', timeoutSec: 3 };
+    fs.writeFileSync(path.join(short.copilotDir, 'hooks', 'redline.json'), JSON.stringify({ version: 1, hooks: { preToolUse: [entry] } }));
+    const other = await tmux.copilot({ name: 'short', cwd: ws, home: short, api, env: { XDG_RUNTIME_DIR: r.dirs.runtime } });
+    const file = path.join(ws, 'e.txt');
+    fs.writeFileSync(file, 'e\n');
+    try {
+      await other.waitForScreen(READY, STEP_MS, 'the third copilot to be ready');
+      const n = api.addPlan({ trigger: 'REDLINE-HOOK-E', path: file, oldStr: 'e', newStr: 'E', final: 'done E' });
+      await other.submit('REDLINE-HOOK-E please');
+      const q = await api.waitFor((q) => q.decision.kind === 'final' && q.decision.plan === n, STEP_MS, 'the E tool result');
+      assert.match(q.decision.result, /^Denied by preToolUse hook: Nobody decided on this edit in Redline within 1 seconds/);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'e\n');
+      const list = JSON.parse(await ok(r, ['review', 'list', '--json']));
+      assert.deepEqual(list, [], 'the review is withdrawn');
+    } catch (err) {
+      throw await explain(err, other);
     }
   });
 
