@@ -204,6 +204,9 @@ fn a_file_named_like_copilots_hook_that_is_not_redlines_is_refused_and_left() {
         r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/usr/bin/redline hook claude"}]}}"#,
         "{ not json",
         "",
+        // Redline's entry with the user's own added beside it: theirs is never dropped.
+        r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/usr/bin/redline hook copilot"},{"type":"command","bash":"my-lint.sh"}]}}"#,
+        r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/usr/bin/redline hook copilot"}],"sessionEnd":[{"type":"command","bash":"notify.sh"}]}}"#,
     ] {
         std::fs::write(&file, text).unwrap();
         let err = install(site, &file, &cmd).unwrap_err();

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use std::path::Path;
 
 /// The file's whole text with `command` as the `site` hook.
-fn text(site: &HookSite, command: &str) -> String {
+fn text(site: &HookSite, file: &Path, command: &str) -> Result<String> {
     // The CLI runs `bash` on Unix and `powershell` on Windows; the command is quoted for one.
     let shell = match cfg!(windows) {
         true => "powershell",
@@ -19,30 +19,35 @@ fn text(site: &HookSite, command: &str) -> String {
     entry["matcher"] = json!(site.matcher);
     entry["timeoutSec"] = json!(site.timeout_value());
     let doc = json!({ "version": 1, "hooks": { site.event: [entry] } });
-    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(&doc).map_err(|e| Error::HookConfig {
+        path: file.to_owned(),
+        why: e.to_string(),
+    })?;
     text.push('\n');
-    text
+    Ok(text)
 }
 
-/// Redline's entry in a parsed file, if the file is Redline's.
+/// Redline's entry in a parsed file, if the file is Redline's: every hook in it is Redline's
+/// (one the user added beside it is theirs, and is never dropped with the file).
 fn entry<'a>(site: &HookSite, doc: &'a Value) -> Option<&'a Value> {
-    doc.get("hooks")?
-        .get(site.event)?
-        .as_array()?
-        .iter()
-        .find(|h| ours(h, site))
+    let events = doc.get("hooks")?.as_object()?;
+    let mut all = events.values().map(Value::as_array);
+    if !all.all(|hooks| hooks.is_some_and(|h| h.iter().all(|h| ours(h, site)))) {
+        return None;
+    }
+    events.get(site.event)?.as_array()?.first()
 }
 
 fn foreign(file: &Path) -> Error {
     Error::HookConfig {
         path: file.to_owned(),
-        why: "a file of that name is there and is not Redline's hook".into(),
+        why: "a file of that name is there and is not Redline's (it holds a hook of someone else's, or none)".into(),
     }
 }
 
 /// Writes the file (atomically) unless it says exactly this already; refuses one not Redline's.
 pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstalled> {
-    let want = text(site, command);
+    let want = text(site, file, command)?;
     let done = match std::fs::read(file) {
         Ok(bytes) if bytes == want.as_bytes() => return Ok(HookInstalled::Already),
         Ok(_) => match entry(site, &read(file)?) {
