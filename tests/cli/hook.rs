@@ -634,6 +634,18 @@ fn copilot_edits_are_reviewed_and_answered_with_its_decision_and_modified_args()
         "the hook never writes: Copilot does"
     );
 
+    // A create of a file that is there: Copilot's create would fail, so it is denied unasked.
+    let args = json!({ "path": file, "file_text": "over\n" });
+    let running = hook(
+        &env,
+        &["copilot", "--deny-after", "2"],
+        &copilot_input(&ws, "create", args),
+    );
+    let answer = copilot_answer(&running.wait_with_output().unwrap());
+    assert_eq!(answer["permissionDecision"], "deny");
+    let reason = answer["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("already exists"), "{reason}");
+
     // Out of time: denied before Copilot's own timeout would let the edit through.
     let args = json!({ "path": file, "old_str": "y = 2", "new_str": "y = 4" });
     let running = hook(

@@ -48,7 +48,8 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
     let change = match input.tool_name.as_str() {
         "create" => {
             let c = Create::deserialize(args(&input).map_err(bad)?).map_err(bad)?;
-            FileChange::Write {
+            // Copilot's create fails on a file that is there ("already exists as a file").
+            FileChange::Create {
                 path: c.path,
                 text: c.file_text,
             }

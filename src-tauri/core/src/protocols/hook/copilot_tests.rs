@@ -14,7 +14,7 @@ fn edit_input() -> Value {
 }
 
 #[test]
-fn an_edit_is_one_replace_and_a_create_is_one_write_whether_args_are_an_object_or_text() {
+fn an_edit_is_one_replace_and_a_create_one_create_whether_args_are_an_object_or_text() {
     assert_eq!(
         read(&edit_input()).unwrap(),
         Edit {
@@ -32,7 +32,7 @@ fn an_edit_is_one_replace_and_a_create_is_one_write_whether_args_are_an_object_o
     create["toolArgs"] = json!(r#"{"path":"new.txt","file_text":"héllo\n"}"#);
     assert_eq!(
         read(&create).unwrap().changes,
-        vec![FileChange::Write {
+        vec![FileChange::Create {
             path: "new.txt".into(),
             text: "héllo\n".into(),
         }]
