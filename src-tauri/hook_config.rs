@@ -27,6 +27,14 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
                 site.name,
                 site.timeout_secs / 60
             );
+            if site.fails_open {
+                outln!(
+                    "{} goes on with an edit whose hook runs out of time: Redline's hook denies \
+                     it after {} minutes, before that",
+                    site.name,
+                    site.deny_after() / 60
+                );
+            }
             if let Some(needs) = site.trust.filter(|_| done != HookInstalled::Already) {
                 outln!("still to do: {needs}");
             }

@@ -719,3 +719,216 @@ fn doctor_has_a_line_for_kiro_and_cursor_and_the_command_that_adds_each_hook() {
     assert!(kiro["reason"].as_str().unwrap().contains("--v3"), "{kiro}");
     assert_eq!(kiro["fix"], Value::Null);
 }
+
+/// Copilot CLI 1.0.102's `preToolUse` input for `tool` with `args` (an object, as it sends them).
+fn copilot_input(cwd: &Path, tool: &str, args: Value) -> String {
+    json!({
+        "sessionId": "e8dc0e03", "timestamp": 1795790654980u64, "cwd": cwd,
+        "toolName": tool, "toolArgs": args,
+    })
+    .to_string()
+}
+
+/// What Copilot CLI reads: the hook's whole JSON answer, from a run that exited 0.
+fn copilot_answer(out: &Output) -> Value {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+#[test]
+fn copilot_edits_are_reviewed_and_answered_with_its_decision_and_modified_args() {
+    let env = Env::new();
+    let ws = env.ws();
+    let file = ws.join("a.py");
+    std::fs::write(&file, "x = 1\ny = 2\n").unwrap();
+    let out = hook(
+        &env,
+        &["copilot"],
+        &copilot_input(
+            &ws,
+            "edit",
+            json!({ "path": file, "old_str": "x = 1", "new_str": "x = 3" }),
+        ),
+    )
+    .wait_with_output()
+    .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0), "{err}");
+    assert!(
+        err.contains("Copilot CLI's own approval runs") && err.lines().count() == 1,
+        "{err}"
+    );
+
+    let child = serving(&env);
+    let edited = env.root.join("edited");
+    std::fs::write(&edited, "x = 10  # the user's\ny = 2\n").unwrap();
+    // An edit accepted with the user's text: the whole file for the whole file, and a note.
+    let args = json!({ "path": file, "old_str": "x = 1", "new_str": "x = 3" });
+    let running = hook(&env, &["copilot"], &copilot_input(&ws, "edit", args));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    assert_eq!(list[0]["readOnly"], Value::Null, "{list:?}");
+    let id = id_of(&list, "a.py").to_string();
+    assert!(env.ok(&["review", "show", &id]).contains("+x = 3"));
+    env.ok(&[
+        "review",
+        "accept",
+        &id,
+        "--content-file",
+        edited.to_str().unwrap(),
+    ]);
+    let answer = copilot_answer(&running.wait_with_output().unwrap());
+    assert_eq!(answer["permissionDecision"], "allow");
+    assert_eq!(
+        answer["modifiedArgs"],
+        json!({ "path": file, "old_str": "x = 1\ny = 2\n", "new_str": "x = 10  # the user's\ny = 2\n" })
+    );
+    assert!(answer["additionalContext"]
+        .as_str()
+        .unwrap()
+        .contains("a.py"));
+
+    // A create (its args as JSON text, as Copilot's SDK documents them), accepted as proposed.
+    let args = json!(json!({ "path": "b.txt", "file_text": "new\n" }).to_string());
+    let running = hook(&env, &["copilot"], &copilot_input(&ws, "create", args));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    env.ok(&["review", "accept", &id_of(&list, "b.txt").to_string()]);
+    let answer = copilot_answer(&running.wait_with_output().unwrap());
+    assert_eq!(
+        answer,
+        json!({ "permissionDecision": "allow", "permissionDecisionReason": "Accepted in Redline" })
+    );
+
+    // Rejected with a reason: Copilot's deny, the reason word for word.
+    let args = json!({ "path": file, "old_str": "y = 2", "new_str": "y = 3" });
+    let running = hook(&env, &["copilot"], &copilot_input(&ws, "edit", args));
+    let list = until_reviews(&env, |l| l.len() == 1);
+    env.ok(&[
+        "review",
+        "reject",
+        &id_of(&list, "a.py").to_string(),
+        "--reason",
+        "keep y",
+    ]);
+    let answer = copilot_answer(&running.wait_with_output().unwrap());
+    assert_eq!(
+        answer,
+        json!({ "permissionDecision": "deny", "permissionDecisionReason": "keep y" })
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x = 1\ny = 2\n");
+    assert!(
+        !ws.join("b.txt").exists(),
+        "the hook never writes: Copilot does"
+    );
+
+    // A create of a file that is there: Copilot's create would fail, so it is denied unasked.
+    let args = json!({ "path": file, "file_text": "over\n" });
+    let running = hook(
+        &env,
+        &["copilot", "--deny-after", "2"],
+        &copilot_input(&ws, "create", args),
+    );
+    let answer = copilot_answer(&running.wait_with_output().unwrap());
+    assert_eq!(answer["permissionDecision"], "deny");
+    let reason = answer["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("already exists"), "{reason}");
+
+    // Out of time: denied before Copilot's own timeout would let the edit through.
+    let args = json!({ "path": file, "old_str": "y = 2", "new_str": "y = 4" });
+    let running = hook(
+        &env,
+        &["copilot", "--deny-after", "1"],
+        &copilot_input(&ws, "edit", args),
+    );
+    let answer = copilot_answer(&running.wait_with_output().unwrap());
+    assert_eq!(answer["permissionDecision"], "deny");
+    assert!(answer["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .contains("within 1 seconds"));
+    until_reviews(&env, |l| l.is_empty());
+    stop(&env, child);
+}
+
+#[test]
+fn copilots_hook_file_is_installed_once_refused_if_foreign_and_doctor_flags_two_prompts() {
+    let env = Env::new();
+    let bin = super::fake_cli(&env, "copilot", "@github/copilot", "1.0.102", ".copilot");
+    let file = env.root.join("home/.copilot/hooks/redline.json");
+    let said = env.ok(&["hooks", "install", "copilot"]);
+    assert!(
+        said.contains("added to") && said.contains("hooks/redline.json"),
+        "{said}"
+    );
+    assert!(
+        said.contains("goes on with an edit whose hook runs out of time")
+            && said.contains("denies it after 59 minutes"),
+        "{said}"
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let want = format!("{} hook copilot --deny-after 3540", super::BIN);
+    assert_eq!(
+        doc,
+        json!({ "version": 1, "hooks": { "preToolUse": [
+            { "type": "command", "bash": want, "matcher": "^(edit|create)$", "timeoutSec": 3600 }
+        ] } })
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(env
+        .ok(&["hooks", "install", "copilot"])
+        .contains("already in"));
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    let status = env.json(&["hooks", "status", "--json"]);
+    let copilot = status
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["cli"] == "copilot")
+        .unwrap();
+    assert_eq!(copilot["current"], true, "{copilot}");
+
+    // Served over its IDE connection too: two prompts per edit, and the fix is the hook's removal.
+    let child = serving(&env);
+    let (_, report) = super::doctor(&env, &bin, &env.ws());
+    let verdicts = super::verdicts(&report);
+    assert!(
+        verdicts.contains(&("copilot".into(), "connects".into())),
+        "{verdicts:?}"
+    );
+    let hook = report["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["id"] == "copilot")
+        .unwrap()
+        .clone();
+    assert!(
+        hook["reason"].as_str().unwrap().contains("asked twice"),
+        "{hook}"
+    );
+    assert_eq!(hook["fix"]["command"], "redline hooks uninstall copilot");
+    stop(&env, child);
+
+    assert!(env
+        .ok(&["hooks", "uninstall", "copilot"])
+        .contains("removed"));
+    assert!(!file.exists());
+    // A file of that name that is not Redline's: refused, left as it was.
+    let theirs = r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"lint.sh"}]}}"#;
+    std::fs::write(&file, theirs).unwrap();
+    for verb in ["install", "uninstall"] {
+        let out = env.run(&["hooks", verb, "copilot"]);
+        assert_eq!(out.status.code(), Some(2), "{verb}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("not Redline's") && err.contains("nothing was changed"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), theirs);
+    }
+}

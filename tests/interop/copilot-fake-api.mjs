@@ -2,7 +2,8 @@
 // See copilot/README.md.
 //
 // Deterministic, driven by the conversation copilot sends and by plans the test adds
-// ({trigger, path, oldStr, newStr, final}, several at once for several sessions):
+// ({trigger, path, oldStr, newStr, final}, or {trigger, path, fileText, final} for a `create`;
+// several at once for several sessions):
 //   - a request without the `edit` tool (a side request: session title, summary) gets "ok";
 //   - a request whose last user message contains a plan's trigger gets one `edit` tool call
 //     {path, old_str, new_str}: copilot asks permission for it (and, connected to an IDE, sends
@@ -15,6 +16,8 @@ import { startFakeServer, sendJson, sendEvents, requestLog } from './lib/fake-se
 
 // The tool copilot 1.0.102 offers the model for a file edit (`edit {path, old_str, new_str}`).
 export const EDIT_TOOL = 'edit';
+// Its tool for a new file (`create {path, file_text}`): a plan with `fileText` calls it.
+export const CREATE_TOOL = 'create';
 
 function textOf(content) {
   if (typeof content === 'string') return content;
@@ -33,8 +36,10 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
 
   function decide(body) {
     if (!toolNames(body).includes(EDIT_TOOL)) return { kind: 'side', text: 'ok' };
-    // copilot may add system/developer messages: the last user or tool message decides.
-    const msgs = (Array.isArray(body?.messages) ? body.messages : []).filter((m) => m?.role === 'user' || m?.role === 'tool');
+    // copilot may add system/developer messages: the last user or tool message decides. A
+    // preToolUse hook's additionalContext comes as a user message after the tool's result.
+    const hookNote = (m) => m?.role === 'user' && textOf(m.content).startsWith('Additional context from preToolUse hook');
+    const msgs = (Array.isArray(body?.messages) ? body.messages : []).filter((m) => (m?.role === 'user' || m?.role === 'tool') && !hookNote(m));
     const last = msgs[msgs.length - 1];
     if (last?.role === 'user') {
       const said = textOf(last.content);
@@ -44,7 +49,11 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
       return {
         kind: 'edit',
         plan: i,
-        call: { id: `call_rl_edit_${i}_${++seq}`, name: EDIT_TOOL, arguments: { path: p.path, old_str: p.oldStr, new_str: p.newStr } },
+        call: {
+          id: `call_rl_edit_${i}_${++seq}`,
+          name: p.fileText === undefined ? EDIT_TOOL : CREATE_TOOL,
+          arguments: p.fileText === undefined ? { path: p.path, old_str: p.oldStr, new_str: p.newStr } : { path: p.path, file_text: p.fileText },
+        },
       };
     }
     const m = last && /^call_rl_edit_(\d+)_/.exec(String(last.tool_call_id));
@@ -124,7 +133,7 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
     port: server.port,
     baseURL: `http://${host}:${server.port}/v1`,
     requests: seen.requests,
-    /** Adds a plan {trigger, path, oldStr, newStr, final}; returns its index. */
+    /** Adds a plan {trigger, path, oldStr, newStr, final} (or {trigger, path, fileText, final}); returns its index. */
     addPlan(p) {
       plans.push(p);
       return plans.length - 1;

@@ -78,4 +78,5 @@ pub const CLAUDE_HOOK: HookSite = HookSite {
     takes_edits: true,
     trust: None,
     layout: Layout::Grouped,
+    fails_open: false,
 };

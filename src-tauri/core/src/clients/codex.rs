@@ -26,4 +26,5 @@ pub const CODEX: HookSite = HookSite {
         "open Codex and trust it once in `/hooks` (Codex skips a new or changed hook until then)",
     ),
     layout: Layout::Grouped,
+    fails_open: true,
 };

@@ -1,10 +1,12 @@
 //! GitHub Copilot CLI (`@github/copilot`), as `shared/specs/copilot-cli-ide-protocol.md` and
-//! `tests/interop/copilot/README.md` describe what the real one (1.0.102) does.
+//! `tests/interop/copilot/README.md` describe what the real one (1.0.102) does; its hook, as
+//! `tests/interop/copilot-hook.test.mjs` proves it.
 
 use super::cli::{
     Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, Location, Order, Transport,
 };
 use super::format::Format;
+use super::hook_site::{HookSite, Layout};
 
 /// `$COPILOT_HOME`, else `~/.copilot`.
 const HOME: Location = Location {
@@ -54,4 +56,28 @@ pub const COPILOT: Cli = Cli {
         sub: "session-state",
         ..HOME
     }),
+};
+
+/// Its `preToolUse` hook, for users who review through it rather than the IDE connection: a file
+/// of Redline's own in `$COPILOT_HOME/hooks/`, which Copilot CLI reads every `*.json` of. An
+/// `allow` skips Copilot's own prompt, and its `modifiedArgs` are the arguments the tool runs with.
+pub const COPILOT_HOOK: HookSite = HookSite {
+    id: "copilot",
+    name: "Copilot CLI",
+    binary: "copilot",
+    packages: &["@github/copilot"],
+    config: Location {
+        sub: "hooks/redline.json",
+        ..HOME
+    },
+    layout: Layout::CopilotFile,
+    event: "preToolUse",
+    // A regular expression on the tool's name: its two file-writing tools.
+    matcher: "^(edit|create)$",
+    timeout_secs: 3600,
+    timeout_in_ms: false,
+    takes_edits: true,
+    trust: None,
+    // On timeout the tool call proceeds: Redline's hook denies a minute before.
+    fails_open: true,
 };

@@ -25,5 +25,7 @@ pub const CURSOR: HookSite = HookSite {
     // Whether its preToolUse takes a changed input back is not settled in its docs: read-only.
     takes_edits: false,
     trust: None,
+    // Its docs do not say what a timed-out hook does to the edit.
+    fails_open: false,
     layout: Layout::Flat,
 };

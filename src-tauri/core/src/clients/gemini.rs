@@ -81,4 +81,5 @@ pub const GEMINI_HOOK: HookSite = HookSite {
     takes_edits: true,
     trust: None,
     layout: Layout::Grouped,
+    fails_open: false,
 };

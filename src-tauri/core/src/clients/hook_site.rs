@@ -25,6 +25,8 @@ pub struct HookSite {
     pub trust: Option<&'static str>,
     /// How the config file lays its hooks out.
     pub layout: Layout,
+    /// A hook that runs out of time lets the edit through (so `redline hook` must deny first).
+    pub fails_open: bool,
 }
 
 /// How a CLI's hook config holds a command hook for an event.
@@ -39,6 +41,9 @@ pub enum Layout {
     /// A hooks file of Kiro CLI's: `"version": "v1"` and `hooks` listing entries `{name,
     /// trigger, matcher, action: {type, command}, timeout, enabled}`.
     KiroFile,
+    /// A file of Redline's own in Copilot CLI's hooks directory, which it reads every `*.json`
+    /// of: `{version: 1, hooks: {EVENT: [{type, bash|powershell, matcher, timeoutSec}]}}`.
+    CopilotFile,
 }
 
 impl HookSite {

@@ -33,5 +33,7 @@ pub const KIRO: HookSite = HookSite {
         "run Kiro CLI in its V3 mode (`kiro-cli --v3`), which reads `~/.kiro/hooks/`; Kiro CLI \
          2.x reads hooks only from an agent's config (docs/hooks.md)",
     ),
+    // Its docs do not say what a timed-out hook does to the edit.
+    fails_open: false,
     layout: Layout::KiroFile,
 };

@@ -21,7 +21,7 @@ pub use cli::{
     Location, Order, Pinned, Transport, CONTAINER_TMPDIR,
 };
 pub use codex::CODEX;
-pub use copilot::COPILOT;
+pub use copilot::{COPILOT, COPILOT_HOOK};
 pub use cursor::CURSOR;
 pub use format::Format;
 pub use gemini::{GEMINI, GEMINI_HOOK};
@@ -37,7 +37,15 @@ pub use qwen::{QWEN, QWEN_HOOK};
 pub const ALL: [Cli; 5] = [GEMINI, QWEN, CLAUDE, COPILOT, AMP];
 
 /// Every CLI whose pre-edit hook Redline installs (`redline hooks`), in the order it reports them.
-pub const HOOKED: [HookSite; 6] = [CODEX, CLAUDE_HOOK, GEMINI_HOOK, QWEN_HOOK, KIRO, CURSOR];
+pub const HOOKED: [HookSite; 7] = [
+    CODEX,
+    CLAUDE_HOOK,
+    GEMINI_HOOK,
+    QWEN_HOOK,
+    COPILOT_HOOK,
+    KIRO,
+    CURSOR,
+];
 
 impl Cli {
     /// The CLI named by an npm package, if Redline knows it.

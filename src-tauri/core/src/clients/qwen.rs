@@ -69,4 +69,5 @@ pub const QWEN_HOOK: HookSite = HookSite {
     takes_edits: false,
     trust: None,
     layout: Layout::Grouped,
+    fails_open: false,
 };

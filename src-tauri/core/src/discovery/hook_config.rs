@@ -1,35 +1,23 @@
 //! Redline's hook in a CLI's own hook config: merged in beside whatever else is there, found,
 //! and taken out again, never touching another hook.
 
+use super::hook_entry::{ours, read};
+pub use super::hook_entry::{Found, HookInstalled};
 use crate::clients::{HookSite, Layout};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
-/// Redline's hook entry, as `file` holds it now.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
-    pub command: String,
-    /// As the config writes it (seconds or milliseconds, as the CLI reads it).
-    pub timeout: Option<u64>,
-}
-
-/// What `install` did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HookInstalled {
-    /// The entry was there already, word for word: the file is untouched (and any trust the
-    /// CLI keeps for it holds).
-    Already,
-    Added,
-    /// An entry of Redline's said something else (another binary, another timeout): replaced.
-    Replaced,
-}
-
 /// The command line a CLI's hook runs: `program` quoted for the shell that runs it.
 pub fn command(site: &HookSite, program: &Path) -> String {
+    let program = quote(program);
+    // PowerShell (a hooks file's Windows shell) reads a quoted path as a string, not a program.
+    let call = match site.layout == Layout::CopilotFile && program.starts_with('"') {
+        true => "& ",
+        false => "",
+    };
     format!(
-        "{} hook {} --deny-after {}",
-        quote(program),
+        "{call}{program} hook {} --deny-after {}",
         site.id,
         site.deny_after()
     )
@@ -37,6 +25,9 @@ pub fn command(site: &HookSite, program: &Path) -> String {
 
 /// Puts `command` into `file` as the `site` hook, leaving every other hook as it is.
 pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstalled> {
+    if site.layout == Layout::CopilotFile {
+        return super::hook_file::install(site, file, command);
+    }
     let mut doc = read(file)?;
     let entry = entry(site, command);
     let list = list(&mut doc, site, file)?;
@@ -64,22 +55,24 @@ pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstal
                 }
             }
         }
-        Layout::Flat | Layout::KiroFile => match list.iter().position(|h| ours(h, site)) {
-            Some(i) if list[i] == entry => return Ok(HookInstalled::Already),
-            Some(i) => {
-                list[i] = entry;
-                HookInstalled::Replaced
+        Layout::Flat | Layout::KiroFile | Layout::CopilotFile => {
+            match list.iter().position(|h| ours(h, site)) {
+                Some(i) if list[i] == entry => return Ok(HookInstalled::Already),
+                Some(i) => {
+                    list[i] = entry;
+                    HookInstalled::Replaced
+                }
+                None => {
+                    list.push(entry);
+                    HookInstalled::Added
+                }
             }
-            None => {
-                list.push(entry);
-                HookInstalled::Added
-            }
-        },
+        }
     };
     // The schema version these files must name; one the user's file names already stays.
     let version = match site.layout {
         Layout::Grouped => None,
-        Layout::Flat => Some(json!(1)),
+        Layout::Flat | Layout::CopilotFile => Some(json!(1)),
         Layout::KiroFile => Some(json!("v1")),
     };
     if let (Some(v), Some(root)) = (version, doc.as_object_mut()) {
@@ -92,6 +85,9 @@ pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstal
 /// Takes Redline's hook out of `file`; a group left empty goes too, and a hooks file of
 /// Redline's own left empty is removed. False: it was not there.
 pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
+    if site.layout == Layout::CopilotFile {
+        return super::hook_file::uninstall(site, file);
+    }
     if !file.exists() {
         return Ok(false);
     }
@@ -108,7 +104,7 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
             removed |= hooks.len() != before;
             !(hooks.is_empty() && before > 0)
         }),
-        Layout::Flat | Layout::KiroFile => {
+        Layout::Flat | Layout::KiroFile | Layout::CopilotFile => {
             let before = list.len();
             list.retain(|h| !ours(h, site));
             removed = list.len() != before;
@@ -142,6 +138,9 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
 
 /// Redline's hook in `file`, if it is there.
 pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
+    if site.layout == Layout::CopilotFile {
+        return super::hook_file::find(site, file);
+    }
     if !file.exists() {
         return Ok(None);
     }
@@ -153,7 +152,9 @@ pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
             .filter_map(|g| g.get("hooks").and_then(Value::as_array))
             .flatten()
             .find(|h| ours(h, site)),
-        Layout::Flat | Layout::KiroFile => list.iter().find(|h| ours(h, site)),
+        Layout::Flat | Layout::KiroFile | Layout::CopilotFile => {
+            list.iter().find(|h| ours(h, site))
+        }
     };
     Ok(hook.map(|h| Found {
         command: command_of(h, site).unwrap_or_default().to_owned(),
@@ -166,7 +167,9 @@ fn entry(site: &HookSite, command: &str) -> Value {
     let timeout = site.timeout_value();
     match site.layout {
         Layout::Grouped => json!({ "type": "command", "command": command, "timeout": timeout }),
-        Layout::Flat => json!({ "command": command, "matcher": site.matcher, "timeout": timeout }),
+        Layout::Flat | Layout::CopilotFile => {
+            json!({ "command": command, "matcher": site.matcher, "timeout": timeout })
+        }
         Layout::KiroFile => json!({
             "name": "redline-review",
             "trigger": site.event,
@@ -182,7 +185,7 @@ fn entry(site: &HookSite, command: &str) -> Value {
 fn command_of<'a>(hook: &'a Value, site: &HookSite) -> Option<&'a str> {
     let at = match site.layout {
         Layout::KiroFile => hook.get("action")?,
-        Layout::Grouped | Layout::Flat => hook,
+        Layout::Grouped | Layout::Flat | Layout::CopilotFile => hook,
     };
     at.get("command").and_then(Value::as_str)
 }
@@ -216,47 +219,6 @@ pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<Ho
         command: found.map(|f| f.command),
         current,
     })
-}
-
-/// Whether a hook entry is Redline's for this CLI: a command running `redline hook ID`
-/// (the program's path may be quoted, and hold spaces).
-fn ours(hook: &Value, site: &HookSite) -> bool {
-    let Some(command) = command_of(hook, site) else {
-        return false;
-    };
-    let words: Vec<&str> = command.split_whitespace().collect();
-    // Either separator: a config may be shared between Windows and a Unix machine.
-    let redline = |word: &str| {
-        let name = word.trim_matches(['\'', '"']).rsplit(['/', '\\']).next();
-        matches!(name, Some("redline" | "redline.exe"))
-    };
-    words
-        .windows(3)
-        .any(|w| redline(w[0]) && w[1] == "hook" && w[2] == site.id)
-}
-
-/// The file as JSON: `{}` when it does not exist; anything else that is not a JSON object is
-/// refused, never overwritten.
-fn read(file: &Path) -> Result<Value> {
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(json!({})),
-        Err(e) => return Err(Error::io(file, e)),
-    };
-    if text.trim().is_empty() {
-        return Ok(json!({}));
-    }
-    let doc: Value = serde_json::from_str(&text).map_err(|e| Error::HookConfig {
-        path: file.to_owned(),
-        why: format!("it is not valid JSON ({e})"),
-    })?;
-    match doc.is_object() {
-        true => Ok(doc),
-        false => Err(Error::HookConfig {
-            path: file.to_owned(),
-            why: "it is not a JSON object".into(),
-        }),
-    }
 }
 
 /// The list Redline's entry goes in, made if missing: the event's groups (or entries), or a

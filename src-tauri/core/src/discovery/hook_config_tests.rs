@@ -238,3 +238,85 @@ fn kiros_hook_is_a_file_of_redlines_own_in_the_kiro_v3_shape_gone_on_uninstall()
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(doc, json!({ "version": "v1", "hooks": [], "note": "mine" }));
 }
+
+#[test]
+fn copilots_hook_is_a_file_of_its_own_written_once_and_removed_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = &crate::clients::COPILOT_HOOK;
+    let dirs = crate::platform::dirs::Dirs::resolve(
+        &[("HOME".to_owned(), tmp.path().to_string_lossy().into_owned())]
+            .into_iter()
+            .collect(),
+    );
+    let file = dirs.locate(&site.config);
+    assert_eq!(file, tmp.path().join(".copilot/hooks/redline.json"));
+    // The user's own hook file beside it is never touched.
+    let theirs = tmp.path().join(".copilot/hooks/audit.json");
+    std::fs::create_dir_all(theirs.parent().unwrap()).unwrap();
+    std::fs::write(
+        &theirs,
+        r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"audit.sh"}]}}"#,
+    )
+    .unwrap();
+    let cmd = command(site, Path::new("/usr/bin/redline"));
+    assert_eq!(cmd, "/usr/bin/redline hook copilot --deny-after 3540");
+
+    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Added);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let shell = if cfg!(windows) { "powershell" } else { "bash" };
+    let mut entry = json!({ "type": "command", "matcher": "^(edit|create)$", "timeoutSec": 3600 });
+    entry[shell] = json!(cmd);
+    assert_eq!(
+        doc,
+        json!({ "version": 1, "hooks": { "preToolUse": [entry] } })
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Already);
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    assert_eq!(
+        find(site, &file).unwrap(),
+        Some(Found {
+            command: cmd,
+            timeout: Some(3600)
+        })
+    );
+
+    let moved = command(site, Path::new("/opt/new/redline"));
+    assert_eq!(
+        install(site, &file, &moved).unwrap(),
+        HookInstalled::Replaced
+    );
+    assert_eq!(find(site, &file).unwrap().unwrap().command, moved);
+
+    assert!(uninstall(site, &file).unwrap());
+    assert!(!file.exists());
+    assert!(!uninstall(site, &file).unwrap());
+    assert_eq!(find(site, &file).unwrap(), None);
+    assert!(theirs.exists());
+}
+
+#[test]
+fn a_file_named_like_copilots_hook_that_is_not_redlines_is_refused_and_left() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = &crate::clients::COPILOT_HOOK;
+    let file = tmp.path().join("hooks/redline.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let cmd = command(site, Path::new("/usr/bin/redline"));
+    for text in [
+        r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"my-lint.sh"}]}}"#,
+        r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/usr/bin/redline hook claude"}]}}"#,
+        "{ not json",
+        "",
+        // Redline's entry with the user's own added beside it: theirs is never dropped.
+        r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/usr/bin/redline hook copilot"},{"type":"command","bash":"my-lint.sh"}]}}"#,
+        r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/usr/bin/redline hook copilot"}],"sessionEnd":[{"type":"command","bash":"notify.sh"}]}}"#,
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let err = install(site, &file, &cmd).unwrap_err();
+        assert_eq!(err.code(), "hook_config", "{text}: {err}");
+        assert!(err.to_string().ends_with("nothing was changed"), "{err}");
+        let err = uninstall(site, &file).unwrap_err();
+        assert_eq!(err.code(), "hook_config", "{text}: {err}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    }
+}

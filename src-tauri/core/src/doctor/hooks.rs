@@ -12,7 +12,7 @@ pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
     HOOKED
         .iter()
         .map(|site| {
-            // It speaks an IDE protocol Redline serves too (Claude Code, Gemini CLI, Qwen Code).
+            // It speaks an IDE protocol Redline serves too (Claude Code, Gemini CLI, Qwen Code, Copilot CLI).
             let ide_protocol = ALL.iter().any(|c| c.id == site.id);
             let installed = find_program(site.binary, site.packages, facts);
             let file = resolve(&site.config, facts);

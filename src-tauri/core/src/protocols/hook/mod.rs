@@ -3,6 +3,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod cursor;
 mod edit_tool;
 pub mod gemini;
@@ -28,16 +29,18 @@ pub enum HookCli {
     Claude,
     Gemini,
     Qwen,
+    Copilot,
     Kiro,
     Cursor,
 }
 
 impl HookCli {
-    pub const ALL: [HookCli; 6] = [
+    pub const ALL: [HookCli; 7] = [
         HookCli::Codex,
         HookCli::Claude,
         HookCli::Gemini,
         HookCli::Qwen,
+        HookCli::Copilot,
         HookCli::Kiro,
         HookCli::Cursor,
     ];
@@ -49,6 +52,7 @@ impl HookCli {
             HookCli::Claude => &crate::clients::CLAUDE_HOOK,
             HookCli::Gemini => &crate::clients::GEMINI_HOOK,
             HookCli::Qwen => &crate::clients::QWEN_HOOK,
+            HookCli::Copilot => &crate::clients::COPILOT_HOOK,
             HookCli::Kiro => &crate::clients::KIRO,
             HookCli::Cursor => &crate::clients::CURSOR,
         }
@@ -99,6 +103,7 @@ pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, HookVerdict
         HookCli::Claude => claude::read(input),
         HookCli::Gemini => gemini::read(input),
         HookCli::Qwen => qwen::read(input),
+        HookCli::Copilot => copilot::read(input),
         HookCli::Kiro => kiro::read(input),
         HookCli::Cursor => cursor::read(input),
     }
@@ -111,6 +116,7 @@ pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) ->
         HookCli::Claude => claude::answer(input, verdict),
         HookCli::Gemini => gemini::answer(input, verdict),
         HookCli::Qwen => qwen::answer(verdict),
+        HookCli::Copilot => copilot::answer(input, verdict),
         HookCli::Kiro => kiro::answer(verdict),
         HookCli::Cursor => cursor::answer(verdict),
     }
@@ -125,9 +131,12 @@ pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
     match cli {
         HookCli::Codex => codex::settle(files),
         // Their tools write the text they are given (the read-only ones never get here edited).
-        HookCli::Claude | HookCli::Gemini | HookCli::Qwen | HookCli::Kiro | HookCli::Cursor => {
-            HookVerdict::AllowEdited { files }
-        }
+        HookCli::Claude
+        | HookCli::Gemini
+        | HookCli::Qwen
+        | HookCli::Copilot
+        | HookCli::Kiro
+        | HookCli::Cursor => HookVerdict::AllowEdited { files },
     }
 }
 

@@ -26,6 +26,19 @@ pub fn plan<E: std::fmt::Display>(
                 before: read(path).map_err(|e| e.to_string())?,
                 after: Some(text.clone()),
             },
+            FileChange::Create { path, text } => match read(path).map_err(|e| e.to_string())? {
+                Some(_) => {
+                    return Err(format!(
+                        "the edit creates {path}, which already exists: edit it instead"
+                    ))
+                }
+                None => Patched {
+                    path: path.clone(),
+                    to: Some(path.clone()),
+                    before: None,
+                    after: Some(text.clone()),
+                },
+            },
             FileChange::Replace {
                 path,
                 old,
@@ -185,5 +198,21 @@ mod tests {
         assert!(plan(&[missing], disk)
             .unwrap_err()
             .contains("does not exist"));
+    }
+
+    #[test]
+    fn a_create_makes_a_new_file_and_is_refused_on_one_that_is_there() {
+        let create = |path: &str| FileChange::Create {
+            path: path.into(),
+            text: "new\n".into(),
+        };
+        let out = plan(&[create("b.txt")], disk).unwrap();
+        assert_eq!(
+            (out[0].before.as_deref(), out[0].after.as_deref()),
+            (None, Some("new\n"))
+        );
+        assert!(plan(&[create("a.txt")], disk)
+            .unwrap_err()
+            .contains("a.txt, which already exists"));
     }
 }

@@ -18,6 +18,8 @@ pub enum FileChange {
     Patch(Change),
     /// The file's whole new text (Claude's Write, Gemini's and Qwen's write_file).
     Write { path: String, text: String },
+    /// A new file's text; the file must not exist (Copilot's create).
+    Create { path: String, text: String },
     /// `old` replaced by `new` in the file: every one with `all`, else it must be there once
     /// (Claude's and Qwen's Edit, Gemini's replace).
     Replace {
@@ -45,6 +47,7 @@ impl FileChange {
             | FileChange::Patch(Change::Delete { path })
             | FileChange::Patch(Change::Update { path, .. })
             | FileChange::Write { path, .. }
+            | FileChange::Create { path, .. }
             | FileChange::Replace { path, .. }
             | FileChange::Insert { path, .. }
             | FileChange::Append { path, .. } => path,

@@ -1,0 +1,75 @@
+//! Redline's hook entry in any CLI's hook config: whether an entry is Redline's, what it says, and
+//! the config file read as a JSON object (never overwritten when it is not one).
+
+use crate::clients::{HookSite, Layout};
+use crate::error::{Error, Result};
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// Redline's hook entry, as `file` holds it now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub command: String,
+    /// As the config writes it (seconds or milliseconds, as the CLI reads it).
+    pub timeout: Option<u64>,
+}
+
+/// What `install` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookInstalled {
+    /// The entry was there already, word for word: the file is untouched (and any trust the
+    /// CLI keeps for it holds).
+    Already,
+    Added,
+    /// An entry of Redline's said something else (another binary, another timeout): replaced.
+    Replaced,
+}
+
+/// Whether a hook entry is Redline's for this CLI: a command running `redline hook ID`
+/// (the program's path may be quoted, and hold spaces) in any of the keys a CLI runs.
+pub(super) fn ours(hook: &Value, site: &HookSite) -> bool {
+    let at = match site.layout {
+        Layout::KiroFile => hook.get("action"),
+        Layout::Grouped | Layout::Flat | Layout::CopilotFile => Some(hook),
+    };
+    ["command", "bash", "powershell"]
+        .iter()
+        .filter_map(|k| at?.get(*k).and_then(Value::as_str))
+        .any(|command| runs_redline(command, site))
+}
+
+fn runs_redline(command: &str, site: &HookSite) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    // Either separator: a config may be shared between Windows and a Unix machine.
+    let redline = |word: &str| {
+        let name = word.trim_matches(['\'', '"']).rsplit(['/', '\\']).next();
+        matches!(name, Some("redline" | "redline.exe"))
+    };
+    words
+        .windows(3)
+        .any(|w| redline(w[0]) && w[1] == "hook" && w[2] == site.id)
+}
+
+/// The file as JSON: `{}` when it does not exist; anything else that is not a JSON object is
+/// refused, never overwritten.
+pub(super) fn read(file: &Path) -> Result<Value> {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(json!({})),
+        Err(e) => return Err(Error::io(file, e)),
+    };
+    if text.trim().is_empty() {
+        return Ok(json!({}));
+    }
+    let doc: Value = serde_json::from_str(&text).map_err(|e| Error::HookConfig {
+        path: file.to_owned(),
+        why: format!("it is not valid JSON ({e})"),
+    })?;
+    match doc.is_object() {
+        true => Ok(doc),
+        false => Err(Error::HookConfig {
+            path: file.to_owned(),
+            why: "it is not a JSON object".into(),
+        }),
+    }
+}

@@ -1,0 +1,128 @@
+//! Copilot CLI's `preToolUse` hook for its `edit` and `create` tools: its input read, and
+//! Redline's verdict in the JSON Copilot CLI takes (`tests/interop/copilot-hook.test.mjs`).
+
+use super::verdict::{Accepted, Edit, FileChange, HookOutput, HookVerdict};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Input {
+    cwd: String,
+    tool_name: String,
+    /// An object from Copilot CLI 1.0.102; a JSON text in its SDK's documented shape.
+    tool_args: Value,
+}
+
+#[derive(Deserialize)]
+struct Create {
+    path: String,
+    file_text: String,
+}
+
+#[derive(Deserialize)]
+struct Replace {
+    path: String,
+    old_str: String,
+    new_str: String,
+}
+
+/// The tool's arguments as an object, whichever way they came.
+fn args(input: &Input) -> Result<Value, serde_json::Error> {
+    match &input.tool_args {
+        Value::String(text) => serde_json::from_str(text),
+        other => Ok(other.clone()),
+    }
+}
+
+pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
+    let pass = |why: String| HookVerdict::Pass { why };
+    let input = Input::deserialize(input).map_err(|e| {
+        pass(format!(
+            "this is not Copilot CLI's pre-edit hook input ({e})"
+        ))
+    })?;
+    let bad = |e: serde_json::Error| HookVerdict::Deny {
+        reason: format!("Redline cannot read this {} call: {e}", input.tool_name),
+    };
+    let change = match input.tool_name.as_str() {
+        "create" => {
+            let c = Create::deserialize(args(&input).map_err(bad)?).map_err(bad)?;
+            // Copilot's create fails on a file that is there ("already exists as a file").
+            FileChange::Create {
+                path: c.path,
+                text: c.file_text,
+            }
+        }
+        // "Replaces exactly one occurrence of old_str".
+        "edit" => {
+            let r = Replace::deserialize(args(&input).map_err(bad)?).map_err(bad)?;
+            FileChange::Replace {
+                path: r.path,
+                old: r.old_str,
+                new: r.new_str,
+                all: false,
+            }
+        }
+        other => return Err(pass(format!("`{other}` is not an edit Redline reviews"))),
+    };
+    Ok(Edit {
+        cwd: input.cwd,
+        changes: vec![change],
+    })
+}
+
+/// `verdict` as Copilot CLI's hook output. An accepted edit is allowed outright: the user has
+/// reviewed it, and Copilot's own prompt would only ask again.
+pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
+    let say = |v: Value| HookOutput {
+        stdout: v.to_string(),
+        stderr: None,
+        exit: 0,
+    };
+    match verdict {
+        HookVerdict::Allow => say(json!({
+            "permissionDecision": "allow",
+            "permissionDecisionReason": "Accepted in Redline",
+        })),
+        HookVerdict::AllowEdited { files } => match files.first() {
+            Some(file) => say(json!({
+                "permissionDecision": "allow",
+                "permissionDecisionReason": "Accepted in Redline, with the user's edits",
+                "modifiedArgs": accepted_args(input, file),
+                "additionalContext": super::edit_tool::note(file),
+            })),
+            None => HookOutput::silent(None),
+        },
+        HookVerdict::Deny { reason } => say(json!({
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        })),
+        HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+    }
+}
+
+/// The arguments that write exactly what the user accepted, in the tool Copilot called: an edit
+/// becomes the whole old text for the whole new one (unique in the file), a create the new text.
+fn accepted_args(input: &Value, file: &Accepted) -> Value {
+    let after = file.after.clone().unwrap_or_default();
+    let mut args = match &input["toolArgs"] {
+        Value::String(text) => serde_json::from_str(text).unwrap_or_else(|_| json!({})),
+        other => other.clone(),
+    };
+    if !args.is_object() {
+        args = json!({});
+    }
+    args["path"] = json!(file.path);
+    if input["toolName"] == "edit" {
+        args["old_str"] = json!(file.before.clone().unwrap_or_default());
+        args["new_str"] = json!(after);
+    } else {
+        args["file_text"] = json!(after);
+    }
+    args
+}
+
+#[cfg(test)]
+#[path = "copilot_tests.rs"]
+mod tests;
