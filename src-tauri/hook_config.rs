@@ -15,18 +15,25 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
             let site = cli.site();
             let file = dirs.locate(&site.config);
             let command = config::command(site, &program);
-            let done = config::install(site, &file, &command)?;
+            let done = config::install(site, &file, &program)?;
             let verb = match done {
                 HookInstalled::Already => "already in",
                 HookInstalled::Added => "added to",
                 HookInstalled::Replaced => "updated in",
             };
             outln!("{}'s hook {verb} {}: {command}", site.name, file.display());
-            outln!(
-                "{} asks Redline about every edit (waits up to {} minutes for you)",
-                site.name,
-                site.timeout_secs / 60
-            );
+            match site.timeout_secs() {
+                Some(secs) => outln!(
+                    "{} asks Redline about every edit (waits up to {} minutes for you)",
+                    site.name,
+                    secs / 60
+                ),
+                None => outln!(
+                    "{} asks Redline about every edit (waits as long as you take), from its \
+                     next start",
+                    site.name
+                ),
+            }
             if let Some(needs) = site.trust.filter(|_| done != HookInstalled::Already) {
                 outln!("still to do: {needs}");
             }

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 pub use crate::clients::format::{IDE_DISPLAY_NAME, IDE_NAME};
 
 pub mod hook_config;
+mod hook_plugin;
 
 /// What a workspace's server announces.
 pub struct Announcement<'a> {

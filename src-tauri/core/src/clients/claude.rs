@@ -6,7 +6,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::HookSite;
+use super::hook_site::{HookForm, HookSite};
 
 /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 const CONFIG_DIR: Location = Location {
@@ -71,10 +71,12 @@ pub const CLAUDE_HOOK: HookSite = HookSite {
         sub: "settings.json",
         ..CONFIG_DIR
     },
-    event: "PreToolUse",
-    matcher: "Write|Edit",
-    timeout_secs: 3600,
-    timeout_in_ms: false,
+    form: HookForm::Settings {
+        event: "PreToolUse",
+        matcher: "Write|Edit",
+        timeout_secs: 3600,
+        timeout_in_ms: false,
+    },
     takes_edits: true,
     trust: None,
 };

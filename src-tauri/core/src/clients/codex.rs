@@ -2,7 +2,7 @@
 //! `PreToolUse` hook (`../shared/specs/cli-hooks.md`).
 
 use super::cli::{Base, Location};
-use super::hook_site::HookSite;
+use super::hook_site::{HookForm, HookSite};
 
 pub const CODEX: HookSite = HookSite {
     id: "codex",
@@ -16,11 +16,13 @@ pub const CODEX: HookSite = HookSite {
         default: ".codex",
         sub: "hooks.json",
     },
-    event: "PreToolUse",
-    matcher: "apply_patch",
-    // Codex applies the patch once its hook times out: Redline's hook denies a minute before.
-    timeout_secs: 3600,
-    timeout_in_ms: false,
+    form: HookForm::Settings {
+        event: "PreToolUse",
+        matcher: "apply_patch",
+        // Codex applies the patch once its hook times out: Redline's hook denies a minute before.
+        timeout_secs: 3600,
+        timeout_in_ms: false,
+    },
     takes_edits: true,
     trust: Some(
         "open Codex and trust it once in `/hooks` (Codex skips a new or changed hook until then)",

@@ -5,7 +5,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::HookSite;
+use super::hook_site::{HookForm, HookSite};
 
 /// `~/.gemini`: its user settings.
 const HOME: Location = Location {
@@ -74,10 +74,12 @@ pub const GEMINI_HOOK: HookSite = HookSite {
         sub: "settings.json",
         ..HOME
     },
-    event: "BeforeTool",
-    matcher: "write_file|replace",
-    timeout_secs: 3600,
-    timeout_in_ms: true,
+    form: HookForm::Settings {
+        event: "BeforeTool",
+        matcher: "write_file|replace",
+        timeout_secs: 3600,
+        timeout_in_ms: true,
+    },
     takes_edits: true,
     trust: None,
 };

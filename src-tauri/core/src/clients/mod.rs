@@ -9,6 +9,7 @@ mod copilot;
 pub(crate) mod format;
 mod gemini;
 mod hook_site;
+mod opencode;
 mod qwen;
 
 pub use claude::{CLAUDE, CLAUDE_HOOK};
@@ -20,7 +21,8 @@ pub use codex::CODEX;
 pub use copilot::COPILOT;
 pub use format::Format;
 pub use gemini::{GEMINI, GEMINI_HOOK};
-pub use hook_site::HookSite;
+pub use hook_site::{HookForm, HookSite};
+pub use opencode::OPENCODE;
 pub use qwen::{QWEN, QWEN_HOOK};
 
 /// Every CLI Redline serves, in the order files are written and doctor reports them.
@@ -31,7 +33,7 @@ pub use qwen::{QWEN, QWEN_HOOK};
 pub const ALL: [Cli; 4] = [GEMINI, QWEN, CLAUDE, COPILOT];
 
 /// Every CLI whose pre-edit hook Redline installs (`redline hooks`), in the order it reports them.
-pub const HOOKED: [HookSite; 4] = [CODEX, CLAUDE_HOOK, GEMINI_HOOK, QWEN_HOOK];
+pub const HOOKED: [HookSite; 5] = [CODEX, CLAUDE_HOOK, GEMINI_HOOK, QWEN_HOOK, OPENCODE];
 
 impl Cli {
     /// The CLI named by an npm package, if Redline knows it.

@@ -6,7 +6,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::HookSite;
+use super::hook_site::{HookForm, HookSite};
 
 /// `$QWEN_HOME`, else `~/.qwen`.
 const HOME: Location = Location {
@@ -61,11 +61,13 @@ pub const QWEN_HOOK: HookSite = HookSite {
         sub: "settings.json",
         ..HOME
     },
-    event: "PreToolUse",
-    matcher: "write_file|edit",
-    timeout_secs: 3600,
-    // Qwen Code 0.24.4 reads a value of 1000 or more as milliseconds.
-    timeout_in_ms: true,
+    form: HookForm::Settings {
+        event: "PreToolUse",
+        matcher: "write_file|edit",
+        timeout_secs: 3600,
+        // Qwen Code 0.24.4 reads a value of 1000 or more as milliseconds.
+        timeout_in_ms: true,
+    },
     takes_edits: false,
     trust: None,
 };

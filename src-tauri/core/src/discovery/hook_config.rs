@@ -1,7 +1,8 @@
 //! Redline's hook in a CLI's own hook config: merged in beside whatever else is there, found,
-//! and taken out again, never touching another hook.
+//! and taken out again, never touching another hook (a plugin file is `hook_plugin`'s).
 
-use crate::clients::HookSite;
+use super::hook_plugin;
+use crate::clients::{HookForm, HookSite};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -25,22 +26,56 @@ pub enum HookInstalled {
     Replaced,
 }
 
-/// The command line a CLI's hook runs: `program` quoted for the shell that runs it.
+/// The command line a CLI's hook runs: `program` quoted for the shell that runs it (a plugin
+/// runs it with no shell).
 pub fn command(site: &HookSite, program: &Path) -> String {
-    format!(
-        "{} hook {} --deny-after {}",
-        quote(program),
-        site.id,
-        site.deny_after()
-    )
+    match (site.form, site.deny_after()) {
+        (HookForm::Plugin, _) => format!("{} hook {}", program.display(), site.id),
+        (HookForm::Settings { .. }, Some(secs)) => {
+            format!("{} hook {} --deny-after {secs}", quote(program), site.id)
+        }
+        (HookForm::Settings { .. }, None) => format!("{} hook {}", quote(program), site.id),
+    }
 }
 
-/// Puts `command` into `file` as the `site` hook, leaving every other hook as it is.
-pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstalled> {
+/// The settings entry's event, matcher and timeout as the config writes it.
+struct Entry {
+    event: &'static str,
+    matcher: &'static str,
+    timeout: u64,
+}
+
+impl Entry {
+    fn of(site: &HookSite) -> Option<Entry> {
+        match site.form {
+            HookForm::Settings {
+                event,
+                matcher,
+                timeout_secs,
+                timeout_in_ms,
+            } => Some(Entry {
+                event,
+                matcher,
+                timeout: match timeout_in_ms {
+                    true => timeout_secs * 1000,
+                    false => timeout_secs,
+                },
+            }),
+            HookForm::Plugin => None,
+        }
+    }
+}
+
+/// Makes `site`'s hook run `program`, leaving every other hook as it is.
+pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInstalled> {
+    let Some(e) = Entry::of(site) else {
+        return hook_plugin::install(site, file, program);
+    };
+    let command = command(site, program);
     let mut doc = read(file)?;
-    let groups = groups(&mut doc, site, file)?;
-    let entry = json!({ "type": "command", "command": command, "timeout": site.timeout_value() });
-    let matcher = json!(site.matcher);
+    let groups = groups(&mut doc, e.event, file)?;
+    let entry = json!({ "type": "command", "command": command, "timeout": e.timeout });
+    let matcher = json!(e.matcher);
     let at = groups.iter().enumerate().find_map(|(g, group)| {
         let hooks = group.get("hooks")?.as_array()?;
         Some((g, hooks.iter().position(|h| ours(h, site))?))
@@ -57,7 +92,7 @@ pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstal
             HookInstalled::Replaced
         }
         None => {
-            groups.push(json!({ "matcher": site.matcher, "hooks": [entry] }));
+            groups.push(json!({ "matcher": e.matcher, "hooks": [entry] }));
             HookInstalled::Added
         }
     };
@@ -67,11 +102,14 @@ pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstal
 
 /// Takes Redline's hook out of `file`; a group left empty goes too. False: it was not there.
 pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
+    let Some(e) = Entry::of(site) else {
+        return hook_plugin::uninstall(site, file);
+    };
     if !file.exists() {
         return Ok(false);
     }
     let mut doc = read(file)?;
-    let groups = groups(&mut doc, site, file)?;
+    let groups = groups(&mut doc, e.event, file)?;
     let mut removed = false;
     groups.retain_mut(|group| {
         let Some(hooks) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
@@ -86,9 +124,8 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
         return Ok(false);
     }
     if groups.is_empty() {
-        let event = site.event;
         if let Some(events) = doc.get_mut("hooks").and_then(Value::as_object_mut) {
-            events.remove(event);
+            events.remove(e.event);
         }
     }
     write(file, &doc)?;
@@ -97,11 +134,14 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
 
 /// Redline's hook in `file`, if it is there.
 pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
+    let Some(e) = Entry::of(site) else {
+        return hook_plugin::find(site, file);
+    };
     if !file.exists() {
         return Ok(None);
     }
     let mut doc = read(file)?;
-    let groups = groups(&mut doc, site, file)?;
+    let groups = groups(&mut doc, e.event, file)?;
     Ok(groups
         .iter()
         .filter_map(|g| g.get("hooks").and_then(Value::as_array))
@@ -131,8 +171,9 @@ pub struct HookStatus {
 /// Where `site`'s hook stands in `file`, against the command `program` would install.
 pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<HookStatus> {
     let found = find(site, file)?;
-    let current = found.as_ref().is_some_and(|f| {
-        f.command == command(site, program) && f.timeout == Some(site.timeout_value())
+    let current = found.as_ref().is_some_and(|f| match Entry::of(site) {
+        Some(e) => f.command == command(site, program) && f.timeout == Some(e.timeout),
+        None => hook_plugin::current(file, program),
     });
     Ok(HookStatus {
         cli: site.id,
@@ -185,8 +226,8 @@ fn read(file: &Path) -> Result<Value> {
     }
 }
 
-/// The file's list of hook groups for the site's event, made if missing.
-fn groups<'a>(doc: &'a mut Value, site: &HookSite, file: &Path) -> Result<&'a mut Vec<Value>> {
+/// The file's list of hook groups for `event`, made if missing.
+fn groups<'a>(doc: &'a mut Value, event: &str, file: &Path) -> Result<&'a mut Vec<Value>> {
     let shape = |why: &str| Error::HookConfig {
         path: file.to_owned(),
         why: why.to_owned(),
@@ -200,10 +241,10 @@ fn groups<'a>(doc: &'a mut Value, site: &HookSite, file: &Path) -> Result<&'a mu
         .as_object_mut()
         .ok_or_else(|| shape("its `hooks` is not an object"))?;
     events
-        .entry(site.event)
+        .entry(event)
         .or_insert_with(|| json!([]))
         .as_array_mut()
-        .ok_or_else(|| shape(&format!("its `hooks.{}` is not a list", site.event)))
+        .ok_or_else(|| shape(&format!("its `hooks.{event}` is not a list")))
 }
 
 fn write(file: &Path, doc: &Value) -> Result<()> {

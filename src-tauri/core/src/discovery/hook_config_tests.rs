@@ -22,7 +22,7 @@ fn install_merges_beside_other_hooks_and_a_second_install_changes_no_byte() {
     std::fs::write(&file, others().to_string()).unwrap();
     let cmd = command(&CODEX, Path::new("/usr/bin/redline"));
     assert_eq!(cmd, "/usr/bin/redline hook codex --deny-after 3540");
-    assert_eq!(install(&CODEX, &file, &cmd).unwrap(), HookInstalled::Added);
+    assert_eq!(install(&CODEX, &file, Path::new("/usr/bin/redline")).unwrap(), HookInstalled::Added);
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let pre = doc["hooks"]["PreToolUse"].as_array().unwrap();
     assert_eq!(pre[0], others()["hooks"]["PreToolUse"][0]);
@@ -35,7 +35,7 @@ fn install_merges_beside_other_hooks_and_a_second_install_changes_no_byte() {
 
     let bytes = std::fs::read(&file).unwrap();
     assert_eq!(
-        install(&CODEX, &file, &cmd).unwrap(),
+        install(&CODEX, &file, Path::new("/usr/bin/redline")).unwrap(),
         HookInstalled::Already
     );
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
@@ -52,8 +52,7 @@ fn install_merges_beside_other_hooks_and_a_second_install_changes_no_byte() {
 fn a_moved_binary_replaces_its_entry_and_uninstall_leaves_the_rest() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("codex/hooks.json");
-    let old = command(&CODEX, Path::new("/opt/old/redline"));
-    install(&CODEX, &file, &old).unwrap();
+    install(&CODEX, &file, Path::new("/opt/old/redline")).unwrap();
     std::fs::write(&file, {
         let mut doc: Value =
             serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -69,7 +68,7 @@ fn a_moved_binary_replaces_its_entry_and_uninstall_leaves_the_rest() {
     };
     assert_eq!(moved, format!("{quoted} hook codex --deny-after 3540"));
     assert_eq!(
-        install(&CODEX, &file, &moved).unwrap(),
+        install(&CODEX, &file, Path::new("/home/me/my apps/redline")).unwrap(),
         HookInstalled::Replaced
     );
     let found = find(&CODEX, &file).unwrap().unwrap();
@@ -91,7 +90,6 @@ fn a_moved_binary_replaces_its_entry_and_uninstall_leaves_the_rest() {
 fn a_config_that_is_not_what_it_should_be_is_refused_and_left_as_it_was() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("hooks.json");
-    let cmd = command(&CODEX, Path::new("/usr/bin/redline"));
     for text in [
         "{ not json",
         "[1, 2]",
@@ -99,7 +97,7 @@ fn a_config_that_is_not_what_it_should_be_is_refused_and_left_as_it_was() {
         r#"{"hooks": {"PreToolUse": 3}}"#,
     ] {
         std::fs::write(&file, text).unwrap();
-        let err = install(&CODEX, &file, &cmd).unwrap_err();
+        let err = install(&CODEX, &file, Path::new("/usr/bin/redline")).unwrap_err();
         assert_eq!(err.code(), "hook_config", "{text}: {err}");
         assert!(err.to_string().ends_with("nothing was changed"), "{err}");
         assert!(uninstall(&CODEX, &file).is_err(), "{text}");
@@ -126,7 +124,7 @@ fn a_settings_file_keeps_its_keys_in_their_order() {
     let text = r#"{"theme": "dark", "model": "x", "hooks": {"Stop": []}, "autoUpdates": false}"#;
     std::fs::write(&file, text).unwrap();
     let site = &crate::clients::CLAUDE_HOOK;
-    install(site, &file, &command(site, Path::new("/usr/bin/redline"))).unwrap();
+    install(site, &file, Path::new("/usr/bin/redline")).unwrap();
     let written = std::fs::read_to_string(&file).unwrap();
     let at = |k: &str| written.find(&format!("\"{k}\"")).unwrap();
     assert!(

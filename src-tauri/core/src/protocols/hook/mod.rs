@@ -5,6 +5,7 @@ pub mod claude;
 pub mod codex;
 mod edit_tool;
 pub mod gemini;
+pub mod opencode;
 pub mod patch;
 pub mod patched;
 pub mod plan;
@@ -26,14 +27,16 @@ pub enum HookCli {
     Claude,
     Gemini,
     Qwen,
+    Opencode,
 }
 
 impl HookCli {
-    pub const ALL: [HookCli; 4] = [
+    pub const ALL: [HookCli; 5] = [
         HookCli::Codex,
         HookCli::Claude,
         HookCli::Gemini,
         HookCli::Qwen,
+        HookCli::Opencode,
     ];
 
     /// What Redline knows of the CLI: where its hook goes, and what the entry says.
@@ -43,6 +46,7 @@ impl HookCli {
             HookCli::Claude => &crate::clients::CLAUDE_HOOK,
             HookCli::Gemini => &crate::clients::GEMINI_HOOK,
             HookCli::Qwen => &crate::clients::QWEN_HOOK,
+            HookCli::Opencode => &crate::clients::OPENCODE,
         }
     }
 
@@ -91,6 +95,7 @@ pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, HookVerdict
         HookCli::Claude => claude::read(input),
         HookCli::Gemini => gemini::read(input),
         HookCli::Qwen => qwen::read(input),
+        HookCli::Opencode => opencode::read(input),
     }
 }
 
@@ -101,6 +106,7 @@ pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) ->
         HookCli::Claude => claude::answer(input, verdict),
         HookCli::Gemini => gemini::answer(input, verdict),
         HookCli::Qwen => qwen::answer(verdict),
+        HookCli::Opencode => opencode::answer(input, verdict),
     }
 }
 
@@ -112,8 +118,10 @@ pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
     }
     match cli {
         HookCli::Codex => codex::settle(files),
-        // Their tools write the text they are given.
-        HookCli::Claude | HookCli::Gemini | HookCli::Qwen => HookVerdict::AllowEdited { files },
+        // Their tools write the text they are given (opencode's answer checks its own tools).
+        HookCli::Claude | HookCli::Gemini | HookCli::Qwen | HookCli::Opencode => {
+            HookVerdict::AllowEdited { files }
+        }
     }
 }
 
