@@ -4,6 +4,7 @@
 use crate::protocols::jsonrpc::{self, Kind, BUSY, METHOD_NOT_FOUND};
 use crate::protocols::mcp_ws::conn::Conn;
 use crate::protocols::mcp_ws::tools;
+use crate::protocols::mcp_ws::wire::Lines;
 use crate::review::ClientInfo;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -27,6 +28,11 @@ impl Requests {
             conn,
             out,
         }
+    }
+
+    /// The connection the requests come from.
+    pub fn conn(&self) -> &Conn {
+        &self.conn
     }
 
     /// Takes one frame from the peer: a request goes to a task of its own. What to send back at
@@ -91,6 +97,9 @@ async fn answer(conn: &Conn, id: Value, method: &str, params: Value) -> String {
             let client = params
                 .pointer("/clientInfo/version")
                 .and_then(Value::as_str);
+            let name = params.pointer("/clientInfo/name").and_then(Value::as_str);
+            conn.connections
+                .set_lines(&conn.id, Lines::of_client(name.unwrap_or_default()));
             conn.connections.set_client(
                 &conn.id,
                 ClientInfo {
