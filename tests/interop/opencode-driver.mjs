@@ -14,7 +14,8 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isolationUnavailable, unixBridge, isolated } from './lib/netns.mjs';
+import { isolationUnavailable, unixBridge, isolated, isolatedWith } from './lib/netns.mjs';
+import { privateTmux, tmuxPane, paneCommand } from './lib/tmux.mjs';
 
 export { isolationUnavailable };
 
@@ -35,8 +36,8 @@ export async function opencodeTempDir(prefix) {
  * A throwaway HOME with opencode's global config (`~/.config/opencode/opencode.json`): the fake
  * provider as the model for everything, no autoupdate, no sharing.
  */
-export async function opencodeHome({ api }) {
-  const home = await opencodeTempDir('rl-opencode-home-');
+export async function opencodeHome({ api, home: given }) {
+  const home = given ? fs.realpathSync(given) : await opencodeTempDir('rl-opencode-home-');
   const configDir = path.join(home, '.config', 'opencode');
   await fsp.mkdir(configDir, { recursive: true });
   const config = {
@@ -67,7 +68,7 @@ export async function opencodeHome({ api }) {
     home,
     configDir,
     pluginFile: path.join(configDir, 'plugin', 'redline.js'),
-    stop: () => fsp.rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+    stop: () => (given ? Promise.resolve() : fsp.rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })),
   };
 }
 
@@ -142,6 +143,43 @@ export async function runOpencode({ cwd, home, api, prompt, env = {}, isolate = 
         child.kill('SIGKILL');
       }
       await done;
+    },
+  };
+}
+
+/**
+ * Starts the opencode TUI in `cwd` in a private tmux server, with exactly opencodeEnv() plus
+ * `env`. Isolated (default: when possible) in a loopback-only namespace where 127.0.0.1:<api.port>
+ * is the fake API and 127.0.0.1:<port> reaches the host's for each of `ports` (Redline's
+ * WebSocket, which opencode finds through `~/.claude/ide/<port>.lock`).
+ */
+export async function startOpencodeTui({ cwd, home, api, env = {}, ports = [], cols = 160, rows = 50, isolate = isolationUnavailable() === null }) {
+  const server = await privateTmux('redline-opencode-tmux-');
+  const bridges = [];
+  try {
+    const fullEnv = opencodeEnv({ home, extra: { TERM: 'xterm-256color', ...env } });
+    const argv = [OPENCODE_BIN];
+    let cmd;
+    if (isolate) {
+      for (const port of [api.port, ...ports]) bridges.push([port, await unixBridge(port)]);
+      const envArgs = Object.entries(fullEnv).map(([k, v]) => `${k}=${v}`);
+      cmd = paneCommand('opencode', { command: isolatedWith(bridges.map(([p, b]) => [p, b.socketPath]), ['env', '-i', ...envArgs, ...argv]) });
+    } else {
+      cmd = paneCommand('opencode', { env: fullEnv, argv });
+    }
+    await server.tmux(['new-session', '-d', '-s', 'opencode', '-x', String(cols), '-y', String(rows), '-c', cwd, cmd]);
+  } catch (err) {
+    await server.stop();
+    for (const [, b] of bridges) await b.close();
+    throw err;
+  }
+  const pane = tmuxPane(server.tmux, 'opencode:0.0', { label: 'opencode', inputLine: /./ });
+  return {
+    ...pane,
+    isolated: bridges.length > 0,
+    async stop() {
+      await server.stop();
+      for (const [, b] of bridges) await b.close();
     },
   };
 }
