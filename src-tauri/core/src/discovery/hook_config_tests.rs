@@ -22,7 +22,10 @@ fn install_merges_beside_other_hooks_and_a_second_install_changes_no_byte() {
     std::fs::write(&file, others().to_string()).unwrap();
     let cmd = command(&CODEX, Path::new("/usr/bin/redline"));
     assert_eq!(cmd, "/usr/bin/redline hook codex --deny-after 3540");
-    assert_eq!(install(&CODEX, &file, Path::new("/usr/bin/redline")).unwrap(), HookInstalled::Added);
+    assert_eq!(
+        install(&CODEX, &file, Path::new("/usr/bin/redline")).unwrap(),
+        HookInstalled::Added
+    );
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let pre = doc["hooks"]["PreToolUse"].as_array().unwrap();
     assert_eq!(pre[0], others()["hooks"]["PreToolUse"][0]);

@@ -140,7 +140,10 @@ mod tests {
             HookInstalled::Already
         );
         assert_eq!(std::fs::read(&file).unwrap(), bytes);
-        assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), before);
+        assert_eq!(
+            std::fs::metadata(&file).unwrap().modified().unwrap(),
+            before
+        );
         assert_eq!(
             install(&OPENCODE, &file, Path::new("/b/redline")).unwrap(),
             HookInstalled::Replaced

@@ -452,8 +452,7 @@ async fn opencode_on_claude_code_s_protocol_gets_the_editors_lines_1_based() {
     serve_control(&f).await;
     let mut claude = Claude::connect(&f).await;
     // What opencode sends on connecting: initialize, then notifications/initialized.
-    let mut opencode =
-        Claude::over(crate::common::claude::upgrade(&f, &f.token).await);
+    let mut opencode = Claude::over(crate::common::claude::upgrade(&f, &f.token).await);
     let init = opencode
         .rpc(
             "initialize",

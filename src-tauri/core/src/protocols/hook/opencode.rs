@@ -137,7 +137,9 @@ fn edited_args(input: &Value, files: &[Accepted]) -> Result<Value, String> {
         // The file is new: edit creates it with `newString`.
         ("edit", None) => Ok(json!({ "oldString": "", "newString": after, "replaceAll": false })),
         ("edit", Some(before)) => whole_edit(&file.path, before, &after),
-        (tool, _) => Err(format!("Redline cannot give the user's text to opencode's {tool}")),
+        (tool, _) => Err(format!(
+            "Redline cannot give the user's text to opencode's {tool}"
+        )),
     }
 }
 

@@ -36,7 +36,8 @@ fn write_edit_and_apply_patch_are_read_and_other_tools_pass() {
             text: "x\n".into()
         }]
     );
-    let args = json!({ "filePath": "a.txt", "oldString": "1", "newString": "2", "replaceAll": true });
+    let args =
+        json!({ "filePath": "a.txt", "oldString": "1", "newString": "2", "replaceAll": true });
     assert_eq!(
         read(&call("edit", args)).unwrap().changes,
         vec![FileChange::Replace {
@@ -86,7 +87,10 @@ fn allow_deny_and_pass_are_the_plugin_s_small_json() {
             reason: "use tabs".into(),
         },
     );
-    assert_eq!(said(&deny), json!({ "verdict": "deny", "reason": "use tabs" }));
+    assert_eq!(
+        said(&deny),
+        json!({ "verdict": "deny", "reason": "use tabs" })
+    );
     let pass = answer(&input, &HookVerdict::Pass { why: "off".into() });
     assert_eq!(said(&pass), json!({ "verdict": "pass" }));
     assert_eq!(pass.stderr.as_deref(), Some("redline: off"));
@@ -143,11 +147,15 @@ fn an_edit_opencode_would_not_write_exactly_is_denied() {
         (v["verdict"] == "deny").then(|| v["reason"].as_str().unwrap().to_owned())
     };
     // opencode gives a CRLF file's new text CRLF everywhere, and an LF file's LF.
-    assert!(deny("a\r\nb\r\n", "a\r\nB\n").unwrap().contains("line ending"));
+    assert!(deny("a\r\nb\r\n", "a\r\nB\n")
+        .unwrap()
+        .contains("line ending"));
     assert!(deny("a\nb\n", "a\r\nB\n").is_some());
     assert_eq!(deny("a\r\nb\r\n", "a\r\nB\r\n"), None);
     // Back to what it was: nothing to write, and the model is told so.
-    assert!(deny("a\n", "a\n").unwrap().contains("left the file as it was"));
+    assert!(deny("a\n", "a\n")
+        .unwrap()
+        .contains("left the file as it was"));
     // The byte-order mark is opencode's to keep: it is not part of the text it replaces.
     let v = said(&answer(
         &input,
