@@ -52,8 +52,8 @@ test('Neovim selects lines and mentions them: the real opencode receives both on
     await pollUntil(async () => {
       const s = await r.json(['status', '--json']);
       const clients = s.workspaces[0].clients;
-      return { ok: clients.length === 1 && clients[0].version === '0.0.0', value: clients };
-    }, STEP_MS, 'opencode to connect to Redline (it says version 0.0.0)');
+      return { ok: clients.length === 1 && clients[0].name === 'opencode' && clients[0].version === '0.0.0', value: clients };
+    }, STEP_MS, 'opencode to connect to Redline (as opencode 0.0.0)');
 
     const n = await startNvim({ r, cwd: ws, file: 'a.txt' });
     t.after(() => n.stop());

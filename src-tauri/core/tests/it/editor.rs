@@ -464,6 +464,14 @@ async fn opencode_on_claude_code_s_protocol_gets_the_editors_lines_1_based() {
     opencode
         .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         .await;
+    // Who it is, as `redline status` shows it (the answer to initialize has set it).
+    let mut names: Vec<String> = f.instance.status().await.workspaces[0]
+        .clients
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Claude Code", "opencode"]);
     let mut ed = editor(&f).await;
 
     // Lines 2..3 as the editor counts them (1-based).

@@ -97,13 +97,20 @@ async fn answer(conn: &Conn, id: Value, method: &str, params: Value) -> String {
             let client = params
                 .pointer("/clientInfo/version")
                 .and_then(Value::as_str);
-            let name = params.pointer("/clientInfo/name").and_then(Value::as_str);
-            conn.connections
-                .set_lines(&conn.id, Lines::of_client(name.unwrap_or_default()));
+            let name = params
+                .pointer("/clientInfo/name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            conn.connections.set_lines(&conn.id, Lines::of_client(name));
+            // opencode speaks Claude Code's protocol: the user knows it by its own name.
+            let known = match name {
+                "opencode" => crate::clients::OPENCODE.name,
+                _ => crate::clients::CLAUDE.name,
+            };
             conn.connections.set_client(
                 &conn.id,
                 ClientInfo {
-                    name: crate::clients::CLAUDE.name.into(),
+                    name: known.into(),
                     version: client.unwrap_or_default().into(),
                     ..Default::default()
                 },
