@@ -47,7 +47,8 @@ export async function opencodeHome({ api, home: given }) {
         npm: '@ai-sdk/openai-compatible',
         name: 'Fake',
         options: { baseURL: api.baseURL, apiKey: 'sk-redline-interop-not-a-secret' },
-        models: { 'fake-model': { name: 'Fake', tool_call: true } },
+        // opencode offers `write` and `edit` to most models, `apply_patch` instead to a GPT one.
+        models: { 'fake-model': { name: 'Fake', tool_call: true }, 'gpt-5.5': { name: 'Fake GPT', tool_call: true } },
       },
     },
     model: 'fake/fake-model',
@@ -110,9 +111,9 @@ export function opencodePid(pid) {
  * 127.0.0.1:<api.port> is the fake API; the plugin's `redline hook` inherits it, so it reaches
  * Redline over the control socket. Resolves `done` with {code, signal, stdout, stderr}.
  */
-export async function runOpencode({ cwd, home, api, prompt, env = {}, isolate = isolationUnavailable() === null }) {
+export async function runOpencode({ cwd, home, api, prompt, env = {}, args: extraArgs = [], isolate = isolationUnavailable() === null }) {
   const fullEnv = opencodeEnv({ home, extra: env });
-  const argv = [OPENCODE_BIN, 'run', '--print-logs', prompt];
+  const argv = [OPENCODE_BIN, 'run', '--print-logs', ...extraArgs, prompt];
   let bridge;
   let cmd = argv[0];
   let args = argv.slice(1);

@@ -62,13 +62,20 @@ describe(`redline hook opencode under opencode ${OPENCODE_VERSION}`, { skip }, (
   });
 
   /** Starts `opencode run` with a prompt that makes the model call `tool` with `args`. */
-  async function propose(tool, args, { extraEnv = {} } = {}) {
+  async function propose(tool, args, { extraEnv = {}, model } = {}) {
     await run?.stop();
     const earlier = new Set((await r.json(['review', 'list', '--json'])).map((x) => x.id));
     const trigger = `EDIT-${api.requests.length}-${Date.now()}`;
     const final = `done ${trigger}`;
     const plan = api.addPlan({ trigger, tool, args, final });
-    run = await runOpencode({ cwd: ws, home, api, prompt: `${trigger} please`, env: { XDG_RUNTIME_DIR: r.env.XDG_RUNTIME_DIR, ...extraEnv } });
+    run = await runOpencode({
+      cwd: ws,
+      home,
+      api,
+      prompt: `${trigger} please`,
+      env: { XDG_RUNTIME_DIR: r.env.XDG_RUNTIME_DIR, ...extraEnv },
+      args: model ? ['--model', model] : [],
+    });
     return { plan, final, earlier };
   }
 
@@ -192,5 +199,21 @@ describe(`redline hook opencode under opencode ${OPENCODE_VERSION}`, { skip }, (
       fs.writeFileSync(home.pluginFile, plugin);
       await fsp.rm(path.dirname(gone), { recursive: true, force: true });
     }
+  });
+
+  test('(g) apply_patch (a GPT model) accepted with the user\'s changes: the file ends as edited and the model is told', async () => {
+    const file = path.join(ws, 'g.txt');
+    fs.writeFileSync(file, 'one\ntwo\nthree\n');
+    const patchText = '*** Begin Patch\n*** Update File: g.txt\n@@\n one\n-two\n+TWO\n three\n*** End Patch';
+    const p = await propose('apply_patch', { patchText }, { model: 'fake/gpt-5.5' });
+    const review = await reviewOf(p, 'g.txt');
+    const edited = path.join(r.dirs.root, 'g-edited.txt');
+    const text = 'one\ntwo, the user\'s way\nthree\nfour\n';
+    fs.writeFileSync(edited, text);
+    await ok(['review', 'accept', String(review.id), '--content-file', edited]);
+    const { told } = await resultOf(p);
+    assert.equal(fs.readFileSync(file, 'utf8'), text);
+    assert.match(told, /^Success\. Updated the following files:/);
+    assert.match(told, /changed it before it was written: .*g\.txt/s);
   });
 });
