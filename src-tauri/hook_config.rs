@@ -15,24 +15,31 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
             let site = cli.site();
             let file = dirs.locate(&site.config);
             let command = config::command(site, &program);
-            let done = config::install(site, &file, &command)?;
+            let done = config::install(site, &file, &program)?;
             let verb = match done {
                 HookInstalled::Already => "already in",
                 HookInstalled::Added => "added to",
                 HookInstalled::Replaced => "updated in",
             };
             outln!("{}'s hook {verb} {}: {command}", site.name, file.display());
-            outln!(
-                "{} asks Redline about every edit (waits up to {} minutes for you)",
-                site.name,
-                site.timeout_secs / 60
-            );
-            if site.fails_open {
+            match site.timeout() {
+                Some(secs) => outln!(
+                    "{} asks Redline about every edit (waits up to {} minutes for you)",
+                    site.name,
+                    secs / 60
+                ),
+                None => outln!(
+                    "{} asks Redline about every edit (waits as long as you take), from its \
+                     next start",
+                    site.name
+                ),
+            }
+            if let (true, Some(after)) = (site.fails_open, site.deny_after()) {
                 outln!(
                     "{} goes on with an edit whose hook runs out of time: Redline's hook denies \
                      it after {} minutes, before that",
                     site.name,
-                    site.deny_after() / 60
+                    after / 60
                 );
             }
             if let Some(needs) = site.trust.filter(|_| done != HookInstalled::Already) {

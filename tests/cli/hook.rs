@@ -932,3 +932,51 @@ fn copilots_hook_file_is_installed_once_refused_if_foreign_and_doctor_flags_two_
         assert_eq!(std::fs::read_to_string(&file).unwrap(), theirs);
     }
 }
+
+#[test]
+fn hooks_install_opencode_writes_redlines_own_plugin_once_and_never_touches_anothers() {
+    let env = Env::new();
+    // opencode's global config folder: $XDG_CONFIG_HOME/opencode.
+    let file = env.root.join("config/opencode/plugin/redline.js");
+    let said = env.ok(&["hooks", "install", "opencode"]);
+    assert!(said.contains("added to"), "{said}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("// Redline's review of opencode's edits."));
+    let program = serde_json::to_string(super::BIN).unwrap();
+    assert!(
+        text.contains(&format!("const REDLINE = {program};")),
+        "the plugin runs this redline: {text}"
+    );
+    assert!(text.contains(r#"spawn(REDLINE, ["hook", "opencode"]"#));
+
+    let bytes = std::fs::read(&file).unwrap();
+    let said = env.ok(&["hooks", "install", "opencode"]);
+    assert!(said.contains("already in"), "{said}");
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    let status = env.json(&["hooks", "status", "--json"]);
+    let opencode = status
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["cli"] == "opencode")
+        .unwrap();
+    assert_eq!(opencode["current"], true, "{opencode}");
+    assert_eq!(opencode["file"], file.to_string_lossy().as_ref());
+
+    let said = env.ok(&["hooks", "uninstall", "opencode"]);
+    assert!(said.contains("removed"), "{said}");
+    assert!(!file.exists());
+    let said = env.ok(&["hooks", "uninstall", "opencode"]);
+    assert!(said.contains("nothing to remove"), "{said}");
+
+    // A plugin of that name that is someone else's: refused, left as it is.
+    let theirs = "export default { id: \"mine\", server: async () => ({}) };\n";
+    std::fs::write(&file, theirs).unwrap();
+    for verb in ["install", "uninstall"] {
+        let out = env.run(&["hooks", verb, "opencode"]);
+        assert_eq!(out.status.code(), Some(2), "{verb}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("not Redline's"), "{verb}: {err}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), theirs);
+    }
+}

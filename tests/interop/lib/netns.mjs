@@ -61,5 +61,10 @@ export async function unixBridge(port) {
 
 /** [cmd, args] running `argv` in a fresh network namespace where 127.0.0.1:`port` reaches `socketPath`. */
 export function isolated(port, socketPath, argv) {
-  return ['unshare', ['-n', '--', process.execPath, NETNS_WRAPPER, String(port), socketPath, '--', ...argv]];
+  return isolatedWith([[port, socketPath]], argv);
+}
+
+/** isolated() with several [port, socketPath] relays. */
+export function isolatedWith(relays, argv) {
+  return ['unshare', ['-n', '--', process.execPath, NETNS_WRAPPER, ...relays.flatMap(([p, s]) => [String(p), s]), '--', ...argv]];
 }

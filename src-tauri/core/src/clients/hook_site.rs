@@ -1,5 +1,4 @@
-//! A CLI whose pre-edit hook runs `redline hook`, as data: where its hook config lives and what
-//! the hook entry says.
+//! A CLI whose pre-edit hook runs `redline hook`, as data: where its hook goes and in what form.
 
 use super::cli::Location;
 
@@ -15,7 +14,7 @@ pub struct HookSite {
     /// The event run before a file edit, and the matcher naming its edit tools.
     pub event: &'static str,
     pub matcher: &'static str,
-    /// The hook's timeout the CLI enforces; `redline hook` denies before it.
+    /// The hook's timeout the CLI enforces; `redline hook` denies before it (none for a plugin).
     pub timeout_secs: u64,
     /// The config gives the timeout in milliseconds (else seconds).
     pub timeout_in_ms: bool,
@@ -44,9 +43,20 @@ pub enum Layout {
     /// A file of Redline's own in Copilot CLI's hooks directory, which it reads every `*.json`
     /// of: `{version: 1, hooks: {EVENT: [{type, bash|powershell, matcher, timeoutSec}]}}`.
     CopilotFile,
+    /// A plugin file of Redline's own, loaded into the CLI's own process, which awaits it
+    /// without a timeout (opencode): `event` and `matcher` only say what the plugin hooks.
+    Plugin,
 }
 
 impl HookSite {
+    /// How long the CLI waits for its hook, if it stops waiting at all.
+    pub fn timeout(&self) -> Option<u64> {
+        match self.layout {
+            Layout::Plugin => None,
+            _ => Some(self.timeout_secs),
+        }
+    }
+
     /// The timeout as the config writes it.
     pub fn timeout_value(&self) -> u64 {
         match self.timeout_in_ms {
@@ -56,8 +66,9 @@ impl HookSite {
     }
 
     /// How long `redline hook` waits for the user before it denies: a minute less than the CLI
-    /// waits for it, so the CLI never times out and goes on with the edit.
-    pub fn deny_after(&self) -> u64 {
-        self.timeout_secs.saturating_sub(60).max(1)
+    /// waits for it, so the CLI never times out and goes on with the edit; no limit for a CLI
+    /// that waits as long as it takes.
+    pub fn deny_after(&self) -> Option<u64> {
+        self.timeout().map(|t| t.saturating_sub(60).max(1))
     }
 }

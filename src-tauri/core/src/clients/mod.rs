@@ -12,6 +12,7 @@ pub(crate) mod format;
 mod gemini;
 mod hook_site;
 mod kiro;
+mod opencode;
 mod qwen;
 
 pub use amp::AMP;
@@ -27,6 +28,7 @@ pub use format::Format;
 pub use gemini::{GEMINI, GEMINI_HOOK};
 pub use hook_site::{HookSite, Layout};
 pub use kiro::KIRO;
+pub use opencode::OPENCODE;
 pub use qwen::{QWEN, QWEN_HOOK};
 
 /// Every CLI Redline serves, in the order files are written and doctor reports them.
@@ -37,7 +39,7 @@ pub use qwen::{QWEN, QWEN_HOOK};
 pub const ALL: [Cli; 5] = [GEMINI, QWEN, CLAUDE, COPILOT, AMP];
 
 /// Every CLI whose pre-edit hook Redline installs (`redline hooks`), in the order it reports them.
-pub const HOOKED: [HookSite; 7] = [
+pub const HOOKED: [HookSite; 8] = [
     CODEX,
     CLAUDE_HOOK,
     GEMINI_HOOK,
@@ -45,6 +47,7 @@ pub const HOOKED: [HookSite; 7] = [
     COPILOT_HOOK,
     KIRO,
     CURSOR,
+    OPENCODE,
 ];
 
 impl Cli {

@@ -3,30 +3,37 @@
 
 use super::hook_entry::{ours, read};
 pub use super::hook_entry::{Found, HookInstalled};
+use super::hook_plugin;
 use crate::clients::{HookSite, Layout};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
-/// The command line a CLI's hook runs: `program` quoted for the shell that runs it.
+/// The command line a CLI's hook runs: `program` quoted for the shell that runs it (a plugin
+/// runs it with no shell).
 pub fn command(site: &HookSite, program: &Path) -> String {
+    if site.layout == Layout::Plugin {
+        return format!("{} hook {}", program.display(), site.id);
+    }
     let program = quote(program);
     // PowerShell (a hooks file's Windows shell) reads a quoted path as a string, not a program.
     let call = match site.layout == Layout::CopilotFile && program.starts_with('"') {
         true => "& ",
         false => "",
     };
-    format!(
-        "{call}{program} hook {} --deny-after {}",
-        site.id,
-        site.deny_after()
-    )
+    match site.deny_after() {
+        Some(secs) => format!("{call}{program} hook {} --deny-after {secs}", site.id),
+        None => format!("{call}{program} hook {}", site.id),
+    }
 }
 
-/// Puts `command` into `file` as the `site` hook, leaving every other hook as it is.
-pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstalled> {
-    if site.layout == Layout::CopilotFile {
-        return super::hook_file::install(site, file, command);
+/// Makes `site`'s hook run `program`, leaving every other hook as it is.
+pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInstalled> {
+    let command = &command(site, program);
+    match site.layout {
+        Layout::Plugin => return hook_plugin::install(site, file, program),
+        Layout::CopilotFile => return super::hook_file::install(site, file, command),
+        Layout::Grouped | Layout::Flat | Layout::KiroFile => {}
     }
     let mut doc = read(file)?;
     let entry = entry(site, command);
@@ -55,7 +62,7 @@ pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstal
                 }
             }
         }
-        Layout::Flat | Layout::KiroFile | Layout::CopilotFile => {
+        Layout::Flat | Layout::KiroFile | Layout::CopilotFile | Layout::Plugin => {
             match list.iter().position(|h| ours(h, site)) {
                 Some(i) if list[i] == entry => return Ok(HookInstalled::Already),
                 Some(i) => {
@@ -73,6 +80,7 @@ pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstal
     let version = match site.layout {
         Layout::Grouped => None,
         Layout::Flat | Layout::CopilotFile => Some(json!(1)),
+        Layout::Plugin => None,
         Layout::KiroFile => Some(json!("v1")),
     };
     if let (Some(v), Some(root)) = (version, doc.as_object_mut()) {
@@ -85,8 +93,10 @@ pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstal
 /// Takes Redline's hook out of `file`; a group left empty goes too, and a hooks file of
 /// Redline's own left empty is removed. False: it was not there.
 pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
-    if site.layout == Layout::CopilotFile {
-        return super::hook_file::uninstall(site, file);
+    match site.layout {
+        Layout::Plugin => return hook_plugin::uninstall(site, file),
+        Layout::CopilotFile => return super::hook_file::uninstall(site, file),
+        Layout::Grouped | Layout::Flat | Layout::KiroFile => {}
     }
     if !file.exists() {
         return Ok(false);
@@ -104,7 +114,7 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
             removed |= hooks.len() != before;
             !(hooks.is_empty() && before > 0)
         }),
-        Layout::Flat | Layout::KiroFile | Layout::CopilotFile => {
+        Layout::Flat | Layout::KiroFile | Layout::CopilotFile | Layout::Plugin => {
             let before = list.len();
             list.retain(|h| !ours(h, site));
             removed = list.len() != before;
@@ -138,8 +148,10 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
 
 /// Redline's hook in `file`, if it is there.
 pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
-    if site.layout == Layout::CopilotFile {
-        return super::hook_file::find(site, file);
+    match site.layout {
+        Layout::Plugin => return hook_plugin::find(site, file),
+        Layout::CopilotFile => return super::hook_file::find(site, file),
+        Layout::Grouped | Layout::Flat | Layout::KiroFile => {}
     }
     if !file.exists() {
         return Ok(None);
@@ -152,7 +164,7 @@ pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
             .filter_map(|g| g.get("hooks").and_then(Value::as_array))
             .flatten()
             .find(|h| ours(h, site)),
-        Layout::Flat | Layout::KiroFile | Layout::CopilotFile => {
+        Layout::Flat | Layout::KiroFile | Layout::CopilotFile | Layout::Plugin => {
             list.iter().find(|h| ours(h, site))
         }
     };
@@ -167,7 +179,8 @@ fn entry(site: &HookSite, command: &str) -> Value {
     let timeout = site.timeout_value();
     match site.layout {
         Layout::Grouped => json!({ "type": "command", "command": command, "timeout": timeout }),
-        Layout::Flat | Layout::CopilotFile => {
+        // A Copilot hooks file or a plugin is written whole elsewhere: never a list entry.
+        Layout::Flat | Layout::CopilotFile | Layout::Plugin => {
             json!({ "command": command, "matcher": site.matcher, "timeout": timeout })
         }
         Layout::KiroFile => json!({
@@ -185,7 +198,7 @@ fn entry(site: &HookSite, command: &str) -> Value {
 fn command_of<'a>(hook: &'a Value, site: &HookSite) -> Option<&'a str> {
     let at = match site.layout {
         Layout::KiroFile => hook.get("action")?,
-        Layout::Grouped | Layout::Flat | Layout::CopilotFile => hook,
+        Layout::Grouped | Layout::Flat | Layout::CopilotFile | Layout::Plugin => hook,
     };
     at.get("command").and_then(Value::as_str)
 }
@@ -208,8 +221,9 @@ pub struct HookStatus {
 /// Where `site`'s hook stands in `file`, against the command `program` would install.
 pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<HookStatus> {
     let found = find(site, file)?;
-    let current = found.as_ref().is_some_and(|f| {
-        f.command == command(site, program) && f.timeout == Some(site.timeout_value())
+    let current = found.as_ref().is_some_and(|f| match site.layout {
+        Layout::Plugin => hook_plugin::current(file, program),
+        _ => f.command == command(site, program) && f.timeout == Some(site.timeout_value()),
     });
     Ok(HookStatus {
         cli: site.id,

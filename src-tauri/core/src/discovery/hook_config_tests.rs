@@ -22,7 +22,10 @@ fn install_merges_beside_other_hooks_and_a_second_install_changes_no_byte() {
     std::fs::write(&file, others().to_string()).unwrap();
     let cmd = command(&CODEX, Path::new("/usr/bin/redline"));
     assert_eq!(cmd, "/usr/bin/redline hook codex --deny-after 3540");
-    assert_eq!(install(&CODEX, &file, &cmd).unwrap(), HookInstalled::Added);
+    assert_eq!(
+        install(&CODEX, &file, Path::new("/usr/bin/redline")).unwrap(),
+        HookInstalled::Added
+    );
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let pre = doc["hooks"]["PreToolUse"].as_array().unwrap();
     assert_eq!(pre[0], others()["hooks"]["PreToolUse"][0]);
@@ -35,7 +38,7 @@ fn install_merges_beside_other_hooks_and_a_second_install_changes_no_byte() {
 
     let bytes = std::fs::read(&file).unwrap();
     assert_eq!(
-        install(&CODEX, &file, &cmd).unwrap(),
+        install(&CODEX, &file, Path::new("/usr/bin/redline")).unwrap(),
         HookInstalled::Already
     );
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
@@ -52,8 +55,7 @@ fn install_merges_beside_other_hooks_and_a_second_install_changes_no_byte() {
 fn a_moved_binary_replaces_its_entry_and_uninstall_leaves_the_rest() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("codex/hooks.json");
-    let old = command(&CODEX, Path::new("/opt/old/redline"));
-    install(&CODEX, &file, &old).unwrap();
+    install(&CODEX, &file, Path::new("/opt/old/redline")).unwrap();
     std::fs::write(&file, {
         let mut doc: Value =
             serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -69,7 +71,7 @@ fn a_moved_binary_replaces_its_entry_and_uninstall_leaves_the_rest() {
     };
     assert_eq!(moved, format!("{quoted} hook codex --deny-after 3540"));
     assert_eq!(
-        install(&CODEX, &file, &moved).unwrap(),
+        install(&CODEX, &file, Path::new("/home/me/my apps/redline")).unwrap(),
         HookInstalled::Replaced
     );
     let found = find(&CODEX, &file).unwrap().unwrap();
@@ -91,7 +93,6 @@ fn a_moved_binary_replaces_its_entry_and_uninstall_leaves_the_rest() {
 fn a_config_that_is_not_what_it_should_be_is_refused_and_left_as_it_was() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("hooks.json");
-    let cmd = command(&CODEX, Path::new("/usr/bin/redline"));
     for text in [
         "{ not json",
         "[1, 2]",
@@ -99,7 +100,7 @@ fn a_config_that_is_not_what_it_should_be_is_refused_and_left_as_it_was() {
         r#"{"hooks": {"PreToolUse": 3}}"#,
     ] {
         std::fs::write(&file, text).unwrap();
-        let err = install(&CODEX, &file, &cmd).unwrap_err();
+        let err = install(&CODEX, &file, Path::new("/usr/bin/redline")).unwrap_err();
         assert_eq!(err.code(), "hook_config", "{text}: {err}");
         assert!(err.to_string().ends_with("nothing was changed"), "{err}");
         assert!(uninstall(&CODEX, &file).is_err(), "{text}");
@@ -126,7 +127,7 @@ fn a_settings_file_keeps_its_keys_in_their_order() {
     let text = r#"{"theme": "dark", "model": "x", "hooks": {"Stop": []}, "autoUpdates": false}"#;
     std::fs::write(&file, text).unwrap();
     let site = &crate::clients::CLAUDE_HOOK;
-    install(site, &file, &command(site, Path::new("/usr/bin/redline"))).unwrap();
+    install(site, &file, Path::new("/usr/bin/redline")).unwrap();
     let written = std::fs::read_to_string(&file).unwrap();
     let at = |k: &str| written.find(&format!("\"{k}\"")).unwrap();
     assert!(
@@ -152,7 +153,10 @@ fn cursors_hooks_json_gets_a_flat_entry_beside_the_users_and_loses_only_it() {
     std::fs::write(&file, theirs.to_string()).unwrap();
     let cmd = command(site, Path::new("/usr/bin/redline"));
     assert_eq!(cmd, "/usr/bin/redline hook cursor --deny-after 3540");
-    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Added);
+    assert_eq!(
+        install(site, &file, Path::new("/usr/bin/redline")).unwrap(),
+        HookInstalled::Added
+    );
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(doc["version"], 1);
     let pre = doc["hooks"]["preToolUse"].as_array().unwrap();
@@ -162,7 +166,10 @@ fn cursors_hooks_json_gets_a_flat_entry_beside_the_users_and_loses_only_it() {
         json!({ "command": cmd, "matcher": "Write|Edit|StrReplace", "timeout": 3600 })
     );
     let bytes = std::fs::read(&file).unwrap();
-    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Already);
+    assert_eq!(
+        install(site, &file, Path::new("/usr/bin/redline")).unwrap(),
+        HookInstalled::Already
+    );
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
     assert_eq!(find(site, &file).unwrap().unwrap().timeout, Some(3600));
     // Another CLI's hook line is not Cursor's.
@@ -175,7 +182,7 @@ fn cursors_hooks_json_gets_a_flat_entry_beside_the_users_and_loses_only_it() {
 
     // A new file says the schema version Cursor requires.
     let fresh = tmp.path().join("new/hooks.json");
-    install(site, &fresh, &cmd).unwrap();
+    install(site, &fresh, Path::new("/usr/bin/redline")).unwrap();
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&fresh).unwrap()).unwrap();
     assert_eq!(doc["version"], 1);
     assert_eq!(doc["hooks"]["preToolUse"].as_array().unwrap().len(), 1);
@@ -193,8 +200,10 @@ fn kiros_hook_is_a_file_of_redlines_own_in_the_kiro_v3_shape_gone_on_uninstall()
     let theirs = r#"{"version":"v1","hooks":[{"name":"lint","trigger":"PostFileSave","action":{"type":"command","command":"npm run lint"}}]}"#;
     std::fs::write(dir.join("lint.json"), theirs).unwrap();
     let file = dir.join("redline.json");
-    let cmd = command(site, Path::new("/usr/bin/redline"));
-    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Added);
+    assert_eq!(
+        install(site, &file, Path::new("/usr/bin/redline")).unwrap(),
+        HookInstalled::Added
+    );
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(
         doc,
@@ -204,10 +213,13 @@ fn kiros_hook_is_a_file_of_redlines_own_in_the_kiro_v3_shape_gone_on_uninstall()
             "timeout": 3600, "enabled": true,
         }] })
     );
-    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Already);
+    assert_eq!(
+        install(site, &file, Path::new("/usr/bin/redline")).unwrap(),
+        HookInstalled::Already
+    );
     let moved = command(site, Path::new("/opt/redline"));
     assert_eq!(
-        install(site, &file, &moved).unwrap(),
+        install(site, &file, Path::new("/opt/redline")).unwrap(),
         HookInstalled::Replaced
     );
     assert_eq!(find(site, &file).unwrap().unwrap().command, moved);
@@ -220,7 +232,7 @@ fn kiros_hook_is_a_file_of_redlines_own_in_the_kiro_v3_shape_gone_on_uninstall()
     assert!(!uninstall(site, &file).unwrap());
 
     // A hook the user added to Redline's file keeps the file.
-    install(site, &file, &cmd).unwrap();
+    install(site, &file, Path::new("/usr/bin/redline")).unwrap();
     let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     doc["hooks"].as_array_mut().unwrap().push(
         json!({ "name": "mine", "trigger": "Stop", "action": { "type": "agent", "prompt": "p" } }),
@@ -233,7 +245,7 @@ fn kiros_hook_is_a_file_of_redlines_own_in_the_kiro_v3_shape_gone_on_uninstall()
 
     // A key of the user's beside an emptied list keeps the file, and the key.
     std::fs::write(&file, r#"{"version":"v1","hooks":[],"note":"mine"}"#).unwrap();
-    install(site, &file, &cmd).unwrap();
+    install(site, &file, Path::new("/usr/bin/redline")).unwrap();
     assert!(uninstall(site, &file).unwrap());
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(doc, json!({ "version": "v1", "hooks": [], "note": "mine" }));
@@ -261,7 +273,10 @@ fn copilots_hook_is_a_file_of_its_own_written_once_and_removed_alone() {
     let cmd = command(site, Path::new("/usr/bin/redline"));
     assert_eq!(cmd, "/usr/bin/redline hook copilot --deny-after 3540");
 
-    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Added);
+    assert_eq!(
+        install(site, &file, Path::new("/usr/bin/redline")).unwrap(),
+        HookInstalled::Added
+    );
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let shell = if cfg!(windows) { "powershell" } else { "bash" };
     let mut entry = json!({ "type": "command", "matcher": "^(edit|create)$", "timeoutSec": 3600 });
@@ -271,7 +286,10 @@ fn copilots_hook_is_a_file_of_its_own_written_once_and_removed_alone() {
         json!({ "version": 1, "hooks": { "preToolUse": [entry] } })
     );
     let bytes = std::fs::read(&file).unwrap();
-    assert_eq!(install(site, &file, &cmd).unwrap(), HookInstalled::Already);
+    assert_eq!(
+        install(site, &file, Path::new("/usr/bin/redline")).unwrap(),
+        HookInstalled::Already
+    );
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
     assert_eq!(
         find(site, &file).unwrap(),
@@ -283,7 +301,7 @@ fn copilots_hook_is_a_file_of_its_own_written_once_and_removed_alone() {
 
     let moved = command(site, Path::new("/opt/new/redline"));
     assert_eq!(
-        install(site, &file, &moved).unwrap(),
+        install(site, &file, Path::new("/opt/new/redline")).unwrap(),
         HookInstalled::Replaced
     );
     assert_eq!(find(site, &file).unwrap().unwrap().command, moved);
@@ -301,7 +319,6 @@ fn a_file_named_like_copilots_hook_that_is_not_redlines_is_refused_and_left() {
     let site = &crate::clients::COPILOT_HOOK;
     let file = tmp.path().join("hooks/redline.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    let cmd = command(site, Path::new("/usr/bin/redline"));
     for text in [
         r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"my-lint.sh"}]}}"#,
         r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/usr/bin/redline hook claude"}]}}"#,
@@ -312,7 +329,7 @@ fn a_file_named_like_copilots_hook_that_is_not_redlines_is_refused_and_left() {
         r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/usr/bin/redline hook copilot"}],"sessionEnd":[{"type":"command","bash":"notify.sh"}]}}"#,
     ] {
         std::fs::write(&file, text).unwrap();
-        let err = install(site, &file, &cmd).unwrap_err();
+        let err = install(site, &file, Path::new("/usr/bin/redline")).unwrap_err();
         assert_eq!(err.code(), "hook_config", "{text}: {err}");
         assert!(err.to_string().ends_with("nothing was changed"), "{err}");
         let err = uninstall(site, &file).unwrap_err();

@@ -30,7 +30,7 @@ pub enum HookInstalled {
 pub(super) fn ours(hook: &Value, site: &HookSite) -> bool {
     let at = match site.layout {
         Layout::KiroFile => hook.get("action"),
-        Layout::Grouped | Layout::Flat | Layout::CopilotFile => Some(hook),
+        Layout::Grouped | Layout::Flat | Layout::CopilotFile | Layout::Plugin => Some(hook),
     };
     ["command", "bash", "powershell"]
         .iter()

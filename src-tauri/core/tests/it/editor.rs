@@ -443,3 +443,72 @@ async fn copilot_cli_gets_the_editors_selection_and_mentions_in_its_terms() {
     );
     assert_eq!(m["params"]["filePath"], f.file("a.txt"));
 }
+
+/// opencode 1.18 reads Claude Code's messages but shows their line numbers as they come
+/// (`#2-4`, `@a.txt#2-4`, 1-based like every editor): it gets them 1-based, Claude Code 0-based.
+#[tokio::test]
+async fn opencode_on_claude_code_s_protocol_gets_the_editors_lines_1_based() {
+    let f = start().await;
+    serve_control(&f).await;
+    let mut claude = Claude::connect(&f).await;
+    // What opencode sends on connecting: initialize, then notifications/initialized.
+    let mut opencode = Claude::over(crate::common::claude::upgrade(&f, &f.token).await);
+    let init = opencode
+        .rpc(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "opencode", "version": "0.0.0"}}),
+        )
+        .await;
+    assert!(init["result"].is_object(), "{init}");
+    opencode
+        .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    // Who it is, as `redline status` shows it (the answer to initialize has set it).
+    let mut names: Vec<String> = f.instance.status().await.workspaces[0]
+        .clients
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Claude Code", "opencode"]);
+    let mut ed = editor(&f).await;
+
+    // Lines 2..3 as the editor counts them (1-based).
+    send(&mut ed, &context_msg(&f, 1, "a.txt", "ne\ntw")).await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 1}));
+    let m = claude.next().await.unwrap();
+    assert_eq!(m["method"], "selection_changed", "{m}");
+    assert_eq!(
+        m["params"]["selection"],
+        json!({"start": {"line": 0, "character": 1}, "end": {"line": 1, "character": 2},
+               "isEmpty": false})
+    );
+    let m = opencode.next().await.unwrap();
+    assert_eq!(m["method"], "selection_changed", "{m}");
+    assert_eq!(
+        m["params"]["selection"],
+        json!({"start": {"line": 1, "character": 1}, "end": {"line": 2, "character": 2},
+               "isEmpty": false}),
+        "opencode shows these numbers as they are"
+    );
+    assert_eq!(m["params"]["text"], "ne\ntw");
+
+    send(
+        &mut ed,
+        &json!({"type": "mention", "id": 2, "path": f.file("a.txt"), "start": 2, "end": 1}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 2}));
+    let m = claude.next().await.unwrap();
+    assert_eq!(
+        m["params"],
+        json!({"filePath": f.file("a.txt"), "lineStart": 0, "lineEnd": 1})
+    );
+    let m = opencode.next().await.unwrap();
+    assert_eq!(
+        m,
+        json!({"jsonrpc": "2.0", "method": "at_mentioned",
+               "params": {"filePath": f.file("a.txt"), "lineStart": 1, "lineEnd": 2}})
+    );
+}

@@ -103,7 +103,7 @@ pub fn settle(files: Vec<Accepted>) -> HookVerdict {
 }
 
 /// A patch that leaves every file exactly as accepted.
-fn patch(files: &[Accepted]) -> String {
+pub(super) fn patch(files: &[Accepted]) -> String {
     let changes = files.iter().map(|f| match (&f.before, &f.after) {
         (_, None) => Change::Delete {
             path: f.path.clone(),

@@ -8,6 +8,7 @@ pub mod cursor;
 mod edit_tool;
 pub mod gemini;
 pub mod kiro;
+pub mod opencode;
 pub mod patch;
 pub mod patched;
 pub mod plan;
@@ -32,10 +33,11 @@ pub enum HookCli {
     Copilot,
     Kiro,
     Cursor,
+    Opencode,
 }
 
 impl HookCli {
-    pub const ALL: [HookCli; 7] = [
+    pub const ALL: [HookCli; 8] = [
         HookCli::Codex,
         HookCli::Claude,
         HookCli::Gemini,
@@ -43,6 +45,7 @@ impl HookCli {
         HookCli::Copilot,
         HookCli::Kiro,
         HookCli::Cursor,
+        HookCli::Opencode,
     ];
 
     /// What Redline knows of the CLI: where its hook goes, and what the entry says.
@@ -55,6 +58,7 @@ impl HookCli {
             HookCli::Copilot => &crate::clients::COPILOT_HOOK,
             HookCli::Kiro => &crate::clients::KIRO,
             HookCli::Cursor => &crate::clients::CURSOR,
+            HookCli::Opencode => &crate::clients::OPENCODE,
         }
     }
 
@@ -106,6 +110,7 @@ pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, HookVerdict
         HookCli::Copilot => copilot::read(input),
         HookCli::Kiro => kiro::read(input),
         HookCli::Cursor => cursor::read(input),
+        HookCli::Opencode => opencode::read(input),
     }
 }
 
@@ -119,6 +124,7 @@ pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) ->
         HookCli::Copilot => copilot::answer(input, verdict),
         HookCli::Kiro => kiro::answer(verdict),
         HookCli::Cursor => cursor::answer(verdict),
+        HookCli::Opencode => opencode::answer(input, verdict),
     }
 }
 
@@ -130,13 +136,15 @@ pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
     }
     match cli {
         HookCli::Codex => codex::settle(files),
-        // Their tools write the text they are given (the read-only ones never get here edited).
+        // Their tools write the text they are given (the read-only ones never get here edited;
+        // opencode's answer checks its own tools).
         HookCli::Claude
         | HookCli::Gemini
         | HookCli::Qwen
         | HookCli::Copilot
         | HookCli::Kiro
-        | HookCli::Cursor => HookVerdict::AllowEdited { files },
+        | HookCli::Cursor
+        | HookCli::Opencode => HookVerdict::AllowEdited { files },
     }
 }
 

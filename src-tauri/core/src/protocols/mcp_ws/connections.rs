@@ -1,7 +1,7 @@
 //! The workspace's live Claude Code connections: who each one is, and a way to reach it.
 
 use crate::protocols::jsonrpc;
-use crate::protocols::mcp_ws::wire;
+use crate::protocols::mcp_ws::wire::{self, Lines};
 use crate::review::registry::Registry;
 use crate::review::selection::{Mention, Span};
 use crate::review::ClientInfo;
@@ -17,7 +17,9 @@ pub(crate) struct Entry {
     pub out: mpsc::Sender<String>,
     pub close: CancellationToken,
     /// The latest selection for this connection; its loop sends it debounced.
-    pub selection: watch::Sender<Option<Value>>,
+    pub selection: watch::Sender<Option<Span>>,
+    /// How the client counts lines, known once it says who it is.
+    pub lines: Lines,
 }
 
 #[derive(Default)]
@@ -68,6 +70,18 @@ impl Connections {
         }
     }
 
+    /// How the client counts lines, by the name it gave in `initialize`.
+    pub(crate) fn set_lines(&self, id: &str, lines: Lines) {
+        if let Some(e) = self.lock().get_mut(id) {
+            e.lines = lines;
+        }
+    }
+
+    /// How connection `id` counts lines.
+    pub(crate) fn lines(&self, id: &str) -> Lines {
+        self.lock().get(id).map(|e| e.lines).unwrap_or_default()
+    }
+
     pub(crate) fn set_process(&self, id: &str, process: crate::platform::peer::PeerProcess) {
         if let Some(e) = self.lock().get_mut(id) {
             e.client.process = Some(process);
@@ -103,10 +117,9 @@ impl Registry for Connections {
 
     /// Every connection follows the editor's selection (each loop debounces it).
     fn push_selection(&self, span: &Span) {
-        let params = wire::selection_changed(span);
         *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(span.clone());
         for e in self.lock().values() {
-            let _ = e.selection.send(Some(params.clone()));
+            let _ = e.selection.send(Some(span.clone()));
         }
     }
 
@@ -118,9 +131,9 @@ impl Registry for Connections {
     }
 
     fn push_mention(&self, mention: &Mention) {
-        let msg = jsonrpc::notification("at_mentioned", wire::at_mentioned(mention));
         for e in self.lock().values() {
-            let _ = e.out.try_send(msg.clone());
+            let msg = jsonrpc::notification("at_mentioned", wire::at_mentioned(mention, e.lines));
+            let _ = e.out.try_send(msg);
         }
     }
 
@@ -130,16 +143,16 @@ impl Registry for Connections {
     }
 
     fn mention(&self, session: &str, mention: &Mention) -> bool {
-        self.notify(session, "at_mentioned", wire::at_mentioned(mention))
+        let lines = self.lines(session);
+        self.notify(session, "at_mentioned", wire::at_mentioned(mention, lines))
     }
 
     /// Records the selection for `getCurrentSelection` and sends it to connection `session` as
     /// `selection_changed`, debounced; false if that connection is gone.
     fn select(&self, session: &str, span: &Span) -> bool {
-        let params = wire::selection_changed(span);
         *self.selection.lock().unwrap_or_else(|e| e.into_inner()) = Some(span.clone());
         self.lock()
             .get(session)
-            .is_some_and(|e| e.selection.send(Some(params)).is_ok())
+            .is_some_and(|e| e.selection.send(Some(span.clone())).is_ok())
     }
 }

@@ -10,13 +10,14 @@ use crate::platform::peer::Endpoints;
 use crate::protocols::jsonrpc;
 use crate::protocols::mcp_ws::conn::Conn;
 use crate::protocols::mcp_ws::connections::{Connections, Entry};
+use crate::protocols::mcp_ws::wire;
+use crate::review::selection::Span;
 use crate::review::service::Service;
 use crate::review::{ClientInfo, Outcome};
 use axum::extract::ws::{Message, WebSocket};
 use debounce::Debounce;
 use dispatch::Requests;
 use futures::SinkExt;
-use serde_json::Value;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -56,7 +57,7 @@ pub async fn run(
     let id = format!("claude-{}", NEXT.fetch_add(1, Ordering::Relaxed));
     let (out, outbox) = mpsc::channel::<String>(OUTBOX);
     let closing = stop.child_token();
-    let (selection, selections) = watch::channel::<Option<Value>>(None);
+    let (selection, selections) = watch::channel::<Option<Span>>(None);
     connections.insert(
         id.clone(),
         Entry {
@@ -68,6 +69,7 @@ pub async fn run(
             out: out.clone(),
             close: closing.clone(),
             selection,
+            lines: Default::default(),
         },
     );
     let conn = Arc::new(Conn::new(
@@ -121,7 +123,7 @@ struct Session {
     /// The answers of requests' tasks and the notifications for this connection.
     outbox: mpsc::Receiver<String>,
     requests: Requests,
-    selections: Debounce<Value>,
+    selections: Debounce<Span>,
     pings: Interval,
     /// Fires when Redline closes the connection.
     closing: CancellationToken,
@@ -133,8 +135,13 @@ impl Session {
         loop {
             let step = tokio::select! {
                 _ = self.closing.cancelled() => Err(End::Closed { unsent: None }),
-                params = self.selections.next() => {
-                    let msg = jsonrpc::notification("selection_changed", params);
+                span = self.selections.next() => {
+                    // Counted as the client counts lines, known from its `initialize`.
+                    let lines = self.requests.conn().connections.lines(&self.requests.conn().id);
+                    let msg = jsonrpc::notification(
+                        "selection_changed",
+                        wire::selection_changed(&span, lines),
+                    );
                     self.send(Message::Text(msg.into())).await
                 }
                 frame = self.socket.recv() => self.read(frame).await,

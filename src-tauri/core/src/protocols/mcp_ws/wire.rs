@@ -1,17 +1,52 @@
 //! Claude Code's messages built from domain values: `selection_changed`, `at_mentioned` and the
 //! answer to `getCurrentSelection`.
 
-use crate::protocols::selection_changed::{self, to_value};
+use crate::protocols::selection_changed::{self, to_value, SelectionChanged};
 use crate::review::selection::{Mention, Span};
 use serde::Serialize;
 use serde_json::Value;
 
-/// The `selection_changed` params.
-pub fn selection_changed(span: &Span) -> Value {
-    selection_changed::params(span)
+/// How a connection counts the lines Redline sends it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Lines {
+    /// Claude Code's own: the first line is 0.
+    #[default]
+    ZeroBased,
+    /// opencode reads Claude Code's messages but shows their numbers as they come, as an
+    /// editor's (`#2-4`, `@a.txt#2-4`), and reads a mentioned file from that line.
+    OneBased,
 }
 
-/// The `at_mentioned` params: 0-based lines, both included.
+impl Lines {
+    /// The count a client uses, by the `clientInfo.name` it gave in `initialize`.
+    pub fn of_client(name: &str) -> Lines {
+        match name {
+            "opencode" => Lines::OneBased,
+            _ => Lines::ZeroBased,
+        }
+    }
+
+    /// Redline's 0-based line as this client counts it.
+    fn line(self, zero_based: u32) -> u32 {
+        match self {
+            Lines::ZeroBased => zero_based,
+            Lines::OneBased => zero_based.saturating_add(1),
+        }
+    }
+}
+
+/// The `selection_changed` params, lines counted as `lines`.
+pub fn selection_changed(span: &Span, lines: Lines) -> Value {
+    to_value(counted(SelectionChanged::of(span), lines))
+}
+
+fn counted(mut s: SelectionChanged, lines: Lines) -> SelectionChanged {
+    s.selection.start.line = lines.line(s.selection.start.line);
+    s.selection.end.line = lines.line(s.selection.end.line);
+    s
+}
+
+/// The `at_mentioned` params: lines counted as `lines`, both included.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct AtMentioned {
@@ -20,15 +55,15 @@ struct AtMentioned {
     line_end: u32,
 }
 
-pub fn at_mentioned(mention: &Mention) -> Value {
+pub fn at_mentioned(mention: &Mention, lines: Lines) -> Value {
     to_value(AtMentioned {
         file_path: mention.path.to_string_lossy().into_owned(),
-        line_start: mention.start,
-        line_end: mention.end,
+        line_start: lines.line(mention.start),
+        line_end: lines.line(mention.end),
     })
 }
 
-/// `getCurrentSelection`'s answer.
+/// `getCurrentSelection`'s answer (asked by Claude Code, which counts from 0).
 pub fn current_selection(span: Option<&Span>) -> Value {
     selection_changed::answer(span, "No active editor found")
 }
@@ -47,9 +82,14 @@ mod tests {
             end: 4,
         };
         assert_eq!(
-            at_mentioned(&m),
+            at_mentioned(&m, Lines::ZeroBased),
             json!({"filePath": "/ws/a.txt", "lineStart": 2, "lineEnd": 4})
         );
+        assert_eq!(
+            at_mentioned(&m, Lines::of_client("opencode")),
+            json!({"filePath": "/ws/a.txt", "lineStart": 3, "lineEnd": 5})
+        );
+        assert_eq!(Lines::of_client("claude-code"), Lines::ZeroBased);
         assert_eq!(
             current_selection(None),
             json!({"success": false, "message": "No active editor found"})

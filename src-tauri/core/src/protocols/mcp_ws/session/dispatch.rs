@@ -4,6 +4,7 @@
 use crate::protocols::jsonrpc::{self, Kind, BUSY, METHOD_NOT_FOUND};
 use crate::protocols::mcp_ws::conn::Conn;
 use crate::protocols::mcp_ws::tools;
+use crate::protocols::mcp_ws::wire::Lines;
 use crate::review::ClientInfo;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -27,6 +28,11 @@ impl Requests {
             conn,
             out,
         }
+    }
+
+    /// The connection the requests come from.
+    pub fn conn(&self) -> &Conn {
+        &self.conn
     }
 
     /// Takes one frame from the peer: a request goes to a task of its own. What to send back at
@@ -91,10 +97,20 @@ async fn answer(conn: &Conn, id: Value, method: &str, params: Value) -> String {
             let client = params
                 .pointer("/clientInfo/version")
                 .and_then(Value::as_str);
+            let name = params
+                .pointer("/clientInfo/name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            conn.connections.set_lines(&conn.id, Lines::of_client(name));
+            // opencode speaks Claude Code's protocol: the user knows it by its own name.
+            let known = match name {
+                "opencode" => crate::clients::OPENCODE.name,
+                _ => crate::clients::CLAUDE.name,
+            };
             conn.connections.set_client(
                 &conn.id,
                 ClientInfo {
-                    name: crate::clients::CLAUDE.name.into(),
+                    name: known.into(),
                     version: client.unwrap_or_default().into(),
                     ..Default::default()
                 },
