@@ -11,11 +11,17 @@ use std::path::PathBuf;
 pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
     let program = program()?;
     match cmd {
-        HooksCmd::Install { cli } => {
+        HooksCmd::Install { cli, turn_review } => {
             let site = cli.site();
             let file = dirs.locate(&site.config);
-            let command = config::command(site, &program);
-            let done = config::install(site, &file, &command)?;
+            let (command, turn) = match turn_review {
+                true => (
+                    config::command_recording(site, &program),
+                    Some(config::turn_command(site, &program)),
+                ),
+                false => (config::command(site, &program), None),
+            };
+            let done = config::install_all(site, &file, &command, turn.as_deref())?;
             let verb = match done {
                 HookInstalled::Already => "already in",
                 HookInstalled::Added => "added to",
@@ -27,6 +33,12 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
                 site.name,
                 site.timeout_secs / 60
             );
+            if let (Some(turn), Some(event)) = (&turn, site.turn_event) {
+                outln!(
+                    "and at the end of each turn ({event}: {turn}) shows the turn's changes, \
+                     answered Done or Continue with instructions"
+                );
+            }
             if let Some(needs) = site.trust.filter(|_| done != HookInstalled::Already) {
                 outln!("still to do: {needs}");
             }
@@ -67,9 +79,13 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
                         s.cli
                     ),
                     Some(_) => outln!(
-                        "{}: installed in {}{}",
+                        "{}: installed in {}{}{}",
                         s.name,
                         s.file.display(),
+                        match s.turn_review {
+                            true => ", with the end-of-turn review",
+                            false => "",
+                        },
                         s.needs
                             .map(|n| format!("; if not done yet: {n}"))
                             .unwrap_or_default()

@@ -35,43 +35,135 @@ pub fn command(site: &HookSite, program: &Path) -> String {
     )
 }
 
+/// The command line with `--record-turn`, for a pre-edit hook that keeps the turn's files for
+/// the end-of-turn review.
+pub fn command_recording(site: &HookSite, program: &Path) -> String {
+    format!("{} --record-turn", command(site, program))
+}
+
+/// The command line the end-of-turn hook runs (`--turn-review`).
+pub fn turn_command(site: &HookSite, program: &Path) -> String {
+    format!("{} hook {} --turn-review", quote(program), site.id)
+}
+
 /// Puts `command` into `file` as the `site` hook, leaving every other hook as it is.
 pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstalled> {
+    install_all(site, file, command, None)
+}
+
+/// As `install`, and the end-of-turn hook running `turn` (`Some`) or none of Redline's there
+/// (`None`: one installed before is taken out), in one write.
+pub fn install_all(
+    site: &HookSite,
+    file: &Path,
+    command: &str,
+    turn: Option<&str>,
+) -> Result<HookInstalled> {
     let mut doc = read(file)?;
-    let groups = groups(&mut doc, site, file)?;
-    let entry = json!({ "type": "command", "command": command, "timeout": site.timeout_value() });
-    let matcher = json!(site.matcher);
-    let at = groups.iter().enumerate().find_map(|(g, group)| {
-        let hooks = group.get("hooks")?.as_array()?;
-        Some((g, hooks.iter().position(|h| ours(h, site))?))
-    });
-    let done = match at {
-        Some((g, h))
-            if groups[g]["hooks"][h] == entry && groups[g].get("matcher") == Some(&matcher) =>
-        {
-            return Ok(HookInstalled::Already)
+    let entry =
+        |c: &str| json!({ "type": "command", "command": c, "timeout": site.timeout_value() });
+    let edit = put(
+        &mut doc,
+        site,
+        file,
+        site.event,
+        Some(site.matcher),
+        entry(command),
+    )?;
+    let turned = match (site.turn_event, turn) {
+        (Some(event), Some(c)) => put(&mut doc, site, file, event, None, entry(c))?,
+        (Some(event), None) if has(&doc, event) => match take(&mut doc, site, file, event)? {
+            true => HookInstalled::Replaced,
+            false => HookInstalled::Already,
+        },
+        (None, Some(_)) => {
+            return Err(Error::HookConfig {
+                path: file.to_owned(),
+                why: format!("Redline does not review {}'s turns yet", site.name),
+            })
         }
-        Some((g, h)) => {
-            groups[g]["hooks"][h] = entry;
-            groups[g]["matcher"] = matcher;
-            HookInstalled::Replaced
-        }
-        None => {
-            groups.push(json!({ "matcher": site.matcher, "hooks": [entry] }));
-            HookInstalled::Added
-        }
+        _ => HookInstalled::Already,
+    };
+    let done = match (edit, turned) {
+        (HookInstalled::Already, HookInstalled::Already) => return Ok(HookInstalled::Already),
+        (HookInstalled::Added, _) => HookInstalled::Added,
+        _ => HookInstalled::Replaced,
     };
     write(file, &doc)?;
     Ok(done)
 }
 
-/// Takes Redline's hook out of `file`; a group left empty goes too. False: it was not there.
+fn has(doc: &Value, event: &str) -> bool {
+    doc.get("hooks").and_then(|h| h.get(event)).is_some()
+}
+
+/// Puts `entry` into `event`'s groups of `doc` (a new group with `matcher`, if any), in place of
+/// Redline's entry there; what it did (nothing is written yet).
+fn put(
+    doc: &mut Value,
+    site: &HookSite,
+    file: &Path,
+    event: &str,
+    matcher: Option<&str>,
+    entry: Value,
+) -> Result<HookInstalled> {
+    let groups = groups(doc, event, file)?;
+    let at = groups.iter().enumerate().find_map(|(g, group)| {
+        let hooks = group.get("hooks")?.as_array()?;
+        Some((g, hooks.iter().position(|h| ours(h, site))?))
+    });
+    let matcher = matcher.map(|m| json!(m));
+    Ok(match at {
+        Some((g, h))
+            if groups[g]["hooks"][h] == entry && groups[g].get("matcher") == matcher.as_ref() =>
+        {
+            HookInstalled::Already
+        }
+        Some((g, h)) => {
+            groups[g]["hooks"][h] = entry;
+            match matcher {
+                Some(m) => groups[g]["matcher"] = m,
+                None => {
+                    if let Some(o) = groups[g].as_object_mut() {
+                        o.remove("matcher");
+                    }
+                }
+            }
+            HookInstalled::Replaced
+        }
+        None => {
+            let mut group = json!({ "hooks": [entry] });
+            if let Some(m) = matcher {
+                group["matcher"] = m;
+            }
+            groups.push(group);
+            HookInstalled::Added
+        }
+    })
+}
+
+/// Takes Redline's hooks (pre-edit and end-of-turn) out of `file`; a group left empty goes too.
+/// False: none was there.
 pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
     if !file.exists() {
         return Ok(false);
     }
     let mut doc = read(file)?;
-    let groups = groups(&mut doc, site, file)?;
+    let mut removed = take(&mut doc, site, file, site.event)?;
+    if let Some(event) = site.turn_event.filter(|e| has(&doc, e)) {
+        removed |= take(&mut doc, site, file, event)?;
+    }
+    if !removed {
+        return Ok(false);
+    }
+    write(file, &doc)?;
+    Ok(true)
+}
+
+/// Takes Redline's entry out of `event`'s groups in `doc`, and the event if nothing is left;
+/// false: it was not there.
+fn take(doc: &mut Value, site: &HookSite, file: &Path, event: &str) -> Result<bool> {
+    let groups = groups(doc, event, file)?;
     let mut removed = false;
     groups.retain_mut(|group| {
         let Some(hooks) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
@@ -82,26 +174,36 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
         removed |= hooks.len() != before;
         !(hooks.is_empty() && before > 0)
     });
-    if !removed {
-        return Ok(false);
-    }
     if groups.is_empty() {
-        let event = site.event;
         if let Some(events) = doc.get_mut("hooks").and_then(Value::as_object_mut) {
             events.remove(event);
         }
     }
-    write(file, &doc)?;
-    Ok(true)
+    Ok(removed)
 }
 
 /// Redline's hook in `file`, if it is there.
 pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
+    find_at(site, file, site.event)
+}
+
+/// Redline's end-of-turn hook in `file`, if it is there.
+pub fn find_turn(site: &HookSite, file: &Path) -> Result<Option<Found>> {
+    match site.turn_event {
+        Some(event) => find_at(site, file, event),
+        None => Ok(None),
+    }
+}
+
+fn find_at(site: &HookSite, file: &Path, event: &str) -> Result<Option<Found>> {
     if !file.exists() {
         return Ok(None);
     }
     let mut doc = read(file)?;
-    let groups = groups(&mut doc, site, file)?;
+    if event != site.event && !has(&doc, event) {
+        return Ok(None);
+    }
+    let groups = groups(&mut doc, event, file)?;
     Ok(groups
         .iter()
         .filter_map(|g| g.get("hooks").and_then(Value::as_array))
@@ -126,14 +228,25 @@ pub struct HookStatus {
     pub current: bool,
     /// What the user still does in the CLI before it runs the hook.
     pub needs: Option<&'static str>,
+    /// The end-of-turn review is installed too (`--turn-review`).
+    pub turn_review: bool,
 }
 
 /// Where `site`'s hook stands in `file`, against the command `program` would install.
 pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<HookStatus> {
     let found = find(site, file)?;
-    let current = found.as_ref().is_some_and(|f| {
-        f.command == command(site, program) && f.timeout == Some(site.timeout_value())
+    let turn = find_turn(site, file)?;
+    let turn_review = turn.as_ref().is_some_and(|t| {
+        t.command == turn_command(site, program) && t.timeout == Some(site.timeout_value())
     });
+    let expected = match turn.is_some() {
+        true => command_recording(site, program),
+        false => command(site, program),
+    };
+    let current = (turn.is_none() || turn_review)
+        && found
+            .as_ref()
+            .is_some_and(|f| f.command == expected && f.timeout == Some(site.timeout_value()));
     Ok(HookStatus {
         cli: site.id,
         name: site.name,
@@ -141,6 +254,7 @@ pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<Ho
         needs: found.as_ref().and(site.trust),
         command: found.map(|f| f.command),
         current,
+        turn_review,
     })
 }
 
@@ -185,8 +299,8 @@ fn read(file: &Path) -> Result<Value> {
     }
 }
 
-/// The file's list of hook groups for the site's event, made if missing.
-fn groups<'a>(doc: &'a mut Value, site: &HookSite, file: &Path) -> Result<&'a mut Vec<Value>> {
+/// The file's list of hook groups for `event`, made if missing.
+fn groups<'a>(doc: &'a mut Value, event: &str, file: &Path) -> Result<&'a mut Vec<Value>> {
     let shape = |why: &str| Error::HookConfig {
         path: file.to_owned(),
         why: why.to_owned(),
@@ -200,10 +314,10 @@ fn groups<'a>(doc: &'a mut Value, site: &HookSite, file: &Path) -> Result<&'a mu
         .as_object_mut()
         .ok_or_else(|| shape("its `hooks` is not an object"))?;
     events
-        .entry(site.event)
+        .entry(event)
         .or_insert_with(|| json!([]))
         .as_array_mut()
-        .ok_or_else(|| shape(&format!("its `hooks.{}` is not a list", site.event)))
+        .ok_or_else(|| shape(&format!("its `hooks.{event}` is not a list")))
 }
 
 fn write(file: &Path, doc: &Value) -> Result<()> {

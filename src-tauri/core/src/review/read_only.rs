@@ -15,6 +15,17 @@ pub enum ReadOnly {
     NobodyWaits,
     /// A CLI's edit deletes the file: there is no text to edit, only the deletion to allow.
     Deletion { cli: String },
+    /// What a CLI's turn changed, start against now, shown at the end of the turn: nothing is
+    /// written; the answers are Done and Continue with instructions. `unrecorded`: files the
+    /// turn touched past the record's bounds, not shown.
+    Turn { cli: String, unrecorded: usize },
+}
+
+impl ReadOnly {
+    /// A turn review: its answers are Done and Continue with instructions.
+    pub fn is_turn(&self) -> bool {
+        matches!(self, ReadOnly::Turn { .. })
+    }
 }
 
 impl std::fmt::Display for ReadOnly {
@@ -41,6 +52,23 @@ impl std::fmt::Display for ReadOnly {
                 f,
                 "{cli} deletes this file: accept lets it, reject keeps the file."
             ),
+            ReadOnly::Turn { cli, unrecorded } => {
+                write!(
+                    f,
+                    "What {cli} changed this turn: the file at the turn's start, and now. Done \
+                     ends the turn; Continue with instructions… sends {cli} your words."
+                )?;
+                match unrecorded {
+                    0 => Ok(()),
+                    n => write!(
+                        f,
+                        " {n} more file(s) the turn touched are not shown: Redline records at \
+                         most {} files and {} MiB a turn.",
+                        crate::review::turn::MAX_TURN_FILES,
+                        crate::review::turn::MAX_TURN_BYTES / (1024 * 1024)
+                    ),
+                }
+            }
         }
     }
 }

@@ -26,6 +26,7 @@ mod missing;
 mod reviews;
 mod settings;
 mod status;
+pub mod turn;
 mod world;
 
 pub use world::World;
@@ -65,6 +66,8 @@ pub struct Instance {
     /// Codex CLI's IDE socket (one per user): its task, and the stop it obeys.
     codex_task: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     codex_stop: CancellationToken,
+    /// What each CLI session's turn has touched, for its end-of-turn review (`--turn-review`).
+    turns: crate::review::turn::Turns,
 }
 
 impl Instance {
@@ -103,6 +106,7 @@ impl Instance {
             settings: std::sync::RwLock::new(config.settings.clone()),
             codex_task: Default::default(),
             codex_stop: CancellationToken::new(),
+            turns: Default::default(),
         });
         for entry in config.workspaces.iter().filter(|w| w.enabled) {
             let mut state = instance.state.lock().await;

@@ -67,6 +67,7 @@ fn pending(n: usize) -> Vec<Summary> {
             read_only: None,
             can_mention: false,
             reason_heard: false,
+            turn: false,
         })
         .collect()
 }
