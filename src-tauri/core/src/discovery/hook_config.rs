@@ -174,7 +174,8 @@ fn take(doc: &mut Value, site: &HookSite, file: &Path, event: &str) -> Result<bo
         removed |= hooks.len() != before;
         !(hooks.is_empty() && before > 0)
     });
-    if groups.is_empty() {
+    // An event left empty by someone else stays as they wrote it.
+    if removed && groups.is_empty() {
         if let Some(events) = doc.get_mut("hooks").and_then(Value::as_object_mut) {
             events.remove(event);
         }
