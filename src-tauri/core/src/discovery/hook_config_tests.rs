@@ -152,7 +152,10 @@ fn the_end_of_turn_hook_goes_in_and_out_beside_anothers_and_an_empty_event_of_th
     assert_eq!(done, HookInstalled::Added);
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(doc["hooks"]["Stop"][0], theirs["hooks"]["Stop"][0]);
-    assert_eq!(doc["hooks"]["Stop"][1]["hooks"][0]["command"], turn.as_str());
+    assert_eq!(
+        doc["hooks"]["Stop"][1]["hooks"][0]["command"],
+        turn.as_str()
+    );
     let status = status(site, &file, program).unwrap();
     assert!(status.current && status.turn_review);
 

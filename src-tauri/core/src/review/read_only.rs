@@ -16,9 +16,9 @@ pub enum ReadOnly {
     /// A CLI's edit deletes the file: there is no text to edit, only the deletion to allow.
     Deletion { cli: String },
     /// What a CLI's turn changed, start against now, shown at the end of the turn: nothing is
-    /// written; the answers are Done and Continue with instructions. `unrecorded`: files the
-    /// turn touched past the record's bounds, not shown.
-    Turn { cli: String, unrecorded: usize },
+    /// written; the answers are Done and Continue with instructions. `not_shown`: files the
+    /// turn touched past the record's bounds or changed past the tabs one review shows.
+    Turn { cli: String, not_shown: usize },
 }
 
 impl ReadOnly {
@@ -52,18 +52,19 @@ impl std::fmt::Display for ReadOnly {
                 f,
                 "{cli} deletes this file: accept lets it, reject keeps the file."
             ),
-            ReadOnly::Turn { cli, unrecorded } => {
+            ReadOnly::Turn { cli, not_shown } => {
                 write!(
                     f,
                     "What {cli} changed this turn: the file at the turn's start, and now. Done \
                      ends the turn; Continue with instructions… sends {cli} your words."
                 )?;
-                match unrecorded {
+                match not_shown {
                     0 => Ok(()),
                     n => write!(
                         f,
-                        " {n} more file(s) the turn touched are not shown: Redline records at \
-                         most {} files and {} MiB a turn.",
+                        " {n} more file(s) the turn touched are not shown: a turn's review shows \
+                         at most {} files, of at most {} (and {} MiB) it records.",
+                        crate::review::quota::MAX_REVIEWS_PER_SESSION,
                         crate::review::turn::MAX_TURN_FILES,
                         crate::review::turn::MAX_TURN_BYTES / (1024 * 1024)
                     ),

@@ -8,6 +8,7 @@ use super::Instance;
 use crate::protocols::hook::patched::Patched;
 use crate::protocols::hook::turn::{self, TurnVerdict, CONTINUE_WITHOUT_WORDS};
 use crate::protocols::hook::{HookCall, HookCli};
+use crate::review::quota::MAX_REVIEWS_PER_SESSION;
 use crate::review::service::{Ask, Service};
 use crate::review::turn::TurnKey;
 use crate::review::{Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
@@ -119,10 +120,14 @@ impl Instance {
                 Err(e) => tracing::warn!("{path} is left out of the turn's review: {e}"),
             }
         }
-        let changes = record.changes(&now);
+        let mut changes = record.changes(&now);
         if changes.is_empty() {
             return Err(TurnVerdict::Done);
         }
+        // One review's tabs are bounded as any session's: the rest are counted, not shown.
+        let shown = changes.len().min(MAX_REVIEWS_PER_SESSION);
+        let past = changes.len() - shown;
+        changes.truncate(shown);
         let origin = Origin::Hook { run: run() };
         let who = asker(cli, pid).await;
         let (tx, decided) = mpsc::unbounded_channel();
@@ -132,7 +137,7 @@ impl Instance {
         };
         let read_only = ReadOnly::Turn {
             cli: cli.name().to_owned(),
-            unrecorded: record.unrecorded.len(),
+            not_shown: record.unrecorded.len() + past,
         };
         for c in changes {
             let tx = tx.clone();
