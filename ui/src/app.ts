@@ -72,7 +72,8 @@ export class ReviewWindow {
     this.reasonDialog = new ReasonDialog(q('.reason-backdrop'));
     this.tabs = new ReviewTabs(q('.tabs'), {
       select: (id) => this.select(id),
-      close: (id) => void this.reject(id),
+      // Closing a turn's tab is Done: a rejection would send the CLI on without words.
+      close: (id) => void (this.list.get(id)?.detail.turn ? this.accept(id) : this.reject(id)),
     });
     this.pane = new ReviewPane(q('.review'), {
       accept: () => void this.accept(),
@@ -241,6 +242,8 @@ export class ReviewWindow {
   async reject(id = this.list.selected, reason?: string): Promise<void> {
     const review = this.list.get(id);
     if (!review || review.busy || id === null) return;
+    // A turn is only continued with the user's words.
+    if (review.detail.turn && reason === undefined) return this.rejectWithReason(id);
     await this.decide(review, 'reject', () => ipc.reviewReject(id, reason));
   }
 
@@ -249,7 +252,10 @@ export class ReviewWindow {
     const review = this.list.get(id);
     if (!review || review.busy) return;
     const reason = await this.reasonDialog.ask(reasonAsk(review));
-    if (reason !== null) await this.reject(id, review.detail.reasonHeard ? reason : undefined);
+    if (reason === null) return;
+    // A turn goes on only with words: a blank answer asks again.
+    if (review.detail.turn && reason.trim() === '') return this.rejectWithReason(id);
+    await this.reject(id, review.detail.reasonHeard ? reason : undefined);
   }
 
   /** Sends the decision after the edits before it; the review leaves the window once it is taken. */
