@@ -103,10 +103,10 @@ test('a two-file turn is one read-only review, and "Continue with instructions�
     await windowShot(d, win, shot);
     t.diagnostic(`screenshot ${shot}`);
 
-    // "Continue with instructions…" from the keyboard alone.
-    const content = await wd.waitFor('.cm-merge-b .cm-content');
-    await wd.click(content);
-    await wd.sendKeys(content, `${Key.Control}${Key.Alt}r${Key.Alt}${Key.Control}`);
+    // "Continue with instructions…" from the keyboard alone, the focus on the selected tab (the
+    // read-only diff takes no focus).
+    const tab = await wd.waitFor('.tab[aria-selected="true"]');
+    await wd.sendKeys(tab, `${Key.Control}${Key.Alt}r${Key.Alt}${Key.Control}`);
     const text = await wd.waitFor('.reason-backdrop textarea');
     const title = await wd.execute("return document.querySelector('.reason-dialog h2').textContent");
     assert.equal(title, 'Continue Codex CLI');

@@ -33,7 +33,9 @@ export interface ReasonAsk {
 /** What the dialog says of `review`. */
 export function reasonAsk(review: Review): ReasonAsk {
   const d = review.detail;
-  return { file: baseName(d.relativePath), client: clientLabel(d.client), heard: d.reasonHeard, turn: d.turn };
+  // A turn is continued by the CLI itself, named as its hook's site names it.
+  const client = d.turn ? d.client.name : clientLabel(d.client);
+  return { file: baseName(d.relativePath), client, heard: d.reasonHeard, turn: d.turn };
 }
 
 /** The note under the text: where the reason goes, or that it goes nowhere. */

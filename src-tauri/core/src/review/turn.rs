@@ -11,6 +11,8 @@ pub const MAX_TURN_FILES: usize = 100;
 pub const MAX_TURN_BYTES: usize = 64 * 1024 * 1024;
 /// The most sessions with a turn recorded at once; a new one drops the longest untouched.
 pub const MAX_TURN_SESSIONS: usize = 16;
+/// The most text all sessions' turns keep together (128 MiB): a file past it is not shown.
+pub const MAX_TURNS_BYTES: usize = 128 * 1024 * 1024;
 /// The most names of files not recorded kept for the message saying how many there were.
 const MAX_UNRECORDED_NAMES: usize = 10_000;
 
@@ -118,6 +120,7 @@ impl Turns {
                 done.evicted = Some(k);
             }
         }
+        let key_of = key.clone();
         let record = inner.turns.entry(key).or_insert_with(|| Turn {
             turn: turn.map(str::to_owned),
             cwd,
@@ -127,13 +130,23 @@ impl Turns {
             touched: tick,
         });
         record.touched = tick;
+        let others = inner
+            .turns
+            .iter()
+            .filter(|(k, _)| **k != key_of)
+            .map(|(_, t)| t.bytes)
+            .sum::<usize>();
+        let Some(record) = inner.turns.get_mut(&key_of) else {
+            return done;
+        };
         for (path, start) in files {
             if record.files.iter().any(|(p, _)| *p == path) {
                 continue;
             }
             let size = start.as_ref().map_or(0, String::len);
             let full = record.files.len() >= MAX_TURN_FILES
-                || record.bytes.saturating_add(size) > MAX_TURN_BYTES;
+                || record.bytes.saturating_add(size) > MAX_TURN_BYTES
+                || others.saturating_add(record.bytes + size) > MAX_TURNS_BYTES;
             if full {
                 if record.unrecorded.len() < MAX_UNRECORDED_NAMES {
                     record.unrecorded.insert(path.clone());

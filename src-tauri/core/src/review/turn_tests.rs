@@ -108,3 +108,18 @@ fn files_past_the_bound_are_named_as_unrecorded_and_sessions_past_it_drop_the_ol
     assert_eq!(turns.len(), MAX_TURN_SESSIONS);
     assert!(turns.take(&key("0"), None).is_some());
 }
+
+#[test]
+fn all_sessions_together_keep_at_most_the_total_bound_of_text() {
+    let turns = Turns::default();
+    let part = "z".repeat(MAX_TURNS_BYTES / 2 - 1);
+    for s in ["a", "b"] {
+        let done = turns.touch(key(s), None, "/w".into(), [(String::from("/w/f"), Some(part.clone()))]);
+        assert!(done.unrecorded.is_empty());
+    }
+    let done = turns.touch(key("c"), None, "/w".into(), [(String::from("/w/f"), Some(part))]);
+    assert_eq!(done.unrecorded, ["/w/f"]);
+    // A session's own text counts once: its next small file still fits.
+    let done = turns.touch(key("a"), None, "/w".into(), [file("/w/g", Some("x"))]);
+    assert!(done.unrecorded.is_empty());
+}
