@@ -72,7 +72,6 @@ export class ReviewWindow {
     this.reasonDialog = new ReasonDialog(q('.reason-backdrop'));
     this.tabs = new ReviewTabs(q('.tabs'), {
       select: (id) => this.select(id),
-      // Closing a turn's tab is Done: a rejection would send the CLI on without words.
       close: (id) => void (this.list.get(id)?.detail.turn ? this.accept(id) : this.reject(id)),
     });
     this.pane = new ReviewPane(q('.review'), {
@@ -242,8 +241,7 @@ export class ReviewWindow {
   async reject(id = this.list.selected, reason?: string): Promise<void> {
     const review = this.list.get(id);
     if (!review || review.busy || id === null) return;
-    // A turn is only continued with the user's words.
-    if (review.detail.turn && reason === undefined) return this.rejectWithReason(id);
+    if (review.detail.turn && reason === undefined) return this.rejectWithReason(id); // only with words
     await this.decide(review, 'reject', () => ipc.reviewReject(id, reason));
   }
 
@@ -252,10 +250,7 @@ export class ReviewWindow {
     const review = this.list.get(id);
     if (!review || review.busy) return;
     const reason = await this.reasonDialog.ask(reasonAsk(review));
-    if (reason === null) return;
-    // A turn goes on only with words: a blank answer asks again.
-    if (review.detail.turn && reason.trim() === '') return this.rejectWithReason(id);
-    await this.reject(id, review.detail.reasonHeard ? reason : undefined);
+    if (reason !== null) await this.reject(id, review.detail.reasonHeard ? reason : undefined);
   }
 
   /** Sends the decision after the edits before it; the review leaves the window once it is taken. */

@@ -53,6 +53,8 @@ export function reasonNote({ client, heard, turn }: Pick<ReasonAsk, 'client' | '
  */
 export class ReasonDialog {
   private resolve: ((reason: string | null) => void) | null = null;
+  /** Asking what a CLI's turn goes on with: only words can send it on. */
+  private turn = false;
   private returnFocus: HTMLElement | null = null;
   private readonly text: HTMLTextAreaElement;
   private readonly box: HTMLElement;
@@ -62,7 +64,7 @@ export class ReasonDialog {
     this.box = backdrop.querySelector<HTMLElement>('.dialog')!;
     backdrop.addEventListener('click', (e) => {
       const answer = (e.target as HTMLElement).closest<HTMLElement>('[data-answer]')?.dataset.answer;
-      if (answer) this.answer(answer === 'reject' ? this.text.value : null);
+      if (answer) this.send(answer === 'reject' ? this.text.value : null);
     });
     backdrop.addEventListener('keydown', (e) => this.onKey(e));
   }
@@ -77,7 +79,7 @@ export class ReasonDialog {
       const first = this.resolve!;
       this.resolve = (v) => { first(v); res(v); };
     });
-    const turn = about.turn === true;
+    const turn = this.turn = about.turn === true;
     this.backdrop.querySelector<HTMLElement>('.reason-file')!.textContent = turn ? about.client : about.file;
     this.backdrop.querySelector<HTMLElement>('.reason-verb')!.textContent = turn ? 'Continue' : 'Reject';
     this.backdrop.querySelector<HTMLElement>('.reason-label')!.textContent = turn
@@ -109,7 +111,7 @@ export class ReasonDialog {
     const send = e.key === 'Enter' && !e.altKey && (mod || (e.target === this.text && !e.shiftKey));
     if (send && !e.isComposing) {
       e.preventDefault();
-      this.answer(this.text.value);
+      this.send(this.text.value);
     } else if (e.key === 'Tab') {
       this.trapTab(e);
     }
@@ -128,6 +130,15 @@ export class ReasonDialog {
       e.preventDefault();
       first.focus();
     }
+  }
+
+  /** A blank answer to a turn keeps the question open: the turn is only continued with words. */
+  private send(reason: string | null): void {
+    if (this.turn && reason !== null && reason.trim() === '') {
+      this.text.focus();
+      return;
+    }
+    this.answer(reason);
   }
 
   private answer(reason: string | null): void {

@@ -41,7 +41,7 @@ describe('turn review', () => {
     expect(backend.named('review_accept')).toHaveLength(0);
   });
 
-  test('a blank answer asks again; Done and closing a tab accept, never continue without words', async () => {
+  test('a blank answer keeps the question open; Done and closing a tab accept, never continue without words', async () => {
     const backend = fakeBackend([turnOf(1, 'a.rs'), turnOf(2, 'b.rs')]);
     const { root } = await mount();
     q<HTMLButtonElement>(root, '.actions .reject-reason').click();

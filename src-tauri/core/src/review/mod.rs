@@ -14,7 +14,7 @@ pub mod original;
 pub(crate) mod outcome;
 pub(crate) mod pending;
 pub(crate) mod queue;
-pub mod quota;
+pub(crate) mod quota;
 pub mod read_only;
 pub mod reason;
 pub(crate) mod registry;

@@ -64,7 +64,7 @@ impl std::fmt::Display for ReadOnly {
                         f,
                         " {n} more file(s) the turn touched are not shown: a turn's review shows \
                          at most {} files, of at most {} (and {} MiB) it records.",
-                        crate::review::quota::MAX_REVIEWS_PER_SESSION,
+                        crate::review::turn::MAX_TURN_TABS,
                         crate::review::turn::MAX_TURN_FILES,
                         crate::review::turn::MAX_TURN_BYTES / (1024 * 1024)
                     ),

@@ -9,6 +9,9 @@ use std::sync::Mutex;
 pub const MAX_TURN_FILES: usize = 100;
 /// The most text one turn keeps of its files' starts (64 MiB); a file past it is not shown.
 pub const MAX_TURN_BYTES: usize = 64 * 1024 * 1024;
+/// The most tabs one turn's review opens (no more than a session may queue: `quota`); the rest
+/// are counted in its banner.
+pub const MAX_TURN_TABS: usize = 16;
 /// The most sessions with a turn recorded at once; a new one drops the longest untouched.
 pub const MAX_TURN_SESSIONS: usize = 16;
 /// The most text all sessions' turns keep together (128 MiB): a file past it is not shown.

@@ -114,12 +114,27 @@ fn all_sessions_together_keep_at_most_the_total_bound_of_text() {
     let turns = Turns::default();
     let part = "z".repeat(MAX_TURNS_BYTES / 2 - 1);
     for s in ["a", "b"] {
-        let done = turns.touch(key(s), None, "/w".into(), [(String::from("/w/f"), Some(part.clone()))]);
+        let done = turns.touch(
+            key(s),
+            None,
+            "/w".into(),
+            [(String::from("/w/f"), Some(part.clone()))],
+        );
         assert!(done.unrecorded.is_empty());
     }
-    let done = turns.touch(key("c"), None, "/w".into(), [(String::from("/w/f"), Some(part))]);
+    let done = turns.touch(
+        key("c"),
+        None,
+        "/w".into(),
+        [(String::from("/w/f"), Some(part))],
+    );
     assert_eq!(done.unrecorded, ["/w/f"]);
     // A session's own text counts once: its next small file still fits.
     let done = turns.touch(key("a"), None, "/w".into(), [file("/w/g", Some("x"))]);
     assert!(done.unrecorded.is_empty());
+}
+
+#[test]
+fn a_turns_review_opens_no_more_tabs_than_a_session_may_queue() {
+    assert!(MAX_TURN_TABS <= crate::review::quota::MAX_REVIEWS_PER_SESSION);
 }

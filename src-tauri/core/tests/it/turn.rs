@@ -7,8 +7,7 @@ use crate::common::{eventually, start, Fixture, WAIT};
 use crate::editor::serve_control;
 use redline_core::protocols::hook::turn::TurnVerdict;
 use redline_core::protocols::hook::{HookCall, HookCli};
-use redline_core::review::quota::MAX_REVIEWS_PER_SESSION;
-use redline_core::review::turn::MAX_TURN_FILES;
+use redline_core::review::turn::{MAX_TURN_FILES, MAX_TURN_TABS};
 use redline_core::runtime::control::{self, Request};
 use redline_core::runtime::window::link;
 use redline_core::runtime::window::message::{Call, Down};
@@ -213,15 +212,12 @@ async fn nothing_changed_or_unrecorded_ends_the_turn_at_once_and_a_big_turn_says
         input: stop,
         record_turn: false,
     };
-    let waiting = f
-        .instance
-        .turn_review(call, None)
-        .await
-        .ok()
-        .expect("a turn review");
-    assert_eq!(waiting.ids().len(), MAX_REVIEWS_PER_SESSION);
+    let Ok(waiting) = f.instance.turn_review(call, None).await else {
+        panic!("a turn review");
+    };
+    assert_eq!(waiting.ids().len(), MAX_TURN_TABS);
     let said = f.instance.details()[0].read_only.clone().unwrap();
-    let past = n - MAX_REVIEWS_PER_SESSION;
+    let past = n - MAX_TURN_TABS;
     assert!(
         said.contains(&format!(
             "{past} more file(s) the turn touched are not shown"

@@ -8,9 +8,9 @@ use super::Instance;
 use crate::protocols::hook::patched::Patched;
 use crate::protocols::hook::turn::{self, TurnVerdict, CONTINUE_WITHOUT_WORDS};
 use crate::protocols::hook::{HookCall, HookCli};
-use crate::review::quota::MAX_REVIEWS_PER_SESSION;
 use crate::review::service::{Ask, Service};
 use crate::review::turn::TurnKey;
+use crate::review::turn::MAX_TURN_TABS;
 use crate::review::{Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -125,7 +125,7 @@ impl Instance {
             return Err(TurnVerdict::Done);
         }
         // One review's tabs are bounded as any session's: the rest are counted, not shown.
-        let shown = changes.len().min(MAX_REVIEWS_PER_SESSION);
+        let shown = changes.len().min(MAX_TURN_TABS);
         let past = changes.len() - shown;
         changes.truncate(shown);
         let origin = Origin::Hook { run: run() };
