@@ -35,6 +35,9 @@ impl Instance {
         texts: &HashMap<String, Option<String>>,
         planned: &[Patched],
     ) {
+        if turn::event(cli).is_none() {
+            return;
+        }
         let Some(of) = turn::of(cli, input) else {
             tracing::warn!(
                 "{}'s hook named no session: its turn is not recorded",
