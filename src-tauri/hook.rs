@@ -4,6 +4,7 @@
 use crate::args::HookArgs;
 use crate::output::{errln, out};
 use redline_core::platform::dirs::Dirs;
+use redline_core::protocols::hook::turn::{self, TurnVerdict};
 use redline_core::protocols::hook::{self, HookCall, HookVerdict};
 use redline_core::runtime::control::{self, Request, MAX_REQUEST_BYTES};
 use redline_core::Error;
@@ -12,6 +13,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 pub async fn run(dirs: &Dirs, a: HookArgs) -> ExitCode {
+    if a.turn_review {
+        return turn_review(dirs, &a).await;
+    }
     let (input, verdict) = match input() {
         Ok(input) => (input.clone(), ask(dirs, &a, input).await),
         Err(why) => (serde_json::Value::Null, HookVerdict::Pass { why }),
@@ -35,7 +39,11 @@ fn input() -> Result<serde_json::Value, String> {
 }
 
 async fn ask(dirs: &Dirs, a: &HookArgs, input: serde_json::Value) -> HookVerdict {
-    let req = Request::Hook(HookCall { cli: a.cli, input });
+    let req = Request::Hook(HookCall {
+        cli: a.cli,
+        input,
+        record_turn: a.record_turn,
+    });
     let call = control::call(dirs, &req);
     // The CLI killed outright leaves its hook running (Codex starts it in a session of its own):
     // the hook ends with it, and the dropped connection withdraws the review.
@@ -76,6 +84,45 @@ async fn ask(dirs: &Dirs, a: &HookArgs, input: serde_json::Value) -> HookVerdict
             why: format!("{e}; {}'s own approval runs", a.cli.name()),
         },
     }
+}
+
+/// The end of the turn: the user's answer on the turn's changes in the CLI's words; with no
+/// Redline to ask (or nothing changed), the turn ends as it would.
+async fn turn_review(dirs: &Dirs, a: &HookArgs) -> ExitCode {
+    let verdict = match input() {
+        Ok(input) => {
+            let req = Request::TurnReview(HookCall {
+                cli: a.cli,
+                input,
+                record_turn: false,
+            });
+            let asked = async {
+                tokio::select! {
+                    answered = control::call(dirs, &req) => answered,
+                    () = orphaned() => Err(Error::Control("the CLI that ran this hook is gone".into())),
+                }
+            };
+            match asked.await {
+                Ok(v) => serde_json::from_value(v).unwrap_or_else(|e| TurnVerdict::Pass {
+                    why: format!("Redline answered something this hook cannot read ({e})"),
+                }),
+                Err(Error::NotRunning) => TurnVerdict::Pass {
+                    why: "Redline is not running, so this turn's changes are not reviewed there"
+                        .into(),
+                },
+                Err(e) => TurnVerdict::Pass {
+                    why: format!("{e}; the turn's changes are not reviewed"),
+                },
+            }
+        }
+        Err(why) => TurnVerdict::Pass { why },
+    };
+    let answer = turn::answer(a.cli, &verdict);
+    if let Some(line) = &answer.stderr {
+        errln!("{line}");
+    }
+    out!("{}", answer.stdout);
+    ExitCode::from(answer.exit)
 }
 
 /// Resolves once this process's parent is gone (it was reparented); never where that cannot be

@@ -10,15 +10,30 @@ pub struct HookArgs {
     /// after which some CLIs go on with the edit.
     #[arg(long, value_name = "SECS")]
     pub deny_after: Option<u64>,
+    /// Also record the files the edit touches, as they are before it, for the review at the end
+    /// of the turn (`redline hooks install CLI --turn-review` sets it).
+    #[arg(long, conflicts_with = "turn_review")]
+    pub record_turn: bool,
+    /// Run as the CLI's end-of-turn hook (Codex and Claude Code `Stop`, Gemini CLI
+    /// `AfterAgent`): show every file the turn changed, and answer Done or Continue with the
+    /// user's instructions.
+    #[arg(long)]
+    pub turn_review: bool,
 }
 
 #[derive(Subcommand)]
 pub enum HooksCmd {
     /// Add `redline hook CLI` to the CLI's hook config, beside any other hook (again: no change).
-    #[command(after_long_help = "Example:\n  redline hooks install codex")]
+    #[command(
+        after_long_help = "Examples:\n  redline hooks install codex\n  redline hooks install claude --turn-review"
+    )]
     Install {
         /// The CLI: codex, claude, gemini, qwen, copilot, kiro, cursor or opencode.
         cli: redline_core::protocols::hook::HookCli,
+        /// Also review each turn's changes together at its end (codex, claude, gemini), with
+        /// Done or Continue with instructions for the model.
+        #[arg(long)]
+        turn_review: bool,
     },
     /// Take Redline's hook out of the CLI's hook config, leaving every other hook.
     #[command(after_long_help = "Example:\n  redline hooks uninstall codex")]

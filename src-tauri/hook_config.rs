@@ -11,11 +11,14 @@ use std::path::PathBuf;
 pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
     let program = program()?;
     match cmd {
-        HooksCmd::Install { cli } => {
+        HooksCmd::Install { cli, turn_review } => {
             let site = cli.site();
             let file = dirs.locate(&site.config);
-            let command = config::command(site, &program);
-            let done = config::install(site, &file, &program)?;
+            let command = match turn_review {
+                true => config::command_recording(site, &program),
+                false => config::command(site, &program),
+            };
+            let done = config::install_for(site, &file, &program, turn_review)?;
             let verb = match done {
                 HookInstalled::Already => "already in",
                 HookInstalled::Added => "added to",
@@ -40,6 +43,13 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
                      it after {} minutes, before that",
                     site.name,
                     after / 60
+                );
+            }
+            if let (true, Some(event)) = (turn_review, site.turn_event) {
+                let turn = config::turn_command(site, &program);
+                outln!(
+                    "and at the end of each turn ({event}: {turn}) shows the turn's changes, \
+                     answered Done or Continue with instructions"
                 );
             }
             if let Some(needs) = site.trust.filter(|_| done != HookInstalled::Already) {
@@ -82,9 +92,13 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
                         s.cli
                     ),
                     Some(_) => outln!(
-                        "{}: installed in {}{}",
+                        "{}: installed in {}{}{}",
                         s.name,
                         s.file.display(),
+                        match s.turn_review {
+                            true => ", with the end-of-turn review",
+                            false => "",
+                        },
                         s.needs
                             .map(|n| format!("; if not done yet: {n}"))
                             .unwrap_or_default()

@@ -980,3 +980,259 @@ fn hooks_install_opencode_writes_redlines_own_plugin_once_and_never_touches_anot
         assert_eq!(std::fs::read_to_string(&file).unwrap(), theirs);
     }
 }
+
+/// An end-of-turn hook's input: Claude Code's `Stop` (Codex's adds `turn_id`; Gemini CLI's
+/// `AfterAgent` `prompt` and `prompt_response`).
+fn stop_input(cwd: &Path, session: &str, again: bool) -> String {
+    json!({
+        "session_id": session, "transcript_path": "/dev/null", "cwd": cwd,
+        "hook_event_name": "Stop", "stop_hook_active": again,
+    })
+    .to_string()
+}
+
+/// Runs one pre-edit hook and accepts its one review; the CLI then writes `after`, as it would.
+fn edit_accepted(env: &Env, args: &[&str], input: &str, file: &Path, after: &str) {
+    let running = hook(env, args, input);
+    let list = until_reviews(env, |l| l.len() == 1);
+    let name = file.file_name().unwrap().to_str().unwrap();
+    env.ok(&["review", "accept", &id_of(&list, name).to_string()]);
+    let out = running.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    std::fs::write(file, after).unwrap();
+}
+
+#[test]
+fn a_turns_files_are_shown_start_against_now_and_continue_blocks_with_the_users_words() {
+    let env = Env::new();
+    let ws = env.ws();
+    let (a, b) = (ws.join("a.py"), ws.join("b.py"));
+    std::fs::write(&a, "x = 1\n").unwrap();
+    let child = serving(&env);
+    let claude = ["claude", "--record-turn"];
+
+    // Two edits of a.py in one turn: its start is the text before the first; b.py is new.
+    let edit = json!({ "file_path": a, "old_string": "x = 1", "new_string": "x = 2" });
+    edit_accepted(&env, &claude, &tool_input(&ws, "Edit", edit), &a, "x = 2\n");
+    let edit = json!({ "file_path": a, "old_string": "x = 2", "new_string": "x = 3" });
+    edit_accepted(&env, &claude, &tool_input(&ws, "Edit", edit), &a, "x = 3\n");
+    let write = json!({ "file_path": b, "content": "b = 1\n" });
+    edit_accepted(
+        &env,
+        &claude,
+        &tool_input(&ws, "Write", write),
+        &b,
+        "b = 1\n",
+    );
+
+    let running = hook(
+        &env,
+        &["claude", "--turn-review"],
+        &stop_input(&ws, "s", false),
+    );
+    let list = until_reviews(&env, |l| l.len() == 2);
+    assert!(list
+        .iter()
+        .all(|r| r["turn"] == true && r["readOnly"].is_string()));
+    let shown = env.ok(&["review", "show", &id_of(&list, "a.py").to_string()]);
+    assert!(
+        shown.contains("-x = 1") && shown.contains("+x = 3") && !shown.contains("x = 2"),
+        "{shown}"
+    );
+    assert!(list
+        .iter()
+        .any(|r| r["newFile"] == true && r["filePath"].as_str().unwrap().ends_with("b.py")));
+    env.ok(&[
+        "review",
+        "reject",
+        &id_of(&list, "b.py").to_string(),
+        "--reason",
+        "Also add a test for b",
+    ]);
+    let out = running.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v,
+        json!({ "decision": "block", "reason": "Also add a test for b" })
+    );
+    until_reviews(&env, |l| l.is_empty());
+    // Nothing was written by Redline.
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), "x = 3\n");
+
+    // The model goes on (stop_hook_active): the record started over, so only what it changes
+    // since is shown, and Done ends the turn with nothing said.
+    let write = json!({ "file_path": ws.join("b_test.py"), "content": "assert b\n" });
+    edit_accepted(
+        &env,
+        &claude,
+        &tool_input(&ws, "Write", write),
+        &ws.join("b_test.py"),
+        "assert b\n",
+    );
+    let running = hook(
+        &env,
+        &["claude", "--turn-review"],
+        &stop_input(&ws, "s", true),
+    );
+    let list = until_reviews(&env, |l| l.len() == 1);
+    env.ok(&["review", "accept", &id_of(&list, "b_test.py").to_string()]);
+    let out = running.wait_with_output().unwrap();
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
+    stop(&env, child);
+}
+
+#[test]
+fn nothing_changed_or_nothing_recorded_ends_the_turn_at_once_and_no_redline_passes() {
+    let env = Env::new();
+    let ws = env.ws();
+    let a = ws.join("a.py");
+    std::fs::write(&a, "x = 1\n").unwrap();
+    let stop_now = |args: &[&str], session: &str| {
+        let out = hook(&env, args, &stop_input(&ws, session, false))
+            .wait_with_output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (said, err) = stop_now(&["claude", "--turn-review"], "s");
+    assert!(
+        said.is_empty() && err.contains("not running") && err.lines().count() == 1,
+        "{err}"
+    );
+
+    let child = serving(&env);
+    // Edited, then put back as it was: nothing to show.
+    let edit = json!({ "file_path": a, "old_string": "x = 1", "new_string": "x = 2" });
+    edit_accepted(
+        &env,
+        &["claude", "--record-turn"],
+        &tool_input(&ws, "Edit", edit.clone()),
+        &a,
+        "x = 2\n",
+    );
+    std::fs::write(&a, "x = 1\n").unwrap();
+    assert_eq!(stop_now(&["claude", "--turn-review"], "s").0, "");
+    // Without --record-turn nothing is kept: the turn's end shows nothing.
+    edit_accepted(
+        &env,
+        &["claude"],
+        &tool_input(&ws, "Edit", edit),
+        &a,
+        "x = 2\n",
+    );
+    assert_eq!(stop_now(&["claude", "--turn-review"], "s").0, "");
+    assert!(env
+        .json(&["review", "list", "--json"])
+        .as_array()
+        .unwrap()
+        .is_empty());
+    stop(&env, child);
+}
+
+#[test]
+fn codex_turns_are_kept_by_turn_id_and_its_stop_is_answered_with_a_block() {
+    let env = Env::new();
+    let ws = env.ws();
+    std::fs::write(ws.join("a.txt"), "x\n").unwrap();
+    let child = serving(&env);
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\n*** End Patch\n";
+    edit_accepted(
+        &env,
+        &["codex", "--record-turn"],
+        &input(&ws, patch),
+        &ws.join("a.txt"),
+        "y\n",
+    );
+    // A Stop of another turn of the session: the record is of an earlier one, shown nowhere.
+    let stop = |turn: &str| {
+        let v = json!({ "session_id": "019a-session", "turn_id": turn, "cwd": ws,
+            "hook_event_name": "Stop", "model": "gpt-5.5", "permission_mode": "default",
+            "stop_hook_active": false, "transcript_path": null, "last_assistant_message": "done" });
+        hook(&env, &["codex", "--turn-review"], &v.to_string())
+    };
+    let out = stop("turn-2").wait_with_output().unwrap();
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
+
+    edit_accepted(
+        &env,
+        &["codex", "--record-turn"],
+        &input(
+            &ws,
+            "*** Begin Patch\n*** Update File: a.txt\n@@\n-y\n+z\n*** End Patch\n",
+        ),
+        &ws.join("a.txt"),
+        "z\n",
+    );
+    let running = stop("turn-1");
+    let list = until_reviews(&env, |l| l.len() == 1);
+    env.ok(&[
+        "review",
+        "reject",
+        &id_of(&list, "a.txt").to_string(),
+        "--reason",
+        "rename it",
+    ]);
+    let v: Value = serde_json::from_slice(&running.wait_with_output().unwrap().stdout).unwrap();
+    assert_eq!(v, json!({ "decision": "block", "reason": "rename it" }));
+    super::local_review::stop(&env, child);
+}
+
+#[test]
+fn hooks_install_turn_review_adds_the_end_of_turn_hook_and_without_it_takes_it_out() {
+    let env = Env::new();
+    let file = env.root.join("home/.codex/hooks.json");
+    let said = env.ok(&["hooks", "install", "codex", "--turn-review"]);
+    assert!(said.contains("end of each turn"), "{said}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let pre = &doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"];
+    assert_eq!(
+        pre.as_str(),
+        Some(format!("{} hook codex --deny-after 3540 --record-turn", super::BIN).as_str())
+    );
+    let stop = &doc["hooks"]["Stop"][0];
+    assert_eq!(stop.get("matcher"), None);
+    assert_eq!(
+        stop["hooks"][0]["command"].as_str(),
+        Some(format!("{} hook codex --turn-review", super::BIN).as_str())
+    );
+    let status = env.json(&["hooks", "status", "--json"]);
+    assert_eq!(
+        (&status[0]["current"], &status[0]["turnReview"]),
+        (&json!(true), &json!(true))
+    );
+    assert!(env
+        .ok(&["hooks", "status"])
+        .contains("with the end-of-turn review"));
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(env
+        .ok(&["hooks", "install", "codex", "--turn-review"])
+        .contains("already in"));
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+
+    // Without --turn-review: the Stop entry goes, and the pre-edit hook records nothing.
+    assert!(env
+        .ok(&["hooks", "install", "codex"])
+        .contains("updated in"));
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc["hooks"].get("Stop"), None);
+    assert!(!doc.to_string().contains("record-turn"));
+
+    env.ok(&["hooks", "install", "gemini", "--turn-review"]);
+    let gemini = env.root.join("home/.gemini/settings.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&gemini).unwrap()).unwrap();
+    assert_eq!(
+        doc["hooks"]["AfterAgent"][0]["hooks"][0]["timeout"],
+        3_600_000
+    );
+    env.ok(&["hooks", "uninstall", "gemini"]);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&gemini).unwrap()).unwrap();
+    assert_eq!(doc, json!({ "hooks": {} }));
+
+    let out = env.run(&["hooks", "install", "qwen", "--turn-review"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not review Qwen Code's turns"));
+}

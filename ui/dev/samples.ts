@@ -163,6 +163,7 @@ export function review(
     canMention: client[0] === 'Claude Code',
     // As the core says of the IDE protocols: none carries a rejection's reason.
     reasonHeard: false,
+    turn: false,
   };
 }
 

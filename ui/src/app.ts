@@ -72,7 +72,7 @@ export class ReviewWindow {
     this.reasonDialog = new ReasonDialog(q('.reason-backdrop'));
     this.tabs = new ReviewTabs(q('.tabs'), {
       select: (id) => this.select(id),
-      close: (id) => void this.reject(id),
+      close: (id) => void (this.list.get(id)?.detail.turn ? this.accept(id) : this.reject(id)),
     });
     this.pane = new ReviewPane(q('.review'), {
       accept: () => void this.accept(),
@@ -241,6 +241,7 @@ export class ReviewWindow {
   async reject(id = this.list.selected, reason?: string): Promise<void> {
     const review = this.list.get(id);
     if (!review || review.busy || id === null) return;
+    if (review.detail.turn && reason === undefined) return this.rejectWithReason(id); // only with words
     await this.decide(review, 'reject', () => ipc.reviewReject(id, reason));
   }
 

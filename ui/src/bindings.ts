@@ -64,7 +64,12 @@ canMention: boolean,
  * Whoever asked hears a rejection's reason ("Reject with reason…" says so when not: the
  * IDE protocols carry none).
  */
-reasonHeard: boolean, };
+reasonHeard: boolean, 
+/**
+ * The end of a CLI's turn: its answers are Done and Continue with instructions (a
+ * rejection whose reason the CLI goes on with).
+ */
+turn: boolean, };
 
 export type Outcome = "accepted" | "rejected" | "closed" | "dismissed";
 

@@ -7,7 +7,7 @@ export const MAX_REASON_CHARS = 2000;
 export const REASON_DIALOG_HTML = `
 <div class="backdrop reason-backdrop" hidden>
   <div class="dialog reason-dialog" role="dialog" aria-modal="true" aria-labelledby="reason-title" aria-describedby="reason-note">
-    <h2 id="reason-title">Reject <span class="reason-file"></span></h2>
+    <h2 id="reason-title"><span class="reason-verb">Reject</span> <span class="reason-file"></span></h2>
     <label for="reason-text" class="reason-label">Why? Say what to do instead:</label>
     <textarea id="reason-text" rows="4" maxlength="${MAX_REASON_CHARS}" spellcheck="true"></textarea>
     <p id="reason-note" class="reason-note"></p>
@@ -26,16 +26,21 @@ export interface ReasonAsk {
   client: string;
   /** Whoever asked hears the reason (`reasonHeard`); if not, the dialog says it is not sent. */
   heard: boolean;
+  /** The end of a CLI's turn: the text is the CLI's next instruction, not a rejection's reason. */
+  turn?: boolean;
 }
 
 /** What the dialog says of `review`. */
 export function reasonAsk(review: Review): ReasonAsk {
   const d = review.detail;
-  return { file: baseName(d.relativePath), client: clientLabel(d.client), heard: d.reasonHeard };
+  // A turn is continued by the CLI itself, named as its hook's site names it.
+  const client = d.turn ? d.client.name : clientLabel(d.client);
+  return { file: baseName(d.relativePath), client, heard: d.reasonHeard, turn: d.turn };
 }
 
 /** The note under the text: where the reason goes, or that it goes nowhere. */
-export function reasonNote({ client, heard }: Pick<ReasonAsk, 'client' | 'heard'>): string {
+export function reasonNote({ client, heard, turn }: Pick<ReasonAsk, 'client' | 'heard' | 'turn'>): string {
+  if (turn) return `Sent to ${client} as your next instruction: it goes on with this turn. Enter sends, Shift+Enter starts a new line.`;
   return heard
     ? `Told with the rejection to ${client}. Enter rejects, Shift+Enter starts a new line.`
     : `The protocol of ${client} carries no reason: the proposal is rejected, but the reason is not sent.`;
@@ -48,6 +53,8 @@ export function reasonNote({ client, heard }: Pick<ReasonAsk, 'client' | 'heard'
  */
 export class ReasonDialog {
   private resolve: ((reason: string | null) => void) | null = null;
+  /** Asking what a CLI's turn goes on with: only words can send it on. */
+  private turn = false;
   private returnFocus: HTMLElement | null = null;
   private readonly text: HTMLTextAreaElement;
   private readonly box: HTMLElement;
@@ -57,7 +64,7 @@ export class ReasonDialog {
     this.box = backdrop.querySelector<HTMLElement>('.dialog')!;
     backdrop.addEventListener('click', (e) => {
       const answer = (e.target as HTMLElement).closest<HTMLElement>('[data-answer]')?.dataset.answer;
-      if (answer) this.answer(answer === 'reject' ? this.text.value : null);
+      if (answer) this.send(answer === 'reject' ? this.text.value : null);
     });
     backdrop.addEventListener('keydown', (e) => this.onKey(e));
   }
@@ -72,7 +79,15 @@ export class ReasonDialog {
       const first = this.resolve!;
       this.resolve = (v) => { first(v); res(v); };
     });
-    this.backdrop.querySelector<HTMLElement>('.reason-file')!.textContent = about.file;
+    const turn = this.turn = about.turn === true;
+    this.backdrop.querySelector<HTMLElement>('.reason-file')!.textContent = turn ? about.client : about.file;
+    this.backdrop.querySelector<HTMLElement>('.reason-verb')!.textContent = turn ? 'Continue' : 'Reject';
+    this.backdrop.querySelector<HTMLElement>('.reason-label')!.textContent = turn
+      ? 'What should it do next?' : 'Why? Say what to do instead:';
+    const send = this.backdrop.querySelector<HTMLElement>('[data-answer="reject"]')!;
+    send.textContent = turn ? 'Continue' : 'Reject';
+    send.classList.toggle('reject', !turn);
+    send.classList.toggle('accept', turn);
     const note = this.backdrop.querySelector<HTMLElement>('.reason-note')!;
     note.textContent = reasonNote(about);
     note.classList.toggle('unheard', !about.heard);
@@ -96,7 +111,7 @@ export class ReasonDialog {
     const send = e.key === 'Enter' && !e.altKey && (mod || (e.target === this.text && !e.shiftKey));
     if (send && !e.isComposing) {
       e.preventDefault();
-      this.answer(this.text.value);
+      this.send(this.text.value);
     } else if (e.key === 'Tab') {
       this.trapTab(e);
     }
@@ -115,6 +130,15 @@ export class ReasonDialog {
       e.preventDefault();
       first.focus();
     }
+  }
+
+  /** A blank answer to a turn keeps the question open: the turn is only continued with words. */
+  private send(reason: string | null): void {
+    if (this.turn && reason !== null && reason.trim() === '') {
+      this.text.focus();
+      return;
+    }
+    this.answer(reason);
   }
 
   private answer(reason: string | null): void {

@@ -7,6 +7,8 @@ const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S 
 const REASON_TITLE = `Reject this proposal and say why: the CLI is told your reason (${MOD}${ALT}R)`;
 const REASON_UNHEARD_TITLE = `Reject this proposal; its CLI's protocol carries no reason, so the reason is not sent (${MOD}${ALT}R)`;
 const ACCEPT_AS_IS_TITLE = `Accept the proposal as it is (${MOD}S or ${MOD}Enter)`;
+const DONE_TITLE = `Done: the turn ends, and the CLI waits for your next prompt (${MOD}S or ${MOD}Enter)`;
+const CONTINUE_TITLE = `Tell the CLI what to do next: it goes on with your words (${MOD}${ALT}R)`;
 
 export const REVIEW_HTML = `
 <section class="review" hidden>
@@ -32,7 +34,7 @@ export const REVIEW_HTML = `
     <strong>This file changed on disk</strong> after the proposal was made. Accepting overwrites those changes.
   </div>
   <div class="banner read-only" role="note" hidden></div>
-  <div class="columns" aria-hidden="true"><span>Original</span><span class="proposal-label">Proposal · editable</span></div>
+  <div class="columns" aria-hidden="true"><span class="original-label">Original</span><span class="proposal-label">Proposal · editable</span></div>
   <div class="review-editor-host"></div>
 </section>`;
 
@@ -47,12 +49,18 @@ export interface PaneActions {
   moveToChange(step: number): void;
 }
 
+function kbd(text: string): HTMLElement {
+  const k = document.createElement('kbd');
+  k.textContent = text;
+  return k;
+}
+
 export class ReviewPane {
   /** Where the review editor goes. */
   readonly host: HTMLElement;
   private readonly el: {
     summary: HTMLElement; banner: HTMLElement; readOnly: HTMLElement; proposalLabel: HTMLElement;
-    columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement; ask: HTMLButtonElement;
+    originalLabel: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement; ask: HTMLButtonElement;
     rejectWithReason: HTMLButtonElement;
   };
 
@@ -62,7 +70,7 @@ export class ReviewPane {
     this.host = q('.review-editor-host');
     this.el = {
       summary: q('.summary'), banner: q('.disk-changed'), columns: q('.columns'),
-      readOnly: q('.banner.read-only'), proposalLabel: q('.proposal-label'),
+      readOnly: q('.banner.read-only'), proposalLabel: q('.proposal-label'), originalLabel: q('.original-label'),
       accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'),
       rejectWithReason: q('.actions .reject-reason'),
     };
@@ -102,6 +110,21 @@ export class ReviewPane {
     this.el.proposalLabel.textContent = readOnly === null ? 'Proposal · editable' : 'Proposal · read-only';
     this.el.accept.title = readOnly === null ? ACCEPT_TITLE : ACCEPT_AS_IS_TITLE;
     this.el.rejectWithReason.title = review.detail.reasonHeard ? REASON_TITLE : REASON_UNHEARD_TITLE;
+    this.showTurn(review.detail.turn);
+  }
+
+  /** The end of a CLI's turn: the turn's start against now, answered Done or Continue. */
+  private showTurn(turn: boolean): void {
+    this.section.classList.toggle('turn', turn);
+    this.el.reject.hidden = turn;
+    this.el.accept.replaceChildren(turn ? 'Done ' : 'Accept ', kbd(`${MOD}S`));
+    this.el.rejectWithReason.textContent = turn ? 'Continue with instructions…' : 'Reject with reason…';
+    this.el.originalLabel.textContent = turn ? 'At the turn\'s start' : 'Original';
+    if (turn) {
+      this.el.proposalLabel.textContent = 'Now · read-only';
+      this.el.accept.title = DONE_TITLE;
+      this.el.rejectWithReason.title = CONTINUE_TITLE;
+    }
   }
 
   showSummary(review: Review): void {

@@ -221,8 +221,9 @@ export class ReviewTabs {
       const close = el('button', 'tab-close', '×');
       close.type = 'button';
       close.tabIndex = -1;
-      close.title = 'Reject and close';
-      close.setAttribute('aria-label', `Reject ${d.relativePath}`);
+      // A turn's tab closes as Done: a rejection would continue the turn without words.
+      close.title = d.turn ? 'Done: the turn ends' : 'Reject and close';
+      close.setAttribute('aria-label', d.turn ? `Done with the turn (${d.relativePath})` : `Reject ${d.relativePath}`);
       tab.append(label, counts(review.added, review.removed), close);
       return tab;
     });

@@ -16,6 +16,7 @@ pub mod hook_config;
 mod hook_entry;
 mod hook_file;
 mod hook_plugin;
+mod hook_turn;
 
 /// What a workspace's server announces.
 pub struct Announcement<'a> {

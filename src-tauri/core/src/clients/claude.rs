@@ -73,6 +73,7 @@ pub const CLAUDE_HOOK: HookSite = HookSite {
     },
     event: "PreToolUse",
     matcher: "Write|Edit",
+    turn_event: Some("Stop"),
     timeout_secs: 3600,
     timeout_in_ms: false,
     takes_edits: true,

@@ -18,6 +18,7 @@ pub const CODEX: HookSite = HookSite {
     },
     event: "PreToolUse",
     matcher: "apply_patch",
+    turn_event: Some("Stop"),
     // Codex applies the patch once its hook times out: Redline's hook denies a minute before.
     timeout_secs: 3600,
     timeout_in_ms: false,

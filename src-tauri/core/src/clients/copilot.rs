@@ -79,5 +79,7 @@ pub const COPILOT_HOOK: HookSite = HookSite {
     takes_edits: true,
     trust: None,
     // On timeout the tool call proceeds: Redline's hook denies a minute before.
+    // Redline does not review its turns.
+    turn_event: None,
     fails_open: true,
 };

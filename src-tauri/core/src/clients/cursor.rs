@@ -26,6 +26,8 @@ pub const CURSOR: HookSite = HookSite {
     takes_edits: false,
     trust: None,
     // Its docs do not say what a timed-out hook does to the edit.
+    // Redline does not review its turns.
+    turn_event: None,
     fails_open: false,
     layout: Layout::Flat,
 };

@@ -76,6 +76,7 @@ pub const GEMINI_HOOK: HookSite = HookSite {
     },
     event: "BeforeTool",
     matcher: "write_file|replace",
+    turn_event: Some("AfterAgent"),
     timeout_secs: 3600,
     timeout_in_ms: true,
     takes_edits: true,

@@ -14,6 +14,9 @@ pub struct HookSite {
     /// The event run before a file edit, and the matcher naming its edit tools.
     pub event: &'static str,
     pub matcher: &'static str,
+    /// The event run at the end of the model's turn, for `--turn-review`; `None`: Redline does
+    /// not review this CLI's turns.
+    pub turn_event: Option<&'static str>,
     /// The hook's timeout the CLI enforces; `redline hook` denies before it (none for a plugin).
     pub timeout_secs: u64,
     /// The config gives the timeout in milliseconds (else seconds).

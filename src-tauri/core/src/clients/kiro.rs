@@ -34,6 +34,8 @@ pub const KIRO: HookSite = HookSite {
          2.x reads hooks only from an agent's config (docs/hooks.md)",
     ),
     // Its docs do not say what a timed-out hook does to the edit.
+    // Redline does not review its turns.
+    turn_event: None,
     fails_open: false,
     layout: Layout::KiroFile,
 };

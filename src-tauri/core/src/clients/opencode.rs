@@ -26,5 +26,7 @@ pub const OPENCODE: HookSite = HookSite {
     takes_edits: true,
     trust: None,
     layout: Layout::Plugin,
+    // Redline does not review its turns.
+    turn_event: None,
     fails_open: false,
 };

@@ -63,6 +63,7 @@ pub const QWEN_HOOK: HookSite = HookSite {
     },
     event: "PreToolUse",
     matcher: "write_file|edit",
+    turn_event: None,
     timeout_secs: 3600,
     // Qwen Code 0.24.4 reads a value of 1000 or more as milliseconds.
     timeout_in_ms: true,

@@ -1,31 +1,13 @@
 //! Redline's hook in a CLI's own hook config: merged in beside whatever else is there, found,
 //! and taken out again, never touching another hook.
 
-use super::hook_entry::{ours, read};
-pub use super::hook_entry::{Found, HookInstalled};
-use super::hook_plugin;
+pub use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
+use super::hook_entry::{ours, read, write};
+use super::{hook_plugin, hook_turn};
 use crate::clients::{HookSite, Layout};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 use std::path::Path;
-
-/// The command line a CLI's hook runs: `program` quoted for the shell that runs it (a plugin
-/// runs it with no shell).
-pub fn command(site: &HookSite, program: &Path) -> String {
-    if site.layout == Layout::Plugin {
-        return format!("{} hook {}", program.display(), site.id);
-    }
-    let program = quote(program);
-    // PowerShell (a hooks file's Windows shell) reads a quoted path as a string, not a program.
-    let call = match site.layout == Layout::CopilotFile && program.starts_with('"') {
-        true => "& ",
-        false => "",
-    };
-    match site.deny_after() {
-        Some(secs) => format!("{call}{program} hook {} --deny-after {secs}", site.id),
-        None => format!("{call}{program} hook {}", site.id),
-    }
-}
 
 /// Makes `site`'s hook run `program`, leaving every other hook as it is.
 pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInstalled> {
@@ -90,7 +72,25 @@ pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInsta
     Ok(done)
 }
 
-/// Takes Redline's hook out of `file`; a group left empty goes too, and a hooks file of
+/// `install`, with the end-of-turn review too (`--turn-review`: only for a CLI whose turns Redline
+/// reviews), or without it, taking out one installed before.
+pub fn install_for(
+    site: &HookSite,
+    file: &Path,
+    program: &Path,
+    turn_review: bool,
+) -> Result<HookInstalled> {
+    match (site.layout, site.turn_event) {
+        (Layout::Grouped, Some(_)) => hook_turn::install(site, file, program, turn_review),
+        _ if turn_review => Err(Error::HookConfig {
+            path: file.to_owned(),
+            why: format!("Redline does not review {}'s turns yet", site.name),
+        }),
+        _ => install(site, file, program),
+    }
+}
+
+/// Takes Redline's hooks (pre-edit, and end-of-turn) out of `file`; a group left empty goes too, and a hooks file of
 /// Redline's own left empty is removed. False: it was not there.
 pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
     match site.layout {
@@ -102,6 +102,10 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
         return Ok(false);
     }
     let mut doc = read(file)?;
+    let turn_removed = match site.turn_event {
+        Some(event) if hook_turn::has(&doc, event) => hook_turn::take(&mut doc, site, file, event)?,
+        _ => false,
+    };
     let list = list(&mut doc, site, file)?;
     let mut removed = false;
     match site.layout {
@@ -120,10 +124,10 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
             removed = list.len() != before;
         }
     }
-    if !removed {
+    if !removed && !turn_removed {
         return Ok(false);
     }
-    let empty = list.is_empty();
+    let empty = removed && list.is_empty();
     match site.layout {
         Layout::Grouped | Layout::Flat if empty => {
             if let Some(events) = doc.get_mut("hooks").and_then(Value::as_object_mut) {
@@ -216,15 +220,26 @@ pub struct HookStatus {
     pub current: bool,
     /// What the user still does in the CLI before it runs the hook.
     pub needs: Option<&'static str>,
+    /// The end-of-turn review is installed too (`--turn-review`).
+    pub turn_review: bool,
 }
 
 /// Where `site`'s hook stands in `file`, against the command `program` would install.
 pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<HookStatus> {
     let found = find(site, file)?;
-    let current = found.as_ref().is_some_and(|f| match site.layout {
-        Layout::Plugin => hook_plugin::current(file, program),
-        _ => f.command == command(site, program) && f.timeout == Some(site.timeout_value()),
+    let turn = hook_turn::find(site, file)?;
+    let turn_review = turn.as_ref().is_some_and(|t| {
+        t.command == turn_command(site, program) && t.timeout == Some(site.timeout_value())
     });
+    let expected = match turn.is_some() {
+        true => command_recording(site, program),
+        false => command(site, program),
+    };
+    let current = (turn.is_none() || turn_review)
+        && found.as_ref().is_some_and(|f| match site.layout {
+            Layout::Plugin => hook_plugin::current(file, program),
+            _ => f.command == expected && f.timeout == Some(site.timeout_value()),
+        });
     Ok(HookStatus {
         cli: site.id,
         name: site.name,
@@ -232,6 +247,7 @@ pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<Ho
         needs: found.as_ref().and(site.trust),
         command: found.map(|f| f.command),
         current,
+        turn_review,
     })
 }
 
@@ -262,30 +278,6 @@ fn list<'a>(doc: &'a mut Value, site: &HookSite, file: &Path) -> Result<&'a mut 
         .or_insert_with(|| json!([]))
         .as_array_mut()
         .ok_or_else(|| shape(&format!("its `hooks.{}` is not a list", site.event)))
-}
-
-fn write(file: &Path, doc: &Value) -> Result<()> {
-    let mut text = serde_json::to_string_pretty(doc).map_err(|e| Error::HookConfig {
-        path: file.to_owned(),
-        why: e.to_string(),
-    })?;
-    text.push('\n');
-    crate::platform::private_file::write(file, text.as_bytes())
-}
-
-/// A path as the CLI's shell reads it: bare when plain, else quoted (single quotes for a POSIX
-/// shell, double quotes for Windows' `cmd.exe`).
-fn quote(p: &Path) -> String {
-    let s = p.to_string_lossy();
-    if s.bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"/\\._-+:@".contains(&b))
-    {
-        return s.into_owned();
-    }
-    match cfg!(windows) {
-        true => format!("\"{s}\""),
-        false => format!("'{}'", s.replace('\'', r"'\''")),
-    }
 }
 
 #[cfg(test)]

@@ -337,3 +337,37 @@ fn a_file_named_like_copilots_hook_that_is_not_redlines_is_refused_and_left() {
         assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
     }
 }
+
+#[test]
+fn the_end_of_turn_hook_goes_in_and_out_beside_anothers_and_an_empty_event_of_theirs_stays() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("settings.json");
+    let theirs = json!({ "hooks": {
+        "Stop": [{ "hooks": [{ "type": "command", "command": "notify.sh" }] }],
+        "SessionStart": [],
+    } });
+    std::fs::write(&file, theirs.to_string()).unwrap();
+    let site = &crate::clients::CLAUDE_HOOK;
+    let program = Path::new("/usr/bin/redline");
+    let turn = turn_command(site, program);
+    let done = install_for(site, &file, program, true).unwrap();
+    assert_eq!(done, HookInstalled::Added);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc["hooks"]["Stop"][0], theirs["hooks"]["Stop"][0]);
+    assert_eq!(
+        doc["hooks"]["Stop"][1]["hooks"][0]["command"],
+        turn.as_str()
+    );
+    let status = status(site, &file, program).unwrap();
+    assert!(status.current && status.turn_review);
+
+    // Installed again without it: only Redline's Stop entry goes.
+    let done = install_for(site, &file, program, false).unwrap();
+    assert_eq!(done, HookInstalled::Replaced);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc["hooks"]["Stop"], theirs["hooks"]["Stop"]);
+    assert_eq!(doc["hooks"]["SessionStart"], json!([]));
+    assert!(uninstall(site, &file).unwrap());
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc, theirs);
+}

@@ -73,3 +73,56 @@ pub(super) fn read(file: &Path) -> Result<Value> {
         }),
     }
 }
+
+/// The command line a CLI's hook runs: `program` quoted for the shell that runs it (a plugin
+/// runs it with no shell).
+pub fn command(site: &HookSite, program: &Path) -> String {
+    if site.layout == Layout::Plugin {
+        return format!("{} hook {}", program.display(), site.id);
+    }
+    let program = quote(program);
+    // PowerShell (a hooks file's Windows shell) reads a quoted path as a string, not a program.
+    let call = match site.layout == Layout::CopilotFile && program.starts_with('"') {
+        true => "& ",
+        false => "",
+    };
+    match site.deny_after() {
+        Some(secs) => format!("{call}{program} hook {} --deny-after {secs}", site.id),
+        None => format!("{call}{program} hook {}", site.id),
+    }
+}
+
+/// The pre-edit command line with `--record-turn`, for a hook that keeps the turn's files for
+/// the end-of-turn review.
+pub fn command_recording(site: &HookSite, program: &Path) -> String {
+    format!("{} --record-turn", command(site, program))
+}
+
+/// The command line the end-of-turn hook runs (`--turn-review`).
+pub fn turn_command(site: &HookSite, program: &Path) -> String {
+    format!("{} hook {} --turn-review", quote(program), site.id)
+}
+
+pub(super) fn write(file: &Path, doc: &Value) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(doc).map_err(|e| Error::HookConfig {
+        path: file.to_owned(),
+        why: e.to_string(),
+    })?;
+    text.push('\n');
+    crate::platform::private_file::write(file, text.as_bytes())
+}
+
+/// A path as the CLI's shell reads it: bare when plain, else quoted (single quotes for a POSIX
+/// shell, double quotes for Windows' `cmd.exe`).
+fn quote(p: &Path) -> String {
+    let s = p.to_string_lossy();
+    if s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"/\\._-+:@".contains(&b))
+    {
+        return s.into_owned();
+    }
+    match cfg!(windows) {
+        true => format!("\"{s}\""),
+        false => format!("'{}'", s.replace('\'', r"'\''")),
+    }
+}

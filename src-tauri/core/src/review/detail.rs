@@ -48,4 +48,7 @@ pub struct Detail {
     /// Whoever asked hears a rejection's reason ("Reject with reason…" says so when not: the
     /// IDE protocols carry none).
     pub reason_heard: bool,
+    /// The end of a CLI's turn: its answers are Done and Continue with instructions (a
+    /// rejection whose reason the CLI goes on with).
+    pub turn: bool,
 }

@@ -21,6 +21,7 @@ pub(crate) mod registry;
 pub mod selection;
 pub(crate) mod service;
 pub(crate) mod summary;
+pub mod turn;
 
 pub use client::ClientInfo;
 pub use detail::Detail;

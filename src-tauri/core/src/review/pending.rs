@@ -95,7 +95,13 @@ impl Review {
             read_only: self.read_only.as_ref().map(ToString::to_string),
             can_mention: self.can_mention,
             reason_heard: self.reason_heard,
+            turn: self.is_turn(),
         }
+    }
+
+    /// The end of a CLI's turn, answered Done or Continue with instructions.
+    pub fn is_turn(&self) -> bool {
+        self.read_only.as_ref().is_some_and(ReadOnly::is_turn)
     }
 
     pub fn summary(&self) -> Summary {
@@ -113,6 +119,7 @@ impl Review {
             read_only: self.read_only.as_ref().map(ToString::to_string),
             can_mention: self.can_mention,
             reason_heard: self.reason_heard,
+            turn: self.is_turn(),
         }
     }
 }

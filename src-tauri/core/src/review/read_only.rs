@@ -15,6 +15,17 @@ pub enum ReadOnly {
     NobodyWaits,
     /// A CLI's edit deletes the file: there is no text to edit, only the deletion to allow.
     Deletion { cli: String },
+    /// What a CLI's turn changed, start against now, shown at the end of the turn: nothing is
+    /// written; the answers are Done and Continue with instructions. `not_shown`: files the
+    /// turn touched past the record's bounds or changed past the tabs one review shows.
+    Turn { cli: String, not_shown: usize },
+}
+
+impl ReadOnly {
+    /// A turn review: its answers are Done and Continue with instructions.
+    pub fn is_turn(&self) -> bool {
+        matches!(self, ReadOnly::Turn { .. })
+    }
 }
 
 impl std::fmt::Display for ReadOnly {
@@ -41,6 +52,24 @@ impl std::fmt::Display for ReadOnly {
                 f,
                 "{cli} deletes this file: accept lets it, reject keeps the file."
             ),
+            ReadOnly::Turn { cli, not_shown } => {
+                write!(
+                    f,
+                    "What {cli} changed this turn: the file at the turn's start, and now. Done \
+                     ends the turn; Continue with instructions… sends {cli} your words."
+                )?;
+                match not_shown {
+                    0 => Ok(()),
+                    n => write!(
+                        f,
+                        " {n} more file(s) the turn touched are not shown: a turn's review shows \
+                         at most {} files, of at most {} (and {} MiB) it records.",
+                        crate::review::turn::MAX_TURN_TABS,
+                        crate::review::turn::MAX_TURN_FILES,
+                        crate::review::turn::MAX_TURN_BYTES / (1024 * 1024)
+                    ),
+                }
+            }
         }
     }
 }

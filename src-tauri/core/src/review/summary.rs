@@ -30,4 +30,7 @@ pub struct Summary {
     /// Whoever asked hears a rejection's reason (`redline review reject --reason`).
     #[serde(default)]
     pub reason_heard: bool,
+    /// The end of a CLI's turn: accept is Done, reject with a reason continues with it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub turn: bool,
 }

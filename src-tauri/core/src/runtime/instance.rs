@@ -26,6 +26,7 @@ mod missing;
 mod reviews;
 mod settings;
 mod status;
+pub mod turn;
 mod world;
 
 pub use world::World;
@@ -67,6 +68,8 @@ pub struct Instance {
     /// What Redline is on Codex's IDE socket, for status and doctor.
     codex_ide: Arc<std::sync::Mutex<Option<crate::api::status::CodexIde>>>,
     codex_stop: CancellationToken,
+    /// What each CLI session's turn has touched, for its end-of-turn review (`--turn-review`).
+    turns: crate::review::turn::Turns,
 }
 
 impl Instance {
@@ -106,6 +109,7 @@ impl Instance {
             codex_task: Default::default(),
             codex_ide: Default::default(),
             codex_stop: CancellationToken::new(),
+            turns: Default::default(),
         });
         for entry in config.workspaces.iter().filter(|w| w.enabled) {
             let mut state = instance.state.lock().await;

@@ -30,6 +30,7 @@ mod peer_hostile;
 mod reject;
 mod sessions_started;
 mod settings;
+mod turn;
 mod window;
 mod ws_claude;
 mod ws_container;

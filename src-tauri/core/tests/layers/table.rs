@@ -31,7 +31,7 @@ pub const LAYERS: &[Layer] = &[
         name: "review",
         imports: &["platform", "workspace"],
         holds: "queue, service, registry, diff, quota, original, selection, context, editor, origin, \
-                read-only",
+                read-only, turn (what a CLI session's turn touched, for its end-of-turn review)",
     },
     Layer {
         name: "discovery",
@@ -42,7 +42,7 @@ pub const LAYERS: &[Layer] = &[
     Layer {
         name: "protocols",
         imports: &["clients", "net", "platform", "review"],
-        holds: "mcp_http, mcp_ws, copilot, codex_ipc (Codex CLI's IDE socket), amp_ws (Amp's IDE WebSocket), jsonrpc, mcp, hook (pre-edit hooks: Codex's patch format); never each other, but for `copilot` on \
+        holds: "mcp_http, mcp_ws, copilot, codex_ipc (Codex CLI's IDE socket), amp_ws (Amp's IDE WebSocket), jsonrpc, mcp, hook (pre-edit and end-of-turn hooks: Codex's patch format); never each other, but for `copilot` on \
                 `mcp_http`'s app (one way)",
     },
     Layer {

@@ -13,6 +13,7 @@ pub mod patch;
 pub mod patched;
 pub mod plan;
 pub mod qwen;
+pub mod turn;
 mod verdict;
 
 pub use verdict::{Accepted, Edit, FileChange, HookOutput, HookVerdict};
@@ -97,6 +98,10 @@ impl FromStr for HookCli {
 pub struct HookCall {
     pub cli: HookCli,
     pub input: serde_json::Value,
+    /// Record the files the edit touches for the review at the end of the turn
+    /// (`--turn-review`); without it nothing of the turn is kept.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub record_turn: bool,
 }
 
 /// The edit `cli`'s hook input asks about; `Err`: the verdict without asking anyone (not an

@@ -67,7 +67,7 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
         ),
         Request::Show => json!(instance.request_show()),
         // Answered in `answer`: they hold the connection until decided.
-        Request::Propose(_) | Request::Diff(_) | Request::Hook(_) => {
+        Request::Propose(_) | Request::Diff(_) | Request::Hook(_) | Request::TurnReview(_) => {
             return Err(Error::Control(
                 "a local review needs its own connection".into(),
             ))
@@ -138,6 +138,12 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
                 Some(reply) => reply,
                 None => return,
             },
+            Ok(Request::TurnReview(call)) => {
+                match turn_review(instance, &mut stream, call, pid).await {
+                    Some(reply) => reply,
+                    None => return,
+                }
+            }
             Ok(Request::Editor) => {
                 return crate::runtime::editor::serve(instance, stream, pid).await
             }
@@ -168,6 +174,26 @@ async fn hook<S: AsyncRead + AsyncWrite + Unpin>(
     pid: Option<u32>,
 ) -> Option<Response> {
     let verdict = match instance.hook(call, pid).await {
+        Ok(waiting) => {
+            let mut probe = [0u8; 1];
+            let gone = async {
+                let _ = stream.read(&mut probe).await;
+            };
+            waiting.verdict(instance, gone).await?
+        }
+        Err(verdict) => verdict,
+    };
+    Some(Response::Ok(value(verdict)))
+}
+
+/// Answers an end-of-turn hook's request with the user's answer; `None`: the hook went away.
+async fn turn_review<S: AsyncRead + AsyncWrite + Unpin>(
+    instance: &Instance,
+    stream: &mut BufReader<S>,
+    call: crate::protocols::hook::HookCall,
+    pid: Option<u32>,
+) -> Option<Response> {
+    let verdict = match instance.turn_review(call, pid).await {
         Ok(waiting) => {
             let mut probe = [0u8; 1];
             let gone = async {

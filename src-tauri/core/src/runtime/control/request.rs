@@ -72,6 +72,9 @@ pub enum Request {
     Diff(crate::runtime::instance::local::Diff),
     /// `redline hook`: a CLI's pre-edit hook, answered with its verdict once the user decides.
     Hook(crate::protocols::hook::HookCall),
+    /// `redline hook --turn-review`: a CLI's end of turn, answered once the user has seen the
+    /// turn's changes (at once when there are none).
+    TurnReview(crate::protocols::hook::HookCall),
     /// Turns this connection into an editor channel (runtime::editor): no reply line, JSON lines
     /// both ways until either side closes.
     Editor,

@@ -65,6 +65,10 @@ impl Instance {
         }
         let read = |p: &str| Ok::<_, String>(texts.get(p).cloned().flatten());
         let outcomes = hook::plan::plan(&edit.changes, read).map_err(deny)?;
+        if call.record_turn {
+            self.record_turn(cli, &call.input, &cwd, &service, &texts, &outcomes)
+                .await;
+        }
         let origin = Origin::Hook { run: run() };
         let who = asker(cli, pid).await;
         let (tx, decided) = mpsc::unbounded_channel();
@@ -190,7 +194,7 @@ impl Waiting {
 /// Who asked: the CLI among the hook's ancestors (Claude Code and Qwen Code start their hooks in
 /// a session of their own, through a shell), with its version and terminal; else the process
 /// that ran the hook, under the CLI's name and no version (never Redline's own).
-async fn asker(cli: HookCli, pid: Option<u32>) -> ClientInfo {
+pub(super) async fn asker(cli: HookCli, pid: Option<u32>) -> ClientInfo {
     use crate::platform::{peer, process};
     let site = cli.site();
     let found = match pid {
@@ -221,6 +225,6 @@ async fn asker(cli: HookCli, pid: Option<u32>) -> ClientInfo {
 }
 
 /// `path` as the CLI named it, from the folder it runs in.
-fn absolute(cwd: &Path, path: &str) -> String {
+pub(super) fn absolute(cwd: &Path, path: &str) -> String {
     cwd.join(path).to_string_lossy().into_owned()
 }

@@ -69,6 +69,7 @@ fn pending(n: usize) -> Vec<Summary> {
             read_only: None,
             can_mention: false,
             reason_heard: false,
+            turn: false,
         })
         .collect()
 }

@@ -1,0 +1,149 @@
+//! The end of a CLI's turn (Codex and Claude Code `Stop`, Gemini CLI `AfterAgent`): whose turn
+//! its hooks name, and the user's answer in the words each takes (`../shared/specs/cli-hooks.md`).
+
+use super::verdict::HookOutput;
+use super::HookCli;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// Whose turn a hook input names: the CLI's session, and its turn where the CLI says (Codex).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnOf {
+    pub session: String,
+    pub turn: Option<String>,
+}
+
+/// An end-of-turn hook's input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnEnd {
+    pub of: TurnOf,
+    pub cwd: String,
+    /// The turn goes on because an end-of-turn hook blocked it before (`stop_hook_active`): the
+    /// user is asked again, and only the user's answer blocks it again.
+    pub again: bool,
+}
+
+#[derive(Deserialize)]
+struct Fields {
+    session_id: String,
+    #[serde(default)]
+    turn_id: Option<String>,
+    cwd: String,
+    #[serde(default)]
+    stop_hook_active: bool,
+}
+
+/// The CLIs whose end of turn Redline reviews, with the event their hook runs on.
+pub fn event(cli: HookCli) -> Option<&'static str> {
+    cli.site().turn_event
+}
+
+/// Whose turn a pre-edit or end-of-turn hook input names; `None`: the input names no session.
+pub fn of(cli: HookCli, input: &Value) -> Option<TurnOf> {
+    let session = input.get("session_id")?.as_str()?.to_owned();
+    // Only Codex names the turn; the others' turn runs until the session's next end of turn.
+    let turn = match cli {
+        HookCli::Codex => input
+            .get("turn_id")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        _ => None,
+    };
+    Some(TurnOf { session, turn })
+}
+
+/// The end-of-turn hook's input; `Err`: why it is not one (the turn ends as it would).
+pub fn read(cli: HookCli, input: &Value) -> Result<TurnEnd, String> {
+    let name = cli.name();
+    let Some(event) = event(cli) else {
+        return Err(format!("Redline does not review {name}'s turns yet"));
+    };
+    let f = Fields::deserialize(input)
+        .map_err(|e| format!("this is not {name}'s {event} hook input ({e})"))?;
+    Ok(TurnEnd {
+        of: TurnOf {
+            session: f.session_id,
+            turn: f.turn_id.filter(|_| cli == HookCli::Codex),
+        },
+        cwd: f.cwd,
+        again: f.stop_hook_active,
+    })
+}
+
+/// The user's answer at the end of a turn.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(
+    tag = "verdict",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum TurnVerdict {
+    /// The turn ends (nothing changed, or the user said Done).
+    Done,
+    /// The model goes on, with the user's words.
+    Continue { instructions: String },
+    /// Redline stays out of it: the turn ends; `why` goes to the terminal.
+    Pass { why: String },
+}
+
+/// What a model reads when the user continued without words (`redline review reject` with no
+/// reason).
+pub const CONTINUE_WITHOUT_WORDS: &str =
+    "The user reviewed this turn's changes in Redline and asked you to continue.";
+
+/// `verdict` as the end-of-turn hook's output. The three CLIs take the same block.
+pub fn answer(_cli: HookCli, verdict: &TurnVerdict) -> HookOutput {
+    match verdict {
+        TurnVerdict::Done => HookOutput::silent(None),
+        TurnVerdict::Continue { instructions } => HookOutput {
+            stdout: json!({ "decision": "block", "reason": instructions }).to_string(),
+            stderr: None,
+            exit: 0,
+        },
+        TurnVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_clis_end_of_turn_input_is_read_and_only_codex_names_the_turn() {
+        let codex = json!({"session_id":"s","turn_id":"t","cwd":"/w","hook_event_name":"Stop",
+            "stop_hook_active":true,"last_assistant_message":null});
+        let end = read(HookCli::Codex, &codex).unwrap();
+        assert_eq!(end.of.turn.as_deref(), Some("t"));
+        assert!(end.again);
+        let claude = json!({"session_id":"s","cwd":"/w","hook_event_name":"Stop",
+            "stop_hook_active":false,"transcript_path":"/t"});
+        let end = read(HookCli::Claude, &claude).unwrap();
+        assert_eq!((end.of.turn, end.again), (None, false));
+        let gemini = json!({"session_id":"s","cwd":"/w","hook_event_name":"AfterAgent",
+            "prompt":"p","prompt_response":"r","stop_hook_active":false,"turn_id":"x"});
+        assert_eq!(read(HookCli::Gemini, &gemini).unwrap().of.turn, None);
+        assert!(read(HookCli::Qwen, &claude)
+            .unwrap_err()
+            .contains("not review"));
+        assert!(read(HookCli::Claude, &json!({"cwd":"/w"}))
+            .unwrap_err()
+            .contains("Stop hook input"));
+    }
+
+    #[test]
+    fn continue_blocks_with_the_users_words_and_done_says_nothing() {
+        let out = answer(
+            HookCli::Claude,
+            &TurnVerdict::Continue {
+                instructions: "Also add a test".into(),
+            },
+        );
+        let v: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(v, json!({"decision":"block","reason":"Also add a test"}));
+        let done = answer(HookCli::Gemini, &TurnVerdict::Done);
+        assert_eq!(
+            (done.stdout.as_str(), done.stderr, done.exit),
+            ("", None, 0)
+        );
+    }
+}

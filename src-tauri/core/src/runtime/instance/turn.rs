@@ -1,0 +1,217 @@
+//! The review at the end of a CLI's turn (`redline hook --turn-review`): every file the turn's
+//! edits touched, at the turn's start against now, read-only, answered Done or Continue with
+//! instructions; and the record the pre-edit hook keeps of those files (`--record-turn`).
+
+use super::hook::{absolute, asker};
+use super::local::run;
+use super::Instance;
+use crate::protocols::hook::patched::Patched;
+use crate::protocols::hook::turn::{self, TurnVerdict, CONTINUE_WITHOUT_WORDS};
+use crate::protocols::hook::{HookCall, HookCli};
+use crate::review::service::{Ask, Service};
+use crate::review::turn::TurnKey;
+use crate::review::turn::MAX_TURN_TABS;
+use crate::review::{Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use tokio::sync::mpsc;
+
+/// A turn review's tabs, waiting for the user's one answer.
+pub struct TurnWaiting {
+    ids: Vec<ReviewId>,
+    decided: mpsc::UnboundedReceiver<(Outcome, Option<String>)>,
+}
+
+impl Instance {
+    /// Records, for the turn of the session `input` names, each file the edit touches as it is
+    /// before the edit (`texts`, read for the review; a move's destination read here): only
+    /// the first time the turn touches it.
+    pub(super) async fn record_turn(
+        &self,
+        cli: HookCli,
+        input: &serde_json::Value,
+        cwd: &Path,
+        service: &Service,
+        texts: &HashMap<String, Option<String>>,
+        planned: &[Patched],
+    ) {
+        if turn::event(cli).is_none() {
+            return;
+        }
+        let Some(of) = turn::of(cli, input) else {
+            tracing::warn!(
+                "{}'s hook named no session: its turn is not recorded",
+                cli.name()
+            );
+            return;
+        };
+        let mut files: Vec<(String, Option<String>)> = texts
+            .iter()
+            .map(|(p, t)| (absolute(cwd, p), t.clone()))
+            .collect();
+        for to in planned
+            .iter()
+            .filter_map(|p| p.to.as_ref().filter(|to| **to != p.path))
+        {
+            let shown = absolute(cwd, to);
+            match service.original(&shown).await {
+                Ok(o) => files.push((shown, o.map(|o| o.text))),
+                Err(e) => tracing::warn!("{shown} is not recorded for the turn's review: {e}"),
+            }
+        }
+        // The order the edit named them in: the review's tabs follow it.
+        files.sort_by_key(|(p, _)| {
+            planned
+                .iter()
+                .position(|o| absolute(cwd, &o.path) == *p)
+                .unwrap_or(usize::MAX)
+        });
+        let key = TurnKey {
+            cli: cli.id().to_owned(),
+            session: of.session,
+        };
+        let done = self
+            .turns
+            .touch(key, of.turn.as_deref(), cwd.to_owned(), files);
+        if let Some(k) = done.evicted {
+            tracing::warn!(
+                "over {} sessions with a turn recorded: {} session {}'s turn is dropped and will \
+                 show nothing",
+                crate::review::turn::MAX_TURN_SESSIONS,
+                k.cli,
+                k.session
+            );
+        }
+        for p in done.unrecorded {
+            tracing::warn!("{p} is past the turn's bounds: the turn's review will not show it");
+        }
+    }
+
+    /// Opens the review of the turn `call` ends, one read-only tab per file it changed; `Err`:
+    /// the answer at once (nothing changed, nothing recorded, no workspace).
+    pub async fn turn_review(
+        &self,
+        call: HookCall,
+        pid: Option<u32>,
+    ) -> Result<TurnWaiting, TurnVerdict> {
+        let cli = call.cli;
+        let end = turn::read(cli, &call.input).map_err(|why| TurnVerdict::Pass { why })?;
+        let key = TurnKey {
+            cli: cli.id().to_owned(),
+            session: end.of.session.clone(),
+        };
+        // Answered once: whatever the user says, this turn's record is done.
+        let Some(record) = self.turns.take(&key, end.of.turn.as_deref()) else {
+            return Err(TurnVerdict::Done);
+        };
+        let cwd = PathBuf::from(&end.cwd);
+        let service = self
+            .service_holding(&record.cwd)
+            .await
+            .map_err(|e| TurnVerdict::Pass {
+                why: format!("{e}; the turn's changes are not reviewed"),
+            })?;
+        let mut now = HashMap::new();
+        for (path, _) in &record.files {
+            match service.original(path).await {
+                Ok(Some(o)) if !o.utf8 => {
+                    tracing::warn!("{path} is no longer UTF-8 text: left out of the turn's review")
+                }
+                Ok(o) => {
+                    now.insert(path.clone(), o.map(|o| o.text));
+                }
+                Err(e) => tracing::warn!("{path} is left out of the turn's review: {e}"),
+            }
+        }
+        let mut changes = record.changes(&now);
+        if changes.is_empty() {
+            return Err(TurnVerdict::Done);
+        }
+        // One review's tabs are bounded as any session's: the rest are counted, not shown.
+        let shown = changes.len().min(MAX_TURN_TABS);
+        let past = changes.len() - shown;
+        changes.truncate(shown);
+        let origin = Origin::Hook { run: run() };
+        let who = asker(cli, pid).await;
+        let (tx, decided) = mpsc::unbounded_channel();
+        let mut waiting = TurnWaiting {
+            ids: Vec::new(),
+            decided,
+        };
+        let read_only = ReadOnly::Turn {
+            cli: cli.name().to_owned(),
+            not_shown: record.unrecorded.len() + past,
+        };
+        for c in changes {
+            let tx = tx.clone();
+            let reply: Reply = Box::new(move |r: &Review, outcome| {
+                let _ = tx.send((outcome, r.reason.clone()));
+            });
+            let ask = Ask {
+                origin: origin.clone(),
+                client: who.clone(),
+                file_path: c.path.clone(),
+                original_from: None,
+                proposal: c.now.unwrap_or_default(),
+                read_only: Some(read_only.clone()),
+                reason_heard: true,
+            };
+            match service.propose_read(ask, c.start.map(Into::into), reply) {
+                Ok(id) => waiting.ids.push(id),
+                Err(e) => {
+                    self.dismiss_local(&waiting.ids);
+                    return Err(TurnVerdict::Pass {
+                        why: format!("cannot show the turn's changes: {e}"),
+                    });
+                }
+            }
+        }
+        tracing::info!(
+            "{}'s turn in {}: {} file(s) to review{}",
+            cli.name(),
+            cwd.display(),
+            waiting.ids.len(),
+            if end.again { " (again)" } else { "" }
+        );
+        Ok(waiting)
+    }
+}
+
+impl TurnWaiting {
+    pub fn ids(&self) -> &[ReviewId] {
+        &self.ids
+    }
+
+    /// The user's one answer, for every tab: the first decided answers the turn and the other
+    /// tabs go; `None` when `gone` comes first (the CLI stopped the hook).
+    pub async fn verdict(
+        mut self,
+        instance: &Instance,
+        gone: impl std::future::Future<Output = ()>,
+    ) -> Option<TurnVerdict> {
+        let ids = self.ids.clone();
+        tokio::select! {
+            v = self.decided.recv() => {
+                instance.dismiss_local(&ids);
+                Some(match v {
+                    Some((Outcome::Accepted, _)) => TurnVerdict::Done,
+                    Some((Outcome::Rejected, reason)) => TurnVerdict::Continue {
+                        instructions: reason
+                            .filter(|r| !r.trim().is_empty())
+                            .unwrap_or_else(|| CONTINUE_WITHOUT_WORDS.to_owned()),
+                    },
+                    Some((Outcome::Closed | Outcome::Dismissed, _)) | None => TurnVerdict::Pass {
+                        why: "the turn's review ended without an answer (its workspace was \
+                              turned off or Redline stopped)"
+                            .into(),
+                    },
+                })
+            }
+            () = gone => {
+                let n = instance.dismiss_local(&ids);
+                tracing::info!("an end-of-turn hook went away: {n} review(s) withdrawn");
+                None
+            }
+        }
+    }
+}
