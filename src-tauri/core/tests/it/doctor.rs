@@ -649,6 +649,24 @@ async fn codex_says_whether_its_ide_on_finds_redline_from_this_folder() {
     );
     assert!(c.reason.contains("no editor has spoken"), "{}", c.reason);
     assert!(doctor::render(&report).contains("Ask Redline for your editor's context:"));
+    // opencode reads Claude Code's lock of the workspace holding the folder.
+    let opencode = |r: &Report| {
+        r.context
+            .iter()
+            .find(|c| c.id == "opencode")
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(opencode(&report).installed, None);
+    install(&root, "opencode", "opencode-ai", "1.18.33");
+    let o = opencode(&doctor::diagnose(&facts(&fx).await).await);
+    assert!(o.ok, "{o:?}");
+    assert!(
+        o.reason
+            .contains(&format!("~/.claude/ide/{}.lock", fx.ws_port)),
+        "{}",
+        o.reason
+    );
 
     let mut off = facts(&fx).await;
     off.redline = None;
