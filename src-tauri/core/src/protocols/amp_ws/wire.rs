@@ -82,7 +82,6 @@ pub fn answer(frame: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::review::selection::Selection;
 
     fn parsed(s: &str) -> Value {
         serde_json::from_str(s).unwrap()
@@ -122,6 +121,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_selection_is_a_uri_and_0_based_ranges_with_its_text() {
+        use crate::review::selection::Selection;
         let span = Span {
             path: "/w s/a.txt".into(),
             // Dragged upwards: sent start first.

@@ -17,6 +17,7 @@ use crate::review::editor::EditorState;
 use futures::future::BoxFuture;
 use std::path::PathBuf;
 use std::sync::Arc;
+#[cfg(unix)]
 use wire::{IdeContext, IdeContextResult, Incoming};
 
 /// What Redline knows for the folder Codex runs in.
@@ -44,6 +45,7 @@ pub use hub::serve;
 
 /// Redline's own answer to an `ide-context` request, from `handler` (the id the router knows
 /// Redline by), and whether it had an editor's context for the folder.
+#[cfg(unix)]
 async fn ide_context(request: &Incoming, source: &Source, handler: &str) -> (Vec<u8>, bool) {
     let Some(root) = request.workspace_root() else {
         return (wire::failure(request, handler, BAD_PARAMS), false);
