@@ -255,13 +255,24 @@ fn kiros_hook_is_a_file_of_redlines_own_in_the_kiro_v3_shape_gone_on_uninstall()
 fn copilots_hook_is_a_file_of_its_own_written_once_and_removed_alone() {
     let tmp = tempfile::tempdir().unwrap();
     let site = &crate::clients::COPILOT_HOOK;
+    // The home directory as each OS names it.
+    let home = tmp.path().to_string_lossy().into_owned();
     let dirs = crate::platform::dirs::Dirs::resolve(
-        &[("HOME".to_owned(), tmp.path().to_string_lossy().into_owned())]
-            .into_iter()
-            .collect(),
+        &[
+            ("HOME".to_owned(), home.clone()),
+            ("USERPROFILE".to_owned(), home),
+        ]
+        .into_iter()
+        .collect(),
     );
     let file = dirs.locate(&site.config);
-    assert_eq!(file, tmp.path().join(".copilot/hooks/redline.json"));
+    assert_eq!(
+        file,
+        tmp.path()
+            .join(".copilot")
+            .join("hooks")
+            .join("redline.json")
+    );
     // The user's own hook file beside it is never touched.
     let theirs = tmp.path().join(".copilot/hooks/audit.json");
     std::fs::create_dir_all(theirs.parent().unwrap()).unwrap();
