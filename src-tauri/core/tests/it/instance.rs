@@ -163,14 +163,19 @@ async fn an_accept_is_answered_while_another_workspace_waits_on_a_peer_that_stop
     let saved = answer(&mut peer_b, 1).await;
     assert_eq!(tool::text(&saved), "FILE_SAVED", "{saved}");
 
-    // A's stop ends within the drain bound although its peer never reads again.
-    tokio::time::timeout(DRAIN + DRAIN / 2, stop)
+    // A's stop ends by the drain bound although its peer never reads again: well before the 30 s
+    // a send to a peer may take (PEER_SEND), which is what it would wait for without the bound.
+    // The margin is wide because a loaded machine (or Wine) stretches every step before the drain
+    // (it failed at 8.2 s against 7.5 s under Wine in CI); what is proven is bounded against not.
+    let bound = DRAIN * 3;
+    assert!(bound < redline_core::net::limits::PEER_SEND);
+    tokio::time::timeout(bound, stop)
         .await
         .expect("A's stop outlived the drain bound")
         .unwrap()
         .unwrap();
     let took = began.elapsed();
-    assert!(took < DRAIN + DRAIN / 2, "A's stop took {took:?}");
+    assert!(took < bound, "A's stop took {took:?}");
     eprintln!("A's stop took {took:?} (drain bound {DRAIN:?})");
     drop(peer_a);
 }
