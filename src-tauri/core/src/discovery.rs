@@ -15,6 +15,7 @@ pub use crate::clients::format::{IDE_DISPLAY_NAME, IDE_NAME};
 pub mod hook_config;
 mod hook_entry;
 mod hook_file;
+mod hook_groups;
 mod hook_plugin;
 mod hook_turn;
 

@@ -6,7 +6,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::{HookSite, Layout};
+use super::hook_site::{Entries, HookSite, Layout};
 
 /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 const CONFIG_DIR: Location = Location {
@@ -78,6 +78,6 @@ pub const CLAUDE_HOOK: HookSite = HookSite {
     timeout_in_ms: false,
     takes_edits: true,
     trust: None,
-    layout: Layout::Grouped,
+    layout: Layout::Settings(Entries::Grouped),
     fails_open: false,
 };

@@ -2,7 +2,7 @@
 //! `PreToolUse` hook (`../shared/specs/cli-hooks.md`).
 
 use super::cli::{Base, Location};
-use super::hook_site::{HookSite, Layout};
+use super::hook_site::{Entries, HookSite, Layout};
 
 pub const CODEX: HookSite = HookSite {
     id: "codex",
@@ -26,6 +26,6 @@ pub const CODEX: HookSite = HookSite {
     trust: Some(
         "open Codex and trust it once in `/hooks` (Codex skips a new or changed hook until then)",
     ),
-    layout: Layout::Grouped,
+    layout: Layout::Settings(Entries::Grouped),
     fails_open: true,
 };

@@ -70,7 +70,7 @@ pub const COPILOT_HOOK: HookSite = HookSite {
         sub: "hooks/redline.json",
         ..HOME
     },
-    layout: Layout::CopilotFile,
+    layout: Layout::OwnFile,
     event: "preToolUse",
     // A regular expression on the tool's name: its two file-writing tools.
     matcher: "^(edit|create)$",

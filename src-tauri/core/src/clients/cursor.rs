@@ -3,7 +3,7 @@
 //! the real CLI (`../shared/specs/cli-hooks.md`, docs/hooks.md).
 
 use super::cli::{Base, Location};
-use super::hook_site::{HookSite, Layout};
+use super::hook_site::{Entries, HookSite, Layout};
 
 pub const CURSOR: HookSite = HookSite {
     id: "cursor",
@@ -29,5 +29,5 @@ pub const CURSOR: HookSite = HookSite {
     // Redline does not review its turns.
     turn_event: None,
     fails_open: false,
-    layout: Layout::Flat,
+    layout: Layout::Settings(Entries::Flat),
 };

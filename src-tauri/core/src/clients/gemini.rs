@@ -5,7 +5,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::{HookSite, Layout};
+use super::hook_site::{Entries, HookSite, Layout};
 
 /// `~/.gemini`: its user settings.
 const HOME: Location = Location {
@@ -81,6 +81,6 @@ pub const GEMINI_HOOK: HookSite = HookSite {
     timeout_in_ms: true,
     takes_edits: true,
     trust: None,
-    layout: Layout::Grouped,
+    layout: Layout::Settings(Entries::Grouped),
     fails_open: false,
 };

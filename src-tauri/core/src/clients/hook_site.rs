@@ -31,9 +31,23 @@ pub struct HookSite {
     pub fails_open: bool,
 }
 
-/// How a CLI's hook config holds a command hook for an event.
+/// Where a CLI's hook goes: entries merged into a config the user writes too, or a file of
+/// Redline's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
+    /// Entries in a JSON config, beside the user's own hooks.
+    Settings(Entries),
+    /// A file of Redline's own in Copilot CLI's hooks directory, which it reads every `*.json`
+    /// of: `{version: 1, hooks: {EVENT: [{type, bash|powershell, matcher, timeoutSec}]}}`.
+    OwnFile,
+    /// A plugin file of Redline's own, loaded into the CLI's own process, which awaits it
+    /// without a timeout (opencode): `event` and `matcher` only say what the plugin hooks.
+    Plugin,
+}
+
+/// How a JSON config lays out its hook entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entries {
     /// `hooks.{event}` lists groups `{matcher, hooks: [{type, command, timeout}]}` (Claude Code
     /// and the CLIs that copied it).
     Grouped,
@@ -41,14 +55,9 @@ pub enum Layout {
     /// `"version": 1` (Cursor's `hooks.json`).
     Flat,
     /// A hooks file of Kiro CLI's: `"version": "v1"` and `hooks` listing entries `{name,
-    /// trigger, matcher, action: {type, command}, timeout, enabled}`.
-    KiroFile,
-    /// A file of Redline's own in Copilot CLI's hooks directory, which it reads every `*.json`
-    /// of: `{version: 1, hooks: {EVENT: [{type, bash|powershell, matcher, timeoutSec}]}}`.
-    CopilotFile,
-    /// A plugin file of Redline's own, loaded into the CLI's own process, which awaits it
-    /// without a timeout (opencode): `event` and `matcher` only say what the plugin hooks.
-    Plugin,
+    /// trigger, matcher, action: {type, command}, timeout, enabled}`; removed when only
+    /// Redline's entry was in it.
+    Kiro,
 }
 
 impl HookSite {

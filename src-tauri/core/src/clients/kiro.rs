@@ -3,7 +3,7 @@
 //! the real CLI (`../shared/specs/cli-hooks.md`, docs/hooks.md).
 
 use super::cli::{Base, Location};
-use super::hook_site::{HookSite, Layout};
+use super::hook_site::{Entries, HookSite, Layout};
 
 pub const KIRO: HookSite = HookSite {
     id: "kiro",
@@ -37,5 +37,5 @@ pub const KIRO: HookSite = HookSite {
     // Redline does not review its turns.
     turn_event: None,
     fails_open: false,
-    layout: Layout::KiroFile,
+    layout: Layout::Settings(Entries::Kiro),
 };

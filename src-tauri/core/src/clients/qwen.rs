@@ -6,7 +6,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::{HookSite, Layout};
+use super::hook_site::{Entries, HookSite, Layout};
 
 /// `$QWEN_HOME`, else `~/.qwen`.
 const HOME: Location = Location {
@@ -69,6 +69,6 @@ pub const QWEN_HOOK: HookSite = HookSite {
     timeout_in_ms: true,
     takes_edits: false,
     trust: None,
-    layout: Layout::Grouped,
+    layout: Layout::Settings(Entries::Grouped),
     fails_open: false,
 };

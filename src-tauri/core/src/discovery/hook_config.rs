@@ -3,8 +3,8 @@
 
 pub use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
 use super::hook_entry::{ours, read, write};
-use super::{hook_plugin, hook_turn};
-use crate::clients::{HookSite, Layout};
+use super::{hook_file, hook_groups, hook_plugin, hook_turn};
+use crate::clients::{Entries, HookSite, Layout};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -12,41 +12,21 @@ use std::path::Path;
 /// Makes `site`'s hook run `program`, leaving every other hook as it is.
 pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInstalled> {
     let command = &command(site, program);
-    match site.layout {
+    let entries = match site.layout {
         Layout::Plugin => return hook_plugin::install(site, file, program),
-        Layout::CopilotFile => return super::hook_file::install(site, file, command),
-        Layout::Grouped | Layout::Flat | Layout::KiroFile => {}
-    }
+        Layout::OwnFile => return hook_file::install(site, file, command),
+        Layout::Settings(entries) => entries,
+    };
     let mut doc = read(file)?;
-    let entry = entry(site, command);
-    let list = list(&mut doc, site, file)?;
-    let done = match site.layout {
-        Layout::Grouped => {
-            let matcher = json!(site.matcher);
-            let at = list.iter().enumerate().find_map(|(g, group)| {
-                let hooks = group.get("hooks")?.as_array()?;
-                Some((g, hooks.iter().position(|h| ours(h, site))?))
-            });
-            match at {
-                Some((g, h))
-                    if list[g]["hooks"][h] == entry && list[g].get("matcher") == Some(&matcher) =>
-                {
-                    return Ok(HookInstalled::Already)
-                }
-                Some((g, h)) => {
-                    list[g]["hooks"][h] = entry;
-                    list[g]["matcher"] = matcher;
-                    HookInstalled::Replaced
-                }
-                None => {
-                    list.push(json!({ "matcher": site.matcher, "hooks": [entry] }));
-                    HookInstalled::Added
-                }
-            }
+    let entry = entry(site, entries, command);
+    let done = match entries {
+        Entries::Grouped => {
+            hook_groups::put(&mut doc, site, file, site.event, Some(site.matcher), entry)?
         }
-        Layout::Flat | Layout::KiroFile | Layout::CopilotFile | Layout::Plugin => {
+        Entries::Flat | Entries::Kiro => {
+            let list = list(&mut doc, site, entries, file)?;
             match list.iter().position(|h| ours(h, site)) {
-                Some(i) if list[i] == entry => return Ok(HookInstalled::Already),
+                Some(i) if list[i] == entry => HookInstalled::Already,
                 Some(i) => {
                     list[i] = entry;
                     HookInstalled::Replaced
@@ -58,12 +38,14 @@ pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInsta
             }
         }
     };
+    if done == HookInstalled::Already {
+        return Ok(done);
+    }
     // The schema version these files must name; one the user's file names already stays.
-    let version = match site.layout {
-        Layout::Grouped => None,
-        Layout::Flat | Layout::CopilotFile => Some(json!(1)),
-        Layout::Plugin => None,
-        Layout::KiroFile => Some(json!("v1")),
+    let version = match entries {
+        Entries::Grouped => None,
+        Entries::Flat => Some(json!(1)),
+        Entries::Kiro => Some(json!("v1")),
     };
     if let (Some(v), Some(root)) = (version, doc.as_object_mut()) {
         root.entry("version").or_insert(v);
@@ -81,7 +63,9 @@ pub fn install_for(
     turn_review: bool,
 ) -> Result<HookInstalled> {
     match (site.layout, site.turn_event) {
-        (Layout::Grouped, Some(_)) => hook_turn::install(site, file, program, turn_review),
+        (Layout::Settings(Entries::Grouped), Some(_)) => {
+            hook_turn::install(site, file, program, turn_review)
+        }
         _ if turn_review => Err(Error::HookConfig {
             path: file.to_owned(),
             why: format!("Redline does not review {}'s turns yet", site.name),
@@ -90,61 +74,48 @@ pub fn install_for(
     }
 }
 
-/// Takes Redline's hooks (pre-edit, and end-of-turn) out of `file`; a group left empty goes too, and a hooks file of
-/// Redline's own left empty is removed. False: it was not there.
+/// Takes Redline's hooks (pre-edit, and end-of-turn) out of `file`; a group or event left empty
+/// goes too, and a hooks file of Redline's own left empty is removed. False: it was not there.
 pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
-    match site.layout {
+    let entries = match site.layout {
         Layout::Plugin => return hook_plugin::uninstall(site, file),
-        Layout::CopilotFile => return super::hook_file::uninstall(site, file),
-        Layout::Grouped | Layout::Flat | Layout::KiroFile => {}
-    }
-    if !file.exists() {
-        return Ok(false);
-    }
+        Layout::OwnFile => return hook_file::uninstall(site, file),
+        Layout::Settings(entries) => entries,
+    };
     let mut doc = read(file)?;
     let turn_removed = match site.turn_event {
-        Some(event) if hook_turn::has(&doc, event) => hook_turn::take(&mut doc, site, file, event)?,
-        _ => false,
+        Some(event) => hook_groups::take(&mut doc, site, file, event)?,
+        None => false,
     };
-    let list = list(&mut doc, site, file)?;
-    let mut removed = false;
-    match site.layout {
-        Layout::Grouped => list.retain_mut(|group| {
-            let Some(hooks) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-                return true;
-            };
-            let before = hooks.len();
-            hooks.retain(|h| !ours(h, site));
-            removed |= hooks.len() != before;
-            !(hooks.is_empty() && before > 0)
-        }),
-        Layout::Flat | Layout::KiroFile | Layout::CopilotFile | Layout::Plugin => {
+    let removed = match entries {
+        Entries::Grouped => hook_groups::take(&mut doc, site, file, site.event)?,
+        Entries::Flat | Entries::Kiro => {
+            let list = list(&mut doc, site, entries, file)?;
             let before = list.len();
             list.retain(|h| !ours(h, site));
-            removed = list.len() != before;
+            let removed = list.len() != before;
+            // Nothing in it but the schema version and an empty list: the file was Redline's alone.
+            let alone = |doc: &Value| {
+                doc.as_object()
+                    .is_some_and(|o| o.keys().all(|k| k == "version" || k == "hooks"))
+            };
+            match (removed && list.is_empty(), entries) {
+                (true, Entries::Kiro) if alone(&doc) => {
+                    std::fs::remove_file(file).map_err(|e| Error::io(file, e))?;
+                    return Ok(true);
+                }
+                (true, _) => {
+                    if let Some(events) = doc.get_mut("hooks").and_then(Value::as_object_mut) {
+                        events.remove(site.event);
+                    }
+                }
+                (false, _) => {}
+            }
+            removed
         }
-    }
+    };
     if !removed && !turn_removed {
         return Ok(false);
-    }
-    let empty = removed && list.is_empty();
-    match site.layout {
-        Layout::Grouped | Layout::Flat if empty => {
-            if let Some(events) = doc.get_mut("hooks").and_then(Value::as_object_mut) {
-                events.remove(site.event);
-            }
-        }
-        // Nothing in it but the schema version and an empty list: the file was Redline's alone.
-        Layout::KiroFile
-            if empty
-                && doc
-                    .as_object()
-                    .is_some_and(|o| o.keys().all(|k| k == "version" || k == "hooks")) =>
-        {
-            std::fs::remove_file(file).map_err(|e| Error::io(file, e))?;
-            return Ok(true);
-        }
-        _ => {}
     }
     write(file, &doc)?;
     Ok(true)
@@ -152,42 +123,44 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
 
 /// Redline's hook in `file`, if it is there.
 pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
-    match site.layout {
+    let entries = match site.layout {
         Layout::Plugin => return hook_plugin::find(site, file),
-        Layout::CopilotFile => return super::hook_file::find(site, file),
-        Layout::Grouped | Layout::Flat | Layout::KiroFile => {}
-    }
-    if !file.exists() {
-        return Ok(None);
-    }
+        Layout::OwnFile => return hook_file::find(site, file),
+        Layout::Settings(entries) => entries,
+    };
     let mut doc = read(file)?;
-    let list = list(&mut doc, site, file)?;
-    let hook = match site.layout {
-        Layout::Grouped => list
-            .iter()
-            .filter_map(|g| g.get("hooks").and_then(Value::as_array))
-            .flatten()
-            .find(|h| ours(h, site)),
-        Layout::Flat | Layout::KiroFile | Layout::CopilotFile | Layout::Plugin => {
-            list.iter().find(|h| ours(h, site))
+    let hook = match entries {
+        Entries::Grouped => hook_groups::find(&doc, site, site.event),
+        Entries::Flat | Entries::Kiro => {
+            if doc.get("hooks").is_none() {
+                return Ok(None);
+            }
+            list(&mut doc, site, entries, file)?
+                .iter()
+                .find(|h| ours(h, site))
         }
     };
+    let at = match entries {
+        Entries::Kiro => hook.and_then(|h| h.get("action")),
+        Entries::Grouped | Entries::Flat => hook,
+    };
     Ok(hook.map(|h| Found {
-        command: command_of(h, site).unwrap_or_default().to_owned(),
+        command: at
+            .and_then(|a| a.get("command"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
         timeout: h.get("timeout").and_then(Value::as_u64),
     }))
 }
 
 /// Redline's hook entry as `site`'s config writes one.
-fn entry(site: &HookSite, command: &str) -> Value {
+fn entry(site: &HookSite, entries: Entries, command: &str) -> Value {
     let timeout = site.timeout_value();
-    match site.layout {
-        Layout::Grouped => json!({ "type": "command", "command": command, "timeout": timeout }),
-        // A Copilot hooks file or a plugin is written whole elsewhere: never a list entry.
-        Layout::Flat | Layout::CopilotFile | Layout::Plugin => {
-            json!({ "command": command, "matcher": site.matcher, "timeout": timeout })
-        }
-        Layout::KiroFile => json!({
+    match entries {
+        Entries::Grouped => hook_groups::entry(site, command),
+        Entries::Flat => json!({ "command": command, "matcher": site.matcher, "timeout": timeout }),
+        Entries::Kiro => json!({
             "name": "redline-review",
             "trigger": site.event,
             "matcher": site.matcher,
@@ -196,15 +169,6 @@ fn entry(site: &HookSite, command: &str) -> Value {
             "enabled": true,
         }),
     }
-}
-
-/// The command a hook entry runs, where `site`'s config puts it.
-fn command_of<'a>(hook: &'a Value, site: &HookSite) -> Option<&'a str> {
-    let at = match site.layout {
-        Layout::KiroFile => hook.get("action")?,
-        Layout::Grouped | Layout::Flat | Layout::CopilotFile | Layout::Plugin => hook,
-    };
-    at.get("command").and_then(Value::as_str)
 }
 
 /// Where a CLI's hook stands, for `redline hooks status` and doctor.
@@ -238,7 +202,9 @@ pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<Ho
     let current = (turn.is_none() || turn_review)
         && found.as_ref().is_some_and(|f| match site.layout {
             Layout::Plugin => hook_plugin::current(file, program),
-            _ => f.command == expected && f.timeout == Some(site.timeout_value()),
+            Layout::Settings(_) | Layout::OwnFile => {
+                f.command == expected && f.timeout == Some(site.timeout_value())
+            }
         });
     Ok(HookStatus {
         cli: site.id,
@@ -251,9 +217,14 @@ pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<Ho
     })
 }
 
-/// The list Redline's entry goes in, made if missing: the event's groups (or entries), or a
-/// Kiro hooks file's `hooks`.
-fn list<'a>(doc: &'a mut Value, site: &HookSite, file: &Path) -> Result<&'a mut Vec<Value>> {
+/// The list Redline's entry goes in, made if missing: the event's entries (Cursor), or a Kiro
+/// hooks file's `hooks`.
+fn list<'a>(
+    doc: &'a mut Value,
+    site: &HookSite,
+    entries: Entries,
+    file: &Path,
+) -> Result<&'a mut Vec<Value>> {
     let shape = |why: &str| Error::HookConfig {
         path: file.to_owned(),
         why: why.to_owned(),
@@ -261,7 +232,7 @@ fn list<'a>(doc: &'a mut Value, site: &HookSite, file: &Path) -> Result<&'a mut 
     let root = doc
         .as_object_mut()
         .ok_or_else(|| shape("it is not a JSON object"))?;
-    if site.layout == Layout::KiroFile {
+    if entries == Entries::Kiro {
         return root
             .entry("hooks")
             .or_insert_with(|| json!([]))
@@ -283,3 +254,7 @@ fn list<'a>(doc: &'a mut Value, site: &HookSite, file: &Path) -> Result<&'a mut 
 #[cfg(test)]
 #[path = "hook_config_tests.rs"]
 mod tests;
+
+#[cfg(all(test, unix))]
+#[path = "hook_config_hostile_tests.rs"]
+mod hostile_tests;

@@ -1,7 +1,7 @@
 //! Redline's hook entry in any CLI's hook config: whether an entry is Redline's, what it says, and
 //! the config file read as a JSON object (never overwritten when it is not one).
 
-use crate::clients::{HookSite, Layout};
+use crate::clients::{Entries, HookSite, Layout};
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -29,8 +29,8 @@ pub enum HookInstalled {
 /// (the program's path may be quoted, and hold spaces) in any of the keys a CLI runs.
 pub(super) fn ours(hook: &Value, site: &HookSite) -> bool {
     let at = match site.layout {
-        Layout::KiroFile => hook.get("action"),
-        Layout::Grouped | Layout::Flat | Layout::CopilotFile | Layout::Plugin => Some(hook),
+        Layout::Settings(Entries::Kiro) => hook.get("action"),
+        _ => Some(hook),
     };
     ["command", "bash", "powershell"]
         .iter()
@@ -50,14 +50,39 @@ fn runs_redline(command: &str, site: &HookSite) -> bool {
         .any(|w| redline(w[0]) && w[1] == "hook" && w[2] == site.id)
 }
 
+/// A CLI's config is a few KiB; a larger one is not read whole.
+const CAP: u64 = 4 << 20;
+
+/// The file's bytes, `None` when it does not exist. A link (a settings file kept in dotfiles)
+/// is followed; a FIFO, a device or anything past [`CAP`] is refused without blocking.
+pub(super) fn bytes(file: &Path) -> Result<Option<Vec<u8>>> {
+    match crate::platform::small_file::read_through(file, CAP) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => Err(Error::HookConfig {
+            path: file.to_owned(),
+            why: format!("it is larger than {} MiB, so it is not read", CAP >> 20),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Err(Error::HookConfig {
+            path: file.to_owned(),
+            why: "it is not a regular file (a FIFO, a device or a link to one), so it is \
+                  neither read nor replaced"
+                .into(),
+        }),
+        Err(e) => Err(Error::io(file, e)),
+    }
+}
+
 /// The file as JSON: `{}` when it does not exist; anything else that is not a JSON object is
 /// refused, never overwritten.
 pub(super) fn read(file: &Path) -> Result<Value> {
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(json!({})),
-        Err(e) => return Err(Error::io(file, e)),
+    let Some(bytes) = bytes(file)? else {
+        return Ok(json!({}));
     };
+    let text = String::from_utf8(bytes).map_err(|_| Error::HookConfig {
+        path: file.to_owned(),
+        why: "it is not UTF-8 text".into(),
+    })?;
     if text.trim().is_empty() {
         return Ok(json!({}));
     }
@@ -82,7 +107,7 @@ pub fn command(site: &HookSite, program: &Path) -> String {
     }
     let program = quote(program);
     // PowerShell (a hooks file's Windows shell) reads a quoted path as a string, not a program.
-    let call = match site.layout == Layout::CopilotFile && program.starts_with('"') {
+    let call = match site.layout == Layout::OwnFile && program.starts_with('"') {
         true => "& ",
         false => "",
     };
@@ -109,7 +134,18 @@ pub(super) fn write(file: &Path, doc: &Value) -> Result<()> {
         why: e.to_string(),
     })?;
     text.push('\n');
-    crate::platform::private_file::write(file, text.as_bytes())
+    crate::platform::private_file::write(&through(file)?, text.as_bytes())
+}
+
+/// Where a write to `file` goes: what a link points to, so that a settings file linked from
+/// the user's dotfiles stays a link and its target gets the change.
+pub(super) fn through(file: &Path) -> Result<std::path::PathBuf> {
+    match std::fs::symlink_metadata(file) {
+        Ok(m) if m.file_type().is_symlink() => {
+            std::fs::canonicalize(file).map_err(|e| Error::io(file, e))
+        }
+        _ => Ok(file.to_owned()),
+    }
 }
 
 /// A path as the CLI's shell reads it: bare when plain, else quoted (single quotes for a POSIX

@@ -1,7 +1,7 @@
 //! Redline's own hook file in a CLI's hooks directory (Copilot CLI's `hooks/*.json`): written
 //! whole, found, and removed, never touching a file of that name that is not Redline's.
 
-use super::hook_entry::{ours, read, Found, HookInstalled};
+use super::hook_entry::{bytes, ours, read, Found, HookInstalled};
 use crate::clients::HookSite;
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
@@ -48,14 +48,13 @@ fn foreign(file: &Path) -> Error {
 /// Writes the file (atomically) unless it says exactly this already; refuses one not Redline's.
 pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstalled> {
     let want = text(site, file, command)?;
-    let done = match std::fs::read(file) {
-        Ok(bytes) if bytes == want.as_bytes() => return Ok(HookInstalled::Already),
-        Ok(_) => match entry(site, &read(file)?) {
+    let done = match bytes(file)? {
+        Some(bytes) if bytes == want.as_bytes() => return Ok(HookInstalled::Already),
+        Some(_) => match entry(site, &read(file)?) {
             Some(_) => HookInstalled::Replaced,
             None => return Err(foreign(file)),
         },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => HookInstalled::Added,
-        Err(e) => return Err(Error::io(file, e)),
+        None => HookInstalled::Added,
     };
     crate::platform::private_file::write(file, want.as_bytes())?;
     Ok(done)

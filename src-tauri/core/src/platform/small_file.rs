@@ -7,7 +7,16 @@ use std::path::Path;
 
 /// The whole file, refused unless it is a regular file of at most `cap` bytes.
 pub(crate) fn read(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
-    let file = open(path)?;
+    capped(open(path, false)?, cap)
+}
+
+/// As [`read`], but a final symlink is followed (a user's settings file linked from their
+/// dotfiles); what it points to must still be a regular file.
+pub(crate) fn read_through(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+    capped(open(path, true)?, cap)
+}
+
+fn capped(file: File, cap: u64) -> io::Result<Vec<u8>> {
     let size = file.metadata()?.len();
     if size > cap {
         return Err(too_large(size, cap));
@@ -26,23 +35,25 @@ pub(crate) fn read(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub(crate) fn head(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
     let mut out = Vec::new();
-    open(path)?.take(cap).read_to_end(&mut out)?;
+    open(path, false)?.take(cap).read_to_end(&mut out)?;
     Ok(out)
 }
 
-/// Opens `path` for reading if it is a regular file. A final symlink is not followed (one to
-/// `/dev/zero` would be endless), and the open does not block (a FIFO nobody writes would wait
-/// forever): the type is then checked on the open file itself, so it cannot be swapped after.
-fn open(path: &Path) -> io::Result<File> {
+/// Opens `path` for reading if it is a regular file. Unless `follow`, a final symlink is not
+/// followed (then it is no regular file); the open does not block (a FIFO nobody writes would
+/// wait forever): the type is then checked on the open file itself, so it cannot be swapped
+/// after, and a link to `/dev/zero` is refused as a device.
+fn open(path: &Path, follow: bool) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
+        let nofollow = if follow { 0 } else { libc::O_NOFOLLOW };
+        options.custom_flags(nofollow | libc::O_NONBLOCK | libc::O_CLOEXEC);
     }
     #[cfg(windows)]
-    {
+    if !follow {
         use std::os::windows::fs::OpenOptionsExt;
         // FILE_FLAG_OPEN_REPARSE_POINT: opens a symlink or junction itself, which then is no
         // regular file.
