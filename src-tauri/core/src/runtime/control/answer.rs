@@ -134,16 +134,21 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
                     None => return,
                 }
             }
-            Ok(Request::Hook(call)) => match hook(instance, &mut stream, call, pid).await {
-                Some(reply) => reply,
-                None => return,
-            },
-            Ok(Request::TurnReview(call)) => {
-                match turn_review(instance, &mut stream, call, pid).await {
-                    Some(reply) => reply,
+            // No verdict: the hook went away, and its reviews with it.
+            Ok(Request::Hook(call)) => match instance.hook(call, pid).await {
+                Ok(waiting) => match waiting.verdict(instance, gone(&mut stream)).await {
+                    Some(v) => Response::Ok(value(v)),
                     None => return,
-                }
-            }
+                },
+                Err(v) => Response::Ok(value(v)),
+            },
+            Ok(Request::TurnReview(call)) => match instance.turn_review(call, pid).await {
+                Ok(waiting) => match waiting.verdict(instance, gone(&mut stream)).await {
+                    Some(v) => Response::Ok(value(v)),
+                    None => return,
+                },
+                Err(v) => Response::Ok(value(v)),
+            },
             Ok(Request::Editor) => {
                 return crate::runtime::editor::serve(instance, stream, pid).await
             }
@@ -166,44 +171,10 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
     let _ = stream.get_mut().write_all(&out).await;
 }
 
-/// Answers a hook's request with its verdict; `None`: the hook went away.
-async fn hook<S: AsyncRead + AsyncWrite + Unpin>(
-    instance: &Instance,
-    stream: &mut BufReader<S>,
-    call: crate::protocols::hook::HookCall,
-    pid: Option<u32>,
-) -> Option<Response> {
-    let verdict = match instance.hook(call, pid).await {
-        Ok(waiting) => {
-            let mut probe = [0u8; 1];
-            let gone = async {
-                let _ = stream.read(&mut probe).await;
-            };
-            waiting.verdict(instance, gone).await?
-        }
-        Err(verdict) => verdict,
-    };
-    Some(Response::Ok(value(verdict)))
-}
-
-/// Answers an end-of-turn hook's request with the user's answer; `None`: the hook went away.
-async fn turn_review<S: AsyncRead + AsyncWrite + Unpin>(
-    instance: &Instance,
-    stream: &mut BufReader<S>,
-    call: crate::protocols::hook::HookCall,
-    pid: Option<u32>,
-) -> Option<Response> {
-    let verdict = match instance.turn_review(call, pid).await {
-        Ok(waiting) => {
-            let mut probe = [0u8; 1];
-            let gone = async {
-                let _ = stream.read(&mut probe).await;
-            };
-            waiting.verdict(instance, gone).await?
-        }
-        Err(verdict) => verdict,
-    };
-    Some(Response::Ok(value(verdict)))
+/// Ends when the peer, which sends nothing more once it has asked, goes away (a read returns).
+async fn gone<S: AsyncRead + Unpin>(stream: &mut BufReader<S>) {
+    let mut probe = [0u8; 1];
+    let _ = stream.read(&mut probe).await;
 }
 
 /// Answers a local review's request (see `local::Opened::answer`); `None`: the command went away.
@@ -217,11 +188,6 @@ async fn local<S: AsyncRead + AsyncWrite + Unpin>(
         Ok(o) => o,
         Err(e) => return Some(Response::Error((&e).into())),
     };
-    // The command sends nothing more: any read returning is its end going away.
-    let mut probe = [0u8; 1];
-    let gone = async {
-        let _ = stream.read(&mut probe).await;
-    };
-    let answer = opened.answer(instance, wait, gone).await?;
+    let answer = opened.answer(instance, wait, gone(stream)).await?;
     Some(Response::Ok(value(answer)))
 }

@@ -129,18 +129,8 @@ impl Waiting {
         gone: impl std::future::Future<Output = ()>,
     ) -> Option<HookVerdict> {
         let ids = self.ids.clone();
-        tokio::select! {
-            v = self.decide() => {
-                // A rejection decides the whole edit: the other files' reviews go.
-                instance.dismiss_local(&ids);
-                Some(v)
-            }
-            () = gone => {
-                let n = instance.dismiss_local(&ids);
-                tracing::info!("a hook went away: {n} review(s) withdrawn");
-                None
-            }
-        }
+        // A rejection decides the whole edit: the other files' reviews go.
+        decided_or_gone(instance, &ids, self.decide(), gone, "a hook").await
     }
 
     async fn decide(&mut self) -> HookVerdict {
@@ -227,4 +217,26 @@ pub(super) async fn asker(cli: HookCli, pid: Option<u32>) -> ClientInfo {
 /// `path` as the CLI named it, from the folder it runs in.
 pub(super) fn absolute(cwd: &Path, path: &str) -> String {
     cwd.join(path).to_string_lossy().into_owned()
+}
+
+/// `decided`, unless `gone` comes first (the hook that asked was stopped: Ctrl-C in the CLI, its
+/// timeout); either way the reviews `ids` go, and `None` says it went away.
+pub(super) async fn decided_or_gone<V>(
+    instance: &Instance,
+    ids: &[ReviewId],
+    decided: impl std::future::Future<Output = V>,
+    gone: impl std::future::Future<Output = ()>,
+    asker: &str,
+) -> Option<V> {
+    tokio::select! {
+        v = decided => {
+            instance.dismiss_local(ids);
+            Some(v)
+        }
+        () = gone => {
+            let n = instance.dismiss_local(ids);
+            tracing::info!("{asker} went away: {n} review(s) withdrawn");
+            None
+        }
+    }
 }

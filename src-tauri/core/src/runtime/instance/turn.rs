@@ -2,7 +2,7 @@
 //! edits touched, at the turn's start against now, read-only, answered Done or Continue with
 //! instructions; and the record the pre-edit hook keeps of those files (`--record-turn`).
 
-use super::hook::{absolute, asker};
+use super::hook::{absolute, asker, decided_or_gone};
 use super::local::run;
 use super::Instance;
 use crate::protocols::hook::patched::Patched;
@@ -190,28 +190,21 @@ impl TurnWaiting {
         gone: impl std::future::Future<Output = ()>,
     ) -> Option<TurnVerdict> {
         let ids = self.ids.clone();
-        tokio::select! {
-            v = self.decided.recv() => {
-                instance.dismiss_local(&ids);
-                Some(match v {
-                    Some((Outcome::Accepted, _)) => TurnVerdict::Done,
-                    Some((Outcome::Rejected, reason)) => TurnVerdict::Continue {
-                        instructions: reason
-                            .filter(|r| !r.trim().is_empty())
-                            .unwrap_or_else(|| CONTINUE_WITHOUT_WORDS.to_owned()),
-                    },
-                    Some((Outcome::Closed | Outcome::Dismissed, _)) | None => TurnVerdict::Pass {
-                        why: "the turn's review ended without an answer (its workspace was \
-                              turned off or Redline stopped)"
-                            .into(),
-                    },
-                })
+        let decided = async {
+            match self.decided.recv().await {
+                Some((Outcome::Accepted, _)) => TurnVerdict::Done,
+                Some((Outcome::Rejected, reason)) => TurnVerdict::Continue {
+                    instructions: reason
+                        .filter(|r| !r.trim().is_empty())
+                        .unwrap_or_else(|| CONTINUE_WITHOUT_WORDS.to_owned()),
+                },
+                Some((Outcome::Closed | Outcome::Dismissed, _)) | None => TurnVerdict::Pass {
+                    why: "the turn's review ended without an answer (its workspace was turned \
+                          off or Redline stopped)"
+                        .into(),
+                },
             }
-            () = gone => {
-                let n = instance.dismiss_local(&ids);
-                tracing::info!("an end-of-turn hook went away: {n} review(s) withdrawn");
-                None
-            }
-        }
+        };
+        decided_or_gone(instance, &ids, decided, gone, "an end-of-turn hook").await
     }
 }
