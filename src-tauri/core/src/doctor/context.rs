@@ -31,6 +31,7 @@ fn opencode(facts: &Facts, workspace: Option<&WorkspaceFound>) -> ContextReport 
             facts,
             None,
             "Redline serves Claude Code's lock, which opencode's TUI reads".into(),
+            OPENCODE.name,
         ),
         (Some(_), true, Some(port)) => folder(
             facts,
@@ -39,6 +40,7 @@ fn opencode(facts: &Facts, workspace: Option<&WorkspaceFound>) -> ContextReport 
                 "opencode's TUI finds Redline by ~/.claude/ide/{port}.lock and takes the \
                  selection and mentions (lines 1-based)"
             ),
+            OPENCODE.name,
         ),
     };
     ContextReport {
@@ -84,7 +86,7 @@ fn codex(facts: &Facts, workspace: Option<&WorkspaceFound>) -> ContextReport {
                                  Redline answers behind it"
                             ),
                         };
-                        folder(facts, workspace, via)
+                        folder(facts, workspace, via, CODEX.name)
                     }
                 }
             }
@@ -99,13 +101,19 @@ fn codex(facts: &Facts, workspace: Option<&WorkspaceFound>) -> ContextReport {
     }
 }
 
-/// Whether an editor has spoken for the workspace holding this folder.
-fn folder(facts: &Facts, workspace: Option<&WorkspaceFound>, via: String) -> (bool, String) {
+/// Whether an editor has spoken for the workspace holding this folder; `via` says how the CLI
+/// reaches Redline, `cli` names it.
+fn folder(
+    facts: &Facts,
+    workspace: Option<&WorkspaceFound>,
+    via: String,
+    cli: &str,
+) -> (bool, String) {
     let Some(w) = workspace else {
         return (
             false,
             format!(
-                "{via}, but no workspace holds this folder: Codex is told there is no IDE here"
+                "{via}, but no workspace holds this folder: {cli} is told there is no IDE here"
             ),
         );
     };
@@ -117,7 +125,7 @@ fn folder(facts: &Facts, workspace: Option<&WorkspaceFound>, via: String) -> (bo
     if editors.iter().any(|e| e.workspaces.contains(&w.path)) {
         (
             true,
-            format!("after `/ide on`, {via} with your editor's file and selection"),
+            format!("{via}, with your editor's file and selection"),
         )
     } else {
         (

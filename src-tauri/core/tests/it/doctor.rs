@@ -668,6 +668,44 @@ async fn codex_says_whether_its_ide_on_finds_redline_from_this_folder() {
         o.reason
     );
 
+    // An editor has spoken for the workspace: each line says so, once and in its own words.
+    let mut spoken = facts(&fx).await;
+    spoken
+        .redline
+        .as_mut()
+        .unwrap()
+        .editors
+        .push(redline_core::api::status::EditorChannel {
+            id: 1,
+            editor: None,
+            since: 0,
+            workspaces: vec![fx.ws.clone()],
+        });
+    let report = doctor::diagnose(&spoken).await;
+    let (c, o) = (codex(&report), opencode(&report));
+    assert!(
+        c.reason.contains("your editor's file and selection"),
+        "{}",
+        c.reason
+    );
+    assert_eq!(c.reason.matches("/ide on").count(), 1, "{}", c.reason);
+    assert!(
+        o.reason.contains("your editor's file and selection"),
+        "{}",
+        o.reason
+    );
+    assert!(!o.reason.contains("/ide on"), "{}", o.reason);
+    // From a folder no workspace holds, opencode's line speaks of opencode.
+    let mut outside = facts(&fx).await;
+    outside.dir = std::env::temp_dir();
+    let o = opencode(&doctor::diagnose(&outside).await);
+    assert!(
+        o.reason.contains("no workspace holds this folder"),
+        "{}",
+        o.reason
+    );
+    assert!(!o.reason.contains("Codex"), "{}", o.reason);
+
     let mut off = facts(&fx).await;
     off.redline = None;
     let c = codex(&doctor::diagnose(&off).await);
