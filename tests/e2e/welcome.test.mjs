@@ -1,6 +1,6 @@
 // The first run in the real app: with no workspace the window welcomes the user; once a workspace
 // exists, its live check (the doctor's, in the app) says Gemini CLI will connect, after probing
-// the real server with the token. Also the screenshot docs/screenshots/welcome-app.png.
+// the real server with the token, and how Codex CLI's hook and context stand. Also the screenshot docs/screenshots/welcome-app.png.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,23 +13,26 @@ import { poll } from './lib/poll.mjs';
 import { cleanups, desktop, makeWorkspace, SHOTS_DIR, TEST_TIMEOUT_MS, UI_TIMEOUT_MS, withAppLog } from './lib/fixtures.mjs';
 import { reviewWindow, windowShot } from './lib/x11.mjs';
 
-/** A fake npm install of Gemini CLI: `bin/gemini` linked into its package, as npm lays it out. */
-async function fakeGemini(onCleanup) {
+/** A fake npm install of Gemini CLI and Codex CLI: each `bin/NAME` linked into its package, as
+ *  npm lays it out. */
+async function fakeNpm(onCleanup) {
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-e2e-npm-'));
   onCleanup(() => fsp.rm(root, { recursive: true, force: true }));
-  const pkg = path.join(root, 'lib', 'node_modules', '@google', 'gemini-cli');
-  await fsp.mkdir(path.join(pkg, 'dist'), { recursive: true });
-  await fsp.writeFile(path.join(pkg, 'package.json'), JSON.stringify({ name: '@google/gemini-cli', version: '0.61.0' }));
-  await fsp.writeFile(path.join(pkg, 'dist', 'index.js'), '#!/usr/bin/env node\n', { mode: 0o755 });
   await fsp.mkdir(path.join(root, 'bin'));
-  await fsp.symlink(path.join(pkg, 'dist', 'index.js'), path.join(root, 'bin', 'gemini'));
+  for (const [name, scope, dir, version] of [['gemini', '@google', 'gemini-cli', '0.61.0'], ['codex', '@openai', 'codex', '0.171.0']]) {
+    const pkg = path.join(root, 'lib', 'node_modules', scope, dir);
+    await fsp.mkdir(path.join(pkg, 'dist'), { recursive: true });
+    await fsp.writeFile(path.join(pkg, 'package.json'), JSON.stringify({ name: `${scope}/${dir}`, version }));
+    await fsp.writeFile(path.join(pkg, 'dist', 'index.js'), '#!/usr/bin/env node\n', { mode: 0o755 });
+    await fsp.symlink(path.join(pkg, 'dist', 'index.js'), path.join(root, 'bin', name));
+  }
   return path.join(root, 'bin');
 }
 
 test('first run: the welcome page, then the live check of the workspace added', { timeout: TEST_TIMEOUT_MS }, async (t) => {
   const later = cleanups(t);
   const ws = await makeWorkspace(later, 'shop', { 'README.md': '# shop\n' });
-  const bin = await fakeGemini(later);
+  const bin = await fakeNpm(later);
   const d = await desktop(t, later, { workspaces: [], env: { PATH: `${bin}:${process.env.PATH}` } });
   await withAppLog(d, async () => {
     const { wd } = d;
@@ -49,11 +52,17 @@ test('first run: the welcome page, then the live check of the workspace added', 
     await fsp.mkdir(path.join(d.dirs.home, '.gemini'), { recursive: true });
     await fsp.writeFile(path.join(d.dirs.home, '.gemini', 'settings.json'), '{"ide":{"enabled":true}}');
     await wd.click(await wd.waitFor('.recheck'));
-    await wd.until(() => wd.execute("return document.querySelector('.doctor-line.ok .cli')?.textContent === 'Gemini CLI'"),
+    await wd.until(() => wd.execute("return document.querySelector('.doctor-line.ok .cli')?.firstChild?.textContent === 'Gemini CLI'"),
       { timeoutMs: UI_TIMEOUT_MS, what: 'Gemini CLI checked as connecting' });
     const port = (await d.json(['status', '--json'])).workspaces[0].port;
     const lines = await wd.execute("return [...document.querySelectorAll('.doctor-line')].map((l) => l.textContent)");
-    assert.equal(lines[0], `✓Gemini CLIGemini CLI will connect to Redline on port ${port}`);
+    assert.equal(lines[0], `✓Gemini CLI0.61.0Gemini CLI will connect to Redline on port ${port}`);
+    // Codex CLI, reviewed through its hook and served its editor context: both lines, with its
+    // version; the hook's says how to add it.
+    const codex = lines.filter((l) => l.includes('Codex CLI'));
+    assert.equal(codex.length, 2, lines.join('\n'));
+    assert.match(codex[0], /^✗Codex CLI0\.171\.0.*Fix: redline hooks install codex/);
+    assert.match(codex[1], /^✓Codex CLI \(context\)0\.171\.0after `\/ide on`, Redline answers on /);
     assert.equal(await wd.execute("return document.querySelector('.empty').classList.contains('first-run')"), false);
     assert.equal(await wd.execute("return document.querySelector('.ws-state').textContent"), `✓ ${ws}`);
     // The probe ended its session: no CLI is left connected.

@@ -92,7 +92,11 @@ editor?: string, };
 
 export type IpcError = { code: string, message: string, };
 
-export type DoctorLine = { name: string, installed: boolean, ok: boolean, reason: string, 
+export type DoctorLine = { name: string, installed: boolean, 
+/**
+ * The installed version, when its package says.
+ */
+version: string | null, ok: boolean, reason: string, 
 /**
  * The one command that fixes it, if any.
  */

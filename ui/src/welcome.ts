@@ -23,6 +23,9 @@ export const WELCOME_HTML = `
         <tr><td>Qwen Code</td><td><code>/ide enable</code></td></tr>
         <tr><td>Claude Code</td><td><code>claude --ide</code>, or <code>/ide</code> inside it</td></tr>
         <tr><td>Copilot CLI</td><td>nothing: it connects by itself; <code>/ide</code> shows Redline</td></tr>
+        <tr><td>Codex CLI</td><td><code>redline hooks install codex</code> in a shell; <code>/ide on</code> for your editor's context</td></tr>
+        <tr><td>opencode</td><td><code>redline hooks install opencode</code> in a shell</td></tr>
+        <tr><td>Amp</td><td>nothing: it reads your editor's context by itself (its edits are not reviewed)</td></tr>
       </table>
     </li>
     <li class="step step-check">
@@ -56,7 +59,9 @@ export function doctorItem(line: DoctorLine): HTMLLIElement {
   const state = !line.installed ? 'absent' : line.ok ? 'ok' : 'bad';
   const li = el('li', `doctor-line ${state}`);
   const mark = { ok: '✓', bad: '✗', absent: '–' }[state];
-  li.append(el('span', 'mark', mark), el('span', 'cli', line.name));
+  const cli = el('span', 'cli', line.name);
+  if (line.installed && line.version) cli.append(el('span', 'version', line.version));
+  li.append(el('span', 'mark', mark), cli);
   li.append(el('span', 'reason', line.installed ? line.reason : 'not installed (not on PATH)'));
   if (line.installed && line.fix) {
     const fix = el('div', 'fix');

@@ -5,15 +5,16 @@ import type { DoctorLine } from '../src/types';
 afterEach(reset);
 
 const gemini: DoctorLine = {
-  name: 'Gemini CLI', installed: true, ok: true, reason: 'Gemini CLI will connect to Redline on port 4000',
-  fix: null, fixInCli: false,
+  name: 'Gemini CLI', installed: true, version: '0.61.0', ok: true,
+  reason: 'Gemini CLI will connect to Redline on port 4000', fix: null, fixInCli: false,
 };
 const qwen: DoctorLine = {
-  name: 'Qwen Code', installed: true, ok: false, reason: 'IDE mode is off in Qwen Code',
+  name: 'Qwen Code', installed: true, version: null, ok: false, reason: 'IDE mode is off in Qwen Code',
   fix: '/ide enable', fixInCli: true,
 };
 const claude: DoctorLine = {
-  name: 'Claude Code', installed: false, ok: true, reason: '`claude` is not on PATH', fix: null, fixInCli: false,
+  name: 'Claude Code', installed: false, version: null, ok: true, reason: '`claude` is not on PATH', fix: null,
+  fixInCli: false,
 };
 
 describe('the welcome page', () => {
@@ -27,9 +28,9 @@ describe('the welcome page', () => {
     expect(empty.querySelector('.empty-title')!.textContent).toBe('Welcome to Redline');
     expect(empty.querySelector('.ide-commands')!.textContent).toContain('/ide enable');
     expect(empty.querySelector('.ide-commands')!.textContent).toContain('claude --ide');
-    // Each of the four CLIs Redline serves has its row in step 2.
+    // Each CLI Redline serves has its row in step 2.
     const rows = [...empty.querySelectorAll('.ide-commands tr')].map((r) => r.querySelector('td')!.textContent);
-    expect(rows).toEqual(['Gemini CLI', 'Qwen Code', 'Claude Code', 'Copilot CLI']);
+    expect(rows).toEqual(['Gemini CLI', 'Qwen Code', 'Claude Code', 'Copilot CLI', 'Codex CLI', 'opencode', 'Amp']);
     expect(backend.named('welcome')).toHaveLength(1);
 
     backend.folder = '/home/ana/src/app';
@@ -43,6 +44,9 @@ describe('the welcome page', () => {
     const lines = [...empty.querySelectorAll('.doctor-line')];
     expect(lines.map((l) => l.className)).toEqual(['doctor-line ok', 'doctor-line bad', 'doctor-line absent']);
     expect(lines[1].querySelector('.fix')!.textContent).toBe('Fix, typed in Qwen Code: /ide enable');
+    // The version shows beside an installed CLI's name when its package says.
+    expect(lines[0].querySelector('.cli')!.textContent).toBe('Gemini CLI0.61.0');
+    expect(lines[1].querySelector('.version')).toBeNull();
     expect(lines[2].querySelector('.reason')!.textContent).toBe('not installed (not on PATH)');
   });
 

@@ -14,6 +14,8 @@ use serde::Serialize;
 pub struct Line {
     pub name: String,
     pub installed: bool,
+    /// The installed version, when its package says.
+    pub version: Option<String>,
     pub ok: bool,
     pub reason: String,
     /// The one command that fixes it, if any.
@@ -49,6 +51,7 @@ pub async fn welcome(status: Status, config: Config) -> Welcome {
             .map(|c| Line {
                 name: c.name.clone(),
                 installed: c.installed.is_some(),
+                version: c.installed.as_ref().and_then(|i| i.version.clone()),
                 ok: c.ok,
                 reason: c.reason.clone(),
                 fix: c.fix.as_ref().map(|f| f.command.clone()),
@@ -64,9 +67,27 @@ pub async fn welcome(status: Status, config: Config) -> Welcome {
                     .map(|h| Line {
                         name: h.name.clone(),
                         installed: h.installed.is_some(),
+                        version: h.installed.as_ref().and_then(|i| i.version.clone()),
                         ok: h.hook.is_some(),
                         reason: h.reason.clone(),
                         fix: h.fix.as_ref().map(|f| f.command.clone()),
+                        fix_in_cli: false,
+                    }),
+            )
+            // An installed CLI that asks the IDE for context (Codex's `/ide on`, opencode):
+            // whether it gets the editor's.
+            .chain(
+                report
+                    .context
+                    .iter()
+                    .filter(|c| c.installed.is_some())
+                    .map(|c| Line {
+                        name: format!("{} (context)", c.name),
+                        installed: true,
+                        version: c.installed.as_ref().and_then(|i| i.version.clone()),
+                        ok: c.ok,
+                        reason: c.reason.clone(),
+                        fix: None,
                         fix_in_cli: false,
                     }),
             )
