@@ -166,7 +166,8 @@ pub async fn refresh(core: &Instance, main: &MainThread) {
 }
 
 /// Keeps the tray current until the instance quits: its first menu now, a new one when the
-/// pending reviews or the window's problem change and after each click, which it acts on.
+/// pending reviews, the workspaces or the window's problem change and after each click, which it
+/// acts on.
 pub fn feed(core: Arc<Instance>, main: MainThread) {
     // Clicks come on the main thread; acting may wait on the core or a dialog: a task each.
     let (clicks, mut clicked) = tokio::sync::mpsc::unbounded_channel();
@@ -182,6 +183,8 @@ pub fn feed(core: Arc<Instance>, main: MainThread) {
         refresh(&c, &m).await;
         let mut reviews = c.reviews().subscribe();
         let mut problem = c.windows().problem();
+        // A workspace changed from a command (`redline workspace add`) shows in the menu too.
+        let mut workspaces = c.changes();
         loop {
             tokio::select! {
                 _ = c.quit_requested() => return,
@@ -192,6 +195,11 @@ pub fn feed(core: Arc<Instance>, main: MainThread) {
                     Err(RecvError::Closed) => return,
                 },
                 changed = problem.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                }
+                changed = workspaces.changed() => {
                     if changed.is_err() {
                         return;
                     }

@@ -11,7 +11,7 @@ import { poll } from './lib/poll.mjs';
 import {
   cleanups, desktop, makeWorkspace, SHOTS_DIR, TEST_TIMEOUT_MS, waitTabs, withAppLog,
 } from './lib/fixtures.mjs';
-import { backdrop, changedBox, click, keys, screenshot, visibleWindows } from './lib/x11.mjs';
+import { backdrop, changedBox, click, keys, moveMouse, screenshot, visibleWindows } from './lib/x11.mjs';
 
 const SCREEN = { width: 2000, height: 1000 };
 const MENU_TIMEOUT_MS = 10_000;
@@ -28,9 +28,9 @@ function menuWindow(d) {
   return visibleWindows(d, ['--name', '^redline$']).then((ws) => ws.find((w) => w.width > 100 && w.height > 100) ?? null);
 }
 
-async function openMenu(d, icon) {
+async function openMenu(d, icon, timeoutMs = MENU_TIMEOUT_MS) {
   await click(d, icon.x + icon.width / 2, icon.y + icon.height / 2);
-  const menu = await poll(() => menuWindow(d), { timeoutMs: MENU_TIMEOUT_MS, what: 'the tray menu to open' });
+  const menu = await poll(() => menuWindow(d), { timeoutMs, what: 'the tray menu to open' });
   // The menu drops down below the bar, under the icon.
   assert.ok(menu.y >= icon.y + icon.height - 2, `menu ${JSON.stringify(menu)} is not below the icon ${JSON.stringify(icon)}`);
   assert.ok(menu.x <= icon.x + icon.width && menu.x + menu.width >= icon.x, `menu ${JSON.stringify(menu)} is not under the icon`);
@@ -54,7 +54,7 @@ async function clickItem(d, menu, keyNames, tmp) {
   await poll(async () => (await menuWindow(d)) === null, { timeoutMs: MENU_TIMEOUT_MS, what: 'the menu to close after the click' });
 }
 
-test('tray: the icon opens the menu; "Start at login" and a workspace check mark work', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+test('tray: the icon opens the menu; "Start at login", a workspace check mark and a workspace added by a command', { timeout: TEST_TIMEOUT_MS }, async (t) => {
   const later = cleanups(t);
   const ws = await makeWorkspace(later, 'webshop', { 'src/cart.ts': 'export const total = 0;\n' });
   const d = await desktop(t, later, { workspaces: [ws], tray: true, screen: SCREEN });
@@ -117,5 +117,26 @@ test('tray: the icon opens the menu; "Start at login" and a workspace check mark
     assert.equal(off.enabled, false);
     assert.deepEqual(off.discoveryFiles, []);
     for (const f of files) assert.equal(fs.existsSync(f), false, `${f} is still there`);
+
+    // A workspace added from a terminal shows in the menu too: one more row, a taller menu.
+    const closed = async () => {
+      await keys(d, 'Escape');
+      await poll(async () => (await menuWindow(d)) === null, { timeoutMs: MENU_TIMEOUT_MS, what: 'the menu to close' });
+      // Off the icon: xdotool's --sync waits for a move, and the next click is on the icon.
+      await moveMouse(d, icon.x - 200, icon.y + 300);
+    };
+    menu = await openMenu(d, icon);
+    const rows = menu.height;
+    await closed();
+    const second = await makeWorkspace(later, 'blog', { 'index.md': '# blog\n' });
+    const added = await d.run(['workspace', 'add', second]);
+    assert.equal(added.code, 0, added.stderr);
+    // A click as the new menu replaces the old opens neither (a user clicks again; so does this).
+    await poll(async () => {
+      const m = await openMenu(d, icon, 2_000).catch(() => null);
+      if (m) await closed();
+      else await moveMouse(d, icon.x - 200, icon.y + 300);
+      return m && m.height > rows ? m : null;
+    }, { timeoutMs: 3 * MENU_TIMEOUT_MS, what: `the menu to grow past ${rows} px with the workspace added by a command` });
   });
 });

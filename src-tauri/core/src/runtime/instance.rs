@@ -26,6 +26,7 @@ mod missing;
 mod reviews;
 mod settings;
 mod status;
+mod token;
 pub mod turn;
 mod world;
 
@@ -57,6 +58,8 @@ pub struct Instance {
     quit: CancellationToken,
     /// Asks a surface to show the reviews (a second launch, the tray, a command).
     show: tokio::sync::broadcast::Sender<()>,
+    /// Says the workspaces changed (`changes`), whoever changed them.
+    changed: tokio::sync::watch::Sender<()>,
     /// The open editor channels by id (ids grow, so oldest first).
     editors: std::sync::Mutex<BTreeMap<u64, crate::api::status::EditorChannel>>,
     /// The review windows attached to the channel, and the requests to show one.
@@ -103,6 +106,7 @@ impl Instance {
             }),
             quit: CancellationToken::new(),
             show: tokio::sync::broadcast::channel(4).0,
+            changed: tokio::sync::watch::Sender::new(()),
             editors: Default::default(),
             windows: Default::default(),
             settings: std::sync::RwLock::new(config.settings.clone()),
@@ -178,8 +182,11 @@ impl Instance {
         Ok(())
     }
 
+    /// Saves the config; what shows the workspaces (the tray) hears of it.
     fn save(&self, state: &State) -> Result<()> {
-        state.config.save(&self.world.dirs.config_file())
+        let saved = state.config.save(&self.world.dirs.config_file());
+        self.changed.send_replace(());
+        saved
     }
 
     /// Adds and starts a workspace; `/`, the home folder or a folder around other workspaces
@@ -305,28 +312,6 @@ impl Instance {
         Ok(args)
     }
 
-    /// Rotates the token of workspace `path`, or of the innermost one holding it.
-    pub async fn rotate_token(&self, path: &Path) -> Result<()> {
-        let mut state = self.state.lock().await;
-        let path = (state.config.known_path(path)).or_else(|_| state.config.innermost(path))?;
-        let token = self.world.tokens.rotate(&path.to_string_lossy())?;
-        if let Some(c) = state.companions.get_mut(&path) {
-            c.rotate(token, &self.world.dirs);
-        }
-        Ok(())
-    }
-
-    /// A workspace's token, for the tray's "Copy token".
-    pub async fn token(&self, path: &Path) -> Result<String> {
-        let state = self.state.lock().await;
-        let path = state.config.known_path(path)?;
-        let token = match state.companions.get(&path) {
-            Some(c) => c.token(),
-            None => self.world.tokens.token_for(&path.to_string_lossy())?,
-        };
-        Ok(token.expose().to_owned())
-    }
-
     pub async fn workspaces(&self) -> Vec<config::WorkspaceEntry> {
         self.state.lock().await.config.workspaces.clone()
     }
@@ -361,6 +346,12 @@ impl Instance {
 
     pub fn show_requests(&self) -> tokio::sync::broadcast::Receiver<()> {
         self.show.subscribe()
+    }
+
+    /// Changes when a workspace is added, removed, turned on or off, its folder goes or comes
+    /// back, or its token or containers change: from any surface (a command, the tray).
+    pub fn changes(&self) -> tokio::sync::watch::Receiver<()> {
+        self.changed.subscribe()
     }
 
     /// Asks the process to stop; `quit_requested` resolves.

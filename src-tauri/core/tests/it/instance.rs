@@ -219,3 +219,41 @@ async fn the_disk_check_never_blocks_on_what_replaced_the_file() {
         .unwrap();
     assert!(changed(f.instance.clone()), "too big to be the original");
 }
+
+/// What shows the workspaces (the tray's menu) hears of every change, whichever surface made it,
+/// and of nothing else.
+#[tokio::test]
+async fn every_change_to_the_workspaces_is_heard_and_a_look_is_not() {
+    let fx = start().await;
+    let mut changes = fx.instance.changes();
+    changes.borrow_and_update();
+    fn heard(changes: &mut tokio::sync::watch::Receiver<()>, what: &str) {
+        let changed = changes.has_changed().unwrap();
+        changes.borrow_and_update();
+        assert!(changed, "{what} was not heard");
+    }
+
+    let second = fx.tmp.path().join("second");
+    std::fs::create_dir_all(&second).unwrap();
+    let second = fx.instance.add_workspace(&second, false).await.unwrap();
+    heard(&mut changes, "an added workspace");
+    fx.instance.status().await;
+    assert!(
+        !changes.has_changed().unwrap(),
+        "a status alone was heard as a change"
+    );
+
+    fx.instance.rotate_token(&second).await.unwrap();
+    heard(&mut changes, "a rotated token");
+    fx.instance.set_enabled(&second, false).await.unwrap();
+    heard(&mut changes, "a workspace turned off");
+    fx.instance.set_enabled(&second, true).await.unwrap();
+    heard(&mut changes, "a workspace turned on");
+
+    // Its folder goes: the next look stops it, and that is a change.
+    std::fs::remove_dir_all(&second).unwrap();
+    fx.instance.status().await;
+    heard(&mut changes, "a workspace whose folder went");
+    fx.instance.remove_workspace(&second).await.unwrap();
+    heard(&mut changes, "a removed workspace");
+}

@@ -30,6 +30,7 @@ impl Instance {
         .await
         .unwrap_or_default();
         let mut stopping = Vec::new();
+        let changed;
         {
             let mut state = self.state.lock().await;
             for path in &gone {
@@ -46,6 +47,7 @@ impl Instance {
                 .filter(|p| state.config.find(p).is_some_and(|w| w.enabled))
                 .cloned()
                 .collect();
+            changed = !stopping.is_empty() || !back.is_empty();
             for path in back {
                 match self.start_companion(&mut state, &path).await {
                     Ok(()) => {
@@ -55,6 +57,9 @@ impl Instance {
                 }
                 state.missing.remove(&path);
             }
+        }
+        if changed {
+            self.changed.send_replace(());
         }
         for s in stopping {
             finish(Some(s)).await;
