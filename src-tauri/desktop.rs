@@ -32,7 +32,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         .build()
         .map_err(|e| Error::io("the async runtime", e))?;
     // Without a display a running instance is still reachable; a new one would panic in GTK.
-    if let Some(problem) = display_problem() {
+    if let Some(problem) = crate::display::problem() {
         return match runtime.block_on(show_running(&dirs)) {
             Err(Error::NotRunning) => Err(Error::NoDisplay(problem)),
             other => other,
@@ -131,19 +131,6 @@ async fn serve(dirs: Dirs, main: MainThread) -> Result<(), Error> {
         let _ = tokio::time::timeout(LAUNCHER_GRACE, l).await;
     }
     Ok(())
-}
-
-/// Why Redline cannot show a tray or a window here, if it cannot: checked before the event loop
-/// would initialise GTK, which panics without a display (over SSH, on a server).
-fn display_problem() -> Option<String> {
-    if let Some(missing) = redline_core::platform::display::missing() {
-        return Some(missing.into());
-    }
-    #[cfg(target_os = "linux")]
-    if gtk::init().is_err() {
-        return Some("cannot open the display".into());
-    }
-    None
 }
 
 /// A second launch: the running instance shows its window. A headless one has none: that is an

@@ -8,6 +8,8 @@ mod autostart;
 mod cli;
 #[cfg(feature = "desktop")]
 mod desktop;
+#[cfg(feature = "desktop")]
+mod display;
 mod editor_channels;
 mod editor_cli;
 mod hook;

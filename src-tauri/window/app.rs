@@ -16,7 +16,7 @@ pub fn main() -> ExitCode {
     prepare_process();
     init_logging();
     // Without a display GTK panics with a backtrace: one line instead.
-    if let Some(problem) = display_problem() {
+    if let Some(problem) = crate::display::problem() {
         eprintln!("redline-window: {problem}");
         return ExitCode::from(2);
     }
@@ -130,17 +130,4 @@ fn init_logging() {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
-}
-
-/// Why no window can open here, if none can: checked before Tauri initialises GTK, which
-/// panics without a display.
-fn display_problem() -> Option<String> {
-    if let Some(missing) = redline_core::platform::display::missing() {
-        return Some(missing.into());
-    }
-    #[cfg(target_os = "linux")]
-    if gtk::init().is_err() {
-        return Some("cannot open the display".into());
-    }
-    None
 }

@@ -11,6 +11,9 @@ mod app;
 #[cfg(feature = "desktop")]
 mod commands;
 #[cfg(feature = "desktop")]
+#[path = "../display.rs"]
+mod display;
+#[cfg(feature = "desktop")]
 mod events;
 #[cfg(feature = "desktop")]
 mod idle;
