@@ -40,6 +40,8 @@ export class ReviewWindow {
   private readonly outbox: Outbox;
   /** Ids already resolved, so a late reviews_list answer cannot bring one back. */
   private resolved = new Set<number>();
+  /** Reviews whose file on disk is being checked now. */
+  private readonly diskChecks = new Set<number>();
   private readonly layout: LayoutChoice;
   private readonly empty: HTMLElement;
   private readonly pane: ReviewPane;
@@ -322,10 +324,14 @@ export class ReviewWindow {
     const review = this.list.get(id);
     // Nothing is written for a read-only proposal, so a change on disk is nothing to warn of.
     if (!review || id === null || review.detail.readOnly !== null) return;
+    // A pop-up brings focus and visibility events together: one question answers them all.
+    if (this.diskChecks.has(id)) return;
+    this.diskChecks.add(id);
     ipc.reviewDiskChanged(id).then((changed) => {
       review.diskChanged = changed;
       if (id === this.list.selected) this.pane.showDiskChanged(changed);
-    }, (err) => this.toasts.error(err, 'Could not check the file on disk'));
+    }, (err) => this.toasts.error(err, 'Could not check the file on disk'))
+      .finally(() => this.diskChecks.delete(id));
   }
 
   // ---- rendering ----

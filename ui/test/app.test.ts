@@ -414,6 +414,20 @@ describe('file changed on disk', () => {
     await vi.waitFor(() => expect(banner.hidden).toBe(false));
     expect(backend.named('review_disk_changed')).toHaveLength(2);
   });
+
+  test('focus and visibility arriving together ask once', async () => {
+    const backend = fakeBackend([rust]);
+    await mount();
+    await settle();
+    expect(backend.named('review_disk_changed')).toHaveLength(1);
+    // A pop-up: the window becomes visible and takes focus, twice over as WebKit reports it.
+    for (let i = 0; i < 2; i++) {
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event('focus'));
+    }
+    await settle();
+    expect(backend.named('review_disk_changed')).toHaveLength(2);
+  });
 });
 
 describe('the diff view', () => {
