@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { startRedline } from './lib/redline.mjs';
+import { realTmpDir } from './lib/dirs.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
 import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled, CLAUDE_VERSION } from './claude-driver.mjs';
@@ -21,10 +22,6 @@ import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled, CLAUDE_VERSIO
 const STEP_MS = 60_000;
 const API_KEY = 'sk-ant-api03-redline-interop-0123456789abcdefghijklmnop';
 const verbose = !!process.env.REDLINE_IT_VERBOSE;
-
-function realTmpDir(prefix) {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
 
 /**
  * Presses `key` until the screen satisfies `done`: claude's dialogs ignore keys for a moment after

@@ -16,7 +16,8 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startRedline } from './lib/redline.mjs';
+import { ok, startRedline } from './lib/redline.mjs';
+import { realTmpDir } from './lib/dirs.mjs';
 import { startGeminiClient } from './lib/gemini.mjs';
 import { createContainer, canCreateContainers } from './lib/container.mjs';
 import { startFakeModel } from './qwen-fake-model.mjs';
@@ -43,16 +44,6 @@ const GEMINI_SETTINGS = {
 
 const STEP_MS = 45_000;
 const cannot = canCreateContainers();
-
-function realTmpDir(prefix) {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
-
-async function ok(r, args) {
-  const res = await r.run(args);
-  assert.equal(res.code, 0, `redline ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
-  return res.stdout;
-}
 
 /** The environment inside the container: what an image gives a shell, nothing of the test's. */
 const containerEnv = (extra = {}) => ({

@@ -19,24 +19,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startRedline } from './lib/redline.mjs';
+import { ok, startRedline } from './lib/redline.mjs';
+import { realTmpDir } from './lib/dirs.mjs';
 import { startFakeApi, CREATE_TOOL } from './copilot-fake-api.mjs';
 import { copilotHome, startTmux, copilotInstalled, isolationUnavailable, waitForEditPermission, approveEdit, READY } from './copilot-driver.mjs';
 
 const STEP_MS = 60_000;
 const verbose = !!process.env.REDLINE_IT_VERBOSE;
 const log = verbose ? (m) => console.log(m) : () => {};
-
-function realTmpDir(prefix) {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
-
-/** `redline ARGS` that must succeed; resolves with its stdout. */
-async function ok(r, args, opts) {
-  const res = await r.run(args, opts);
-  assert.equal(res.code, 0, `redline ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
-  return res.stdout;
-}
 
 function textOf(content) {
   if (typeof content === 'string') return content;

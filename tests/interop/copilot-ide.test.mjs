@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { startRedline } from './lib/redline.mjs';
+import { realTmpDir } from './lib/dirs.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { startFakeApi } from './copilot-fake-api.mjs';
 import {
@@ -30,10 +31,6 @@ import {
 const STEP_MS = 60_000;
 const CONNECTED = /Connected to IDE MCP server: Redline/;
 const verbose = !!process.env.REDLINE_IT_VERBOSE;
-
-function realTmpDir(prefix) {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
 
 const skip = (!copilotInstalled() && 'copilot not installed (npm install in tests/interop)') || isolationUnavailable() || false;
 

@@ -14,6 +14,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { realTmpDir } from './lib/dirs.mjs';
+
 import { startFakeApi, EDIT_TOOL } from './copilot-fake-api.mjs';
 import {
   copilotHome,
@@ -33,10 +35,6 @@ import {
 
 const STEP_MS = 60_000;
 const verbose = !!process.env.REDLINE_IT_VERBOSE;
-
-function realTmpDir(prefix) {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
 
 // A reason, or false: node 20 takes any other value (even null) as "skip".
 const skip = (!copilotInstalled() && 'copilot not installed (npm install in tests/interop)') || isolationUnavailable() || false;

@@ -16,7 +16,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { startRedline } from './lib/redline.mjs';
+import { ok, startRedline } from './lib/redline.mjs';
+import { realTmpDir, removeDirs } from './lib/dirs.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { privateTmux, paneCommand, tmuxPane } from './lib/tmux.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
@@ -30,31 +31,6 @@ const GEMINI_BIN = path.join(here, 'node_modules', '@google', 'gemini-cli', 'bun
 const STEP_MS = 45_000;
 const verbose = !!process.env.REDLINE_IT_VERBOSE;
 const log = verbose ? (m) => console.log(m) : () => {};
-
-function realTmpDir(prefix) {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
-
-/** Removes the test's dirs; retries, as a CLI killed with its tmux may still be writing there. */
-async function removeDirs(...dirs) {
-  for (const d of dirs.filter(Boolean)) {
-    await pollUntil(() => {
-      try {
-        fs.rmSync(d, { recursive: true, force: true });
-        return { ok: true };
-      } catch (err) {
-        return { ok: false, value: err.message };
-      }
-    }, 10_000, `${d} to be removed`);
-  }
-}
-
-/** `redline ARGS` that must succeed; resolves with its stdout. */
-async function ok(r, args, opts) {
-  const res = await r.run(args, opts);
-  assert.equal(res.code, 0, `redline ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
-  return res.stdout;
-}
 
 /**
  * `redline hooks install CLI` run as the CLI's user (its HOME), then the hook it wrote, read back

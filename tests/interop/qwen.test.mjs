@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { startRedline } from './lib/redline.mjs';
+import { realTmpDir } from './lib/dirs.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { startFakeModel } from './qwen-fake-model.mjs';
 import { startQwen, writeQwenSettings, after as screenAfter, qwenInstalled, QWEN_PKG_DIR, QWEN_VERSION } from './qwen-driver.mjs';
@@ -25,10 +26,6 @@ import { startQwen, writeQwenSettings, after as screenAfter, qwenInstalled, QWEN
 const QWEN_MCP_CLIENT = { name: 'streamable-http-client', version: '1.0.0' };
 const LOCK_RE = /^\d+\.lock$/;
 const STEP_MS = 45_000;
-
-function realTmpDir(prefix) {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
 
 async function status(r) {
   const res = await r.run(['status', '--json']);

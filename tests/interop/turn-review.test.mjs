@@ -11,37 +11,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startRedline } from './lib/redline.mjs';
+import { ok, startRedline } from './lib/redline.mjs';
+import { realTmpDir, removeDirs } from './lib/dirs.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
 import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
 
 const STEP_MS = 45_000;
 const log = process.env.REDLINE_IT_VERBOSE ? (m) => console.log(m) : () => {};
-
-function realTmpDir(prefix) {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
-
-/** Removes the test's dirs; retries, as a CLI killed with its tmux may still be writing there. */
-async function removeDirs(...dirs) {
-  for (const d of dirs.filter(Boolean)) {
-    await pollUntil(() => {
-      try {
-        fs.rmSync(d, { recursive: true, force: true });
-        return { ok: true };
-      } catch (err) {
-        return { ok: false, value: err.message };
-      }
-    }, 10_000, `${d} to be removed`);
-  }
-}
-
-async function ok(r, args, opts) {
-  const res = await r.run(args, opts);
-  assert.equal(res.code, 0, `redline ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
-  return res.stdout;
-}
 
 describe('Claude Code (real claude): the turn\'s changes in one review at its Stop', { skip: !claudeInstalled() && 'claude not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
   const API_KEY = 'sk-ant-api03-redline-turn-0123456789abcdefghijklmnop';

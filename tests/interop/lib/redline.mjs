@@ -10,6 +10,7 @@
 // `env` entries override (a value of `undefined` removes the variable).
 // The binary is $REDLINE_BIN, else <repo>/target/debug/redline.
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -85,6 +86,13 @@ function realpathOr(p) {
   } catch {
     return path.resolve(p);
   }
+}
+
+/** `redline ARGS` run with `r.run` that must succeed; resolves with its stdout. */
+export async function ok(r, args, opts) {
+  const res = await r.run(args, opts);
+  assert.equal(res.code, 0, `redline ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
+  return res.stdout;
 }
 
 export async function startRedline({ workspaces = [], env: envOverrides = {}, readyTimeoutMs = READY_TIMEOUT_MS } = {}) {
