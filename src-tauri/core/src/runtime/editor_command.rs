@@ -146,6 +146,7 @@ pub fn context(
             active: true,
             cursor: Some(cursor),
             selection,
+            ranges: Vec::new(),
         }],
         id: None,
     })
