@@ -184,9 +184,9 @@ ended less than `redline--retry-seconds' ago is not restarted."
     `((line . ,(line-number-at-pos pos t)) (col . ,(1+ (- pos (line-beginning-position)))))))
 
 (defun redline--ranges ()
-  "The lines of an active `rectangle-mark-mode' rectangle as ranges with their texts, or nil.
-Empty ones are left out; at most `redline--max-ranges', their texts together at most
-`redline--max-selection-chars' characters."
+  "The lines of an active `rectangle-mark-mode' rectangle as ranges, or nil.
+Each with its text; empty ones are left out; at most `redline--max-ranges',
+their texts together at most `redline--max-selection-chars' characters."
   (when (and (region-active-p) (bound-and-true-p rectangle-mark-mode))
     (let ((left redline--max-selection-chars)
           (count 0)
@@ -205,7 +205,8 @@ Empty ones are left out; at most `redline--max-ranges', their texts together at 
 
 (defun redline--selection (&optional ranges)
   "The active region of the current buffer, with its text, or nil.
-With RANGES (a rectangle's), the selection spans them, their texts joined by newlines."
+With RANGES (a rectangle's), the selection spans them, their texts joined
+by newlines."
   (cond
    ((> (length ranges) 0)
     (let ((text (mapconcat (lambda (r) (alist-get 'text r)) ranges "\n")))

@@ -109,6 +109,23 @@ test('Emacs moves the cursor, selects a region and mentions lines: the CLIs rece
   assert.deepEqual(mention.params, { filePath: file, lineStart: 1, lineEnd: 3 });
   await emacs.keys('C-g');
 
+  // A rectangle (C-x SPC) over lines 2 to 4, columns 1 to 3: one range a line to a client that
+  // reads several (opencode), the text of all three to Gemini CLI.
+  const opencode = await connectClaude(r, ws, 'opencode');
+  t.after(() => opencode.close());
+  await emacs.keys('M-<', 'C-n', 'C-x', 'Space', 'C-n', 'C-n', 'C-f', 'C-f', 'C-f');
+  await g.waitEvent(
+    (e) => e.event === 'notification' && e.method === 'ide/contextUpdate' && activeOf(e.params)?.selectedText === 'sec\nthi\nfou',
+    { timeoutMs: STEP_MS, what: 'a contextUpdate with the rectangle selected' },
+  );
+  const rect = await waitForEntry(
+    opencode.notifications, opencode.events, 'notification',
+    (m) => m.method === 'selection_changed' && m.params.ranges?.length === 3, STEP_MS,
+    'a selection_changed with three ranges', () => `; got ${JSON.stringify(opencode.notifications)}`,
+  );
+  assert.deepEqual(rect.params.ranges.map((x) => [x.text, x.selection.start.line]), [['sec', 2], ['thi', 3], ['fou', 4]]);
+  await emacs.keys('C-g');
+
   // Accepted and written by the CLI (here the test, as the IdeClient leaves writing to it).
   const diff = g.openDiff(file, LINES.join('\n').replace('second line', 'SECOND LINE') + '\n');
   await diff.started;
