@@ -151,6 +151,8 @@ mod tests {
             json!({"filePath": "/ws/a.txt", "lineStart": 3, "lineEnd": 5})
         );
         assert_eq!(Lines::of_client("claude-code"), Lines::ZeroBased);
+        assert_eq!(Form::of_client("claude-code"), Form::One);
+        assert_eq!(Form::of_client("opencode"), Form::Ranges);
         assert_eq!(
             current_selection(None),
             json!({"success": false, "message": "No active editor found"})
