@@ -178,9 +178,10 @@ pub enum Command {
         /// The cursor's column, 1-based, in characters.
         #[arg(long)]
         col: Option<u32>,
-        /// L1:C1-L2:C2, 1-based; the end column just past the last selected character.
+        /// L1:C1-L2:C2, 1-based; the end column just past the last selected character. Given
+        /// again for each of several selections (the first is the one a CLI reading one gets).
         #[arg(long)]
-        selection: Option<String>,
+        selection: Vec<String>,
     },
     /// Print the completion script for SHELL (bash, zsh, fish, powershell, elvish).
     #[command(after_long_help = "Example:\n  \

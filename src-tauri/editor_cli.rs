@@ -25,7 +25,7 @@ pub async fn run(dirs: &Dirs, command: Command) -> Result<()> {
             line,
             col,
             selection,
-        } => editor_command::context(&file, line, col, selection.as_deref(), &current_dir()?)?,
+        } => editor_command::context(&file, line, col, &selection, &current_dir()?)?,
         _ => return Ok(()),
     };
     ask(dirs, Request::EditorSend { message }).await?;

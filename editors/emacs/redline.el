@@ -41,6 +41,7 @@
 
 (defconst redline--max-files 10 "Open files sent at most (the active one first).")
 (defconst redline--max-selection-chars 16384 "Selected text sent at most, in characters.")
+(defconst redline--max-ranges 64 "Ranges of one selection (a rectangle's lines) sent at most.")
 (defconst redline--retry-seconds 5
   "A channel that ended is restarted on the next change at most this often.
 Commands restart it at once.")
@@ -182,15 +183,45 @@ ended less than `redline--retry-seconds' ago is not restarted."
     (goto-char pos)
     `((line . ,(line-number-at-pos pos t)) (col . ,(1+ (- pos (line-beginning-position)))))))
 
-(defun redline--selection ()
-  "The active region of the current buffer, with its text, or nil."
-  (when (region-active-p)
+(defun redline--ranges ()
+  "The lines of an active `rectangle-mark-mode' rectangle as ranges, or nil.
+Each with its text; empty ones are left out; at most `redline--max-ranges',
+their texts together at most `redline--max-selection-chars' characters."
+  (when (and (region-active-p) (bound-and-true-p rectangle-mark-mode))
+    (let ((left redline--max-selection-chars)
+          (count 0)
+          (out nil))
+      (dolist (b (funcall region-extract-function 'bounds))
+        (when (and (< count redline--max-ranges) (> left 0) (< (car b) (cdr b)))
+          (let ((text (buffer-substring-no-properties (car b) (cdr b))))
+            (when (> (length text) left)
+              (setq text (substring text 0 left)))
+            (setq left (- left (length text))
+                  count (1+ count))
+            (push `((start . ,(redline--pos (car b))) (end . ,(redline--pos (cdr b)))
+                    (text . ,text))
+                  out))))
+      (and out (vconcat (nreverse out))))))
+
+(defun redline--selection (&optional ranges)
+  "The active region of the current buffer, with its text, or nil.
+With RANGES (a rectangle's), the selection spans them, their texts joined
+by newlines."
+  (cond
+   ((> (length ranges) 0)
+    (let ((text (mapconcat (lambda (r) (alist-get 'text r)) ranges "\n")))
+      (when (> (length text) redline--max-selection-chars)
+        (setq text (substring text 0 redline--max-selection-chars)))
+      `((start . ,(alist-get 'start (aref ranges 0)))
+        (end . ,(alist-get 'end (aref ranges (1- (length ranges)))))
+        (text . ,text))))
+   ((region-active-p)
     (let* ((beg (region-beginning))
            (end (region-end))
            (text (buffer-substring-no-properties beg end)))
       (when (> (length text) redline--max-selection-chars)
         (setq text (substring text 0 redline--max-selection-chars)))
-      `((start . ,(redline--pos beg)) (end . ,(redline--pos end)) (text . ,text)))))
+      `((start . ,(redline--pos beg)) (end . ,(redline--pos end)) (text . ,text))))))
 
 (defun redline--active-buffer ()
   "The buffer of the selected window (the one under the minibuffer)."
@@ -208,9 +239,11 @@ The active one comes with its cursor and selection."
           (push path seen)
           (push (if (eq buf active)
                     (with-current-buffer buf
-                      (let ((sel (redline--selection)))
+                      (let* ((ranges (redline--ranges))
+                             (sel (redline--selection ranges)))
                         `((path . ,path) (active . t) (cursor . ,(redline--pos (point)))
-                          ,@(and sel `((selection . ,sel))))))
+                          ,@(and sel `((selection . ,sel)))
+                          ,@(and ranges `((ranges . ,ranges))))))
                   `((path . ,path)))
                 files))))
     (vconcat (nreverse files))))

@@ -4,7 +4,7 @@ where the cursor is and what is selected, and points them at lines on request.
 Sublime Text's plugins run in its own Python and cannot keep a child process's pipes easily, so
 this plugin uses Redline's one-shot commands (docs/editors.md):
 
-    redline context --file F --line L --col C [--selection L1:C1-L2:C2]
+    redline context --file F --line L --col C [--selection L1:C1-L2:C2]...
     redline mention F:L1-L2
 
 and, to reject, one message on a channel of its own (`redline editor --stdio`, closed once
@@ -32,6 +32,8 @@ import sublime_plugin
 
 # Selection changes closer together than this are sent once.
 DEBOUNCE_MS = 150
+# Redline keeps at most this many selections of one file.
+MAX_RANGES = 64
 _generation = 0
 _last_args = None
 _running = None  # the context command in flight, so they never pile up
@@ -151,7 +153,8 @@ def _context_args(view):
     region = view.sel()[0]
     line, col = _pos(view, region.b)
     args = ["context", "--file", path, "--line", str(line), "--col", str(col)]
-    if not region.empty():
+    # Every selection (Sublime's multiple cursors), the first leading: Redline keeps 64.
+    for region in [r for r in view.sel() if not r.empty()][:MAX_RANGES]:
         l1, c1 = _pos(view, region.begin())
         l2, c2 = _pos(view, region.end())
         args += ["--selection", "%d:%d-%d:%d" % (l1, c1, l2, c2)]

@@ -33,14 +33,20 @@ const activeOf = (params) => params?.workspaceState?.openFiles?.find((f) => f.is
 const elString = (s) => JSON.stringify(s); // an ASCII path: Lisp and JSON strings agree
 
 /** Claude Code's side of the workspace (its lock file names the port and the token), initialized. */
-async function connectClaude(r, ws) {
+async function connectClaude(r, ws, name = 'claude-code') {
   const status = await r.json(['status', '--json']);
   const w = status.workspaces.find((x) => x.path === ws) ?? status.workspaces[0];
   const lockFile = w.discoveryFiles.find((f) => f.includes(`${path.sep}.claude${path.sep}`));
   assert.ok(lockFile, `a Claude Code lock file: ${JSON.stringify(w.discoveryFiles)}`);
   const lock = JSON.parse(await fsp.readFile(lockFile, 'utf8'));
   const claude = await connectClaudeWs({ port: w.wsPort, token: lock.authToken });
-  await claude.initialize('2.1.330');
+  if (name === 'claude-code') {
+    await claude.initialize('2.1.330');
+  } else {
+    // What opencode 1.18 sends on connecting, under its name.
+    await claude.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name, version: '0.0.0' } });
+    claude.notify('notifications/initialized');
+  }
   return claude;
 }
 
@@ -101,6 +107,23 @@ test('Emacs moves the cursor, selects a region and mentions lines: the CLIs rece
     throw err;
   });
   assert.deepEqual(mention.params, { filePath: file, lineStart: 1, lineEnd: 3 });
+  await emacs.keys('C-g');
+
+  // A rectangle (C-x SPC) over lines 2 to 4, columns 1 to 3: one range a line to a client that
+  // reads several (opencode), the text of all three to Gemini CLI.
+  const opencode = await connectClaude(r, ws, 'opencode');
+  t.after(() => opencode.close());
+  await emacs.keys('M-<', 'C-n', 'C-x', 'Space', 'C-n', 'C-n', 'C-f', 'C-f', 'C-f');
+  await g.waitEvent(
+    (e) => e.event === 'notification' && e.method === 'ide/contextUpdate' && activeOf(e.params)?.selectedText === 'sec\nthi\nfou',
+    { timeoutMs: STEP_MS, what: 'a contextUpdate with the rectangle selected' },
+  );
+  const rect = await waitForEntry(
+    opencode.notifications, opencode.events, 'notification',
+    (m) => m.method === 'selection_changed' && m.params.ranges?.length === 3, STEP_MS,
+    'a selection_changed with three ranges', () => `; got ${JSON.stringify(opencode.notifications)}`,
+  );
+  assert.deepEqual(rect.params.ranges.map((x) => [x.text, x.selection.start.line]), [['sec', 2], ['thi', 3], ['fou', 4]]);
   await emacs.keys('C-g');
 
   // Accepted and written by the CLI (here the test, as the IdeClient leaves writing to it).
@@ -244,8 +267,8 @@ test('the Sublime Text plugin compiles, sends the context, mentions lines and re
   const claude = await connectClaude(r, ws);
   t.after(() => claude.close());
 
-  const drive = (what, a, b) => {
-    const res = spawnSync('python3', ['-B', path.join(here, 'sublime', 'drive.py'), plugin, file, what, String(a), String(b)], {
+  const drive = (what, a, b, ...more) => {
+    const res = spawnSync('python3', ['-B', path.join(here, 'sublime', 'drive.py'), plugin, file, what, String(a), String(b), ...more.map(String)], {
       encoding: 'utf8', cwd: ws, timeout: 60_000, env: { ...r.env, REDLINE_BIN: r.bin },
     });
     assert.equal(res.status, 0, `drive.py ${what}: ${res.stdout}${res.stderr}`);
@@ -271,6 +294,26 @@ test('the Sublime Text plugin compiles, sends the context, mentions lines and re
     'an at_mentioned from redline_mention', () => `; got ${JSON.stringify(claude.notifications.map((m) => m.method))}`,
   );
   assert.deepEqual(mention.params, { filePath: file, lineStart: 1, lineEnd: 3 });
+
+  // Two selections (Sublime's multiple cursors): a client reading ranges (opencode) gets both,
+  // Claude Code the first.
+  const opencode = await connectClaude(r, ws, 'opencode');
+  t.after(() => opencode.close());
+  const first = text.indexOf('second');
+  const second = text.indexOf('fifth');
+  drive('context', first, first + 3, second, second + 4);
+  const ranges = await waitForEntry(
+    opencode.notifications, opencode.events, 'notification',
+    (m) => m.method === 'selection_changed' && m.params.ranges?.length === 2, STEP_MS,
+    'a selection_changed with two ranges', () => `; got ${JSON.stringify(opencode.notifications)}`,
+  );
+  assert.deepEqual(ranges.params.ranges.map((x) => [x.text, x.selection.start.line]), [['sec', 2], ['fift', 5]]);
+  const one = await waitForEntry(
+    claude.notifications, claude.events, 'notification',
+    (m) => m.method === 'selection_changed' && m.params.text === 'sec', STEP_MS,
+    'a selection_changed with the first selection', () => `; got ${JSON.stringify(claude.notifications)}`,
+  );
+  assert.equal(one.params.ranges, undefined, 'Claude Code reads one range');
 
   // "Redline: Reject": no review yet, then one a waiting `redline propose` hears the reason of.
   const reject = (reason) => {

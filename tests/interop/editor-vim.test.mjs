@@ -14,6 +14,8 @@ import { test } from 'node:test';
 import { repoRoot, runProcess, startRedline } from './lib/redline.mjs';
 import { clientEnv, startGeminiClient } from './lib/gemini.mjs';
 import { paneCommand, privateTmux, tmuxPane } from './lib/tmux.mjs';
+import { connectClaudeWs } from './lib/claude-ws.mjs';
+import { waitForEntry } from './lib/wait.mjs';
 
 const STEP_MS = 20_000;
 const VIM = process.env.REDLINE_VIM || 'vim';
@@ -65,6 +67,27 @@ test('Vim 9 moves the cursor and selects lines: the Gemini CLI IdeClient receive
     { timeoutMs: STEP_MS, what: `a contextUpdate with ${JSON.stringify(want)} selected` },
   );
   assert.deepEqual(activeOf(sel.params).cursor, { line: 4, character: 11 });
+  await vim.keys('Escape');
+
+  // A block (CTRL-V) over lines 2 to 4, columns 1 to 3: one range a line to a client that reads
+  // several (named opencode, as opencode 1.18 is), the three joined to Gemini CLI.
+  const w = (await r.json(['status', '--json'])).workspaces[0];
+  const lockFile = w.discoveryFiles.find((f) => f.includes(`${path.sep}.claude${path.sep}`));
+  const lock = JSON.parse(await fsp.readFile(lockFile, 'utf8'));
+  const opencode = await connectClaudeWs({ port: w.wsPort, token: lock.authToken });
+  t.after(() => opencode.close());
+  await opencode.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'opencode', version: '0.0.0' } });
+  await vim.keys('2', 'G', '0', 'C-v', '2', 'j', '2', 'l');
+  await g.waitEvent(
+    (e) => e.event === 'notification' && e.method === 'ide/contextUpdate' && activeOf(e.params)?.selectedText === 'sec\nthi\nfou',
+    { timeoutMs: STEP_MS, what: 'a contextUpdate with the block selected' },
+  );
+  const block = await waitForEntry(
+    opencode.notifications, opencode.events, 'notification',
+    (m) => m.method === 'selection_changed' && m.params.ranges?.length === 3, STEP_MS,
+    'a selection_changed with three ranges', () => `; got ${JSON.stringify(opencode.notifications)}`,
+  );
+  assert.deepEqual(block.params.ranges.map((x) => [x.text, x.selection.start.line]), [['sec', 2], ['thi', 3], ['fou', 4]]);
   await vim.keys('Escape');
 
   // Accepted and written by the CLI (here the test, as the IdeClient leaves writing to it).

@@ -2,7 +2,8 @@
 // :RedlineMention; the real opencode TUI (opencode-ai 1.18.33) under tmux, connected to Redline
 // by Claude Code's lock alone (~/.claude/ide/<port>.lock, HOME pointing at Redline's), sends the
 // selection with its next prompt to a local fake of the chat completions API
-// (opencode-fake-api.mjs) and takes the mention into its prompt, on the lines Neovim shows.
+// (opencode-fake-api.mjs) and takes the mention into its prompt, on the lines Neovim shows; a
+// blockwise selection reaches it as several ranges, each rendered in its prompt.
 // In a loopback-only network namespace when root: the fake API and Redline's WebSocket are
 // relayed in.
 import { test } from 'node:test';
@@ -90,5 +91,31 @@ test('Neovim selects lines and mentions them: the real opencode receives both on
     );
     const body = JSON.stringify(sent.body.messages.slice(-3));
     assert.ok(body.includes('second line') && body.includes('fourth line'), `the mentioned lines are sent: ${body}`);
+
+    // A block (CTRL-V) over lines 2 to 4, columns 1 to 3: one range a line, which opencode
+    // reads from selection_changed's `ranges` and renders as "Selection 1: #2 …" each.
+    await n.keys('<Esc>2G0<C-v>2j2l');
+    const block = await n.expr('(mode() ==# "\\<C-v>" ? "block " : mode()) . line("v") . "-" . line(".")');
+    assert.equal(String(block).trim(), 'block 2-4', 'Neovim selected a block over lines 2 to 4');
+    const start = api.requests.length;
+    // Its label names the first range and counts the others.
+    await oc.waitForScreen(/a\.txt#2 \+2/, STEP_MS, 'opencode to show the block\'s three ranges');
+    await oc.type('What is in the block? REDLINE-BLOCK');
+    await oc.waitForScreen(/REDLINE-BLOCK/, STEP_MS, 'the prompt typed');
+    await oc.keys('Enter');
+    const asked = await api.waitFor(
+      (q) => q.n > start && userText(q.body).includes('REDLINE-BLOCK'),
+      STEP_MS,
+      'the block to reach the model',
+    );
+    const said = userText(asked.body);
+    // opencode's own words (1.18.33, its editor-context reminder): one note a range, each
+    // ending in two newlines, joined by a third.
+    const note = (i, line, text) =>
+      `Note: The user selected Selection ${i}: #${line} from "[^"]*a\\.txt"\\. \`\`\`${text}\`\`\`\n\n`;
+    const reminder = new RegExp(
+      `<system-reminder>${[note(1, 2, 'sec'), note(2, 3, 'thi'), note(3, 4, 'fou')].join('\n')} This may or may not be relevant`,
+    );
+    assert.match(said, reminder, JSON.stringify(said));
   });
 });

@@ -14,6 +14,8 @@ g:loaded_redline = 1
 
 const MAX_FILES = 10
 const MAX_SELECTION_CHARS = 16384
+# Redline keeps at most this many ranges of one selection (a block's lines).
+const MAX_RANGES = 64
 # Context changes closer together than this are sent once.
 const DEBOUNCE_MS = get(g:, 'redline_debounce_ms', 100)
 # A channel that ended is restarted on the next change, at most this often.
@@ -47,6 +49,59 @@ def CharCol(line: string, col: number): number
   return b >= len(line) ? strchars(line) + 1 : charidx(line, b) + 1
 enddef
 
+# The screen column where the character at `p` (a getpos() list) starts.
+def LeftOf(p: list<number>): number
+  return p[2] > 1 ? virtcol([p[1], p[2] - 1]) + 1 : 1
+enddef
+
+# A blockwise selection (CTRL-V) over lines `sl`..`el`: one range per line, each the characters
+# whose screen columns start within the block's; lines the block misses are left out. At most
+# MAX_RANGES ranges and MAX_SELECTION_CHARS characters of text together.
+def BlockRanges(sl: number, el: number, a: list<number>, b: list<number>): list<any>
+  const left = min([LeftOf(a), LeftOf(b)])
+  var right = max([virtcol([a[1], a[2]]), virtcol([b[1], b[2]])])
+  # `$` extends the block to the end of every line.
+  if winsaveview().curswant >= 2147483647
+    right = 2147483647
+  endif
+  var ranges: list<any> = []
+  var budget = MAX_SELECTION_CHARS
+  for l in range(sl, el)
+    if len(ranges) >= MAX_RANGES || budget <= 0
+      break
+    endif
+    const line = getline(l)
+    var col = 1
+    var screen = 0
+    var first = 0
+    var stop = 0
+    while col <= len(line)
+      const begins = screen + 1
+      screen = virtcol([l, col])
+      if begins > right
+        break
+      endif
+      const next = byteidx(line, charidx(line, col - 1) + 1) + 1
+      if begins >= left
+        first = first > 0 ? first : col
+        stop = next
+      endif
+      col = next
+    endwhile
+    if first > 0
+      var text = strpart(line, first - 1, stop - first)
+      if strchars(text) > budget
+        text = strcharpart(text, 0, budget)
+      endif
+      budget -= strchars(text)
+      add(ranges, {start: {line: l, col: CharCol(line, first)}, end: {line: l, col: CharCol(line, stop)}, text: text})
+    endif
+  endfor
+  return ranges
+enddef
+
+# The visual selection, or {} outside visual mode; a blockwise one also has its ranges (one a
+# line) under `ranges`, the selection then spanning them with their texts joined.
 def Selection(): dict<any>
   const m = mode()
   if m != 'v' && m != 'V' && m != "\<C-v>"
@@ -57,6 +112,16 @@ def Selection(): dict<any>
   var [sl, sc, el, ec] = [a[1], a[2], b[1], b[2]]
   if sl > el || (sl == el && sc > ec)
     [sl, sc, el, ec] = [el, ec, sl, sc]
+  endif
+  if m == "\<C-v>"
+    const ranges = BlockRanges(sl, el, a, b)
+    if !empty(ranges)
+      var joined = join(mapnew(ranges, (_, r) => r.text), "\n")
+      if strchars(joined) > MAX_SELECTION_CHARS
+        joined = strcharpart(joined, 0, MAX_SELECTION_CHARS)
+      endif
+      return {start: ranges[0].start, end: ranges[-1].end, text: joined, ranges: ranges}
+    endif
   endif
   var lines = getline(sl, el)
   var text = ''
@@ -99,7 +164,10 @@ def Context(): list<any>
     if buf == cur
       f.active = true
       f.cursor = {line: line('.'), col: CharCol(getline('.'), col('.'))}
-      const sel = Selection()
+      var sel = Selection()
+      if has_key(sel, 'ranges')
+        f.ranges = remove(sel, 'ranges')
+      endif
       if !empty(sel)
         f.selection = sel
       endif

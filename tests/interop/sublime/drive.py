@@ -1,7 +1,8 @@
 """Drives editors/sublime/Redline.py through the stand-in modules: a view of FILE whose selection
-is A-B (character offsets), as Sublime Text would on a selection change, then a mention.
+is A-B (character offsets; more pairs are more selections, as Sublime's multiple cursors), as
+Sublime Text would on a selection change, then a mention.
 
-    python3 drive.py PLUGIN FILE context A B
+    python3 drive.py PLUGIN FILE context A B [A2 B2 ...]
     python3 drive.py PLUGIN FILE mention A B
     python3 drive.py PLUGIN FILE reject 0 0     (the input panel answered with $REDLINE_REASON)
 
@@ -58,7 +59,8 @@ def main():
     if os.environ.get("REDLINE_BIN"):
         sublime.load_settings("Preferences.sublime-settings")["redline_path"] = os.environ["REDLINE_BIN"]
     view = View(path)
-    view.regions = [sublime.Region(a, b)]
+    more = [int(x) for x in sys.argv[6:]]
+    view.regions = [sublime.Region(a, b)] + [sublime.Region(x, y) for x, y in zip(more[::2], more[1::2])]
     if what == "context":
         redline.RedlineContextListener().on_selection_modified_async(view)
     elif what == "reject":

@@ -109,6 +109,7 @@ mod tests {
                 end_character: 0,
             },
             text: "llo\n".into(),
+            ranges: Vec::new(),
         };
         let params = json!({
                 "text": "llo\n",

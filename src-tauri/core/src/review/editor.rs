@@ -2,7 +2,7 @@
 //! from one JSON line and bounded before anything else sees it. The wire format is docs/editors.md.
 
 use crate::error::{Error, Result};
-use crate::review::selection::{Selection, Span};
+use crate::review::selection::{Region, Selection, Span};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -12,6 +12,9 @@ pub const MAX_LINE: usize = 256 * 1024;
 pub const MAX_FILES: usize = 10;
 /// The CLIs cut `selectedText` here (the Gemini companion spec's 16 KiB), in characters.
 pub const MAX_SELECTION_CHARS: usize = 16 * 1024;
+/// The most ranges one selection keeps (a block over more lines is cut, not grown); their
+/// texts together are cut at `MAX_SELECTION_CHARS`, as one selection's is.
+pub const MAX_RANGES: usize = 64;
 
 /// A position as editors show it: 1-based line and 1-based column in characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +41,11 @@ pub struct OpenFile {
     pub cursor: Option<Position>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selection: Option<Range>,
+    /// Several ranges selected at once (a block's lines, several cursors), in the editor's
+    /// order; `selection` is still the one a CLI reading one range is told (the first range
+    /// when the editor sent none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranges: Vec<Range>,
 }
 
 /// One line from an editor.
@@ -111,6 +119,7 @@ impl Message {
                         // Only the active file's cursor and selection reach a CLI.
                         f.cursor = None;
                         f.selection = None;
+                        f.ranges.clear();
                     }
                     if let Some(c) = f.cursor {
                         position(c)?;
@@ -118,9 +127,11 @@ impl Message {
                     if let Some(s) = &mut f.selection {
                         position(s.start)?;
                         position(s.end)?;
-                        if let Some((cut, _)) = s.text.char_indices().nth(MAX_SELECTION_CHARS) {
-                            s.text.truncate(cut);
-                        }
+                        cut(&mut s.text, MAX_SELECTION_CHARS);
+                    }
+                    bound_ranges(&mut f.ranges)?;
+                    if f.selection.is_none() {
+                        f.selection = f.ranges.first().cloned();
                     }
                 }
                 Ok(())
@@ -152,6 +163,36 @@ fn absolute(path: &std::path::Path) -> Result<()> {
     }
 }
 
+/// Cuts `text` to its first `max` characters; returns how many it keeps.
+fn cut(text: &mut String, max: usize) -> usize {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => {
+            text.truncate(at);
+            max
+        }
+        None => text.chars().count(),
+    }
+}
+
+/// Keeps the first `MAX_RANGES` ranges and, of their texts, the first `MAX_SELECTION_CHARS`
+/// characters together: a range whose text no longer fits at all goes with those after it.
+fn bound_ranges(ranges: &mut Vec<Range>) -> Result<()> {
+    ranges.truncate(MAX_RANGES);
+    let mut left = MAX_SELECTION_CHARS;
+    let mut keep = ranges.len();
+    for (i, r) in ranges.iter_mut().enumerate() {
+        position(r.start)?;
+        position(r.end)?;
+        if left == 0 && !r.text.is_empty() {
+            keep = i;
+            break;
+        }
+        left -= cut(&mut r.text, left);
+    }
+    ranges.truncate(keep);
+    Ok(())
+}
+
 fn position(p: Position) -> Result<()> {
     if p.line == 0 || p.col == 0 {
         return Err(Error::EditorMessage("lines and columns are 1-based".into()));
@@ -180,18 +221,38 @@ impl EditorState {
             (None, Some(c)) => (c, c, String::new()),
             (None, None) => return None,
         };
+        let ranges = match &f.selection {
+            Some(_) => f.ranges.iter().map(Range::region).collect(),
+            None => Vec::new(),
+        };
         Some(Span {
             path: f.path.clone(),
-            selection: Selection {
-                start_line: start.line - 1,
-                start_character: start.col - 1,
-                end_line: end.line - 1,
-                end_character: end.col - 1,
-            }
-            .ordered(),
+            selection: zero_based(start, end),
             text,
+            ranges,
         })
     }
+}
+
+impl Range {
+    /// This range, 0-based and in order, with its text.
+    fn region(&self) -> Region {
+        Region {
+            selection: zero_based(self.start, self.end),
+            text: self.text.clone(),
+        }
+    }
+}
+
+/// Editor positions (1-based, checked) as a selection in order.
+fn zero_based(start: Position, end: Position) -> Selection {
+    Selection {
+        start_line: start.line.saturating_sub(1),
+        start_character: start.col.saturating_sub(1),
+        end_line: end.line.saturating_sub(1),
+        end_character: end.col.saturating_sub(1),
+    }
+    .ordered()
 }
 
 #[cfg(test)]
@@ -241,6 +302,30 @@ mod tests {
             let line = bad.as_str().map_or_else(|| bad.to_string(), str::to_owned);
             assert!(Message::parse(&line).is_err(), "{line}");
         }
+        // Ranges: 1-based like the rest, and only the active file's.
+        let range = |l: u32| serde_json::json!({"start": {"line": l, "col": 1}, "end": {"line": l, "col": 2}, "text": "x"});
+        let zero = serde_json::json!({"type": "context", "files": [{"path": a, "active": true,
+            "ranges": [range(1), {"start": {"line": 0, "col": 1}, "end": {"line": 1, "col": 1}}]}]});
+        assert!(Message::parse(&zero.to_string()).is_err());
+        let two = serde_json::json!({"type": "context", "files": [
+            {"path": a, "active": true, "ranges": [range(3), range(1)]},
+            {"path": b, "ranges": [range(1)]}]});
+        let Message::Context { files, .. } = Message::parse(&two.to_string()).unwrap() else {
+            panic!("not a context")
+        };
+        assert!(files[1].ranges.is_empty(), "only the active file's ranges");
+        let span = EditorState { files, at: 1 }.span().unwrap();
+        assert_eq!(
+            span.selection.start_line, 2,
+            "no selection sent: the first range leads"
+        );
+        let lines: Vec<u32> = span
+            .regions()
+            .iter()
+            .map(|r| r.selection.start_line)
+            .collect();
+        assert_eq!(lines, [2, 0], "in the editor's order");
+
         let mention =
             serde_json::json!({"type": "mention", "path": a, "start": 9, "end": 2, "id": 4});
         assert_eq!(

@@ -76,6 +76,7 @@ impl Selection {
             path: PathBuf::from(&review.file_path),
             text: selection.text(&review.current),
             selection,
+            ranges: Vec::new(),
         }
     }
 }
@@ -84,8 +85,33 @@ impl Selection {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Span {
     pub path: PathBuf,
+    /// The primary selection: the one range a CLI that reads one is told.
     pub selection: Selection,
     pub text: String,
+    /// Every range, in the editor's order, when the editor selected several at once (a
+    /// block's lines, several cursors); empty when it selected one, the primary.
+    pub ranges: Vec<Region>,
+}
+
+/// One of several ranges selected at once in a span's file, with its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Region {
+    pub selection: Selection,
+    pub text: String,
+}
+
+impl Span {
+    /// Every range selected, at least one: the editor's several, or the primary alone.
+    pub fn regions(&self) -> Vec<Region> {
+        if self.ranges.is_empty() {
+            vec![Region {
+                selection: self.selection,
+                text: self.text.clone(),
+            }]
+        } else {
+            self.ranges.clone()
+        }
+    }
 }
 
 /// Lines `start..=end` (0-based) of a file the user pointed at.

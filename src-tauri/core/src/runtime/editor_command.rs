@@ -2,7 +2,7 @@
 //! plugin system: their arguments turned into the editor channel's messages.
 
 use crate::error::{Error, Result};
-use crate::review::editor::{Message, OpenFile, Position, Range, MAX_SELECTION_CHARS};
+use crate::review::editor::{Message, OpenFile, Position, Range, MAX_RANGES, MAX_SELECTION_CHARS};
 use crate::review::selection::Selection;
 use std::path::{Path, PathBuf};
 
@@ -108,13 +108,14 @@ fn range(text: &str) -> Result<(Position, Position)> {
     Ok((pos(a)?, pos(b)?))
 }
 
-/// `redline context --file F --line L [--col C] [--selection L1:C1-L2:C2]`: F active, the cursor
-/// there, and the selected text read from F as it is on disk.
+/// `redline context --file F --line L [--col C] [--selection L1:C1-L2:C2]...`: F active, the
+/// cursor there, and each selection's text read from F as it is on disk; several selections are
+/// the file's ranges, the first its selection.
 pub fn context(
     file: &Path,
     line: u32,
     col: Option<u32>,
-    selection: Option<&str>,
+    selections: &[String],
     cwd: &Path,
 ) -> Result<Message> {
     let path = absolute(file, cwd);
@@ -122,11 +123,13 @@ pub fn context(
         line: number(&line.to_string(), "--line")?,
         col: number(&col.unwrap_or(1).to_string(), "--col")?,
     };
-    let selection = match selection {
-        None => None,
-        Some(text) => {
+    let mut ranges = Vec::new();
+    if let Some(first) = selections.first() {
+        range(first)?;
+        let content = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        // Redline keeps no more: the request line stays small whatever was selected.
+        for text in selections.iter().take(MAX_RANGES) {
             let (start, end) = range(text)?;
-            let content = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
             let text = Selection {
                 start_line: start.line - 1,
                 start_character: start.col - 1,
@@ -135,17 +138,21 @@ pub fn context(
             }
             .ordered()
             .text(&content);
-            // The CLIs get no more: the request line stays small whatever was selected.
             let text = text.chars().take(MAX_SELECTION_CHARS).collect();
-            Some(Range { start, end, text })
+            ranges.push(Range { start, end, text });
         }
-    };
+    }
+    let selection = ranges.first().cloned();
+    if ranges.len() < 2 {
+        ranges.clear();
+    }
     Ok(Message::Context {
         files: vec![OpenFile {
             path,
             active: true,
             cursor: Some(cursor),
             selection,
+            ranges,
         }],
         id: None,
     })
@@ -200,12 +207,25 @@ mod tests {
             said("f:1-2:3")
         );
         let Message::Context { files, .. } =
-            context(Path::new("f"), 2, Some(2), Some("1:2-2:3"), tmp.path()).unwrap()
+            context(Path::new("f"), 2, Some(2), &["1:2-2:3".into()], tmp.path()).unwrap()
         else {
             panic!("not a context")
         };
         assert_eq!(files[0].cursor, Some(Position { line: 2, col: 2 }));
         assert_eq!(files[0].selection.as_ref().unwrap().text, "ne\ntw");
-        assert!(context(Path::new("f"), 1, None, Some("1-2"), tmp.path()).is_err());
+        assert!(files[0].ranges.is_empty(), "one selection is no ranges");
+        assert!(context(Path::new("f"), 1, None, &["1-2".into()], tmp.path()).is_err());
+        // Several: each one a range with its text, the first the selection too.
+        let several = ["1:1-1:3".to_string(), "3:2-3:4".to_string()];
+        let Message::Context { files, .. } =
+            context(Path::new("f"), 1, None, &several, tmp.path()).unwrap()
+        else {
+            panic!("not a context")
+        };
+        let texts: Vec<&str> = files[0].ranges.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(texts, ["on", "hr"]);
+        assert_eq!(files[0].selection.as_ref().unwrap().text, "on");
+        let bad = ["1:1-1:3".to_string(), "x".to_string()];
+        assert!(context(Path::new("f"), 1, None, &bad, tmp.path()).is_err());
     }
 }

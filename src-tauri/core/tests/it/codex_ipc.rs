@@ -116,7 +116,9 @@ async fn codex_gets_the_editor_context_of_the_workspace_holding_its_folder() {
         json!({
             "activeFile": {"label": "a.txt", "path": "a.txt", "fsPath": a,
                 "selection": {"start": {"line": 0, "character": 1}, "end": {"line": 1, "character": 2}},
-                "activeSelectionContent": "ne\ntw", "selections": []},
+                "activeSelectionContent": "ne\ntw",
+                // VS Code's `selections`: every range, the primary among them.
+                "selections": [{"start": {"line": 0, "character": 1}, "end": {"line": 1, "character": 2}}]},
             "openTabs": [
                 {"label": "a.txt", "path": "a.txt", "fsPath": a},
                 {"label": "b.txt", "path": "b.txt", "fsPath": b},
@@ -129,6 +131,25 @@ async fn codex_gets_the_editor_context_of_the_workspace_holding_its_folder() {
     std::fs::create_dir_all(&sub).unwrap();
     let ok = ask(&path, &sub).await;
     assert_eq!(ok["result"]["ideContext"]["activeFile"]["path"], a, "{ok}");
+
+    // A block over two lines: `selections` holds both ranges, `selection` the primary.
+    let range = |l: u32, text: &str| json!({"start": {"line": l, "col": 2}, "end": {"line": l, "col": 3}, "text": text});
+    let block = json!({"type": "context", "files": [{"path": f.file("a.txt"), "active": true,
+        "selection": {"start": {"line": 1, "col": 2}, "end": {"line": 2, "col": 3}, "text": "n\nw"},
+        "ranges": [range(1, "n"), range(2, "w")]}]});
+    let message = Message::parse(&block.to_string()).unwrap();
+    f.instance.editor_message(None, message).await.unwrap();
+    let ok = ask(&path, &f.ws).await;
+    let active = &ok["result"]["ideContext"]["activeFile"];
+    let at =
+        |l: u32| json!({"start": {"line": l, "character": 1}, "end": {"line": l, "character": 2}});
+    assert_eq!(active["selections"], json!([at(0), at(1)]), "{ok}");
+    assert_eq!(
+        active["selection"]["end"],
+        json!({"line": 1, "character": 2}),
+        "{ok}"
+    );
+    assert_eq!(active["activeSelectionContent"], "n\nw", "{ok}");
 }
 
 #[tokio::test]

@@ -6,7 +6,7 @@ use crate::common::claude::Claude;
 use crate::common::mcp::Sse;
 use crate::common::tool;
 use crate::common::{start, Fixture, WAIT};
-use redline_core::review::editor::{MAX_LINE, MAX_SELECTION_CHARS};
+use redline_core::review::editor::{MAX_LINE, MAX_RANGES, MAX_SELECTION_CHARS};
 use redline_core::runtime::control;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -511,4 +511,132 @@ async fn opencode_on_claude_code_s_protocol_gets_the_editors_lines_1_based() {
         json!({"jsonrpc": "2.0", "method": "at_mentioned",
                "params": {"filePath": f.file("a.txt"), "lineStart": 1, "lineEnd": 2}})
     );
+}
+
+/// A connection that names itself `name` in `initialize`, as opencode and Claude Code do.
+async fn named(f: &Fixture, name: &str) -> Claude {
+    let mut c = Claude::over(crate::common::claude::upgrade(f, &f.token).await);
+    let init = c
+        .rpc(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": name, "version": "0.0.0"}}),
+        )
+        .await;
+    assert!(init["result"].is_object(), "{init}");
+    c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    c
+}
+
+/// A block over lines 2..=4 of a.txt, columns 2..3 (1-based), one range a line.
+fn block(f: &Fixture, id: u64) -> Value {
+    let range = |l: u32, text: &str| json!({"start": {"line": l, "col": 2}, "end": {"line": l, "col": 4}, "text": text});
+    json!({"type": "context", "id": id, "files": [
+        {"path": f.file("a.txt"), "active": true, "cursor": {"line": 4, "col": 3},
+         "selection": {"start": {"line": 2, "col": 2}, "end": {"line": 4, "col": 4},
+                       "text": "ne\nwo\nhr"},
+         "ranges": [range(2, "ne"), range(3, "wo"), range(4, "hr")]},
+    ]})
+}
+
+/// opencode 1.18 reads `selection_changed`'s `ranges` (every range, rendered as "Selection 1:
+/// …"): it gets them all, 1-based; Claude Code, whose parser reads one range, gets the primary.
+#[tokio::test]
+async fn several_ranges_reach_opencode_as_ranges_and_claude_code_as_one() {
+    let f = start().await;
+    serve_control(&f).await;
+    let mut claude = named(&f, "claude-code").await;
+    let mut opencode = named(&f, "opencode").await;
+    let mut ed = editor(&f).await;
+    send(&mut ed, &block(&f, 1)).await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 1}));
+
+    let m = claude.next().await.unwrap();
+    assert_eq!(m["method"], "selection_changed", "{m}");
+    let url = m["params"]["fileUrl"].clone();
+    assert!(
+        url.as_str().is_some_and(|u| u.starts_with("file:///")),
+        "{m}"
+    );
+    let one = json!({"text": "ne\nwo\nhr", "filePath": f.file("a.txt"), "fileUrl": url,
+        "selection": {"start": {"line": 1, "character": 1}, "end": {"line": 3, "character": 3},
+                      "isEmpty": false}});
+    assert_eq!(m["params"], one, "Claude Code: the primary alone, 0-based");
+
+    let m = opencode.next().await.unwrap();
+    assert_eq!(m["method"], "selection_changed", "{m}");
+    let range = |l: u32, text: &str| {
+        json!({"text": text, "selection": {"start": {"line": l, "character": 1},
+               "end": {"line": l, "character": 3}, "isEmpty": false}})
+    };
+    assert_eq!(
+        m["params"]["ranges"],
+        json!([range(2, "ne"), range(3, "wo"), range(4, "hr")]),
+        "opencode: every range, 1-based"
+    );
+    assert_eq!(m["params"]["selection"]["start"]["line"], 2);
+    assert_eq!(m["params"]["text"], "ne\nwo\nhr");
+
+    // One range (an old plugin's message): opencode's `ranges` holds that one.
+    send(&mut ed, &context_msg(&f, 2, "a.txt", "ne\ntw")).await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 2}));
+    let m = claude.next().await.unwrap();
+    assert!(m["params"].get("ranges").is_none(), "{m}");
+    let m = opencode.next().await.unwrap();
+    assert_eq!(
+        m["params"]["ranges"],
+        json!([{"text": "ne\ntw", "selection": {"start": {"line": 1, "character": 1},
+                "end": {"line": 2, "character": 2}, "isEmpty": false}}])
+    );
+}
+
+/// More ranges than `MAX_RANGES` are cut to it, and their texts together to
+/// `MAX_SELECTION_CHARS`: what reaches a CLI is never more than an editor may send.
+#[tokio::test]
+async fn several_ranges_are_bounded_in_count_and_text() {
+    let f = start().await;
+    serve_control(&f).await;
+    let mut opencode = named(&f, "opencode").await;
+    let mut ed = editor(&f).await;
+    let many: Vec<Value> = (1..=MAX_RANGES as u32 + 10)
+        .map(|l| json!({"start": {"line": l, "col": 1}, "end": {"line": l, "col": 2}, "text": "x"}))
+        .collect();
+    send(
+        &mut ed,
+        &json!({"type": "context", "id": 1, "files": [
+            {"path": f.file("a.txt"), "active": true, "ranges": many}]}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 1}));
+    let m = opencode.next().await.unwrap();
+    let ranges = m["params"]["ranges"].as_array().unwrap();
+    assert_eq!(ranges.len(), MAX_RANGES, "cut, not grown");
+    assert_eq!(
+        ranges[MAX_RANGES - 1]["selection"]["start"]["line"],
+        MAX_RANGES
+    );
+    // No `selection` sent: the first range is the primary.
+    assert_eq!(m["params"]["selection"]["start"]["line"], 1);
+
+    // Three ranges of 10 000 characters: the first whole, the second cut, the third gone.
+    let big = |l: u32| {
+        json!({"start": {"line": l, "col": 1}, "end": {"line": l, "col": 2},
+                              "text": "é".repeat(10_000)})
+    };
+    send(
+        &mut ed,
+        &json!({"type": "context", "id": 2, "files": [
+            {"path": f.file("a.txt"), "active": true, "ranges": [big(1), big(2), big(3)]}]}),
+    )
+    .await;
+    assert_eq!(line(&mut ed).await, json!({"type": "ok", "id": 2}));
+    let m = opencode.next().await.unwrap();
+    let chars: Vec<usize> = m["params"]["ranges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["text"].as_str().unwrap().chars().count())
+        .collect();
+    assert_eq!(chars, [10_000, MAX_SELECTION_CHARS - 10_000]);
 }

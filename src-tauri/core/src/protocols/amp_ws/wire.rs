@@ -132,6 +132,7 @@ mod tests {
                 end_character: 0,
             },
             text: "bc\nd".into(),
+            ranges: Vec::new(),
         };
         assert_eq!(
             parsed(&selection(&span)),

@@ -192,15 +192,23 @@ impl IdeContext {
     /// What the editor showed, in the workspace that holds `root`, for a Codex started in `root`.
     pub fn of(state: &EditorState, root: &Path) -> IdeContext {
         let active_file = state.active().map(|f| {
-            let (selection, text) = match state.span() {
-                Some(span) => (IdeRange::of(span.selection.ordered()), span.text),
-                None => (IdeRange::default(), String::new()),
+            let (selection, text, selections) = match state.span() {
+                // Every range, as VS Code's `selections` (the primary among them).
+                Some(span) => (
+                    IdeRange::of(span.selection.ordered()),
+                    span.text.clone(),
+                    span.regions()
+                        .iter()
+                        .map(|r| IdeRange::of(r.selection))
+                        .collect(),
+                ),
+                None => (IdeRange::default(), String::new(), Vec::new()),
             };
             ActiveFile {
                 file: descriptor(f, root),
                 selection,
                 active_selection_content: text,
-                selections: Vec::new(),
+                selections,
             }
         });
         IdeContext {

@@ -110,6 +110,7 @@ mod tests {
                 end_character: 1,
             },
             text: "x".into(),
+            ranges: Vec::new(),
         };
         assert!(!s.select("gone", &span), "no such session");
         assert_eq!(s.selection(), None, "nothing kept for a gone session");

@@ -1,7 +1,7 @@
 //! The workspace's live Claude Code connections: who each one is, and a way to reach it.
 
 use crate::protocols::jsonrpc;
-use crate::protocols::mcp_ws::wire::{self, Lines};
+use crate::protocols::mcp_ws::wire::{self, Form, Lines};
 use crate::review::registry::Registry;
 use crate::review::selection::{Mention, Span};
 use crate::review::ClientInfo;
@@ -20,6 +20,8 @@ pub(crate) struct Entry {
     pub selection: watch::Sender<Option<Span>>,
     /// How the client counts lines, known once it says who it is.
     pub lines: Lines,
+    /// Which `selection_changed` it reads, known once it says who it is.
+    pub form: Form,
 }
 
 #[derive(Default)]
@@ -80,6 +82,18 @@ impl Connections {
     /// How connection `id` counts lines.
     pub(crate) fn lines(&self, id: &str) -> Lines {
         self.lock().get(id).map(|e| e.lines).unwrap_or_default()
+    }
+
+    /// Which `selection_changed` the client reads, by the name it gave in `initialize`.
+    pub(crate) fn set_form(&self, id: &str, form: Form) {
+        if let Some(e) = self.lock().get_mut(id) {
+            e.form = form;
+        }
+    }
+
+    /// Which `selection_changed` connection `id` reads.
+    pub(crate) fn form(&self, id: &str) -> Form {
+        self.lock().get(id).map(|e| e.form).unwrap_or_default()
     }
 
     pub(crate) fn set_process(&self, id: &str, process: crate::platform::peer::PeerProcess) {

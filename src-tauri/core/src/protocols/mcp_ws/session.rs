@@ -70,6 +70,7 @@ pub async fn run(
             close: closing.clone(),
             selection,
             lines: Default::default(),
+            form: Default::default(),
         },
     );
     let conn = Arc::new(Conn::new(
@@ -136,11 +137,14 @@ impl Session {
             let step = tokio::select! {
                 _ = self.closing.cancelled() => Err(End::Closed { unsent: None }),
                 span = self.selections.next() => {
-                    // Counted as the client counts lines, known from its `initialize`.
-                    let lines = self.requests.conn().connections.lines(&self.requests.conn().id);
+                    // Counted as the client counts lines, in the form it reads, both known
+                    // from its `initialize`.
+                    let conn = self.requests.conn();
+                    let lines = conn.connections.lines(&conn.id);
+                    let form = conn.connections.form(&conn.id);
                     let msg = jsonrpc::notification(
                         "selection_changed",
-                        wire::selection_changed(&span, lines),
+                        wire::selection_changed(&span, lines, form),
                     );
                     self.send(Message::Text(msg.into())).await
                 }

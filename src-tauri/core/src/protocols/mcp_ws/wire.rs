@@ -1,7 +1,7 @@
 //! Claude Code's messages built from domain values: `selection_changed`, `at_mentioned` and the
 //! answer to `getCurrentSelection`.
 
-use crate::protocols::selection_changed::{self, to_value, SelectionChanged};
+use crate::protocols::selection_changed::{self, to_value, Extent, Point, SelectionChanged};
 use crate::review::selection::{Mention, Span};
 use serde::Serialize;
 use serde_json::Value;
@@ -35,9 +35,70 @@ impl Lines {
     }
 }
 
-/// The `selection_changed` params, lines counted as `lines`.
-pub fn selection_changed(span: &Span, lines: Lines) -> Value {
-    to_value(counted(SelectionChanged::of(span), lines))
+/// Which `selection_changed` a connection reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Form {
+    /// Claude Code's: one range (`text`, `selection`), the primary; its parser reads no more.
+    #[default]
+    One,
+    /// opencode's as well: every range in `ranges` (`[{text, selection}]`), which it reads
+    /// before the one-range fields and renders as "Selection 1: …, Selection 2: …".
+    Ranges,
+}
+
+impl Form {
+    /// The form a client reads, by the `clientInfo.name` it gave in `initialize`.
+    pub fn of_client(name: &str) -> Form {
+        match name {
+            "opencode" => Form::Ranges,
+            _ => Form::One,
+        }
+    }
+}
+
+/// `selection_changed` with every range: Claude Code's one-range fields (the primary) and
+/// `ranges`, which opencode 1.18 reads first when it is there.
+#[derive(Debug, Serialize)]
+struct WithRanges {
+    #[serde(flatten)]
+    one: SelectionChanged,
+    ranges: Vec<RangeItem>,
+}
+
+#[derive(Debug, Serialize)]
+struct RangeItem {
+    text: String,
+    selection: Extent,
+}
+
+/// The `selection_changed` params in the form `form`, lines counted as `lines`.
+pub fn selection_changed(span: &Span, lines: Lines, form: Form) -> Value {
+    let one = counted(SelectionChanged::of(span), lines);
+    match form {
+        Form::One => to_value(one),
+        Form::Ranges => {
+            let ranges = span
+                .regions()
+                .into_iter()
+                .map(|r| {
+                    let s = r.selection;
+                    let point = |line: u32, character| Point {
+                        line: lines.line(line),
+                        character,
+                    };
+                    RangeItem {
+                        selection: Extent {
+                            start: point(s.start_line, s.start_character),
+                            end: point(s.end_line, s.end_character),
+                            is_empty: s.is_empty(),
+                        },
+                        text: r.text,
+                    }
+                })
+                .collect();
+            to_value(WithRanges { one, ranges })
+        }
+    }
 }
 
 fn counted(mut s: SelectionChanged, lines: Lines) -> SelectionChanged {
@@ -90,6 +151,8 @@ mod tests {
             json!({"filePath": "/ws/a.txt", "lineStart": 3, "lineEnd": 5})
         );
         assert_eq!(Lines::of_client("claude-code"), Lines::ZeroBased);
+        assert_eq!(Form::of_client("claude-code"), Form::One);
+        assert_eq!(Form::of_client("opencode"), Form::Ranges);
         assert_eq!(
             current_selection(None),
             json!({"success": false, "message": "No active editor found"})
@@ -104,6 +167,7 @@ mod tests {
             path: "/ws/a.txt".into(),
             selection: cursor,
             text: String::new(),
+            ranges: Vec::new(),
         };
         let answer = current_selection(Some(&span));
         assert_eq!(

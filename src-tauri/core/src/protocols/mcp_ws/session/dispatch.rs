@@ -4,7 +4,7 @@
 use crate::protocols::jsonrpc::{self, Kind, BUSY, METHOD_NOT_FOUND};
 use crate::protocols::mcp_ws::conn::Conn;
 use crate::protocols::mcp_ws::tools;
-use crate::protocols::mcp_ws::wire::Lines;
+use crate::protocols::mcp_ws::wire::{Form, Lines};
 use crate::review::ClientInfo;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -102,6 +102,7 @@ async fn answer(conn: &Conn, id: Value, method: &str, params: Value) -> String {
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             conn.connections.set_lines(&conn.id, Lines::of_client(name));
+            conn.connections.set_form(&conn.id, Form::of_client(name));
             // opencode speaks Claude Code's protocol: the user knows it by its own name.
             let known = match name {
                 "opencode" => crate::clients::OPENCODE.name,
