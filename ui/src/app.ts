@@ -11,6 +11,7 @@ import { baseName, type Layout, type Review, ReviewList, ReviewTabs } from './re
 import { SETTINGS_HTML, SettingsMenu } from './settings';
 import { anyModal, listenForShortcuts } from './shortcuts';
 import { Toasts } from './toast';
+import { DiskCheck } from './disk-check';
 import { EMPTY_HTML, WelcomePage } from './welcome';
 import type { Resolved, ReviewDetail } from './types';
 
@@ -40,8 +41,16 @@ export class ReviewWindow {
   private readonly outbox: Outbox;
   /** Ids already resolved, so a late reviews_list answer cannot bring one back. */
   private resolved = new Set<number>();
-  /** Reviews whose file on disk is being checked now. */
-  private readonly diskChecks = new Set<number>();
+  private readonly disk = new DiskCheck(ipc.reviewDiskChanged, {
+    // Nothing is written for a read-only proposal, so a change on disk is nothing to warn of.
+    wanted: (id) => this.list.get(id)?.detail.readOnly === null,
+    answered: (id, changed) => {
+      const review = this.list.get(id);
+      if (review) review.diskChanged = changed;
+      if (id === this.list.selected) this.pane.showDiskChanged(changed);
+    },
+    failed: (err) => this.toasts.error(err, 'Could not check the file on disk'),
+  });
   private readonly layout: LayoutChoice;
   private readonly empty: HTMLElement;
   private readonly pane: ReviewPane;
@@ -98,7 +107,7 @@ export class ReviewWindow {
       escape: () => this.settings.close(),
     }, signal);
     const onShown = () => {
-      this.checkDisk();
+      this.disk.check(this.list.selected);
       if (!this.empty.hidden) void this.welcome.refresh();
     };
     window.addEventListener('focus', onShown, { signal });
@@ -318,22 +327,6 @@ export class ReviewWindow {
     this.toasts.error(err, `Could not send your edits of ${baseName(push.path)}`);
   }
 
-  // ---- disk state ----
-
-  private checkDisk(id = this.list.selected): void {
-    const review = this.list.get(id);
-    // Nothing is written for a read-only proposal, so a change on disk is nothing to warn of.
-    if (!review || id === null || review.detail.readOnly !== null) return;
-    // A pop-up brings focus and visibility events together: one question answers them all.
-    if (this.diskChecks.has(id)) return;
-    this.diskChecks.add(id);
-    ipc.reviewDiskChanged(id).then((changed) => {
-      review.diskChanged = changed;
-      if (id === this.list.selected) this.pane.showDiskChanged(changed);
-    }, (err) => this.toasts.error(err, 'Could not check the file on disk'))
-      .finally(() => this.diskChecks.delete(id));
-  }
-
   // ---- rendering ----
 
   /** Removes a review from the window; hides the window when none is left (unless keepOpen). */
@@ -381,7 +374,7 @@ export class ReviewWindow {
     if (this.reviewEditorFor !== review.detail.id) {
       this.closeReviewEditor(true);
       this.openReviewEditor(review);
-      this.checkDisk(review.detail.id);
+      this.disk.check(review.detail.id);
     }
   }
 
