@@ -207,8 +207,10 @@ async fn a_length_over_the_limit_ends_the_connection_before_any_body_is_read() {
 pub async fn instance_in(root: &Path) -> Arc<Instance> {
     let ws = root.join("ws");
     std::fs::create_dir_all(&ws).unwrap();
+    let dirs = dirs_in(root);
     let instance = Instance::start(World {
-        dirs: dirs_in(root),
+        codex_ipc: redline_core::protocols::codex_ipc::isolated_at(&dirs),
+        dirs,
         pid: std::process::id(),
         procs: Arc::new(OsProcessTable),
         clock: Arc::new(SystemClock),
