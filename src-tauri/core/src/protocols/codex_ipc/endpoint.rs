@@ -32,7 +32,11 @@ pub fn isolated_at(dirs: &Dirs) -> PathBuf {
     return at(dirs);
     #[cfg(windows)]
     {
-        let tag = dirs.runtime.file_name().unwrap_or_default().to_string_lossy();
+        let tag = dirs
+            .runtime
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy();
         PathBuf::from(format!("{}-{tag}", pipe::PATH))
     }
 }

@@ -3,8 +3,8 @@
 //! holding it is the router), and only this user may open it; Codex itself refuses a pipe whose
 //! server process runs as another user.
 
-use super::hub::Hub;
 use super::binding::Binding;
+use super::hub::Hub;
 use super::Source;
 use crate::platform::private_pipe::{client_user, create, server_user};
 use crate::platform::sid::{current_user, Sid};
@@ -15,6 +15,9 @@ use windows_sys::Win32::Foundation::{ERROR_ACCESS_DENIED, ERROR_FILE_NOT_FOUND, 
 
 /// Codex's pipe (codex-rs/tui/src/ide_context/ipc.rs, `default_ipc_socket_path` on Windows).
 pub const PATH: &str = r"\\.\pipe\codex-ipc";
+
+/// How long joining waits for a busy router's pipe to take another client.
+const JOIN_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The pipe's first instance, and who may open it.
 #[derive(Debug)]
@@ -71,7 +74,7 @@ pub fn serve(
     tokio::spawn(async move {
         let mut listening = Some(first);
         loop {
-            let mut server = match listening.take() {
+            let server = match listening.take() {
                 Some(s) => s,
                 None => match recreate(&name, &user, &cancel).await {
                     Some(s) => s,
@@ -123,16 +126,78 @@ async fn recreate(name: &str, user: &Sid, cancel: &CancellationToken) -> Option<
 /// asks).
 pub async fn join(at: &Path) -> Result<NamedPipeClient, String> {
     let name = at.to_string_lossy();
-    let client = ClientOptions::new().open(name.as_ref()).map_err(|e| {
-        match e.raw_os_error() == Some(ERROR_ACCESS_DENIED as i32) {
-            true => another_users(&name),
-            false => format!("{name}: {e}"),
+    // A router makes its next instance only after it took a client (Redline's own probe, say):
+    // a busy pipe is waited on a little, as `WaitNamedPipe` would.
+    let deadline = tokio::time::Instant::now() + JOIN_WAIT;
+    let client = loop {
+        match ClientOptions::new().open(name.as_ref()) {
+            Ok(c) => break c,
+            Err(e)
+                if e.raw_os_error() == Some(ERROR_PIPE_BUSY as i32)
+                    && tokio::time::Instant::now() < deadline =>
+            {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await
+            }
+            Err(e) if e.raw_os_error() == Some(ERROR_ACCESS_DENIED as i32) => {
+                return Err(another_users(&name))
+            }
+            Err(e) => return Err(format!("{name}: {e}")),
         }
-    })?;
+    };
     let own = current_user().map_err(|e| format!("who am I: {e}"))?;
     match server_user(&client) {
         Ok(user) if user == own => Ok(client),
         Ok(_) => Err(another_users(&name)),
         Err(e) => Err(format!("cannot tell who serves {name}: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::private_pipe::inspect::dacl_of;
+    use std::path::PathBuf;
+    use tokio::net::windows::named_pipe::ServerOptions;
+
+    fn name(tag: &str) -> PathBuf {
+        PathBuf::from(format!("{PATH}-{tag}-{}", std::process::id()))
+    }
+
+    #[tokio::test]
+    async fn redline_s_pipe_admits_the_current_user_only() {
+        let at = name("dacl");
+        let Binding::Bound(bound) = bind(&at) else {
+            panic!("a free name is taken");
+        };
+        let dacl = dacl_of(&bound.first);
+        let me = current_user().unwrap().text().unwrap();
+        // Protected (no inherited entries) and exactly one allow entry, ours.
+        assert!(dacl.starts_with("D:P"), "{dacl}");
+        assert_eq!(dacl.matches('(').count(), 1, "{dacl}");
+        assert!(dacl.ends_with(&format!(";;;{me})")), "{dacl}");
+    }
+
+    #[tokio::test]
+    async fn a_pipe_another_program_serves_is_left_to_it_and_joined() {
+        let at = name("held");
+        let foreign = ServerOptions::new()
+            .first_pipe_instance(true)
+            .create(&at)
+            .unwrap();
+        assert!(matches!(bind(&at), Binding::Held(_)));
+        // The probe took the one listening instance: a busy pipe is held all the same.
+        assert!(matches!(bind(&at), Binding::Held(_)));
+        drop(foreign);
+        let foreign = ServerOptions::new().create(&at).unwrap();
+        let joined = join(&at).await.expect("a pipe of this user's is joined");
+        assert_eq!(
+            crate::platform::private_pipe::server_pid(&joined).unwrap(),
+            std::process::id()
+        );
+        drop((joined, foreign));
+        assert!(
+            matches!(bind(&at), Binding::Bound(_)),
+            "a free name is taken"
+        );
     }
 }

@@ -2,8 +2,8 @@
 //! it only in a folder of the user's own that no one else can write to (Codex refuses any other),
 //! and never from a live listener (a Codex desktop app or VS Code extension's router).
 
-use super::hub::Hub;
 use super::binding::Binding;
+use super::hub::Hub;
 use super::Source;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
