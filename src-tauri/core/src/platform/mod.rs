@@ -2,7 +2,7 @@
 //! the process behind a connection (with the npm package it runs), keyring and tokens, signals,
 //! private files, small files a peer planted, children run to a deadline, directories and whose
 //! the runtime dir is, opening a file beneath a root, and writing files in a folder opened
-//! beneath one.
+//! beneath one; on Windows, users as SIDs and named pipes only this user may open.
 
 pub(crate) mod beneath;
 pub mod bundle_id;
@@ -18,9 +18,13 @@ pub mod own_user;
 pub(crate) mod package;
 pub mod peer;
 pub(crate) mod private_file;
+#[cfg(windows)]
+pub(crate) mod private_pipe;
 pub mod process;
 #[cfg(unix)]
 pub mod runtime_dir;
+#[cfg(windows)]
+pub(crate) mod sid;
 pub(crate) mod small_file;
 pub mod stop;
 pub(crate) mod token;

@@ -189,6 +189,7 @@ mod tests {
             clock: Arc::new(SystemClock),
             tokens: Tokens::memory("test".into()),
             interfaces: Arc::new(Loopback),
+            codex_ipc: crate::protocols::codex_ipc::isolated_at(dirs),
         }
     }
 

@@ -7,8 +7,6 @@ mod answer;
 #[cfg(windows)]
 mod pipe;
 mod request;
-#[cfg(windows)]
-mod sid;
 #[cfg(unix)]
 mod socket;
 #[cfg(test)]

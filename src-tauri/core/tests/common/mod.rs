@@ -11,6 +11,7 @@ use redline_core::platform::clock::SystemClock;
 use redline_core::platform::dirs::Dirs;
 use redline_core::platform::keyring::Tokens;
 use redline_core::platform::process::OsProcessTable;
+use redline_core::protocols::codex_ipc::isolated_at;
 use redline_core::runtime::instance::{Instance, World};
 use serde_json::json;
 use std::path::PathBuf;
@@ -68,6 +69,7 @@ async fn start_full(
     let dirs = dirs_in(&root);
     let instance = Instance::start_with_limits(
         World {
+            codex_ipc: isolated_at(&dirs),
             dirs: dirs.clone(),
             pid: std::process::id(),
             procs: Arc::new(OsProcessTable),
@@ -100,6 +102,7 @@ impl Fixture {
         interfaces: Arc<dyn redline_core::workspace::container::Interfaces>,
     ) -> Arc<Instance> {
         Instance::start(World {
+            codex_ipc: isolated_at(&self.dirs),
             dirs: self.dirs.clone(),
             pid: std::process::id(),
             procs: Arc::new(OsProcessTable),

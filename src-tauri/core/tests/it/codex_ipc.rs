@@ -2,19 +2,14 @@
 //! `$TMPDIR/codex-ipc/ipc-<uid>.sock`, answered from the editor context of the workspace holding
 //! Codex's folder; the socket's folder, a foreign listener and a stale file as Codex leaves them.
 
-use crate::common::{dirs_in, start, Fixture, WAIT};
-use redline_core::platform::clock::SystemClock;
-use redline_core::platform::keyring::Tokens;
+pub use crate::codex_wire::{editor_context, fresh_root, instance_in, recv, request, send};
+use crate::common::{dirs_in, start, WAIT};
 use redline_core::platform::own_user::own_uid;
-use redline_core::platform::process::OsProcessTable;
 use redline_core::protocols::codex_ipc::{frame::MAX_FRAME, socket};
-use redline_core::review::editor::Message;
-use redline_core::runtime::instance::{Instance, World};
 use serde_json::{json, Value};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::UnixStream;
 
 pub fn codex_socket(tmp: &Path) -> PathBuf {
@@ -28,32 +23,6 @@ pub async fn connect(path: &Path) -> UnixStream {
         .expect("Codex's socket answers")
 }
 
-pub async fn send(s: &mut UnixStream, v: &Value) {
-    let body = v.to_string().into_bytes();
-    s.write_all(&(body.len() as u32).to_le_bytes())
-        .await
-        .unwrap();
-    s.write_all(&body).await.unwrap();
-}
-
-/// The next frame, or none if the connection closed.
-pub async fn recv(s: &mut UnixStream) -> Option<Value> {
-    tokio::time::timeout(WAIT, async {
-        let mut len = [0u8; 4];
-        s.read_exact(&mut len).await.ok()?;
-        let mut body = vec![0u8; u32::from_le_bytes(len) as usize];
-        s.read_exact(&mut body).await.ok()?;
-        Some(serde_json::from_slice(&body).expect("a JSON frame"))
-    })
-    .await
-    .expect("no answer in time")
-}
-
-pub fn request(id: &str, method: &str, root: &Path) -> Value {
-    json!({"type": "request", "requestId": id, "sourceClientId": "codex-tui", "version": 0,
-           "method": method, "params": {"workspaceRoot": root}})
-}
-
 /// One `ide-context` exchange on a fresh connection, as Codex makes it before each message.
 pub async fn ask(path: &Path, root: &Path) -> Value {
     let mut s = connect(path).await;
@@ -62,20 +31,6 @@ pub async fn ask(path: &Path, root: &Path) -> Value {
     assert_eq!(answer["type"], "response", "{answer}");
     assert_eq!(answer["requestId"], "r1", "{answer}");
     answer
-}
-
-pub async fn editor_context(f: &Fixture) {
-    std::fs::write(f.ws.join("b.txt"), "b\n").unwrap();
-    let message = Message::parse(
-        &json!({"type": "context", "files": [
-            {"path": f.file("b.txt")},
-            {"path": f.file("a.txt"), "active": true, "cursor": {"line": 2, "col": 3},
-             "selection": {"start": {"line": 1, "col": 2}, "end": {"line": 2, "col": 3}, "text": "ne\ntw"}},
-        ]})
-        .to_string(),
-    )
-    .unwrap();
-    f.instance.editor_message(None, message).await.unwrap();
 }
 
 #[tokio::test]
@@ -222,30 +177,6 @@ async fn a_length_over_the_limit_ends_the_connection_before_any_body_is_read() {
         .await
         .expect("an answer to a frame at the limit");
     assert_eq!(answer["requestId"], "big", "{answer}");
-}
-
-/// An instance over `root`'s directories with one enabled workspace, `root/ws`.
-pub async fn instance_in(root: &Path) -> Arc<Instance> {
-    let ws = root.join("ws");
-    std::fs::create_dir_all(&ws).unwrap();
-    let instance = Instance::start(World {
-        dirs: dirs_in(root),
-        pid: std::process::id(),
-        procs: Arc::new(OsProcessTable),
-        clock: Arc::new(SystemClock),
-        tokens: Tokens::memory("test".into()),
-        interfaces: Arc::new(redline_core::workspace::container::OsInterfaces),
-    })
-    .await
-    .unwrap();
-    instance.add_workspace(&ws, false).await.unwrap();
-    instance
-}
-
-pub fn fresh_root() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = dunce::canonicalize(tmp.path()).unwrap();
-    (tmp, root)
 }
 
 #[tokio::test]

@@ -5,11 +5,10 @@
 use crate::codex_ipc::{
     ask, codex_socket, connect, editor_context, fresh_root, instance_in, recv, request, send,
 };
+use crate::codex_wire::editor_says;
 use crate::common::{dirs_in, eventually, start, WAIT};
-use redline_core::review::editor::Message;
 use serde_json::{json, Value};
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
 use tokio::net::UnixStream;
 
 /// A client's `initialize` on the router, as an IDE extension or Codex's desktop app says it;
@@ -103,18 +102,6 @@ async fn redline_routes_what_it_cannot_answer_to_the_client_that_can() {
                            "sourceClientId": app_id, "version": 0, "params": {"n": 1}});
     send(&mut app, &broadcast).await;
     assert_eq!(recv(&mut ide).await, Some(broadcast));
-}
-
-/// The editor's context for `ws/a.txt` through the instance, as an editor plugin sends it.
-async fn editor_says(instance: &redline_core::runtime::instance::Instance, ws: &Path) {
-    std::fs::write(ws.join("a.txt"), "one\ntwo\n").unwrap();
-    let message = Message::parse(
-        &json!({"type": "context", "files": [{"path": ws.join("a.txt"), "active": true,
-               "selection": {"start": {"line": 1, "col": 1}, "end": {"line": 1, "col": 4}, "text": "one"}}]})
-        .to_string(),
-    )
-    .unwrap();
-    instance.editor_message(None, message).await.unwrap();
 }
 
 async fn discover(router: &mut UnixStream, id: &str, asked: Value) -> bool {

@@ -8,8 +8,11 @@ mod amp_ws;
 mod bindings;
 #[cfg(unix)]
 mod codex_ipc;
+#[cfg(windows)]
+mod codex_pipe;
 #[cfg(unix)]
 mod codex_router;
+mod codex_wire;
 #[cfg(unix)]
 mod copilot;
 mod doctor;

@@ -14,6 +14,7 @@ use std::sync::Arc;
 /// A second instance on the same config file: what the next start of the app reads.
 async fn restart(dirs: &redline_core::platform::dirs::Dirs) -> Arc<Instance> {
     Instance::start(World {
+        codex_ipc: redline_core::protocols::codex_ipc::isolated_at(dirs),
         dirs: dirs.clone(),
         pid: std::process::id(),
         procs: Arc::new(OsProcessTable),

@@ -19,7 +19,8 @@ pub const LAYERS: &[Layer] = &[
         holds: "dirs, the runtime dir's owner check, clock, process table, peer process and its npm \
                 package, keyring, tokens, signals, private files, small files a peer planted, children \
                 run to a deadline, beneath, folder (files written beneath a root), file URIs, the \
-                bundle identifier, the display and its GTK/WebKit settings",
+                bundle identifier, the display and its GTK/WebKit settings, Windows users (SIDs) and \
+                named pipes only this user may open",
     },
     Layer { name: "api", imports: &["platform"], holds: "Status, WorkspaceStatus, Pin, Fault (what surfaces read)" },
     Layer {
@@ -42,7 +43,7 @@ pub const LAYERS: &[Layer] = &[
     Layer {
         name: "protocols",
         imports: &["clients", "net", "platform", "review"],
-        holds: "mcp_http, mcp_ws, copilot, codex_ipc (Codex CLI's IDE socket), amp_ws (Amp's IDE WebSocket), jsonrpc, mcp, hook (pre-edit and end-of-turn hooks: Codex's patch format); never each other, but for `copilot` on \
+        holds: "mcp_http, mcp_ws, copilot, codex_ipc (Codex CLI's IDE socket, its named pipe on Windows), amp_ws (Amp's IDE WebSocket), jsonrpc, mcp, hook (pre-edit and end-of-turn hooks: Codex's patch format); never each other, but for `copilot` on \
                 `mcp_http`'s app (one way)",
     },
     Layer {

@@ -1,14 +1,14 @@
-//! Codex's socket when Redline holds it: each connection's frames read, answered by Redline or
-//! routed to the client that can answer, and its own frames written in order.
+//! Codex's socket or pipe when Redline holds it: each connection's frames read, answered by
+//! Redline or routed to the client that can answer, and its own frames written in order. Any
+//! stream will do: the unix socket's and the Windows pipe's accept loops hand theirs here.
 
 use super::frame::{self, FrameError};
 use super::router::{Outbox, Router};
-use super::socket::BoundSocket;
 use super::wire::{self, Incoming, Initialized, ROUTER_ID};
 use super::{ide_context, Source, NO_HANDLER};
 use serde_json::Value;
 use std::sync::Arc;
-use tokio::net::UnixStream;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
@@ -18,57 +18,52 @@ pub const MAX_CONNECTIONS: usize = 16;
 /// Requests a connection may make before it says `initialize` (Codex makes one, older versions two).
 const MAX_REQUESTS: usize = 8;
 
-/// Serves Codex's socket until `cancel` fires, then removes it (if it is still ours).
-pub fn serve(
-    bound: BoundSocket,
+/// The router's state, shared by every connection the accept loop hands over.
+#[derive(Clone)]
+pub struct Hub {
     source: Source,
     cancel: CancellationToken,
-) -> tokio::task::JoinHandle<()> {
-    let inode = bound.inode();
-    let BoundSocket { listener, path, .. } = bound;
-    let own = crate::platform::own_user::own_uid();
-    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    let router = Arc::new(Router::default());
-    tokio::spawn(async move {
-        loop {
-            let accepted = tokio::select! {
-                _ = cancel.cancelled() => break,
-                r = listener.accept() => r,
-            };
-            let Ok((stream, _)) = accepted else {
-                // Out of descriptors: the backlog keeps the connection; try again shortly.
-                tokio::select! {
-                    _ = cancel.cancelled() => break,
-                    _ = tokio::time::sleep(std::time::Duration::from_millis(100)) => continue,
-                }
-            };
-            // The socket is 0600 in a folder of the user's; a peer of another user is refused
-            // all the same (a root-run or a loosened folder).
-            if stream.peer_cred().map(|c| c.uid()).ok() != Some(own) {
-                tracing::warn!("Codex socket: refused a connection from another user");
-                continue;
-            }
-            let Ok(slot) = slots.clone().try_acquire_owned() else {
-                tracing::debug!("Codex socket: every slot is busy; closing a new connection");
-                continue;
-            };
-            let (source, cancel, router) = (source.clone(), cancel.clone(), router.clone());
-            tokio::spawn(async move {
-                tokio::select! {
-                    _ = cancel.cancelled() => {}
-                    _ = connection(stream, source, router) => {}
-                }
-                drop(slot);
-            });
+    slots: Arc<Semaphore>,
+    router: Arc<Router>,
+}
+
+impl Hub {
+    pub fn new(source: Source, cancel: CancellationToken) -> Hub {
+        Hub {
+            source,
+            cancel,
+            slots: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
+            router: Arc::new(Router::default()),
         }
-        drop(listener);
-        BoundSocket::remove(&path, inode);
-    })
+    }
+
+    /// Serves an accepted connection (from this user: the accept loop checked) until it closes
+    /// or the hub stops; one past `MAX_CONNECTIONS` is closed at once.
+    pub fn take<S>(&self, stream: S)
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let Ok(slot) = self.slots.clone().try_acquire_owned() else {
+            tracing::debug!("Codex socket: every slot is busy; closing a new connection");
+            return;
+        };
+        let hub = self.clone();
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = hub.cancel.cancelled() => {}
+                _ = connection(stream, hub.source.clone(), hub.router.clone()) => {}
+            }
+            drop(slot);
+        });
+    }
 }
 
 /// Serves one connection until it closes; any fault in framing or JSON ends it.
-async fn connection(stream: UnixStream, source: Source, router: Arc<Router>) {
-    let (mut reader, mut writer) = stream.into_split();
+async fn connection<S>(stream: S, source: Source, router: Arc<Router>)
+where
+    S: AsyncRead + AsyncWrite + Send + 'static,
+{
+    let (mut reader, mut writer) = tokio::io::split(stream);
     let (outbox, mut inbox) = Outbox::new();
     let writing = tokio::spawn(async move {
         while let Some(body) = inbox.next().await {

@@ -1,12 +1,14 @@
-//! Codex CLI's IDE channel: after `/ide on`, Codex connects to a unix socket the IDE side owns
-//! (one per user) before each message and asks `ide-context` for its working folder. Redline
-//! answers from the editor context its editor plugins sent (the editor never talks to Codex),
-//! as the socket's router or as a provider behind another program's.
+//! Codex CLI's IDE channel: after `/ide on`, Codex connects to a unix socket (one per user) or,
+//! on Windows, a named pipe the IDE side owns before each message and asks `ide-context` for its
+//! working folder. Redline answers from the editor context its editor plugins sent (the editor
+//! never talks to Codex), as the socket's router or as a provider behind another program's.
 
+mod binding;
+mod endpoint;
 pub mod frame;
-#[cfg(unix)]
 mod hub;
-#[cfg(unix)]
+#[cfg(windows)]
+pub mod pipe;
 pub mod provider;
 pub mod router;
 #[cfg(unix)]
@@ -17,8 +19,10 @@ use crate::review::editor::EditorState;
 use futures::future::BoxFuture;
 use std::path::PathBuf;
 use std::sync::Arc;
-#[cfg(unix)]
 use wire::{IdeContext, IdeContextResult, Incoming};
+
+pub use binding::Binding;
+pub use endpoint::{at, bind, isolated_at, join, serve, Bound};
 
 /// What Redline knows for the folder Codex runs in.
 #[derive(Debug)]
@@ -40,12 +44,8 @@ pub const NO_WORKSPACE: &str = "no-client-found";
 pub const NO_HANDLER: &str = "no-handler-for-request";
 pub const BAD_PARAMS: &str = "invalid-params";
 
-#[cfg(unix)]
-pub use hub::serve;
-
 /// Redline's own answer to an `ide-context` request, from `handler` (the id the router knows
 /// Redline by), and whether it had an editor's context for the folder.
-#[cfg(unix)]
 async fn ide_context(request: &Incoming, source: &Source, handler: &str) -> (Vec<u8>, bool) {
     let Some(root) = request.workspace_root() else {
         return (wire::failure(request, handler, BAD_PARAMS), false);

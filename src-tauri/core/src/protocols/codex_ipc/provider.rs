@@ -1,13 +1,13 @@
 //! Redline behind another program's router (a Codex desktop app or IDE extension that holds
-//! Codex's socket): it joins as a client, says it can answer `ide-context` for the folders it has
+//! Codex's socket or pipe): it joins as a client, says it can answer `ide-context` for the folders it has
 //! an editor's context for, and answers what the router forwards.
 
 use super::frame::{self, FrameError};
 use super::wire::{self, CanHandle, DiscoveryResponse, Incoming};
 use super::{ide_context, FolderContext, Source, NO_HANDLER};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use tokio::net::UnixStream;
+use std::path::PathBuf;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::sync::CancellationToken;
 
 /// How a turn as the router's client ended.
@@ -21,24 +21,19 @@ pub enum Ended {
     Refused(String),
 }
 
-/// Joins the router listening on `path` and serves it until it goes or `cancel` fires.
-pub async fn provide(path: &Path, source: Source, cancel: CancellationToken) -> Ended {
-    let stream = match UnixStream::connect(path).await {
-        Ok(s) => s,
-        Err(e) => return Ended::Refused(format!("{}: {e}", path.display())),
-    };
-    // Codex's own rule for whom it asks: the same user only.
-    let own = crate::platform::own_user::own_uid();
-    if stream.peer_cred().map(|c| c.uid()).ok() != Some(own) {
-        return Ended::Refused(format!("{} is another user's", path.display()));
-    }
+/// Serves the router at the other end of `stream` (joined, and known to be this user's) until it
+/// goes or `cancel` fires.
+pub async fn provide<S>(stream: S, source: Source, cancel: CancellationToken) -> Ended
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     tokio::select! {
         _ = cancel.cancelled() => Ended::Stopped,
         gone = serve(stream, source) => Ended::RouterGone(gone),
     }
 }
 
-async fn serve(mut stream: UnixStream, source: Source) -> String {
+async fn serve<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, source: Source) -> String {
     let init = format!("redline-initialize-{}", std::process::id());
     if let Err(e) = frame::write(&mut stream, &wire::initialize(&init)).await {
         return e.to_string();

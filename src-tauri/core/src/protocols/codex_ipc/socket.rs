@@ -2,9 +2,13 @@
 //! it only in a folder of the user's own that no one else can write to (Codex refuses any other),
 //! and never from a live listener (a Codex desktop app or VS Code extension's router).
 
+use super::binding::Binding;
+use super::hub::Hub;
+use super::Source;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use tokio::net::UnixListener;
+use tokio::net::{UnixListener, UnixStream};
+use tokio_util::sync::CancellationToken;
 
 /// A unix socket's path must fit `sun_path` (108 bytes on Linux, with its NUL); Codex checks it.
 const MAX_PATH: usize = 107;
@@ -12,17 +16,6 @@ const MAX_PATH: usize = 107;
 /// Codex's socket for user `uid` under the temp dir `tmp`.
 pub fn path(tmp: &Path, uid: u32) -> PathBuf {
     tmp.join("codex-ipc").join(format!("ipc-{uid}.sock"))
-}
-
-/// What binding Codex's socket came to.
-#[derive(Debug)]
-pub enum Binding {
-    /// Ours: served until stop, then removed.
-    Bound(BoundSocket),
-    /// Something else answers on it: it is left alone.
-    Held(PathBuf),
-    /// Not served, and why (said once in the log).
-    Refused(String),
 }
 
 /// The listener, and the socket file's identity: removed at stop only if it is still the one
@@ -49,7 +42,7 @@ impl BoundSocket {
 
 /// Takes `path` for user `uid`: its folder created 0700 if missing, refused if another user owns
 /// it or group or others can write to it; a stale socket (nothing listening) replaced.
-pub fn bind(path: &Path, uid: u32) -> Binding {
+pub fn bind(path: &Path, uid: u32) -> Binding<BoundSocket> {
     let refuse = |why: String| Binding::Refused(why);
     if path.as_os_str().len() > MAX_PATH {
         return refuse(format!(
@@ -125,4 +118,53 @@ fn unsafe_dir(dir: &Path, uid: u32) -> Option<String> {
     } else {
         None
     }
+}
+
+/// Serves Codex's socket until `cancel` fires, then removes it (if it is still ours).
+pub fn serve(
+    bound: BoundSocket,
+    source: Source,
+    cancel: CancellationToken,
+) -> tokio::task::JoinHandle<()> {
+    let inode = bound.inode();
+    let BoundSocket { listener, path, .. } = bound;
+    let own = crate::platform::own_user::own_uid();
+    let hub = Hub::new(source, cancel.clone());
+    tokio::spawn(async move {
+        loop {
+            let accepted = tokio::select! {
+                _ = cancel.cancelled() => break,
+                r = listener.accept() => r,
+            };
+            let Ok((stream, _)) = accepted else {
+                // Out of descriptors: the backlog keeps the connection; try again shortly.
+                tokio::select! {
+                    _ = cancel.cancelled() => break,
+                    _ = tokio::time::sleep(std::time::Duration::from_millis(100)) => continue,
+                }
+            };
+            // The socket is 0600 in a folder of the user's; a peer of another user is refused
+            // all the same (a root-run or a loosened folder).
+            if stream.peer_cred().map(|c| c.uid()).ok() != Some(own) {
+                tracing::warn!("Codex socket: refused a connection from another user");
+                continue;
+            }
+            hub.take(stream);
+        }
+        drop(listener);
+        BoundSocket::remove(&path, inode);
+    })
+}
+
+/// Connects to the router listening on `path`, if it runs as this user (Codex's own rule for
+/// whom it asks).
+pub async fn join(path: &Path) -> Result<UnixStream, String> {
+    let stream = UnixStream::connect(path)
+        .await
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let own = crate::platform::own_user::own_uid();
+    if stream.peer_cred().map(|c| c.uid()).ok() != Some(own) {
+        return Err(format!("{} is another user's", path.display()));
+    }
+    Ok(stream)
 }

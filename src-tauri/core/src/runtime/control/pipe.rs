@@ -1,66 +1,22 @@
 //! The control channel on Windows: a named pipe only this user may open, served only by this user.
 //
 // Named pipes share one namespace per machine: another local user can create
-// `\\.\pipe\redline-<USERNAME>` first. The security descriptor keeps other users out of ours;
-// the owner check keeps our requests (and the contents they carry) out of theirs.
+// `\\.\pipe\redline-<USERNAME>` first. The security descriptor (`platform::private_pipe`)
+// keeps other users out of ours; the owner check keeps our requests (and the contents they
+// carry) out of theirs.
 
 use super::answer::answer;
 use super::request::{request, Request};
-use super::sid::{current_user, process_user, wide, Sid};
 use crate::error::{Error, Result};
 use crate::platform::dirs::Dirs;
+use crate::platform::private_pipe::{create, server_pid};
+use crate::platform::sid::{current_user, process_user, Sid};
 use crate::runtime::instance::Instance;
 use serde_json::Value;
-use std::ffi::c_void;
 use std::io;
-use std::os::windows::io::AsRawHandle;
 use std::sync::Arc;
-use tokio::net::windows::named_pipe::{ClientOptions, NamedPipeServer, ServerOptions};
-use windows_sys::Win32::Foundation::{
-    LocalFree, ERROR_ACCESS_DENIED, ERROR_FILE_NOT_FOUND, HANDLE,
-};
-use windows_sys::Win32::Security::Authorization::{
-    ConvertStringSecurityDescriptorToSecurityDescriptorW, SDDL_REVISION_1,
-};
-use windows_sys::Win32::Security::{PSECURITY_DESCRIPTOR, SECURITY_ATTRIBUTES};
-use windows_sys::Win32::System::Pipes::GetNamedPipeServerProcessId;
-
-/// The security descriptor of our pipe: a protected DACL with one entry, full access for `user`.
-/// Everyone else, administrators and SYSTEM included, cannot open it.
-pub fn owner_only_sddl(user: &Sid) -> io::Result<String> {
-    Ok(format!("D:P(A;;GA;;;{})", user.text()?))
-}
-
-/// Creates one instance of the pipe with the owner-only descriptor.
-fn create(name: &str, user: &Sid, first: bool) -> io::Result<NamedPipeServer> {
-    let sddl = wide(&owner_only_sddl(user)?);
-    let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
-    // SAFETY: `sddl` is NUL-terminated; the descriptor the call allocates outlives the create
-    // call that copies it into the pipe, and is freed after.
-    unsafe {
-        if ConvertStringSecurityDescriptorToSecurityDescriptorW(
-            sddl.as_ptr(),
-            SDDL_REVISION_1,
-            &mut descriptor,
-            std::ptr::null_mut(),
-        ) == 0
-        {
-            return Err(io::Error::last_os_error());
-        }
-        let mut attributes = SECURITY_ATTRIBUTES {
-            nLength: std::mem::size_of::<SECURITY_ATTRIBUTES>() as u32,
-            lpSecurityDescriptor: descriptor,
-            bInheritHandle: 0,
-        };
-        let created = ServerOptions::new()
-            // Fails if the name exists at all, whoever made it: we never join another's pipe.
-            .first_pipe_instance(first)
-            .reject_remote_clients(true)
-            .create_with_security_attributes_raw(name, &mut attributes as *mut _ as *mut c_void);
-        LocalFree(descriptor as _);
-        created
-    }
-}
+use tokio::net::windows::named_pipe::{ClientOptions, NamedPipeServer};
+use windows_sys::Win32::Foundation::{ERROR_ACCESS_DENIED, ERROR_FILE_NOT_FOUND};
 
 /// Refuses a pipe whose server process runs as someone other than `own`.
 pub fn check_server(pid: u32, own: &Sid, user_of: impl Fn(u32) -> io::Result<Sid>) -> Result<()> {
@@ -182,14 +138,8 @@ pub async fn connect(dirs: &Dirs) -> Result<tokio::net::windows::named_pipe::Nam
         }
         Err(_) => return Err(Error::NotRunning),
     };
-    let mut pid = 0u32;
-    // SAFETY: the handle is the open pipe client's, alive for this call.
-    if unsafe { GetNamedPipeServerProcessId(client.as_raw_handle() as HANDLE, &mut pid) } == 0 {
-        return Err(Error::Control(format!(
-            "cannot tell which process serves {name}: {}",
-            io::Error::last_os_error()
-        )));
-    }
+    let pid = server_pid(&client)
+        .map_err(|e| Error::Control(format!("cannot tell which process serves {name}: {e}")))?;
     let own = current_user().map_err(|e| Error::Control(format!("who am I: {e}")))?;
     check_server(pid, &own, process_user)?;
     Ok(client)
@@ -198,10 +148,10 @@ pub async fn connect(dirs: &Dirs) -> Result<tokio::net::windows::named_pipe::Nam
 #[cfg(test)]
 mod tests {
     use super::*;
-    use windows_sys::Win32::Security::Authorization::{
-        ConvertSecurityDescriptorToStringSecurityDescriptorW, GetSecurityInfo, SE_KERNEL_OBJECT,
-    };
-    use windows_sys::Win32::Security::DACL_SECURITY_INFORMATION;
+    use crate::platform::private_pipe::inspect::dacl_of;
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::Foundation::HANDLE;
+    use windows_sys::Win32::System::Pipes::GetNamedPipeServerProcessId;
 
     fn dirs(root: &std::path::Path, tag: &str) -> Dirs {
         Dirs {
@@ -210,39 +160,6 @@ mod tests {
             home: root.join("home"),
             tmp: root.join("tmp"),
             vars: Default::default(),
-        }
-    }
-
-    /// The DACL the system holds for an open handle, as SDDL.
-    fn dacl_of(handle: HANDLE) -> String {
-        let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
-        let mut text: *mut u16 = std::ptr::null_mut();
-        // SAFETY: test-only reads of a live handle's descriptor; both allocations are freed.
-        unsafe {
-            let rc = GetSecurityInfo(
-                handle,
-                SE_KERNEL_OBJECT,
-                DACL_SECURITY_INFORMATION,
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                &mut descriptor,
-            );
-            assert_eq!(rc, 0, "GetSecurityInfo");
-            let ok = ConvertSecurityDescriptorToStringSecurityDescriptorW(
-                descriptor,
-                SDDL_REVISION_1,
-                DACL_SECURITY_INFORMATION,
-                &mut text,
-                std::ptr::null_mut(),
-            );
-            assert_ne!(ok, 0, "{}", io::Error::last_os_error());
-            let len = (0..).take_while(|&i| *text.add(i) != 0).count();
-            let out = String::from_utf16_lossy(std::slice::from_raw_parts(text, len));
-            LocalFree(text as _);
-            LocalFree(descriptor as _);
-            out
         }
     }
 
@@ -266,7 +183,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dirs = dirs(tmp.path(), "dacl");
         let listener = bind(&dirs).await.unwrap();
-        let dacl = dacl_of(listener.first.as_raw_handle() as HANDLE);
+        let dacl = dacl_of(&listener.first);
         let me = current_user().unwrap().text().unwrap();
         // Protected (no inherited entries) and exactly one allow entry, ours.
         assert!(dacl.starts_with("D:P"), "{dacl}");

@@ -24,6 +24,7 @@ fn world(dirs: &Dirs) -> World {
         clock: Arc::new(SystemClock),
         tokens: Tokens::memory("test".into()),
         interfaces: Arc::new(crate::workspace::container::OsInterfaces),
+        codex_ipc: crate::protocols::codex_ipc::isolated_at(dirs),
     }
 }
 

@@ -2,57 +2,37 @@
 //! folder, and the running workspace holding it answers with its editor context.
 
 use super::Instance;
-use crate::api::status::CodexIde;
-#[cfg(unix)]
-use crate::api::status::CodexRole;
-#[cfg(unix)]
-use crate::protocols::codex_ipc::{FolderContext, Source};
-#[cfg(unix)]
-use std::path::PathBuf;
-use std::sync::Arc;
-#[cfg(unix)]
-use std::sync::Weak;
+use crate::api::status::{CodexIde, CodexRole};
+use crate::protocols::codex_ipc::{self, provider, Binding, FolderContext, Source};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Weak};
 
 impl Instance {
-    /// Takes Codex's socket, unless it is unsafe (said once, in the log), and serves it until
-    /// shutdown; when another program's router holds it, Redline answers behind that router, and
-    /// takes the socket when the router goes.
+    /// Takes Codex's socket (its named pipe on Windows), unless it is unsafe (said once, in the
+    /// log), and serves it until shutdown; when another program's router holds it, Redline
+    /// answers behind that router, and takes the socket when the router goes.
     pub(super) fn serve_codex(self: &Arc<Self>) {
-        #[cfg(unix)]
-        {
-            use crate::protocols::codex_ipc::{self, socket};
-            let uid = crate::platform::own_user::own_uid();
-            let path = socket::path(&self.world.dirs.tmp, uid);
-            let source = source(Arc::downgrade(self));
-            let cancel = self.codex_stop.clone();
-            let role = Role {
-                path: path.clone(),
-                now: self.codex_ide.clone(),
-            };
-            let task = match socket::bind(&path, uid) {
-                socket::Binding::Bound(b) => {
-                    tracing::info!("Codex's IDE socket: {}", b.path.display());
-                    role.set(CodexRole::Router);
-                    codex_ipc::serve(b, source, cancel)
-                }
-                socket::Binding::Held(_) => {
-                    tokio::spawn(behind_router(path, uid, source, cancel, role))
-                }
-                socket::Binding::Refused(why) => {
-                    tracing::warn!("Codex's IDE socket not served: {why}");
-                    role.refused(why);
-                    return;
-                }
-            };
-            *self.codex_task() = Some(task);
-        }
-        #[cfg(not(unix))]
-        {
-            *self.codex_ide.lock().unwrap_or_else(|e| e.into_inner()) = Some(CodexIde::not_served(
-                r"\\.\pipe\codex-ipc".into(),
-                "Codex's named pipe on Windows is not served yet".into(),
-            ));
-        }
+        let path = self.world.codex_ipc.clone();
+        let source = source(Arc::downgrade(self));
+        let cancel = self.codex_stop.clone();
+        let role = Role {
+            path: path.clone(),
+            now: self.codex_ide.clone(),
+        };
+        let task = match codex_ipc::bind(&path) {
+            Binding::Bound(b) => {
+                tracing::info!("Codex's IDE socket: {}", path.display());
+                role.set(CodexRole::Router);
+                codex_ipc::serve(b, source, cancel)
+            }
+            Binding::Held(_) => tokio::spawn(behind_router(path, source, cancel, role)),
+            Binding::Refused(why) => {
+                tracing::warn!("Codex's IDE socket not served: {why}");
+                role.refused(why);
+                return;
+            }
+        };
+        *self.codex_task() = Some(task);
     }
 
     /// What Redline is on Codex's IDE socket.
@@ -77,7 +57,6 @@ impl Instance {
     }
 
     /// What the running workspace holding `root` has from the editor.
-    #[cfg(unix)]
     async fn codex_context(&self, root: PathBuf) -> FolderContext {
         let Ok(root) = dunce::canonicalize(&root) else {
             return FolderContext::NoWorkspace;
@@ -97,31 +76,28 @@ impl Instance {
 
 /// Serves behind the router holding `path` for as long as there is one; once it is gone, takes
 /// the socket and serves it.
-#[cfg(unix)]
 async fn behind_router(
     path: PathBuf,
-    uid: u32,
     source: Source,
     cancel: tokio_util::sync::CancellationToken,
     role: Role,
 ) {
-    use crate::protocols::codex_ipc::{self, provider, socket};
     loop {
-        match socket::bind(&path, uid) {
-            socket::Binding::Bound(b) => {
-                tracing::info!("Codex's IDE socket: {} (its router went)", b.path.display());
+        match codex_ipc::bind(&path) {
+            Binding::Bound(b) => {
+                tracing::info!("Codex's IDE socket: {} (its router went)", path.display());
                 role.set(CodexRole::Router);
                 let _ = codex_ipc::serve(b, source, cancel).await;
                 return;
             }
-            socket::Binding::Held(_) => {
+            Binding::Held(_) => {
                 role.set(CodexRole::Provider);
                 tracing::info!(
                     "Codex's IDE socket {} is another program's router (a Codex app or IDE \
                      extension): Redline answers behind it",
                     path.display()
                 );
-                match provider::provide(&path, source.clone(), cancel.clone()).await {
+                match provide(&path, source.clone(), cancel.clone()).await {
                     provider::Ended::Stopped => return,
                     provider::Ended::RouterGone(why) => {
                         tracing::info!("Codex's IDE router went: {why}")
@@ -131,7 +107,7 @@ async fn behind_router(
                     }
                 }
             }
-            socket::Binding::Refused(why) => {
+            Binding::Refused(why) => {
                 tracing::warn!("Codex's IDE socket not served: {why}");
                 role.refused(why);
                 return;
@@ -145,14 +121,24 @@ async fn behind_router(
     }
 }
 
+/// One turn as a provider: joins the router on `path` (if it is this user's) and answers it.
+async fn provide(
+    path: &Path,
+    source: Source,
+    cancel: tokio_util::sync::CancellationToken,
+) -> provider::Ended {
+    match codex_ipc::join(path).await {
+        Ok(stream) => provider::provide(stream, source, cancel).await,
+        Err(why) => provider::Ended::Refused(why),
+    }
+}
+
 /// Where Redline notes what it is on Codex's socket.
-#[cfg(unix)]
 struct Role {
     path: PathBuf,
     now: Arc<std::sync::Mutex<Option<CodexIde>>>,
 }
 
-#[cfg(unix)]
 impl Role {
     fn set(&self, role: CodexRole) {
         self.put(CodexIde::new(self.path.clone(), role));
@@ -168,7 +154,6 @@ impl Role {
 }
 
 /// The instance's lookup, held weakly: the socket never keeps a stopped instance alive.
-#[cfg(unix)]
 fn source(instance: Weak<Instance>) -> Source {
     Arc::new(move |root| {
         let instance = instance.clone();

@@ -9,8 +9,10 @@ use crate::runtime::instance::World;
 use std::sync::Arc;
 
 async fn instance(root: &std::path::Path) -> Arc<Instance> {
+    let dirs = Dirs::under(root);
     Instance::start(World {
-        dirs: Dirs::under(root),
+        codex_ipc: crate::protocols::codex_ipc::isolated_at(&dirs),
+        dirs,
         pid: 4242,
         procs: Arc::new(OsProcessTable),
         clock: Arc::new(SystemClock),

@@ -5,6 +5,7 @@ use crate::platform::dirs::Dirs;
 use crate::platform::keyring::Tokens;
 use crate::platform::process::ProcessTable;
 use crate::workspace::container::{self, Interfaces};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Everything outside the process that Redline depends on, injected so tests use temp dirs.
@@ -16,12 +17,16 @@ pub struct World {
     pub tokens: Tokens,
     /// The host's network interfaces: where the container bridge is.
     pub interfaces: Arc<dyn Interfaces>,
+    /// Where Codex CLI asks for an IDE (`codex_ipc::at`): a socket under `dirs.tmp`, or on
+    /// Windows a pipe whose name the whole machine shares, so tests name their own.
+    pub codex_ipc: PathBuf,
 }
 
 impl World {
     /// This machine as it is: the OS keyring (or memory, saying why), processes and interfaces.
     pub fn os(dirs: Dirs) -> World {
         World {
+            codex_ipc: crate::protocols::codex_ipc::at(&dirs),
             dirs,
             pid: crate::platform::process::own_pid(),
             procs: Arc::new(crate::platform::process::OsProcessTable),

@@ -57,7 +57,7 @@ impl Sid {
     }
 }
 
-pub(super) fn wide(text: &str) -> Vec<u16> {
+pub(crate) fn wide(text: &str) -> Vec<u16> {
     text.encode_utf16().chain(std::iter::once(0)).collect()
 }
 
