@@ -6,6 +6,7 @@ pub use crate::codex_wire::{editor_context, fresh_root, instance_in, recv, reque
 use crate::common::{dirs_in, start, WAIT};
 use redline_core::platform::own_user::own_uid;
 use redline_core::protocols::codex_ipc::{frame::MAX_FRAME, socket};
+use redline_core::review::editor::Message;
 use serde_json::{json, Value};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
