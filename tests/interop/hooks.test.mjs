@@ -25,9 +25,9 @@ import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './clau
 import { startFakeModel } from './qwen-fake-model.mjs';
 import { writeQwenSettings, startQwen, qwenInstalled } from './qwen-driver.mjs';
 import { startGeminiFakeModel } from './gemini-fake-model.mjs';
+import { GEMINI_BIN, GEMINI_SETTINGS, startGemini, submitUntilSent } from './lib/gemini-tui.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const GEMINI_BIN = path.join(here, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const STEP_MS = 45_000;
 const verbose = !!process.env.REDLINE_IT_VERBOSE;
 const log = verbose ? (m) => console.log(m) : () => {};
@@ -73,24 +73,6 @@ function textOf(content) {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((b) => (typeof b === 'string' ? b : b?.text ?? textOf(b?.content))).join('\n');
   return content == null ? '' : JSON.stringify(content);
-}
-
-/**
- * Types `text` into `pane` and presses Enter until the model API has it (`sent(ms)` resolves):
- * a TUI busy redrawing (gemini just after a turn) may drop an Enter, and its screen cannot tell
- * a submitted prompt from one still in the input box.
- */
-async function submitUntilSent(pane, text, sent) {
-  await pane.submit(text);
-  const deadline = Date.now() + STEP_MS;
-  for (;;) {
-    try {
-      return await sent(2000);
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await pane.keys('Enter');
-    }
-  }
 }
 
 /** Adds the failing CLI's screen and Redline's log to an error, for the report. */
@@ -273,42 +255,6 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
     }
   });
 });
-
-/**
- * Gemini CLI's user settings for an offline run: API-key auth, IDE mode off, no chatter; folder
- * trust at its default (on), so each test's home says whether the workspace is trusted.
- */
-const GEMINI_SETTINGS = {
-  security: { auth: { selectedType: 'gemini-api-key' } },
-  ide: { enabled: false, hasSeenNudge: true },
-  general: { disableAutoUpdate: true, disableUpdateNag: true },
-  privacy: { usageStatisticsEnabled: false },
-  telemetry: { enabled: false },
-  ui: { theme: 'Default' },
-};
-
-/**
- * The real `gemini` in a private tmux: `home` holds its settings (with Redline's hook), the model
- * is `model`, and XDG_RUNTIME_DIR leads its hook to Redline.
- */
-async function startGemini({ ws, home, model, r, approvalMode }) {
-  const server = await privateTmux('redline-hooks-gemini-');
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    TMPDIR: path.join(home, 'tmp'),
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    GEMINI_API_KEY: 'dummy-key-for-the-fake-model',
-    GOOGLE_GEMINI_BASE_URL: model.baseURL,
-    XDG_RUNTIME_DIR: r.dirs.runtime,
-  };
-  fs.mkdirSync(env.TMPDIR, { recursive: true });
-  const cmd = paneCommand('gemini', { env, argv: [process.execPath, GEMINI_BIN, '--approval-mode', approvalMode] });
-  await server.tmux(['new-session', '-d', '-s', 'g', '-x', '200', '-y', '50', '-c', ws, cmd]);
-  const pane = tmuxPane(server.tmux, 'g:0.0', { label: 'gemini', inputLine: /^\s*[>!*]\s/ });
-  return { ...pane, stop: server.stop };
-}
 
 describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip: !fs.existsSync(GEMINI_BIN) && 'gemini not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
   let ws, home, r, model, g, firstReview;

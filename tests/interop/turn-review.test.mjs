@@ -1,5 +1,5 @@
-// The end-of-turn review with the real claude 2.1.332 (`redline hooks install claude
-// --turn-review`): the turn's Write recorded by its PreToolUse hook, its Stop hook opening the
+// The end-of-turn review with the real claude 2.1.332 and gemini 0.61.0 (`redline hooks install
+// claude|gemini --turn-review`): the turn's Write recorded by its PreToolUse hook, its Stop hook opening the
 // turn's review (the file at the turn's start against now), "Continue with instructions"
 // (`redline review reject --reason`) blocking the Stop so the model's next request carries the
 // user's words, and the Stop run again (stop_hook_active) with nothing new ending the turn at once.
@@ -16,6 +16,8 @@ import { realTmpDir, removeDirs } from './lib/dirs.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
 import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
+import { startGeminiFakeModel } from './gemini-fake-model.mjs';
+import { GEMINI_BIN, GEMINI_SETTINGS, startGemini, submitUntilSent } from './lib/gemini-tui.mjs';
 
 const STEP_MS = 45_000;
 const log = process.env.REDLINE_IT_VERBOSE ? (m) => console.log(m) : () => {};
@@ -85,6 +87,74 @@ describe('Claude Code (real claude): the turn\'s changes in one review at its St
       assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\n', 'Redline writes nothing');
     } catch (err) {
       err.message += `\n--- screen ---\n${await c?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
+      throw err;
+    }
+  });
+});
+
+describe('Gemini CLI (real gemini): the turn\'s changes in one review at its AfterAgent', { skip: !fs.existsSync(GEMINI_BIN) && 'gemini not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  let ws, home, r, model, g;
+
+  before(async () => {
+    ws = realTmpDir('rl-turn-gemini-ws-');
+    home = realTmpDir('rl-turn-gemini-home-');
+    model = await startGeminiFakeModel({ log });
+    r = await startRedline({ workspaces: [ws] });
+    const file = path.join(home, '.gemini', 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(GEMINI_SETTINGS, null, 2));
+    fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'TRUST_FOLDER' }));
+    await ok(r, ['hooks', 'install', 'gemini', '--turn-review'], { env: { ...r.env, HOME: home } });
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.match(settings.hooks.AfterAgent[0].hooks[0].command, / hook gemini --turn-review$/);
+    assert.match(settings.hooks.BeforeTool[0].hooks[0].command, / --record-turn$/);
+    g = await startGemini({ ws, home, model, r, approvalMode: 'auto_edit' });
+    await g.waitForScreen(/Type your message/, STEP_MS, 'gemini to show its input prompt');
+  });
+
+  after(async () => {
+    await g?.stop();
+    await r?.stop();
+    await model?.close();
+    await removeDirs(ws, home);
+  });
+
+  test('Continue with instructions: AfterAgent blocks, and the model\'s next request carries the words', async (t) => {
+    const file = path.join(ws, 'a.txt');
+    fs.writeFileSync(file, 'one\n');
+    try {
+      const trigger = 'REDLINE-TURN-G';
+      model.setPlan({ trigger, filePath: file, content: 'one\ntwo\n', final: 'Gemini done G.' });
+      const before = model.requests.length;
+      await submitUntilSent(g, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'write' && x.n > before, ms, `gemini to send ${trigger}`));
+      // The edit's own review first (BeforeTool), accepted: gemini writes it.
+      const edit = JSON.parse(await ok(r, ['review', 'wait', '--file', file, '--timeout', String(STEP_MS / 1000)]));
+      assert.equal(edit.turn ?? false, false);
+      await ok(r, ['review', 'accept', String(edit.id)]);
+      // The turn ends: its AfterAgent hook opens the turn's review.
+      const turn = await pollUntil(async () => {
+        const list = await r.json(['review', 'list', '--json']);
+        return { ok: list.length === 1 && list[0].turn === true, value: list };
+      }, STEP_MS, 'the turn\'s review');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\n');
+      const shown = await ok(r, ['review', 'show', String(turn[0].id)]);
+      assert.match(shown, /^\+two$/m, shown);
+      const words = 'REDLINE-CONTINUE: now add a third line';
+      await ok(r, ['review', 'reject', String(turn[0].id), '--reason', words]);
+      const next = await model.waitFor((q) => q.decision.kind !== 'side' && JSON.stringify(q.body.contents ?? []).includes(words), STEP_MS, 'the next request with the user\'s words');
+      const last = next.body.contents[next.body.contents.length - 1];
+      t.diagnostic(`the model's next request ends with (${last.role}): ${JSON.stringify(last.parts).slice(0, 300)}`);
+      assert.equal(last.role, 'user');
+      assert.ok(JSON.stringify(last.parts).includes(words), JSON.stringify(last.parts));
+      // The fake model answers "ok": AfterAgent runs again, nothing more changed, so the turn
+      // ends at once, with no review.
+      await pollUntil(async () => {
+        const list = await r.json(['review', 'list', '--json']);
+        return { ok: list.length === 0, value: list };
+      }, STEP_MS, 'no review left');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\n', 'Redline writes nothing');
+    } catch (err) {
+      err.message += `\n--- screen ---\n${await g?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
       throw err;
     }
   });
