@@ -25,7 +25,7 @@ import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './clau
 import { startFakeModel } from './qwen-fake-model.mjs';
 import { writeQwenSettings, startQwen, qwenInstalled } from './qwen-driver.mjs';
 import { startGeminiFakeModel } from './gemini-fake-model.mjs';
-import { GEMINI_BIN, GEMINI_SETTINGS, startGemini, submitUntilSent } from './lib/gemini-tui.mjs';
+import { GEMINI_BIN, startGemini, submitUntilSent, writeGeminiHome } from './lib/gemini-tui.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const STEP_MS = 45_000;
@@ -264,11 +264,7 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
     home = realTmpDir('rl-hooks-gemini-home-');
     model = await startGeminiFakeModel({ log });
     r = await startRedline({ workspaces: [ws] });
-    const file = path.join(home, '.gemini', 'settings.json');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify(GEMINI_SETTINGS, null, 2));
-    // What answering "trust this folder" to gemini's first-run dialog stores.
-    fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'TRUST_FOLDER' }));
+    const file = writeGeminiHome(home, ws);
     const { settings, entry } = await installHook(r, 'gemini', home, file);
     assert.equal(entry.timeout, 3_600_000, 'Gemini CLI reads the timeout in ms');
     assert.equal(settings.hooks.BeforeTool.find((grp) => grp.hooks.includes(entry)).matcher, 'write_file|replace');

@@ -17,7 +17,7 @@ import { pollUntil } from './lib/wait.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
 import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
 import { startGeminiFakeModel } from './gemini-fake-model.mjs';
-import { GEMINI_BIN, GEMINI_SETTINGS, startGemini, submitUntilSent } from './lib/gemini-tui.mjs';
+import { GEMINI_BIN, startGemini, submitUntilSent, writeGeminiHome } from './lib/gemini-tui.mjs';
 
 const STEP_MS = 45_000;
 const log = process.env.REDLINE_IT_VERBOSE ? (m) => console.log(m) : () => {};
@@ -100,10 +100,7 @@ describe('Gemini CLI (real gemini): the turn\'s changes in one review at its Aft
     home = realTmpDir('rl-turn-gemini-home-');
     model = await startGeminiFakeModel({ log });
     r = await startRedline({ workspaces: [ws] });
-    const file = path.join(home, '.gemini', 'settings.json');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify(GEMINI_SETTINGS, null, 2));
-    fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'TRUST_FOLDER' }));
+    const file = writeGeminiHome(home, ws);
     await ok(r, ['hooks', 'install', 'gemini', '--turn-review'], { env: { ...r.env, HOME: home } });
     const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
     assert.match(settings.hooks.AfterAgent[0].hooks[0].command, / hook gemini --turn-review$/);

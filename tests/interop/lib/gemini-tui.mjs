@@ -24,6 +24,18 @@ export const GEMINI_SETTINGS = {
 };
 
 /**
+ * A home for gemini: GEMINI_SETTINGS, and `ws` trusted (what answering "trust this folder" to its
+ * first-run dialog stores). Returns the settings file's path, for `redline hooks install` to add to.
+ */
+export function writeGeminiHome(home, ws) {
+  const file = path.join(home, '.gemini', 'settings.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(GEMINI_SETTINGS, null, 2));
+  fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'TRUST_FOLDER' }));
+  return file;
+}
+
+/**
  * The real `gemini` in a private tmux: `home` holds its settings (with Redline's hook), the model
  * is `model`, and XDG_RUNTIME_DIR leads its hook to Redline.
  */
