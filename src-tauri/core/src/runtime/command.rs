@@ -166,9 +166,6 @@ pub async fn diagnose(dirs: &Dirs, dir: PathBuf) -> Result<doctor::Report> {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::platform::clock::SystemClock;
-    use crate::platform::keyring::Tokens;
-    use crate::platform::process::OsProcessTable;
     use crate::runtime::instance::Instance;
     use crate::workspace::container::Interfaces;
     use std::net::Ipv4Addr;
@@ -183,13 +180,9 @@ mod tests {
 
     fn world(dirs: &Dirs) -> World {
         World {
-            dirs: dirs.clone(),
             pid: 4242,
-            procs: Arc::new(OsProcessTable),
-            clock: Arc::new(SystemClock),
-            tokens: Tokens::memory("test".into()),
             interfaces: Arc::new(Loopback),
-            codex_ipc: crate::protocols::codex_ipc::isolated_at(dirs),
+            ..World::isolated(dirs.clone())
         }
     }
 

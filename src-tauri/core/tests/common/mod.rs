@@ -7,11 +7,7 @@ pub mod mcp;
 pub mod tool;
 pub use mcp::Mcp;
 
-use redline_core::platform::clock::SystemClock;
 use redline_core::platform::dirs::Dirs;
-use redline_core::platform::keyring::Tokens;
-use redline_core::platform::process::OsProcessTable;
-use redline_core::protocols::codex_ipc::isolated_at;
 use redline_core::runtime::instance::{Instance, World};
 use serde_json::json;
 use std::path::PathBuf;
@@ -69,13 +65,8 @@ async fn start_full(
     let dirs = dirs_in(&root);
     let instance = Instance::start_with_limits(
         World {
-            codex_ipc: isolated_at(&dirs),
-            dirs: dirs.clone(),
-            pid: std::process::id(),
-            procs: Arc::new(OsProcessTable),
-            clock: Arc::new(SystemClock),
-            tokens: Tokens::memory("test".into()),
             interfaces,
+            ..World::isolated(dirs.clone())
         },
         limits,
     )
@@ -102,13 +93,8 @@ impl Fixture {
         interfaces: Arc<dyn redline_core::workspace::container::Interfaces>,
     ) -> Arc<Instance> {
         Instance::start(World {
-            codex_ipc: isolated_at(&self.dirs),
-            dirs: self.dirs.clone(),
-            pid: std::process::id(),
-            procs: Arc::new(OsProcessTable),
-            clock: Arc::new(SystemClock),
-            tokens: Tokens::memory("test".into()),
             interfaces,
+            ..World::isolated(self.dirs.clone())
         })
         .await
         .unwrap()

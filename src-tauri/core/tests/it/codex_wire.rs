@@ -2,9 +2,6 @@
 //! Windows): u32-LE framed JSON, its requests, and the editor context the tests give Redline.
 
 use crate::common::{dirs_in, Fixture, WAIT};
-use redline_core::platform::clock::SystemClock;
-use redline_core::platform::keyring::Tokens;
-use redline_core::platform::process::OsProcessTable;
 use redline_core::review::editor::Message;
 use redline_core::runtime::instance::{Instance, World};
 use serde_json::{json, Value};
@@ -57,17 +54,7 @@ pub async fn instance_in(root: &Path) -> Arc<Instance> {
     let ws = root.join("ws");
     std::fs::create_dir_all(&ws).unwrap();
     let dirs = dirs_in(root);
-    let instance = Instance::start(World {
-        codex_ipc: redline_core::protocols::codex_ipc::isolated_at(&dirs),
-        dirs,
-        pid: std::process::id(),
-        procs: Arc::new(OsProcessTable),
-        clock: Arc::new(SystemClock),
-        tokens: Tokens::memory("test".into()),
-        interfaces: Arc::new(redline_core::workspace::container::OsInterfaces),
-    })
-    .await
-    .unwrap();
+    let instance = Instance::start(World::isolated(dirs)).await.unwrap();
     instance.add_workspace(&ws, false).await.unwrap();
     instance
 }

@@ -2,9 +2,6 @@
 //! editor to open files in (chosen over `$VISUAL`/`$EDITOR`) and the first launch's welcome.
 
 use crate::common::start;
-use redline_core::platform::clock::SystemClock;
-use redline_core::platform::keyring::Tokens;
-use redline_core::platform::process::OsProcessTable;
 use redline_core::runtime::instance::{Instance, World};
 use redline_core::surfaces::editor_jump;
 use redline_core::workspace::config::Config;
@@ -13,17 +10,9 @@ use std::sync::Arc;
 
 /// A second instance on the same config file: what the next start of the app reads.
 async fn restart(dirs: &redline_core::platform::dirs::Dirs) -> Arc<Instance> {
-    Instance::start(World {
-        codex_ipc: redline_core::protocols::codex_ipc::isolated_at(dirs),
-        dirs: dirs.clone(),
-        pid: std::process::id(),
-        procs: Arc::new(OsProcessTable),
-        clock: Arc::new(SystemClock),
-        tokens: Tokens::memory("test".into()),
-        interfaces: Arc::new(redline_core::workspace::container::OsInterfaces),
-    })
-    .await
-    .unwrap()
+    Instance::start(World::isolated(dirs.clone()))
+        .await
+        .unwrap()
 }
 
 #[tokio::test]

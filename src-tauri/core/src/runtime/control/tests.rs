@@ -4,27 +4,18 @@
 use super::request::MAX_REQUEST_BYTES;
 use super::*;
 use crate::error::Error;
-use crate::platform::clock::SystemClock;
 use crate::platform::dirs::Dirs;
-use crate::platform::keyring::Tokens;
-use crate::platform::process::OsProcessTable;
 use crate::runtime::instance::{Instance, World};
 #[cfg(unix)]
 use serde_json::Value;
-use std::sync::Arc;
 use std::time::Duration;
 #[cfg(unix)]
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 fn world(dirs: &Dirs) -> World {
     World {
-        dirs: dirs.clone(),
         pid: 4242,
-        procs: Arc::new(OsProcessTable),
-        clock: Arc::new(SystemClock),
-        tokens: Tokens::memory("test".into()),
-        interfaces: Arc::new(crate::workspace::container::OsInterfaces),
-        codex_ipc: crate::protocols::codex_ipc::isolated_at(dirs),
+        ..World::isolated(dirs.clone())
     }
 }
 

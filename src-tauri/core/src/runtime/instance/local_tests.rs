@@ -1,23 +1,15 @@
 //! The instance's own bounds on local reviews, whatever process sends them.
 
 use super::*;
-use crate::platform::clock::SystemClock;
 use crate::platform::dirs::Dirs;
-use crate::platform::keyring::Tokens;
-use crate::platform::process::OsProcessTable;
 use crate::runtime::instance::World;
 use std::sync::Arc;
 
 async fn instance(root: &std::path::Path) -> Arc<Instance> {
     let dirs = Dirs::under(root);
     Instance::start(World {
-        codex_ipc: crate::protocols::codex_ipc::isolated_at(&dirs),
-        dirs,
         pid: 4242,
-        procs: Arc::new(OsProcessTable),
-        clock: Arc::new(SystemClock),
-        tokens: Tokens::memory("test".into()),
-        interfaces: Arc::new(crate::workspace::container::OsInterfaces),
+        ..World::isolated(dirs)
     })
     .await
     .unwrap()

@@ -27,11 +27,21 @@ impl World {
     pub fn os(dirs: Dirs) -> World {
         World {
             codex_ipc: crate::protocols::codex_ipc::at(&dirs),
+            tokens: Tokens::os(),
+            ..World::isolated(dirs)
+        }
+    }
+
+    /// A world of its own beside the user's Redline (tests side by side): this machine's
+    /// processes, clock and interfaces, but tokens in memory and a Codex pipe named after `dirs`.
+    pub fn isolated(dirs: Dirs) -> World {
+        World {
+            codex_ipc: crate::protocols::codex_ipc::isolated_at(&dirs),
             dirs,
             pid: crate::platform::process::own_pid(),
             procs: Arc::new(crate::platform::process::OsProcessTable),
             clock: Arc::new(crate::platform::clock::SystemClock),
-            tokens: Tokens::os(),
+            tokens: Tokens::memory("an isolated instance: tokens in memory".into()),
             interfaces: Arc::new(container::OsInterfaces),
         }
     }
