@@ -156,7 +156,7 @@ export function review(
   return {
     id, workspace, relativePath, filePath: `${workspace}/${relativePath}`, path: `${workspace}/${relativePath}`,
     container: false,
-    client: { name: client[0], version: client[1], process: null }, newFile, original, originalNotUtf8: false, revision: 1, proposal,
+    client: { name: client[0], version: client[1], process: null }, newFile, original, originalNotUtf8: false, originalBinary: null, revision: 1, proposal,
     current: proposal,
     ...lineCounts(original, proposal), createdAt: now - 60_000 * id, updatedAt: now - 60_000 * id, readOnly: null,
     // As the core says of Claude Code's sessions (the only protocol here with `at_mentioned`).

@@ -45,7 +45,12 @@ container: boolean, client: ClientInfo, newFile: boolean, original: string,
 /**
  * The file's bytes are not UTF-8: `original` shows U+FFFD in place of the invalid ones.
  */
-originalNotUtf8: boolean, proposal: string, current: string, added: number, removed: number, createdAt: number, updatedAt: number, 
+originalNotUtf8: boolean, 
+/**
+ * `Some(size)`: the original is a binary file of `size` bytes, shown as such (`original`
+ * is then empty).
+ */
+originalBinary: number | null, proposal: string, current: string, added: number, removed: number, createdAt: number, updatedAt: number, 
 /**
  * The proposal's revision: an edit sent with `review_update` names it, and is refused once
  * the CLI has proposed a newer one.

@@ -1,6 +1,6 @@
 // The review pane: the summary bar and its buttons, the banners and column labels around the review
 // editor, shown for the selected review.
-import { type Layout, renderSummary, type Review } from './reviews';
+import { binaryLabel, type Layout, renderSummary, type Review } from './reviews';
 import { ALT, MOD } from './shortcuts';
 
 const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
@@ -111,6 +111,8 @@ export class ReviewPane {
     this.el.accept.title = readOnly === null ? ACCEPT_TITLE : ACCEPT_AS_IS_TITLE;
     this.el.rejectWithReason.title = review.detail.reasonHeard ? REASON_TITLE : REASON_UNHEARD_TITLE;
     this.showTurn(review.detail.turn);
+    const binary = review.detail.originalBinary;
+    if (binary !== null) this.el.originalLabel.textContent = `Original · ${binaryLabel(binary)}`;
   }
 
   /** The end of a CLI's turn: the turn's start against now, answered Done or Continue. */

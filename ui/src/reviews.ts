@@ -251,6 +251,11 @@ function bytesBadge(d: ReviewDetail): HTMLElement | null {
   return badge;
 }
 
+/** "binary file, 1,234 bytes": what a review shows of an original that is not text. */
+export function binaryLabel(size: number): string {
+  return `binary file, ${size.toLocaleString('en-US')} byte${size === 1 ? '' : 's'}`;
+}
+
 export function renderSummary(box: HTMLElement, review: Review): void {
   const d = review.detail;
   const path = el('div', 'path');
@@ -271,7 +276,12 @@ export function renderSummary(box: HTMLElement, review: Review): void {
     meta.append(badge);
   }
   if (d.newFile) meta.append(el('span', 'badge new', 'new file'));
-  if (d.originalNotUtf8) {
+  if (d.originalBinary !== null) {
+    const badge = el('span', 'badge binary', binaryLabel(d.originalBinary));
+    badge.title = 'The file on disk is not text (it holds NUL bytes, or is mostly not UTF-8), so it is not '
+      + 'shown: the proposal is compared with nothing. Accepting gives the CLI the proposal as it is.';
+    meta.append(badge);
+  } else if (d.originalNotUtf8) {
     const badge = el('span', 'badge not-utf8', 'original not UTF-8');
     badge.title = 'The file on disk is not UTF-8 text: the original is shown with \uFFFD where its bytes '
       + 'are not. Accepting gives the CLI the proposal, which is UTF-8.';

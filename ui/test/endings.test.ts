@@ -225,4 +225,14 @@ group('an original that is not UTF-8', () => {
     expect(badge.textContent).toBe('original not UTF-8');
     expect(badge.title).toContain('UTF-8');
   });
+  it('is shown as a binary file of its size when it is not text, the left side empty', async () => {
+    fakeBackend([detail(1, {
+      original: '', originalNotUtf8: true, originalBinary: 12345, proposal: 'text\n', current: 'text\n',
+    })]);
+    const { root } = await mount();
+    expect(root.querySelector('.summary .badge.binary')!.textContent).toBe('binary file, 12,345 bytes');
+    expect(root.querySelector('.summary .badge.not-utf8')).toBeNull();
+    expect(root.querySelector('.original-label')!.textContent).toBe('Original · binary file, 12,345 bytes');
+    expect(root.querySelector('.review-editor-host')!.textContent).not.toContain('\uFFFD');
+  });
 });

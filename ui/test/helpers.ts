@@ -28,7 +28,7 @@ export function detail(id: number, over: Partial<ReviewDetail> = {}): ReviewDeta
     id, workspace: '/home/ana/src/redline', relativePath: `src/file${id}.rs`,
     filePath: `/home/ana/src/redline/src/file${id}.rs`, path: `/home/ana/src/redline/src/file${id}.rs`,
     container: false, client: { name: 'gemini-cli', version: '0.9.1', process: null },
-    newFile: false, original, originalNotUtf8: false, revision: 1, proposal, current: proposal, added: 1, removed: 1,
+    newFile: false, original, originalNotUtf8: false, originalBinary: null, revision: 1, proposal, current: proposal, added: 1, removed: 1,
     createdAt: 1_700_000_000_000 + id, updatedAt: 1_700_000_000_000 + id, readOnly: null, canMention: false,
     reasonHeard: false, turn: false,
     ...over,

@@ -26,6 +26,10 @@ pub struct Detail {
     pub original: String,
     /// The file's bytes are not UTF-8: `original` shows U+FFFD in place of the invalid ones.
     pub original_not_utf8: bool,
+    /// `Some(size)`: the original is a binary file of `size` bytes, shown as such (`original`
+    /// is then empty).
+    #[ts(type = "number | null")]
+    pub original_binary: Option<u64>,
     pub proposal: String,
     pub current: String,
     #[ts(type = "number")]

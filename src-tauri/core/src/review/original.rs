@@ -13,11 +13,56 @@ pub struct Original {
     /// The bytes are UTF-8. When they are not, `text` holds U+FFFD for each invalid sequence, for
     /// showing only (marked so): Redline writes no original back, and the CLI writes its proposal.
     pub utf8: bool,
+    /// `Some(size)`: the file is no text at all (see `is_binary`), `size` bytes long. The review
+    /// shows "binary file, N bytes", not `text`, which is kept only to tell whether the file
+    /// changed on disk since.
+    pub binary: Option<u64>,
+}
+
+impl Original {
+    /// The file's bytes as the review holds them: text, text marked not UTF-8, or binary.
+    pub fn from_bytes(bytes: Vec<u8>) -> Original {
+        let size = bytes.len() as u64;
+        let binary = is_binary(&bytes).then_some(size);
+        match String::from_utf8(bytes) {
+            Ok(text) => Original {
+                text,
+                utf8: true,
+                binary,
+            },
+            Err(e) => Original {
+                text: String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                utf8: false,
+                binary,
+            },
+        }
+    }
+}
+
+/// Not text: a NUL byte anywhere (as git and diff decide), or invalid UTF-8 so dense that the
+/// text would be U+FFFD all over (an invalid sequence in more than one byte in four, and at least
+/// 8; random bytes have about two in five): a Latin-1 file, even one dense with accents (about
+/// one in six), stays text, marked not UTF-8.
+pub fn is_binary(bytes: &[u8]) -> bool {
+    if bytes.contains(&0) {
+        return true;
+    }
+    let mut invalid = 0usize;
+    for chunk in bytes.utf8_chunks() {
+        if !chunk.invalid().is_empty() {
+            invalid += 1;
+        }
+    }
+    invalid >= 8 && invalid * 4 > bytes.len()
 }
 
 impl From<String> for Original {
     fn from(text: String) -> Self {
-        Original { text, utf8: true }
+        Original {
+            text,
+            utf8: true,
+            binary: None,
+        }
     }
 }
 
@@ -108,13 +153,7 @@ fn read_now(root: &Path, rel: &Path, path: &Path, file_path: &str) -> Result<Opt
     if bytes.len() as u64 > MAX_ORIGINAL_BYTES {
         return Err(too_large(bytes.len() as u64));
     }
-    Ok(Some(match String::from_utf8(bytes) {
-        Ok(text) => Original { text, utf8: true },
-        Err(e) => Original {
-            text: String::from_utf8_lossy(e.as_bytes()).into_owned(),
-            utf8: false,
-        },
-    }))
+    Ok(Some(Original::from_bytes(bytes)))
 }
 
 /// Why an open failed because a link appeared on the way since the path was checked.
@@ -233,12 +272,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let f = tmp.path().join("f");
         std::fs::write(&f, "text").unwrap();
-        let text = |t: &str| {
-            Some(Original {
-                text: t.into(),
-                utf8: true,
-            })
-        };
+        let text = |t: &str| Some(Original::from(t));
         assert_eq!(read_within(&f).await.unwrap(), text("text"));
         assert_eq!(read_within(&tmp.path().join("nope")).await.unwrap(), None);
         assert_eq!(
@@ -251,8 +285,27 @@ mod tests {
             read_within(&f).await.unwrap(),
             Some(Original {
                 text: "caf\u{FFFD}\r\n".into(),
-                utf8: false
+                utf8: false,
+                binary: None,
             })
         );
+        // A NUL byte, or invalid UTF-8 everywhere: no text, its size instead.
+        for bytes in [&b"PNG\0\x01\x02"[..], &[0xffu8; 64][..]] {
+            std::fs::write(&f, bytes).unwrap();
+            let o = read_within(&f).await.unwrap().unwrap();
+            assert_eq!(o.binary, Some(bytes.len() as u64), "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn binary_is_a_nul_or_dense_invalid_utf8_and_accented_latin1_stays_text() {
+        assert!(is_binary(b"a\0b"));
+        assert!(is_binary(&[0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
+        assert!(is_binary(&[0xfe; 8]));
+        let latin1 = "Ma\u{e9}tre na\u{ef}f, caf\u{e9} cr\u{e8}me\n".repeat(20);
+        let latin1: Vec<u8> = latin1.chars().map(|c| c as u8).collect();
+        assert!(!is_binary(&latin1));
+        assert!(!is_binary("plain \u{1F600} UTF-8\r\n".as_bytes()));
+        assert!(!is_binary(b""));
     }
 }

@@ -25,6 +25,9 @@ pub struct Review {
     pub original: Option<String>,
     /// The original's bytes are not UTF-8: `original` shows U+FFFD in place of the invalid ones.
     pub original_not_utf8: bool,
+    /// `Some(size)`: the original is no text (NUL bytes, dense invalid UTF-8) and is shown as a
+    /// binary file of `size` bytes; `original` still holds it, to compare with the disk.
+    pub original_binary: Option<u64>,
     pub proposal: String,
     /// The proposal with the user's edits.
     pub current: String,
@@ -66,6 +69,15 @@ impl Review {
         self.original.as_deref().unwrap_or("")
     }
 
+    /// The original as the window shows it and the diff counts it: nothing for a binary file
+    /// (its bytes as text would be U+FFFD and control characters).
+    pub fn shown_original(&self) -> &str {
+        match self.original_binary {
+            Some(_) => "",
+            None => self.original_text(),
+        }
+    }
+
     /// Everything the review window shows of a review.
     pub fn detail(&self) -> Detail {
         let relative = self
@@ -83,8 +95,9 @@ impl Review {
             container: self.container,
             client: self.client.clone(),
             new_file: self.original.is_none(),
-            original: self.original_text().to_owned(),
+            original: self.shown_original().to_owned(),
             original_not_utf8: self.original_not_utf8,
+            original_binary: self.original_binary,
             proposal: self.proposal.clone(),
             current: self.current.clone(),
             added: self.stats.added,

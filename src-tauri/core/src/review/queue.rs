@@ -111,8 +111,10 @@ impl ReviewQueue {
     /// same session replaces the first (keeping its id), as a CLI re-proposing an edit expects;
     /// the first one's reply is then told it was closed.
     pub fn open(&self, p: Proposal, reply: Reply) -> ReviewId {
-        let stats = diff::stats(p.original.as_ref().map_or("", |o| &o.text), &p.proposal);
+        let shown = p.original.as_ref().filter(|o| o.binary.is_none());
+        let stats = diff::stats(shown.map_or("", |o| &o.text), &p.proposal);
         let original_not_utf8 = p.original.as_ref().is_some_and(|o| !o.utf8);
+        let original_binary = p.original.as_ref().and_then(|o| o.binary);
         let original = p.original.map(|o| o.text);
         let now = self.clock.now_ms();
         let mut state = self.lock();
@@ -123,6 +125,7 @@ impl ReviewQueue {
             let mut review = Review::clone(existing);
             review.original = original;
             review.original_not_utf8 = original_not_utf8;
+            review.original_binary = original_binary;
             review.current = p.proposal.clone();
             review.proposal = p.proposal;
             review.stats = stats;
@@ -153,6 +156,7 @@ impl ReviewQueue {
             path: p.path,
             original,
             original_not_utf8,
+            original_binary,
             current: p.proposal.clone(),
             proposal: p.proposal,
             stats,
@@ -188,7 +192,7 @@ impl ReviewQueue {
         }
         // The diff is counted outside the lock (it is the slow part); the revision check under
         // it says the text it was counted against is still the one queued.
-        let stats = diff::stats(seen.original_text(), &content);
+        let stats = diff::stats(seen.shown_original(), &content);
         let now = self.clock.now_ms();
         let mut state = self.lock();
         let slot = state.reviews.get_mut(&id).ok_or(Error::NoSuchReview(id))?;

@@ -177,7 +177,7 @@ async fn a_new_file_a_file_that_is_not_utf8_and_a_directory() {
     assert_eq!(list[0].added, 1);
     // Latin-1 on disk: the review opens, its original marked and shown with U+FFFD; nothing
     // is converted on the way back (the proposal is the CLI's own text).
-    std::fs::write(f.ws.join("latin1.txt"), b"caf\xe9\r\n\xff\x00").unwrap();
+    std::fs::write(f.ws.join("latin1.txt"), b"caf\xe9\r\n\xff").unwrap();
     let r = c
         .call(
             "openDiff",
@@ -192,8 +192,31 @@ async fn a_new_file_a_file_that_is_not_utf8_and_a_directory() {
         .find(|r| r.file_path.ends_with("latin1.txt"))
         .unwrap();
     assert!(detail.original_not_utf8);
-    assert_eq!(detail.original, "caf\u{FFFD}\r\n\u{FFFD}\u{0}");
+    assert_eq!(detail.original, "caf\u{FFFD}\r\n\u{FFFD}");
+    assert_eq!(detail.original_binary, None);
     assert_eq!(detail.proposal, "caf\u{e9}\r\n");
+    // A binary file (a NUL byte): shown as its size against the proposal, not as U+FFFD and
+    // control characters; the proposal counted whole, and kept as the CLI sent it.
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+    std::fs::write(f.ws.join("logo.png"), png).unwrap();
+    let r = c
+        .call(
+            "openDiff",
+            json!({"filePath": f.file("logo.png"), "newContent": "not an image\n"}),
+        )
+        .await;
+    assert_eq!(r["result"], json!({"content": []}));
+    let detail = f
+        .instance
+        .details()
+        .into_iter()
+        .find(|r| r.file_path.ends_with("logo.png"))
+        .unwrap();
+    assert_eq!(detail.original_binary, Some(png.len() as u64));
+    assert_eq!(detail.original, "");
+    assert!(!detail.new_file);
+    assert_eq!((detail.added, detail.removed), (1, 0));
+    assert_eq!(detail.proposal, "not an image\n");
     let r = c
         .call(
             "openDiff",
