@@ -62,3 +62,32 @@ test('a CRLF proposal with a BOM: accepted unedited byte for byte, edited in its
     assert.equal(await fsp.readFile(py, 'utf8'), MIXED);
   });
 });
+
+test('a binary original is shown as its size, not as text, and the accepted bytes are the proposal', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const later = cleanups(t);
+  const ws = await makeWorkspace(later, 'assets', {});
+  // A PNG's signature and header: NUL bytes, so no text.
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 4, 0]);
+  const logo = path.join(ws, 'logo.png');
+  await fsp.writeFile(logo, png);
+  const d = await desktop(t, later, { workspaces: [ws] });
+  await withAppLog(d, async () => {
+    const { wd } = d;
+    const g = await d.gemini(ws);
+    const proposal = '<svg xmlns="http://www.w3.org/2000/svg"/>\n';
+    const diff = g.openDiff(logo, proposal);
+    await diff.started;
+    await waitTabs(wd, ['logo.png']);
+    const shown = await wd.until(() => wd.execute(`const b = document.querySelector('.summary .badge.binary');
+        return b && [b.textContent, document.querySelector('.original-label').textContent,
+          document.querySelector('.cm-merge-a').textContent]`),
+    { timeoutMs: UI_TIMEOUT_MS, what: 'the binary badge' });
+    assert.deepEqual(shown.slice(0, 2), ['binary file, 20 bytes', 'Original · binary file, 20 bytes']);
+    assert.ok(!shown[2].includes('\uFFFD') && !shown[2].includes('PNG'), `the left side shows the bytes: ${shown[2]}`);
+    const win = await poll(() => reviewWindow(d), { timeoutMs: UI_TIMEOUT_MS, what: 'the review window on screen' });
+    t.diagnostic(`screenshot: ${await windowShot(d, win, path.join(SHOTS_DIR, 'window-binary.png'))}`);
+    await wd.click(await wd.waitFor('.review .actions .accept'));
+    assert.deepEqual(await diff.result, { status: 'accepted', content: proposal });
+    assert.deepEqual(await fsp.readFile(logo), png);
+  });
+});

@@ -236,7 +236,8 @@ export class ReviewTabs {
  * proposal changes them. Nothing for the common case (LF both sides). */
 function bytesBadge(d: ReviewDetail): HTMLElement | null {
   const proposal = bytesNote(d.proposal);
-  const original = d.newFile ? proposal : bytesNote(d.original);
+  // A binary original has no lines to end: only the proposal's endings are worth a word.
+  const original = d.newFile || d.originalBinary !== null ? proposal : bytesNote(d.original);
   let badge: HTMLElement;
   if (original !== proposal) {
     badge = el('span', 'badge endings changed', `${original || 'no line break'} → ${proposal || 'no line break'}`);

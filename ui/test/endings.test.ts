@@ -232,6 +232,7 @@ group('an original that is not UTF-8', () => {
     const { root } = await mount();
     expect(root.querySelector('.summary .badge.binary')!.textContent).toBe('binary file, 12,345 bytes');
     expect(root.querySelector('.summary .badge.not-utf8')).toBeNull();
+    expect(root.querySelector('.summary .badge.endings.changed')).toBeNull();
     expect(root.querySelector('.original-label')!.textContent).toBe('Original · binary file, 12,345 bytes');
     expect(root.querySelector('.review-editor-host')!.textContent).not.toContain('\uFFFD');
   });
