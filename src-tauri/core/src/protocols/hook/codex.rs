@@ -87,7 +87,9 @@ fn lexical(p: &str) -> std::path::PathBuf {
     for c in std::path::Path::new(p).components() {
         match c {
             Component::CurDir => {}
-            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
                 out.pop();
             }
             c => out.push(c),
@@ -158,7 +160,10 @@ pub fn settle(files: Vec<Accepted>) -> HookVerdict {
         }
     };
     for (f, end) in files.iter().zip(&ends) {
-        let to = f.after.as_ref().map(|_| f.to.clone().unwrap_or_else(|| f.path.clone()));
+        let to = f
+            .after
+            .as_ref()
+            .map(|_| f.to.clone().unwrap_or_else(|| f.path.clone()));
         if end.after != f.after || end.path != f.path || end.to != to {
             let name = f.to.as_deref().unwrap_or(&f.path);
             return HookVerdict::Deny {

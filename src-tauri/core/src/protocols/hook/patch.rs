@@ -39,10 +39,19 @@ pub struct Chunk {
 /// Why a patch cannot be read or does not apply; `line` counts from 1 in the patch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PatchError {
-    Syntax { line: usize, why: String },
-    NotFound { path: String, lines: String },
+    Syntax {
+        line: usize,
+        why: String,
+    },
+    NotFound {
+        path: String,
+        lines: String,
+    },
     /// Codex might read or apply it otherwise than Redline: never guessed.
-    Unsure { path: String, why: String },
+    Unsure {
+        path: String,
+        why: String,
+    },
 }
 
 impl fmt::Display for PatchError {
@@ -248,9 +257,7 @@ fn chunk(lines: &[&str], n: usize, first: bool) -> Result<(Chunk, usize), PatchE
 /// finds it only where the whole file is (and fails, writing nothing, once a line was added or
 /// removed since), and whose new lines are every line of `after`.
 pub fn replacement(path: &str, to: Option<&str>, before: &str, after: &str) -> Change {
-    let lines = |t: &str| -> Vec<String> {
-        crate::protocols::hook::patched::line_texts(t)
-    };
+    let lines = |t: &str| -> Vec<String> { crate::protocols::hook::patched::line_texts(t) };
     let (old, new) = (lines(before), lines(after));
     Change::Update {
         path: path.to_owned(),

@@ -143,10 +143,7 @@ fn written_lines_end_as_the_first_line_kept_ones_keep_theirs_and_every_file_ends
         one("one\r\ntwo\nthree\n", "@@\n-one\n+ONE"),
         "ONE\r\ntwo\nthree\n"
     );
-    assert_eq!(
-        one("a\r\nb\nc\n", "@@\n-c\n+C"),
-        "a\r\nb\nC\r\n"
-    );
+    assert_eq!(one("a\r\nb\nc\n", "@@\n-c\n+C"), "a\r\nb\nC\r\n");
     // A hunk of only new lines goes after the last line, even an empty one.
     assert_eq!(one("a\n\n", "@@\n+B"), "a\n\nB\n");
     assert_eq!(one("one\ntwo", "@@\n-one\n+ONE"), "ONE\ntwo\n");
