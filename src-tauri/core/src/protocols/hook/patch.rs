@@ -32,6 +32,9 @@ pub struct Chunk {
     pub context: Option<String>,
     pub old: Vec<String>,
     pub new: Vec<String>,
+    /// For each new line, the old line it is when it is context (`' '` or an empty line):
+    /// Codex writes the file's own line there (its text and ending), not the patch's.
+    pub kept: Vec<Option<usize>>,
     /// Marked `*** End of File`: the old lines end the file.
     pub at_eof: bool,
 }
@@ -90,8 +93,8 @@ fn syntax(line: usize, why: impl Into<String>) -> PatchError {
 /// The changes of a whole patch, in order, read as Codex 0.171's `parse_patch` reads them
 /// (lenient mode): the patch trimmed and split into lines (a `\r` before a `\n` dropped); the
 /// first and last lines, trimmed, are the markers (or a `<<EOF` here-document around them);
-/// each file's header line is trimmed before its path is taken; `*** Move to: ` must start its
-/// line; the first hunk of a file may leave out its `@@`; blank lines between hunks are skipped,
+/// each file's header line is trimmed before its path is taken, a `*** Move to: ` line only at
+/// its end; the first hunk of a file may leave out its `@@`; blank lines between hunks are skipped,
 /// blank lines inside one are empty context; a hunk ends at a line it cannot read.
 pub fn parse(patch: &str) -> Result<Vec<Change>, PatchError> {
     let all: Vec<&str> = patch.trim().lines().collect();
@@ -164,7 +167,9 @@ fn one_file(lines: &[&str], n: usize) -> Result<(Change, usize), PatchError> {
         ));
     };
     let mut used = 1;
-    let move_to = lines.get(1).and_then(|l| l.strip_prefix(MOVE_TO));
+    // Trailing whitespace goes, as the real codex 0.171 does; a line with leading whitespace
+    // is no `Move to` but a context line.
+    let move_to = lines.get(1).and_then(|l| l.trim_end().strip_prefix(MOVE_TO));
     if move_to.is_some() {
         used += 1;
     }
@@ -200,6 +205,8 @@ fn one_file(lines: &[&str], n: usize) -> Result<(Change, usize), PatchError> {
 fn chunk(lines: &[&str], n: usize, first: bool) -> Result<(Chunk, usize), PatchError> {
     let (context, start) = match lines[0] {
         "@@" => (None, 1),
+        // `@@ ` with nothing after it is a bare `@@` to the real codex 0.171.
+        "@@ " => (None, 1),
         l if l.starts_with("@@ ") => (Some(l["@@ ".len()..].to_string()), 1),
         _ if first => (None, 0),
         l => return Err(syntax(n, format!("`{l}`: a hunk must start with `@@`"))),
@@ -208,6 +215,7 @@ fn chunk(lines: &[&str], n: usize, first: bool) -> Result<(Chunk, usize), PatchE
         return Err(syntax(n + 1, "an empty hunk"));
     }
     let (mut old, mut new, mut at_eof) = (Vec::new(), Vec::new(), false);
+    let mut kept = Vec::new();
     let mut used = 0;
     for line in &lines[start..] {
         if *line == EOF_MARK {
@@ -221,15 +229,20 @@ fn chunk(lines: &[&str], n: usize, first: bool) -> Result<(Chunk, usize), PatchE
         match line.chars().next() {
             // An empty line is an empty context line (models drop the space).
             None => {
+                kept.push(Some(old.len()));
                 old.push(String::new());
                 new.push(String::new());
             }
             Some(' ') => {
+                kept.push(Some(old.len()));
                 old.push(line[1..].to_string());
                 new.push(line[1..].to_string());
             }
             Some('-') => old.push(line[1..].to_string()),
-            Some('+') => new.push(line[1..].to_string()),
+            Some('+') => {
+                kept.push(None);
+                new.push(line[1..].to_string());
+            }
             Some(_) if used == 0 => {
                 return Err(syntax(
                     n + 1,
@@ -246,6 +259,7 @@ fn chunk(lines: &[&str], n: usize, first: bool) -> Result<(Chunk, usize), PatchE
             context,
             old,
             new,
+            kept,
             at_eof,
         },
         start + used,
@@ -265,6 +279,7 @@ pub fn replacement(path: &str, to: Option<&str>, before: &str, after: &str) -> C
         chunks: vec![Chunk {
             context: None,
             at_eof: !old.is_empty(),
+            kept: vec![None; new.len()],
             old,
             new,
         }],

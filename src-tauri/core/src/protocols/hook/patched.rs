@@ -53,19 +53,36 @@ pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, Pat
     let crlf = source.first().and_then(|l| l.crlf).unwrap_or(false);
     let texts: Vec<String> = source.iter().map(|l| l.text.clone()).collect();
     let mut from = 0;
-    let mut edits: Vec<(usize, usize, Vec<String>)> = Vec::new();
+    // Where each hunk goes, how many lines it replaces, and its lines: the patch's text, or
+    // (context) the index of the file's own line.
+    let mut edits: Vec<(usize, usize, Vec<Result<String, usize>>)> = Vec::new();
     let not_found = |lines: &[String]| PatchError::NotFound {
         path: path.into(),
         lines: lines.join("\n"),
     };
     for c in chunks {
         if let Some(ctx) = &c.context {
+            if ctx.trim().is_empty() {
+                return Err(PatchError::Unsure {
+                    path: path.into(),
+                    why: "a hunk's `@@` line holds only whitespace".into(),
+                });
+            }
             let at = seek(&texts, std::slice::from_ref(ctx), from, false)
                 .ok_or_else(|| not_found(std::slice::from_ref(ctx)))?;
             from = at + 1;
         }
+        let lines = |at: usize, new: &[String]| -> Vec<Result<String, usize>> {
+            new.iter()
+                .enumerate()
+                .map(|(i, l)| match c.kept.get(i).copied().flatten() {
+                    Some(o) => Err(at + o),
+                    None => Ok(l.clone()),
+                })
+                .collect()
+        };
         if c.old.is_empty() {
-            edits.push((texts.len(), 0, c.new.clone()));
+            edits.push((texts.len(), 0, lines(texts.len(), &c.new)));
             continue;
         }
         let (mut old, mut new) = (&c.old[..], &c.new[..]);
@@ -78,8 +95,26 @@ pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, Pat
             found = seek(&texts, old, from, c.at_eof);
         }
         let at = found.ok_or_else(|| not_found(&c.old))?;
-        edits.push((at, old.len(), new.to_vec()));
+        let new = lines(at, new);
+        // A context line past the old lines sought (the empty last one left out): Codex's
+        // result there is not pinned down.
+        if new.iter().any(|l| matches!(l, Err(o) if *o >= at + old.len())) {
+            return Err(PatchError::Unsure {
+                path: path.into(),
+                why: "a hunk ends in an empty context line the file does not have".into(),
+            });
+        }
+        edits.push((at, old.len(), new));
         from = at + old.len();
+    }
+    // A hunk of only new lines beside one that reaches the end: Codex splits a hunk into
+    // smaller edits around its context lines and puts the new lines between them.
+    let end_reached = edits.iter().any(|(at, len, _)| *len > 0 && at + len == texts.len());
+    if end_reached && chunks.iter().any(|c| c.old.is_empty()) {
+        return Err(PatchError::Unsure {
+            path: path.into(),
+            why: "a hunk of only added lines goes at its end, where another hunk ends too".into(),
+        });
     }
     edits.sort_by_key(|e| e.0);
     // Hunks that overlap (an end-of-file hunk found before where the last one ended): Codex's
@@ -94,10 +129,18 @@ pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, Pat
         }
         end = at + len;
     }
+    let own: Vec<(String, Option<bool>)> =
+        source.iter().map(|l| (l.text.clone(), l.crlf)).collect();
     for (at, len, new) in edits.into_iter().rev() {
-        let new = new.into_iter().map(|text| Line {
-            text,
-            crlf: Some(crlf),
+        let new = new.into_iter().map(|l| match l {
+            Ok(text) => Line {
+                text,
+                crlf: Some(crlf),
+            },
+            Err(o) => Line {
+                text: own[o].0.clone(),
+                crlf: own[o].1,
+            },
         });
         source.splice(at..at + len, new);
     }
