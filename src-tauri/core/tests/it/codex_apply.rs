@@ -17,7 +17,8 @@ const VERSION: &str = "codex-cli 0.171.0";
 
 /// The native codex of the pinned npm package, if installed.
 fn codex_binary() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/interop/node_modules/@openai");
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/interop/node_modules/@openai");
     let entries = std::fs::read_dir(&root).ok()?;
     for pkg in entries.flatten() {
         let vendor = pkg.path().join("vendor");
@@ -255,7 +256,11 @@ fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// `patch` applied by codex in a copy of `files`: whether it succeeded, and the files after.
-fn run_codex(bin: &Path, files: &BTreeMap<String, String>, patch: &str) -> (bool, BTreeMap<String, Vec<u8>>) {
+fn run_codex(
+    bin: &Path,
+    files: &BTreeMap<String, String>,
+    patch: &str,
+) -> (bool, BTreeMap<String, Vec<u8>>) {
     let dir = tempfile::tempdir().unwrap();
     write_tree(dir.path(), files);
     let out = Command::new(bin)
@@ -295,11 +300,9 @@ fn one(bin: &Path, seed: u64, i: u64, tally: &Tally) {
     });
     let (model_ok, model_tree) = run_codex(bin, &files, &patch);
     let diverge = |why: String| {
-        tally
-            .divergences
-            .lock()
-            .unwrap()
-            .push(format!("case {i} (seed {seed}): {why}\nfiles: {files:?}\npatch: {patch:?}"));
+        tally.divergences.lock().unwrap().push(format!(
+            "case {i} (seed {seed}): {why}\nfiles: {files:?}\npatch: {patch:?}"
+        ));
     };
     let verdict = match hook::read(HookCli::Codex, &input) {
         Err(v) => v,
@@ -392,7 +395,9 @@ fn one(bin: &Path, seed: u64, i: u64, tally: &Tally) {
         HookVerdict::Deny { .. } => {
             tally.denied_codex_fails.fetch_add(1, Ordering::Relaxed);
         }
-        other => diverge(format!("neither allowed with a patch nor denied: {other:?}")),
+        other => diverge(format!(
+            "neither allowed with a patch nor denied: {other:?}"
+        )),
     }
 }
 
@@ -487,5 +492,8 @@ fn codex_writes_exactly_what_the_review_showed() {
         eprintln!("{d}\n");
     }
     assert!(divergences.is_empty(), "{} divergences", divergences.len());
-    assert!(tally.allowed.load(Ordering::Relaxed) > cases as usize / 10, "too few cases allowed to prove anything");
+    assert!(
+        tally.allowed.load(Ordering::Relaxed) > cases as usize / 10,
+        "too few cases allowed to prove anything"
+    );
 }

@@ -6,6 +6,7 @@
 // lets Codex apply the model's patch: every accept is answered with a patch of Redline's own
 // (`replacement`), so what Codex writes is what the review showed even where a reading differs.
 
+use super::patched;
 use std::fmt;
 
 /// One file's part of a patch.
@@ -169,7 +170,9 @@ fn one_file(lines: &[&str], n: usize) -> Result<(Change, usize), PatchError> {
     let mut used = 1;
     // Trailing whitespace goes, as the real codex 0.171 does; a line with leading whitespace
     // is no `Move to` but a context line.
-    let move_to = lines.get(1).and_then(|l| l.trim_end().strip_prefix(MOVE_TO));
+    let move_to = lines
+        .get(1)
+        .and_then(|l| l.trim_end().strip_prefix(MOVE_TO));
     if move_to.is_some() {
         used += 1;
     }
@@ -269,20 +272,56 @@ fn chunk(lines: &[&str], n: usize, first: bool) -> Result<(Chunk, usize), PatchE
 /// The change that turns `before` into `after` for `path` (moved to `to`), as Redline answers
 /// Codex: one hunk whose old lines are every line of `before` and that ends the file, so Codex
 /// finds it only where the whole file is (and fails, writing nothing, once a line was added or
-/// removed since), and whose new lines are every line of `after`.
+/// removed since). Lines `after` keeps from `before` (same text, same ending) are context, which
+/// Codex writes as the file has them; the others are removed and added (Codex ends an added
+/// line as the file's first line ends).
 pub fn replacement(path: &str, to: Option<&str>, before: &str, after: &str) -> Change {
-    let lines = |t: &str| -> Vec<String> { crate::protocols::hook::patched::line_texts(t) };
-    let (old, new) = (lines(before), lines(after));
+    use similar::{capture_diff_slices, Algorithm, DiffOp};
+    let (old, new) = (patched::line_ends(before), patched::line_ends(after));
+    let mut chunk = Chunk {
+        context: None,
+        old: Vec::new(),
+        new: Vec::new(),
+        kept: Vec::new(),
+        at_eof: !old.is_empty(),
+    };
+    let removed = |c: &mut Chunk, i: usize| c.old.push(old[i].0.clone());
+    for op in capture_diff_slices(Algorithm::Myers, &old, &new) {
+        match op {
+            DiffOp::Equal { old_index, len, .. } => {
+                for i in old_index..old_index + len {
+                    chunk.kept.push(Some(chunk.old.len()));
+                    chunk.new.push(old[i].0.clone());
+                    removed(&mut chunk, i);
+                }
+            }
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => (old_index..old_index + old_len).for_each(|i| removed(&mut chunk, i)),
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => (new_index..new_index + new_len).for_each(|i| {
+                chunk.kept.push(None);
+                chunk.new.push(new[i].0.clone());
+            }),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                (old_index..old_index + old_len).for_each(|i| removed(&mut chunk, i));
+                (new_index..new_index + new_len).for_each(|i| {
+                    chunk.kept.push(None);
+                    chunk.new.push(new[i].0.clone());
+                });
+            }
+        }
+    }
     Change::Update {
         path: path.to_owned(),
         move_to: to.map(str::to_owned),
-        chunks: vec![Chunk {
-            context: None,
-            at_eof: !old.is_empty(),
-            kept: vec![None; new.len()],
-            old,
-            new,
-        }],
+        chunks: vec![chunk],
     }
 }
 
@@ -315,8 +354,21 @@ pub fn render(changes: impl IntoIterator<Item = Change>) -> String {
                         Some(ctx) => line("@@ ", ctx),
                         None => line("@@", ""),
                     }
-                    c.old.iter().for_each(|l| line("-", l));
-                    c.new.iter().for_each(|l| line("+", l));
+                    // Context lines where they stand, each old line before them removed.
+                    let mut next_old = 0;
+                    for (i, l) in c.new.iter().enumerate() {
+                        match c.kept.get(i).copied().flatten() {
+                            Some(o) => {
+                                c.old[next_old.min(o)..o].iter().for_each(|l| line("-", l));
+                                line(" ", l);
+                                next_old = o + 1;
+                            }
+                            None => line("+", l),
+                        }
+                    }
+                    c.old[next_old.min(c.old.len())..]
+                        .iter()
+                        .for_each(|l| line("-", l));
                     if c.at_eof {
                         line(EOF_MARK, "");
                     }

@@ -163,3 +163,15 @@ fn written_lines_end_as_the_first_line_kept_ones_keep_theirs_and_every_file_ends
         }
     );
 }
+
+#[test]
+fn redlines_answer_keeps_unchanged_lines_as_context_so_mixed_endings_survive() {
+    let before = "one\r\ntwo\nthree\r\nfour";
+    let after = "one\r\nTWO\r\nthree\r\nfour\r\n";
+    let patch = render([replacement("a", None, before, after)]);
+    assert_eq!(
+        patch,
+        "*** Begin Patch\n*** Update File: a\n@@\n one\n+TWO\n-two\n three\n+four\n-four\n*** End of File\n*** End Patch\n"
+    );
+    assert_eq!(apply("a", before, &update(&patch)).unwrap(), after);
+}

@@ -35,6 +35,11 @@ fn split(text: &str) -> Vec<Line> {
     lines
 }
 
+/// `text`'s lines, each with how it ends (`None`: unterminated, `Some(true)`: CRLF).
+pub fn line_ends(text: &str) -> Vec<(String, Option<bool>)> {
+    split(text).into_iter().map(|l| (l.text, l.crlf)).collect()
+}
+
 /// The texts of `text`'s lines, as Codex matches a hunk against them.
 pub fn line_texts(text: &str) -> Vec<String> {
     split(text).into_iter().map(|l| l.text).collect()
@@ -98,7 +103,10 @@ pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, Pat
         let new = lines(at, new);
         // A context line past the old lines sought (the empty last one left out): Codex's
         // result there is not pinned down.
-        if new.iter().any(|l| matches!(l, Err(o) if *o >= at + old.len())) {
+        if new
+            .iter()
+            .any(|l| matches!(l, Err(o) if *o >= at + old.len()))
+        {
             return Err(PatchError::Unsure {
                 path: path.into(),
                 why: "a hunk ends in an empty context line the file does not have".into(),
@@ -109,7 +117,9 @@ pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, Pat
     }
     // A hunk of only new lines beside one that reaches the end: Codex splits a hunk into
     // smaller edits around its context lines and puts the new lines between them.
-    let end_reached = edits.iter().any(|(at, len, _)| *len > 0 && at + len == texts.len());
+    let end_reached = edits
+        .iter()
+        .any(|(at, len, _)| *len > 0 && at + len == texts.len());
     if end_reached && chunks.iter().any(|c| c.old.is_empty()) {
         return Err(PatchError::Unsure {
             path: path.into(),
