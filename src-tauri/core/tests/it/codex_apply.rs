@@ -95,7 +95,8 @@ fn file_text(r: &mut Rng) -> String {
         s.push('\u{feff}');
     }
     for i in 0..n {
-        s.push_str(*r.pick(WORDS));
+        let word = *r.pick(WORDS);
+        s.push_str(word);
         let crlf = match style {
             1 => true,
             2 => r.chance(50),

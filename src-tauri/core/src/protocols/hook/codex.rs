@@ -1,6 +1,7 @@
 //! Codex CLI's `PreToolUse` hook for `apply_patch`: its input read, and Redline's verdict in the
 //! JSON Codex takes (`../shared/specs/cli-hooks.md`).
 
+use super::own_patch;
 use super::patch::{self, Change};
 use super::patched;
 use super::verdict::{Accepted, Edit, FileChange, HookOutput, HookVerdict};
@@ -189,7 +190,7 @@ pub(super) fn patch(files: &[Accepted]) -> String {
             path: f.to.clone().unwrap_or_else(|| f.path.clone()),
             text: after.clone(),
         },
-        (Some(before), Some(after)) => patch::replacement(
+        (Some(before), Some(after)) => own_patch::replacement(
             &f.path,
             f.to.as_deref().filter(|to| *to != f.path),
             before,

@@ -9,6 +9,7 @@ mod edit_tool;
 pub mod gemini;
 pub mod kiro;
 pub mod opencode;
+mod own_patch;
 pub mod patch;
 pub mod patched;
 pub mod plan;

@@ -6,7 +6,6 @@
 // lets Codex apply the model's patch: every accept is answered with a patch of Redline's own
 // (`replacement`), so what Codex writes is what the review showed even where a reading differs.
 
-use super::patched;
 use std::fmt;
 
 /// One file's part of a patch.
@@ -267,62 +266,6 @@ fn chunk(lines: &[&str], n: usize, first: bool) -> Result<(Chunk, usize), PatchE
         },
         start + used,
     ))
-}
-
-/// The change that turns `before` into `after` for `path` (moved to `to`), as Redline answers
-/// Codex: one hunk whose old lines are every line of `before` and that ends the file, so Codex
-/// finds it only where the whole file is (and fails, writing nothing, once a line was added or
-/// removed since). Lines `after` keeps from `before` (same text, same ending) are context, which
-/// Codex writes as the file has them; the others are removed and added (Codex ends an added
-/// line as the file's first line ends).
-pub fn replacement(path: &str, to: Option<&str>, before: &str, after: &str) -> Change {
-    use similar::{capture_diff_slices, Algorithm, DiffOp};
-    let (old, new) = (patched::line_ends(before), patched::line_ends(after));
-    let mut chunk = Chunk {
-        context: None,
-        old: Vec::new(),
-        new: Vec::new(),
-        kept: Vec::new(),
-        at_eof: !old.is_empty(),
-    };
-    let removed = |c: &mut Chunk, i: usize| c.old.push(old[i].0.clone());
-    for op in capture_diff_slices(Algorithm::Myers, &old, &new) {
-        match op {
-            DiffOp::Equal { old_index, len, .. } => {
-                for i in old_index..old_index + len {
-                    chunk.kept.push(Some(chunk.old.len()));
-                    chunk.new.push(old[i].0.clone());
-                    removed(&mut chunk, i);
-                }
-            }
-            DiffOp::Delete {
-                old_index, old_len, ..
-            } => (old_index..old_index + old_len).for_each(|i| removed(&mut chunk, i)),
-            DiffOp::Insert {
-                new_index, new_len, ..
-            } => (new_index..new_index + new_len).for_each(|i| {
-                chunk.kept.push(None);
-                chunk.new.push(new[i].0.clone());
-            }),
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                (old_index..old_index + old_len).for_each(|i| removed(&mut chunk, i));
-                (new_index..new_index + new_len).for_each(|i| {
-                    chunk.kept.push(None);
-                    chunk.new.push(new[i].0.clone());
-                });
-            }
-        }
-    }
-    Change::Update {
-        path: path.to_owned(),
-        move_to: to.map(str::to_owned),
-        chunks: vec![chunk],
-    }
 }
 
 /// A whole patch of `changes`, as `parse` reads it back.

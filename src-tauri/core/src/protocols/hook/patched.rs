@@ -3,6 +3,10 @@
 use super::patch::{Change, Chunk, PatchError};
 use std::fmt;
 
+/// Where a hunk goes, how many lines it replaces, and its lines: the patch's text, or (a
+/// context line) the index of the file's own line.
+type Edit = (usize, usize, Vec<Result<String, usize>>);
+
 /// One line of a file: its text and how it ends (`None`: the last line, unterminated).
 struct Line {
     text: String,
@@ -58,9 +62,7 @@ pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, Pat
     let crlf = source.first().and_then(|l| l.crlf).unwrap_or(false);
     let texts: Vec<String> = source.iter().map(|l| l.text.clone()).collect();
     let mut from = 0;
-    // Where each hunk goes, how many lines it replaces, and its lines: the patch's text, or
-    // (context) the index of the file's own line.
-    let mut edits: Vec<(usize, usize, Vec<Result<String, usize>>)> = Vec::new();
+    let mut edits: Vec<Edit> = Vec::new();
     let not_found = |lines: &[String]| PatchError::NotFound {
         path: path.into(),
         lines: lines.join("\n"),
