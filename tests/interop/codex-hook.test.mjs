@@ -142,7 +142,7 @@ describe(`redline hook codex under codex ${CODEX_VERSION}`, { skip }, () => {
     assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'one\nTWO\nthree\n');
     assert.match(told, SUCCESS);
     assert.equal(developerNote(rec.body), null);
-    // A bare allow would be refused by codex as unsupported: Redline must have said nothing.
+    // Redline answered with its own patch (allow + updatedInput), which codex took.
     assert.doesNotMatch(await codex.screen(), /Hook failed|unsupported permissionDecision/);
     assert.deepEqual(await pending(p), []);
   });
@@ -185,6 +185,56 @@ describe(`redline hook codex under codex ${CODEX_VERSION}`, { skip }, () => {
     assert.match(told, SUCCESS);
     assert.equal(fs.readFileSync(path.join(ws, 'd1.txt'), 'utf8'), 'x\nY\n');
     assert.equal(fs.readFileSync(path.join(ws, 'sub', 'd2.txt'), 'utf8'), 'new file\nsecond line\n');
+  });
+
+  /** The model's patch refused before any review: nothing written, the model reads `why`. */
+  async function refused(patch, files, why) {
+    const before = Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(ws, f))]));
+    const p = await propose(patch);
+    const { told } = await resultOf(p);
+    assert.match(told, /^Command blocked by PreToolUse hook: /, `the hook denied: ${told}`);
+    assert.match(told, why);
+    for (const f of files) assert.deepEqual(fs.readFileSync(path.join(ws, f)), before[f], `${f} unchanged`);
+    assert.deepEqual(await pending(p), [], 'no review was opened');
+    return told;
+  }
+
+  // Issue 37, finding 1: codex trims the header, so `config.py ` is config.py and codex would
+  // overwrite it blindly; Redline read a new file `config.py ` and showed it as one.
+  test('(i) `*** Add File: config.py ` (a trailing space) over an existing config.py: refused, config.py unchanged', async () => {
+    fs.writeFileSync(path.join(ws, 'config.py'), 'SECRET = "keep me"\n');
+    await refused('*** Begin Patch\n*** Add File: config.py \n+SECRET = "gone"\n*** End Patch\n', ['config.py'], /adds config\.py, which exists already/);
+  });
+
+  // Finding 2: a move's destination was never read; onto itself codex writes, then removes it.
+  test('(j) `*** Move to:` onto an existing file, or onto itself: refused, both files unchanged', async () => {
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'notes\n');
+    fs.writeFileSync(path.join(ws, 'main.rs'), 'fn main() {}\n');
+    await refused('*** Begin Patch\n*** Update File: notes.txt\n*** Move to: main.rs\n@@\n-notes\n+moved notes\n*** End Patch\n', ['notes.txt', 'main.rs'], /moves notes\.txt onto main\.rs, which exists already/);
+    await refused('*** Begin Patch\n*** Update File: notes.txt\n*** Move to: ./notes.txt\n@@\n-notes\n+renamed\n*** End Patch\n', ['notes.txt', 'main.rs'], /moves notes\.txt onto itself/);
+  });
+
+  // Finding 3: an end-of-file hunk matches only where it ends the file (loosely: line 3 has
+  // trailing spaces); Redline showed line 1 changed while codex changed line 3.
+  test('(k) an `*** End of File` hunk: the review shows the line codex changes, and the file ends as reviewed', async () => {
+    fs.writeFileSync(path.join(ws, 'env.sh'), 'ALLOW_PROD=0\nrun_checks\nALLOW_PROD=0   \n');
+    const p = await propose('*** Begin Patch\n*** Update File: env.sh\n@@\n-ALLOW_PROD=0\n+ALLOW_PROD=1\n*** End of File\n*** End Patch\n');
+    const { 'env.sh': review } = await reviewsOf(p, ['env.sh']);
+    const shown = await r.run(['review', 'show', String(review.id)]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /^-ALLOW_PROD=0   $/m, `the review removes line 3 (with its spaces): ${shown.stdout}`);
+    assert.match(shown.stdout, /^ ALLOW_PROD=0$/m, `line 1 stays: ${shown.stdout}`);
+    await ok(['review', 'accept', String(review.id)]);
+    const { told } = await resultOf(p);
+    assert.match(told, SUCCESS);
+    assert.equal(fs.readFileSync(path.join(ws, 'env.sh'), 'utf8'), 'ALLOW_PROD=0\nrun_checks\nALLOW_PROD=1\n');
+  });
+
+  // Finding 4: the second change's review replaced the first's, and the hook read "closed" as
+  // no decision and passed.
+  test('(l) a patch that changes one file twice: refused with the reason, the file unchanged', async () => {
+    fs.writeFileSync(path.join(ws, 'twice.txt'), 'one\ntwo\n');
+    await refused('*** Begin Patch\n*** Update File: twice.txt\n@@\n-one\n+ONE\n*** Update File: twice.txt\n@@\n-two\n+TWO\n*** End Patch\n', ['twice.txt'], /touches twice\.txt and twice\.txt, the same file, twice/);
   });
 
   test('(e) Redline not running: codex\'s own flow applies the patch, nothing hangs', async () => {

@@ -7,6 +7,8 @@ mod common;
 mod amp_ws;
 mod bindings;
 #[cfg(unix)]
+mod codex_apply;
+#[cfg(unix)]
 mod codex_ipc;
 #[cfg(windows)]
 mod codex_pipe;

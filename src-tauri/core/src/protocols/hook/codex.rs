@@ -1,6 +1,7 @@
 //! Codex CLI's `PreToolUse` hook for `apply_patch`: its input read, and Redline's verdict in the
 //! JSON Codex takes (`../shared/specs/cli-hooks.md`).
 
+use super::own_patch;
 use super::patch::{self, Change};
 use super::patched;
 use super::verdict::{Accepted, Edit, FileChange, HookOutput, HookVerdict};
@@ -33,10 +34,69 @@ pub fn read(input: &serde_json::Value) -> Result<Edit, HookVerdict> {
     let changes = patch::parse(&input.tool_input.command).map_err(|e| HookVerdict::Deny {
         reason: format!("Redline cannot read this patch: {e}"),
     })?;
+    one_review_per_file(&changes).map_err(|reason| HookVerdict::Deny { reason })?;
     Ok(Edit {
         cwd: input.cwd,
         changes: changes.into_iter().map(FileChange::Patch).collect(),
     })
+}
+
+/// Every path the patch touches (each file, each move's destination) touched once, each named
+/// so that Codex and Redline cannot read it differently: a file changed twice would be two
+/// reviews replacing each other, a move onto itself or onto another file of the patch loses a
+/// file's text unseen.
+fn one_review_per_file(changes: &[Change]) -> Result<(), String> {
+    if changes.is_empty() {
+        return Err("Redline refused this edit: the patch changes no file.".into());
+    }
+    let mut seen: Vec<(std::path::PathBuf, &str)> = Vec::new();
+    for change in changes {
+        let (path, to) = match change {
+            Change::Add { path, .. } | Change::Delete { path } => (path, None),
+            Change::Update { path, move_to, .. } => (path, move_to.as_ref()),
+        };
+        for p in std::iter::once(path).chain(to) {
+            if p.is_empty() || p.trim() != p || p.contains(['\r', '\0']) {
+                return Err(format!(
+                    "Redline could not be sure what this edit writes: the path `{p}` starts or \
+                     ends with whitespace, or is empty. Name the file without it."
+                ));
+            }
+            let key = lexical(p);
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+                let why = if Some(p) == to && first == path {
+                    format!("it moves {path} onto itself ({p}), which would delete it")
+                } else {
+                    format!("it touches {first} and {p}, the same file, twice")
+                };
+                return Err(format!(
+                    "Redline refused this edit: {why}. Send one change per file, in a patch of \
+                     its own if need be."
+                ));
+            }
+            seen.push((key, p));
+        }
+    }
+    Ok(())
+}
+
+/// `p` with its `.` parts dropped and its `..` parts taken back, as the file system would reach
+/// it from the same folder (links aside).
+fn lexical(p: &str) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in std::path::Path::new(p).components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// `verdict` as Codex's hook output.
@@ -49,12 +109,17 @@ pub fn answer(verdict: &HookVerdict) -> HookOutput {
     match verdict {
         // Codex logs a bare `allow` as unsupported: saying nothing lets the patch go on.
         HookVerdict::Allow => HookOutput::silent(None),
-        HookVerdict::AllowEdited { files } => output(json!({
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "allow",
-            "updatedInput": { "command": patch(files) },
-            "additionalContext": note(files),
-        })),
+        HookVerdict::AllowEdited { files } => {
+            let mut specific = json!({
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "allow",
+                "updatedInput": { "command": patch(files) },
+            });
+            if let Some(note) = note(files) {
+                specific["additionalContext"] = note.into();
+            }
+            output(specific)
+        }
         HookVerdict::Deny { reason } => output(json!({
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
@@ -64,8 +129,9 @@ pub fn answer(verdict: &HookVerdict) -> HookOutput {
     }
 }
 
-/// Allowed with the user's text, if a patch can make Codex write exactly it; else denied with
-/// why (never a near miss of what the user accepted).
+/// Allowed with a patch of Redline's own that makes Codex write exactly the accepted text of
+/// each file, edited or not (Codex's own reading of the model's patch never decides what is
+/// written); denied with why if no patch can (never a near miss of what the user accepted).
 pub fn settle(files: Vec<Accepted>) -> HookVerdict {
     let patch = patch(&files);
     let before = |p: &str| {
@@ -80,21 +146,33 @@ pub fn settle(files: Vec<Accepted>) -> HookVerdict {
         .map_err(|e| e.to_string())
         .and_then(|changes| patched::outcomes(&changes, before).map_err(|e| e.to_string()));
     let ends = match ends {
-        Ok(ends) => ends,
+        Ok(ends) if ends.len() == files.len() => ends,
+        Ok(_) => {
+            return HookVerdict::Deny {
+                reason: "Redline could not put the accepted edit into a patch Codex reads as \
+                         Redline does: nothing was written."
+                    .into(),
+            }
+        }
         Err(e) => {
             return HookVerdict::Deny {
-                reason: format!("Redline could not put the user's edits into a patch: {e}"),
+                reason: format!("Redline could not put the accepted edit into a patch: {e}"),
             }
         }
     };
     for (f, end) in files.iter().zip(&ends) {
-        if end.after != f.after {
+        let to = f
+            .after
+            .as_ref()
+            .map(|_| f.to.clone().unwrap_or_else(|| f.path.clone()));
+        if end.after != f.after || end.path != f.path || end.to != to {
             let name = f.to.as_deref().unwrap_or(&f.path);
             return HookVerdict::Deny {
                 reason: format!(
-                    "The user accepted this edit of {name} with changes that apply_patch cannot \
-                     write exactly (it ends every line, the last one too, as the file's first \
-                     line ends): nothing was written. Ask the user how to go on."
+                    "The user accepted this edit of {name} as a text that apply_patch cannot \
+                     write exactly (it ends every line it writes, the last one too, as the \
+                     file's first line ends, and cannot write an empty file or a path with \
+                     surrounding spaces): nothing was written. Ask the user how to go on."
                 ),
             };
         }
@@ -112,7 +190,7 @@ pub(super) fn patch(files: &[Accepted]) -> String {
             path: f.to.clone().unwrap_or_else(|| f.path.clone()),
             text: after.clone(),
         },
-        (Some(before), Some(after)) => patch::replacement(
+        (Some(before), Some(after)) => own_patch::replacement(
             &f.path,
             f.to.as_deref().filter(|to| *to != f.path),
             before,
@@ -122,19 +200,22 @@ pub(super) fn patch(files: &[Accepted]) -> String {
     patch::render(changes)
 }
 
-/// What the model is told: the user changed its text, so it reads the file before going on.
-fn note(files: &[Accepted]) -> String {
+/// What the model is told when the user changed its text: read the file before going on.
+fn note(files: &[Accepted]) -> Option<String> {
     let edited: Vec<&str> = files
         .iter()
         .filter(|f| f.edited)
         .map(|f| f.to.as_deref().unwrap_or(&f.path))
         .collect();
-    format!(
+    if edited.is_empty() {
+        return None;
+    }
+    Some(format!(
         "The user reviewed this patch in Redline and changed it before applying: {} now \
          hold(s) the user's text, not exactly what you proposed. Read them again before \
          editing them further.",
         edited.join(", ")
-    )
+    ))
 }
 
 #[cfg(test)]

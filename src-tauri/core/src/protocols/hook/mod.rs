@@ -9,6 +9,7 @@ mod edit_tool;
 pub mod gemini;
 pub mod kiro;
 pub mod opencode;
+mod own_patch;
 pub mod patch;
 pub mod patched;
 pub mod plan;
@@ -136,6 +137,11 @@ pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) ->
 /// The verdict on an edit whose every file the user accepted: as proposed, or with the user's
 /// text where the CLI can write exactly that.
 pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
+    // Codex applies its own reading of the model's patch unless answered with another: every
+    // accept gets Redline's own.
+    if cli == HookCli::Codex {
+        return codex::settle(files);
+    }
     if files.iter().all(|f| !f.edited) {
         return HookVerdict::Allow;
     }

@@ -1,12 +1,10 @@
 //! Codex CLI's `apply_patch` format: a patch read into the changes it makes to each file, and
 //! changes written back as a patch.
 
-// Still to check against the real codex (npm, the pinned version) before a hook answers with an
-// edited patch: recent codex sources write a file's line endings as its original bytes have them
-// (CRLF when CRLF lines are the majority; `APPLY_PATCH_ASSUME_EOL`; .gitattributes for new
-// files) and say a final newline's presence is kept; `apply` here joins with `\n` and always ends
-// with one, as older sources did. The accepted text must come out byte for byte (issue 23), so
-// the answer for a text codex cannot reproduce is a deny with the reason, never a near miss.
+// Read as the pinned codex (0.171, `tests/interop/node_modules`) reads it; `tests/it/codex_apply.rs`
+// runs that binary's own apply step on seeded patches and compares byte for byte. Redline never
+// lets Codex apply the model's patch: every accept is answered with a patch of Redline's own
+// (`replacement`), so what Codex writes is what the review showed even where a reading differs.
 
 use std::fmt;
 
@@ -34,6 +32,9 @@ pub struct Chunk {
     pub context: Option<String>,
     pub old: Vec<String>,
     pub new: Vec<String>,
+    /// For each new line, the old line it is when it is context (`' '` or an empty line):
+    /// Codex writes the file's own line there (its text and ending), not the patch's.
+    pub kept: Vec<Option<usize>>,
     /// Marked `*** End of File`: the old lines end the file.
     pub at_eof: bool,
 }
@@ -41,8 +42,19 @@ pub struct Chunk {
 /// Why a patch cannot be read or does not apply; `line` counts from 1 in the patch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PatchError {
-    Syntax { line: usize, why: String },
-    NotFound { path: String, lines: String },
+    Syntax {
+        line: usize,
+        why: String,
+    },
+    NotFound {
+        path: String,
+        lines: String,
+    },
+    /// Codex might read or apply it otherwise than Redline: never guessed.
+    Unsure {
+        path: String,
+        why: String,
+    },
 }
 
 impl fmt::Display for PatchError {
@@ -52,6 +64,10 @@ impl fmt::Display for PatchError {
             PatchError::NotFound { path, lines } => write!(
                 f,
                 "the patch does not apply to {path} as it is on disk: these lines are not in it:\n{lines}"
+            ),
+            PatchError::Unsure { path, why } => write!(
+                f,
+                "Redline could not be sure what this edit writes: {path}: {why}"
             ),
         }
     }
@@ -74,153 +90,182 @@ fn syntax(line: usize, why: impl Into<String>) -> PatchError {
     }
 }
 
-/// The changes of a whole patch, in order.
+/// The changes of a whole patch, in order, read as Codex 0.171's `parse_patch` reads them
+/// (lenient mode): the patch trimmed and split into lines (a `\r` before a `\n` dropped); the
+/// first and last lines, trimmed, are the markers (or a `<<EOF` here-document around them);
+/// each file's header line is trimmed before its path is taken, a `*** Move to: ` line only at
+/// its end; the first hunk of a file may leave out its `@@`; blank lines between hunks are skipped,
+/// blank lines inside one are empty context; a hunk ends at a line it cannot read.
 pub fn parse(patch: &str) -> Result<Vec<Change>, PatchError> {
-    let lines: Vec<&str> = patch.trim().lines().collect();
-    if lines.first().map(|l| l.trim()) != Some(BEGIN) {
-        return Err(syntax(1, format!("it must start with `{BEGIN}`")));
-    }
-    if lines.last().map(|l| l.trim()) != Some(END) {
-        return Err(syntax(lines.len(), format!("it must end with `{END}`")));
-    }
+    let all: Vec<&str> = patch.trim().lines().collect();
+    let lines = match boundaries(&all) {
+        Ok(lines) => lines,
+        Err(e) => match all.as_slice() {
+            [first, .., last]
+                if ["<<EOF", "<<'EOF'", "<<\"EOF\""].contains(first)
+                    && last.ends_with("EOF")
+                    && all.len() >= 4 =>
+            {
+                boundaries(&all[1..all.len() - 1])?
+            }
+            _ => return Err(e),
+        },
+    };
     let body = &lines[1..lines.len() - 1];
     let mut changes = Vec::new();
     let mut i = 0;
     while i < body.len() {
-        let n = i + 2; // the patch's own line number
-        let line = body[i];
-        if let Some(path) = line.strip_prefix(ADD) {
-            i += 1;
-            let mut text = String::new();
-            while i < body.len() && !body[i].starts_with("*** ") {
-                let Some(added) = body[i].strip_prefix('+') else {
-                    return Err(syntax(i + 2, "a line of an added file must start with `+`"));
-                };
-                text.push_str(added);
-                text.push('\n');
-                i += 1;
-            }
-            changes.push(Change::Add {
-                path: path.into(),
-                text,
-            });
-        } else if let Some(path) = line.strip_prefix(DELETE) {
-            changes.push(Change::Delete { path: path.into() });
-            i += 1;
-        } else if let Some(path) = line.strip_prefix(UPDATE) {
-            i += 1;
-            let mut move_to = None;
-            if let Some(to) = body.get(i).and_then(|l| l.strip_prefix(MOVE_TO)) {
-                move_to = Some(to.to_string());
-                i += 1;
-            }
-            let mut chunks = Vec::new();
-            while i < body.len() && !is_file_header(body[i]) {
-                let (chunk, next) = chunk(body, i, chunks.is_empty())?;
-                chunks.push(chunk);
-                i = next;
-            }
-            if chunks.is_empty() && move_to.is_none() {
-                return Err(syntax(n, format!("`{line}` changes nothing")));
-            }
-            changes.push(Change::Update {
-                path: path.into(),
-                move_to,
-                chunks,
-            });
-        } else {
-            return Err(syntax(
-                n,
-                format!("`{line}` is no `{ADD}`, `{DELETE}` or `{UPDATE}` line"),
-            ));
-        }
+        let (change, used) = one_file(&body[i..], i + 2)?;
+        changes.push(change);
+        i += used;
     }
     Ok(changes)
 }
 
-fn is_file_header(line: &str) -> bool {
-    [ADD, DELETE, UPDATE].iter().any(|h| line.starts_with(h))
+fn boundaries<'a>(lines: &'a [&'a str]) -> Result<&'a [&'a str], PatchError> {
+    let first = lines.first().map(|l| l.trim());
+    let last = lines.last().map(|l| l.trim());
+    if first != Some(BEGIN) {
+        return Err(syntax(1, format!("it must start with `{BEGIN}`")));
+    }
+    if last != Some(END) || lines.len() < 2 {
+        return Err(syntax(lines.len(), format!("it must end with `{END}`")));
+    }
+    Ok(lines)
 }
 
-/// One hunk from `body[i]`; the first of a file may leave out its `@@` line.
-fn chunk(body: &[&str], mut i: usize, first: bool) -> Result<(Chunk, usize), PatchError> {
-    let mut context = None;
-    match body[i] {
-        "@@" => i += 1,
-        l if l.starts_with("@@ ") => {
-            context = Some(l["@@ ".len()..].to_string());
-            i += 1;
+/// One file's part from the start of `lines` (line `n` of the patch), and how many lines it
+/// took.
+fn one_file(lines: &[&str], n: usize) -> Result<(Change, usize), PatchError> {
+    let header = lines[0].trim();
+    if let Some(path) = header.strip_prefix(ADD) {
+        let mut text = String::new();
+        let mut used = 1;
+        for line in &lines[1..] {
+            let Some(added) = line.strip_prefix('+') else {
+                break;
+            };
+            text.push_str(added);
+            text.push('\n');
+            used += 1;
         }
-        _ if first => {}
-        l => return Err(syntax(i + 2, format!("`{l}`: a hunk must start with `@@`"))),
+        let path = path.to_owned();
+        return Ok((Change::Add { path, text }, used));
     }
-    let (mut old, mut new, mut at_eof) = (Vec::new(), Vec::new(), false);
-    let start = i;
-    while i < body.len() {
-        let line = body[i];
-        if line == EOF_MARK {
-            at_eof = true;
-            i += 1;
+    if let Some(path) = header.strip_prefix(DELETE) {
+        return Ok((
+            Change::Delete {
+                path: path.to_owned(),
+            },
+            1,
+        ));
+    }
+    let Some(path) = header.strip_prefix(UPDATE) else {
+        return Err(syntax(
+            n,
+            format!("`{header}` is no `{ADD}`, `{DELETE}` or `{UPDATE}` line"),
+        ));
+    };
+    let mut used = 1;
+    // Trailing whitespace goes, as the real codex 0.171 does; a line with leading whitespace
+    // is no `Move to` but a context line.
+    let move_to = lines
+        .get(1)
+        .and_then(|l| l.trim_end().strip_prefix(MOVE_TO));
+    if move_to.is_some() {
+        used += 1;
+    }
+    let mut chunks = Vec::new();
+    while used < lines.len() {
+        let line = lines[used];
+        if line.trim().is_empty() {
+            used += 1;
+            continue;
+        }
+        if line.starts_with('*') {
             break;
         }
-        if line.starts_with("@@") || is_file_header(line) {
+        let (c, took) = chunk(&lines[used..], n + used, chunks.is_empty())?;
+        chunks.push(c);
+        used += took;
+    }
+    if chunks.is_empty() {
+        return Err(syntax(n, format!("`{header}` changes nothing")));
+    }
+    Ok((
+        Change::Update {
+            path: path.to_owned(),
+            move_to: move_to.map(str::to_owned),
+            chunks,
+        },
+        used,
+    ))
+}
+
+/// One hunk from the start of `lines` (line `n` of the patch), and how many lines it took;
+/// the first of a file may leave out its `@@` line.
+fn chunk(lines: &[&str], n: usize, first: bool) -> Result<(Chunk, usize), PatchError> {
+    let (context, start) = match lines[0] {
+        "@@" => (None, 1),
+        // `@@ ` with nothing after it is a bare `@@` to the real codex 0.171.
+        "@@ " => (None, 1),
+        l if l.starts_with("@@ ") => (Some(l["@@ ".len()..].to_string()), 1),
+        _ if first => (None, 0),
+        l => return Err(syntax(n, format!("`{l}`: a hunk must start with `@@`"))),
+    };
+    if start >= lines.len() {
+        return Err(syntax(n + 1, "an empty hunk"));
+    }
+    let (mut old, mut new, mut at_eof) = (Vec::new(), Vec::new(), false);
+    let mut kept = Vec::new();
+    let mut used = 0;
+    for line in &lines[start..] {
+        if *line == EOF_MARK {
+            if used == 0 {
+                return Err(syntax(n + 1, "an empty hunk"));
+            }
+            at_eof = true;
+            used += 1;
             break;
         }
         match line.chars().next() {
             // An empty line is an empty context line (models drop the space).
             None => {
+                kept.push(Some(old.len()));
                 old.push(String::new());
                 new.push(String::new());
             }
             Some(' ') => {
+                kept.push(Some(old.len()));
                 old.push(line[1..].to_string());
                 new.push(line[1..].to_string());
             }
             Some('-') => old.push(line[1..].to_string()),
-            Some('+') => new.push(line[1..].to_string()),
-            Some(_) => {
+            Some('+') => {
+                kept.push(None);
+                new.push(line[1..].to_string());
+            }
+            Some(_) if used == 0 => {
                 return Err(syntax(
-                    i + 2,
+                    n + 1,
                     format!("`{line}`: a hunk's line starts with ` `, `-` or `+`"),
                 ))
             }
+            // The next hunk, or the next file.
+            Some(_) => break,
         }
-        i += 1;
-    }
-    if i == start {
-        return Err(syntax(i + 1, "an empty hunk"));
+        used += 1;
     }
     Ok((
         Chunk {
             context,
             old,
             new,
+            kept,
             at_eof,
         },
-        i,
+        start + used,
     ))
-}
-
-/// The change that turns `before` into `after` for `path` (moved to `to`): every old line
-/// removed, every new one added (Codex takes such a patch). For an answer that carries the
-/// user's edited text.
-pub fn replacement(path: &str, to: Option<&str>, before: &str, after: &str) -> Change {
-    let old: Vec<String> = before.lines().map(str::to_owned).collect();
-    let new: Vec<String> = after.lines().map(str::to_owned).collect();
-    let chunks = match old.is_empty() && new.is_empty() {
-        true => Vec::new(),
-        false => vec![Chunk {
-            context: None,
-            old,
-            new,
-            at_eof: false,
-        }],
-    };
-    Change::Update {
-        path: path.to_owned(),
-        move_to: to.map(str::to_owned),
-        chunks,
-    }
 }
 
 /// A whole patch of `changes`, as `parse` reads it back.
@@ -252,8 +297,21 @@ pub fn render(changes: impl IntoIterator<Item = Change>) -> String {
                         Some(ctx) => line("@@ ", ctx),
                         None => line("@@", ""),
                     }
-                    c.old.iter().for_each(|l| line("-", l));
-                    c.new.iter().for_each(|l| line("+", l));
+                    // Context lines where they stand, each old line before them removed.
+                    let mut next_old = 0;
+                    for (i, l) in c.new.iter().enumerate() {
+                        match c.kept.get(i).copied().flatten() {
+                            Some(o) => {
+                                c.old[next_old.min(o)..o].iter().for_each(|l| line("-", l));
+                                line(" ", l);
+                                next_old = o + 1;
+                            }
+                            None => line("+", l),
+                        }
+                    }
+                    c.old[next_old.min(c.old.len())..]
+                        .iter()
+                        .for_each(|l| line("-", l));
                     if c.at_eof {
                         line(EOF_MARK, "");
                     }

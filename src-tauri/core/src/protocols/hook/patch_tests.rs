@@ -118,17 +118,7 @@ fn outcomes_read_each_file_and_say_what_it_ends_as() {
 }
 
 #[test]
-fn a_replacing_patch_yields_the_text_it_was_made_for() {
-    let before = "fn a() {}\n\nfn b() {}\n";
-    let after = "fn a() {\n    edited();\n}\n\nfn b() {}\n";
-    let patch = render([replacement("src/x.rs", None, before, after)]);
-    assert_eq!(apply("src/x.rs", before, &update(&patch)).unwrap(), after);
-}
-
-/// What the real codex 0.171 writes, byte for byte (`tests/interop/codex-contract.test.mjs`
-/// checks the same cases against the binary).
-#[test]
-fn line_endings_follow_the_first_line_and_every_file_ends_with_one() {
+fn written_lines_end_as_the_first_line_kept_ones_keep_theirs_and_every_file_ends_with_one() {
     let one = |original: &str, patch: &str| {
         let patch = format!("*** Begin Patch\n*** Update File: a\n{patch}\n*** End Patch");
         apply("a", original, &update(&patch)).unwrap()
@@ -136,12 +126,15 @@ fn line_endings_follow_the_first_line_and_every_file_ends_with_one() {
     assert_eq!(one("one\r\ntwo\r\n", "@@\n-one\n+ONE"), "ONE\r\ntwo\r\n");
     assert_eq!(
         one("one\ntwo\r\nthree\r\n", "@@\n-one\n+ONE"),
-        "ONE\ntwo\nthree\n"
+        "ONE\ntwo\r\nthree\r\n"
     );
     assert_eq!(
         one("one\r\ntwo\nthree\n", "@@\n-one\n+ONE"),
-        "ONE\r\ntwo\r\nthree\r\n"
+        "ONE\r\ntwo\nthree\n"
     );
+    assert_eq!(one("a\r\nb\nc\n", "@@\n-c\n+C"), "a\r\nb\nC\r\n");
+    // A hunk of only new lines goes after the last line, even an empty one.
+    assert_eq!(one("a\n\n", "@@\n+B"), "a\n\nB\n");
     assert_eq!(one("one\ntwo", "@@\n-one\n+ONE"), "ONE\ntwo\n");
     assert_eq!(one("one\ntwo\n", "@@\n-one\n-two"), "");
     assert_eq!(

@@ -3,57 +3,166 @@
 use super::patch::{Change, Chunk, PatchError};
 use std::fmt;
 
-/// The text `original` ends with once `chunks` are applied, as Codex 0.171 applies them (seen in
-/// `tests/interop/codex-contract.test.mjs`): each hunk found from where the last one ended
-/// (exactly, then ignoring trailing, then surrounding whitespace); every line then ends as the
-/// original's first line does (CRLF or LF), the last one too. A UTF-8 BOM is part of the first
-/// line's text.
-pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, PatchError> {
-    let eol = match original.split_once('\n') {
-        Some((first, _)) if first.ends_with('\r') => "\r\n",
-        _ => "\n",
-    };
-    let mut lines: Vec<String> = original
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+/// Where a hunk goes, how many lines it replaces, and its lines: the patch's text, or (a
+/// context line) the index of the file's own line.
+type Edit = (usize, usize, Vec<Result<String, usize>>);
+
+/// One line of a file: its text and how it ends (`None`: the last line, unterminated).
+struct Line {
+    text: String,
+    crlf: Option<bool>,
+}
+
+/// A file's lines as Codex 0.171 splits them: at each `\n`, a `\r` before it part of the
+/// ending; an unterminated last line is a line too. A UTF-8 BOM is part of the first line.
+fn split(text: &str) -> Vec<Line> {
+    let mut lines: Vec<Line> = text
+        .split_inclusive('\n')
+        .map(|l| match l.strip_suffix('\n') {
+            Some(l) => match l.strip_suffix('\r') {
+                Some(t) => Line {
+                    text: t.to_owned(),
+                    crlf: Some(true),
+                },
+                None => Line {
+                    text: l.to_owned(),
+                    crlf: Some(false),
+                },
+            },
+            None => Line {
+                text: l.to_owned(),
+                crlf: None,
+            },
+        })
         .collect();
-    // A final newline leaves an empty last element that is no line.
-    if lines.last().is_some_and(String::is_empty) {
-        lines.pop();
-    }
+    lines.retain(|l| l.crlf.is_some() || !l.text.is_empty());
+    lines
+}
+
+/// `text`'s lines, each with how it ends (`None`: unterminated, `Some(true)`: CRLF).
+pub fn line_ends(text: &str) -> Vec<(String, Option<bool>)> {
+    split(text).into_iter().map(|l| (l.text, l.crlf)).collect()
+}
+
+/// The texts of `text`'s lines, as Codex matches a hunk against them.
+pub fn line_texts(text: &str) -> Vec<String> {
+    split(text).into_iter().map(|l| l.text).collect()
+}
+
+/// The text `original` ends with once `chunks` are applied, as Codex 0.171 applies them (its
+/// `compute_replacements`, `seek_sequence` and `SourceFile`, checked against the real binary
+/// by `tests/it/codex_apply.rs`): each hunk's `@@` line, then its old lines, sought from where
+/// the last hunk ended (an `*** End of File` hunk only where it would end the file), exactly,
+/// then ignoring trailing whitespace, then surrounding whitespace, then with typographic
+/// punctuation read as ASCII; old lines ending in an empty one sought again without it; a hunk
+/// of only new lines goes at the end. Replaced lines end as the file's first line does (LF if
+/// it has none), the lines kept keep their endings, and an unterminated last line gets one.
+pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, PatchError> {
+    let mut source = split(original);
+    let crlf = source.first().and_then(|l| l.crlf).unwrap_or(false);
+    let texts: Vec<String> = source.iter().map(|l| l.text.clone()).collect();
     let mut from = 0;
-    let mut edits: Vec<(usize, usize, Vec<String>)> = Vec::new();
+    let mut edits: Vec<Edit> = Vec::new();
+    let not_found = |lines: &[String]| PatchError::NotFound {
+        path: path.into(),
+        lines: lines.join("\n"),
+    };
     for c in chunks {
         if let Some(ctx) = &c.context {
-            let at = seek(&lines, std::slice::from_ref(ctx), from, false).ok_or_else(|| {
-                PatchError::NotFound {
+            if ctx.trim().is_empty() {
+                return Err(PatchError::Unsure {
                     path: path.into(),
-                    lines: ctx.clone(),
-                }
-            })?;
+                    why: "a hunk's `@@` line holds only whitespace".into(),
+                });
+            }
+            let at = seek(&texts, std::slice::from_ref(ctx), from, false)
+                .ok_or_else(|| not_found(std::slice::from_ref(ctx)))?;
             from = at + 1;
         }
+        let lines = |at: usize, new: &[String]| -> Vec<Result<String, usize>> {
+            new.iter()
+                .enumerate()
+                .map(|(i, l)| match c.kept.get(i).copied().flatten() {
+                    Some(o) => Err(at + o),
+                    None => Ok(l.clone()),
+                })
+                .collect()
+        };
         if c.old.is_empty() {
-            // Only additions: they go at the end.
-            edits.push((lines.len(), 0, c.new.clone()));
+            edits.push((texts.len(), 0, lines(texts.len(), &c.new)));
             continue;
         }
-        let at = seek(&lines, &c.old, from, c.at_eof).ok_or_else(|| PatchError::NotFound {
-            path: path.into(),
-            lines: c.old.join("\n"),
-        })?;
-        edits.push((at, c.old.len(), c.new.clone()));
-        from = at + c.old.len();
+        let (mut old, mut new) = (&c.old[..], &c.new[..]);
+        let mut found = seek(&texts, old, from, c.at_eof);
+        if found.is_none() && old.last().is_some_and(String::is_empty) {
+            old = &old[..old.len() - 1];
+            if new.last().is_some_and(String::is_empty) {
+                new = &new[..new.len() - 1];
+            }
+            found = seek(&texts, old, from, c.at_eof);
+        }
+        let at = found.ok_or_else(|| not_found(&c.old))?;
+        let new = lines(at, new);
+        // A context line past the old lines sought (the empty last one left out): Codex's
+        // result there is not pinned down.
+        if new
+            .iter()
+            .any(|l| matches!(l, Err(o) if *o >= at + old.len()))
+        {
+            return Err(PatchError::Unsure {
+                path: path.into(),
+                why: "a hunk ends in an empty context line the file does not have".into(),
+            });
+        }
+        edits.push((at, old.len(), new));
+        from = at + old.len();
     }
-    // Back to front, so earlier indices hold.
+    // A hunk of only new lines beside one that reaches the end: Codex splits a hunk into
+    // smaller edits around its context lines and puts the new lines between them.
+    let end_reached = edits
+        .iter()
+        .any(|(at, len, _)| *len > 0 && at + len == texts.len());
+    if end_reached && chunks.iter().any(|c| c.old.is_empty()) {
+        return Err(PatchError::Unsure {
+            path: path.into(),
+            why: "a hunk of only added lines goes at its end, where another hunk ends too".into(),
+        });
+    }
     edits.sort_by_key(|e| e.0);
+    // Hunks that overlap (an end-of-file hunk found before where the last one ended): Codex's
+    // own result then depends on details no test pins down.
+    let mut end = 0;
+    for (at, len, _) in &edits {
+        if *at < end {
+            return Err(PatchError::Unsure {
+                path: path.into(),
+                why: "two of its hunks change the same lines".into(),
+            });
+        }
+        end = at + len;
+    }
+    let own: Vec<(String, Option<bool>)> =
+        source.iter().map(|l| (l.text.clone(), l.crlf)).collect();
     for (at, len, new) in edits.into_iter().rev() {
-        lines.splice(at..at + len, new);
+        let new = new.into_iter().map(|l| match l {
+            Ok(text) => Line {
+                text,
+                crlf: Some(crlf),
+            },
+            Err(o) => Line {
+                text: own[o].0.clone(),
+                crlf: own[o].1,
+            },
+        });
+        source.splice(at..at + len, new);
     }
     let mut text = String::new();
-    for line in &lines {
-        text.push_str(line);
-        text.push_str(eol);
+    for line in source {
+        text.push_str(&line.text);
+        text.push_str(match line.crlf.unwrap_or(crlf) {
+            true => "\r\n",
+            false => "\n",
+        });
     }
     Ok(text)
 }
@@ -108,6 +217,13 @@ pub fn outcomes<E>(
                 let before = read(path)
                     .map_err(PatchedError::Read)?
                     .ok_or_else(|| PatchedError::Missing(path.clone()))?;
+                // Codex writes the destination blindly, then removes the source: onto an
+                // existing file that file's text is lost unseen (and onto itself, both go).
+                if let Some(to) = move_to {
+                    if read(to).map_err(PatchedError::Read)?.is_some() {
+                        return Err(PatchedError::MovesOnto(path.clone(), to.clone()));
+                    }
+                }
                 let after = if chunks.is_empty() {
                     before.clone()
                 } else {
@@ -132,6 +248,7 @@ pub enum PatchedError<E> {
     Patch(PatchError),
     Missing(String),
     Exists(String),
+    MovesOnto(String, String),
 }
 
 impl<E: fmt::Display> fmt::Display for PatchedError<E> {
@@ -140,21 +257,36 @@ impl<E: fmt::Display> fmt::Display for PatchedError<E> {
             PatchedError::Read(e) => write!(f, "{e}"),
             PatchedError::Patch(e) => write!(f, "{e}"),
             PatchedError::Missing(p) => write!(f, "the patch changes {p}, which does not exist"),
-            PatchedError::Exists(p) => write!(f, "the patch adds {p}, which exists already"),
+            PatchedError::Exists(p) => write!(
+                f,
+                "the patch adds {p}, which exists already (Codex would overwrite it unseen): \
+                 update it instead"
+            ),
+            PatchedError::MovesOnto(p, to) => write!(
+                f,
+                "the patch moves {p} onto {to}, which exists already (its text would be lost \
+                 unseen): delete or update {to} in a patch of its own first"
+            ),
         }
     }
 }
 
-/// Where `want` starts in `lines` at or after `from`, matched ever more loosely.
+/// Where `want` starts in `lines` at or after `from` (an end-of-file hunk: only where it would
+/// end the file), matched ever more loosely, as Codex's `seek_sequence`.
 fn seek(lines: &[String], want: &[String], from: usize, at_eof: bool) -> Option<usize> {
+    if want.is_empty() {
+        return Some(from);
+    }
     if want.len() > lines.len() {
         return None;
     }
     let last = lines.len() - want.len();
-    let rules: [fn(&str, &str) -> bool; 3] = [
+    let start = if at_eof { last } else { from };
+    let rules: [fn(&str, &str) -> bool; 4] = [
         |a, b| a == b,
         |a, b| a.trim_end() == b.trim_end(),
         |a, b| a.trim() == b.trim(),
+        |a, b| ascii_punctuation(a) == ascii_punctuation(b),
     ];
     for same in rules {
         let fits = |at: usize| {
@@ -163,12 +295,26 @@ fn seek(lines: &[String], want: &[String], from: usize, at_eof: bool) -> Option<
                 .zip(want)
                 .all(|(a, b)| same(a, b))
         };
-        if at_eof && last >= from && fits(last) {
-            return Some(last);
-        }
-        if let Some(at) = (from..=last).find(|&at| fits(at)) {
+        if let Some(at) = (start..=last).find(|&at| fits(at)) {
             return Some(at);
         }
     }
     None
+}
+
+/// `s` trimmed, its typographic dashes, quotes and spaces read as ASCII (Codex's last resort).
+fn ascii_punctuation(s: &str) -> String {
+    s.trim()
+        .chars()
+        .map(|c| match c {
+            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
+            | '\u{2212}' => '-',
+            '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' => '\'',
+            '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' => '"',
+            '\u{00A0}' | '\u{2002}' | '\u{2003}' | '\u{2004}' | '\u{2005}' | '\u{2006}'
+            | '\u{2007}' | '\u{2008}' | '\u{2009}' | '\u{200A}' | '\u{202F}' | '\u{205F}'
+            | '\u{3000}' => ' ',
+            other => other,
+        })
+        .collect()
 }

@@ -53,6 +53,17 @@ impl FileChange {
             | FileChange::Append { path, .. } => path,
         }
     }
+
+    /// Every file it reads: the one it changes and, for a move, its destination (shown
+    /// against what is there, or refused if it is there).
+    pub fn reads(&self) -> Vec<&str> {
+        match self {
+            FileChange::Patch(Change::Update {
+                move_to: Some(to), ..
+            }) => vec![self.path(), to],
+            _ => vec![self.path()],
+        }
+    }
 }
 
 /// What the hook answers the CLI.

@@ -48,8 +48,7 @@ impl Instance {
         };
         // Every file the patch reads, read once: what the review shows is what it applies to.
         let mut texts: HashMap<String, Option<String>> = HashMap::new();
-        for change in &edit.changes {
-            let path = change.path();
+        for path in edit.changes.iter().flat_map(|c| c.reads()) {
             if texts.contains_key(path) {
                 continue;
             }
