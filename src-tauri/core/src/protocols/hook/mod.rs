@@ -135,8 +135,13 @@ pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) ->
 
 /// The verdict on an edit whose every file the user accepted: as proposed, or with the user's
 /// text where the CLI can write exactly that.
+///
+/// Where a CLI's hook can replace the tool's input (Claude Code, Gemini CLI, Copilot CLI,
+/// opencode), every accept, edited or not, answers with an input of Redline's own making (the
+/// whole reviewed original for the whole accepted text): the CLI's own matching of the model's
+/// input (loose whitespace, line endings, quotes) never decides what is written.
 pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
-    if files.iter().all(|f| !f.edited) {
+    if files.iter().all(|f| !f.edited) && !answers_with_input(cli) {
         return HookVerdict::Allow;
     }
     match cli {
@@ -153,7 +158,19 @@ pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
     }
 }
 
+/// Whether every accept of `cli`'s edits is answered with the tool input that writes it.
+fn answers_with_input(cli: HookCli) -> bool {
+    matches!(
+        cli,
+        HookCli::Claude | HookCli::Gemini | HookCli::Copilot | HookCli::Opencode
+    )
+}
+
 /// The reason a model reads when the user rejected without giving one.
 pub fn rejected(path: &str) -> String {
     format!("The user rejected this edit of {path} in Redline, the review window.")
 }
+
+#[cfg(test)]
+#[path = "answers_tests.rs"]
+mod answers_tests;
