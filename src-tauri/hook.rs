@@ -1,5 +1,7 @@
 //! `redline hook CLI`: a CLI's pre-edit hook, carried to the running instance and its verdict
-//! put in the CLI's words; with no Redline to ask, the CLI's own approval runs.
+//! put in the CLI's words; with no Redline to ask, the CLI's own approval runs. Anything else
+//! that leaves the edit undecided (the channel dropping, an answer it cannot read, input that is
+//! not JSON) is a no: an edit goes through only on the user's accept.
 
 use crate::args::HookArgs;
 use crate::output::{errln, out};
@@ -18,7 +20,7 @@ pub async fn run(dirs: &Dirs, a: HookArgs) -> ExitCode {
     }
     let (input, verdict) = match input() {
         Ok(input) => (input.clone(), ask(dirs, &a, input).await),
-        Err(why) => (serde_json::Value::Null, HookVerdict::Pass { why }),
+        Err(why) => (serde_json::Value::Null, refused(&why)),
     };
     let answer = hook::answer(a.cli, &input, &verdict);
     if let Some(line) = &answer.stderr {
@@ -69,20 +71,41 @@ async fn ask(dirs: &Dirs, a: &HookArgs, input: serde_json::Value) -> HookVerdict
         },
         None => asked.await,
     };
+    verdict_of(a.cli, answered)
+}
+
+/// The verdict from what the instance answered. Only "no Redline to ask" passes (and "no
+/// workspace", which the instance itself answers as a pass); every other failure denies, and the
+/// terminal is told why either way.
+fn verdict_of(cli: hook::HookCli, answered: Result<serde_json::Value, Error>) -> HookVerdict {
     match answered {
-        Ok(v) => serde_json::from_value(v).unwrap_or_else(|e| HookVerdict::Pass {
-            why: format!("Redline answered something this hook cannot read ({e})"),
+        Ok(v) => serde_json::from_value(v).unwrap_or_else(|e| {
+            refused(&format!(
+                "Redline answered something this hook cannot read ({e})"
+            ))
         }),
         Err(Error::NotRunning) => HookVerdict::Pass {
             why: format!(
                 "Redline is not running, so this edit is not reviewed there; {}'s own approval \
                  runs",
-                a.cli.name()
+                cli.name()
             ),
         },
-        Err(e) => HookVerdict::Pass {
-            why: format!("{e}; {}'s own approval runs", a.cli.name()),
-        },
+        Err(e) => refused(&format!(
+            "the review in Redline ended without a decision ({e})"
+        )),
+    }
+}
+
+/// A deny for an edit this hook could not get decided: the model reads why, and so does the
+/// terminal.
+fn refused(why: &str) -> HookVerdict {
+    errln!("redline: {why}; the edit is denied");
+    HookVerdict::Deny {
+        reason: format!(
+            "Redline did not let this edit through: {why}, so nobody accepted it and it was not \
+             made. Ask the user before trying it again."
+        ),
     }
 }
 

@@ -799,9 +799,11 @@ fn copilot_edits_are_reviewed_and_answered_with_its_decision_and_modified_args()
     let list = until_reviews(&env, |l| l.len() == 1);
     env.ok(&["review", "accept", &id_of(&list, "b.txt").to_string()]);
     let answer = copilot_answer(&running.wait_with_output().unwrap());
+    // Accepted as proposed still carries the reviewed text: Copilot writes Redline's arguments.
     assert_eq!(
         answer,
-        json!({ "permissionDecision": "allow", "permissionDecisionReason": "Accepted in Redline" })
+        json!({ "permissionDecision": "allow", "permissionDecisionReason": "Accepted in Redline",
+            "modifiedArgs": { "path": "b.txt", "file_text": "new\n" } })
     );
 
     // Rejected with a reason: Copilot's deny, the reason word for word.
@@ -1236,4 +1238,81 @@ fn hooks_install_turn_review_adds_the_end_of_turn_hook_and_without_it_takes_it_o
     let out = env.run(&["hooks", "install", "qwen", "--turn-review"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not review Qwen Code's turns"));
+}
+
+/// Claude Code's Write of `a.txt` in the workspace, as its hook's input.
+fn claude_write(env: &Env) -> String {
+    tool_input(
+        &env.ws(),
+        "Write",
+        json!({ "file_path": env.ws().join("a.txt"), "content": "new\n" }),
+    )
+}
+
+/// What Claude Code reads from a hook that denied: its reason.
+fn claude_denied(out: &Output) -> String {
+    let answer = specific(out);
+    assert_eq!(answer["permissionDecision"], "deny", "{answer}");
+    answer["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn a_control_channel_that_drops_mid_review_is_a_deny_and_the_terminal_says_why() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    // A real socket where Redline's is, served by this user, that reads the hook's request and
+    // closes without answering: Redline stopping, or crashing, mid-review.
+    let runtime = env.root.join("run/redline");
+    std::fs::create_dir(&runtime).unwrap();
+    std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let listener = std::os::unix::net::UnixListener::bind(runtime.join("control.sock"))
+        .expect("the control socket's place");
+    let running = hook(&env, &["claude"], &claude_write(&env));
+    let (stream, _) = listener.accept().unwrap();
+    let mut line = String::new();
+    BufReader::new(&stream).read_line(&mut line).unwrap();
+    assert!(line.contains("\"claude\""), "{line}");
+    drop(stream);
+    let out = running.wait_with_output().unwrap();
+    let reason = claude_denied(&out);
+    assert!(
+        reason.contains("did not let this edit through")
+            && reason.contains("stopped before it answered"),
+        "{reason}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the edit is denied"), "{err}");
+
+    // An answer the hook cannot read is a no too.
+    let running = hook(&env, &["claude"], &claude_write(&env));
+    let (mut stream, _) = listener.accept().unwrap();
+    let mut line = String::new();
+    BufReader::new(&stream).read_line(&mut line).unwrap();
+    stream
+        .write_all(b"{\"ok\":{\"verdict\":\"maybe\"}}\n")
+        .unwrap();
+    let reason = claude_denied(&running.wait_with_output().unwrap());
+    assert!(reason.contains("cannot read"), "{reason}");
+}
+
+#[test]
+fn hook_input_that_is_not_json_is_a_deny_in_every_clis_words() {
+    let env = Env::new();
+    let out = hook(&env, &["claude"], "{ not json")
+        .wait_with_output()
+        .unwrap();
+    let reason = claude_denied(&out);
+    assert!(reason.contains("not JSON"), "{reason}");
+    // Kiro blocks with exit 2 and the reason on stderr.
+    let out = hook(&env, &["kiro"], "").wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not JSON"));
+    // opencode's plugin throws the reason as the tool's error.
+    let out = hook(&env, &["opencode"], "[").wait_with_output().unwrap();
+    let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(said["verdict"], "deny", "{said}");
 }

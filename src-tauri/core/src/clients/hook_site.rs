@@ -21,7 +21,8 @@ pub struct HookSite {
     pub timeout_secs: u64,
     /// The config gives the timeout in milliseconds (else seconds).
     pub timeout_in_ms: bool,
-    /// The CLI takes the user's edited text back from its hook; else its reviews are read-only.
+    /// The CLI takes the tool's input back from its hook: every accept, edited or not, is
+    /// answered with an input of Redline's own making; else its reviews are read-only.
     pub takes_edits: bool,
     /// What the user still does in the CLI before it runs a hook it finds in its config.
     pub trust: Option<&'static str>,

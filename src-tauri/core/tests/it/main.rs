@@ -20,6 +20,7 @@ mod copilot;
 mod doctor;
 mod editor;
 mod editor_state;
+mod hook_undecided;
 mod http_container;
 mod http_fuzz;
 mod http_guard;

@@ -15,13 +15,21 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
     edit_tool::read(&TOOLS, "Claude Code", input)
 }
 
-/// `verdict` as Claude Code's hook output. An accepted edit is allowed outright: the user has
-/// reviewed it, and Claude Code's own prompt would only ask again.
+/// `verdict` as Claude Code's hook output. An accepted edit is allowed outright (the user has
+/// reviewed it, and Claude Code's own prompt would only ask again), always with the tool input
+/// that writes exactly the reviewed text.
 pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
     let decide = |specific: Value| HookOutput {
         stdout: json!({ "hookSpecificOutput": specific }).to_string(),
         stderr: None,
         exit: 0,
+    };
+    let deny = |reason: &str| {
+        decide(json!({
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }))
     };
     match verdict {
         HookVerdict::Allow => decide(json!({
@@ -29,21 +37,29 @@ pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
             "permissionDecision": "allow",
             "permissionDecisionReason": "Accepted in Redline",
         })),
-        HookVerdict::AllowEdited { files } => match files.first() {
-            Some(file) => decide(json!({
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "allow",
-                "permissionDecisionReason": "Accepted in Redline, with the user's edits",
-                "updatedInput": edit_tool::accepted_input(&TOOLS, input, file),
-                "additionalContext": edit_tool::note(file),
-            })),
-            None => HookOutput::silent(None),
-        },
-        HookVerdict::Deny { reason } => decide(json!({
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        })),
+        HookVerdict::AllowEdited { files } => {
+            let Some(file) = files.first() else {
+                return deny("Redline's answer named no file: the edit was not made.");
+            };
+            match edit_tool::accepted_input(&TOOLS, input, file) {
+                Ok(args) => {
+                    let mut specific = json!({
+                        "hookEventName": "PreToolUse",
+                        "permissionDecision": "allow",
+                        "permissionDecisionReason": "Accepted in Redline",
+                        "updatedInput": args,
+                    });
+                    if let Some(note) = edit_tool::note(file) {
+                        specific["permissionDecisionReason"] =
+                            json!("Accepted in Redline, with the user's edits");
+                        specific["additionalContext"] = json!(note);
+                    }
+                    decide(specific)
+                }
+                Err(reason) => deny(&reason),
+            }
+        }
+        HookVerdict::Deny { reason } => deny(reason),
         HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
     }
 }

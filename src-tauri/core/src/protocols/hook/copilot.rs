@@ -72,39 +72,56 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
     })
 }
 
-/// `verdict` as Copilot CLI's hook output. An accepted edit is allowed outright: the user has
-/// reviewed it, and Copilot's own prompt would only ask again.
+/// `verdict` as Copilot CLI's hook output. An accepted edit is allowed outright (the user has
+/// reviewed it, and Copilot's own prompt would only ask again), always with the arguments that
+/// write exactly the reviewed text.
 pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
     let say = |v: Value| HookOutput {
         stdout: v.to_string(),
         stderr: None,
         exit: 0,
     };
+    let deny = |reason: &str| {
+        say(json!({
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }))
+    };
     match verdict {
         HookVerdict::Allow => say(json!({
             "permissionDecision": "allow",
             "permissionDecisionReason": "Accepted in Redline",
         })),
-        HookVerdict::AllowEdited { files } => match files.first() {
-            Some(file) => say(json!({
-                "permissionDecision": "allow",
-                "permissionDecisionReason": "Accepted in Redline, with the user's edits",
-                "modifiedArgs": accepted_args(input, file),
-                "additionalContext": super::edit_tool::note(file),
-            })),
-            None => HookOutput::silent(None),
-        },
-        HookVerdict::Deny { reason } => say(json!({
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        })),
+        HookVerdict::AllowEdited { files } => {
+            let Some(file) = files.first() else {
+                return deny("Redline's answer named no file: the edit was not made.");
+            };
+            match accepted_args(input, file) {
+                Ok(args) => {
+                    let mut out = json!({
+                        "permissionDecision": "allow",
+                        "permissionDecisionReason": "Accepted in Redline",
+                        "modifiedArgs": args,
+                    });
+                    if let Some(note) = super::edit_tool::note(file) {
+                        out["permissionDecisionReason"] =
+                            json!("Accepted in Redline, with the user's edits");
+                        out["additionalContext"] = json!(note);
+                    }
+                    say(out)
+                }
+                Err(reason) => deny(&reason),
+            }
+        }
+        HookVerdict::Deny { reason } => deny(reason),
         HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
     }
 }
 
 /// The arguments that write exactly what the user accepted, in the tool Copilot called: an edit
-/// becomes the whole old text for the whole new one (unique in the file), a create the new text.
-fn accepted_args(input: &Value, file: &Accepted) -> Value {
+/// becomes the whole old text for the whole new one (unique in the file, and in no file changed
+/// since the review), a create the new text.
+fn accepted_args(input: &Value, file: &Accepted) -> Result<Value, String> {
     let after = file.after.clone().unwrap_or_default();
     let mut args = match &input["toolArgs"] {
         Value::String(text) => serde_json::from_str(text).unwrap_or_else(|_| json!({})),
@@ -115,12 +132,13 @@ fn accepted_args(input: &Value, file: &Accepted) -> Value {
     }
     args["path"] = json!(file.path);
     if input["toolName"] == "edit" {
-        args["old_str"] = json!(file.before.clone().unwrap_or_default());
-        args["new_str"] = json!(after);
+        let (old, new) = super::edit_tool::whole_replace(file)?;
+        args["old_str"] = json!(old);
+        args["new_str"] = json!(new);
     } else {
         args["file_text"] = json!(after);
     }
-    args
+    Ok(args)
 }
 
 #[cfg(test)]

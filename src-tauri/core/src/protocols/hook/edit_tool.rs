@@ -68,27 +68,59 @@ pub fn read(tools: &Tools, cli: &str, input: &Value) -> Result<Edit, HookVerdict
 }
 
 /// The tool input that writes exactly what the user accepted, in the tool the CLI called: its
-/// other arguments kept, the text replaced (a replace becomes the whole old text for the whole
-/// new one, which is unique in the file).
-pub fn accepted_input(tools: &Tools, input: &Value, file: &Accepted) -> Value {
+/// other arguments kept, the text replaced. A replace becomes the whole reviewed original for
+/// the whole accepted text: found once in the file as it was reviewed, and in no file that has
+/// changed since. `Err`: why no input can write it (the edit is denied, never a near miss).
+pub fn accepted_input(tools: &Tools, input: &Value, file: &Accepted) -> Result<Value, String> {
     let mut args = input["tool_input"].clone();
+    if !args.is_object() {
+        return Err(format!(
+            "Redline could not be sure what this edit writes: the {} call has no arguments",
+            input["tool_name"]
+        ));
+    }
     let after = file.after.clone().unwrap_or_default();
     if input["tool_name"] == tools.replace {
-        args["old_string"] = json!(file.before.clone().unwrap_or_default());
-        args["new_string"] = json!(after);
+        let (old, new) = whole_replace(file)?;
+        args["old_string"] = json!(old);
+        args["new_string"] = json!(new);
         args[tools.all_flag] = json!(false);
     } else {
         args["content"] = json!(after);
     }
-    args
+    Ok(args)
 }
 
-/// What the model is told when the user changed its text.
-pub fn note(file: &Accepted) -> String {
-    format!(
-        "The user reviewed this edit of {} in Redline and changed it before it was written: the \
-         file now holds the user's text, not exactly what you proposed. Read it again before \
-         editing it further.",
-        file.path
-    )
+/// A replace of the whole reviewed text by the whole accepted one; `Err`: the reason to deny.
+pub fn whole_replace(file: &Accepted) -> Result<(String, String), String> {
+    let before = file.before.clone().unwrap_or_default();
+    let after = file.after.clone().unwrap_or_default();
+    if before.is_empty() {
+        // An empty old text means "create the file" to these tools, which fails on one there.
+        return Err(format!(
+            "Redline could not be sure what this edit writes: {} is empty, and an edit of an \
+             empty file cannot name the text it replaces. Write the whole file instead.",
+            file.path
+        ));
+    }
+    if before == after {
+        return Err(format!(
+            "The user reviewed this edit of {} in Redline and accepted a text that leaves the \
+             file as it was: nothing was written.",
+            file.path
+        ));
+    }
+    Ok((before, after))
+}
+
+/// What the model is told when the user changed its text; nothing when it did not.
+pub fn note(file: &Accepted) -> Option<String> {
+    file.edited.then(|| {
+        format!(
+            "The user reviewed this edit of {} in Redline and changed it before it was written: \
+             the file now holds the user's text, not exactly what you proposed. Read it again \
+             before editing it further.",
+            file.path
+        )
+    })
 }

@@ -15,27 +15,37 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
     edit_tool::read(&TOOLS, "Gemini CLI", input)
 }
 
-/// `verdict` as Gemini CLI's hook output. An accepted edit says nothing more: Gemini CLI's own
-/// confirmation follows its hooks, as its approval mode sets.
+/// `verdict` as Gemini CLI's hook output. An accepted edit always carries the tool input that
+/// writes exactly the reviewed text; Gemini CLI's own confirmation follows its hooks, as its
+/// approval mode sets.
 pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
     let say = |v: Value| HookOutput {
         stdout: v.to_string(),
         stderr: None,
         exit: 0,
     };
+    let deny = |reason: &str| say(json!({ "decision": "deny", "reason": reason }));
     match verdict {
         HookVerdict::Allow => HookOutput::silent(None),
-        HookVerdict::AllowEdited { files } => match files.first() {
-            Some(file) => say(json!({
-                "hookSpecificOutput": {
-                    "hookEventName": "BeforeTool",
-                    "tool_input": edit_tool::accepted_input(&TOOLS, input, file),
-                    "additionalContext": edit_tool::note(file),
-                },
-            })),
-            None => HookOutput::silent(None),
-        },
-        HookVerdict::Deny { reason } => say(json!({ "decision": "deny", "reason": reason })),
+        HookVerdict::AllowEdited { files } => {
+            let Some(file) = files.first() else {
+                return deny("Redline's answer named no file: the edit was not made.");
+            };
+            match edit_tool::accepted_input(&TOOLS, input, file) {
+                Ok(args) => {
+                    let mut specific = json!({
+                        "hookEventName": "BeforeTool",
+                        "tool_input": args,
+                    });
+                    if let Some(note) = edit_tool::note(file) {
+                        specific["additionalContext"] = json!(note);
+                    }
+                    say(json!({ "hookSpecificOutput": specific }))
+                }
+                Err(reason) => deny(&reason),
+            }
+        }
+        HookVerdict::Deny { reason } => deny(reason),
         HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
     }
 }

@@ -136,13 +136,14 @@ pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) ->
 
 /// The verdict on an edit whose every file the user accepted: as proposed, or with the user's
 /// text where the CLI can write exactly that.
+///
+/// Where a CLI's hook can replace the tool's input (Codex, Claude Code, Gemini CLI, Copilot CLI,
+/// opencode), every accept, edited or not, answers with an input of Redline's own making (for
+/// Codex a patch of its own, for the others the whole reviewed original for the whole accepted
+/// text): the CLI's own reading of the model's input (loose whitespace, line endings, quotes)
+/// never decides what is written.
 pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
-    // Codex applies its own reading of the model's patch unless answered with another: every
-    // accept gets Redline's own.
-    if cli == HookCli::Codex {
-        return codex::settle(files);
-    }
-    if files.iter().all(|f| !f.edited) {
+    if files.iter().all(|f| !f.edited) && !cli.site().takes_edits {
         return HookVerdict::Allow;
     }
     match cli {
@@ -163,3 +164,7 @@ pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
 pub fn rejected(path: &str) -> String {
     format!("The user rejected this edit of {path} in Redline, the review window.")
 }
+
+#[cfg(test)]
+#[path = "answers_tests.rs"]
+mod answers_tests;

@@ -92,8 +92,8 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
     })
 }
 
-/// `verdict` as the plugin's answer: allow (with the arguments to set on the tool's call and a
-/// note for the model), deny with the reason the model reads, or pass (opencode goes on as it
+/// `verdict` as the plugin's answer: allow (with the arguments to set on the tool's call, which
+/// every accept carries, and a note for the model when the user changed the text), deny with the reason the model reads, or pass (opencode goes on as it
 /// would, and the terminal is told why).
 pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
     let say = |v: Value| HookOutput {
@@ -105,7 +105,10 @@ pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
     match verdict {
         HookVerdict::Allow => say(json!({ "verdict": "allow" })),
         HookVerdict::AllowEdited { files } => match edited_args(input, files) {
-            Ok(args) => say(json!({ "verdict": "allow", "args": args, "note": note(files) })),
+            Ok(args) => match note(files) {
+                Some(note) => say(json!({ "verdict": "allow", "args": args, "note": note })),
+                None => say(json!({ "verdict": "allow", "args": args })),
+            },
             Err(reason) => deny(&reason),
         },
         HookVerdict::Deny { reason } => deny(reason),
@@ -173,19 +176,22 @@ fn whole_edit(path: &str, before: &str, after: &str) -> Result<Value, String> {
     Ok(json!({ "oldString": before, "newString": after, "replaceAll": false }))
 }
 
-/// What the model reads after the tool's own output: the file holds the user's text.
-fn note(files: &[Accepted]) -> String {
+/// What the model reads after the tool's own output: the file holds the user's text; nothing
+/// when the user changed nothing.
+fn note(files: &[Accepted]) -> Option<String> {
     let edited: Vec<&str> = files
         .iter()
         .filter(|f| f.edited)
         .map(|f| f.to.as_deref().unwrap_or(&f.path))
         .collect();
-    format!(
-        "The user reviewed this edit in Redline and changed it before it was written: {} now \
-         hold(s) the user's text, not exactly what you proposed. Read them again before editing \
-         them further.",
-        edited.join(", ")
-    )
+    (!edited.is_empty()).then(|| {
+        format!(
+            "The user reviewed this edit in Redline and changed it before it was written: {} \
+             now hold(s) the user's text, not exactly what you proposed. Read them again before \
+             editing them further.",
+            edited.join(", ")
+        )
+    })
 }
 
 #[cfg(test)]

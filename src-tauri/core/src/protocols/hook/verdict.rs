@@ -76,7 +76,8 @@ impl FileChange {
 pub enum HookVerdict {
     /// Accepted as proposed.
     Allow,
-    /// Accepted with the user's edits: every file of the edit, as accepted.
+    /// Accepted, to be written as the tool input Redline makes: every file of the edit, as
+    /// reviewed and accepted (`edited` says which the user changed).
     AllowEdited { files: Vec<Accepted> },
     /// Rejected, or refused by Redline: `reason` is what the model reads.
     Deny { reason: String },

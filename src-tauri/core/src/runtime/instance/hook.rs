@@ -135,8 +135,9 @@ impl Waiting {
     async fn decide(&mut self) -> HookVerdict {
         let mut accepted: Vec<Option<String>> = vec![None; self.planned.len()];
         while accepted.iter().any(Option::is_none) {
+            // Every sender gone: the reviews went without a word (Redline stopping).
             let Some((i, outcome, text, reason)) = self.decided.recv().await else {
-                break;
+                return undecided("Redline stopped before the user decided");
             };
             let Some(p) = self.planned.get(i) else {
                 continue;
@@ -149,17 +150,17 @@ impl Waiting {
                         reason: reason.unwrap_or_else(|| hook::rejected(shown)),
                     };
                 }
-                Outcome::Closed | Outcome::Dismissed => break,
+                // Fail closed: only the user's accept lets an edit through.
+                Outcome::Closed => {
+                    return undecided("its review was closed (replaced by another) undecided")
+                }
+                Outcome::Dismissed => {
+                    return undecided(
+                        "its review was withdrawn (its workspace was turned off, or Redline \
+                         stopped)",
+                    )
+                }
             }
-        }
-        if accepted.iter().any(Option::is_none) {
-            return HookVerdict::Pass {
-                why: format!(
-                    "the review ended without a decision (its workspace was turned off or \
-                     Redline stopped); {}'s own approval runs",
-                    self.cli.name()
-                ),
-            };
         }
         let files: Vec<Accepted> = self
             .planned
@@ -177,6 +178,16 @@ impl Waiting {
             })
             .collect();
         hook::settle(self.cli, files)
+    }
+}
+
+/// The verdict on an edit whose review ended without the user's decision: a no, with why.
+pub(crate) fn undecided(why: &str) -> HookVerdict {
+    HookVerdict::Deny {
+        reason: format!(
+            "Redline did not let this edit through: {why}, so nobody accepted it and it was not \
+             made. Ask the user before trying it again."
+        ),
     }
 }
 
