@@ -1,0 +1,1 @@
+//! json_text on real texts.
