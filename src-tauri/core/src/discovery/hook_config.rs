@@ -211,3 +211,7 @@ mod tests;
 #[cfg(all(test, unix))]
 #[path = "hook_config_hostile_tests.rs"]
 mod hostile_tests;
+
+#[cfg(all(test, unix))]
+#[path = "hook_config_corpus_tests.rs"]
+mod corpus_tests;
