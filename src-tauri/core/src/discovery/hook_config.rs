@@ -2,44 +2,12 @@
 //! and taken out again, never touching another hook.
 
 pub use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
-use super::hook_groups::{self, Op, Slot};
+use super::hook_groups::{self, fresh, slot, Op};
 use super::{hook_file, hook_plugin, hook_turn};
 use crate::clients::{Entries, HookSite, Layout};
 use crate::error::{Error, Result};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::path::Path;
-
-/// Where `site`'s pre-edit hook goes in its settings file.
-pub(super) fn slot(site: &HookSite, entries: Entries) -> Slot<'_> {
-    match entries {
-        Entries::Kiro => Slot {
-            site,
-            path: vec!["hooks"],
-            grouped: false,
-        },
-        Entries::Grouped | Entries::Flat => Slot {
-            site,
-            path: vec!["hooks", site.event],
-            grouped: entries == Entries::Grouped,
-        },
-    }
-}
-
-/// The root of a new file: the schema version these files must name (a file of the user's is
-/// never given one it did not have).
-pub(super) fn fresh(entries: Entries) -> Map<String, Value> {
-    let mut root = Map::new();
-    match entries {
-        Entries::Grouped => {}
-        Entries::Flat => {
-            root.insert("version".into(), json!(1));
-        }
-        Entries::Kiro => {
-            root.insert("version".into(), json!("v1"));
-        }
-    }
-    root
-}
 
 /// Makes `site`'s hook run `program`, leaving every other byte of the file as it is.
 pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInstalled> {

@@ -10,7 +10,7 @@
 use super::hook_entry::{ours, text, HookInstalled};
 use super::json_text::{self as jt, Into, List};
 use super::keep_file;
-use crate::clients::{HookSite, Reads};
+use crate::clients::{Entries, HookSite, Reads};
 use crate::error::{Error, Result};
 use jsonc_parser::ast::Value as Node;
 use serde_json::{json, Map, Value};
@@ -40,6 +40,38 @@ impl Slot<'_> {
                 .and_then(Value::as_array)
                 .is_some_and(|h| h.len() == 1 && ours(&h[0], self.site))
     }
+}
+
+/// Where `site`'s pre-edit hook goes in its settings file.
+pub(super) fn slot(site: &HookSite, entries: Entries) -> Slot<'_> {
+    match entries {
+        Entries::Kiro => Slot {
+            site,
+            path: vec!["hooks"],
+            grouped: false,
+        },
+        Entries::Grouped | Entries::Flat => Slot {
+            site,
+            path: vec!["hooks", site.event],
+            grouped: entries == Entries::Grouped,
+        },
+    }
+}
+
+/// The root of a new file: the schema version these files must name (a file of the user's is
+/// never given one it did not have).
+pub(super) fn fresh(entries: Entries) -> Map<String, Value> {
+    let mut root = Map::new();
+    match entries {
+        Entries::Grouped => {}
+        Entries::Flat => {
+            root.insert("version".into(), json!(1));
+        }
+        Entries::Kiro => {
+            root.insert("version".into(), json!("v1"));
+        }
+    }
+    root
 }
 
 /// Redline's group in `event`'s list: `matcher` (if any) and `entry` alone.

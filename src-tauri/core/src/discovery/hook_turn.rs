@@ -3,9 +3,8 @@
 //! `AfterAgent`): put in, found and taken out together with the pre-edit hook, in a group of
 //! Redline's own (no matcher: the event has none), every other byte of the file kept.
 
-use super::hook_config::{fresh, slot as pre_slot};
 use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
-use super::hook_groups::{self, entry, group, Op, Slot};
+use super::hook_groups::{self, entry, fresh, group, slot as pre_slot, Op, Slot};
 use crate::clients::{Entries, HookSite};
 use crate::error::{Error, Result};
 use serde_json::Value;
