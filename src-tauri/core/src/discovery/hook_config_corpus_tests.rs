@@ -175,3 +175,94 @@ fn install_then_uninstall_gives_back_every_file_byte_for_byte_with_its_mode_and_
     }
     assert!(tried > 200, "{tried}");
 }
+
+#[test]
+fn the_end_of_turn_review_goes_in_and_out_of_every_file_byte_for_byte() {
+    let program = Path::new(PROGRAM);
+    for site in [&CLAUDE_HOOK, &CODEX, &GEMINI_HOOK] {
+        let event = site.turn_event.unwrap();
+        for (text, readable) in texts(site) {
+            // The user's groups moved to the end-of-turn event, beside which Redline's goes.
+            let with_stop = text.replace(&format!("\"{}\"", site.event), &format!("\"{event}\""));
+            assert!(text == with_stop || with_stop.contains(event));
+            for text in [text, with_stop] {
+                let tmp = tempfile::tempdir().unwrap();
+                let file = tmp.path().join("settings.json");
+                std::fs::write(&file, &text).unwrap();
+                let what = format!("{} {text:?}", site.id);
+                // Two `Stop` keys: which one the CLI reads is not Redline's to guess.
+                let twice = text.matches(&format!("\"{event}\"")).count() > 1;
+                if !readable || twice {
+                    let err = install_for(site, &file, program, true).unwrap_err();
+                    assert!(!twice || err.to_string().contains("appears twice"), "{err}");
+                    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+                    continue;
+                }
+                assert_eq!(
+                    install_for(site, &file, program, true).unwrap(),
+                    HookInstalled::Added,
+                    "{what}"
+                );
+                let installed = std::fs::read_to_string(&file).unwrap();
+                let doc = lenient(&installed);
+                let stop = doc["hooks"][event].as_array().unwrap();
+                let before = lenient(&text);
+                let theirs = before["hooks"][event]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                assert_eq!(stop[..stop.len() - 1], theirs[..], "{what}\n{installed}");
+                assert_eq!(
+                    stop.last().unwrap(),
+                    &hook_groups::group(
+                        None,
+                        hook_groups::entry(site, &turn_command(site, program))
+                    ),
+                    "{what}"
+                );
+                let st = status(site, &file, program).unwrap();
+                assert!(st.current && st.turn_review, "{what}");
+                assert_eq!(
+                    install_for(site, &file, program, true).unwrap(),
+                    HookInstalled::Already
+                );
+                // Installed again without it: back to the pre-edit hook alone.
+                install_for(site, &file, program, false).unwrap();
+                assert_eq!(
+                    find(site, &file).unwrap().unwrap().command,
+                    command(site, program)
+                );
+                assert!(hook_turn::find(site, &file).unwrap().is_none(), "{what}");
+                assert!(uninstall(site, &file).unwrap());
+                assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{what}");
+                install_for(site, &file, program, true).unwrap();
+                assert!(uninstall(site, &file).unwrap());
+                assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn copilots_and_opencodes_files_of_redlines_own_come_and_go_leaving_the_folder_as_it_was() {
+    let program = Path::new(PROGRAM);
+    for site in [&crate::clients::COPILOT_HOOK, &crate::clients::OPENCODE] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("hooks");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("mine.json"), "{\"version\": 1, \"hooks\": {}}").unwrap();
+        let file = dir.join("redline.json");
+        assert_eq!(install(site, &file, program).unwrap(), HookInstalled::Added);
+        assert!(status(site, &file, program).unwrap().current, "{}", site.id);
+        assert!(uninstall(site, &file).unwrap());
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["mine.json"], "{}", site.id);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("mine.json")).unwrap(),
+            "{\"version\": 1, \"hooks\": {}}"
+        );
+    }
+}
