@@ -1315,4 +1315,56 @@ fn hook_input_that_is_not_json_is_a_deny_in_every_clis_words() {
     let out = hook(&env, &["opencode"], "[").wait_with_output().unwrap();
     let said: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(said["verdict"], "deny", "{said}");
+#[test]
+fn hooks_install_and_uninstall_give_back_a_commented_gemini_settings_file_byte_for_byte() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let file = env.root.join("home/.gemini/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let theirs = "// Gemini strips comments\r\n{\r\n  \"ui\": {\"theme\": \"GitHub\"}, /* mine */\r\n  \"n\": 99999999999999999999,\r\n  \"hooks\": {\r\n    \"BeforeTool\": [\r\n      {\"matcher\": \"run_shell_command|write_file\", \"hooks\": [\r\n        {\"type\": \"command\", \"command\": \"echo redline hook gemini\"}\r\n      ]}\r\n    ]\r\n  }\r\n}\r\n";
+    std::fs::write(&file, theirs).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let said = env.ok(&["hooks", "install", "gemini", "--turn-review"]);
+    assert!(said.contains("added to"), "{said}");
+    let installed = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        installed.starts_with("// Gemini strips comments\r\n{\r\n  \"ui\""),
+        "{installed}"
+    );
+    assert!(installed.contains("\"matcher\": \"run_shell_command|write_file\""));
+    let mode = || std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(), 0o640);
+    let status = env.json(&["hooks", "status", "--json"]);
+    let gemini = status
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["cli"] == "gemini")
+        .unwrap();
+    assert_eq!(
+        (&gemini["current"], &gemini["turnReview"]),
+        (&json!(true), &json!(true))
+    );
+    env.ok(&["hooks", "uninstall", "gemini"]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), theirs);
+    assert_eq!(mode(), 0o640);
+}
+
+#[test]
+fn hooks_install_refuses_a_claude_settings_file_claude_would_not_read_and_leaves_it() {
+    let env = Env::new();
+    let file = env.root.join("home/.claude/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    for text in [
+        "{\"a\": 1, // no comments in Claude's JSON\n}",
+        "\u{feff}{}",
+        "{\"hooks\": []}",
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let out = env.run(&["hooks", "install", "claude"]);
+        assert_eq!(out.status.code(), Some(2), "{text:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("nothing was changed"), "{err}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    }
 }

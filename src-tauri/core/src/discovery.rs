@@ -18,6 +18,8 @@ mod hook_file;
 mod hook_groups;
 mod hook_plugin;
 mod hook_turn;
+mod json_text;
+mod keep_file;
 
 /// What a workspace's server announces.
 pub struct Announcement<'a> {

@@ -6,7 +6,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::{Entries, HookSite, Layout};
+use super::hook_site::{Entries, HookSite, Layout, Reads};
 
 /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 const CONFIG_DIR: Location = Location {
@@ -63,6 +63,7 @@ pub const CLAUDE: Cli = Cli {
 
 /// Its `PreToolUse` hook, for users who review through it rather than the IDE connection.
 pub const CLAUDE_HOOK: HookSite = HookSite {
+    reads: Reads::JSON,
     id: "claude",
     name: "Claude Code",
     binary: "claude",

@@ -2,9 +2,10 @@
 //! `PreToolUse` hook (`../shared/specs/cli-hooks.md`).
 
 use super::cli::{Base, Location};
-use super::hook_site::{Entries, HookSite, Layout};
+use super::hook_site::{Entries, HookSite, Layout, Reads};
 
 pub const CODEX: HookSite = HookSite {
+    reads: Reads::JSON,
     id: "codex",
     name: "Codex CLI",
     binary: "codex",

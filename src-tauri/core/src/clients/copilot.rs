@@ -6,7 +6,7 @@ use super::cli::{
     Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, Location, Order, Transport,
 };
 use super::format::Format;
-use super::hook_site::{HookSite, Layout};
+use super::hook_site::{HookSite, Layout, Reads};
 
 /// `$COPILOT_HOME`, else `~/.copilot`.
 const HOME: Location = Location {
@@ -62,6 +62,7 @@ pub const COPILOT: Cli = Cli {
 /// of Redline's own in `$COPILOT_HOME/hooks/`, which Copilot CLI reads every `*.json` of. An
 /// `allow` skips Copilot's own prompt, and its `modifiedArgs` are the arguments the tool runs with.
 pub const COPILOT_HOOK: HookSite = HookSite {
+    reads: Reads::JSON,
     id: "copilot",
     name: "Copilot CLI",
     binary: "copilot",

@@ -3,9 +3,10 @@
 //! the real CLI (`../shared/specs/cli-hooks.md`, docs/hooks.md).
 
 use super::cli::{Base, Location};
-use super::hook_site::{Entries, HookSite, Layout};
+use super::hook_site::{Entries, HookSite, Layout, Reads};
 
 pub const CURSOR: HookSite = HookSite {
+    reads: Reads::JSON,
     id: "cursor",
     name: "Cursor CLI",
     binary: "cursor-agent",

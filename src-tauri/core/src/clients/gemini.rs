@@ -5,7 +5,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::{Entries, HookSite, Layout};
+use super::hook_site::{Entries, HookSite, Layout, Reads};
 
 /// `~/.gemini`: its user settings.
 const HOME: Location = Location {
@@ -66,6 +66,11 @@ pub const GEMINI: Cli = Cli {
 
 /// Its `BeforeTool` hook, for users who review through it rather than the IDE connection.
 pub const GEMINI_HOOK: HookSite = HookSite {
+    // `JSON.parse(stripJsonComments(text))`: comments, but no byte-order mark.
+    reads: Reads {
+        comments: true,
+        bom: false,
+    },
     id: "gemini",
     name: "Gemini CLI",
     binary: "gemini",

@@ -28,6 +28,8 @@ pub struct HookSite {
     pub trust: Option<&'static str>,
     /// How the config file lays its hooks out.
     pub layout: Layout,
+    /// How the CLI reads that file (what Redline may find in it and keep as it is).
+    pub reads: Reads,
     /// A hook that runs out of time lets the edit through (so `redline hook` must deny first).
     pub fails_open: bool,
 }
@@ -44,6 +46,24 @@ pub enum Layout {
     /// A plugin file of Redline's own, loaded into the CLI's own process, which awaits it
     /// without a timeout (opencode): `event` and `matcher` only say what the plugin hooks.
     Plugin,
+}
+
+/// How a CLI reads its JSON hook config: Redline edits only a file the CLI reads, and refuses
+/// (never rewrites) one it would not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reads {
+    /// Comments, blanked before `JSON.parse` (strip-json-comments: Gemini CLI, Qwen Code).
+    pub comments: bool,
+    /// A UTF-8 byte-order mark, dropped before parsing (Qwen Code's `stripUtf8Bom`).
+    pub bom: bool,
+}
+
+impl Reads {
+    /// Plain JSON (`JSON.parse`, serde_json): no comments, no byte-order mark.
+    pub const JSON: Reads = Reads {
+        comments: false,
+        bom: false,
+    };
 }
 
 /// How a JSON config lays out its hook entries.

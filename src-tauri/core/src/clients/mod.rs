@@ -26,7 +26,7 @@ pub use copilot::{COPILOT, COPILOT_HOOK};
 pub use cursor::CURSOR;
 pub use format::Format;
 pub use gemini::{GEMINI, GEMINI_HOOK};
-pub use hook_site::{Entries, HookSite, Layout};
+pub use hook_site::{Entries, HookSite, Layout, Reads};
 pub use kiro::KIRO;
 pub use opencode::OPENCODE;
 pub use qwen::{QWEN, QWEN_HOOK};

@@ -3,9 +3,10 @@
 //! (`../shared/specs/cli-hooks.md`).
 
 use super::cli::{Base, Location};
-use super::hook_site::{HookSite, Layout};
+use super::hook_site::{HookSite, Layout, Reads};
 
 pub const OPENCODE: HookSite = HookSite {
+    reads: Reads::JSON,
     id: "opencode",
     name: "opencode",
     binary: "opencode",

@@ -6,7 +6,7 @@ use super::cli::{
     Transport,
 };
 use super::format::Format;
-use super::hook_site::{Entries, HookSite, Layout};
+use super::hook_site::{Entries, HookSite, Layout, Reads};
 
 /// `$QWEN_HOME`, else `~/.qwen`.
 const HOME: Location = Location {
@@ -53,6 +53,11 @@ pub const QWEN: Cli = Cli {
 /// Its `PreToolUse` hook: it runs after Qwen Code's own approval and takes no changed input, so
 /// it can only deny (with the user's reason).
 pub const QWEN_HOOK: HookSite = HookSite {
+    // `JSON.parse(stripJsonComments(stripUtf8Bom(text)))`.
+    reads: Reads {
+        comments: true,
+        bom: true,
+    },
     id: "qwen",
     name: "Qwen Code",
     binary: "qwen",

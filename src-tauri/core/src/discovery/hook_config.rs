@@ -2,14 +2,14 @@
 //! and taken out again, never touching another hook.
 
 pub use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
-use super::hook_entry::{ours, read, write};
-use super::{hook_file, hook_groups, hook_plugin, hook_turn};
+use super::hook_groups::{self, fresh, slot, Op};
+use super::{hook_file, hook_plugin, hook_turn};
 use crate::clients::{Entries, HookSite, Layout};
 use crate::error::{Error, Result};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::path::Path;
 
-/// Makes `site`'s hook run `program`, leaving every other hook as it is.
+/// Makes `site`'s hook run `program`, leaving every other byte of the file as it is.
 pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInstalled> {
     let command = &command(site, program);
     let entries = match site.layout {
@@ -17,41 +17,19 @@ pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInsta
         Layout::OwnFile => return hook_file::install(site, file, command),
         Layout::Settings(entries) => entries,
     };
-    let mut doc = read(file)?;
-    let entry = entry(site, entries, command);
-    let done = match entries {
+    let member = match entries {
         Entries::Grouped => {
-            hook_groups::put(&mut doc, site, file, site.event, Some(site.matcher), entry)?
+            hook_groups::group(Some(site.matcher), hook_groups::entry(site, command))
         }
-        Entries::Flat | Entries::Kiro => {
-            let list = list(&mut doc, site, entries, file)?;
-            match list.iter().position(|h| ours(h, site)) {
-                Some(i) if list[i] == entry => HookInstalled::Already,
-                Some(i) => {
-                    list[i] = entry;
-                    HookInstalled::Replaced
-                }
-                None => {
-                    list.push(entry);
-                    HookInstalled::Added
-                }
-            }
-        }
+        _ => entry(site, entries, command),
     };
-    if done == HookInstalled::Already {
-        return Ok(done);
+    let ops = [Op::Put(slot(site, entries), member)];
+    let edited = hook_groups::edit(file, site.reads, &fresh(entries), &ops)?;
+    if !edited.changed {
+        return Ok(HookInstalled::Already);
     }
-    // The schema version these files must name; one the user's file names already stays.
-    let version = match entries {
-        Entries::Grouped => None,
-        Entries::Flat => Some(json!(1)),
-        Entries::Kiro => Some(json!("v1")),
-    };
-    if let (Some(v), Some(root)) = (version, doc.as_object_mut()) {
-        root.entry("version").or_insert(v);
-    }
-    write(file, &doc)?;
-    Ok(done)
+    hook_groups::save(file, &edited)?;
+    Ok(edited.outcomes[0])
 }
 
 /// `install`, with the end-of-turn review too (`--turn-review`: only for a CLI whose turns Redline
@@ -74,50 +52,37 @@ pub fn install_for(
     }
 }
 
-/// Takes Redline's hooks (pre-edit, and end-of-turn) out of `file`; a group or event left empty
-/// goes too, and a hooks file of Redline's own left empty is removed. False: it was not there.
+/// Takes Redline's hooks (pre-edit, and end-of-turn) out of `file`, and what Redline made for
+/// them alone; a hooks file of Redline's own left empty is removed. False: it was not there.
 pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
     let entries = match site.layout {
         Layout::Plugin => return hook_plugin::uninstall(site, file),
         Layout::OwnFile => return hook_file::uninstall(site, file),
         Layout::Settings(entries) => entries,
     };
-    let mut doc = read(file)?;
-    let turn_removed = match site.turn_event {
-        Some(event) => hook_groups::take(&mut doc, site, file, event)?,
-        None => false,
-    };
-    let removed = match entries {
-        Entries::Grouped => hook_groups::take(&mut doc, site, file, site.event)?,
-        Entries::Flat | Entries::Kiro => {
-            let list = list(&mut doc, site, entries, file)?;
-            let before = list.len();
-            list.retain(|h| !ours(h, site));
-            let removed = list.len() != before;
-            // Nothing in it but the schema version and an empty list: the file was Redline's alone.
-            let alone = |doc: &Value| {
-                doc.as_object()
-                    .is_some_and(|o| o.keys().all(|k| k == "version" || k == "hooks"))
-            };
-            match (removed && list.is_empty(), entries) {
-                (true, Entries::Kiro) if alone(&doc) => {
-                    std::fs::remove_file(file).map_err(|e| Error::io(file, e))?;
-                    return Ok(true);
-                }
-                (true, _) => {
-                    if let Some(events) = doc.get_mut("hooks").and_then(Value::as_object_mut) {
-                        events.remove(site.event);
-                    }
-                }
-                (false, _) => {}
-            }
-            removed
-        }
-    };
-    if !removed && !turn_removed {
+    let mut ops = vec![Op::Take(slot(site, entries))];
+    if let (Some(event), Entries::Grouped) = (site.turn_event, entries) {
+        ops.push(Op::Take(hook_turn::slot(site, event)));
+    }
+    let edited = hook_groups::edit(file, site.reads, &fresh(entries), &ops)?;
+    if !edited.changed {
         return Ok(false);
     }
-    write(file, &doc)?;
+    // Kiro's hooks file is Redline's own: left with nothing but its schema version, it goes.
+    let alone = serde_json::from_str::<Value>(&edited.body)
+        .ok()
+        .is_some_and(|doc| {
+            doc.as_object().is_some_and(|o| {
+                o.keys().all(|k| k == "version" || k == "hooks")
+                    && o.get("hooks")
+                        .is_none_or(|h| h.as_array().is_some_and(Vec::is_empty))
+            })
+        });
+    if entries == Entries::Kiro && alone {
+        std::fs::remove_file(file).map_err(|e| Error::io(file, e))?;
+        return Ok(true);
+    }
+    hook_groups::save(file, &edited)?;
     Ok(true)
 }
 
@@ -128,23 +93,12 @@ pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
         Layout::OwnFile => return hook_file::find(site, file),
         Layout::Settings(entries) => entries,
     };
-    let mut doc = read(file)?;
-    let hook = match entries {
-        Entries::Grouped => hook_groups::find(&doc, site, site.event),
-        Entries::Flat | Entries::Kiro => {
-            if doc.get("hooks").is_none() {
-                return Ok(None);
-            }
-            list(&mut doc, site, entries, file)?
-                .iter()
-                .find(|h| ours(h, site))
-        }
-    };
+    let hook = hook_groups::find(&slot(site, entries), file, site.reads)?;
     let at = match entries {
-        Entries::Kiro => hook.and_then(|h| h.get("action")),
-        Entries::Grouped | Entries::Flat => hook,
+        Entries::Kiro => hook.as_ref().and_then(|h| h.get("action")),
+        Entries::Grouped | Entries::Flat => hook.as_ref(),
     };
-    Ok(hook.map(|h| Found {
+    Ok(hook.as_ref().map(|h| Found {
         command: at
             .and_then(|a| a.get("command"))
             .and_then(Value::as_str)
@@ -154,7 +108,8 @@ pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
     }))
 }
 
-/// Redline's hook entry as `site`'s config writes one.
+/// Redline's hook entry as `site`'s config writes one (a flat list's; a group's is
+/// [`hook_groups::entry`]).
 fn entry(site: &HookSite, entries: Entries, command: &str) -> Value {
     let timeout = site.timeout_value();
     match entries {
@@ -217,40 +172,6 @@ pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<Ho
     })
 }
 
-/// The list Redline's entry goes in, made if missing: the event's entries (Cursor), or a Kiro
-/// hooks file's `hooks`.
-fn list<'a>(
-    doc: &'a mut Value,
-    site: &HookSite,
-    entries: Entries,
-    file: &Path,
-) -> Result<&'a mut Vec<Value>> {
-    let shape = |why: &str| Error::HookConfig {
-        path: file.to_owned(),
-        why: why.to_owned(),
-    };
-    let root = doc
-        .as_object_mut()
-        .ok_or_else(|| shape("it is not a JSON object"))?;
-    if entries == Entries::Kiro {
-        return root
-            .entry("hooks")
-            .or_insert_with(|| json!([]))
-            .as_array_mut()
-            .ok_or_else(|| shape("its `hooks` is not a list"));
-    }
-    let events = root
-        .entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()))
-        .as_object_mut()
-        .ok_or_else(|| shape("its `hooks` is not an object"))?;
-    events
-        .entry(site.event)
-        .or_insert_with(|| json!([]))
-        .as_array_mut()
-        .ok_or_else(|| shape(&format!("its `hooks.{}` is not a list", site.event)))
-}
-
 #[cfg(test)]
 #[path = "hook_config_tests.rs"]
 mod tests;
@@ -258,3 +179,7 @@ mod tests;
 #[cfg(all(test, unix))]
 #[path = "hook_config_hostile_tests.rs"]
 mod hostile_tests;
+
+#[cfg(all(test, unix))]
+#[path = "hook_config_corpus_tests.rs"]
+mod corpus_tests;

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::clients::CODEX;
+use crate::discovery::hook_entry::ours;
 
 fn others() -> Value {
     json!({
@@ -82,9 +83,11 @@ fn a_moved_binary_replaces_its_entry_and_uninstall_leaves_the_rest() {
     assert!(uninstall(&CODEX, &file).unwrap());
     assert!(!uninstall(&CODEX, &file).unwrap());
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    // The file was rewritten compact by hand since: the event list Redline made is not told
+    // from one of the user's, so it stays, empty.
     assert_eq!(
         doc,
-        json!({ "hooks": { "Stop": others()["hooks"]["Stop"] } })
+        json!({ "hooks": { "PreToolUse": [], "Stop": others()["hooks"]["Stop"] } })
     );
     assert_eq!(find(&CODEX, &file).unwrap(), None);
 }
@@ -188,7 +191,7 @@ fn cursors_hooks_json_gets_a_flat_entry_beside_the_users_and_loses_only_it() {
     assert_eq!(doc["hooks"]["preToolUse"].as_array().unwrap().len(), 1);
     assert!(uninstall(site, &fresh).unwrap());
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&fresh).unwrap()).unwrap();
-    assert_eq!(doc, json!({ "version": 1, "hooks": {} }));
+    assert_eq!(doc, json!({ "version": 1 }));
 }
 
 #[test]
@@ -381,4 +384,97 @@ fn the_end_of_turn_hook_goes_in_and_out_beside_anothers_and_an_empty_event_of_th
     assert!(uninstall(site, &file).unwrap());
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(doc, theirs);
+}
+
+// Issue 37, finding 5: each reproduction as it was filed.
+
+#[test]
+fn a_users_group_holding_redlines_entry_keeps_its_matcher_and_its_bash_guard() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("settings.json");
+    let site = &crate::clients::CLAUDE_HOOK;
+    let program = Path::new("/usr/bin/redline");
+    let theirs = json!({ "matcher": "Bash|Write|Edit", "hooks": [
+        { "type": "command", "command": "~/.claude/hooks/block-rm-rf.sh" },
+        { "type": "command", "command": command(site, program), "timeout": 3600 },
+    ] });
+    std::fs::write(
+        &file,
+        json!({ "hooks": { "PreToolUse": [theirs] } }).to_string(),
+    )
+    .unwrap();
+    install(site, &file, program).unwrap();
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let groups = doc["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(groups[0]["matcher"], "Bash|Write|Edit", "{doc}");
+    assert_eq!(
+        groups[0]["hooks"][0]["command"],
+        "~/.claude/hooks/block-rm-rf.sh"
+    );
+    // Redline's entry runs from a group of its own, on its own matcher.
+    assert_eq!(groups.len(), 2, "{doc}");
+    assert_eq!(groups[1]["matcher"], "Write|Edit");
+    assert_eq!(groups[1]["hooks"].as_array().unwrap().len(), 1);
+    assert!(uninstall(site, &file).unwrap());
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let groups = doc["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{doc}");
+    assert_eq!(groups[0]["matcher"], "Bash|Write|Edit");
+    assert_eq!(
+        groups[0]["hooks"][0]["command"],
+        "~/.claude/hooks/block-rm-rf.sh"
+    );
+}
+
+#[test]
+fn a_users_command_that_mentions_redline_hook_claude_is_the_users() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("settings.json");
+    let site = &crate::clients::CLAUDE_HOOK;
+    let program = Path::new("/usr/bin/redline");
+    for mine in [
+        "/usr/bin/redline hook claude && ./after.sh",
+        "echo redline hook claude >> ~/hooks.log",
+        "redline hook claude --verbose",
+    ] {
+        let text = json!({ "hooks": { "PreToolUse": [
+            { "matcher": "Write|Edit", "hooks": [{ "type": "command", "command": mine }] },
+        ] } })
+        .to_string();
+        std::fs::write(&file, &text).unwrap();
+        assert_eq!(find(site, &file).unwrap(), None, "{mine}");
+        assert!(!uninstall(site, &file).unwrap(), "{mine}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+        install(site, &file, program).unwrap();
+        assert!(std::fs::read_to_string(&file).unwrap().contains(mine));
+        assert!(uninstall(site, &file).unwrap());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{mine}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn numbers_a_duplicate_key_and_the_files_mode_survive_install_and_uninstall() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("settings.json");
+    let site = &crate::clients::CLAUDE_HOOK;
+    let text = "{\n  \"big\": 99999999999999999999,\n  \"hundred\": 1e2,\n  \"env\": \"a\",\n  \"env\": \"b\"\n}\n";
+    std::fs::write(&file, text).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    install(site, &file, Path::new("/usr/bin/redline")).unwrap();
+    let installed = std::fs::read_to_string(&file).unwrap();
+    for kept in [
+        "99999999999999999999",
+        "\"hundred\": 1e2",
+        "\"env\": \"a\"",
+        "\"env\": \"b\"",
+    ] {
+        assert!(installed.contains(kept), "{kept} in {installed}");
+    }
+    let mode = |f: &Path| std::fs::metadata(f).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&file), 0o644);
+    assert!(uninstall(site, &file).unwrap());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    assert_eq!(mode(&file), 0o644);
 }

@@ -25,29 +25,80 @@ pub enum HookInstalled {
     Replaced,
 }
 
-/// Whether a hook entry is Redline's for this CLI: a command running `redline hook ID`
-/// (the program's path may be quoted, and hold spaces) in any of the keys a CLI runs.
+/// Whether a hook entry is Redline's for this CLI: `type: "command"` (where the CLI has one)
+/// and a command that is exactly one Redline writes (see [`runs_redline`]), in any of the keys
+/// a CLI runs. A command that merely mentions `redline hook ID` is the user's.
 pub(super) fn ours(hook: &Value, site: &HookSite) -> bool {
     let at = match site.layout {
         Layout::Settings(Entries::Kiro) => hook.get("action"),
         _ => Some(hook),
     };
+    let Some(at) = at else { return false };
+    if at.get("type").is_some_and(|t| t != "command") {
+        return false;
+    }
     ["command", "bash", "powershell"]
         .iter()
-        .filter_map(|k| at?.get(*k).and_then(Value::as_str))
+        .filter_map(|k| at.get(*k).and_then(Value::as_str))
         .any(|command| runs_redline(command, site))
 }
 
-fn runs_redline(command: &str, site: &HookSite) -> bool {
-    let words: Vec<&str> = command.split_whitespace().collect();
-    // Either separator: a config may be shared between Windows and a Unix machine.
-    let redline = |word: &str| {
-        let name = word.trim_matches(['\'', '"']).rsplit(['/', '\\']).next();
-        matches!(name, Some("redline" | "redline.exe"))
+/// Whether `command` is, whole, one of the command lines Redline writes for `site` (for any
+/// `redline` path, so that one of a moved binary is found and replaced): the program, bare or
+/// quoted as [`quote`] quotes it, named `redline` or `redline.exe`, then `hook ID`, then only
+/// the flags Redline adds.
+pub(super) fn runs_redline(command: &str, site: &HookSite) -> bool {
+    let command = command.strip_prefix("& ").unwrap_or(command);
+    let Some((program, rest)) = program(command) else {
+        return false;
     };
-    words
-        .windows(3)
-        .any(|w| redline(w[0]) && w[1] == "hook" && w[2] == site.id)
+    let name = program.rsplit(['/', '\\']).next();
+    if !matches!(name, Some("redline" | "redline.exe")) {
+        return false;
+    }
+    let Some(rest) = rest.strip_prefix(&format!(" hook {}", site.id)) else {
+        return false;
+    };
+    if rest == " --turn-review" {
+        return true;
+    }
+    let rest = rest.strip_suffix(" --record-turn").unwrap_or(rest);
+    match rest.strip_prefix(" --deny-after ") {
+        Some(secs) => !secs.is_empty() && secs.bytes().all(|b| b.is_ascii_digit()),
+        None => rest.is_empty(),
+    }
+}
+
+/// The program at the start of a command line, unquoted, and what follows it.
+fn program(command: &str) -> Option<(String, &str)> {
+    if let Some(quoted) = command.strip_prefix('"') {
+        let end = quoted.find('"')?;
+        return Some((quoted[..end].to_owned(), &quoted[end + 1..]));
+    }
+    if command.starts_with('\'') {
+        // POSIX single quotes, a quote inside written `'\''`.
+        let mut out = String::new();
+        let mut rest = command;
+        while let Some(inner) = rest.strip_prefix('\'') {
+            let end = inner.find('\'')?;
+            out.push_str(&inner[..end]);
+            rest = &inner[end + 1..];
+            match rest.strip_prefix("\\'") {
+                Some(more) if more.starts_with('\'') => {
+                    out.push('\'');
+                    rest = more;
+                }
+                _ => break,
+            }
+        }
+        return Some((out, rest));
+    }
+    let end = command.find(' ').unwrap_or(command.len());
+    let bare = &command[..end];
+    let plain = bare
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"/\\._-+:@".contains(&b));
+    plain.then(|| (bare.to_owned(), &command[end..]))
 }
 
 /// A CLI's config is a few KiB; a larger one is not read whole.
@@ -128,13 +179,17 @@ pub fn turn_command(site: &HookSite, program: &Path) -> String {
     format!("{} hook {} --turn-review", quote(program), site.id)
 }
 
-pub(super) fn write(file: &Path, doc: &Value) -> Result<()> {
-    let mut text = serde_json::to_string_pretty(doc).map_err(|e| Error::HookConfig {
-        path: file.to_owned(),
-        why: e.to_string(),
-    })?;
-    text.push('\n');
-    crate::platform::private_file::write(&through(file)?, text.as_bytes())
+/// The file's text, `None` when it does not exist; refused when it is not UTF-8.
+pub(super) fn text(file: &Path) -> Result<Option<String>> {
+    let Some(bytes) = bytes(file)? else {
+        return Ok(None);
+    };
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| Error::HookConfig {
+            path: file.to_owned(),
+            why: "it is not UTF-8 text".into(),
+        })
 }
 
 /// Where a write to `file` goes: what a link points to, so that a settings file linked from

@@ -1,15 +1,23 @@
 //! The end-of-turn hook (`--turn-review`) beside the pre-edit one, for a CLI whose settings file
 //! holds groups of hooks per event (Codex CLI's `Stop`, Claude Code's `Stop`, Gemini CLI's
-//! `AfterAgent`): put in, found and taken out together with the pre-edit hook.
+//! `AfterAgent`): put in, found and taken out together with the pre-edit hook, in a group of
+//! Redline's own (no matcher: the event has none), every other byte of the file kept.
 
-use super::hook_entry::{
-    command, command_recording, read, turn_command, write, Found, HookInstalled,
-};
-use super::hook_groups::{entry, put, take};
-use crate::clients::HookSite;
+use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
+use super::hook_groups::{self, entry, fresh, group, slot as pre_slot, Op, Slot};
+use crate::clients::{Entries, HookSite};
 use crate::error::{Error, Result};
 use serde_json::Value;
 use std::path::Path;
+
+/// Where Redline's end-of-turn group goes.
+pub(super) fn slot<'s>(site: &'s HookSite, event: &'s str) -> Slot<'s> {
+    Slot {
+        site,
+        path: vec!["hooks", event],
+        grouped: true,
+    }
+}
 
 /// Redline's pre-edit hook (recording the turn's files when `turn_review`) and its end-of-turn
 /// hook (or, without `turn_review`, none: one installed before is taken out), in one write.
@@ -25,40 +33,30 @@ pub fn install(
             why: format!("Redline does not review {}'s turns yet", site.name),
         });
     };
-    let mut doc = read(file)?;
     let pre = match turn_review {
         true => command_recording(site, program),
         false => command(site, program),
     };
-    let edit = put(
-        &mut doc,
-        site,
-        file,
-        site.event,
-        Some(site.matcher),
-        entry(site, &pre),
-    )?;
-    let turned = match turn_review {
-        true => put(
-            &mut doc,
-            site,
-            file,
-            event,
-            None,
-            entry(site, &turn_command(site, program)),
-        )?,
-        false => match take(&mut doc, site, file, event)? {
-            true => HookInstalled::Replaced,
-            false => HookInstalled::Already,
-        },
+    let pre = Op::Put(
+        pre_slot(site, Entries::Grouped),
+        group(Some(site.matcher), entry(site, &pre)),
+    );
+    let turn = match turn_review {
+        true => Op::Put(
+            slot(site, event),
+            group(None, entry(site, &turn_command(site, program))),
+        ),
+        false => Op::Take(slot(site, event)),
     };
-    let done = match (edit, turned) {
-        (HookInstalled::Already, HookInstalled::Already) => return Ok(HookInstalled::Already),
-        (HookInstalled::Added, _) => HookInstalled::Added,
+    let edited = hook_groups::edit(file, site.reads, &fresh(Entries::Grouped), &[pre, turn])?;
+    if !edited.changed {
+        return Ok(HookInstalled::Already);
+    }
+    hook_groups::save(file, &edited)?;
+    Ok(match edited.outcomes[0] {
+        HookInstalled::Added => HookInstalled::Added,
         _ => HookInstalled::Replaced,
-    };
-    write(file, &doc)?;
-    Ok(done)
+    })
 }
 
 /// Redline's end-of-turn hook in `file`, if the CLI has one and it is there.
@@ -66,8 +64,8 @@ pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
     let Some(event) = site.turn_event else {
         return Ok(None);
     };
-    let doc = read(file)?;
-    Ok(super::hook_groups::find(&doc, site, event).map(|h| Found {
+    let found = hook_groups::find(&slot(site, event), file, site.reads)?;
+    Ok(found.map(|h| Found {
         command: h["command"].as_str().unwrap_or_default().to_owned(),
         timeout: h.get("timeout").and_then(Value::as_u64),
     }))
