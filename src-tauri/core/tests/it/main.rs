@@ -15,6 +15,8 @@ mod codex_router;
 mod codex_wire;
 #[cfg(unix)]
 mod copilot;
+#[cfg(unix)]
+mod discovery_dirs;
 mod doctor;
 mod editor;
 mod editor_state;
