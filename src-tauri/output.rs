@@ -132,6 +132,9 @@ pub(crate) fn print_status(s: &Status) {
         for f in &w.discovery_failures {
             outln!("  NOT WRITTEN     {f}");
         }
+        for f in &w.discovery_gone {
+            outln!("  GONE            {f}");
+        }
         for c in &w.clients {
             match &c.process {
                 Some(p) => outln!(

@@ -8,6 +8,7 @@ use crate::platform::process::ProcessTable;
 use crate::platform::token::Token;
 use crate::workspace::container::ContainerDirs;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use crate::clients::format::{IDE_DISPLAY_NAME, IDE_NAME};
@@ -60,6 +61,57 @@ impl Announcement<'_> {
 pub struct Written {
     pub files: Vec<PathBuf>,
     pub failures: Vec<(PathBuf, String)>,
+    /// What each file was just after it was written: the file at that path later is the one
+    /// Redline wrote only while it still is this.
+    ids: BTreeMap<PathBuf, FileId>,
+}
+
+/// A file's identity: its device and inode (on Windows, only that it exists).
+type FileId = (u64, u64);
+
+fn file_id(path: &Path) -> Option<FileId> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        Some((0, 0))
+    }
+}
+
+impl Written {
+    /// Adds what another write did.
+    pub fn extend(&mut self, other: Written) {
+        self.files.extend(other.files);
+        self.failures.extend(other.failures);
+        self.ids.extend(other.ids);
+    }
+
+    /// The files still there as Redline wrote them, and why each of the others is not listed
+    /// (removed, or replaced by another file).
+    pub fn present(&self) -> (Vec<PathBuf>, Vec<(PathBuf, String)>) {
+        let (mut here, mut gone) = (Vec::new(), Vec::new());
+        for f in &self.files {
+            match (file_id(f), self.ids.get(f)) {
+                (Some(now), Some(then)) if now == *then => here.push(f.clone()),
+                (None, _) => gone.push((f.clone(), "removed since Redline wrote it".into())),
+                _ => gone.push((
+                    f.clone(),
+                    "replaced by another file since Redline wrote it".into(),
+                )),
+            }
+        }
+        (here, gone)
+    }
+
+    /// Removes the files still there as Redline wrote them; another's file in their place stays.
+    pub fn remove(&self) {
+        remove(&self.present().0);
+    }
 }
 
 /// The file announcing a server on `port` to `cli`, in the directory `dirs` resolves for it.
@@ -222,13 +274,21 @@ fn folder_tag(folder: &Path) -> String {
 fn write_all(files: Vec<(PathBuf, Value)>) -> Written {
     let mut written = Written::default();
     for (path, body) in files {
-        if let Some(why) = path.parent().and_then(private_file::unsafe_dir) {
+        // The folder and every one above it: another user able to move it away could put
+        // their own in its place, holding a file that names their port.
+        #[cfg(unix)]
+        if let Some(Err(why)) = path.parent().map(crate::platform::safe_dir::prepare) {
             tracing::warn!("discovery file not written: {why}");
-            written.failures.push((path, why));
+            written.failures.push((path, why.to_string()));
             continue;
         }
         match private_file::write(&path, body.to_string().as_bytes()) {
-            Ok(()) => written.files.push(path),
+            Ok(()) => {
+                if let Some(id) = file_id(&path) {
+                    written.ids.insert(path.clone(), id);
+                }
+                written.files.push(path)
+            }
             Err(e) => {
                 tracing::warn!("could not write discovery file: {e}");
                 written.failures.push((path, e.to_string()));

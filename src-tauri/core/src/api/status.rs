@@ -121,6 +121,10 @@ pub struct WorkspaceStatus {
     pub token_store: String,
     pub discovery_files: Vec<PathBuf>,
     pub discovery_failures: Vec<String>,
+    /// Files Redline wrote that are no longer there as written (removed, or another file in
+    /// their place), each with why: never listed in `discovery_files`.
+    #[serde(default)]
+    pub discovery_gone: Vec<String>,
     pub clients: Vec<ClientStatus>,
     pub pending_reviews: usize,
     /// `None`: containers are off for this workspace.

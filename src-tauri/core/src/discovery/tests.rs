@@ -302,7 +302,7 @@ fn no_token_goes_into_a_directory_others_can_touch() {
         let c = std::ffi::CString::new(l.gemini.to_str().unwrap()).unwrap();
         assert_eq!(unsafe { libc::chown(c.as_ptr(), 65534, 65534) }, 0);
         let w = write(&d, &a);
-        assert!(w.failures[0].1.contains("owned by another user"), "{w:?}");
+        assert!(w.failures[0].1.contains("belongs to another user"), "{w:?}");
         assert!(!file(&d, &clients::GEMINI, 1, 2).exists());
     }
 }

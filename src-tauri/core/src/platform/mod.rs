@@ -1,6 +1,6 @@
 //! What Redline needs from the OS, injected where tests need another: clock, process table and
 //! the process behind a connection (with the npm package it runs), keyring and tokens, signals,
-//! private files, small files a peer planted, children run to a deadline, directories and whose
+//! private files and the folders that may hold them, small files a peer planted, children run to a deadline, directories and whose
 //! the runtime dir is, opening a file beneath a root, and writing files in a folder opened
 //! beneath one; on Windows, users as SIDs and named pipes only this user may open.
 
@@ -23,6 +23,8 @@ pub(crate) mod private_pipe;
 pub mod process;
 #[cfg(unix)]
 pub mod runtime_dir;
+#[cfg(unix)]
+pub(crate) mod safe_dir;
 #[cfg(windows)]
 pub(crate) mod sid;
 pub(crate) mod small_file;

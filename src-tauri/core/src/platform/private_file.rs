@@ -13,37 +13,6 @@ pub fn ensure_dir(dir: &Path) -> Result<()> {
     builder.create(dir).map_err(|e| Error::io(dir, e))
 }
 
-/// Why nothing private (a token, a socket, an editor's launch) may go into the existing directory
-/// `dir`: another user owns it, or group or others may write to it (and so swap or read what is
-/// put there). `None` if it is safe or does not exist yet (then it is created 0700).
-pub fn unsafe_dir(dir: &Path) -> Option<String> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let meta = std::fs::metadata(dir).ok()?;
-        if meta.uid() != crate::platform::own_user::own_uid() {
-            return Some(format!(
-                "{} is owned by another user (uid {}); nothing private is written there",
-                dir.display(),
-                meta.uid()
-            ));
-        }
-        if meta.mode() & 0o022 != 0 {
-            return Some(format!(
-                "{} is writable by group or others (mode {:o}); nothing private is written there",
-                dir.display(),
-                meta.mode() & 0o7777
-            ));
-        }
-        None
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = dir;
-        None
-    }
-}
-
 /// Writes `bytes` to `path` so that no reader ever sees a partial file or wider permissions:
 /// a 0600 temp file in the same directory, synced, then renamed over the target.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {

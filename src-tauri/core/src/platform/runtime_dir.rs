@@ -28,6 +28,29 @@ fn problem(meta: &Metadata, own: u32) -> Option<DirProblem> {
     }
 }
 
+/// Every folder above `dir` is the user's or root's and closed to others (a sticky `/tmp`
+/// aside): otherwise another user could move the runtime dir away and put theirs in its place.
+fn check_above(dir: &Path) -> Result<()> {
+    use crate::platform::safe_dir::Problem;
+    let Err(e) = crate::platform::safe_dir::check_above(dir) else {
+        return Ok(());
+    };
+    let problem = match e.problem {
+        Problem::OtherOwner { uid } | Problem::OtherUsersLink { uid } => {
+            DirProblem::OtherOwner { uid }
+        }
+        Problem::Writable { mode } => DirProblem::WritableAbove { mode },
+        Problem::NotDirectory => DirProblem::NotDirectory,
+        Problem::TooManyLinks | Problem::Unreadable { .. } => {
+            return Err(Error::io(&e.at, std::io::Error::other(e.to_string())))
+        }
+    };
+    Err(Error::RuntimeDir {
+        path: e.at,
+        problem,
+    })
+}
+
 fn refuse(dir: &Path, problem: DirProblem) -> Error {
     Error::RuntimeDir {
         path: dir.to_path_buf(),
@@ -40,7 +63,7 @@ fn refuse(dir: &Path, problem: DirProblem) -> Error {
 pub fn check(dir: &Path) -> Result<()> {
     match std::fs::symlink_metadata(dir) {
         Ok(meta) => match problem(&meta, own_uid()) {
-            None => Ok(()),
+            None => check_above(dir),
             Some(p) => Err(refuse(dir, p)),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Error::NotRunning),
@@ -53,8 +76,10 @@ pub fn check(dir: &Path) -> Result<()> {
 /// is refused and left exactly as it is.
 pub fn prepare(dir: &Path) -> Result<()> {
     if let Some(parent) = dir.parent() {
+        check_above(dir)?;
         crate::platform::private_file::ensure_dir(parent)?;
     }
+    check_above(dir)?;
     // mkdir either creates it (then it is ours) or fails: an existing one is never taken as is.
     match std::fs::DirBuilder::new().mode(0o700).create(dir) {
         Ok(()) => {}
@@ -202,6 +227,34 @@ pub(crate) mod tests {
         std::fs::write(&file, b"").unwrap();
         assert_eq!(refused(check(&file)).1, DirProblem::NotDirectory);
         assert_eq!(refused(prepare(&file)).1, DirProblem::NotDirectory);
+    }
+
+    /// `$TMPDIR` itself another user's (or open to all and not sticky): the runtime dir in it,
+    /// ours as it may be, could be moved away and replaced. Refused, naming the folder above.
+    #[test]
+    fn a_folder_above_that_another_user_can_write_to_is_refused() {
+        let Some(other) = other_user() else { return };
+        let tmp = tempfile::tempdir().unwrap();
+        let above = tmp.path().join("tmp");
+        std::fs::create_dir(&above).unwrap();
+        std::fs::set_permissions(&above, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let dir = above.join("redline-0");
+        let (path, problem) = refused(prepare(&dir));
+        assert_eq!(
+            (path, problem),
+            (above.clone(), DirProblem::WritableAbove { mode: 0o777 })
+        );
+        assert!(!dir.exists(), "made in a folder others can write to");
+        std::fs::set_permissions(&above, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        prepare(&dir).unwrap();
+        check(&dir).unwrap();
+        std::os::unix::fs::chown(&above, Some(other), None).unwrap();
+        let (path, problem) = refused(check(&dir));
+        assert_eq!(
+            (path, problem),
+            (above.clone(), DirProblem::OtherOwner { uid: other })
+        );
+        assert_eq!(refused(prepare(&dir)).0, above);
     }
 
     /// The squatted `/tmp/redline-<uid>`: another user made it first, open to all.

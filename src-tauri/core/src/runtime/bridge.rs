@@ -106,8 +106,7 @@ impl Bridge {
                     at_ms: 0,
                 },
             );
-            written.files.extend(w.files);
-            written.failures.extend(w.failures);
+            written.extend(w);
         }
         let gone: Vec<PathBuf> = self
             .written
@@ -127,7 +126,7 @@ impl Bridge {
     }
 
     pub fn remove_files(&self) {
-        discovery::remove(&self.written.files);
+        self.written.remove();
     }
 
     pub fn status(&self, paths: Vec<String>) -> ContainerStatus {
@@ -136,11 +135,14 @@ impl Bridge {
             port: self.port,
             ws_port: self.ws_port,
             paths,
-            discovery_files: self.written.files.clone(),
+            discovery_files: self.written.present().0,
             error: self.error.clone().or_else(|| {
+                let gone = self.written.present().1;
                 self.written
                     .failures
-                    .first()
+                    .iter()
+                    .chain(&gone)
+                    .next()
                     .map(|(p, e)| format!("{}: {e}", p.display()))
             }),
         }

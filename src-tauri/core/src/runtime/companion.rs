@@ -252,7 +252,7 @@ impl Companion {
         for server in &self.servers {
             server.rotated();
         }
-        discovery::remove(&self.written.files);
+        self.written.remove();
         self.written = self.with_announcement(|a| discovery::write(dirs, a));
         self.announce_to_containers(dirs);
     }
@@ -271,7 +271,7 @@ impl Companion {
     /// to close. What is left, waiting for peers to go, is the returned `Stopping`'s, so a
     /// caller holding a lock can release it first.
     pub fn halt(self) -> Stopping {
-        discovery::remove(&self.written.files);
+        self.written.remove();
         discovery::remove(&self.folder_locks.values().cloned().collect::<Vec<_>>());
         if let Some(bridge) = &self.containers {
             bridge.remove_files();
@@ -290,6 +290,7 @@ impl Companion {
 
     pub fn status(&self, token_store: &str) -> WorkspaceStatus {
         let ws = self.service.workspace.id();
+        let (here, gone) = self.written.present();
         let mut status = WorkspaceStatus {
             path: ws.to_owned(),
             enabled: true,
@@ -298,16 +299,23 @@ impl Companion {
             ws_port: None,
             amp_port: None,
             token_store: token_store.to_owned(),
-            discovery_files: self
-                .written
-                .files
-                .iter()
-                .chain(self.folder_locks.values())
-                .cloned()
+            // Listed only while there as written: a file removed or replaced since is said so.
+            discovery_files: here
+                .into_iter()
+                .chain(
+                    self.folder_locks
+                        .values()
+                        .filter(|l| l.symlink_metadata().is_ok())
+                        .cloned(),
+                )
                 .collect(),
             discovery_failures: self
                 .written
                 .failures
+                .iter()
+                .map(|(p, e)| format!("{}: {e}", p.display()))
+                .collect(),
+            discovery_gone: gone
                 .iter()
                 .map(|(p, e)| format!("{}: {e}", p.display()))
                 .collect(),

@@ -212,6 +212,9 @@ pub fn tray(
         for failure in &w.discovery_failures {
             items.push(Item::Note(format!("⚠ Not written: {failure}")));
         }
+        for gone in &w.discovery_gone {
+            items.push(Item::Note(format!("⚠ Gone: {gone}")));
+        }
     }
     items.push(Item::Separator);
     items.extend(footer(autostart));

@@ -212,6 +212,33 @@ async fn a_folder_others_can_write_to_or_another_users_folder_is_never_used() {
     instance.shutdown().await;
 }
 
+/// `$TMPDIR` open to all and not sticky: anyone could move `codex-ipc` away, socket and all,
+/// and put theirs in its place. Never used, and `status` says which folder and why.
+#[tokio::test]
+async fn a_temp_folder_above_that_others_can_write_to_is_never_used() {
+    let (_tmp, root) = fresh_root();
+    let tmp = dirs_in(&root).tmp;
+    let path = codex_socket(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let instance = instance_in(&root).await;
+    assert!(
+        !path.exists(),
+        "a socket was made under a folder open to all"
+    );
+    assert!(!path.parent().unwrap().exists());
+    let codex = instance.status().await.codex_ide.unwrap();
+    let why = codex.why.unwrap_or_default();
+    assert!(
+        why.contains(&format!(
+            "is in {}, which is writable by group or others (mode 777)",
+            tmp.display()
+        )),
+        "{why}"
+    );
+    instance.shutdown().await;
+}
+
 /// Codex takes a folder of the user's that others can only read (0755), so Redline does too; the
 /// socket itself stays the user's alone.
 #[tokio::test]

@@ -22,7 +22,7 @@ impl ProcessTable for Alive {
 }
 
 /// A fake npm install of a CLI: `bin/<cmd>` linked to the package's script.
-fn install(root: &Path, cmd: &str, package: &str, version: &str) {
+pub(crate) fn install(root: &Path, cmd: &str, package: &str, version: &str) {
     let pkg = root.join("lib/node_modules").join(package);
     std::fs::create_dir_all(pkg.join("dist")).unwrap();
     std::fs::write(
@@ -47,7 +47,7 @@ fn install_all(root: &Path) {
     install(root, "amp", "@sourcegraph/amp", "0.0.1790142911-g7618fb");
 }
 
-fn enable_ide_mode(root: &Path) {
+pub(crate) fn enable_ide_mode(root: &Path) {
     let home = root.join("home");
     for dir in [".gemini", ".qwen"] {
         std::fs::create_dir_all(home.join(dir)).unwrap();

@@ -17,6 +17,8 @@ mod codex_router;
 mod codex_wire;
 #[cfg(unix)]
 mod copilot;
+#[cfg(unix)]
+mod discovery_dirs;
 mod doctor;
 mod editor;
 mod editor_state;

@@ -76,14 +76,22 @@ pub(super) fn discovery_file<'s>(
             .note("start Redline from a shell with the same HOME and TMPDIR as the CLI's"),
         );
     }
-    let failures = facts
+    let status = facts
         .redline
         .as_ref()
-        .and_then(|s| s.workspaces.iter().find(|w| w.path == ws.path))
+        .and_then(|s| s.workspaces.iter().find(|w| w.path == ws.path));
+    let failures = status
         .map(|w| w.discovery_failures.iter())
         .into_iter()
         .flatten()
-        .map(|failure| format!("not written: {failure}"));
+        .map(|failure| format!("not written: {failure}"))
+        .chain(
+            status
+                .map(|w| w.discovery_gone.iter())
+                .into_iter()
+                .flatten()
+                .map(|gone| format!("gone: {gone}")),
+        );
     Break(Finding {
         notes: failures.collect(),
         ..Finding::new(

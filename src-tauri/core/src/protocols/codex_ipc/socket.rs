@@ -53,6 +53,11 @@ pub fn bind(path: &Path, uid: u32) -> Binding<BoundSocket> {
     let Some(dir) = path.parent() else {
         return refuse(format!("{} has no folder", path.display()));
     };
+    // Codex looks at the folder alone; Redline also at every one above it, as OpenSSH does,
+    // before making anything there and again once the folder is there.
+    if let Err(why) = crate::platform::safe_dir::check_above(dir) {
+        return refuse(why.to_string());
+    }
     if let Some(parent) = dir.parent() {
         if let Err(e) = crate::platform::private_file::ensure_dir(parent) {
             return refuse(e.to_string());
@@ -65,6 +70,9 @@ pub fn bind(path: &Path, uid: u32) -> Binding<BoundSocket> {
     }
     if let Some(why) = unsafe_dir(dir, uid) {
         return refuse(why);
+    }
+    if let Err(why) = crate::platform::safe_dir::check_above(dir) {
+        return refuse(why.to_string());
     }
     match std::os::unix::net::UnixStream::connect(path) {
         Ok(_) => return Binding::Held(path.to_owned()),

@@ -13,7 +13,6 @@ mod socket {
     use crate::error::{Error, Result};
     use crate::net::accept;
     use crate::net::limits::Limits;
-    use crate::platform::private_file;
     use crate::protocols::copilot::sessions::CopilotSessions;
     use crate::protocols::mcp_http::guard::Guard;
     use crate::protocols::mcp_http::server;
@@ -26,9 +25,8 @@ mod socket {
     /// run left there; bound before the lock that names it is written.
     pub fn bind(path: &Path) -> Result<UnixListener> {
         let dir = path.parent().unwrap_or(Path::new("."));
-        private_file::ensure_dir(dir)?;
-        if let Some(why) = private_file::unsafe_dir(dir) {
-            return Err(Error::io(dir, std::io::Error::other(why)));
+        if let Err(why) = crate::platform::safe_dir::prepare(dir) {
+            return Err(Error::io(dir, std::io::Error::other(why.to_string())));
         }
         match std::fs::remove_file(path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(path, e)),

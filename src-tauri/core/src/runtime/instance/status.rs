@@ -26,6 +26,7 @@ impl Instance {
                     token_store: self.token_store().into(),
                     discovery_files: vec![],
                     discovery_failures: vec![],
+                    discovery_gone: vec![],
                     clients: vec![],
                     pending_reviews: 0,
                     containers: w

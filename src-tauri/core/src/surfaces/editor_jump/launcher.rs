@@ -65,9 +65,8 @@ pub(super) fn prepare(runtime: &Path, argv: &[OsString], cwd: Option<&Path>) -> 
     let folder = runtime.join(format!("{PREFIX}{}", random_tag(runtime)?));
     let command = vec!["/bin/sh".to_owned(), plain(&launcher)?, plain(&folder)?];
     // Checked once it exists: one another user made first (in a shared /tmp) is refused.
-    private_file::ensure_dir(runtime)?;
-    if let Some(why) = private_file::unsafe_dir(runtime) {
-        return Err(Error::Usage(why));
+    if let Err(why) = crate::platform::safe_dir::prepare(runtime) {
+        return Err(Error::Usage(why.to_string()));
     }
     sweep(runtime);
     private_file::write(&launcher, SCRIPT.as_bytes())?;

@@ -22,6 +22,7 @@ fn ws(path: &str, port: Option<u16>) -> WorkspaceStatus {
             })
             .unwrap_or_default(),
         discovery_failures: vec![],
+        discovery_gone: vec![],
         clients: vec![],
         pending_reviews: 0,
         containers: None,
