@@ -1315,6 +1315,8 @@ fn hook_input_that_is_not_json_is_a_deny_in_every_clis_words() {
     let out = hook(&env, &["opencode"], "[").wait_with_output().unwrap();
     let said: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(said["verdict"], "deny", "{said}");
+}
+
 #[test]
 fn hooks_install_and_uninstall_give_back_a_commented_gemini_settings_file_byte_for_byte() {
     use std::os::unix::fs::PermissionsExt;
