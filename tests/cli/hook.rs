@@ -477,10 +477,11 @@ fn doctor_flags_a_cli_reviewed_both_by_its_ide_connection_and_by_redlines_hook()
     );
 
     env.ok(&["hooks", "install", "qwen"]);
-    // The IDE setting stays as the user had it beside the hook.
+    // The IDE setting stays as the user had it, byte for byte, beside the hook.
     let settings = std::fs::read_to_string(env.root.join("home/.qwen/settings.json")).unwrap();
     assert!(
-        settings.contains("\"enabled\": true") && settings.contains("write_file|edit"),
+        settings.starts_with("{\"ide\":{\"enabled\":true},")
+            && settings.contains("write_file|edit"),
         "{settings}"
     );
     let (_, report) = super::doctor(&env, &bin, &env.ws());

@@ -266,3 +266,27 @@ fn copilots_and_opencodes_files_of_redlines_own_come_and_go_leaving_the_folder_a
         );
     }
 }
+
+#[test]
+fn a_settings_file_of_another_owner_keeps_its_owner() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("settings.json");
+    let text = "{\n  \"theme\": \"dark\"\n}\n";
+    std::fs::write(&file, text).unwrap();
+    // Root (these test machines) can hand the file to `nobody`; anyone else keeps their own.
+    let root = crate::platform::own_user::own_uid() == 0;
+    if root {
+        std::os::unix::fs::chown(&file, Some(65534), Some(65534)).unwrap();
+    }
+    let owner = |f: &Path| {
+        let m = std::fs::metadata(f).unwrap();
+        (m.uid(), m.gid())
+    };
+    let before = owner(&file);
+    assert_eq!(before.0 == 65534, root);
+    install(&CLAUDE_HOOK, &file, Path::new(PROGRAM)).unwrap();
+    assert_eq!(owner(&file), before);
+    assert!(uninstall(&CLAUDE_HOOK, &file).unwrap());
+    assert_eq!(owner(&file), before);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}
