@@ -15,6 +15,7 @@ mod load;
 mod machine;
 mod mcp;
 mod report_text;
+mod sessions;
 mod target;
 
 use anyhow::{Context, Result};
@@ -40,12 +41,17 @@ enum Command {
     Compare(compare::Args),
     /// N concurrent CLIs opening and deciding reviews; fails on a lost or duplicated decision
     Load(load::Args),
+    /// What MCP sessions leave in the server once gone: N without DELETE, then N with
+    Sessions(sessions::Args),
 }
 
 fn main() {
     let cli = Cli::parse();
     let (name, result) = match cli.command {
         Some(Command::Load(args)) => ("redline-bench load", on_runtime(1, load::run(args))),
+        Some(Command::Sessions(args)) => {
+            ("redline-bench sessions", on_runtime(1, sessions::run(args)))
+        }
         Some(Command::Compare(args)) => ("redline-bench", compare_on_runtime(args)),
         None => ("redline-bench", compare_on_runtime(cli.compare)),
     };

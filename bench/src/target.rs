@@ -168,9 +168,11 @@ pub struct RedlineTarget {
     pub server: Server,
     pub endpoint: Endpoint,
     pub discovery: PathBuf,
+    pub(crate) bin: PathBuf,
+    pub(crate) dirs: RedlineDirs,
 }
 
-fn redline_cmd(bin: &Path, dirs: &RedlineDirs) -> Command {
+pub(crate) fn redline_cmd(bin: &Path, dirs: &RedlineDirs) -> Command {
     let mut c = Command::new(bin);
     c.env("HOME", &dirs.home)
         .env("TMPDIR", &dirs.tmp)
@@ -306,6 +308,8 @@ pub fn start_redline(
             token: token.to_string(),
         },
         discovery,
+        bin: bin.to_owned(),
+        dirs,
     })
 }
 

@@ -13,6 +13,7 @@ pub mod display;
 pub(crate) mod file_uri;
 pub(crate) mod folder;
 pub mod keyring;
+mod lookups;
 #[cfg(unix)]
 pub mod own_user;
 pub(crate) mod package;

@@ -76,16 +76,8 @@ pub async fn find(peers: std::sync::Arc<dyn PeerLookup>, ends: Endpoints) -> Opt
         .flatten()
 }
 
-/// Runs `lookup` on the blocking pool and waits for it at most `deadline`.
-pub(crate) async fn off_runtime<T: Send + 'static>(
-    deadline: Duration,
-    lookup: impl FnOnce() -> T + Send + 'static,
-) -> Option<T> {
-    tokio::time::timeout(deadline, tokio::task::spawn_blocking(lookup))
-        .await
-        .ok()?
-        .ok()
-}
+pub(crate) use super::lookups::off_runtime;
+pub use super::lookups::LOOKUPS_AT_ONCE;
 
 /// The operating system's sockets and process table.
 pub struct OsPeers;
@@ -337,20 +329,6 @@ mod tests {
         let v6 = "  sl  local_address                         remote_address ...\n\
    0: 0000000000000000FFFF00000100007F:C350 0000000000000000FFFF00000100007F:1F90 01 00000000:00000000 00:00000000 00000000     0        0 444 1\n";
         assert_eq!(client_inode(v6, server, client), Some(444));
-    }
-
-    #[tokio::test]
-    async fn a_lookup_that_never_ends_is_given_up_at_the_deadline() {
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        let waited = tokio::time::timeout(
-            Duration::from_secs(10),
-            off_runtime(Duration::from_millis(100), move || rx.recv().ok()),
-        )
-        .await;
-        assert_eq!(waited, Ok(None), "given up, not waited on");
-        drop(tx);
-        let done = off_runtime(Duration::from_secs(10), || 7).await;
-        assert_eq!(done, Some(7));
     }
 
     #[test]
