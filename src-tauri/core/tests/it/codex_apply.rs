@@ -305,6 +305,7 @@ fn one(bin: &Path, seed: u64, i: u64, tally: &Tally) {
             "case {i} (seed {seed}): {why}\nfiles: {files:?}\npatch: {patch:?}"
         ));
     };
+    let mut edited_case = false;
     let verdict = match hook::read(HookCli::Codex, &input) {
         Err(v) => v,
         Ok(edit) => {
@@ -364,7 +365,7 @@ fn one(bin: &Path, seed: u64, i: u64, tally: &Tally) {
                         }
                     }
                     if accepted.iter().any(|a| a.edited) {
-                        tally.edited.fetch_add(1, Ordering::Relaxed);
+                        edited_case = true;
                     }
                     let files_accepted = accepted.clone();
                     let v = hook::settle(HookCli::Codex, accepted);
@@ -379,18 +380,32 @@ fn one(bin: &Path, seed: u64, i: u64, tally: &Tally) {
     match verdict {
         HookVerdict::AllowEdited { .. } => {
             tally.allowed.fetch_add(1, Ordering::Relaxed);
+            if edited_case {
+                tally.edited.fetch_add(1, Ordering::Relaxed);
+            }
         }
         HookVerdict::Deny { reason } if model_ok => {
             tally.denied_codex_applies.fetch_add(1, Ordering::Relaxed);
-            let why: String = reason
-                .split(['/', ':', '(', '`'])
-                .take(2)
-                .collect::<Vec<_>>()
-                .join("…");
+            let why: String = match reason
+                .strip_prefix("Redline could not be sure what this edit writes: ")
+            {
+                // The path, then why.
+                Some(rest) => format!("unsure: {}", rest.split_once(": ").map_or(rest, |(_, w)| w)),
+                None => reason
+                    .split(['/', ':', '(', '`'])
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join("…"),
+            };
             let mut why = why.replace("d…e.txt", "d/e.txt");
             for name in NAMES.iter().chain(&["moved.txt"]) {
                 why = why.replace(name, "F");
             }
+            let why = if edited_case {
+                format!("(accepted edited) {why}")
+            } else {
+                why
+            };
             *tally.denied_why.lock().unwrap().entry(why).or_default() += 1;
         }
         HookVerdict::Deny { .. } => {
