@@ -10,6 +10,7 @@ pub const TOOLS: Tools = Tools {
     write: "write_file",
     replace: "edit",
     all_flag: "replace_all",
+    keeps_final_newline: false,
 };
 
 pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
