@@ -461,6 +461,49 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
 
   test('Esc while the review is open: gemini cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', () =>
     escLeavesTheHook({ r, pane: g, cli: 'gemini', ws, model, propose }));
+
+  // As for claude: every accept answers with Redline's own tool_input, so gemini's exact,
+  // flexible, regex and fuzzy matching, and its LLM edit fixer, never decide what is written.
+  test('every accept writes exactly the reviewed bytes: CRLF, curly quotes, trailing spaces, a text found twice, no final newline', async () => {
+    const corpus = [
+      { name: 'crlf.txt', text: 'one\r\ntwo\r\nthree\r\n', edit: { old_string: 'two', new_string: 'TWO' } },
+      { name: 'quotes.txt', text: 'say \u201chi\u201d\nand \'bye\'\n', edit: { old_string: 'say \u201chi\u201d', new_string: 'say \u201chello\u201d' } },
+      { name: 'spaces.txt', text: 'x = 1\nx = 1  \n\tx = 1\n', edit: { old_string: 'x = 1  ', new_string: 'x = 2' } },
+      { name: 'twice.txt', text: 'k = 0\nk = 0\n', edit: { old_string: 'k = 0', new_string: 'k = 9', allow_multiple: true } },
+      { name: 'nonl.txt', text: 'first\nlast', edit: { old_string: 'last', new_string: 'LAST' } },
+    ];
+    for (const [n, { name, text, edit }] of corpus.entries()) {
+      const file = path.join(ws, name);
+      fs.writeFileSync(file, text);
+      try {
+        const review = await propose(`X${n}`, file, 'replace', { ...edit, instruction: `Change ${name}.` });
+        const reviewed = text.split(edit.old_string).join(edit.new_string);
+        const diff = await ok(r, ['review', 'show', String(review.id)]);
+        assert.ok(diff.includes(`+${reviewed.split('\n').find((l) => l.includes(edit.new_string))}`), `${name}: ${diff}`);
+        await ok(r, ['review', 'accept', String(review.id)]);
+        const said = await toolResult(`X${n}`);
+        assert.doesNotMatch(said, /error|denied|blocked/i, `${name}: ${said}`);
+        assert.equal(fs.readFileSync(file, 'utf8'), reviewed, `${name}: gemini wrote what the review showed`);
+      } catch (err) {
+        throw await explain(err, g, r);
+      }
+    }
+  });
+
+  // Last: it stops Redline. Before, the hook passed and gemini ran the write (auto_edit).
+  test('Redline stopped mid-review: deny; the file is unchanged and the model reads why', async () => {
+    const file = path.join(ws, 'z.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      await propose('Z', file, 'write_file', { content: 'never\n' });
+      await r.stop();
+      const said = await toolResult('Z');
+      assert.match(said, /Redline did not let this edit through/, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n');
+    } catch (err) {
+      throw await explain(err, g, r);
+    }
+  });
 });
 
 /**
