@@ -645,4 +645,19 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
 
   test('Esc while the review is open: qwen cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', () =>
     escLeavesTheHook({ r, pane: q, cli: 'qwen', ws, model, propose }));
+
+  // Last: it stops Redline. Before, the hook passed and qwen (auto-edit) wrote the file.
+  test('Redline stopped mid-review: deny; the file is unchanged and the model reads why', async () => {
+    const file = path.join(ws, 'z.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      await propose('Z', file, 'write_file', { content: 'never\n' });
+      await r.stop();
+      const said = await toolResult('Z');
+      assert.match(said, /Redline did not let this edit through/, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n');
+    } catch (err) {
+      throw await explain(err, q, r);
+    }
+  });
 });
