@@ -216,4 +216,17 @@ describe(`redline hook opencode under opencode ${OPENCODE_VERSION}`, { skip }, (
     assert.match(told, /^Success\. Updated the following files:/);
     assert.match(told, /changed it before it was written: .*g\.txt/s);
   });
+
+  // Last: it stops Redline. The review ends undecided: a deny the model reads, nothing written
+  // (before, the hook passed and opencode, whose edit permission is `allow`, wrote the file).
+  test('(h) Redline stopped mid-review: the edit fails with why and nothing is written', async () => {
+    const file = path.join(ws, 'h.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    const p = await propose('write', { filePath: file, content: 'never\n' });
+    await reviewOf(p, 'h.txt');
+    await r.stop();
+    const { told } = await resultOf(p);
+    assert.match(told, /Redline did not let this edit through/, told);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n');
+  });
 });
