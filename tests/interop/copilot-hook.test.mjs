@@ -226,6 +226,24 @@ describe('GitHub Copilot CLI (real copilot) with Redline as its preToolUse hook'
     }
   });
 
+  // The review ends undecided (its workspace turned off while it is open): a deny the model
+  // reads, nothing written (before, the hook passed and copilot asked its own prompt).
+  test('the review withdrawn mid-review (its workspace turned off): deny; the file is unchanged and the model reads why', async () => {
+    const file = path.join(ws, 'w.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      const { n } = await propose('W', { path: file, oldStr: 'untouched', newStr: 'never' });
+      await ok(r, ['workspace', 'disable', ws]);
+      const q = await toolResult(n, 'W');
+      assert.match(String(q.decision.result), /^Denied by preToolUse hook: Redline did not let this edit through/, q.decision.result);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n');
+    } catch (err) {
+      throw await explain(err);
+    } finally {
+      await ok(r, ['workspace', 'enable', ws]);
+    }
+  });
+
   test('hooks uninstall copilot removes only its own file', async () => {
     const env = { ...r.env, HOME: home.home, COPILOT_HOME: home.copilotDir };
     assert.match(await ok(r, ['hooks', 'uninstall', 'copilot'], { env }), /removed/);
