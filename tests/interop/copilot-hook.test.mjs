@@ -226,6 +226,48 @@ describe('GitHub Copilot CLI (real copilot) with Redline as its preToolUse hook'
     }
   });
 
+  // Every accept carries Redline's own modifiedArgs (the whole reviewed text for the whole
+  // accepted one): copilot's own matching of old_str never decides what is written.
+  test('every accept writes exactly the reviewed bytes: CRLF, curly quotes, trailing spaces, no final newline', async () => {
+    const corpus = [
+      { name: 'crlf.txt', text: 'one\r\ntwo\r\nthree\r\n', oldStr: 'two', newStr: 'TWO' },
+      { name: 'quotes.txt', text: 'say \u201chi\u201d\nand \'bye\'\n', oldStr: 'say \u201chi\u201d', newStr: 'say \u201chello\u201d' },
+      { name: 'spaces.txt', text: 'x = 1\nx = 1  \n\tx = 1\n', oldStr: 'x = 1  ', newStr: 'x = 2' },
+      { name: 'nonl.txt', text: 'first\nlast', oldStr: 'last', newStr: 'LAST' },
+    ];
+    for (const [i, { name, text, oldStr, newStr }] of corpus.entries()) {
+      const file = path.join(ws, name);
+      fs.writeFileSync(file, text);
+      try {
+        const { review, n } = await propose(`X${i}`, { path: file, oldStr, newStr });
+        await ok(r, ['review', 'accept', String(review.id)]);
+        const q = await toolResult(n, `X${i}`);
+        assert.doesNotMatch(String(q.decision.result), /denied|error|fail/i, `${name}: ${q.decision.result}`);
+        assert.equal(fs.readFileSync(file, 'utf8'), text.split(oldStr).join(newStr), `${name}: copilot wrote what the review showed`);
+      } catch (err) {
+        throw await explain(err);
+      }
+    }
+  });
+
+  // The review ends undecided (its workspace turned off while it is open): a deny the model
+  // reads, nothing written (before, the hook passed and copilot asked its own prompt).
+  test('the review withdrawn mid-review (its workspace turned off): deny; the file is unchanged and the model reads why', async () => {
+    const file = path.join(ws, 'w.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      const { n } = await propose('W', { path: file, oldStr: 'untouched', newStr: 'never' });
+      await ok(r, ['workspace', 'disable', ws]);
+      const q = await toolResult(n, 'W');
+      assert.match(String(q.decision.result), /^Denied by preToolUse hook: Redline did not let this edit through/, q.decision.result);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n');
+    } catch (err) {
+      throw await explain(err);
+    } finally {
+      await ok(r, ['workspace', 'enable', ws]);
+    }
+  });
+
   test('hooks uninstall copilot removes only its own file', async () => {
     const env = { ...r.env, HOME: home.home, COPILOT_HOME: home.copilotDir };
     assert.match(await ok(r, ['hooks', 'uninstall', 'copilot'], { env }), /removed/);

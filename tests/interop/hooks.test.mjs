@@ -254,6 +254,55 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
       throw await explain(err, c, r);
     }
   });
+
+  // Every accept, edited or not, is answered with Redline's own input (the whole reviewed text
+  // for the whole accepted one): claude's own matching (CRLF, curly quotes, loose whitespace)
+  // never decides what is written. Each case: the file after the accept is, byte for byte, what
+  // the review showed.
+  test('every accept writes exactly the reviewed bytes: CRLF, curly quotes, trailing spaces, a text found twice, no final newline', async () => {
+    const corpus = [
+      { name: 'crlf.txt', text: 'one\r\ntwo\r\nthree\r\n', edit: { old_string: 'two', new_string: 'TWO', replace_all: false } },
+      { name: 'quotes.txt', text: 'say \u201chi\u201d\nand \'bye\'\n', edit: { old_string: 'say \u201chi\u201d', new_string: 'say \u201chello\u201d', replace_all: false } },
+      { name: 'spaces.txt', text: 'x = 1\nx = 1  \n\tx = 1\n', edit: { old_string: 'x = 1  ', new_string: 'x = 2', replace_all: false } },
+      { name: 'twice.txt', text: 'k = 0\nk = 0\n', edit: { old_string: 'k = 0', new_string: 'k = 9', replace_all: true } },
+      { name: 'nonl.txt', text: 'first\nlast', edit: { old_string: 'last', new_string: 'LAST', replace_all: false } },
+    ];
+    for (const [n, { name, text, edit }] of corpus.entries()) {
+      const file = path.join(ws, name);
+      fs.writeFileSync(file, text);
+      try {
+        const { review, plan } = await propose(`X${n}`, name, 'Edit', edit);
+        // What the review shows: the exact text replaced in the file as it is (each old text is
+        // there once, or replace_all), as Redline's plan reads it.
+        const reviewed = text.split(edit.old_string).join(edit.new_string);
+        const diff = await ok(r, ['review', 'show', String(review.id)]);
+        assert.ok(diff.includes(`+${reviewed.split('\n').find((l) => l.includes(edit.new_string))}`), `${name}: ${diff}`);
+        await ok(r, ['review', 'accept', String(review.id)]);
+        const { decision: { result } } = await toolResult(plan, `X${n}`);
+        assert.doesNotMatch(textOf(result.content), /error|denied|rejected/i, `${name}: ${textOf(result.content)}`);
+        assert.equal(fs.readFileSync(file, 'utf8'), reviewed, `${name}: claude wrote what the review showed`);
+      } catch (err) {
+        throw await explain(err, c, r);
+      }
+    }
+  });
+
+  // Last: it stops Redline. A review that ends without the user's decision is a deny: claude
+  // does not write, and the model reads why (before, the hook passed and claude asked its own).
+  test('Redline stopped mid-review: deny; the file is unchanged and the model reads why', async () => {
+    const file = path.join(ws, 'e.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      const { plan } = await propose('E', 'e.txt', 'Write', { content: 'never\n' });
+      await r.stop();
+      const { decision: { result } } = await toolResult(plan, 'E');
+      const said = textOf(result.content);
+      assert.match(said, /Redline did not let this edit through/, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n');
+    } catch (err) {
+      throw await explain(err, c, r);
+    }
+  });
 });
 
 describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip: !fs.existsSync(GEMINI_BIN) && 'gemini not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
@@ -412,6 +461,49 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
 
   test('Esc while the review is open: gemini cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', () =>
     escLeavesTheHook({ r, pane: g, cli: 'gemini', ws, model, propose }));
+
+  // As for claude: every accept answers with Redline's own tool_input, so gemini's exact,
+  // flexible, regex and fuzzy matching, and its LLM edit fixer, never decide what is written.
+  test('every accept writes exactly the reviewed bytes: CRLF, curly quotes, trailing spaces, a text found twice, no final newline', async () => {
+    const corpus = [
+      { name: 'crlf.txt', text: 'one\r\ntwo\r\nthree\r\n', edit: { old_string: 'two', new_string: 'TWO' } },
+      { name: 'quotes.txt', text: 'say \u201chi\u201d\nand \'bye\'\n', edit: { old_string: 'say \u201chi\u201d', new_string: 'say \u201chello\u201d' } },
+      { name: 'spaces.txt', text: 'x = 1\nx = 1  \n\tx = 1\n', edit: { old_string: 'x = 1  ', new_string: 'x = 2' } },
+      { name: 'twice.txt', text: 'k = 0\nk = 0\n', edit: { old_string: 'k = 0', new_string: 'k = 9', allow_multiple: true } },
+      { name: 'nonl.txt', text: 'first\nlast', edit: { old_string: 'last', new_string: 'LAST' } },
+    ];
+    for (const [n, { name, text, edit }] of corpus.entries()) {
+      const file = path.join(ws, name);
+      fs.writeFileSync(file, text);
+      try {
+        const review = await propose(`X${n}`, file, 'replace', { ...edit, instruction: `Change ${name}.` });
+        const reviewed = text.split(edit.old_string).join(edit.new_string);
+        const diff = await ok(r, ['review', 'show', String(review.id)]);
+        assert.ok(diff.includes(`+${reviewed.split('\n').find((l) => l.includes(edit.new_string))}`), `${name}: ${diff}`);
+        await ok(r, ['review', 'accept', String(review.id)]);
+        const said = await toolResult(`X${n}`);
+        assert.doesNotMatch(said, /error|denied|blocked/i, `${name}: ${said}`);
+        assert.equal(fs.readFileSync(file, 'utf8'), reviewed, `${name}: gemini wrote what the review showed`);
+      } catch (err) {
+        throw await explain(err, g, r);
+      }
+    }
+  });
+
+  // Last: it stops Redline. Before, the hook passed and gemini ran the write (auto_edit).
+  test('Redline stopped mid-review: deny; the file is unchanged and the model reads why', async () => {
+    const file = path.join(ws, 'z.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      await propose('Z', file, 'write_file', { content: 'never\n' });
+      await r.stop();
+      const said = await toolResult('Z');
+      assert.match(said, /Redline did not let this edit through/, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n');
+    } catch (err) {
+      throw await explain(err, g, r);
+    }
+  });
 });
 
 /**
@@ -553,4 +645,19 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
 
   test('Esc while the review is open: qwen cancels its turn but leaves the hook running; the review stays open, and accepting it writes nothing', () =>
     escLeavesTheHook({ r, pane: q, cli: 'qwen', ws, model, propose }));
+
+  // Last: it stops Redline. Before, the hook passed and qwen (auto-edit) wrote the file.
+  test('Redline stopped mid-review: deny; the file is unchanged and the model reads why', async () => {
+    const file = path.join(ws, 'z.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    try {
+      await propose('Z', file, 'write_file', { content: 'never\n' });
+      await r.stop();
+      const said = await toolResult('Z');
+      assert.match(said, /Redline did not let this edit through/, said);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n');
+    } catch (err) {
+      throw await explain(err, q, r);
+    }
+  });
 });

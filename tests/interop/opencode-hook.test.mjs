@@ -216,4 +216,37 @@ describe(`redline hook opencode under opencode ${OPENCODE_VERSION}`, { skip }, (
     assert.match(told, /^Success\. Updated the following files:/);
     assert.match(told, /changed it before it was written: .*g\.txt/s);
   });
+
+  // Every accept carries Redline's own args (the whole reviewed text for the whole accepted
+  // one): opencode's loose replacers never decide what is written.
+  for (const [i, { name, text, oldString, newString }] of [
+    { name: 'crlf.txt', text: 'one\r\ntwo\r\nthree\r\n', oldString: 'two', newString: 'TWO' },
+    { name: 'quotes.txt', text: 'say \u201chi\u201d\nand \'bye\'\n', oldString: 'say \u201chi\u201d', newString: 'say \u201chello\u201d' },
+    { name: 'spaces.txt', text: 'x = 1\nx = 1  \n\tx = 1\n', oldString: 'x = 1  ', newString: 'x = 2' },
+    { name: 'nonl.txt', text: 'first\nlast', oldString: 'last', newString: 'LAST' },
+  ].entries()) {
+    test(`(x${i}) every accept writes exactly the reviewed bytes: ${name}`, async () => {
+      const file = path.join(ws, name);
+      fs.writeFileSync(file, text);
+      const p = await propose('edit', { filePath: file, oldString, newString });
+      const review = await reviewOf(p, name);
+      await ok(['review', 'accept', String(review.id)]);
+      const { told } = await resultOf(p);
+      assert.doesNotMatch(told, /error|denied|fail/i, told);
+      assert.equal(fs.readFileSync(file, 'utf8'), text.split(oldString).join(newString));
+    });
+  }
+
+  // Last: it stops Redline. The review ends undecided: a deny the model reads, nothing written
+  // (before, the hook passed and opencode, whose edit permission is `allow`, wrote the file).
+  test('(h) Redline stopped mid-review: the edit fails with why and nothing is written', async () => {
+    const file = path.join(ws, 'h.txt');
+    fs.writeFileSync(file, 'untouched\n');
+    const p = await propose('write', { filePath: file, content: 'never\n' });
+    await reviewOf(p, 'h.txt');
+    await r.stop();
+    const { told } = await resultOf(p);
+    assert.match(told, /Redline did not let this edit through/, told);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n');
+  });
 });

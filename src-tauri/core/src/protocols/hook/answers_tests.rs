@@ -58,9 +58,12 @@ fn an_unedited_accept_still_carries_the_whole_reviewed_text_for_claude_gemini_co
     );
     let out = said(&answer(HookCli::Claude, &edit, &v))["hookSpecificOutput"].clone();
     assert_eq!(out["permissionDecision"], "allow");
+    // Claude Code and Gemini CLI match in the file's text with CRLF read as LF, and write CRLF
+    // back: both texts go with LF endings.
+    let (old, new) = (BEFORE.replace("\r\n", "\n"), AFTER.replace("\r\n", "\n"));
     assert_eq!(
         out["updatedInput"],
-        json!({ "file_path": "/ws/a.txt", "old_string": BEFORE, "new_string": AFTER,
+        json!({ "file_path": "/ws/a.txt", "old_string": old, "new_string": new,
             "replace_all": false })
     );
     // Nothing was changed by the user: the model is told nothing more.
@@ -74,7 +77,7 @@ fn an_unedited_accept_still_carries_the_whole_reviewed_text_for_claude_gemini_co
     let out = said(&answer(HookCli::Gemini, &replace, &v))["hookSpecificOutput"].clone();
     assert_eq!(
         out["tool_input"],
-        json!({ "file_path": "/ws/a.txt", "old_string": BEFORE, "new_string": AFTER,
+        json!({ "file_path": "/ws/a.txt", "old_string": old, "new_string": new,
             "allow_multiple": false, "instruction": "bump x" })
     );
     assert!(out.get("additionalContext").is_none(), "{out}");
@@ -144,6 +147,47 @@ fn what_no_replace_can_write_exactly_is_denied_with_a_reason_the_model_reads() {
     );
     let gemini = said(&answer(HookCli::Gemini, &replace, &empty));
     assert_eq!(gemini["decision"], "deny");
+}
+
+#[test]
+fn line_endings_or_a_final_newline_the_replace_would_change_are_denied() {
+    let replace = hook_input(
+        "replace",
+        json!({ "file_path": "/ws/a.txt", "old_string": "a", "new_string": "b" }),
+    );
+    let verdict = |before: &str, after: &str| {
+        let v = settle(HookCli::Gemini, vec![file(Some(before), after, true)]);
+        said(&answer(HookCli::Gemini, &replace, &v))
+    };
+    // Mixed endings in a CRLF file, CRLF in an LF file, a lone CR: the tool would rewrite them.
+    for (before, after) in [
+        ("a\r\nb\r\n", "a\r\nb\nc\r\n"),
+        ("a\nb\n", "a\r\nb\n"),
+        ("a\nb\n", "a\rb\n"),
+        // Gemini gives the result the original's final newline, or its lack of one.
+        ("a\nb\n", "a\nc"),
+        ("a\nb", "a\nc\n"),
+    ] {
+        let out = verdict(before, after);
+        assert_eq!(out["decision"], "deny", "{before:?} -> {after:?}: {out}");
+        assert!(out["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("Redline could not be sure what this edit writes"));
+    }
+    let out = verdict("a\r\nb\r\n", "a\r\nc\r\n");
+    assert_eq!(
+        out["hookSpecificOutput"]["tool_input"]["new_string"], "a\nc\n",
+        "{out}"
+    );
+    // Claude Code's Edit keeps what it is given at the end (the interop corpus shows it).
+    let edit = hook_input(
+        "Edit",
+        json!({ "file_path": "/ws/a.txt", "old_string": "a", "new_string": "b" }),
+    );
+    let v = settle(HookCli::Claude, vec![file(Some("a\nb\n"), "a\nc", true)]);
+    let out = said(&answer(HookCli::Claude, &edit, &v));
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "allow");
 }
 
 #[test]

@@ -9,6 +9,7 @@ pub const TOOLS: Tools = Tools {
     write: "Write",
     replace: "Edit",
     all_flag: "replace_all",
+    keeps_final_newline: false,
 };
 
 pub fn read(input: &Value) -> Result<Edit, HookVerdict> {

@@ -6,11 +6,15 @@ use super::verdict::{Accepted, Edit, FileChange, HookVerdict};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-/// What a CLI calls its two tools, and the name of its "replace every one" flag.
+/// What a CLI calls its two tools, the name of its "replace every one" flag, and how its replace
+/// writes a file's last line.
 pub struct Tools {
     pub write: &'static str,
     pub replace: &'static str,
     pub all_flag: &'static str,
+    /// The replace gives the result the original's final newline, or its lack of one (Gemini
+    /// CLI's `restoreTrailingNewline`).
+    pub keeps_final_newline: bool,
 }
 
 #[derive(Deserialize)]
@@ -81,7 +85,7 @@ pub fn accepted_input(tools: &Tools, input: &Value, file: &Accepted) -> Result<V
     }
     let after = file.after.clone().unwrap_or_default();
     if input["tool_name"] == tools.replace {
-        let (old, new) = whole_replace(file)?;
+        let (old, new) = line_ended(tools, file)?;
         args["old_string"] = json!(old);
         args["new_string"] = json!(new);
         args[tools.all_flag] = json!(false);
@@ -89,6 +93,41 @@ pub fn accepted_input(tools: &Tools, input: &Value, file: &Accepted) -> Result<V
         args["content"] = json!(after);
     }
     Ok(args)
+}
+
+/// The whole replace in the form Claude Code's Edit and Gemini CLI's replace apply verbatim:
+/// both read the file with CRLF turned into LF, match and replace in that text, and write every
+/// line ending as CRLF if the file had one (Gemini: `detectLineEnding`, `/\r?\n/g` → CRLF;
+/// Claude Code: shown by `tests/interop/hooks.test.mjs`). So both texts go with LF endings, and
+/// an accepted text the tool would write otherwise (mixed endings, a lone CR, a final newline
+/// Gemini would put back or take away) is denied, never a near miss.
+pub fn line_ended(tools: &Tools, file: &Accepted) -> Result<(String, String), String> {
+    let (before, after) = whole_replace(file)?;
+    let crlf = before.contains("\r\n");
+    let lf = |t: &str| t.replace("\r\n", "\n");
+    let (old, new) = (lf(&before), lf(&after));
+    let written = match crlf {
+        true => new.replace('\n', "\r\n"),
+        false => new.clone(),
+    };
+    let final_newline_kept =
+        !tools.keeps_final_newline || before.ends_with('\n') == after.ends_with('\n');
+    if new.contains('\r') || written != after || !final_newline_kept {
+        return Err(format!(
+            "Redline could not be sure what this edit writes: the accepted text of {} has line \
+             endings the {} tool would change (it writes {} endings{}). Nothing was written; \
+             ask the user how to go on.",
+            file.path,
+            tools.replace,
+            if crlf { "CRLF" } else { "LF" },
+            if tools.keeps_final_newline {
+                ", and keeps the file's final newline or its lack of one"
+            } else {
+                ""
+            }
+        ));
+    }
+    Ok((old, new))
 }
 
 /// A replace of the whole reviewed text by the whole accepted one; `Err`: the reason to deny.

@@ -9,6 +9,7 @@ pub const TOOLS: Tools = Tools {
     write: "write_file",
     replace: "replace",
     all_flag: "allow_multiple",
+    keeps_final_newline: true,
 };
 
 pub fn read(input: &Value) -> Result<Edit, HookVerdict> {

@@ -110,6 +110,18 @@ fn replaced(path: &str, before: &str, old: &str, new: &str, all: bool) -> Result
     if old.is_empty() {
         return Err(format!("the edit of {path} replaces an empty text"));
     }
+    // The CLIs read a CRLF file with its CRLF as LF and write CRLF back: a bare LF in the new
+    // text would be shown here as it is and written otherwise.
+    let bare_lf = new
+        .match_indices('\n')
+        .any(|(i, _)| !new[..i].ends_with('\r'));
+    if before.contains("\r\n") && bare_lf {
+        return Err(format!(
+            "Redline could not be sure what this edit writes: {path} has CRLF line endings and \
+             the new text has a bare LF, which the tool may write as CRLF. Give the new text \
+             the file's line endings, or write the whole file"
+        ));
+    }
     match before.matches(old).count() {
         0 => Err(format!(
             "the edit does not apply to {path} as it is on disk: the text it replaces is not in it"
@@ -166,6 +178,22 @@ mod tests {
         assert!(plan(&[missing], disk)
             .unwrap_err()
             .contains("does not exist"));
+    }
+
+    #[test]
+    fn a_bare_lf_in_the_new_text_of_a_crlf_file_is_refused_as_not_sure() {
+        let crlf = |p: &str| Ok::<_, String>((p == "a.txt").then(|| "x\r\ny\r\n".to_owned()));
+        let replace = |new: &str| FileChange::Replace {
+            path: "a.txt".into(),
+            old: "x".into(),
+            new: new.into(),
+            all: false,
+        };
+        assert!(plan(&[replace("x\nz")], crlf)
+            .unwrap_err()
+            .starts_with("Redline could not be sure what this edit writes"));
+        let out = plan(&[replace("x\r\nz")], crlf).unwrap();
+        assert_eq!(out[0].after.as_deref(), Some("x\r\nz\r\ny\r\n"));
     }
 
     #[test]
