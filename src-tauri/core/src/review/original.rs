@@ -300,7 +300,9 @@ mod tests {
     #[test]
     fn binary_is_a_nul_or_dense_invalid_utf8_and_accented_latin1_stays_text() {
         assert!(is_binary(b"a\0b"));
-        assert!(is_binary(&[0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
+        assert!(is_binary(&[
+            0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d
+        ]));
         assert!(is_binary(&[0xfe; 8]));
         let latin1 = "Ma\u{e9}tre na\u{ef}f, caf\u{e9} cr\u{e8}me\n".repeat(20);
         let latin1: Vec<u8> = latin1.chars().map(|c| c as u8).collect();
