@@ -398,15 +398,8 @@ fn claude_gemini_and_qwen_edits_are_reviewed_and_answered_in_each_clis_words() {
     ]);
     assert!(!refused.status.success());
     env.ok(&["review", "accept", &id]);
-    // Codex is never left to apply the model's patch: the answer is Redline's own, every old
-    // line of the file checked, and no note (nothing was edited).
-    let answer = specific(&running.wait_with_output().unwrap());
-    assert_eq!(answer["permissionDecision"], "allow", "{answer}");
-    assert_eq!(answer.get("additionalContext"), None, "{answer}");
-    assert_eq!(
-        answer["updatedInput"]["command"],
-        "*** Begin Patch\n*** Update File: a.txt\n@@\n+y\n-x\n*** End of File\n*** End Patch\n"
-    );
+    let out = running.wait_with_output().unwrap();
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
 
     // A replace whose text is not in the file is the CLI's own error, said before anyone is asked.
     let args = json!({ "file_path": file, "old_string": "nowhere", "new_string": "z" });
@@ -578,15 +571,8 @@ fn kiro_edits_are_reviewed_read_only_and_a_rejection_is_exit_2_with_the_reason_o
     let running = hook(&env, &["kiro"], &kiro_input(&ws, args));
     let list = until_reviews(&env, |l| l.len() == 1);
     env.ok(&["review", "accept", &id_of(&list, "new.py").to_string()]);
-    // Codex is never left to apply the model's patch: the answer is Redline's own, every old
-    // line of the file checked, and no note (nothing was edited).
-    let answer = specific(&running.wait_with_output().unwrap());
-    assert_eq!(answer["permissionDecision"], "allow", "{answer}");
-    assert_eq!(answer.get("additionalContext"), None, "{answer}");
-    assert_eq!(
-        answer["updatedInput"]["command"],
-        "*** Begin Patch\n*** Update File: a.txt\n@@\n+y\n-x\n*** End of File\n*** End Patch\n"
-    );
+    let out = running.wait_with_output().unwrap();
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
     assert!(
         !ws.join("new.py").exists(),
         "Redline never writes Kiro's file"
@@ -1101,15 +1087,8 @@ fn a_turns_files_are_shown_start_against_now_and_continue_blocks_with_the_users_
     );
     let list = until_reviews(&env, |l| l.len() == 1);
     env.ok(&["review", "accept", &id_of(&list, "b_test.py").to_string()]);
-    // Codex is never left to apply the model's patch: the answer is Redline's own, every old
-    // line of the file checked, and no note (nothing was edited).
-    let answer = specific(&running.wait_with_output().unwrap());
-    assert_eq!(answer["permissionDecision"], "allow", "{answer}");
-    assert_eq!(answer.get("additionalContext"), None, "{answer}");
-    assert_eq!(
-        answer["updatedInput"]["command"],
-        "*** Begin Patch\n*** Update File: a.txt\n@@\n+y\n-x\n*** End of File\n*** End Patch\n"
-    );
+    let out = running.wait_with_output().unwrap();
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
     stop(&env, child);
 }
 
