@@ -11,6 +11,7 @@
 // CLI does not do (yet) is a skipped test that says so. Linux: hook processes are found in /proc.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -647,6 +648,59 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
     escLeavesTheHook({ r, pane: q, cli: 'qwen', ws, model, propose }));
 
   // Last: it stops Redline. Before, the hook passed and qwen (auto-edit) wrote the file.
+  // Qwen's PreToolUse cannot take a replaced input, so Redline's reading of its `edit` must be
+  // Qwen's own: for each hostile input the real qwen either writes exactly the bytes the review
+  // showed (the review's own diff, applied by `git apply` to the original), or Redline denied it
+  // up front as "could not be sure" and the file is untouched.
+  test('every edit qwen writes after an accept is byte for byte the review; what Redline cannot be sure of is denied', async () => {
+    const corpus = [
+      { name: 'crlf.txt', text: 'one\r\ntwo\r\nthree\r\n', edit: { old_string: 'two', new_string: 'TWO' } },
+      { name: 'crlf-lf.txt', text: 'one\r\ntwo\r\n', edit: { old_string: 'two', new_string: 'two\nmore' } },
+      { name: 'cr-in-old.txt', text: 'a\r\nb\r\n', edit: { old_string: 'a\r\nb', new_string: 'ab' } },
+      { name: 'quotes.txt', text: 'say \u201chi\u201d\n', edit: { old_string: 'say \u201chi\u201d', new_string: 'say \u201chello\u201d' } },
+      { name: 'spaces.txt', text: 'x = 1\nx = 1  \n', edit: { old_string: 'x = 1  ', new_string: 'x = 2' } },
+      { name: 'twice.txt', text: 'k = 0\nk = 0\n', edit: { old_string: 'k = 0', new_string: 'k = 9', replace_all: true } },
+      { name: 'nonl.txt', text: 'first\nlast', edit: { old_string: 'last', new_string: 'LAST' } },
+      { name: 'delete-line.txt', text: 'keep\ndrop\nkeep too\n', edit: { old_string: 'drop', new_string: '' } },
+      { name: 'bom.txt', text: '\ufeffhead\nbody\n', edit: { old_string: 'body', new_string: 'BODY' } },
+      { name: 'dollar.txt', text: 'cost\n', edit: { old_string: 'cost', new_string: "$& $1 $$ $'" } },
+    ];
+    const [written, denied] = [[], []];
+    for (const [n, { name, text, edit }] of corpus.entries()) {
+      const file = path.join(ws, name);
+      fs.writeFileSync(file, text);
+      const tag = `Q${n}`;
+      try {
+        const trigger = `REDLINE-HOOK-${tag}`;
+        model.setPlan({ trigger, filePath: file, tool: 'edit', args: { file_path: file, ...edit }, final: `Qwen done ${tag}.` });
+        const before = model.requests.length;
+        await submitUntilSent(q, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'read' && x.n > before, ms, `qwen to send ${trigger}`));
+        // A review opens, or Redline denies before asking anyone: whichever comes first.
+        const review = ok(r, ['review', 'wait', '--file', file, '--timeout', String(STEP_MS / 1000)]).then(JSON.parse);
+        const result = toolResult(tag);
+        review.catch(() => {});
+        result.catch(() => {});
+        const first = await Promise.race([review.then((v) => ({ review: v })), result.then((said) => ({ said }))]);
+        if (first.said !== undefined) {
+          assert.match(first.said, /could not be sure what this edit/, `${name}: ${first.said}`);
+          assert.equal(fs.readFileSync(file, 'utf8'), text, `${name}: denied, so untouched`);
+          denied.push(name);
+          continue;
+        }
+        const shown = reviewedBytes(text, await ok(r, ['review', 'show', String(first.review.id)]));
+        await ok(r, ['review', 'accept', String(first.review.id)]);
+        const said = await result;
+        assert.doesNotMatch(said, /error|denied|blocked|failed/i, `${name}: ${said}`);
+        assert.equal(fs.readFileSync(file, 'latin1'), shown.toString('latin1'), `${name}: qwen wrote what the review showed`);
+        written.push(name);
+      } catch (err) {
+        throw await explain(err, q, r);
+      }
+    }
+    log(`qwen corpus: written as reviewed ${written.join(', ')}; denied up front ${denied.join(', ')}`);
+    assert.ok(written.length >= 5, `most of the corpus is reviewed and written, not denied: ${written}`);
+  });
+
   test('Redline stopped mid-review: deny; the file is unchanged and the model reads why', async () => {
     const file = path.join(ws, 'z.txt');
     fs.writeFileSync(file, 'untouched\n');
@@ -661,3 +715,25 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
     }
   });
 });
+
+/**
+ * `original` with the review's unified diff (`redline review show`) applied by `git apply`. A
+ * BOM both sides share is left out of that diff (`review::diff`), so it is put back around it.
+ */
+function reviewedBytes(original, diff) {
+  const bom = original.startsWith('\ufeff') && !diff.includes('\ufeff') ? '\ufeff' : '';
+  original = original.slice(bom.length);
+  const label = /^--- a\/(.*)$/m.exec(diff)?.[1];
+  assert.ok(label, `a diff with a/ b/ labels: ${diff}`);
+  const dir = realTmpDir('rl-qwen-apply-');
+  try {
+    const file = path.join(dir, label);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, original);
+    const applied = spawnSync('git', ['apply', '--whitespace=nowarn', '-'], { cwd: dir, input: diff });
+    assert.equal(applied.status, 0, `git apply: ${applied.stderr}\n${diff}`);
+    return Buffer.concat([Buffer.from(bom), fs.readFileSync(file)]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
