@@ -39,18 +39,15 @@ pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
             "permissionDecisionReason": "Accepted in Redline",
         })),
         HookVerdict::AllowEdited { files } => {
-            let Some(file) = files.first() else {
-                return deny("Redline's answer named no file: the edit was not made.");
-            };
-            match edit_tool::accepted_input(&TOOLS, input, file) {
-                Ok(args) => {
+            match edit_tool::answer_one(files, |f| edit_tool::accepted_input(&TOOLS, input, f)) {
+                Ok((args, note)) => {
                     let mut specific = json!({
                         "hookEventName": "PreToolUse",
                         "permissionDecision": "allow",
                         "permissionDecisionReason": "Accepted in Redline",
                         "updatedInput": args,
                     });
-                    if let Some(note) = edit_tool::note(file) {
+                    if let Some(note) = note {
                         specific["permissionDecisionReason"] =
                             json!("Accepted in Redline, with the user's edits");
                         specific["additionalContext"] = json!(note);

@@ -93,17 +93,14 @@ pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
             "permissionDecisionReason": "Accepted in Redline",
         })),
         HookVerdict::AllowEdited { files } => {
-            let Some(file) = files.first() else {
-                return deny("Redline's answer named no file: the edit was not made.");
-            };
-            match accepted_args(input, file) {
-                Ok(args) => {
+            match super::edit_tool::answer_one(files, |f| accepted_args(input, f)) {
+                Ok((args, note)) => {
                     let mut out = json!({
                         "permissionDecision": "allow",
                         "permissionDecisionReason": "Accepted in Redline",
                         "modifiedArgs": args,
                     });
-                    if let Some(note) = super::edit_tool::note(file) {
+                    if let Some(note) = note {
                         out["permissionDecisionReason"] =
                             json!("Accepted in Redline, with the user's edits");
                         out["additionalContext"] = json!(note);

@@ -152,6 +152,19 @@ pub fn whole_replace(file: &Accepted) -> Result<(String, String), String> {
     Ok((before, after))
 }
 
+/// The one file of an accepted single-file edit put into the tool's input by `input_for`, with
+/// the note for the model when the user changed its text; `Err`: the reason to deny (no file,
+/// or no input writes it exactly).
+pub fn answer_one(
+    files: &[Accepted],
+    input_for: impl FnOnce(&Accepted) -> Result<Value, String>,
+) -> Result<(Value, Option<String>), String> {
+    let file = files
+        .first()
+        .ok_or("Redline's answer named no file: the edit was not made.")?;
+    Ok((input_for(file)?, note(file)))
+}
+
 /// What the model is told when the user changed its text; nothing when it did not.
 pub fn note(file: &Accepted) -> Option<String> {
     file.edited.then(|| {

@@ -29,16 +29,13 @@ pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
     match verdict {
         HookVerdict::Allow => HookOutput::silent(None),
         HookVerdict::AllowEdited { files } => {
-            let Some(file) = files.first() else {
-                return deny("Redline's answer named no file: the edit was not made.");
-            };
-            match edit_tool::accepted_input(&TOOLS, input, file) {
-                Ok(args) => {
+            match edit_tool::answer_one(files, |f| edit_tool::accepted_input(&TOOLS, input, f)) {
+                Ok((args, note)) => {
                     let mut specific = json!({
                         "hookEventName": "BeforeTool",
                         "tool_input": args,
                     });
-                    if let Some(note) = edit_tool::note(file) {
+                    if let Some(note) = note {
                         specific["additionalContext"] = json!(note);
                     }
                     say(json!({ "hookSpecificOutput": specific }))
