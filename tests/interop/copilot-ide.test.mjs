@@ -227,8 +227,7 @@ describe('GitHub Copilot CLI (real copilot binary) against Redline', { skip, tim
     await three.waitForScreen(/● done SUB/, STEP_MS, 'the end of the SUB turn');
     assert.equal(fs.readFileSync(filePath, 'utf8'), proposal);
     // The session ends: its lock goes, the workspace's stays.
-    await three.keys('C-c');
-    await three.keys('C-c');
+    await three.quit(['C-c'], STEP_MS, 'to exit on Ctrl-C');
     await pollUntil(
       async () => ({ ok: !fs.existsSync(folderLock), value: fs.readdirSync(home.ideDir) }),
       STEP_MS,

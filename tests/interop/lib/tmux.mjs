@@ -8,6 +8,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 // A TUI gives no signal but its screen, so waits poll it.
 const POLL_MS = 150;
+// How long quit() watches for the exit before pressing its keys again.
+const QUIT_LOOK_MS = 1500;
 
 export function shQuote(s) {
   return `'${String(s).replace(/'/g, `'\\''`)}'`;
@@ -100,6 +102,24 @@ export function tmuxPane(tmux, target, { label, name, inputLine }) {
           throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${tail}\n--- screen ---\n${last}`);
         }
         await delay(POLL_MS);
+      }
+    },
+    /**
+     * Presses `keys` until the CLI has exited (the pane says so); resolves with the screen. A TUI
+     * may want a key twice to quit (Ctrl-C, then Ctrl-C again) and may drop a press that comes
+     * while it redraws, so the keys go again after each look that finds it still running.
+     */
+    async quit(keys, timeoutMs, what = 'to exit') {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const last = await p.screen();
+        if (exited.test(last)) return last;
+        if (Date.now() > deadline) {
+          throw new Error(`timed out after ${timeoutMs} ms waiting for ${who} ${what}\n--- screen ---\n${last}`);
+        }
+        await p.keys(...keys);
+        // Still running after this look: the loop's next look decides.
+        await p.waitForScreen((s) => exited.test(s), QUIT_LOOK_MS, 'its exit').catch(() => {});
       }
     },
     async type(text) {
