@@ -4,18 +4,19 @@
 //! table generated from the same data.
 //! `UPDATE_ARCHITECTURE=1` rewrites that table.
 
+mod doc;
 mod graph;
 mod lex;
 mod modules;
 mod names;
+mod shell;
 mod table;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use table::{Layer, Part, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES, PARTS, SAME_MEANING};
-
-const BEGIN: &str = "<!-- layers:begin -->";
-const END: &str = "<!-- layers:end -->";
+use table::{
+    Layer, Part, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES, PARTS, SAME_MEANING, SHELL_SEES,
+};
 
 fn core() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -191,22 +192,62 @@ fn no_source_file_is_over_400_lines_outside_tests() {
 
 #[test]
 fn the_architecture_doc_shows_the_layer_table() {
-    let path = repo().join("docs/architecture.md");
-    let doc = std::fs::read_to_string(&path).unwrap();
-    let (Some(b), Some(e)) = (doc.find(BEGIN), doc.find(END)) else {
-        panic!("docs/architecture.md has no block between `{BEGIN}` and `{END}`");
-    };
-    let generated = format!("{}{BEGIN}\n{}{}", &doc[..b], table::markdown(), &doc[e..]);
-    if std::env::var_os("UPDATE_ARCHITECTURE").is_some() {
-        std::fs::write(&path, &generated).unwrap();
-    }
-    let committed = std::fs::read_to_string(&path).unwrap();
-    assert!(
-        committed == generated,
-        "docs/architecture.md's layer table is stale; run \
-         UPDATE_ARCHITECTURE=1 cargo test -p redline-core --test layers\n--- generated ---\n{}",
-        table::markdown()
+    doc::check_block(
+        &repo().join("docs/architecture.md"),
+        "layers",
+        &table::markdown(),
     );
+}
+
+#[test]
+fn the_shell_takes_from_the_core_only_what_the_table_says() {
+    let shell = repo().join("src-tauri");
+    let mut used: BTreeMap<String, String> = BTreeMap::new();
+    for file in shell::shell_files(&shell) {
+        let src = std::fs::read_to_string(&file).unwrap();
+        for (module, line) in shell::core_modules(&src) {
+            used.entry(module)
+                .or_insert_with(|| format!("{}:{line}", shown(&file, &repo())));
+        }
+    }
+    let allowed: BTreeSet<&str> = SHELL_SEES.iter().map(|(m, _)| *m).collect();
+    let mut problems: Vec<String> = used
+        .iter()
+        .filter(|(m, _)| !allowed.contains(m.as_str()))
+        .map(|(m, at)| format!("{at}: the shell uses `redline_core::{m}`, which table.rs's SHELL_SEES does not list"))
+        .collect();
+    problems.extend(
+        allowed
+            .iter()
+            .filter(|m| !used.contains_key(**m))
+            .map(|m| format!("SHELL_SEES lists `{m}`, which the shell no longer uses")),
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    doc::check_block(
+        &repo().join("docs/architecture.md"),
+        "shell",
+        &table::shell_markdown(),
+    );
+}
+
+#[test]
+fn the_architecture_doc_lists_every_server() {
+    let found = shell::servers(&core().join("src/runtime/companion"));
+    assert!(found.len() >= 4, "no `impl Server for` found: {found:?}");
+    let list: String = found
+        .iter()
+        .map(|(file, ty)| format!("- `runtime/companion/{file}`: `{ty}`\n"))
+        .collect();
+    doc::check_block(&repo().join("docs/architecture.md"), "servers", &list);
+}
+
+#[test]
+fn the_shell_check_reads_grouped_and_plain_uses() {
+    let src = "use redline_core::{api::status::{self, X}, runtime, Error};\n\
+               // use redline_core::doctor;\n\
+               fn f() { let _ = redline_core::surfaces::menu::Item; let s = \"redline_core::clients\"; }\n";
+    let found: Vec<String> = shell::core_modules(src).into_keys().collect();
+    assert_eq!(found, ["api", "error", "runtime", "surfaces"]);
 }
 
 /// The checker itself: a crate with an upward import, a sideways one, one between two protocols,

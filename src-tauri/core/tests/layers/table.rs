@@ -189,3 +189,29 @@ pub const SAME_MEANING: &[&str] = &[
     "Tools",    // each HTTP adapter's tool set (mcp_http, copilot)
     "Listener", // the control channel's listener: a unix socket, or a named pipe on Windows
 ];
+
+/// What the shell (both programs) takes from the core, and why: any other core module it names
+/// fails `the_shell_takes_from_the_core_only_what_the_table_says`, and so does an entry it no
+/// longer uses. docs/architecture.md's `shell` block is generated from it.
+pub const SHELL_SEES: &[(&str, &str)] = &[
+    ("runtime", "the instance it serves, every command it sends (`runtime::command`), the window's channel"),
+    ("api", "what it prints and shows: status, the UI's error"),
+    ("review", "a review's summary, outcome and events, printed or put in the tray"),
+    ("surfaces", "the tray menu as data, the shell's quoting (`redline env`), diff's two sides and its write"),
+    ("workspace", "the config's path, a container's arguments, the settings the window edits"),
+    ("platform", "the directories, the display check, the bundle identifier"),
+    ("protocols", "`redline hook`: the CLI named on its command line and its answer in that CLI's words"),
+    ("discovery", "`redline hooks install`/`uninstall`: Redline's entry in a CLI's hook config"),
+    ("clients", "which CLIs take hooks, for `redline hooks`"),
+    ("doctor", "the words of `redline doctor`'s report (`doctor::render`)"),
+    ("error", "the typed errors, mapped to exit statuses"),
+];
+
+/// docs/architecture.md's `shell` block.
+pub fn shell_markdown() -> String {
+    let mut out = String::from("| core module | the shell uses it for |\n| --- | --- |\n");
+    for (module, why) in SHELL_SEES {
+        out.push_str(&format!("| `{module}` | {why} |\n"));
+    }
+    out
+}
