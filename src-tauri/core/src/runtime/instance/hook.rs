@@ -1,27 +1,22 @@
 //! Reviews a CLI's pre-edit hook asks for (`redline hook`): one per file its edit touches, all
 //! of one run, the hook answered once every file is accepted or as soon as one is rejected.
 
+use super::batch::Batch;
 use super::local::{caller::caller, run};
 use super::Instance;
 use crate::protocols::hook::patched::Patched;
 use crate::protocols::hook::{self, Accepted, HookCall, HookCli, HookVerdict};
 use crate::review::service::Ask;
-use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
+use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, ReviewId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-use tokio::sync::mpsc;
-
-/// A review's end: which file, how, its final text, the user's reason.
-type Decided = (usize, Outcome, String, Option<String>);
 
 /// A hook's reviews, waiting for the user.
 pub struct Waiting {
     cli: HookCli,
-    ids: Vec<ReviewId>,
+    batch: Batch,
     /// Each file as the edit leaves it, paths as the CLI named them (its answer names them so).
     planned: Vec<Patched>,
-    decided: mpsc::UnboundedReceiver<Decided>,
 }
 
 impl Instance {
@@ -70,18 +65,13 @@ impl Instance {
         }
         let origin = Origin::Hook { run: run() };
         let who = asker(cli, pid).await;
-        let (tx, decided) = mpsc::unbounded_channel();
         let mut waiting = Waiting {
             cli,
-            ids: Vec::new(),
+            batch: Batch::default(),
             planned: Vec::new(),
-            decided,
         };
-        for (i, o) in outcomes.into_iter().enumerate() {
-            let tx = tx.clone();
-            let reply: Reply = Box::new(move |r: &Review, outcome| {
-                let _ = tx.send((i, outcome, r.current.clone(), r.reason.clone()));
-            });
+        for o in outcomes {
+            let reply = waiting.batch.reply();
             let shown = absolute(&cwd, o.to.as_deref().unwrap_or(&o.path));
             let ask = Ask {
                 origin: origin.clone(),
@@ -102,9 +92,9 @@ impl Instance {
             };
             let original = o.before.clone().map(Into::into);
             match service.propose_read(ask, original, reply) {
-                Ok(id) => waiting.ids.push(id),
+                Ok(id) => waiting.batch.opened(id),
                 Err(e) => {
-                    self.dismiss_local(&waiting.ids);
+                    self.dismiss_local(waiting.batch.ids());
                     return Err(deny(e.to_string()));
                 }
             }
@@ -117,7 +107,7 @@ impl Instance {
 impl Waiting {
     /// The review ids, in the edit's order.
     pub fn ids(&self) -> &[ReviewId] {
-        &self.ids
+        self.batch.ids()
     }
 
     /// The verdict once the user decides, unless `gone` comes first (the hook was killed: Ctrl-C
@@ -127,27 +117,27 @@ impl Waiting {
         instance: &Instance,
         gone: impl std::future::Future<Output = ()>,
     ) -> Option<HookVerdict> {
-        let ids = self.ids.clone();
+        let ids = self.batch.ids().to_vec();
         // A rejection decides the whole edit: the other files' reviews go.
-        decided_or_gone(instance, &ids, self.decide(), gone, "a hook").await
+        Batch::until(&ids, instance, self.decide(), gone, "a hook").await
     }
 
     async fn decide(&mut self) -> HookVerdict {
         let mut accepted: Vec<Option<String>> = vec![None; self.planned.len()];
         while accepted.iter().any(Option::is_none) {
             // Every sender gone: the reviews went without a word (Redline stopping).
-            let Some((i, outcome, text, reason)) = self.decided.recv().await else {
+            let Some(d) = self.batch.next().await else {
                 return undecided("Redline stopped before the user decided");
             };
-            let Some(p) = self.planned.get(i) else {
+            let Some(p) = self.planned.get(d.index) else {
                 continue;
             };
-            match outcome {
-                Outcome::Accepted => accepted[i] = Some(text),
+            match d.outcome {
+                Outcome::Accepted => accepted[d.index] = Some(d.text),
                 Outcome::Rejected => {
                     let shown = p.to.as_deref().unwrap_or(&p.path);
                     return HookVerdict::Deny {
-                        reason: reason.unwrap_or_else(|| hook::rejected(shown)),
+                        reason: d.reason.unwrap_or_else(|| hook::rejected(shown)),
                     };
                 }
                 // Fail closed: only the user's accept lets an edit through.
@@ -227,26 +217,4 @@ pub(super) async fn asker(cli: HookCli, pid: Option<u32>) -> ClientInfo {
 /// `path` as the CLI named it, from the folder it runs in.
 pub(super) fn absolute(cwd: &Path, path: &str) -> String {
     cwd.join(path).to_string_lossy().into_owned()
-}
-
-/// `decided`, unless `gone` comes first (the hook that asked was stopped: Ctrl-C in the CLI, its
-/// timeout); either way the reviews `ids` go, and `None` says it went away.
-pub(super) async fn decided_or_gone<V>(
-    instance: &Instance,
-    ids: &[ReviewId],
-    decided: impl std::future::Future<Output = V>,
-    gone: impl std::future::Future<Output = ()>,
-    asker: &str,
-) -> Option<V> {
-    tokio::select! {
-        v = decided => {
-            instance.dismiss_local(ids);
-            Some(v)
-        }
-        () = gone => {
-            let n = instance.dismiss_local(ids);
-            tracing::info!("{asker} went away: {n} review(s) withdrawn");
-            None
-        }
-    }
 }

@@ -1,10 +1,11 @@
 //! Reviews opened by local commands (`redline propose`, `redline diff`) rather than a CLI's
 //! protocol: the command waits on the control channel for the decision and prints it.
 
+use super::batch::Batch;
 use super::Instance;
 use crate::error::{Error, Result};
 use crate::review::service::{Ask, Service};
-use crate::review::{OnDisk, Origin, Outcome, Proposal, ReadOnly, Reply, Review, ReviewId};
+use crate::review::{OnDisk, Origin, Outcome, Proposal, ReadOnly, ReviewId};
 use caller::caller;
 // The command reads and bounds a diff's two sides (surfaces), the instance checks them again.
 pub use crate::surfaces::diff_pair::{DiffFile, MAX_DIFF_BYTES, MAX_DIFF_FILES};
@@ -12,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use tokio::sync::oneshot;
 
 pub(super) mod caller;
 
@@ -70,44 +70,43 @@ pub struct LocalAnswer {
     pub settled: Option<Vec<Settled>>,
 }
 
-/// How a review ended, its final text and the user's reason for a rejection, once it does.
-type Decided = oneshot::Receiver<(Outcome, String, Option<String>)>;
-
 /// Reviews a local request opened, and their decisions to come.
 pub struct Opened {
-    pub ids: Vec<ReviewId>,
-    waits: Vec<Wait>,
-}
-
-/// A review a command waits on: its id, its path as the command named it, RIGHT as checked for
-/// `--edit`, and its decision to come.
-struct Wait {
-    id: ReviewId,
-    path: PathBuf,
-    target: Option<OnDisk>,
-    decided: Decided,
+    batch: Batch,
+    /// Each review's path as the command named it, and RIGHT as checked for `--edit`.
+    named: Vec<(PathBuf, Option<OnDisk>)>,
 }
 
 impl Opened {
+    fn new() -> Self {
+        Opened {
+            batch: Batch::default(),
+            named: Vec::new(),
+        }
+    }
+
+    /// The review ids, in the order they were opened.
+    pub fn ids(&self) -> &[ReviewId] {
+        self.batch.ids()
+    }
+
     /// Every review's end, in the order they were opened. A review dropped without a word
     /// (the instance stopping) counts as dismissed.
     pub async fn settled(self) -> Vec<Settled> {
-        let mut out = Vec::with_capacity(self.waits.len());
-        for w in self.waits {
-            let (decision, text, reason) =
-                w.decided
-                    .await
-                    .unwrap_or((Outcome::Dismissed, String::new(), None));
-            out.push(Settled {
-                id: w.id,
-                path: w.path,
-                decision,
-                content: (decision == Outcome::Accepted).then_some(text),
-                reason: reason.filter(|_| decision == Outcome::Rejected),
-                target: w.target,
-            });
-        }
-        out
+        let ids = self.batch.ids().to_vec();
+        let ends = self.batch.all().await;
+        ends.into_iter()
+            .zip(ids)
+            .zip(self.named)
+            .map(|((d, id), (path, target))| Settled {
+                id,
+                path,
+                decision: d.outcome,
+                content: (d.outcome == Outcome::Accepted).then_some(d.text),
+                reason: d.reason.filter(|_| d.outcome == Outcome::Rejected),
+                target,
+            })
+            .collect()
     }
 }
 
@@ -121,7 +120,7 @@ impl Opened {
         wait: bool,
         gone: impl std::future::Future<Output = ()>,
     ) -> Option<LocalAnswer> {
-        let opened = self.ids.clone();
+        let opened = self.ids().to_vec();
         if !wait {
             return Some(LocalAnswer {
                 opened,
@@ -182,19 +181,6 @@ pub(super) fn run() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// The reply that hands the decision to a waiting command, or tells nobody.
-fn reply(wait: bool) -> (Reply, Option<Decided>) {
-    if !wait {
-        return (Box::new(|_, _| {}), None);
-    }
-    let (tx, rx) = oneshot::channel();
-    let reply: Reply = Box::new(move |r: &Review, outcome| {
-        let reason = r.reason.clone().filter(|_| r.reason_heard);
-        let _ = tx.send((outcome, r.current.clone(), reason));
-    });
-    (reply, Some(rx))
-}
-
 impl Instance {
     /// Opens `redline propose`'s review through the service of the innermost enabled workspace
     /// holding the file, as a CLI's would be (confinement, original, size and quota checks).
@@ -208,7 +194,8 @@ impl Instance {
             });
         }
         let service = self.service_holding(&p.file).await?;
-        let (reply, rx) = reply(p.wait);
+        let mut opened = Opened::new();
+        let reply = opened.batch.reply();
         let ask = Ask {
             origin: Origin::Propose { run: run() },
             client: caller("redline propose", pid).await,
@@ -221,18 +208,9 @@ impl Instance {
         };
         let id = service.propose(ask, reply).await?;
         let path = self.review(id).map(|r| r.path.clone()).unwrap_or(p.file);
-        Ok(Opened {
-            ids: vec![id],
-            waits: rx
-                .map(|decided| Wait {
-                    id,
-                    path,
-                    target: None,
-                    decided,
-                })
-                .into_iter()
-                .collect(),
-        })
+        opened.batch.opened(id);
+        opened.named.push((path, None));
+        Ok(opened)
     }
 
     /// Opens one review per changed file of `redline diff`: read-only unless `edit`, and then
@@ -278,10 +256,7 @@ impl Instance {
         }
         let origin = Origin::Diff { run: run() };
         let client = caller("redline diff", pid).await;
-        let mut opened = Opened {
-            ids: Vec::new(),
-            waits: Vec::new(),
-        };
+        let mut opened = Opened::new();
         for (f, target) in d.files.into_iter().zip(checked) {
             // What the disk check reads: RIGHT as checked, else where its links lead (`git
             // difftool -d` links into the work tree), read beneath the folder holding it.
@@ -295,7 +270,7 @@ impl Instance {
                 (None, true) => Some(ReadOnly::DiffRemoved),
                 (_, false) => Some(ReadOnly::Diff),
             };
-            let (reply, rx) = reply(d.wait);
+            let reply = opened.batch.reply();
             let id = self.reviews.open(
                 Proposal {
                     workspace: d.root.clone(),
@@ -313,15 +288,8 @@ impl Instance {
                 },
                 reply,
             );
-            opened.ids.push(id);
-            if let Some(decided) = rx {
-                opened.waits.push(Wait {
-                    id,
-                    path: f.path,
-                    target,
-                    decided,
-                });
-            }
+            opened.batch.opened(id);
+            opened.named.push((f.path, target));
         }
         Ok(opened)
     }

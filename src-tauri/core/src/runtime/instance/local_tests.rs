@@ -91,20 +91,20 @@ async fn the_instance_bounds_what_any_local_request_opens() {
         .await
         .unwrap();
     let read_only: Vec<_> = opened
-        .ids
+        .ids()
         .iter()
         .map(|id| i.review(*id).unwrap().read_only.clone())
         .collect();
     assert_eq!(read_only, [None, Some(ReadOnly::DiffRemoved)]);
     assert_eq!(
-        i.review(opened.ids[1])
+        i.review(opened.ids()[1])
             .unwrap()
             .detail()
             .read_only
             .as_deref(),
         Some("This file is not in RIGHT: there is nothing to edit.")
     );
-    assert_eq!(i.dismiss_local(&opened.ids), 2);
+    assert_eq!(i.dismiss_local(opened.ids()), 2);
     i.shutdown().await;
 }
 
@@ -136,7 +136,7 @@ async fn the_disk_check_of_a_dir_diff_follows_its_links_into_the_work_tree() {
             edit,
             wait: false,
         };
-        ids.extend(i.diff_local(d, None).await.unwrap().ids);
+        ids.extend(i.diff_local(d, None).await.unwrap().ids().to_vec());
     }
     for id in &ids {
         assert!(!i.disk_changed(*id).unwrap(), "unchanged, review {id}");

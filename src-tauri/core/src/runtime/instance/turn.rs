@@ -2,7 +2,8 @@
 //! edits touched, at the turn's start against now, read-only, answered Done or Continue with
 //! instructions; and the record the pre-edit hook keeps of those files (`--record-turn`).
 
-use super::hook::{absolute, asker, decided_or_gone};
+use super::batch::Batch;
+use super::hook::{absolute, asker};
 use super::local::run;
 use super::Instance;
 use crate::protocols::hook::patched::Patched;
@@ -11,15 +12,13 @@ use crate::protocols::hook::{HookCall, HookCli};
 use crate::review::service::{Ask, Service};
 use crate::review::turn::TurnKey;
 use crate::review::turn::MAX_TURN_TABS;
-use crate::review::{Origin, Outcome, ReadOnly, Reply, Review, ReviewId};
+use crate::review::{Origin, Outcome, ReadOnly, ReviewId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use tokio::sync::mpsc;
 
 /// A turn review's tabs, waiting for the user's one answer.
 pub struct TurnWaiting {
-    ids: Vec<ReviewId>,
-    decided: mpsc::UnboundedReceiver<(Outcome, Option<String>)>,
+    batch: Batch,
 }
 
 impl Instance {
@@ -133,20 +132,15 @@ impl Instance {
         changes.truncate(shown);
         let origin = Origin::Hook { run: run() };
         let who = asker(cli, pid).await;
-        let (tx, decided) = mpsc::unbounded_channel();
         let mut waiting = TurnWaiting {
-            ids: Vec::new(),
-            decided,
+            batch: Batch::default(),
         };
         let read_only = ReadOnly::Turn {
             cli: cli.name().to_owned(),
             not_shown: record.unrecorded.len() + past,
         };
         for c in changes {
-            let tx = tx.clone();
-            let reply: Reply = Box::new(move |r: &Review, outcome| {
-                let _ = tx.send((outcome, r.reason.clone()));
-            });
+            let reply = waiting.batch.reply();
             let ask = Ask {
                 origin: origin.clone(),
                 client: who.clone(),
@@ -157,9 +151,9 @@ impl Instance {
                 reason_heard: true,
             };
             match service.propose_read(ask, c.start.map(Into::into), reply) {
-                Ok(id) => waiting.ids.push(id),
+                Ok(id) => waiting.batch.opened(id),
                 Err(e) => {
-                    self.dismiss_local(&waiting.ids);
+                    self.dismiss_local(waiting.batch.ids());
                     return Err(TurnVerdict::Pass {
                         why: format!("cannot show the turn's changes: {e}"),
                     });
@@ -170,7 +164,7 @@ impl Instance {
             "{}'s turn in {}: {} file(s) to review{}",
             cli.name(),
             cwd.display(),
-            waiting.ids.len(),
+            waiting.batch.ids().len(),
             if end.again { " (again)" } else { "" }
         );
         Ok(waiting)
@@ -179,7 +173,7 @@ impl Instance {
 
 impl TurnWaiting {
     pub fn ids(&self) -> &[ReviewId] {
-        &self.ids
+        self.batch.ids()
     }
 
     /// The user's one answer, for every tab: the first decided answers the turn and the other
@@ -189,9 +183,9 @@ impl TurnWaiting {
         instance: &Instance,
         gone: impl std::future::Future<Output = ()>,
     ) -> Option<TurnVerdict> {
-        let ids = self.ids.clone();
+        let ids = self.batch.ids().to_vec();
         let decided = async {
-            match self.decided.recv().await {
+            match self.batch.next().await.map(|d| (d.outcome, d.reason)) {
                 Some((Outcome::Accepted, _)) => TurnVerdict::Done,
                 Some((Outcome::Rejected, reason)) => TurnVerdict::Continue {
                     instructions: reason
@@ -205,6 +199,6 @@ impl TurnWaiting {
                 },
             }
         };
-        decided_or_gone(instance, &ids, decided, gone, "an end-of-turn hook").await
+        Batch::until(&ids, instance, decided, gone, "an end-of-turn hook").await
     }
 }
