@@ -71,57 +71,47 @@ fn works_stored(req: &Request) -> bool {
     )
 }
 
-/// `req` on the config file, answered as the instance would answer it.
+/// `req` on the config file, answered as the instance would answer it: the same change of the
+/// stored workspaces (`workspace::config_change`), without servers to start or stop.
 async fn stored(world: &World, req: Request) -> Result<Value> {
     let file = world.dirs.config_file();
     let mut c = Config::load(&file)?;
-    let answer = match req {
+    let (answer, changed) = match req {
         Request::WorkspaceAdd { path, force } => {
-            let path = config::canonical_dir(&path)?;
-            if !force {
-                config::refuse_broad(&path, &world.dirs.home, &c.workspaces)?;
-            }
-            c.add(path.clone())?;
-            json!(path)
+            (json!(c.add_folder(&path, force, &world.dirs.home)?), true)
         }
         Request::WorkspaceRemove { path } => {
-            let path = c.known_path(&path)?;
-            c.remove(&path)?;
+            let path = c.remove_named(&path)?;
             c.save(&file)?;
-            // Without a keyring answer the token stays; it is useless without the files.
-            if let Err(e) = world.tokens.forget(&path.to_string_lossy()) {
-                tracing::warn!("could not delete the token of {}: {e}", path.display());
-            }
+            world.forget_token(&path);
             return Ok(json!(path));
         }
         Request::WorkspaceEnable { path, enabled } => {
-            let path = c.known_path(&path)?;
-            if let Some(w) = c.find_mut(&path) {
-                w.enabled = enabled;
-            }
-            Value::Null
+            c.set_enabled(&path, enabled)?;
+            (Value::Null, true)
         }
-        Request::WorkspaceList => return Ok(json!(c.workspaces)),
+        Request::WorkspaceList => (json!(c.workspaces), false),
         Request::ContainerEnable { path, address } => {
-            let path = c.known_path(&path)?;
-            let now = c.find(&path).and_then(|e| e.containers.as_ref());
-            let on = container::turned_on(now, address, world.interfaces.as_ref()).await?;
-            let status = ContainerStatus::not_listening(on.address, on.paths.clone());
-            if let Some(e) = c.find_mut(&path) {
-                e.containers = Some(on);
-            }
-            json!(ContainersOn {
+            let (path, next) = c
+                .containers_turned(&path, true, address, world.interfaces.as_ref())
+                .await?;
+            let status = next
+                .as_ref()
+                .map(|on| ContainerStatus::not_listening(on.address, on.paths.clone()));
+            let changed = c.set_containers(&path, next);
+            let on = ContainersOn {
                 path,
                 running: false,
-                containers: Some(status),
-            })
+                containers: status,
+            };
+            (json!(on), changed)
         }
         Request::ContainerDisable { path } => {
-            let path = c.known_path(&path)?;
-            if let Some(e) = c.find_mut(&path) {
-                e.containers = None;
-            }
-            json!(path)
+            let (path, next) = c
+                .containers_turned(&path, false, None, world.interfaces.as_ref())
+                .await?;
+            let changed = c.set_containers(&path, next);
+            (json!(path), changed)
         }
         Request::ContainerArgs {
             path,
@@ -139,14 +129,13 @@ async fn stored(world: &World, req: Request) -> Result<Value> {
                 None,
             )?;
             // Only a newly mapped container path changes the config.
-            if added.is_none() {
-                return Ok(json!(args));
-            }
-            json!(args)
+            (json!(args), added.is_some())
         }
         _ => return Err(Error::NotRunning),
     };
-    c.save(&file)?;
+    if changed {
+        c.save(&file)?;
+    }
     Ok(answer)
 }
 
@@ -262,5 +251,44 @@ mod tests {
             .workspaces
             .is_empty());
         instance.shutdown().await;
+    }
+
+    #[tokio::test]
+    async fn a_change_to_what_is_already_so_leaves_the_stored_config_untouched() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = dirs(tmp.path());
+        let ws = dunce::canonicalize(tmp.path()).unwrap().join("ws");
+        std::fs::create_dir(&ws).unwrap();
+        let send = |req| send(&dirs, req, || world(&dirs));
+        send(Request::WorkspaceAdd {
+            path: ws.clone(),
+            force: false,
+        })
+        .await
+        .unwrap();
+        // The user's own spelling of the same config.
+        let file = dirs.config_file();
+        let theirs = format!(
+            "{{ \"workspaces\" : [ {{ \"path\": {}, \"enabled\": true }} ] }}\n",
+            serde_json::to_string(&ws).unwrap()
+        );
+        std::fs::write(&file, &theirs).unwrap();
+        let off = send(Request::ContainerDisable { path: ws.clone() })
+            .await
+            .unwrap();
+        assert_eq!(off.via, Via::Stored);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), theirs);
+        let listed = send(Request::WorkspaceList).await.unwrap();
+        assert_eq!(listed.via, Via::Stored);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), theirs);
+        // A real change is written.
+        send(Request::WorkspaceEnable {
+            path: ws.clone(),
+            enabled: false,
+        })
+        .await
+        .unwrap();
+        let stored = Config::load(&file).unwrap();
+        assert!(!stored.find(&ws).unwrap().enabled);
     }
 }

@@ -193,12 +193,10 @@ impl Instance {
     /// Adds and starts a workspace; `/`, the home folder or a folder around other workspaces
     /// only with `force`.
     pub async fn add_workspace(&self, path: &Path, force: bool) -> Result<PathBuf> {
-        let path = config::canonical_dir(path)?;
         let mut state = self.state.lock().await;
-        if !force {
-            config::refuse_broad(&path, &self.world.dirs.home, &state.config.workspaces)?;
-        }
-        state.config.add(path.clone())?;
+        let path = state
+            .config
+            .add_folder(path, force, &self.world.dirs.home)?;
         self.save(&state)?;
         self.start_companion(&mut state, &path).await?;
         Ok(path)
@@ -207,15 +205,12 @@ impl Instance {
     pub async fn remove_workspace(&self, path: &Path) -> Result<PathBuf> {
         let (path, stopping) = {
             let mut state = self.state.lock().await;
-            let path = state.config.known_path(path)?;
-            state.config.remove(&path)?;
+            let path = state.config.remove_named(path)?;
             self.save(&state)?;
             let stopping = state.companions.remove(&path).map(Companion::halt);
             state.missing.remove(&path);
             // Under the lock: the same workspace added again meanwhile gets a new token.
-            if let Err(e) = self.world.tokens.forget(&path.to_string_lossy()) {
-                tracing::warn!("could not delete the token of {}: {e}", path.display());
-            }
+            self.world.forget_token(&path);
             (path, stopping)
         };
         finish(stopping).await;
@@ -226,10 +221,7 @@ impl Instance {
     pub async fn set_enabled(&self, path: &Path, enabled: bool) -> Result<()> {
         let stopping = {
             let mut state = self.state.lock().await;
-            let path = state.config.known_path(path)?;
-            if let Some(entry) = state.config.find_mut(&path) {
-                entry.enabled = enabled;
-            }
+            let path = state.config.set_enabled(path, enabled)?;
             self.save(&state)?;
             if enabled {
                 return self.start_companion(&mut state, &path).await;
@@ -251,24 +243,18 @@ impl Instance {
         address: Option<std::net::Ipv4Addr>,
     ) -> Result<PathBuf> {
         let mut state = self.state.lock().await;
-        let path = state.config.known_path(path)?;
-        let next = if on {
-            let now = state.config.find(&path).and_then(|e| e.containers.as_ref());
-            Some(container::turned_on(now, address, self.world.interfaces.as_ref()).await?)
-        } else {
-            None
-        };
+        let (path, next) = state
+            .config
+            .containers_turned(path, on, address, self.world.interfaces.as_ref())
+            .await?;
         // The same again is a no-op, unless containers could not reach it (the bridge was missing
         // at start): then it is a retry.
         let failing = state
             .companions
             .get(&path)
             .is_some_and(|c| c.container_error().is_some());
-        if let Some(entry) = state.config.find_mut(&path) {
-            if entry.containers == next && !failing {
-                return Ok(path);
-            }
-            entry.containers = next;
+        if !state.config.set_containers(&path, next) && !failing {
+            return Ok(path);
         }
         self.save(&state)?;
         let Some(old) = state.companions.remove(&path) else {

@@ -1,6 +1,7 @@
 //! A workspace's roots, and the check that a tool call's path lies inside them.
 
 pub mod config;
+mod config_change;
 pub mod container;
 pub mod settings;
 use crate::error::{Error, Result};

@@ -46,3 +46,13 @@ impl World {
         }
     }
 }
+
+impl World {
+    /// Forgets the token of the workspace at `path` (it was removed). Without a keyring answer
+    /// the token stays: it is useless without the workspace's files.
+    pub fn forget_token(&self, path: &std::path::Path) {
+        if let Err(e) = self.tokens.forget(&path.to_string_lossy()) {
+            tracing::warn!("could not delete the token of {}: {e}", path.display());
+        }
+    }
+}
