@@ -67,11 +67,8 @@ pub struct Instance {
     windows: crate::runtime::window::hub::WindowHub,
     /// The config's settings as last saved, readable without `state`'s lock.
     settings: std::sync::RwLock<crate::workspace::settings::Settings>,
-    /// Codex CLI's IDE socket (one per user): its task, and the stop it obeys.
-    codex_task: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
-    /// What Redline is on Codex's IDE socket, for status and doctor.
-    codex_ide: Arc<std::sync::Mutex<Option<crate::api::status::CodexIde>>>,
-    codex_stop: CancellationToken,
+    /// Codex CLI's IDE socket (one per user, so the instance's and no workspace's).
+    codex: codex::CodexChannel,
     /// What each CLI session's turn has touched, for its end-of-turn review (`--turn-review`).
     turns: crate::review::turn::Turns,
 }
@@ -111,9 +108,7 @@ impl Instance {
             editors: Default::default(),
             windows: Default::default(),
             settings: std::sync::RwLock::new(config.settings.clone()),
-            codex_task: Default::default(),
-            codex_ide: Default::default(),
-            codex_stop: CancellationToken::new(),
+            codex: Default::default(),
             turns: Default::default(),
         });
         for entry in config.workspaces.iter().filter(|w| w.enabled) {
@@ -352,7 +347,7 @@ impl Instance {
 
     /// Stops every server and removes every discovery file.
     pub async fn shutdown(&self) {
-        self.stop_codex().await;
+        self.codex.stop().await;
         let stopping: Vec<_> = {
             let mut state = self.state.lock().await;
             let companions = std::mem::take(&mut state.companions);

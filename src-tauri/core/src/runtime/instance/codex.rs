@@ -7,17 +7,25 @@ use crate::protocols::codex_ipc::{self, provider, Binding, FolderContext, Source
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Weak};
 
-impl Instance {
-    /// Takes Codex's socket (its named pipe on Windows), unless it is unsafe (said once, in the
-    /// log), and serves it until shutdown; when another program's router holds it, Redline
-    /// answers behind that router, and takes the socket when the router goes.
-    pub(super) fn serve_codex(self: &Arc<Self>) {
-        let path = self.world.codex_ipc.clone();
-        let source = source(Arc::downgrade(self));
-        let cancel = self.codex_stop.clone();
+/// Redline on Codex's IDE socket: the task serving it, what Redline is there (for status and
+/// doctor), and the stop it obeys. Its own state: the instance only starts, asks and stops it.
+#[derive(Default)]
+pub(super) struct CodexChannel {
+    task: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    role: Arc<std::sync::Mutex<Option<CodexIde>>>,
+    stop: tokio_util::sync::CancellationToken,
+}
+
+impl CodexChannel {
+    /// Takes Codex's socket at `path` (its named pipe on Windows), unless it is unsafe (said
+    /// once, in the log), and serves it with `source` until `stop`; when another program's
+    /// router holds it, Redline answers behind that router, and takes the socket when the
+    /// router goes.
+    fn serve(&self, path: PathBuf, source: Source) {
+        let cancel = self.stop.clone();
         let role = Role {
             path: path.clone(),
-            now: self.codex_ide.clone(),
+            now: self.role.clone(),
         };
         let task = match codex_ipc::bind(&path) {
             Binding::Bound(b) => {
@@ -32,28 +40,34 @@ impl Instance {
                 return;
             }
         };
-        *self.codex_task() = Some(task);
+        *self.task() = Some(task);
     }
 
     /// What Redline is on Codex's IDE socket.
-    pub(super) fn codex_ide(&self) -> Option<CodexIde> {
-        self.codex_ide
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+    pub(super) fn status(&self) -> Option<CodexIde> {
+        self.role.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Stops Codex's socket and removes it.
-    pub(super) async fn stop_codex(&self) {
-        self.codex_stop.cancel();
-        let task = self.codex_task().take();
+    /// Stops serving Codex's socket and removes it.
+    pub(super) async fn stop(&self) {
+        self.stop.cancel();
+        let task = self.task().take();
         if let Some(task) = task {
             let _ = task.await;
         }
     }
 
-    fn codex_task(&self) -> std::sync::MutexGuard<'_, Option<tokio::task::JoinHandle<()>>> {
-        self.codex_task.lock().unwrap_or_else(|e| e.into_inner())
+    fn task(&self) -> std::sync::MutexGuard<'_, Option<tokio::task::JoinHandle<()>>> {
+        self.task.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Instance {
+    /// Serves Codex's IDE socket from the world's path, answering from this instance's
+    /// workspaces (held weakly: the socket never keeps a stopped instance alive).
+    pub(super) fn serve_codex(self: &Arc<Self>) {
+        self.codex
+            .serve(self.world.codex_ipc.clone(), source(Arc::downgrade(self)));
     }
 
     /// What the running workspace holding `root` has from the editor.

@@ -42,7 +42,7 @@ impl Instance {
             workspaces,
             editors,
             window_problem: self.windows().problem().borrow().clone(),
-            codex_ide: self.codex_ide(),
+            codex_ide: self.codex.status(),
         }
     }
 }
