@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 mod batch;
 mod codex;
+mod codex_channel;
 mod editor;
 mod folders;
 pub mod hook;
@@ -68,7 +69,7 @@ pub struct Instance {
     /// The config's settings as last saved, readable without `state`'s lock.
     settings: std::sync::RwLock<crate::workspace::settings::Settings>,
     /// Codex CLI's IDE socket (one per user, so the instance's and no workspace's).
-    codex: codex::CodexChannel,
+    codex: codex_channel::CodexChannel,
     /// What each CLI session's turn has touched, for its end-of-turn review (`--turn-review`).
     turns: crate::review::turn::Turns,
 }
