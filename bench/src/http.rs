@@ -235,56 +235,11 @@ impl Conn {
 
     /// Returns the response and whether the connection may be reused.
     async fn read_response(&mut self, head: bool) -> Result<(Response, bool)> {
-        let mut first = true;
+        if self.pos == self.len {
+            self.fill_first().await?;
+        }
         loop {
-            if first && self.pos == self.len {
-                // Nothing of the response yet: an EOF or reset here means the server had
-                // closed the connection before reading the request.
-                match self.fill().await {
-                    Ok(()) => {}
-                    Err(e) => {
-                        let closed = e.to_string().contains("closed by server")
-                            || e.downcast_ref::<std::io::Error>().is_some_and(|io| {
-                                matches!(
-                                    io.kind(),
-                                    std::io::ErrorKind::ConnectionReset
-                                        | std::io::ErrorKind::BrokenPipe
-                                )
-                            });
-                        if closed {
-                            return Err(anyhow::Error::new(Closed).context(e.to_string()));
-                        }
-                        return Err(e);
-                    }
-                }
-            }
-            first = false;
-            let status_line = self.line(MAX_HEAD).await.context("read status line")?;
-            let mut parts = status_line.splitn(3, ' ');
-            let version = parts.next().unwrap_or("");
-            let status: u16 = parts
-                .next()
-                .and_then(|s| s.parse().ok())
-                .ok_or_else(|| anyhow!("bad status line {status_line:?}"))?;
-            if !version.starts_with("HTTP/1.") {
-                bail!("bad status line {status_line:?}");
-            }
-            let mut headers = Vec::new();
-            let mut head_bytes = 0;
-            loop {
-                let l = self.line(MAX_HEAD).await.context("read header")?;
-                if l.is_empty() {
-                    break;
-                }
-                head_bytes += l.len();
-                if head_bytes > MAX_HEAD {
-                    bail!("response head larger than {MAX_HEAD} bytes");
-                }
-                let (k, v) = l
-                    .split_once(':')
-                    .ok_or_else(|| anyhow!("bad header line {l:?}"))?;
-                headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
-            }
+            let (version, status, headers) = self.read_head().await?;
             if (100..200).contains(&status) && status != 101 {
                 continue; // 100 Continue and friends: the real response follows
             }
@@ -293,15 +248,7 @@ impl Conn {
                 headers,
                 body: Vec::new(),
             };
-            let mut keep = version == "HTTP/1.1";
-            if let Some(c) = resp.header("connection") {
-                let c = c.to_ascii_lowercase();
-                if c.contains("close") {
-                    keep = false;
-                } else if c.contains("keep-alive") {
-                    keep = true;
-                }
-            }
+            let mut keep = keep_alive(&version, &resp);
             let chunked = resp
                 .header("transfer-encoding")
                 .map(|v| v.to_ascii_lowercase().contains("chunked"))
@@ -309,27 +256,7 @@ impl Conn {
             if head || status == 204 || status == 304 {
                 // no body
             } else if chunked {
-                loop {
-                    let size_line = self.line(1024).await.context("read chunk size")?;
-                    let hex = size_line.split(';').next().unwrap_or("").trim();
-                    let size = usize::from_str_radix(hex, 16)
-                        .map_err(|_| anyhow!("bad chunk size line {size_line:?}"))?;
-                    if size == 0 {
-                        // trailers, then the empty line
-                        while !self.line(MAX_HEAD).await?.is_empty() {}
-                        break;
-                    }
-                    if resp.body.len() + size > MAX_BODY {
-                        bail!("response body larger than {MAX_BODY} bytes");
-                    }
-                    let mut body = std::mem::take(&mut resp.body);
-                    self.take(size, &mut body).await?;
-                    resp.body = body;
-                    let crlf = self.line(2).await?;
-                    if !crlf.is_empty() {
-                        bail!("chunk not followed by CRLF");
-                    }
-                }
+                resp.body = self.read_chunked().await?;
             } else if let Some(cl) = resp.header("content-length") {
                 let n: usize = cl
                     .parse()
@@ -343,16 +270,109 @@ impl Conn {
             } else {
                 // Body delimited by connection close.
                 keep = false;
-                let mut body = std::mem::take(&mut resp.body);
-                body.extend_from_slice(&self.buf[self.pos..self.len]);
-                self.pos = self.len;
-                let stream = self.stream.as_mut().expect("connected");
-                stream.read_to_end(&mut body).await?;
-                resp.body = body;
+                resp.body = self.read_to_close().await?;
             }
             return Ok((resp, keep));
         }
     }
+
+    /// The first bytes of a response. Nothing of the response yet: an EOF or reset here means
+    /// the server had closed the connection before reading the request.
+    async fn fill_first(&mut self) -> Result<()> {
+        let Err(e) = self.fill().await else {
+            return Ok(());
+        };
+        let closed = e.to_string().contains("closed by server")
+            || e.downcast_ref::<std::io::Error>().is_some_and(|io| {
+                matches!(
+                    io.kind(),
+                    std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe
+                )
+            });
+        if closed {
+            return Err(anyhow::Error::new(Closed).context(e.to_string()));
+        }
+        Err(e)
+    }
+
+    /// The status line and the headers (names lowercased), within `MAX_HEAD` bytes.
+    async fn read_head(&mut self) -> Result<(String, u16, Vec<(String, String)>)> {
+        let status_line = self.line(MAX_HEAD).await.context("read status line")?;
+        let mut parts = status_line.splitn(3, ' ');
+        let version = parts.next().unwrap_or("").to_owned();
+        let status: u16 = parts
+            .next()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| anyhow!("bad status line {status_line:?}"))?;
+        if !version.starts_with("HTTP/1.") {
+            bail!("bad status line {status_line:?}");
+        }
+        let mut headers = Vec::new();
+        let mut head_bytes = 0;
+        loop {
+            let l = self.line(MAX_HEAD).await.context("read header")?;
+            if l.is_empty() {
+                break;
+            }
+            head_bytes += l.len();
+            if head_bytes > MAX_HEAD {
+                bail!("response head larger than {MAX_HEAD} bytes");
+            }
+            let (k, v) = l
+                .split_once(':')
+                .ok_or_else(|| anyhow!("bad header line {l:?}"))?;
+            headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+        }
+        Ok((version, status, headers))
+    }
+
+    /// A chunked body, within `MAX_BODY` bytes; its trailers are read and dropped.
+    async fn read_chunked(&mut self) -> Result<Vec<u8>> {
+        let mut body = Vec::new();
+        loop {
+            let size_line = self.line(1024).await.context("read chunk size")?;
+            let hex = size_line.split(';').next().unwrap_or("").trim();
+            let size = usize::from_str_radix(hex, 16)
+                .map_err(|_| anyhow!("bad chunk size line {size_line:?}"))?;
+            if size == 0 {
+                // trailers, then the empty line
+                while !self.line(MAX_HEAD).await?.is_empty() {}
+                return Ok(body);
+            }
+            if body.len() + size > MAX_BODY {
+                bail!("response body larger than {MAX_BODY} bytes");
+            }
+            self.take(size, &mut body).await?;
+            let crlf = self.line(2).await?;
+            if !crlf.is_empty() {
+                bail!("chunk not followed by CRLF");
+            }
+        }
+    }
+
+    /// A body that ends when the server closes the connection.
+    async fn read_to_close(&mut self) -> Result<Vec<u8>> {
+        let mut body = self.buf[self.pos..self.len].to_vec();
+        self.pos = self.len;
+        let stream = self.stream.as_mut().expect("connected");
+        stream.read_to_end(&mut body).await?;
+        Ok(body)
+    }
+}
+
+/// Whether the connection may carry another request: HTTP/1.1's default, unless the response's
+/// `Connection` header says otherwise.
+fn keep_alive(version: &str, resp: &Response) -> bool {
+    let mut keep = version == "HTTP/1.1";
+    if let Some(c) = resp.header("connection") {
+        let c = c.to_ascii_lowercase();
+        if c.contains("close") {
+            keep = false;
+        } else if c.contains("keep-alive") {
+            keep = true;
+        }
+    }
+    keep
 }
 
 #[cfg(test)]

@@ -1,13 +1,15 @@
 //! Starting and stopping the two servers under test.
 
 use crate::mcp::Endpoint;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader, Read};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+mod discovery;
 
 /// A child process that is sent SIGTERM (then SIGKILL after a grace period) when dropped.
 pub struct Server {
@@ -217,6 +219,8 @@ impl RedlineDirs {
     }
 }
 
+/// Redline on `ws` (added as its workspace first), served headless from `scratch`, once it says
+/// `ready`; its MCP endpoint is read from the discovery file it wrote.
 pub fn start_redline(
     bin: &Path,
     scratch: &Path,
@@ -230,20 +234,7 @@ pub fn start_redline(
         );
     }
     let dirs = RedlineDirs::create(&scratch.join("redline"))?;
-    let out = redline_cmd(bin, &dirs)
-        .args(["workspace", "add"])
-        .arg(ws)
-        .output()
-        .with_context(|| format!("run {} workspace add", bin.display()))?;
-    if !out.status.success() {
-        bail!(
-            "`redline workspace add {}` failed ({}):\n{}{}",
-            ws.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    add_workspace(bin, &dirs, ws)?;
     let log = scratch.join("redline.stderr.log");
     let child = redline_cmd(bin, &dirs)
         .args(["serve", "--headless"])
@@ -257,60 +248,43 @@ pub fn start_redline(
         .with_context(|| format!("spawn {} serve --headless", bin.display()))?;
     let mut server = Server::new("redline", child, log);
     server.wait_line(ready_timeout, |l| (l == "ready").then_some(()))?;
-    let pid = server.pid();
-    let dir = dirs.tmp.join("gemini").join("ide");
-    let prefix = format!("gemini-ide-server-{pid}-");
-    let mut found = Vec::new();
-    for e in std::fs::read_dir(&dir).with_context(|| format!("read {}", dir.display()))? {
-        let name = e?.file_name().to_string_lossy().into_owned();
-        if name.starts_with(&prefix) && name.ends_with(".json") {
-            found.push(dir.join(name));
-        }
-    }
-    let discovery = match found.as_slice() {
-        [one] => one.clone(),
-        [] => bail!(
-            "redline printed `ready` but wrote no {}/{prefix}<PORT>.json",
-            dir.display()
-        ),
-        _ => bail!("several discovery files for one workspace: {found:?}"),
-    };
-    let text = std::fs::read_to_string(&discovery)?;
-    let v: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("discovery file {} is not JSON: {text}", discovery.display()))?;
-    let port = v
-        .get("port")
-        .and_then(|p| p.as_u64())
-        .ok_or_else(|| anyhow!("discovery file has no port: {text}"))?;
-    let token = v
-        .get("authToken")
-        .and_then(|p| p.as_str())
-        .ok_or_else(|| anyhow!("discovery file has no authToken: {text}"))?;
-    let name_port = discovery
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| {
-            n.strip_prefix(&prefix)?
-                .strip_suffix(".json")?
-                .parse::<u64>()
-                .ok()
-        });
-    if name_port != Some(port) {
-        bail!(
-            "discovery file {} names another port than its content ({port})",
-            discovery.display()
-        );
-    }
+    let found = discovery::read(&dirs.tmp, server.pid())?;
     Ok(RedlineTarget {
         server,
         endpoint: Endpoint {
-            addr: SocketAddr::from(([127, 0, 0, 1], port as u16)),
-            token: token.to_string(),
+            addr: SocketAddr::from(([127, 0, 0, 1], found.port)),
+            token: found.token,
         },
-        discovery,
+        discovery: found.file,
         bin: bin.to_owned(),
         dirs,
     })
+}
+
+/// `redline workspace add WS`, in the bench's own Redline dirs.
+fn add_workspace(bin: &Path, dirs: &RedlineDirs, ws: &Path) -> Result<()> {
+    let out = redline_cmd(bin, dirs)
+        .args(["workspace", "add"])
+        .arg(ws)
+        .output()
+        .with_context(|| format!("run {} workspace add", bin.display()))?;
+    if !out.status.success() {
+        bail!(
+            "`redline workspace add {}` failed ({}):\n{}{}",
+            ws.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(())
+}
+
+/// The Redline binary a bench runs: `--redline-bin`, else `$REDLINE_BIN`, else the release build.
+pub fn redline_bin(flag: Option<&Path>) -> PathBuf {
+    flag.map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("REDLINE_BIN").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("target/release/redline"))
 }
 
 pub fn start_reference(

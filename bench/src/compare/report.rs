@@ -60,9 +60,25 @@ fn summarize(t: &Target) -> Summary {
     }
 }
 
+/// The whole report: how it was measured, the figures side by side, each target, the verdict.
 pub fn report(targets: &[Target], opts: &Args, context_lines: &[String]) -> String {
     let sums: Vec<Summary> = targets.iter().map(summarize).collect();
     let mut r = String::new();
+    method(&mut r, opts, context_lines);
+    let table = Table {
+        sums: &sums,
+        pair: targets.len() == 2,
+    };
+    table.head(&mut r, targets);
+    table.figures(&mut r, opts);
+    per_round(&mut r, targets, &sums);
+    details(&mut r, targets, &sums, opts);
+    verdict(&mut r, targets, &sums);
+    r
+}
+
+/// The heading and how the figures were measured.
+fn method(r: &mut String, opts: &Args, context_lines: &[String]) {
     let _ = writeln!(r, "## openDiff over MCP Streamable HTTP, loopback\n");
     for l in context_lines {
         let _ = writeln!(r, "- {l}");
@@ -81,94 +97,115 @@ pub fn report(targets: &[Target], opts: &Args, context_lines: &[String]) -> Stri
         opts.rounds
     );
     let _ = writeln!(r);
-    let mut head = "| |".to_string();
-    let mut sep = "|---|".to_string();
-    for t in targets {
-        let _ = write!(head, " {} |", t.label);
-        sep.push_str("---:|");
+}
+
+/// The figures' table: a column per target, and a ratio column when there are two.
+struct Table<'a> {
+    sums: &'a [Summary],
+    pair: bool,
+}
+
+impl Table<'_> {
+    /// The header row, its separator, and the response framing row.
+    fn head(&self, r: &mut String, targets: &[Target]) {
+        let mut head = "| |".to_string();
+        let mut sep = "|---|".to_string();
+        for t in targets {
+            let _ = write!(head, " {} |", t.label);
+            sep.push_str("---:|");
+        }
+        if self.pair {
+            head.push_str(" ratio |");
+            sep.push_str("---:|");
+        }
+        let _ = writeln!(r, "{head}\n{sep}");
+        let _ = write!(r, "| response framing |");
+        for t in targets {
+            let _ = write!(r, " {} |", t.framing);
+        }
+        r.push_str(if self.pair { " |\n" } else { "\n" });
     }
-    let pair = targets.len() == 2;
-    if pair {
-        head.push_str(" ratio |");
-        sep.push_str("---:|");
-    }
-    let _ = writeln!(r, "{head}\n{sep}");
-    let row = |r: &mut String,
-               name: &str,
-               f: &dyn Fn(&Summary) -> f64,
-               fmt: &dyn Fn(f64) -> String,
-               ratio: Option<&dyn Fn(f64, f64) -> String>| {
+
+    /// One row: the figure `f` of each target shown with `fmt`, and `ratio` of the first two.
+    fn row(
+        &self,
+        r: &mut String,
+        name: &str,
+        f: &dyn Fn(&Summary) -> f64,
+        fmt: &dyn Fn(f64) -> String,
+        ratio: Option<&dyn Fn(f64, f64) -> String>,
+    ) {
         let _ = write!(r, "| {name} |");
-        for s in &sums {
+        for s in self.sums {
             let _ = write!(r, " {} |", fmt(f(s)));
         }
-        if pair {
+        if self.pair {
             match ratio {
                 Some(rf) => {
-                    let _ = write!(r, " {} |", rf(f(&sums[0]), f(&sums[1])));
+                    let _ = write!(r, " {} |", rf(f(&self.sums[0]), f(&self.sums[1])));
                 }
                 None => r.push_str(" |"),
             }
         }
         r.push('\n');
-    };
-    let ms = |x: f64| format!("{x:.3} ms");
-    let faster = |a: f64, b: f64| compare(b / a, "faster", "slower");
-    let more = |a: f64, b: f64| {
-        let x = a / b;
-        if x.is_finite() {
-            format!("{x:.1}×")
-        } else {
-            "n/a".into()
-        }
-    };
-    let less_cpu = |a: f64, b: f64| compare(b / a, "less", "more");
-    let _ = write!(r, "| response framing |");
-    for t in targets {
-        let _ = write!(r, " {} |", t.framing);
     }
-    r.push_str(if pair { " |\n" } else { "\n" });
-    row(&mut r, "openDiff p50", &|s| s.p50_ms, &ms, Some(&faster));
-    row(&mut r, "openDiff p99", &|s| s.p99_ms, &ms, Some(&faster));
-    row(&mut r, "openDiff mean", &|s| s.mean_ms, &ms, Some(&faster));
-    row(&mut r, "openDiff max", &|s| s.max_ms, &ms, None);
-    row(
-        &mut r,
-        "latency samples",
-        &|s| s.samples as f64,
-        &|x| thousands(x),
-        None,
-    );
-    row(
-        &mut r,
-        &format!("tools/call throughput (C={})", opts.concurrency),
-        &|s| s.tput,
-        &|x| format!("{} calls/s", thousands(x)),
-        Some(&more),
-    );
-    row(
-        &mut r,
-        "server CPU per call, latency run",
-        &|s| s.cpu_us_per_call_lat,
-        &|x| format!("{x:.0} µs"),
-        Some(&less_cpu),
-    );
-    row(
-        &mut r,
-        "server CPU per call, throughput run",
-        &|s| s.cpu_us_per_call_tput,
-        &|x| format!("{x:.0} µs"),
-        Some(&less_cpu),
-    );
+
+    /// The latency, throughput and CPU rows.
+    fn figures(&self, r: &mut String, opts: &Args) {
+        let ms = |x: f64| format!("{x:.3} ms");
+        let faster = |a: f64, b: f64| compare(b / a, "faster", "slower");
+        let more = |a: f64, b: f64| {
+            let x = a / b;
+            if x.is_finite() {
+                format!("{x:.1}×")
+            } else {
+                "n/a".into()
+            }
+        };
+        let less_cpu = |a: f64, b: f64| compare(b / a, "less", "more");
+        let us = |x: f64| format!("{x:.0} µs");
+        self.row(r, "openDiff p50", &|s| s.p50_ms, &ms, Some(&faster));
+        self.row(r, "openDiff p99", &|s| s.p99_ms, &ms, Some(&faster));
+        self.row(r, "openDiff mean", &|s| s.mean_ms, &ms, Some(&faster));
+        self.row(r, "openDiff max", &|s| s.max_ms, &ms, None);
+        self.row(
+            r,
+            "latency samples",
+            &|s| s.samples as f64,
+            &thousands,
+            None,
+        );
+        self.row(
+            r,
+            &format!("tools/call throughput (C={})", opts.concurrency),
+            &|s| s.tput,
+            &|x| format!("{} calls/s", thousands(x)),
+            Some(&more),
+        );
+        let (lat, tput) = (
+            "server CPU per call, latency run",
+            "server CPU per call, throughput run",
+        );
+        self.row(r, lat, &|s| s.cpu_us_per_call_lat, &us, Some(&less_cpu));
+        self.row(r, tput, &|s| s.cpu_us_per_call_tput, &us, Some(&less_cpu));
+    }
+}
+
+/// Each target's throughput in every round.
+fn per_round(r: &mut String, targets: &[Target], sums: &[Summary]) {
     let _ = write!(r, "\nthroughput per round:");
-    for (t, s) in targets.iter().zip(&sums) {
+    for (t, s) in targets.iter().zip(sums) {
         let all: Vec<String> = s.tput_all.iter().map(|x| thousands(*x)).collect();
         let _ = write!(r, " {} [{}];", t.label, all.join(", "));
     }
     r.pop();
     r.push('\n');
     let _ = writeln!(r);
-    for (t, s) in targets.iter().zip(&sums) {
+}
+
+/// What each target is, and whether its latency rounds were cut short.
+fn details(r: &mut String, targets: &[Target], sums: &[Summary], opts: &Args) {
+    for (t, s) in targets.iter().zip(sums) {
         let _ = writeln!(r, "- {}: {}", t.label, t.detail);
         if t.latency_cut_short {
             let _ = writeln!(
@@ -181,6 +218,10 @@ pub fn report(targets: &[Target], opts: &Args, context_lines: &[String]) -> Stri
         }
     }
     let _ = writeln!(r);
+}
+
+/// Redline's figures against the targets, and the hint a p50 near 40 ms calls for.
+fn verdict(r: &mut String, targets: &[Target], sums: &[Summary]) {
     let red = targets.iter().position(|t| t.label == "Redline");
     let refi = targets.iter().position(|t| t.label != "Redline");
     if let (Some(a), Some(b)) = (red, refi) {
@@ -224,5 +265,4 @@ pub fn report(targets: &[Target], opts: &Args, context_lines: &[String]) -> Stri
             let _ = writeln!(r, "**Verdict: none** — Redline was not measured.");
         }
     }
-    r
 }

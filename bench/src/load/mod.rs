@@ -8,10 +8,10 @@ mod events;
 use crate::flag_value::{count, seconds};
 use crate::machine::loadavg;
 use crate::report_text::{percentile, shown};
-use crate::target::{start_redline, Scratch};
+use crate::target::{redline_bin, start_redline, Scratch};
 use anyhow::{anyhow, bail, Context, Result};
 use client::{client, Tally};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
@@ -35,11 +35,7 @@ pub struct Args {
 
 /// Runs the load and prints its report; an error if any decision was lost or duplicated.
 pub async fn run(o: Args) -> Result<()> {
-    let redline_bin = o
-        .redline_bin
-        .clone()
-        .or_else(|| std::env::var_os("REDLINE_BIN").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("target/release/redline"));
+    let redline_bin = redline_bin(o.redline_bin.as_deref());
     let scratch = Scratch::new()?;
     let ws = scratch.root.join("ws");
     std::fs::create_dir_all(&ws)?;
@@ -51,6 +47,26 @@ pub async fn run(o: Args) -> Result<()> {
     let tasks: Vec<_> = (0..o.clients)
         .map(|n| tokio::spawn(client(ep.clone(), ws.clone(), n, until, o.timeout)))
         .collect();
+    let (mut all, failures) = gather(tasks).await;
+    let elapsed = start.elapsed();
+    let stopped = target.server.stop();
+    if !failures.is_empty() {
+        bail!("{}", failures.join("\n"));
+    }
+    all.latencies_ns.sort_unstable();
+    if all.latencies_ns.is_empty() {
+        bail!("no decision completed");
+    }
+    let report = report(&o, &all, elapsed, &load_before, &redline_bin, &stopped);
+    print!("{report}");
+    if let Some(out) = &o.out {
+        std::fs::write(out, &report).with_context(|| format!("write {}", out.display()))?;
+    }
+    Ok(())
+}
+
+/// Every CLI's tally added up, and what went wrong with each that failed.
+async fn gather(tasks: Vec<tokio::task::JoinHandle<Result<Tally>>>) -> (Tally, Vec<String>) {
     let mut all = Tally::default();
     let mut failures = Vec::new();
     for (n, t) in tasks.into_iter().enumerate() {
@@ -63,18 +79,21 @@ pub async fn run(o: Args) -> Result<()> {
             Err(e) => failures.push(format!("client {n}: {e:#}")),
         }
     }
-    let elapsed = start.elapsed();
-    let stopped = target.server.stop();
-    if !failures.is_empty() {
-        bail!("{}", failures.join("\n"));
-    }
-    all.latencies_ns.sort_unstable();
+    (all, failures)
+}
+
+/// The markdown report of a run whose decisions `all` holds (latencies sorted).
+fn report(
+    o: &Args,
+    all: &Tally,
+    elapsed: Duration,
+    load_before: &str,
+    redline_bin: &Path,
+    stopped: &str,
+) -> String {
     let decisions = all.latencies_ns.len();
-    if decisions == 0 {
-        bail!("no decision completed");
-    }
     let ms = |ns: u64| ns as f64 / 1e6;
-    let report = format!(
+    format!(
         "## Review load: {clients} concurrent CLIs, open + decide in a loop\n\n\
          - machine: {cpus} CPU(s), load average at start {load_before}; client: tokio current-thread\n\
          - each CLI: its own MCP session and GET notification stream; per iteration `openDiff`, \
@@ -98,11 +117,6 @@ pub async fn run(o: Args) -> Result<()> {
         p50 = ms(percentile(&all.latencies_ns, 50.0)),
         p99 = ms(percentile(&all.latencies_ns, 99.0)),
         max = ms(percentile(&all.latencies_ns, 100.0)),
-        bin = shown(&redline_bin),
-    );
-    print!("{report}");
-    if let Some(out) = &o.out {
-        std::fs::write(out, &report).with_context(|| format!("write {}", out.display()))?;
-    }
-    Ok(())
+        bin = shown(redline_bin),
+    )
 }

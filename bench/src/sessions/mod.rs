@@ -9,7 +9,7 @@ mod memory;
 use crate::flag_value::{count, seconds};
 use crate::machine::loadavg;
 use crate::mcp::{Endpoint, Session};
-use crate::target::{start_redline, RedlineTarget, Scratch};
+use crate::target::{redline_bin, start_redline, RedlineTarget, Scratch};
 use anyhow::{anyhow, bail, Context, Result};
 use memory::Memory;
 use std::path::PathBuf;
@@ -44,12 +44,10 @@ struct Step {
     mem: Memory,
 }
 
+/// Runs the phases, reading the server's memory after each, and prints the report; an error if
+/// the memory did not come back within the budget.
 pub async fn run(o: Args) -> Result<()> {
-    let redline_bin = o
-        .redline_bin
-        .clone()
-        .or_else(|| std::env::var_os("REDLINE_BIN").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("target/release/redline"));
+    let redline_bin = redline_bin(o.redline_bin.as_deref());
     let scratch = Scratch::new()?;
     let ws = scratch.root.join("ws");
     std::fs::create_dir_all(&ws)?;
@@ -70,11 +68,7 @@ pub async fn run(o: Args) -> Result<()> {
     let quiet = settle(&target, pid, o.settle).await?;
     let mut steps = vec![read("start (after one session, settled)")?];
     let started = Instant::now();
-    for n in 0..o.sessions {
-        one(&ep, o.timeout, false)
-            .await
-            .with_context(|| format!("session {n} (no DELETE)"))?;
-    }
+    sessions(&ep, &o, false).await?;
     let open_secs = started.elapsed().as_secs_f64();
     let kept = target.clients()?;
     steps.push(read(&format!(
@@ -83,11 +77,7 @@ pub async fn run(o: Args) -> Result<()> {
     ))?);
     let waited = settle(&target, pid, o.settle).await?;
     steps.push(read("… once the server ended the kept ones")?);
-    for n in 0..o.sessions {
-        one(&ep, o.timeout, true)
-            .await
-            .with_context(|| format!("session {n} (DELETE)"))?;
-    }
+    sessions(&ep, &o, true).await?;
     steps.push(read(&format!(
         "{} more, each ended with DELETE",
         o.sessions
@@ -109,6 +99,22 @@ pub async fn run(o: Args) -> Result<()> {
         budget_kib: o.budget_kib,
         ended: &ended,
     });
+    publish(&o, &report)
+}
+
+/// `--sessions` sessions one after the other, each ended with DELETE if `delete`.
+async fn sessions(ep: &Endpoint, o: &Args, delete: bool) -> Result<()> {
+    let how = if delete { "DELETE" } else { "no DELETE" };
+    for n in 0..o.sessions {
+        one(ep, o.timeout, delete)
+            .await
+            .with_context(|| format!("session {n} ({how})"))?;
+    }
+    Ok(())
+}
+
+/// The report on stdout and in `--out`'s file; an error if the memory did not come back.
+fn publish(o: &Args, report: &memory::Report) -> Result<()> {
     println!("{}", report.text);
     if let Some(out) = &o.out {
         std::fs::write(out, &report.text).with_context(|| format!("write {}", out.display()))?;

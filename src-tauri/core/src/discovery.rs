@@ -162,48 +162,16 @@ pub fn write_for_container(place: &ContainerDirs, a: &Announcement<'_>) -> Writt
 
 /// A file's JSON, as `format`'s CLI reads it; `clients::format` reads it back.
 fn body(format: Format, a: &Announcement<'_>, port: u16, reader: Reader) -> Value {
-    let ide_info = json!({"name": IDE_NAME, "displayName": IDE_DISPLAY_NAME});
     match format {
-        Format::GeminiJson => json!({
-            "port": port,
-            "workspacePath": a.workspace_path,
-            "authToken": a.token.expose(),
-            "ideInfo": ide_info,
-        }),
+        Format::GeminiJson => gemini_json(a, port),
         Format::QwenLock => {
-            let mut body = json!({
-                "port": port,
-                "workspacePath": a.workspace_path,
-                "authToken": a.token.expose(),
-                "ideInfo": ide_info,
-            });
+            let mut body = gemini_json(a, port);
             if reader == Reader::Host {
                 body["ppid"] = json!(a.pid);
             }
             body
         }
-        // Claude Code deletes a lock whose `pid` is dead: Redline's own live PID.
-        Format::ClaudeLock => {
-            let folders: Vec<String> = match reader {
-                Reader::Host => a
-                    .roots
-                    .iter()
-                    .map(|r| r.to_string_lossy().into_owned())
-                    .collect(),
-                Reader::Container => vec![a.workspace_path.to_owned()],
-            };
-            let mut body = json!({
-                "workspaceFolders": folders,
-                "ideName": IDE_DISPLAY_NAME,
-                "transport": "ws",
-                "runningInWindows": cfg!(windows),
-                "authToken": a.token.expose(),
-            });
-            if reader == Reader::Host {
-                body["pid"] = json!(a.pid);
-            }
-            body
-        }
+        Format::ClaudeLock => claude_lock(a, reader),
         // Amp deletes a lock whose `pid` is dead, and connects to `localhost` only: nothing for
         // a container (its Amp could not reach the host).
         Format::AmpJson => json!({
@@ -213,21 +181,60 @@ fn body(format: Format, a: &Announcement<'_>, port: u16, reader: Reader) -> Valu
             "authToken": a.token.expose(),
             "pid": a.pid,
         }),
-        Format::CopilotLock => match reader {
-            Reader::Host => copilot_lock(a, a.roots.iter().map(|r| r.as_path()).collect()),
-            // PID 1 is alive in every container (Copilot CLI drops a lock whose PID is not);
-            // the socket is where the container sees it mounted.
-            Reader::Container => {
-                let mut body = copilot_lock(a, vec![Path::new(a.workspace_path)]);
-                body["pid"] = json!(1);
-                body["socketPath"] = json!(format!(
-                    "{}/{}",
-                    crate::workspace::container::CONTAINER_SOCKET_DIR,
-                    crate::workspace::container::SOCKET_NAME
-                ));
-                body
-            }
-        },
+        Format::CopilotLock => copilot_for(a, reader),
+    }
+}
+
+/// Gemini CLI's file, which Qwen Code's lock extends.
+fn gemini_json(a: &Announcement<'_>, port: u16) -> Value {
+    json!({
+        "port": port,
+        "workspacePath": a.workspace_path,
+        "authToken": a.token.expose(),
+        "ideInfo": {"name": IDE_NAME, "displayName": IDE_DISPLAY_NAME},
+    })
+}
+
+/// Claude Code's lock. Claude Code deletes a lock whose `pid` is dead: Redline's own live PID,
+/// and none in a container's.
+fn claude_lock(a: &Announcement<'_>, reader: Reader) -> Value {
+    let folders: Vec<String> = match reader {
+        Reader::Host => a
+            .roots
+            .iter()
+            .map(|r| r.to_string_lossy().into_owned())
+            .collect(),
+        Reader::Container => vec![a.workspace_path.to_owned()],
+    };
+    let mut body = json!({
+        "workspaceFolders": folders,
+        "ideName": IDE_DISPLAY_NAME,
+        "transport": "ws",
+        "runningInWindows": cfg!(windows),
+        "authToken": a.token.expose(),
+    });
+    if reader == Reader::Host {
+        body["pid"] = json!(a.pid);
+    }
+    body
+}
+
+/// Copilot CLI's lock for the host, or for a container.
+fn copilot_for(a: &Announcement<'_>, reader: Reader) -> Value {
+    match reader {
+        Reader::Host => copilot_lock(a, a.roots.iter().map(|r| r.as_path()).collect()),
+        // PID 1 is alive in every container (Copilot CLI drops a lock whose PID is not);
+        // the socket is where the container sees it mounted.
+        Reader::Container => {
+            let mut body = copilot_lock(a, vec![Path::new(a.workspace_path)]);
+            body["pid"] = json!(1);
+            body["socketPath"] = json!(format!(
+                "{}/{}",
+                crate::workspace::container::CONTAINER_SOCKET_DIR,
+                crate::workspace::container::SOCKET_NAME
+            ));
+            body
+        }
     }
 }
 

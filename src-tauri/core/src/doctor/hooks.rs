@@ -2,10 +2,11 @@
 //! hook in their config or not, and what they still need.
 
 use super::install::{find_program, resolve};
-use super::report::{shell, CliReport, HookReport, Verdict};
+use super::report::{shell, CliReport, Fix, HookReport, Verdict};
 use super::Facts;
-use crate::clients::{ALL, HOOKED};
-use crate::discovery::hook_config;
+use crate::clients::{HookSite, ALL, HOOKED};
+use crate::discovery::hook_config::{self, Found};
+use crate::error::Result;
 
 /// Each hook CLI's report; `clis` are the IDE protocols' verdicts, for a CLI served by both.
 pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
@@ -14,57 +15,18 @@ pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
         .map(|site| {
             // It speaks an IDE protocol Redline serves too (Claude Code, Gemini CLI, Qwen Code, Copilot CLI).
             let ide_protocol = ALL.iter().any(|c| c.id == site.id);
+            let connects = clis
+                .iter()
+                .any(|c| c.id == site.id && c.verdict == Verdict::Connects);
             let installed = find_program(site.binary, site.packages, facts);
             let file = resolve(&site.config, facts);
             let found = hook_config::find(site, &file);
-            let (hook, reason, fix) = match (&found, &installed) {
-                (Err(e), _) => (None, e.to_string(), None),
-                // Served by its IDE connection too: every edit would be asked twice.
-                (Ok(Some(f)), _)
-                    if clis
-                        .iter()
-                        .any(|c| c.id == site.id && c.verdict == Verdict::Connects) =>
-                {
-                    (
-                        Some(f.command.clone()),
-                        format!(
-                            "Redline's hook is installed and {} connects over its IDE protocol \
-                             too: every edit is asked twice; keep one",
-                            site.name
-                        ),
-                        shell(format!("redline hooks uninstall {}", site.id)),
-                    )
-                }
-                (Ok(Some(f)), _) => (
-                    Some(f.command.clone()),
-                    match site.trust {
-                        Some(needs) => {
-                            format!("Redline's hook is installed; if not done yet: {needs}")
-                        }
-                        None => "Redline's hook is installed".into(),
-                    },
-                    None,
-                ),
-                // Its IDE connection reviews its edits: a hook is the user's option, not a fix.
-                (Ok(None), Some(_)) if ide_protocol => (
-                    None,
-                    format!(
-                        "reviewed over its IDE connection (above); a hook instead is optional: \
-                         `redline hooks install {}`",
-                        site.id
-                    ),
-                    None,
-                ),
-                (Ok(None), Some(_)) => (
-                    None,
-                    format!(
-                        "no Redline hook: {} edits are not reviewed in Redline",
-                        site.name
-                    ),
-                    shell(format!("redline hooks install {}", site.id)),
-                ),
-                (Ok(None), None) => (None, "not installed".into(), None),
+            let seen = Seen {
+                installed: installed.is_some(),
+                ide_protocol,
+                connects,
             };
+            let (hook, reason, fix) = judge(site, &found, seen);
             HookReport {
                 ide_protocol,
                 id: site.id.into(),
@@ -77,4 +39,62 @@ pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
             }
         })
         .collect()
+}
+
+/// What doctor saw of a hook CLI besides its config.
+#[derive(Clone, Copy)]
+struct Seen {
+    installed: bool,
+    /// It speaks an IDE protocol Redline serves too.
+    ide_protocol: bool,
+    /// It connects over that protocol.
+    connects: bool,
+}
+
+/// The hook found in the CLI's config (`found`), what that means, and what to run about it.
+fn judge(
+    site: &HookSite,
+    found: &Result<Option<Found>>,
+    seen: Seen,
+) -> (Option<String>, String, Option<Fix>) {
+    match (found, seen.installed) {
+        (Err(e), _) => (None, e.to_string(), None),
+        // Served by its IDE connection too: every edit would be asked twice.
+        (Ok(Some(f)), _) if seen.connects => (
+            Some(f.command.clone()),
+            format!(
+                "Redline's hook is installed and {} connects over its IDE protocol \
+                 too: every edit is asked twice; keep one",
+                site.name
+            ),
+            shell(format!("redline hooks uninstall {}", site.id)),
+        ),
+        (Ok(Some(f)), _) => (
+            Some(f.command.clone()),
+            match site.trust {
+                Some(needs) => format!("Redline's hook is installed; if not done yet: {needs}"),
+                None => "Redline's hook is installed".into(),
+            },
+            None,
+        ),
+        // Its IDE connection reviews its edits: a hook is the user's option, not a fix.
+        (Ok(None), true) if seen.ide_protocol => (
+            None,
+            format!(
+                "reviewed over its IDE connection (above); a hook instead is optional: \
+                 `redline hooks install {}`",
+                site.id
+            ),
+            None,
+        ),
+        (Ok(None), true) => (
+            None,
+            format!(
+                "no Redline hook: {} edits are not reviewed in Redline",
+                site.name
+            ),
+            shell(format!("redline hooks install {}", site.id)),
+        ),
+        (Ok(None), false) => (None, "not installed".into(), None),
+    }
 }

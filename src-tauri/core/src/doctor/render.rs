@@ -1,12 +1,26 @@
 //! The doctor's report as people read it in a terminal.
 
 use super::probe::Probe;
-use crate::doctor::report::{Place, Report, Verdict};
+use crate::doctor::report::{CliReport, ContextReport, HookReport, Place, Report, Verdict};
+use std::fmt::Write;
 
-/// The report as people read it.
+/// The report as people read it: Redline's state, then one section per kind of CLI, then the
+/// summary. Writing to a `String` cannot fail, hence the ignored `fmt::Result`s.
 pub fn render(report: &Report) -> String {
-    use std::fmt::Write;
     let mut out = String::new();
+    write_redline(&mut out, report);
+    for c in &report.clis {
+        write_cli(&mut out, c);
+    }
+    write_hooks(&mut out, &report.hooks);
+    write_context(&mut out, &report.context);
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{}", summary(report));
+    out
+}
+
+/// The heading: where doctor looked, whether Redline runs there, and whether this is a container.
+fn write_redline(out: &mut String, report: &Report) {
     let _ = writeln!(out, "Redline doctor for {}", report.dir.display());
     match (report.redline_pid, &report.workspace) {
         (None, _) => {
@@ -33,53 +47,54 @@ pub fn render(report: &Report) -> String {
     if report.container {
         let _ = writeln!(out, "In a container");
     }
-    for c in &report.clis {
-        let _ = writeln!(out);
-        let version = c
-            .installed
-            .as_ref()
-            .map(|i| match &i.version {
-                Some(v) => format!(" {v}"),
-                None => " (version unknown)".into(),
-            })
-            .unwrap_or_default();
-        let mark = match (c.ok, c.verdict) {
-            (_, Verdict::NotInstalled) => "-",
-            (true, _) => "ok",
-            (false, _) => "NO",
-        };
-        let _ = writeln!(out, "[{mark}] {}{version}: {}", c.name, c.reason);
-        if let Some(f) = &c.file {
-            let _ = writeln!(out, "     file: {}", f.display());
-        }
-        if let Some(Probe::Answered { server, version }) = &c.probe {
-            let _ = writeln!(
-                out,
-                "     checked: the token works (initialize answered by {server} {version})"
-            );
-        }
-        if let Some(fix) = &c.fix {
-            let place = match fix.place {
-                Place::Shell => "run".to_owned(),
-                Place::Cli => format!("type in {}", c.id),
-            };
-            let _ = writeln!(out, "     fix ({place}): {}", fix.command);
-        }
-        for n in &c.notes {
-            let _ = writeln!(out, "     note: {n}");
-        }
+}
+
+/// One CLI with an IDE protocol: its verdict line, then its file, probe, fix and notes.
+fn write_cli(out: &mut String, c: &CliReport) {
+    let _ = writeln!(out);
+    let version = c
+        .installed
+        .as_ref()
+        .map(|i| match &i.version {
+            Some(v) => format!(" {v}"),
+            None => " (version unknown)".into(),
+        })
+        .unwrap_or_default();
+    let mark = match (c.ok, c.verdict) {
+        (_, Verdict::NotInstalled) => "-",
+        (true, _) => "ok",
+        (false, _) => "NO",
+    };
+    let _ = writeln!(out, "[{mark}] {}{version}: {}", c.name, c.reason);
+    if let Some(f) = &c.file {
+        let _ = writeln!(out, "     file: {}", f.display());
     }
-    if !report.hooks.is_empty() {
+    if let Some(Probe::Answered { server, version }) = &c.probe {
+        let _ = writeln!(
+            out,
+            "     checked: the token works (initialize answered by {server} {version})"
+        );
+    }
+    if let Some(fix) = &c.fix {
+        let place = match fix.place {
+            Place::Shell => "run".to_owned(),
+            Place::Cli => format!("type in {}", c.id),
+        };
+        let _ = writeln!(out, "     fix ({place}): {}", fix.command);
+    }
+    for n in &c.notes {
+        let _ = writeln!(out, "     note: {n}");
+    }
+}
+
+/// The CLIs reviewed through their pre-edit hook, under a heading of their own if there are any.
+fn write_hooks(out: &mut String, hooks: &[HookReport]) {
+    if !hooks.is_empty() {
         let _ = writeln!(out);
         let _ = writeln!(out, "Reviewed through their pre-edit hook:");
     }
-    for h in &report.hooks {
-        let version = h
-            .installed
-            .as_ref()
-            .and_then(|i| i.version.as_deref())
-            .map(|v| format!(" {v}"))
-            .unwrap_or_default();
+    for h in hooks {
+        let version = known_version(h.installed.as_ref());
         let mark = if h.hook.is_some() { "ok" } else { "-" };
         let _ = writeln!(out, "[{mark}] {}{version}: {}", h.name, h.reason);
         if h.installed.is_some() || h.hook.is_some() {
@@ -89,40 +104,41 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(out, "     fix (run): {}", fix.command);
         }
     }
-    let asked: Vec<_> = report
-        .context
-        .iter()
-        .filter(|c| c.installed.is_some())
-        .collect();
+}
+
+/// The installed CLIs that ask for the editor's context, under a heading if there are any.
+fn write_context(out: &mut String, context: &[ContextReport]) {
+    let asked: Vec<_> = context.iter().filter(|c| c.installed.is_some()).collect();
     if !asked.is_empty() {
         let _ = writeln!(out);
         let _ = writeln!(out, "Ask Redline for your editor's context:");
     }
     for c in asked {
-        let version = c
-            .installed
-            .as_ref()
-            .and_then(|i| i.version.as_deref())
-            .map(|v| format!(" {v}"))
-            .unwrap_or_default();
+        let version = known_version(c.installed.as_ref());
         let mark = if c.ok { "ok" } else { "NO" };
         let _ = writeln!(out, "[{mark}] {}{version}: {}", c.name, c.reason);
     }
-    let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "{}",
-        if report.ok {
-            "Every installed CLI will connect."
-        } else if report
-            .clis
-            .iter()
-            .all(|c| c.verdict == Verdict::NotInstalled)
-        {
-            "No supported CLI is installed: install one (see the fixes above), then run `redline doctor` again."
-        } else {
-            "Some installed CLI will not connect (see the fixes above)."
-        }
-    );
-    out
+}
+
+/// " 1.2.3" when the version is known, else nothing (hook and context lines say no more).
+fn known_version(installed: Option<&super::install::Installed>) -> String {
+    installed
+        .and_then(|i| i.version.as_deref())
+        .map(|v| format!(" {v}"))
+        .unwrap_or_default()
+}
+
+/// The last line: whether every installed CLI will connect.
+fn summary(report: &Report) -> &'static str {
+    if report.ok {
+        "Every installed CLI will connect."
+    } else if report
+        .clis
+        .iter()
+        .all(|c| c.verdict == Verdict::NotInstalled)
+    {
+        "No supported CLI is installed: install one (see the fixes above), then run `redline doctor` again."
+    } else {
+        "Some installed CLI will not connect (see the fixes above)."
+    }
 }

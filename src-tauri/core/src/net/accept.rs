@@ -85,6 +85,13 @@ impl Table {
         self.closed.notify_waiters();
     }
 
+    /// A connection task's end: its entry goes, and `drained` looks again once it is counted out.
+    fn release(&self, id: u64, tasks: &AtomicUsize) {
+        self.remove(id);
+        tasks.fetch_sub(1, Ordering::SeqCst);
+        self.closed.notify_waiters();
+    }
+
     /// Resolves once no connection task is left.
     async fn drained(&self, tasks: &AtomicUsize) {
         loop {
@@ -114,8 +121,9 @@ impl Drop for Busy {
     }
 }
 
-/// What the accept loop serves on: TCP (loopback, a container bridge) or a unix socket.
-pub trait Listen: Send + 'static {
+/// What the accept loop serves on: TCP (loopback, a container bridge) or a unix socket. `Sync`:
+/// waiting for the next connection borrows it across an await.
+pub trait Listen: Send + Sync + 'static {
     type Stream: AsyncRead + AsyncWrite + Unpin + Send + 'static;
     /// Who connected, put in every request's extensions for handlers to find the process.
     type Peer: Clone + Send + Sync + 'static;
@@ -200,21 +208,7 @@ pub fn serve<L: Listen>(
             closed: Notify::new(),
         });
         let tasks = Arc::new(AtomicUsize::new(0));
-        loop {
-            let accepted = tokio::select! {
-                _ = cancel.cancelled() => break,
-                r = listener.accept() => r,
-            };
-            let (stream, ends) = match accepted {
-                Ok(accepted) => accepted,
-                Err(e) => {
-                    tracing::warn!("accept failed: {e}");
-                    tokio::select! {
-                        _ = cancel.cancelled() => break,
-                        _ = tokio::time::sleep(ACCEPT_BACKOFF) => continue,
-                    }
-                }
-            };
+        while let Some((stream, ends)) = next_connection(&listener, &cancel).await {
             let Some((id, conn)) = table.admit(max) else {
                 tracing::debug!("every connection is busy; closing a new one");
                 continue;
@@ -256,14 +250,35 @@ pub fn serve<L: Listen>(
                     served.as_mut().graceful_shutdown();
                     let _ = tokio::time::timeout(SHUTDOWN_DRAIN, served).await;
                 }
-                table.remove(id);
-                tasks.fetch_sub(1, Ordering::SeqCst);
-                table.closed.notify_waiters();
+                table.release(id, &tasks);
             });
         }
         drop(listener);
         table.drained(&tasks).await;
     })
+}
+
+/// The next connection, accepting again after a failed accept; `None` once `cancel` fires.
+async fn next_connection<L: Listen>(
+    listener: &L,
+    cancel: &CancellationToken,
+) -> Option<(L::Stream, L::Peer)> {
+    loop {
+        let accepted = tokio::select! {
+            _ = cancel.cancelled() => return None,
+            r = listener.accept() => r,
+        };
+        match accepted {
+            Ok(accepted) => return Some(accepted),
+            Err(e) => {
+                tracing::warn!("accept failed: {e}");
+                tokio::select! {
+                    _ = cancel.cancelled() => return None,
+                    _ = tokio::time::sleep(ACCEPT_BACKOFF) => {}
+                }
+            }
+        }
+    }
 }
 
 /// Raises the open-file soft limit to the hard limit: each CLI session holds connections,

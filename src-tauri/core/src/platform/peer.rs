@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use sysinfo::{Pid, Process, ProcessRefreshKind, ProcessesToUpdate, System, UpdateKind};
 use ts_rs::TS;
 
 /// What a process of another user is called. In practice it is a container's (the Copilot
@@ -114,35 +115,22 @@ pub fn describe(pid: u32) -> PeerProcess {
 /// [`describe`], running what `probe` names. A process of another user is named
 /// [`OTHER_USER`] and not looked into.
 pub fn describe_with(pid: u32, probe: &Describer) -> PeerProcess {
-    use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System, UpdateKind};
     let mut sys = System::new();
     let spid = Pid::from_u32(pid);
     let mut out = PeerProcess {
         pid,
         ..PeerProcess::default()
     };
-    // Owners first: nothing else of another user's process is read.
-    let own = sysinfo::get_current_pid().ok();
-    let mut both: Vec<Pid> = own.into_iter().chain([spid]).collect();
-    both.dedup();
-    sys.refresh_processes_specifics(
-        ProcessesToUpdate::Some(&both),
-        true,
-        ProcessRefreshKind::nothing().with_user(UpdateKind::Always),
-    );
-    let Some(p) = sys.process(spid) else {
-        out.program = format!("process {pid}");
-        return out;
-    };
-    let me = own.and_then(|own| sys.process(own));
-    let same_user = me.is_some_and(|me| {
-        me.user_id().is_some()
-            && p.user_id() == me.user_id()
-            && p.effective_user_id() == me.effective_user_id()
-    });
-    if !same_user {
-        out.program = OTHER_USER.to_owned();
-        return out;
+    match same_user(&mut sys, spid) {
+        None => {
+            out.program = format!("process {pid}");
+            return out;
+        }
+        Some(false) => {
+            out.program = OTHER_USER.to_owned();
+            return out;
+        }
+        Some(true) => {}
     }
     sys.refresh_processes_specifics(
         ProcessesToUpdate::Some(&[spid]),
@@ -159,46 +147,70 @@ pub fn describe_with(pid: u32, probe: &Describer) -> PeerProcess {
     };
     let cwd = p.cwd().map(Path::to_path_buf);
     out.cwd = cwd.as_ref().map(|c| c.to_string_lossy().into_owned());
+    (out.program, out.version) = program(p, cwd.as_deref());
+    out.tty = tty_of(pid);
+    if let (Some(tmux), Some(pane)) = (environ(p, "TMUX"), environ(p, "TMUX_PANE")) {
+        out.tmux = Some(tmux_pane(probe, &tmux, &pane).unwrap_or(pane));
+    }
+    out
+}
+
+/// Whether the process runs as this one's user (`None`: there is no such process). Only the
+/// owners are read: nothing else of another user's process is.
+fn same_user(sys: &mut System, spid: Pid) -> Option<bool> {
+    let own = sysinfo::get_current_pid().ok();
+    let mut both: Vec<Pid> = own.into_iter().chain([spid]).collect();
+    both.dedup();
+    sys.refresh_processes_specifics(
+        ProcessesToUpdate::Some(&both),
+        true,
+        ProcessRefreshKind::nothing().with_user(UpdateKind::Always),
+    );
+    let p = sys.process(spid)?;
+    let me = own.and_then(|own| sys.process(own));
+    Some(me.is_some_and(|me| {
+        me.user_id().is_some()
+            && p.user_id() == me.user_id()
+            && p.effective_user_id() == me.effective_user_id()
+    }))
+}
+
+/// The program's name and version: a known CLI's package among its arguments (a script path,
+/// relative to `cwd`), else its executable's name, a CLI's native build named as that CLI.
+fn program(p: &Process, cwd: Option<&Path>) -> (String, Option<String>) {
     let args: Vec<PathBuf> = p.cmd().iter().map(PathBuf::from).collect();
     let known = args.iter().find_map(|a| {
         let script = if a.is_absolute() {
             a.clone()
         } else {
-            cwd.as_ref()?.join(a)
+            cwd?.join(a)
         };
         let package = crate::platform::package::of(&script)?;
         let cli = Cli::of_package(&package.name)?;
         Some((cli.name, package.version))
     });
-    match known {
-        Some((program, version)) => {
-            out.program = program.to_owned();
-            out.version = Some(version);
-        }
-        None => {
-            let exe_name = p
-                .exe()
-                .and_then(Path::file_name)
-                .map(|n| n.to_string_lossy().into_owned());
-            out.program = exe_name.unwrap_or_else(|| p.name().to_string_lossy().into_owned());
-            // A CLI's native build: a single executable, no package.json.
-            if let Some(cli) = Cli::of_program(&out.program) {
-                out.program = cli.name.into();
-            }
-        }
+    if let Some((program, version)) = known {
+        return (program.to_owned(), Some(version));
     }
-    let env = |key: &str| -> Option<String> {
-        p.environ().iter().find_map(|kv| {
-            let kv = kv.to_string_lossy();
-            let (k, v) = kv.split_once('=')?;
-            (k == key).then(|| v.to_owned())
-        })
-    };
-    out.tty = tty_of(pid);
-    if let (Some(tmux), Some(pane)) = (env("TMUX"), env("TMUX_PANE")) {
-        out.tmux = Some(tmux_pane(probe, &tmux, &pane).unwrap_or(pane));
+    let exe_name = p
+        .exe()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned());
+    let program = exe_name.unwrap_or_else(|| p.name().to_string_lossy().into_owned());
+    // A CLI's native build: a single executable, no package.json.
+    match Cli::of_program(&program) {
+        Some(cli) => (cli.name.into(), None),
+        None => (program, None),
     }
-    out
+}
+
+/// The value of `key` in the process's environment.
+fn environ(p: &Process, key: &str) -> Option<String> {
+    p.environ().iter().find_map(|kv| {
+        let kv = kv.to_string_lossy();
+        let (k, v) = kv.split_once('=')?;
+        (k == key).then(|| v.to_owned())
+    })
 }
 
 /// `session:window.pane` for a pane, asked of the tmux server the process's `TMUX` names: only a

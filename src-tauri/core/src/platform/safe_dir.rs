@@ -141,14 +141,7 @@ fn walk(path: &Path, uid: u32) -> Result<Walk, Unsafe> {
         at: at.to_owned(),
         problem,
     };
-    let absolute = if path.is_absolute() {
-        path.to_owned()
-    } else {
-        std::env::current_dir()
-            .map_err(|e| unreadable(path, path, e))?
-            .join(path)
-    };
-    let mut todo: Vec<OsString> = names(&absolute);
+    let mut todo: Vec<OsString> = names(&absolute(path)?);
     todo.reverse();
     let mut at = PathBuf::from("/");
     let root = std::fs::symlink_metadata(&at).map_err(|e| unreadable(path, &at, e))?;
@@ -174,14 +167,8 @@ fn walk(path: &Path, uid: u32) -> Result<Walk, Unsafe> {
             Err(e) => return Err(unreadable(path, &next, e)),
         };
         if meta.file_type().is_symlink() {
-            if meta.uid() != uid && meta.uid() != 0 {
-                return Err(fail(&next, Problem::OtherUsersLink { uid: meta.uid() }));
-            }
             links += 1;
-            if links > MAX_LINKS {
-                return Err(fail(&next, Problem::TooManyLinks));
-            }
-            let target = std::fs::read_link(&next).map_err(|e| unreadable(path, &next, e))?;
+            let target = link_target(path, &next, &meta, uid, links)?;
             if target.is_absolute() {
                 at = PathBuf::from("/");
             }
@@ -201,6 +188,39 @@ fn walk(path: &Path, uid: u32) -> Result<Walk, Unsafe> {
         end: at,
         missing: Vec::new(),
     })
+}
+
+/// `path` made absolute against the working directory.
+fn absolute(path: &Path) -> Result<PathBuf, Unsafe> {
+    if path.is_absolute() {
+        return Ok(path.to_owned());
+    }
+    Ok(std::env::current_dir()
+        .map_err(|e| unreadable(path, path, e))?
+        .join(path))
+}
+
+/// Where the link at `next` (the `links`th on the way to `path`) points, if it is one to follow:
+/// this user's or root's, and not one too many.
+fn link_target(
+    path: &Path,
+    next: &Path,
+    meta: &Metadata,
+    uid: u32,
+    links: usize,
+) -> Result<PathBuf, Unsafe> {
+    let fail = |problem| Unsafe {
+        folder: path.to_owned(),
+        at: next.to_owned(),
+        problem,
+    };
+    if meta.uid() != uid && meta.uid() != 0 {
+        return Err(fail(Problem::OtherUsersLink { uid: meta.uid() }));
+    }
+    if links > MAX_LINKS {
+        return Err(fail(Problem::TooManyLinks));
+    }
+    std::fs::read_link(next).map_err(|e| unreadable(path, next, e))
 }
 
 /// The plain names of `path` (`.` dropped, `..` kept for the walk to go up).

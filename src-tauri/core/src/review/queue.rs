@@ -60,6 +60,33 @@ fn superseded(review: &Review) -> Error {
     }
 }
 
+/// What a proposal's original text brings to its review, worked out before the queue is locked
+/// (the diff's stats take the time of a diff).
+struct Fresh {
+    original: Option<String>,
+    original_not_utf8: bool,
+    original_binary: Option<u64>,
+    stats: diff::Stats,
+    now: u64,
+}
+
+impl Fresh {
+    /// Takes the original text out of `p`.
+    fn of(p: &mut Proposal, now: u64) -> Fresh {
+        let shown = p.original.as_ref().filter(|o| o.binary.is_none());
+        let stats = diff::stats(shown.map_or("", |o| &o.text), &p.proposal);
+        let original_not_utf8 = p.original.as_ref().is_some_and(|o| !o.utf8);
+        let original_binary = p.original.as_ref().and_then(|o| o.binary);
+        Fresh {
+            original: p.original.take().map(|o| o.text),
+            original_not_utf8,
+            original_binary,
+            stats,
+            now,
+        }
+    }
+}
+
 pub struct ReviewQueue {
     state: Mutex<State>,
     events: broadcast::Sender<ReviewEvent>,
@@ -110,41 +137,63 @@ impl ReviewQueue {
     /// Queues a proposal; `reply` is told how it ends. A second one for the same file from the
     /// same session replaces the first (keeping its id), as a CLI re-proposing an edit expects;
     /// the first one's reply is then told it was closed.
-    pub fn open(&self, p: Proposal, reply: Reply) -> ReviewId {
-        let shown = p.original.as_ref().filter(|o| o.binary.is_none());
-        let stats = diff::stats(shown.map_or("", |o| &o.text), &p.proposal);
-        let original_not_utf8 = p.original.as_ref().is_some_and(|o| !o.utf8);
-        let original_binary = p.original.as_ref().and_then(|o| o.binary);
-        let original = p.original.map(|o| o.text);
-        let now = self.clock.now_ms();
-        let mut state = self.lock();
-        let existing = state.reviews.values().find(|r| {
-            r.origin == p.origin && r.file_path == p.file_path && r.workspace == p.workspace
-        });
-        if let Some(existing) = existing {
-            let mut review = Review::clone(existing);
-            review.original = original;
-            review.original_not_utf8 = original_not_utf8;
-            review.original_binary = original_binary;
-            review.current = p.proposal.clone();
-            review.proposal = p.proposal;
-            review.stats = stats;
-            review.updated_at = now;
-            review.revision += 1;
-            review.read_only = p.read_only;
-            review.can_mention = p.can_mention;
-            review.on_disk = p.on_disk;
-            review.reason_heard = p.reason_heard;
-            let review = Arc::new(review);
-            let replaced = state.reviews.insert(review.id, review.clone());
-            let old_reply = state.replies.insert(review.id, reply);
-            let _ = self.events.send(ReviewEvent::Updated(review.clone()));
-            drop(state);
-            if let (Some(old), Some(old_reply)) = (replaced, old_reply) {
-                old_reply(&old, Outcome::Closed);
-            }
-            return review.id;
+    pub fn open(&self, mut p: Proposal, reply: Reply) -> ReviewId {
+        let fresh = Fresh::of(&mut p, self.clock.now_ms());
+        let state = self.lock();
+        let existing = state
+            .reviews
+            .values()
+            .find(|r| {
+                r.origin == p.origin && r.file_path == p.file_path && r.workspace == p.workspace
+            })
+            .cloned();
+        match existing {
+            Some(existing) => self.replace(state, &existing, p, fresh, reply),
+            None => self.add(state, p, fresh, reply),
         }
+    }
+
+    /// `existing` brought up to proposal `p`, its old reply told it was closed.
+    fn replace(
+        &self,
+        mut state: MutexGuard<'_, State>,
+        existing: &Review,
+        p: Proposal,
+        fresh: Fresh,
+        reply: Reply,
+    ) -> ReviewId {
+        let mut review = Review::clone(existing);
+        review.original = fresh.original;
+        review.original_not_utf8 = fresh.original_not_utf8;
+        review.original_binary = fresh.original_binary;
+        review.current = p.proposal.clone();
+        review.proposal = p.proposal;
+        review.stats = fresh.stats;
+        review.updated_at = fresh.now;
+        review.revision += 1;
+        review.read_only = p.read_only;
+        review.can_mention = p.can_mention;
+        review.on_disk = p.on_disk;
+        review.reason_heard = p.reason_heard;
+        let review = Arc::new(review);
+        let replaced = state.reviews.insert(review.id, review.clone());
+        let old_reply = state.replies.insert(review.id, reply);
+        let _ = self.events.send(ReviewEvent::Updated(review.clone()));
+        drop(state);
+        if let (Some(old), Some(old_reply)) = (replaced, old_reply) {
+            old_reply(&old, Outcome::Closed);
+        }
+        review.id
+    }
+
+    /// A new review of proposal `p`, under the next id.
+    fn add(
+        &self,
+        mut state: MutexGuard<'_, State>,
+        p: Proposal,
+        fresh: Fresh,
+        reply: Reply,
+    ) -> ReviewId {
         let id = state.next_id;
         state.next_id += 1;
         let review = Arc::new(Review {
@@ -154,14 +203,14 @@ impl ReviewQueue {
             client: p.client,
             file_path: p.file_path,
             path: p.path,
-            original,
-            original_not_utf8,
-            original_binary,
+            original: fresh.original,
+            original_not_utf8: fresh.original_not_utf8,
+            original_binary: fresh.original_binary,
             current: p.proposal.clone(),
             proposal: p.proposal,
-            stats,
-            created_at: now,
-            updated_at: now,
+            stats: fresh.stats,
+            created_at: fresh.now,
+            updated_at: fresh.now,
             revision: 1,
             container: p.container,
             read_only: p.read_only,

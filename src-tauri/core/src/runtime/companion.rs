@@ -3,21 +3,18 @@
 
 use crate::api::status::{ClientStatus, Pin, WorkspaceStatus};
 use crate::discovery::{self, Announcement, Written};
-use crate::error::{Error, Result};
-use crate::net::accept;
+use crate::error::Result;
 use crate::net::limits::Limits;
 use crate::platform::clock::Clock;
 use crate::platform::dirs::Dirs;
 use crate::platform::token::Token;
-use crate::protocols::copilot::sessions::CopilotSessions;
-use crate::protocols::mcp_ws::connections::Connections;
 use crate::review::context;
 use crate::review::service::Service;
 use crate::review::{ReviewEvent, ReviewQueue};
 use crate::runtime::bridge::{Bridge, ContainerPlan};
 use crate::workspace::container::ContainerDirs;
 use crate::workspace::Workspace;
-use listeners::Listeners;
+use bind::Bound;
 use server::{Server, Terms};
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
@@ -29,6 +26,7 @@ use tokio_util::sync::CancellationToken;
 pub use crate::review::service::{settle, Decision};
 
 mod amp;
+mod bind;
 mod copilot;
 mod folder_locks;
 mod http;
@@ -92,42 +90,12 @@ impl Companion {
             limits,
             containers,
         } = setup;
-        let io = |e| Error::io(workspace.id(), e);
-        let (listener, port) = accept::bind_loopback().await.map_err(io)?;
-        let (ws_listener, ws_port) = accept::bind_loopback().await.map_err(io)?;
-        let (amp_listener, amp_port) = accept::bind_loopback().await.map_err(io)?;
-        let mut listeners = vec![listener];
-        let mut ws_listeners = vec![ws_listener];
-        let mut side = None;
-        if let Some(plan) = containers {
-            let (bridge, http, ws) = Bridge::bind(plan, port, ws_port).await;
-            listeners.extend(http);
-            ws_listeners.extend(ws);
-            side = Some(bridge);
-        }
-        let container_port = |f: fn(&Bridge) -> Option<u16>| side.as_ref().and_then(f);
-        let http = Listeners::new(listeners, port, container_port(|b| b.port));
-        let ws = Listeners::new(ws_listeners, ws_port, container_port(|b| b.ws_port));
-        let copilot_server = copilot::CopilotServer::bind(
-            Arc::new(CopilotSessions::default()),
-            dirs,
+        let Bound {
+            mut servers,
+            bridge: side,
             port,
-            &workspace,
-            side.as_mut(),
-        );
-        let mut servers: Vec<Box<dyn Server>> = vec![
-            Box::new(http::HttpServer::new(http)),
-            Box::new(websocket::WebSocketServer::new(
-                Arc::new(Connections::default()),
-                ws,
-            )),
-            Box::new(copilot_server),
-            Box::new(amp::AmpServer::new(Listeners::new(
-                vec![amp_listener],
-                amp_port,
-                None,
-            ))),
-        ];
+            ws_port,
+        } = bind::servers(&workspace, containers, dirs).await?;
         let registries = servers.iter().map(|s| s.registry()).collect();
         let service = Arc::new(Service::new(workspace, reviews, trusted, registries));
         for p in containers.iter().flat_map(|plan| &plan.paths) {

@@ -53,12 +53,7 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(
     let owner = NEXT_OWNER.fetch_add(1, Ordering::Relaxed);
     // Subscribe before listing, so a review added in between is seen.
     let mut events = instance.reviews().subscribe();
-    let mut paths: HashMap<ReviewId, PathBuf> = instance
-        .reviews()
-        .list()
-        .iter()
-        .map(|r| (r.id, r.path.clone()))
-        .collect();
+    let mut paths = pending_paths(instance);
     let ready = json!({"type": "ready", "version": env!("CARGO_PKG_VERSION")});
     if !write(&mut stream, &ready).await {
         return;
@@ -93,16 +88,8 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(
                 }
             }
             event = events.recv() => {
-                let accepted = match event {
-                    Ok(ReviewEvent::Added(r) | ReviewEvent::Updated(r)) => {
-                        paths.insert(r.id, r.path.clone());
-                        None
-                    }
-                    Ok(ReviewEvent::Resolved { id, outcome, .. }) => {
-                        paths.remove(&id).filter(|_| outcome == Outcome::Accepted)
-                    }
-                    Err(RecvError::Lagged(_)) => None,
-                    Err(RecvError::Closed) => break,
+                let Ok(accepted) = accepted(&mut paths, event) else {
+                    break;
                 };
                 if let Some(path) = accepted {
                     let event = json!({"type": "accepted", "path": path.to_string_lossy()});
@@ -114,6 +101,35 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(
         }
     }
     instance.editor_closed(owner).await;
+}
+
+/// Each pending review's file, to say which one an accepted review wrote.
+fn pending_paths(instance: &Instance) -> HashMap<ReviewId, PathBuf> {
+    instance
+        .reviews()
+        .list()
+        .iter()
+        .map(|r| (r.id, r.path.clone()))
+        .collect()
+}
+
+/// Follows the pending files through a review event: the file of a review just accepted, which
+/// the editor is told of; `Err` once the queue has closed.
+fn accepted(
+    paths: &mut HashMap<ReviewId, PathBuf>,
+    event: Result<ReviewEvent, RecvError>,
+) -> Result<Option<PathBuf>, RecvError> {
+    match event {
+        Ok(ReviewEvent::Added(r) | ReviewEvent::Updated(r)) => {
+            paths.insert(r.id, r.path.clone());
+            Ok(None)
+        }
+        Ok(ReviewEvent::Resolved { id, outcome, .. }) => {
+            Ok(paths.remove(&id).filter(|_| outcome == Outcome::Accepted))
+        }
+        Err(RecvError::Lagged(_)) => Ok(None),
+        Err(RecvError::Closed) => Err(RecvError::Closed),
+    }
 }
 
 /// The `id` of a JSON object line that is not a message Redline takes.

@@ -1,6 +1,6 @@
 //! The tray menu as data, built from the instance's state, so it is tested without a display.
 
-use crate::api::status::Status;
+use crate::api::status::{Status, WorkspaceStatus};
 use crate::review::Summary;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -81,6 +81,25 @@ pub fn tray(
         // First run: nothing is served until a workspace exists, so that comes first.
         return first_run(autostart, window_problem);
     }
+    let mut items = pending(reviews);
+    items.extend(window_problem.into_iter().flat_map(problem_notes));
+    items.push(Item::Separator);
+    items.extend(workspaces(status));
+    items.push(Item::Separator);
+    items.push(tokens(status, token_hint));
+    items.push(Item::Submenu {
+        label: "Containers".into(),
+        items: status.workspaces.iter().map(containers_item).collect(),
+    });
+    items.push(discovery_files(status));
+    items.extend(warnings(status));
+    items.push(Item::Separator);
+    items.extend(footer(autostart));
+    items
+}
+
+/// The pending reviews: how many (a click opens them), then who asked for the first few.
+fn pending(reviews: &[Summary]) -> Vec<Item> {
     let pending = reviews.len();
     let mut items = vec![if pending == 0 {
         Item::Note("No pending reviews".into())
@@ -101,10 +120,12 @@ pub fn tray(
     if pending > MAX_LISTED {
         items.push(Item::Note(format!("and {} more", pending - MAX_LISTED)));
     }
-    items.extend(window_problem.into_iter().flat_map(problem_notes));
-    items.push(Item::Separator);
+    items
+}
 
-    items.push(Item::Note("Workspaces".into()));
+/// Each workspace's switch with its state, then adding one and the submenu that removes one.
+fn workspaces(status: &Status) -> Vec<Item> {
+    let mut items = vec![Item::Note("Workspaces".into())];
     for w in &status.workspaces {
         let state = match w.port {
             Some(port) => format!("port {port}"),
@@ -123,86 +144,90 @@ pub fn tray(
         label: "Add workspace…".into(),
         action: Action::AddWorkspace,
     });
-    if !status.workspaces.is_empty() {
-        items.push(Item::Submenu {
-            label: "Remove workspace".into(),
-            items: status
-                .workspaces
-                .iter()
-                .map(|w| Item::Action {
-                    label: w.path.to_string_lossy().into_owned(),
-                    action: Action::RemoveWorkspace {
-                        path: w.path.clone(),
-                    },
-                })
-                .collect(),
+    items.push(Item::Submenu {
+        label: "Remove workspace".into(),
+        items: status
+            .workspaces
+            .iter()
+            .map(|w| Item::Action {
+                label: w.path.to_string_lossy().into_owned(),
+                action: Action::RemoveWorkspace {
+                    path: w.path.clone(),
+                },
+            })
+            .collect(),
+    });
+    items
+}
+
+/// A submenu per workspace: its token's hint and where it is kept, copy and rotate.
+fn tokens(status: &Status, token_hint: impl Fn(&Path) -> Option<String>) -> Item {
+    let store = if status.keyring.available {
+        "in the OS keyring"
+    } else {
+        "in memory for this run"
+    };
+    let token_menu = |w: &WorkspaceStatus| {
+        let mut sub = vec![Item::Note(match token_hint(&w.path) {
+            Some(hint) => format!("{hint} ({store})"),
+            None => format!("no token yet ({store})"),
+        })];
+        sub.push(Item::Action {
+            label: "Copy token".into(),
+            action: Action::CopyToken {
+                path: w.path.clone(),
+            },
         });
-        items.push(Item::Separator);
-        let store = if status.keyring.available {
-            "in the OS keyring"
-        } else {
-            "in memory for this run"
-        };
-        items.push(Item::Submenu {
-            label: "Tokens".into(),
-            items: status
-                .workspaces
-                .iter()
-                .map(|w| {
-                    let mut sub = vec![Item::Note(match token_hint(&w.path) {
-                        Some(hint) => format!("{hint} ({store})"),
-                        None => format!("no token yet ({store})"),
-                    })];
-                    sub.push(Item::Action {
-                        label: "Copy token".into(),
-                        action: Action::CopyToken {
-                            path: w.path.clone(),
-                        },
-                    });
-                    sub.push(Item::Action {
-                        label: "Rotate token…".into(),
-                        action: Action::RotateToken {
-                            path: w.path.clone(),
-                        },
-                    });
-                    Item::Submenu {
-                        label: name(&w.path),
-                        items: sub,
-                    }
-                })
-                .collect(),
+        sub.push(Item::Action {
+            label: "Rotate token…".into(),
+            action: Action::RotateToken {
+                path: w.path.clone(),
+            },
         });
-        items.push(Item::Submenu {
-            label: "Containers".into(),
-            items: status.workspaces.iter().map(containers_item).collect(),
-        });
-        let mut files: Vec<Item> = Vec::new();
-        let mut folders: Vec<PathBuf> = Vec::new();
-        for w in &status.workspaces {
-            for f in &w.discovery_files {
-                files.push(Item::Note(name(f)));
-                if let Some(dir) = f.parent() {
-                    if !folders.iter().any(|d| d == dir) {
-                        folders.push(dir.to_owned());
-                    }
+        Item::Submenu {
+            label: name(&w.path),
+            items: sub,
+        }
+    };
+    Item::Submenu {
+        label: "Tokens".into(),
+        items: status.workspaces.iter().map(token_menu).collect(),
+    }
+}
+
+/// The discovery files written, then a way to open each folder they are in.
+fn discovery_files(status: &Status) -> Item {
+    let mut files: Vec<Item> = Vec::new();
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for w in &status.workspaces {
+        for f in &w.discovery_files {
+            files.push(Item::Note(name(f)));
+            if let Some(dir) = f.parent() {
+                if !folders.iter().any(|d| d == dir) {
+                    folders.push(dir.to_owned());
                 }
             }
         }
-        if files.is_empty() {
-            files.push(Item::Note("none (no workspace is on)".into()));
-        }
-        files.push(Item::Separator);
-        for dir in folders {
-            files.push(Item::Action {
-                label: format!("Open folder {}", dir.display()),
-                action: Action::OpenFolder { path: dir },
-            });
-        }
-        items.push(Item::Submenu {
-            label: "Discovery files".into(),
-            items: files,
+    }
+    if files.is_empty() {
+        files.push(Item::Note("none (no workspace is on)".into()));
+    }
+    files.push(Item::Separator);
+    for dir in folders {
+        files.push(Item::Action {
+            label: format!("Open folder {}", dir.display()),
+            action: Action::OpenFolder { path: dir },
         });
     }
+    Item::Submenu {
+        label: "Discovery files".into(),
+        items: files,
+    }
+}
+
+/// What the user should know is wrong: no keyring, discovery files not written or gone.
+fn warnings(status: &Status) -> Vec<Item> {
+    let mut items = Vec::new();
     if !status.keyring.available {
         items.push(Item::Note(
             "⚠ No OS keyring: tokens change at every start".into(),
@@ -216,8 +241,6 @@ pub fn tray(
             items.push(Item::Note(format!("⚠ Gone: {gone}")));
         }
     }
-    items.push(Item::Separator);
-    items.extend(footer(autostart));
     items
 }
 
@@ -301,7 +324,7 @@ fn problem_notes(problem: &str) -> [Item; 2] {
 }
 
 /// A workspace's containers switch: checked when on, with where containers reach it.
-fn containers_item(w: &crate::api::status::WorkspaceStatus) -> Item {
+fn containers_item(w: &WorkspaceStatus) -> Item {
     let state = match &w.containers {
         None => "off".to_owned(),
         Some(c) => match (c.address, c.port, &c.error) {

@@ -72,70 +72,109 @@ where
             }
         }
     });
-    // Set once the peer says `initialize`: a client of the router from then on.
-    let mut client: Option<String> = None;
-    let mut requests = 0;
-    loop {
-        let body = match client {
-            None => frame::read(&mut reader).await,
-            Some(_) => frame::read_resting(&mut reader).await,
-        };
-        let body = match body {
-            Ok(b) => b,
-            Err(FrameError::Closed) => break,
-            Err(e) => {
-                tracing::debug!("Codex socket: connection ended: {e:?}");
-                break;
-            }
-        };
-        let Ok(message) = serde_json::from_slice::<Value>(&body) else {
-            tracing::debug!("Codex socket: not a message; connection ended");
+    let mut peer = Caller {
+        router,
+        source,
+        outbox,
+        client: None,
+        requests: 0,
+    };
+    while let Some(message) = next_message(&mut reader, peer.client.is_some()).await {
+        if !peer.take(message).await {
             break;
-        };
-        match message.get("type").and_then(Value::as_str) {
-            Some("request") => {
-                if client.is_none() {
-                    requests += 1;
-                    if requests > MAX_REQUESTS {
-                        break;
-                    }
-                }
-                let Ok(request) = serde_json::from_value::<Incoming>(message.clone()) else {
-                    break;
-                };
-                let answer = match request.method.as_str() {
-                    "initialize" => {
-                        let id = client
-                            .get_or_insert_with(|| router.join(outbox.clone()))
-                            .clone();
-                        wire::success(&request, ROUTER_ID, Initialized { client_id: id })
-                    }
-                    _ => answer(&router, &source, client.as_deref(), &request, &message).await,
-                };
-                if !outbox.send(answer) {
-                    break;
-                }
-            }
-            Some("response") | Some("client-discovery-response") => router.settle(message),
-            Some("broadcast") => {
-                if let Some(id) = &client {
-                    router.relay(id, &message);
-                }
-            }
-            _ => {}
         }
     }
-    if let Some(id) = client {
-        router.leave(&id);
+    if let Some(id) = &peer.client {
+        peer.router.leave(id);
     }
     // What was queued (the last answer) goes out unless the peer stopped reading.
-    drop(outbox);
+    drop(peer);
     let mut writing = writing;
     if tokio::time::timeout(frame::WRITE_DEADLINE, &mut writing)
         .await
         .is_err()
     {
         writing.abort();
+    }
+}
+
+/// The next message, read as a client's (`resting`: it may wait between frames) or as a
+/// stranger's; `None` once the connection closes or sends what is no message.
+async fn next_message<R: AsyncRead + Unpin>(reader: &mut R, resting: bool) -> Option<Value> {
+    let body = match resting {
+        false => frame::read(reader).await,
+        true => frame::read_resting(reader).await,
+    };
+    let body = match body {
+        Ok(b) => b,
+        Err(FrameError::Closed) => return None,
+        Err(e) => {
+            tracing::debug!("Codex socket: connection ended: {e:?}");
+            return None;
+        }
+    };
+    let Ok(message) = serde_json::from_slice::<Value>(&body) else {
+        tracing::debug!("Codex socket: not a message; connection ended");
+        return None;
+    };
+    Some(message)
+}
+
+/// One connection's side of the router: what it has sent, and who it is once it says
+/// `initialize`.
+struct Caller {
+    router: Arc<Router>,
+    source: Source,
+    /// Its frames to write, in order; the last holder's drop ends the writing task.
+    outbox: Outbox,
+    /// Set once the peer says `initialize`: a client of the router from then on.
+    client: Option<String>,
+    /// Requests made before `initialize`.
+    requests: usize,
+}
+
+impl Caller {
+    /// Handles one message; false when the connection must end.
+    async fn take(&mut self, message: Value) -> bool {
+        match message.get("type").and_then(Value::as_str) {
+            Some("request") => return self.request(message).await,
+            Some("response") | Some("client-discovery-response") => self.router.settle(message),
+            Some("broadcast") => {
+                if let Some(id) = &self.client {
+                    self.router.relay(id, &message);
+                }
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// Answers a request: `initialize` joins the router, anything else is answered or routed.
+    async fn request(&mut self, message: Value) -> bool {
+        if self.client.is_none() {
+            self.requests += 1;
+            if self.requests > MAX_REQUESTS {
+                return false;
+            }
+        }
+        let Ok(request) = serde_json::from_value::<Incoming>(message.clone()) else {
+            return false;
+        };
+        let answer = match request.method.as_str() {
+            "initialize" => {
+                let (router, outbox) = (&self.router, &self.outbox);
+                let id = self
+                    .client
+                    .get_or_insert_with(|| router.join(outbox.clone()))
+                    .clone();
+                wire::success(&request, ROUTER_ID, Initialized { client_id: id })
+            }
+            _ => {
+                let from = self.client.as_deref();
+                answer(&self.router, &self.source, from, &request, &message).await
+            }
+        };
+        self.outbox.send(answer)
     }
 }
 

@@ -139,18 +139,7 @@ fn boundaries<'a>(lines: &'a [&'a str]) -> Result<&'a [&'a str], PatchError> {
 fn one_file(lines: &[&str], n: usize) -> Result<(Change, usize), PatchError> {
     let header = lines[0].trim();
     if let Some(path) = header.strip_prefix(ADD) {
-        let mut text = String::new();
-        let mut used = 1;
-        for line in &lines[1..] {
-            let Some(added) = line.strip_prefix('+') else {
-                break;
-            };
-            text.push_str(added);
-            text.push('\n');
-            used += 1;
-        }
-        let path = path.to_owned();
-        return Ok((Change::Add { path, text }, used));
+        return Ok(added_file(path, &lines[1..]));
     }
     if let Some(path) = header.strip_prefix(DELETE) {
         return Ok((
@@ -166,6 +155,32 @@ fn one_file(lines: &[&str], n: usize) -> Result<(Change, usize), PatchError> {
             format!("`{header}` is no `{ADD}`, `{DELETE}` or `{UPDATE}` line"),
         ));
     };
+    updated_file(header, path, lines, n)
+}
+
+/// An `Add File` part: its `+` lines after the header are the new file's text.
+fn added_file(path: &str, body: &[&str]) -> (Change, usize) {
+    let mut text = String::new();
+    let mut used = 1;
+    for line in body {
+        let Some(added) = line.strip_prefix('+') else {
+            break;
+        };
+        text.push_str(added);
+        text.push('\n');
+        used += 1;
+    }
+    let path = path.to_owned();
+    (Change::Add { path, text }, used)
+}
+
+/// An `Update File` part (`header`, line `n`): an optional `Move to`, then its hunks.
+fn updated_file(
+    header: &str,
+    path: &str,
+    lines: &[&str],
+    n: usize,
+) -> Result<(Change, usize), PatchError> {
     let mut used = 1;
     // Trailing whitespace goes, as the real codex 0.171 does; a line with leading whitespace
     // is no `Move to` but a context line.

@@ -63,84 +63,100 @@ pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, Pat
     let texts: Vec<String> = source.iter().map(|l| l.text.clone()).collect();
     let mut from = 0;
     let mut edits: Vec<Edit> = Vec::new();
+    for c in chunks {
+        edits.push(locate(path, &texts, c, &mut from)?);
+    }
+    check_edits(path, texts.len(), chunks, &mut edits)?;
+    splice(&mut source, edits, crlf);
+    Ok(join(source, crlf))
+}
+
+/// Where chunk `c` goes, sought from `from` (moved past it): its `@@` line first, then its old
+/// lines; a chunk of only new lines goes at the end.
+fn locate(path: &str, texts: &[String], c: &Chunk, from: &mut usize) -> Result<Edit, PatchError> {
     let not_found = |lines: &[String]| PatchError::NotFound {
         path: path.into(),
         lines: lines.join("\n"),
     };
-    for c in chunks {
-        if let Some(ctx) = &c.context {
-            if ctx.trim().is_empty() {
-                return Err(PatchError::Unsure {
-                    path: path.into(),
-                    why: "a hunk's `@@` line holds only whitespace".into(),
-                });
-            }
-            let at = seek(&texts, std::slice::from_ref(ctx), from, false)
-                .ok_or_else(|| not_found(std::slice::from_ref(ctx)))?;
-            from = at + 1;
+    if let Some(ctx) = &c.context {
+        if ctx.trim().is_empty() {
+            return Err(unsure(path, "a hunk's `@@` line holds only whitespace"));
         }
-        let lines = |at: usize, new: &[String]| -> Vec<Result<String, usize>> {
-            new.iter()
-                .enumerate()
-                .map(|(i, l)| match c.kept.get(i).copied().flatten() {
-                    Some(o) => Err(at + o),
-                    None => Ok(l.clone()),
-                })
-                .collect()
-        };
-        if c.old.is_empty() {
-            edits.push((texts.len(), 0, lines(texts.len(), &c.new)));
-            continue;
-        }
-        let (mut old, mut new) = (&c.old[..], &c.new[..]);
-        let mut found = seek(&texts, old, from, c.at_eof);
-        if found.is_none() && old.last().is_some_and(String::is_empty) {
-            old = &old[..old.len() - 1];
-            if new.last().is_some_and(String::is_empty) {
-                new = &new[..new.len() - 1];
-            }
-            found = seek(&texts, old, from, c.at_eof);
-        }
-        let at = found.ok_or_else(|| not_found(&c.old))?;
-        let new = lines(at, new);
-        // A context line past the old lines sought (the empty last one left out): Codex's
-        // result there is not pinned down.
-        if new
-            .iter()
-            .any(|l| matches!(l, Err(o) if *o >= at + old.len()))
-        {
-            return Err(PatchError::Unsure {
-                path: path.into(),
-                why: "a hunk ends in an empty context line the file does not have".into(),
-            });
-        }
-        edits.push((at, old.len(), new));
-        from = at + old.len();
+        let at = seek(texts, std::slice::from_ref(ctx), *from, false)
+            .ok_or_else(|| not_found(std::slice::from_ref(ctx)))?;
+        *from = at + 1;
     }
+    if c.old.is_empty() {
+        return Ok((texts.len(), 0, chunk_lines(c, texts.len(), &c.new)));
+    }
+    let (mut old, mut new) = (&c.old[..], &c.new[..]);
+    let mut found = seek(texts, old, *from, c.at_eof);
+    if found.is_none() && old.last().is_some_and(String::is_empty) {
+        old = &old[..old.len() - 1];
+        if new.last().is_some_and(String::is_empty) {
+            new = &new[..new.len() - 1];
+        }
+        found = seek(texts, old, *from, c.at_eof);
+    }
+    let at = found.ok_or_else(|| not_found(&c.old))?;
+    let new = chunk_lines(c, at, new);
+    // A context line past the old lines sought (the empty last one left out): Codex's
+    // result there is not pinned down.
+    if new
+        .iter()
+        .any(|l| matches!(l, Err(o) if *o >= at + old.len()))
+    {
+        return Err(unsure(
+            path,
+            "a hunk ends in an empty context line the file does not have",
+        ));
+    }
+    *from = at + old.len();
+    Ok((at, old.len(), new))
+}
+
+/// A chunk's new lines placed at `at`: a context line is the file's own line there.
+fn chunk_lines(c: &Chunk, at: usize, new: &[String]) -> Vec<Result<String, usize>> {
+    new.iter()
+        .enumerate()
+        .map(|(i, l)| match c.kept.get(i).copied().flatten() {
+            Some(o) => Err(at + o),
+            None => Ok(l.clone()),
+        })
+        .collect()
+}
+
+/// Refuses edits whose result Codex does not pin down, and sorts the rest by where they go.
+fn check_edits(
+    path: &str,
+    len: usize,
+    chunks: &[Chunk],
+    edits: &mut [Edit],
+) -> Result<(), PatchError> {
     // A hunk of only new lines beside one that reaches the end: Codex splits a hunk into
     // smaller edits around its context lines and puts the new lines between them.
-    let end_reached = edits
-        .iter()
-        .any(|(at, len, _)| *len > 0 && at + len == texts.len());
+    let end_reached = edits.iter().any(|(at, n, _)| *n > 0 && at + n == len);
     if end_reached && chunks.iter().any(|c| c.old.is_empty()) {
-        return Err(PatchError::Unsure {
-            path: path.into(),
-            why: "a hunk of only added lines goes at its end, where another hunk ends too".into(),
-        });
+        return Err(unsure(
+            path,
+            "a hunk of only added lines goes at its end, where another hunk ends too",
+        ));
     }
     edits.sort_by_key(|e| e.0);
     // Hunks that overlap (an end-of-file hunk found before where the last one ended): Codex's
     // own result then depends on details no test pins down.
     let mut end = 0;
-    for (at, len, _) in &edits {
+    for (at, n, _) in edits.iter() {
         if *at < end {
-            return Err(PatchError::Unsure {
-                path: path.into(),
-                why: "two of its hunks change the same lines".into(),
-            });
+            return Err(unsure(path, "two of its hunks change the same lines"));
         }
-        end = at + len;
+        end = at + n;
     }
+    Ok(())
+}
+
+/// Applies sorted, disjoint edits: new lines end as the first line does, kept lines keep theirs.
+fn splice(source: &mut Vec<Line>, edits: Vec<Edit>, crlf: bool) {
     let own: Vec<(String, Option<bool>)> =
         source.iter().map(|l| (l.text.clone(), l.crlf)).collect();
     for (at, len, new) in edits.into_iter().rev() {
@@ -156,6 +172,10 @@ pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, Pat
         });
         source.splice(at..at + len, new);
     }
+}
+
+/// The lines as one text, an unterminated last line given the file's ending.
+fn join(source: Vec<Line>, crlf: bool) -> String {
     let mut text = String::new();
     for line in source {
         text.push_str(&line.text);
@@ -164,7 +184,15 @@ pub fn apply(path: &str, original: &str, chunks: &[Chunk]) -> Result<String, Pat
             false => "\n",
         });
     }
-    Ok(text)
+    text
+}
+
+/// A patch whose result Codex does not pin down.
+fn unsure(path: &str, why: &str) -> PatchError {
+    PatchError::Unsure {
+        path: path.into(),
+        why: why.into(),
+    }
 }
 
 /// One file as a patch leaves it: where it was, where it ends up (`None`: deleted), and its text

@@ -9,79 +9,89 @@ pub fn plan<E: std::fmt::Display>(
     changes: &[FileChange],
     read: impl Fn(&str) -> Result<Option<String>, E>,
 ) -> Result<Vec<Patched>, String> {
-    let mut out = Vec::with_capacity(changes.len());
-    for change in changes {
-        out.push(match change {
-            FileChange::Patch(c) => {
-                let mut one =
-                    patched::outcomes(std::slice::from_ref(c), &read).map_err(|e| match e {
-                        PatchedError::Read(e) => e.to_string(),
-                        e => e.to_string(),
-                    })?;
-                one.remove(0)
-            }
-            FileChange::Write { path, text } => Patched {
-                path: path.clone(),
-                to: Some(path.clone()),
-                before: read(path).map_err(|e| e.to_string())?,
-                after: Some(text.clone()),
-            },
-            FileChange::Create { path, text } => match read(path).map_err(|e| e.to_string())? {
-                Some(_) => {
-                    return Err(format!(
-                        "the edit creates {path}, which already exists: edit it instead"
-                    ))
-                }
-                None => Patched {
-                    path: path.clone(),
-                    to: Some(path.clone()),
-                    before: None,
-                    after: Some(text.clone()),
-                },
-            },
-            FileChange::Replace {
-                path,
-                old,
-                new,
-                all,
-            } => {
-                let before = read(path)
-                    .map_err(|e| e.to_string())?
-                    .ok_or_else(|| format!("the edit changes {path}, which does not exist"))?;
-                Patched {
-                    path: path.clone(),
-                    to: Some(path.clone()),
-                    after: Some(replaced(path, &before, old, new, *all)?),
-                    before: Some(before),
-                }
-            }
-            FileChange::Insert { path, after, text } => {
-                let before = existing(path, &read)?;
-                Patched {
-                    path: path.clone(),
-                    to: Some(path.clone()),
-                    after: Some(inserted(&before, *after, text)),
-                    before: Some(before),
-                }
-            }
-            FileChange::Append { path, text } => {
-                let before = existing(path, &read)?;
-                let mut after = before.clone();
-                // As Kiro does: an empty file gets its newline too.
-                if !after.ends_with('\n') {
-                    after.push('\n');
-                }
-                after.push_str(text);
-                Patched {
-                    path: path.clone(),
-                    to: Some(path.clone()),
-                    after: Some(after),
-                    before: Some(before),
-                }
-            }
-        });
+    changes.iter().map(|change| one(change, &read)).collect()
+}
+
+/// One file as `change` leaves it.
+fn one<E: std::fmt::Display>(
+    change: &FileChange,
+    read: impl Fn(&str) -> Result<Option<String>, E>,
+) -> Result<Patched, String> {
+    Ok(match change {
+        FileChange::Patch(c) => {
+            let mut one =
+                patched::outcomes(std::slice::from_ref(c), &read).map_err(|e| match e {
+                    PatchedError::Read(e) => e.to_string(),
+                    e => e.to_string(),
+                })?;
+            one.remove(0)
+        }
+        FileChange::Write { path, text } => Patched {
+            path: path.clone(),
+            to: Some(path.clone()),
+            before: read(path).map_err(|e| e.to_string())?,
+            after: Some(text.clone()),
+        },
+        FileChange::Create { path, text } => created(path, text, read)?,
+        FileChange::Replace {
+            path,
+            old,
+            new,
+            all,
+        } => {
+            let before = existing(path, &read)?;
+            let after = replaced(path, &before, old, new, *all)?;
+            edited(path, before, after)
+        }
+        FileChange::Insert { path, after, text } => {
+            let before = existing(path, &read)?;
+            let after = inserted(&before, *after, text);
+            edited(path, before, after)
+        }
+        FileChange::Append { path, text } => {
+            let before = existing(path, &read)?;
+            edited(path, before.clone(), appended(before, text))
+        }
+    })
+}
+
+/// A new file, refused if there is one already.
+fn created<E: std::fmt::Display>(
+    path: &str,
+    text: &str,
+    read: impl Fn(&str) -> Result<Option<String>, E>,
+) -> Result<Patched, String> {
+    match read(path).map_err(|e| e.to_string())? {
+        Some(_) => Err(format!(
+            "the edit creates {path}, which already exists: edit it instead"
+        )),
+        None => Ok(Patched {
+            path: path.to_owned(),
+            to: Some(path.to_owned()),
+            before: None,
+            after: Some(text.to_owned()),
+        }),
     }
-    Ok(out)
+}
+
+/// A file that stays where it is, its text `before` and `after` the edit.
+fn edited(path: &str, before: String, after: String) -> Patched {
+    Patched {
+        path: path.to_owned(),
+        to: Some(path.to_owned()),
+        after: Some(after),
+        before: Some(before),
+    }
+}
+
+/// `before` with `text` at its end, on a line of its own.
+fn appended(mut after: String, text: &str) -> String {
+    // As Kiro does: an empty file gets its newline too.
+    if !after.ends_with('\n') {
+        after.push('\n');
+    }
+    after.push_str(text);
+    after
 }
 
 /// The file's text; a file that is not there is the edit's error.

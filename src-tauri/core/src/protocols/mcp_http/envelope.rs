@@ -7,11 +7,11 @@ use crate::protocols::jsonrpc::{self, Kind, RpcError, INVALID_REQUEST};
 use crate::protocols::mcp::VERSIONS;
 use crate::protocols::mcp_http::guard::MAX_BODY_BYTES;
 use crate::protocols::mcp_http::site::{Audience, Site};
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use http::{header, HeaderValue, Method, StatusCode};
+use http::{header, request::Parts, HeaderValue, Method, StatusCode};
 use http_body_util::BodyExt;
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, ClientRequest};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -78,123 +78,92 @@ fn fault(f: RpcError) -> Response {
     rpc_error(StatusCode::BAD_REQUEST, f.id, f.code, &f.message)
 }
 
+/// The answer to a request refused before rmcp sees it; boxed, as a `Response` is too large to
+/// return by value in an `Err`.
+type Refusal = Box<Response>;
+
+/// The middleware in front of rmcp: a named session must be live; a POST must carry one
+/// well-formed JSON-RPC message that this server can take.
 pub async fn check<A: Audience>(
     State(env): State<Envelope<A>>,
     req: Request,
     next: Next,
 ) -> Response {
-    let session = match req.headers().get(SESSION).map(|v| v.to_str()) {
-        None => None,
-        Some(Ok(id)) => Some(id.to_owned()),
-        Some(Err(_)) => return not_found(),
+    let session = match named_session(&req) {
+        Ok(s) => s,
+        Err(resp) => return *resp,
     };
-    if let Some(id) = &session {
-        // An ended or unknown session is 404 whatever the method, DELETE included.
-        if !env
-            .manager
-            .has_session(&id.clone().into())
-            .await
-            .unwrap_or(false)
-        {
-            return not_found();
-        }
+    if let Err(resp) = check_live(&env, session.as_deref()).await {
+        return *resp;
     }
     if req.method() == Method::DELETE {
-        let resp = next.run(req).await;
-        // The handler that would end it on drop may never have learnt its id (a client gone
-        // before notifications/initialized): end it here, once rmcp has.
-        if let (Some(id), true) = (&session, resp.status().is_success()) {
-            env.site.end_session(id);
-        }
-        return resp;
+        return delete(&env, session, req, next).await;
     }
     if req.method() != Method::POST {
         return next.run(req).await;
     }
-    if let Some(v) = req.headers().get("mcp-protocol-version") {
-        let known = v
-            .to_str()
-            .is_ok_and(|v| VERSIONS.iter().any(|k| k.as_str() == v));
-        if !known {
-            return rpc_error(
-                StatusCode::BAD_REQUEST,
-                Value::Null,
-                INVALID_REQUEST,
-                "Invalid Request: unsupported MCP protocol version",
-            );
-        }
+    post(&env, session, req, next)
+        .await
+        .unwrap_or_else(|resp| *resp)
+}
+
+/// The session the request names, if any; one that is not text is none of this server's.
+fn named_session(req: &Request) -> Result<Option<String>, Refusal> {
+    match req.headers().get(SESSION).map(|v| v.to_str()) {
+        None => Ok(None),
+        Some(Ok(id)) => Ok(Some(id.to_owned())),
+        Some(Err(_)) => Err(Box::new(not_found())),
     }
-    let (mut parts, body) = req.into_parts();
-    let read = http_body_util::Limited::new(body, MAX_BODY_BYTES).collect();
-    let Ok(read) = tokio::time::timeout(env.limits.body_read, read).await else {
-        return (StatusCode::REQUEST_TIMEOUT, "Request Timeout\n").into_response();
+}
+
+/// An ended or unknown session is 404 whatever the method, DELETE included.
+async fn check_live<A: Audience>(env: &Envelope<A>, session: Option<&str>) -> Result<(), Refusal> {
+    let Some(id) = session else {
+        return Ok(());
     };
-    let bytes = match read {
-        Ok(b) => b.to_bytes(),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => {
-            return (StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large\n").into_response()
-        }
-        // A broken body (a malformed chunk size included) is the client's fault.
-        Err(_) => return (StatusCode::BAD_REQUEST, "Bad Request\n").into_response(),
-    };
-    let mut msg = match jsonrpc::parse(&bytes) {
-        Ok(v) => v,
-        Err(f) => return fault(f),
-    };
-    let (id, method) = match jsonrpc::classify(&msg) {
-        Ok(Kind::Request { id, method }) => (id, Some(method)),
-        Ok(Kind::Notification { method }) => (Value::Null, Some(method)),
-        Ok(Kind::Response) => (msg.get("id").cloned().unwrap_or(Value::Null), None),
-        Err(f) => return fault(f),
-    };
+    match env.manager.has_session(&id.to_owned().into()).await {
+        Ok(true) => Ok(()),
+        _ => Err(Box::new(not_found())),
+    }
+}
+
+/// rmcp ends the session; Redline forgets it once rmcp has.
+async fn delete<A: Audience>(
+    env: &Envelope<A>,
+    session: Option<String>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let resp = next.run(req).await;
+    // The handler that would end it on drop may never have learnt its id (a client gone
+    // before notifications/initialized): end it here, once rmcp has.
+    if let (Some(id), true) = (&session, resp.status().is_success()) {
+        env.site.end_session(id);
+    }
+    resp
+}
+
+/// A message for rmcp: each check answers the client itself when the message fails it; what
+/// passes goes on, and an `initialize` that opens a session has it admitted.
+async fn post<A: Audience>(
+    env: &Envelope<A>,
+    session: Option<String>,
+    req: Request,
+    next: Next,
+) -> Result<Response, Refusal> {
+    check_version(&req)?;
+    let (mut parts, bytes) = read_body(req, env.limits).await?;
+    let mut msg = jsonrpc::parse(&bytes).map_err(|f| Box::new(fault(f)))?;
+    let (id, method) = id_and_method(&msg)?;
     let is_initialize = method.as_deref() == Some("initialize");
-    // Copilot CLI opens with `server/discover` (a later revision's stateless discovery) and
-    // falls back to `initialize` on "method not found".
-    if session.is_none() && !is_initialize && method.as_deref().is_some_and(|m| !is_standard(m)) {
-        return rpc_error(
-            StatusCode::OK,
-            id,
-            jsonrpc::METHOD_NOT_FOUND,
-            "Method not found",
-        );
-    }
     if session.is_none() && !is_initialize {
-        return rpc_error(
-            StatusCode::BAD_REQUEST,
-            id,
-            INVALID_REQUEST,
-            "Invalid Request: no mcp-session-id; send initialize first",
-        );
+        return Err(Box::new(sessionless(id, method.as_deref())));
     }
-    let stripped = msg
-        .pointer_mut("/params/_meta")
-        .and_then(Value::as_object_mut)
-        .and_then(|m| m.remove(META_PROTOCOL_VERSION))
-        .is_some();
-    // Borrowing: a proposal's text is not copied to be checked.
-    let typed = ClientJsonRpcMessage::deserialize(&msg);
-    // A standard method whose params do not fit its type falls back to rmcp's custom variant
-    // (then "method not found"); the fault is the params.
-    let misfit = match &typed {
-        Ok(ClientJsonRpcMessage::Request(r)) => {
-            matches!(r.request, ClientRequest::CustomRequest(_)) && is_standard(r.request.method())
-        }
-        Ok(ClientJsonRpcMessage::Notification(n)) => {
-            matches!(n.notification, ClientNotification::CustomNotification(_))
-                && method.as_deref().is_some_and(is_standard)
-        }
-        Ok(_) => false,
-        Err(_) => true,
-    };
-    if misfit {
-        return fault(RpcError::invalid_params(
-            id,
-            method.as_deref().unwrap_or("the message"),
-        ));
-    }
+    let stripped = strip_meta_version(&mut msg);
+    check_params(&msg, &id, method.as_deref())?;
     if is_initialize && session.is_none() {
-        if let Some(resp) = make_room(&env, id).await {
-            return resp;
+        if let Some(resp) = make_room(env, id).await {
+            return Err(Box::new(resp));
         }
     }
     let body = if stripped {
@@ -208,12 +177,120 @@ pub async fn check<A: Audience>(
     };
     let resp = next.run(Request::from_parts(parts, body)).await;
     if is_initialize {
-        if let Some(new) = resp.headers().get(SESSION).and_then(|v| v.to_str().ok()) {
-            env.site.table().admit(new);
-            env.site.service.session_started();
-        }
+        admit(env, &resp);
     }
-    resp
+    Ok(resp)
+}
+
+/// A protocol revision the client names must be one Redline speaks.
+fn check_version(req: &Request) -> Result<(), Refusal> {
+    let Some(v) = req.headers().get("mcp-protocol-version") else {
+        return Ok(());
+    };
+    let known = v
+        .to_str()
+        .is_ok_and(|v| VERSIONS.iter().any(|k| k.as_str() == v));
+    if known {
+        return Ok(());
+    }
+    Err(Box::new(rpc_error(
+        StatusCode::BAD_REQUEST,
+        Value::Null,
+        INVALID_REQUEST,
+        "Invalid Request: unsupported MCP protocol version",
+    )))
+}
+
+/// The whole body, within the size cap and the time a body may take.
+async fn read_body(req: Request, limits: Limits) -> Result<(Parts, Bytes), Refusal> {
+    let (parts, body) = req.into_parts();
+    let read = http_body_util::Limited::new(body, MAX_BODY_BYTES).collect();
+    let Ok(read) = tokio::time::timeout(limits.body_read, read).await else {
+        return Err(Box::new(
+            (StatusCode::REQUEST_TIMEOUT, "Request Timeout\n").into_response(),
+        ));
+    };
+    match read {
+        Ok(b) => Ok((parts, b.to_bytes())),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(Box::new(
+            (StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large\n").into_response(),
+        )),
+        // A broken body (a malformed chunk size included) is the client's fault.
+        Err(_) => Err(Box::new(
+            (StatusCode::BAD_REQUEST, "Bad Request\n").into_response(),
+        )),
+    }
+}
+
+/// The id an error answers with (null for a notification) and the method, if it has one.
+fn id_and_method(msg: &Value) -> Result<(Value, Option<String>), Refusal> {
+    match jsonrpc::classify(msg) {
+        Ok(Kind::Request { id, method }) => Ok((id, Some(method))),
+        Ok(Kind::Notification { method }) => Ok((Value::Null, Some(method))),
+        Ok(Kind::Response) => Ok((msg.get("id").cloned().unwrap_or(Value::Null), None)),
+        Err(f) => Err(Box::new(fault(f))),
+    }
+}
+
+/// The answer to anything but `initialize` without a session.
+fn sessionless(id: Value, method: Option<&str>) -> Response {
+    // Copilot CLI opens with `server/discover` (a later revision's stateless discovery) and
+    // falls back to `initialize` on "method not found".
+    if method.is_some_and(|m| !is_standard(m)) {
+        return rpc_error(
+            StatusCode::OK,
+            id,
+            jsonrpc::METHOD_NOT_FOUND,
+            "Method not found",
+        );
+    }
+    rpc_error(
+        StatusCode::BAD_REQUEST,
+        id,
+        INVALID_REQUEST,
+        "Invalid Request: no mcp-session-id; send initialize first",
+    )
+}
+
+/// Removes a newer revision's marker from `params._meta`, so that rmcp keeps the message on its
+/// session path; true if there was one (the body must then be written again).
+fn strip_meta_version(msg: &mut Value) -> bool {
+    msg.pointer_mut("/params/_meta")
+        .and_then(Value::as_object_mut)
+        .and_then(|m| m.remove(META_PROTOCOL_VERSION))
+        .is_some()
+}
+
+/// A standard method whose params do not fit its type falls back to rmcp's custom variant
+/// (then "method not found"); the fault is the params.
+fn check_params(msg: &Value, id: &Value, method: Option<&str>) -> Result<(), Refusal> {
+    // Borrowing: a proposal's text is not copied to be checked.
+    let misfit = match &ClientJsonRpcMessage::deserialize(msg) {
+        Ok(ClientJsonRpcMessage::Request(r)) => {
+            matches!(r.request, ClientRequest::CustomRequest(_)) && is_standard(r.request.method())
+        }
+        Ok(ClientJsonRpcMessage::Notification(n)) => {
+            matches!(n.notification, ClientNotification::CustomNotification(_))
+                && method.is_some_and(is_standard)
+        }
+        Ok(_) => false,
+        Err(_) => true,
+    };
+    match misfit {
+        true => Err(Box::new(fault(RpcError::invalid_params(
+            id.clone(),
+            method.unwrap_or("the message"),
+        )))),
+        false => Ok(()),
+    }
+}
+
+/// The session rmcp opened for an `initialize`, made known to Redline.
+fn admit<A: Audience>(env: &Envelope<A>, resp: &Response) {
+    if let Some(new) = resp.headers().get(SESSION).and_then(|v| v.to_str().ok()) {
+        env.site.table().admit(new);
+        env.site.service.session_started();
+    }
 }
 
 /// Keeps the session count under the cap before a new one opens: the oldest session with no

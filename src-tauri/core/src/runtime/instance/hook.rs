@@ -5,8 +5,8 @@ use super::batch::Batch;
 use super::local::{caller::caller, run};
 use super::Instance;
 use crate::protocols::hook::patched::Patched;
-use crate::protocols::hook::{self, Accepted, HookCall, HookCli, HookVerdict};
-use crate::review::service::Ask;
+use crate::protocols::hook::{self, Accepted, FileChange, HookCall, HookCli, HookVerdict};
+use crate::review::service::{Ask, Service};
 use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, ReviewId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -27,36 +27,11 @@ impl Instance {
         let cli = call.cli;
         let edit = hook::read(cli, &call.input)?;
         let cwd = PathBuf::from(&edit.cwd);
-        let service = self.service_holding(&cwd).await.map_err(|e| {
-            let why = match e {
-                crate::Error::NotInWorkspace(_) => {
-                    format!("{} is in no workspace Redline has on", cwd.display())
-                }
-                e => e.to_string(),
-            };
-            HookVerdict::Pass {
-                why: format!("{why}; {}'s own approval runs", cli.name()),
-            }
-        })?;
-        let deny = |reason: String| HookVerdict::Deny {
-            reason: format!("Redline refused this edit: {reason}"),
-        };
-        // Every file the patch reads, read once: what the review shows is what it applies to.
-        let mut texts: HashMap<String, Option<String>> = HashMap::new();
-        for path in edit.changes.iter().flat_map(|c| c.reads()) {
-            if texts.contains_key(path) {
-                continue;
-            }
-            let shown = absolute(&cwd, path);
-            let text = match service.original(&shown).await {
-                Ok(Some(o)) if !o.utf8 => {
-                    return Err(deny(format!("{path} is not UTF-8 text")));
-                }
-                Ok(o) => o.map(|o| o.text),
-                Err(e) => return Err(deny(e.to_string())),
-            };
-            texts.insert(path.to_owned(), text);
-        }
+        let service = self
+            .service_holding(&cwd)
+            .await
+            .map_err(|e| not_served(cli, &cwd, e))?;
+        let texts = read_all(&service, &cwd, &edit.changes).await?;
         let read = |p: &str| Ok::<_, String>(texts.get(p).cloned().flatten());
         let outcomes = hook::plan::plan(&edit.changes, read).map_err(deny)?;
         if call.record_turn {
@@ -79,15 +54,7 @@ impl Instance {
                 file_path: shown,
                 original_from: None,
                 proposal: o.after.clone().unwrap_or_default(),
-                read_only: match (&o.after, cli.site().takes_edits) {
-                    (None, _) => Some(ReadOnly::Deletion {
-                        cli: cli.name().to_owned(),
-                    }),
-                    (Some(_), false) => Some(ReadOnly::CliWritesItsOwn {
-                        cli: cli.name().to_owned(),
-                    }),
-                    (Some(_), true) => None,
-                },
+                read_only: read_only(cli, &o),
                 reason_heard: true,
             };
             let original = o.before.clone().map(Into::into);
@@ -101,6 +68,62 @@ impl Instance {
             waiting.planned.push(o);
         }
         Ok(waiting)
+    }
+}
+
+/// The verdict for an edit outside every workspace Redline has on: the CLI's own approval.
+fn not_served(cli: HookCli, cwd: &Path, e: crate::Error) -> HookVerdict {
+    let why = match e {
+        crate::Error::NotInWorkspace(_) => {
+            format!("{} is in no workspace Redline has on", cwd.display())
+        }
+        e => e.to_string(),
+    };
+    HookVerdict::Pass {
+        why: format!("{why}; {}'s own approval runs", cli.name()),
+    }
+}
+
+fn deny(reason: String) -> HookVerdict {
+    HookVerdict::Deny {
+        reason: format!("Redline refused this edit: {reason}"),
+    }
+}
+
+/// Every file the edit reads, read once: what the review shows is what it applies to.
+async fn read_all(
+    service: &Service,
+    cwd: &Path,
+    changes: &[FileChange],
+) -> Result<HashMap<String, Option<String>>, HookVerdict> {
+    let mut texts: HashMap<String, Option<String>> = HashMap::new();
+    for path in changes.iter().flat_map(|c| c.reads()) {
+        if texts.contains_key(path) {
+            continue;
+        }
+        let shown = absolute(cwd, path);
+        let text = match service.original(&shown).await {
+            Ok(Some(o)) if !o.utf8 => {
+                return Err(deny(format!("{path} is not UTF-8 text")));
+            }
+            Ok(o) => o.map(|o| o.text),
+            Err(e) => return Err(deny(e.to_string())),
+        };
+        texts.insert(path.to_owned(), text);
+    }
+    Ok(texts)
+}
+
+/// Why a file's review cannot be edited, if it cannot: a deletion, or a CLI that writes its own.
+fn read_only(cli: HookCli, o: &Patched) -> Option<ReadOnly> {
+    match (&o.after, cli.site().takes_edits) {
+        (None, _) => Some(ReadOnly::Deletion {
+            cli: cli.name().to_owned(),
+        }),
+        (Some(_), false) => Some(ReadOnly::CliWritesItsOwn {
+            cli: cli.name().to_owned(),
+        }),
+        (Some(_), true) => None,
     }
 }
 

@@ -10,9 +10,9 @@ use crate::protocols::hook::patched::Patched;
 use crate::protocols::hook::turn::{self, TurnVerdict, CONTINUE_WITHOUT_WORDS};
 use crate::protocols::hook::{HookCall, HookCli};
 use crate::review::service::{Ask, Service};
-use crate::review::turn::TurnKey;
 use crate::review::turn::MAX_TURN_TABS;
-use crate::review::{Origin, Outcome, ReadOnly, ReviewId};
+use crate::review::turn::{TurnChange, TurnKey};
+use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, ReviewId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -110,26 +110,12 @@ impl Instance {
             .map_err(|e| TurnVerdict::Pass {
                 why: format!("{e}; the turn's changes are not reviewed"),
             })?;
-        let mut now = HashMap::new();
-        for (path, _) in &record.files {
-            match service.original(path).await {
-                Ok(Some(o)) if !o.utf8 => {
-                    tracing::warn!("{path} is no longer UTF-8 text: left out of the turn's review")
-                }
-                Ok(o) => {
-                    now.insert(path.clone(), o.map(|o| o.text));
-                }
-                Err(e) => tracing::warn!("{path} is left out of the turn's review: {e}"),
-            }
-        }
+        let now = read_now(&service, record.files.iter().map(|(path, _)| path)).await;
         let mut changes = record.changes(&now);
         if changes.is_empty() {
             return Err(TurnVerdict::Done);
         }
-        // One review's tabs are bounded as any session's: the rest are counted, not shown.
-        let shown = changes.len().min(MAX_TURN_TABS);
-        let past = changes.len() - shown;
-        changes.truncate(shown);
+        let past = bound_tabs(&mut changes);
         let origin = Origin::Hook { run: run() };
         let who = asker(cli, pid).await;
         let mut waiting = TurnWaiting {
@@ -141,16 +127,9 @@ impl Instance {
         };
         for c in changes {
             let reply = waiting.batch.reply();
-            let ask = Ask {
-                origin: origin.clone(),
-                client: who.clone(),
-                file_path: c.path.clone(),
-                original_from: None,
-                proposal: c.now.unwrap_or_default(),
-                read_only: Some(read_only.clone()),
-                reason_heard: true,
-            };
-            match service.propose_read(ask, c.start.map(Into::into), reply) {
+            let start = c.start.clone();
+            let ask = tab(&origin, &who, &read_only, c);
+            match service.propose_read(ask, start.map(Into::into), reply) {
                 Ok(id) => waiting.batch.opened(id),
                 Err(e) => {
                     self.dismiss_local(waiting.batch.ids());
@@ -169,6 +148,49 @@ impl Instance {
         );
         Ok(waiting)
     }
+}
+
+/// Keeps the first of the changes a review's tabs are bounded to, as any session's; returns how
+/// many went (they are counted, not shown).
+fn bound_tabs(changes: &mut Vec<TurnChange>) -> usize {
+    let shown = changes.len().min(MAX_TURN_TABS);
+    let past = changes.len() - shown;
+    changes.truncate(shown);
+    past
+}
+
+/// The read-only tab of one changed file: the turn's start against now.
+fn tab(origin: &Origin, who: &ClientInfo, read_only: &ReadOnly, c: TurnChange) -> Ask {
+    Ask {
+        origin: origin.clone(),
+        client: who.clone(),
+        file_path: c.path,
+        original_from: None,
+        proposal: c.now.unwrap_or_default(),
+        read_only: Some(read_only.clone()),
+        reason_heard: true,
+    }
+}
+
+/// The recorded files as they are now; one that cannot be read, or is no longer text, is left
+/// out of the review (and said so in the log).
+async fn read_now<'a>(
+    service: &Service,
+    paths: impl Iterator<Item = &'a String>,
+) -> HashMap<String, Option<String>> {
+    let mut now = HashMap::new();
+    for path in paths {
+        match service.original(path).await {
+            Ok(Some(o)) if !o.utf8 => {
+                tracing::warn!("{path} is no longer UTF-8 text: left out of the turn's review")
+            }
+            Ok(o) => {
+                now.insert(path.clone(), o.map(|o| o.text));
+            }
+            Err(e) => tracing::warn!("{path} is left out of the turn's review: {e}"),
+        }
+    }
+    now
 }
 
 impl TurnWaiting {

@@ -24,6 +24,7 @@ const IN_FLIGHT: usize = 32;
 const WRITE_DEADLINE: Duration = Duration::from_secs(10);
 
 /// Serves one window until either side closes the channel.
+#[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
 pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mut stream: S) {
     // Subscribed before the window can list the reviews, so none added in between is missed.
     let mut events = instance.reviews().subscribe();
@@ -126,6 +127,7 @@ async fn answer(instance: &Instance, call: Call) -> Returned {
     }
 }
 
+#[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
 async fn carry_out(instance: &Instance, call: Call) -> Result<Value> {
     Ok(match call {
         Call::ReviewsList => json!(instance.details()),
