@@ -1,14 +1,14 @@
 //! `redline hooks install|uninstall|status`: Redline's pre-edit hook in each CLI's own config.
 
 use crate::args::HooksCmd;
-use crate::output::{outln, print_json};
+use crate::output::{outln, Format, Printer};
 use redline_core::clients::{HookSite, HOOKED};
 use redline_core::discovery::hook_config::{self as config, HookInstalled};
 use redline_core::platform::dirs::Dirs;
 use redline_core::{Error, Result};
 use std::path::PathBuf;
 
-pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
+pub fn run(dirs: &Dirs, p: &mut Printer, cmd: HooksCmd) -> Result<()> {
     let program = program()?;
     match cmd {
         HooksCmd::Install { cli, turn_review } => {
@@ -24,14 +24,21 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
                 HookInstalled::Added => "added to",
                 HookInstalled::Replaced => "updated in",
             };
-            outln!("{}'s hook {verb} {}: {command}", site.name, file.display());
+            outln!(
+                p,
+                "{}'s hook {verb} {}: {command}",
+                site.name,
+                file.display()
+            );
             match site.timeout() {
                 Some(secs) => outln!(
+                    p,
                     "{} asks Redline about every edit (waits up to {} minutes for you)",
                     site.name,
                     secs / 60
                 ),
                 None => outln!(
+                    p,
                     "{} asks Redline about every edit (waits as long as you take), from its \
                      next start",
                     site.name
@@ -39,6 +46,7 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
             }
             if let (true, Some(after)) = (site.fails_open, site.deny_after()) {
                 outln!(
+                    p,
                     "{} goes on with an edit whose hook runs out of time: Redline's hook denies \
                      it after {} minutes, before that",
                     site.name,
@@ -48,12 +56,13 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
             if let (true, Some(event)) = (turn_review, site.turn_event) {
                 let turn = config::turn_command(site, &program);
                 outln!(
+                    p,
                     "and at the end of each turn ({event}: {turn}) shows the turn's changes, \
                      answered Done or Continue with instructions"
                 );
             }
             if let Some(needs) = site.trust.filter(|_| done != HookInstalled::Already) {
-                outln!("still to do: {needs}");
+                outln!(p, "still to do: {needs}");
             }
             Ok(())
         }
@@ -61,37 +70,44 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
             let site = cli.site();
             let file = dirs.locate(&site.config);
             match config::uninstall(site, &file)? {
-                true => outln!("{}'s hook removed from {}", site.name, file.display()),
-                false => outln!("no Redline hook in {}: nothing to remove", file.display()),
+                true => outln!(p, "{}'s hook removed from {}", site.name, file.display()),
+                false => outln!(
+                    p,
+                    "no Redline hook in {}: nothing to remove",
+                    file.display()
+                ),
             }
             Ok(())
         }
-        HooksCmd::Status { json } => {
+        HooksCmd::Status { output } => {
             let all = HOOKED
                 .iter()
                 .map(|site: &'static HookSite| {
                     config::status(site, &dirs.locate(&site.config), &program)
                 })
                 .collect::<Result<Vec<_>>>()?;
-            if json {
-                print_json(&all);
+            if output.format() == Format::Json {
+                p.json(&all);
                 return Ok(());
             }
             for s in &all {
                 match &s.command {
                     None => outln!(
+                        p,
                         "{}: no hook ({}); `redline hooks install {}` adds it",
                         s.name,
                         s.file.display(),
                         s.cli
                     ),
                     Some(c) if !s.current => outln!(
+ p,
                         "{}: a Redline hook that is not this one ({c}); `redline hooks install {}` \
                          updates it",
                         s.name,
                         s.cli
                     ),
                     Some(_) => outln!(
+                        p,
                         "{}: installed in {}{}{}",
                         s.name,
                         s.file.display(),

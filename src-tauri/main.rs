@@ -12,6 +12,7 @@ mod desktop;
 mod display;
 mod editor_channels;
 mod editor_cli;
+mod here;
 mod hook;
 mod hook_args;
 mod hook_config;
@@ -21,6 +22,9 @@ mod main_thread;
 mod manual;
 mod output;
 mod request;
+mod resolve;
+mod review_cli;
+mod text;
 #[cfg(feature = "desktop")]
 mod tray;
 
