@@ -1,7 +1,7 @@
 //! The command line's grammar: every `redline` command and its arguments, with their help.
 
+use crate::format::{json_help, JsonFlag};
 pub use crate::hook_args::{HookArgs, HooksCmd};
-use crate::output::Format;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use redline_core::surfaces::shell::Shell;
@@ -202,27 +202,6 @@ pub enum Command {
     /// Print the manual page (roff), as installed for `man redline`.
     #[command(after_long_help = "Example:\n  redline man | man -l -")]
     Man,
-}
-
-/// `--json`: the one flag of every command that can print JSON. Each command's help says what it
-/// prints (`json_help`), as each did when it declared the flag itself.
-#[derive(clap::Args)]
-pub struct JsonFlag {
-    /// Print it as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl JsonFlag {
-    pub fn format(&self) -> Format {
-        Format::json(self.json)
-    }
-}
-
-/// A command's own help for its `--json` (for `mut_arg`), written as a doc comment's first line
-/// is shown: without its final period.
-pub(crate) fn json_help(help: &'static str) -> impl FnOnce(clap::Arg) -> clap::Arg {
-    move |arg| arg.help(help)
 }
 
 #[derive(clap::Args)]

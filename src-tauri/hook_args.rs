@@ -1,6 +1,6 @@
 //! The arguments of `redline hook` and `redline hooks`.
 
-use crate::args::{json_help, JsonFlag};
+use crate::format::{json_help, JsonFlag};
 use clap::Subcommand;
 
 #[derive(clap::Args)]

@@ -1,7 +1,8 @@
 //! `redline hooks install|uninstall|status`: Redline's pre-edit hook in each CLI's own config.
 
 use crate::args::HooksCmd;
-use crate::output::{outln, Format, Printer};
+use crate::format::Format;
+use crate::output::{outln, Printer};
 use redline_core::clients::{HookSite, HOOKED};
 use redline_core::discovery::hook_config::{self as config, HookInstalled};
 use redline_core::platform::dirs::Dirs;

@@ -1,7 +1,8 @@
 //! `redline propose` and `redline diff`: local reviews opened through the running instance, what
 //! they print, and their exit status (0 accepted, 1 rejected, 2 error or no decision).
 
-use crate::output::{errln, out, outln, Format, Printer};
+use crate::format::Format;
+use crate::output::{errln, out, outln, Printer};
 use crate::resolve::{LocalDiff, LocalPropose};
 use redline_core::platform::dirs::Dirs;
 use redline_core::review::Outcome;

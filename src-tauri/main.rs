@@ -12,6 +12,7 @@ mod desktop;
 mod display;
 mod editor_channels;
 mod editor_cli;
+mod format;
 mod here;
 mod hook;
 mod hook_args;

@@ -2,23 +2,8 @@
 //! or any writer in a test), where a closed pipe (`redline status | head -0`) ends a write quietly
 //! instead of in a panic, and where `--json` chooses between JSON and a command's own text.
 
+use crate::format::Format;
 use std::io::{ErrorKind, Write};
-
-/// Whether the user asked for JSON (`--json`) or the text meant to be read.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Format {
-    Text,
-    Json,
-}
-
-impl Format {
-    pub(crate) fn json(json: bool) -> Format {
-        match json {
-            true => Format::Json,
-            false => Format::Text,
-        }
-    }
-}
 
 /// Where a command's output and messages go. Held by `cli::main` and passed to every command, so
 /// a test can print to a buffer.

@@ -1,6 +1,7 @@
 //! The printer writing to buffers: what a command prints, and a failed output said once.
 
-use super::{Format, Printer};
+use super::Printer;
+use crate::format::Format;
 use std::io::{ErrorKind, Write};
 
 #[test]
@@ -27,12 +28,6 @@ fn show_prints_pretty_json_or_the_text() {
         "{\n  \"a\": [\n    1\n  ]\n}\ntext 1\n"
     );
     assert!(err.is_empty());
-}
-
-#[test]
-fn json_flag_is_the_format() {
-    assert_eq!(Format::json(true), Format::Json);
-    assert_eq!(Format::json(false), Format::Text);
 }
 
 /// A writer that fails every write with `kind`.

@@ -5,9 +5,9 @@
 use crate::args::{
     Command, ContainerCmd, DiffArgs, ProposeArgs, ReviewCmd, TokenCmd, WorkspaceCmd,
 };
+use crate::format::Format;
 use crate::here::{utf8, Here};
 use crate::hook_args::{HookArgs, HooksCmd};
-use crate::output::Format;
 use redline_core::surfaces::shell::Shell;
 use redline_core::workspace::config;
 use redline_core::{Error, Result};

@@ -3,8 +3,8 @@
 
 use super::{resolve, Action, ContainerAction, EditorAction, ReviewAction, WorkspaceAction};
 use crate::args::Cli;
+use crate::format::Format;
 use crate::here::Here;
-use crate::output::Format;
 use clap::Parser;
 use redline_core::Error;
 use std::path::{Path, PathBuf};
