@@ -1,5 +1,6 @@
 //! The command line's grammar: every `redline` command and its arguments, with their help.
 
+use crate::format::{json_help, JsonFlag};
 pub use crate::hook_args::{HookArgs, HooksCmd};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
@@ -62,11 +63,13 @@ pub enum Command {
     )]
     Workspace(WorkspaceCmd),
     /// Ports, discovery files, clients and pending reviews of each workspace.
-    #[command(after_long_help = "Example:\n  redline status --json | jq '.workspaces[].port'")]
+    #[command(
+        after_long_help = "Example:\n  redline status --json | jq '.workspaces[].port'",
+        mut_arg("json", json_help("Print the status as one JSON object"))
+    )]
     Status {
-        /// Print the status as one JSON object.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: JsonFlag,
     },
     /// Pending reviews: list, show, accept, reject, wait.
     #[command(
@@ -100,14 +103,16 @@ pub enum Command {
     /// Whether Gemini CLI, Qwen Code, Claude Code and Copilot CLI started in DIR would connect,
     /// and if not, why and the one command that fixes it. Exits 1 if an installed CLI would not
     /// connect.
-    #[command(after_long_help = "Example:\n  redline doctor ~/src/myproject\n  \
-                                  redline doctor --json | jq '.clis[] | {id, verdict}'")]
+    #[command(
+        after_long_help = "Example:\n  redline doctor ~/src/myproject\n  \
+                           redline doctor --json | jq '.clis[] | {id, verdict}'",
+        mut_arg("json", json_help("Print the report as one JSON object"))
+    )]
     Doctor {
         /// The directory the CLI would start in (default: the current directory).
         dir: Option<PathBuf>,
-        /// Print the report as one JSON object.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: JsonFlag,
     },
     /// Let CLIs inside Docker or Podman containers reach a workspace (off by default).
     #[command(
@@ -122,10 +127,13 @@ pub enum Command {
     /// Propose new text for FILE (in an enabled workspace) for review, as a CLI would: with
     /// --wait, prints the decision and the final text; exit 0 accepted, 1 rejected, 2 no
     /// decision or an error, 3 Redline not running. Never writes FILE.
-    #[command(after_long_help = "Example:\n  \
+    #[command(
+        after_long_help = "Example:\n  \
         redline propose src/main.rs --content-file new.rs --wait --json\n  \
         if redline propose src/main.rs - --wait < new.rs > accepted.rs; \
-        then mv accepted.rs src/main.rs; else rm -f accepted.rs; fi")]
+        then mv accepted.rs src/main.rs; else rm -f accepted.rs; fi",
+        mut_arg("json", json_help("Print `{decision, content}` as JSON"))
+    )]
     Propose(ProposeArgs),
     /// Show LEFT against RIGHT (files or directories; one tab per changed file), read-only
     /// unless --edit. For `git difftool -t redline` and `git difftool --dir-diff`.
@@ -209,9 +217,8 @@ pub struct ProposeArgs {
     /// Wait for the decision and print it (without: open the review and return at once).
     #[arg(long)]
     pub wait: bool,
-    /// Print `{decision, content}` as JSON.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: JsonFlag,
 }
 
 #[derive(clap::Args)]
@@ -252,8 +259,14 @@ pub enum ContainerCmd {
     },
     /// Print `docker run` / `podman run` arguments, one per line: `docker run $(redline
     /// container args) IMAGE …`.
-    #[command(after_long_help = "Example:\n  \
-        docker run -it $(redline container args --path /workspace) node:22 gemini")]
+    #[command(
+        after_long_help = "Example:\n  \
+        docker run -it $(redline container args --path /workspace) node:22 gemini",
+        mut_arg(
+            "json",
+            json_help("Print the mounts, variables and hosts as one JSON object")
+        )
+    )]
     Args {
         /// A path in the workspace (default: the current directory).
         path: Option<PathBuf>,
@@ -263,9 +276,8 @@ pub enum ContainerCmd {
         /// The CLI's home directory inside the container (Qwen Code looks in ~/.qwen/ide).
         #[arg(long, default_value = redline_core::workspace::container::DEFAULT_HOME)]
         home: String,
-        /// Print the mounts, variables and hosts as one JSON object.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: JsonFlag,
     },
 }
 
@@ -299,22 +311,29 @@ pub enum WorkspaceCmd {
         path: PathBuf,
     },
     /// List the workspaces, on or off.
-    #[command(after_long_help = "Example:\n  redline workspace list --json")]
+    #[command(
+        after_long_help = "Example:\n  redline workspace list --json",
+        mut_arg(
+            "json",
+            json_help("Print them as a JSON array of `{path, enabled, …}`")
+        )
+    )]
     List {
-        /// Print them as a JSON array of `{path, enabled, …}`.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: JsonFlag,
     },
 }
 
 #[derive(Subcommand)]
 pub enum ReviewCmd {
     /// List the pending reviews: id, file, the CLI that proposed it.
-    #[command(after_long_help = "Example:\n  redline review list --json")]
+    #[command(
+        after_long_help = "Example:\n  redline review list --json",
+        mut_arg("json", json_help("Print them as a JSON array"))
+    )]
     List {
-        /// Print them as a JSON array.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: JsonFlag,
     },
     /// A unified diff of the original and the current text.
     #[command(after_long_help = "Example:\n  redline review show 3 | less")]

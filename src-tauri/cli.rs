@@ -1,85 +1,97 @@
 //! Parses the command line and prints results; every action is the core's.
 
-use crate::args::{Cli, Command, ContainerCmd, ReviewCmd, TokenCmd, WorkspaceCmd};
-use crate::output::{
-    errln, out, outln, print_containers_on, print_json, print_status, print_summary,
-};
-use crate::request::{absolute, ask, current_dir, utf8};
+use crate::args::{Cli, Command};
+use crate::here::Here;
+use crate::output::{errln, out, outln, Printer};
+use crate::request::ask;
+use crate::resolve::{resolve, Action, ContainerAction, WorkspaceAction};
+use crate::text;
 use clap::Parser;
 use redline_core::api::status::{Pin, Status};
 use redline_core::doctor;
 use redline_core::platform::dirs::Dirs;
-use redline_core::review::Summary;
 use redline_core::runtime::command::{self, Via};
 use redline_core::runtime::control::Request;
 use redline_core::runtime::instance::World;
 use redline_core::runtime::serving::Serving;
 use redline_core::surfaces::shell;
-use redline_core::workspace::config::{self, WorkspaceEntry};
+use redline_core::workspace::config::WorkspaceEntry;
 use redline_core::workspace::container::RunArgs;
 use redline_core::{Error, Result};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use tokio::runtime::Runtime;
 
 pub fn main() -> ExitCode {
-    let command = match Cli::parse().command {
-        None | Some(Command::Serve { headless: false }) => return desktop(),
+    let command = Cli::parse().command;
+    let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
+    let mut p = Printer::new(&mut stdout, &mut stderr);
+    let command = match command {
+        None | Some(Command::Serve { headless: false }) => return desktop(&mut p),
         Some(command) => command,
     };
-    let runtime = match tokio::runtime::Runtime::new() {
+    let runtime = match Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
-            errln!("redline: cannot start: {e}");
+            errln!(p, "redline: cannot start: {e}");
             return ExitCode::from(2);
         }
     };
+    match resolve(command, &Here::os()) {
+        Ok(action) => run_action(runtime, &mut p, action),
+        Err(e) => failed(&mut p, &e),
+    }
+}
+
+/// Runs `action` to its exit status.
+fn run_action(runtime: Runtime, p: &mut Printer, action: Action) -> ExitCode {
     let dirs = Dirs::from_env();
     // Local reviews have their own exit statuses: 1 is "rejected", so an error is 2.
-    let local = match command {
-        Command::Propose(a) => runtime.block_on(crate::local::propose(&dirs, a)),
-        Command::Diff(a) => runtime.block_on(crate::local::diff(&dirs, a)),
+    let local = match action {
+        Action::Propose(a) => runtime.block_on(crate::local::propose(&dirs, p, a)),
+        Action::Diff(a) => runtime.block_on(crate::local::diff(&dirs, p, a)),
         // A hook's exit status is the CLI's to read: it says it itself.
-        Command::Hook(a) => return runtime.block_on(crate::hook::run(&dirs, a)),
-        command => {
-            let bridge = matches!(command, Command::Editor { .. });
-            let result = runtime.block_on(run(&dirs, command));
+        Action::Hook(a) => return runtime.block_on(crate::hook::run(&dirs, p, a)),
+        action => {
+            let bridge = matches!(action, Action::Editor(_));
+            let result = runtime.block_on(run(&dirs, p, action));
             if bridge {
                 // Its read of stdin may still be blocked in a thread (the instance went first):
                 // that must not keep the process alive.
                 runtime.shutdown_background();
             }
-            return exit(result);
+            return exit(p, result);
         }
     };
     match local {
-        Ok(_) if crate::output::stdout_failed() => ExitCode::from(2),
+        Ok(_) if p.out_failed() => ExitCode::from(2),
         Ok(verdict) => verdict.into(),
-        Err(e) => failed(&e),
+        Err(e) => failed(p, &e),
     }
 }
 
 /// The exit status a script reads (docs/cli.md): 0 yes, 1 no (a check that found a problem),
 /// 2 an error, usage or no decision, 3 no Redline running.
-fn exit(done: Result<bool>) -> ExitCode {
+fn exit(p: &mut Printer, done: Result<bool>) -> ExitCode {
     match done {
-        Ok(_) if crate::output::stdout_failed() => ExitCode::from(2),
+        Ok(_) if p.out_failed() => ExitCode::from(2),
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
-        Err(e) => failed(&e),
+        Err(e) => failed(p, &e),
     }
 }
 
 /// Exit status when nothing is running to ask: a script starts Redline on it, retries on nothing else.
 pub const NOT_RUNNING: u8 = 3;
 
-fn failed(e: &Error) -> ExitCode {
+fn failed(p: &mut Printer, e: &Error) -> ExitCode {
     match e {
         Error::NotRunning => {
-            errln!("redline: {e} (start one with `{}`)", start_command());
+            errln!(p, "redline: {e} (start one with `{}`)", start_command());
             ExitCode::from(NOT_RUNNING)
         }
         _ => {
-            errln!("redline: {e}");
+            errln!(p, "redline: {e}");
             ExitCode::from(2)
         }
     }
@@ -98,21 +110,22 @@ fn start_command() -> &'static str {
 /// The servers, the tray and the review window's process. The tray's event loop owns the main
 /// thread and the servers get their own runtime: started outside ours.
 #[cfg(feature = "desktop")]
-fn desktop() -> ExitCode {
+fn desktop(p: &mut Printer) -> ExitCode {
     crate::desktop::prepare_process();
     init_logging();
     match crate::desktop::run(Dirs::from_env()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            errln!("redline: {e}");
+            errln!(p, "redline: {e}");
             ExitCode::from(2)
         }
     }
 }
 
 #[cfg(not(feature = "desktop"))]
-fn desktop() -> ExitCode {
+fn desktop(p: &mut Printer) -> ExitCode {
     errln!(
+        p,
         "redline: this build has no desktop window; `redline serve --headless` runs the servers"
     );
     ExitCode::from(2)
@@ -134,228 +147,133 @@ fn init_logging() {
 }
 
 /// Runs a command; `Ok(false)` is a check that found a problem (exit status 1).
-async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
-    match command {
-        Command::Serve { .. } => {
+async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: Action) -> Result<bool> {
+    match action {
+        Action::Serve => {
             init_logging();
             let serving = Serving::start(dirs, || World::os(dirs.clone())).await?;
-            outln!("ready");
+            outln!(p, "ready");
             serving.until_stopped().await;
         }
-        Command::Doctor { dir, json } => {
-            let dir = dir.map_or_else(current_dir, |d| absolute(&d))?;
+        Action::Doctor { dir, format } => {
             let report = command::diagnose(dirs, dir).await?;
-            if json {
-                print_json(&report);
-            } else {
-                out!("{}", doctor::render(&report));
-            }
+            p.show(format, &report, |p, r| out!(p, "{}", doctor::render(r)));
             return Ok(report.ok);
         }
-        Command::Workspace(cmd) => workspace(dirs, cmd).await?,
-        Command::Status { json } => {
+        Action::Workspace(a) => workspace(dirs, p, a).await?,
+        Action::Status { format } => {
             let status: Status = ask(dirs, Request::Status).await?.decode()?;
-            if json {
-                print_json(&status);
-            } else {
-                print_status(&status);
-            }
+            p.show(format, &status, text::status);
         }
-        Command::Review(cmd) => review(dirs, cmd).await?,
-        Command::Token(TokenCmd::Rotate { workspace }) => {
-            let path = workspace.map_or_else(current_dir, |p| absolute(&p))?;
+        Action::Review(a) => crate::review_cli::run(dirs, p, a).await?,
+        Action::TokenRotate { path } => {
             ask(dirs, Request::TokenRotate { path }).await?;
-            outln!("token rotated; CLIs already connected need `/ide enable` again");
+            outln!(
+                p,
+                "token rotated; CLIs already connected need `/ide enable` again"
+            );
         }
-        Command::Env { shell: sh, path } => {
-            let path = path.map_or_else(current_dir, |p| absolute(&p))?;
+        Action::Env { shell: sh, path } => {
             let pin: Pin = ask(dirs, Request::Pin { path }).await?.decode()?;
-            out!("{}", shell::exports(&pin, sh));
+            out!(p, "{}", shell::exports(&pin, sh));
         }
-        Command::Container(cmd) => container(dirs, cmd).await?,
-        Command::Hooks(cmd) => crate::hook_config::run(dirs, cmd)?,
-        Command::Quit => {
+        Action::Container(a) => container(dirs, p, a).await?,
+        Action::Hooks(cmd) => crate::hook_config::run(dirs, p, cmd)?,
+        Action::Quit => {
             ask(dirs, Request::Quit).await?;
         }
-        Command::Completions { shell } => crate::manual::completions(shell)?,
-        Command::Man => crate::manual::man()?,
-        Command::Propose(_) | Command::Diff(_) | Command::Hook(_) => {
+        Action::Completions { shell } => crate::manual::completions(shell)?,
+        Action::Man => crate::manual::man()?,
+        Action::Propose(_) | Action::Diff(_) | Action::Hook(_) => {
             return Err(Error::Usage("a local review runs from main".into()))
         }
-        Command::Editor { .. } | Command::Mention { .. } | Command::Context { .. } => {
-            crate::editor_cli::run(dirs, command).await?
-        }
+        Action::Editor(a) => crate::editor_cli::run(dirs, a).await?,
     }
     Ok(true)
 }
 
-async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
+async fn workspace(dirs: &Dirs, p: &mut Printer<'_>, action: WorkspaceAction) -> Result<()> {
     let next = "(starts with the next `redline serve`)";
-    match cmd {
-        WorkspaceCmd::Add { path, force } => {
-            let path = config::canonical_dir(&absolute(&path)?)?;
-            utf8(&path)?;
+    match action {
+        WorkspaceAction::Add { path, force } => {
             let answer = ask(dirs, Request::WorkspaceAdd { path, force }).await?;
             let via = answer.via;
             let path: PathBuf = answer.decode()?;
             match via {
-                Via::Instance => outln!("added {}", path.display()),
-                Via::Stored => outln!("added {} {next}", path.display()),
+                Via::Instance => outln!(p, "added {}", path.display()),
+                Via::Stored => outln!(p, "added {} {next}", path.display()),
             }
         }
-        WorkspaceCmd::Remove { path } => {
-            let path = absolute(&path)?;
+        WorkspaceAction::Remove { path } => {
             let path: PathBuf = ask(dirs, Request::WorkspaceRemove { path })
                 .await?
                 .decode()?;
-            outln!("removed {}", path.display());
+            outln!(p, "removed {}", path.display());
         }
-        WorkspaceCmd::Enable { ref path } | WorkspaceCmd::Disable { ref path } => {
-            let enabled = matches!(cmd, WorkspaceCmd::Enable { .. });
-            let path = absolute(path)?;
+        WorkspaceAction::Enable { path, enabled } => {
             let req = Request::WorkspaceEnable {
                 path: path.clone(),
                 enabled,
             };
             ask(dirs, req).await?;
             let state = if enabled { "on" } else { "off" };
-            outln!("{} is {state}", path.display());
+            outln!(p, "{} is {state}", path.display());
         }
-        WorkspaceCmd::List { json } => {
+        WorkspaceAction::List { format } => {
             let list: Vec<WorkspaceEntry> = ask(dirs, Request::WorkspaceList).await?.decode()?;
-            if json {
-                print_json(&list);
-            } else if list.is_empty() {
-                outln!("no workspaces; add one with `redline workspace add PATH`");
-            } else {
-                for w in list {
-                    let on = if w.enabled { "on " } else { "off" };
-                    outln!("{on}  {}", w.path.display());
-                }
-            }
+            p.show(format, &list, workspace_list);
         }
     }
     Ok(())
 }
 
-async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
-    match cmd {
-        ContainerCmd::Enable { path, address } => {
-            let path = absolute(&path)?;
+fn workspace_list(p: &mut Printer, list: &Vec<WorkspaceEntry>) {
+    if list.is_empty() {
+        outln!(
+            p,
+            "no workspaces; add one with `redline workspace add PATH`"
+        );
+    }
+    for w in list {
+        let on = if w.enabled { "on " } else { "off" };
+        outln!(p, "{on}  {}", w.path.display());
+    }
+}
+
+async fn container(dirs: &Dirs, p: &mut Printer<'_>, action: ContainerAction) -> Result<()> {
+    match action {
+        ContainerAction::Enable { path, address } => {
             let answer = ask(dirs, Request::ContainerEnable { path, address }).await?;
             let via = answer.via;
-            print_containers_on(via, &answer.decode()?);
+            text::containers_on(p, via, &answer.decode()?);
         }
-        ContainerCmd::Disable { path } => {
-            let path = absolute(&path)?;
+        ContainerAction::Disable { path } => {
             let answer = ask(dirs, Request::ContainerDisable { path }).await?;
             let via = answer.via;
             let path: PathBuf = answer.decode()?;
             match via {
-                Via::Instance => outln!("containers off for {}: loopback only", path.display()),
-                Via::Stored => outln!("containers off for {}", path.display()),
+                Via::Instance => outln!(p, "containers off for {}: loopback only", path.display()),
+                Via::Stored => outln!(p, "containers off for {}", path.display()),
             }
         }
-        ContainerCmd::Args {
+        ContainerAction::Args {
             path,
             container_path,
             home,
-            json,
+            format,
         } => {
-            let path = path.map_or_else(current_dir, |p| absolute(&p))?;
             let req = Request::ContainerArgs {
                 path,
                 container_path,
                 home,
             };
             let args: RunArgs = ask(dirs, req).await?.decode()?;
-            if json {
-                print_json(&args);
-            } else {
+            p.show(format, &args, |p, args| {
                 for a in &args.args {
-                    outln!("{a}");
+                    outln!(p, "{a}");
                 }
-            }
+            });
         }
     }
     Ok(())
-}
-
-async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
-    match cmd {
-        ReviewCmd::List { json } => {
-            let list: Vec<Summary> = ask(dirs, Request::ReviewList).await?.decode()?;
-            if json {
-                print_json(&list);
-            } else if list.is_empty() {
-                outln!("no pending reviews");
-            } else {
-                for r in list {
-                    print_summary(&r);
-                }
-            }
-        }
-        ReviewCmd::Show { id } => {
-            let diff: String = ask(dirs, Request::ReviewShow { id }).await?.decode()?;
-            out!("{diff}");
-        }
-        ReviewCmd::Accept { id, content_file } => {
-            let content = match content_file {
-                Some(f) => Some(crate::local::bounded_text(Some(&f))?),
-                None => None,
-            };
-            // Looked up first: once decided, the review and why it is read-only are gone.
-            let note = read_only_note(dirs, id).await;
-            ask(dirs, Request::ReviewAccept { id, content }).await?;
-            outln!("accepted review {id}{note}");
-        }
-        ReviewCmd::Reject { id, reason } => {
-            // Looked up first, as for accept: once decided, the review is gone.
-            let note = unheard_note(dirs, id, reason.as_deref()).await;
-            ask(dirs, Request::ReviewReject { id, reason }).await?;
-            outln!("rejected review {id}{note}");
-        }
-        ReviewCmd::Wait { file, timeout } => {
-            // As `propose` and `mention` take it: relative to where the command runs.
-            let file = match file {
-                Some(f) => Some(utf8(&absolute(Path::new(&f))?)?.to_owned()),
-                None => None,
-            };
-            let timeout_ms = timeout.saturating_mul(1000);
-            let r = ask(dirs, Request::ReviewWait { file, timeout_ms }).await?;
-            outln!("{}", r.value);
-        }
-    }
-    Ok(())
-}
-
-/// That `reason` reaches nobody, when review `id`'s asker cannot hear one (an IDE protocol's
-/// rejection carries none): the user would otherwise think the CLI was told.
-async fn unheard_note(dirs: &Dirs, id: u64, reason: Option<&str>) -> String {
-    if reason.is_none_or(|r| r.trim().is_empty()) {
-        return String::new();
-    }
-    let Ok(list) = ask(dirs, Request::ReviewList).await else {
-        return String::new();
-    };
-    let list: Vec<Summary> = list.decode().unwrap_or_default();
-    match list.iter().find(|r| r.id == id) {
-        Some(r) if !r.reason_heard => {
-            " (its CLI's protocol carries no reason: the reason was not sent)".into()
-        }
-        _ => String::new(),
-    }
-}
-
-/// Why accepting review `id` writes nothing, when it does not (`: nothing is written…`).
-async fn read_only_note(dirs: &Dirs, id: u64) -> String {
-    let Ok(list) = ask(dirs, Request::ReviewList).await else {
-        return String::new();
-    };
-    let list: Vec<Summary> = list.decode().unwrap_or_default();
-    list.iter()
-        .find(|r| r.id == id)
-        .and_then(|r| r.read_only.as_deref())
-        .map(|why| format!(" ({})", why.trim_end_matches('.')))
-        .unwrap_or_default()
 }

@@ -4,7 +4,7 @@
 //! not JSON) is a no: an edit goes through only on the user's accept.
 
 use crate::args::HookArgs;
-use crate::output::{errln, out};
+use crate::output::{errln, out, Printer};
 use redline_core::platform::dirs::Dirs;
 use redline_core::protocols::hook::turn::{self, TurnVerdict};
 use redline_core::protocols::hook::{self, HookCall, HookVerdict};
@@ -14,19 +14,19 @@ use std::io::Read;
 use std::process::ExitCode;
 use std::time::Duration;
 
-pub async fn run(dirs: &Dirs, a: HookArgs) -> ExitCode {
+pub async fn run(dirs: &Dirs, p: &mut Printer<'_>, a: HookArgs) -> ExitCode {
     if a.turn_review {
-        return turn_review(dirs, &a).await;
+        return turn_review(dirs, p, &a).await;
     }
     let (input, verdict) = match input() {
-        Ok(input) => (input.clone(), ask(dirs, &a, input).await),
-        Err(why) => (serde_json::Value::Null, refused(&why)),
+        Ok(input) => (input.clone(), ask(dirs, p, &a, input).await),
+        Err(why) => (serde_json::Value::Null, refused(p, &why)),
     };
     let answer = hook::answer(a.cli, &input, &verdict);
     if let Some(line) = &answer.stderr {
-        errln!("{line}");
+        errln!(p, "{line}");
     }
-    out!("{}", answer.stdout);
+    out!(p, "{}", answer.stdout);
     ExitCode::from(answer.exit)
 }
 
@@ -40,7 +40,12 @@ fn input() -> Result<serde_json::Value, String> {
     serde_json::from_slice(&bytes).map_err(|e| format!("the hook's input is not JSON: {e}"))
 }
 
-async fn ask(dirs: &Dirs, a: &HookArgs, input: serde_json::Value) -> HookVerdict {
+async fn ask(
+    dirs: &Dirs,
+    p: &mut Printer<'_>,
+    a: &HookArgs,
+    input: serde_json::Value,
+) -> HookVerdict {
     let req = Request::Hook(HookCall {
         cli: a.cli,
         input,
@@ -71,18 +76,23 @@ async fn ask(dirs: &Dirs, a: &HookArgs, input: serde_json::Value) -> HookVerdict
         },
         None => asked.await,
     };
-    verdict_of(a.cli, answered)
+    verdict_of(p, a.cli, answered)
 }
 
 /// The verdict from what the instance answered. Only "no Redline to ask" passes (and "no
 /// workspace", which the instance itself answers as a pass); every other failure denies, and the
 /// terminal is told why either way.
-fn verdict_of(cli: hook::HookCli, answered: Result<serde_json::Value, Error>) -> HookVerdict {
+fn verdict_of(
+    p: &mut Printer,
+    cli: hook::HookCli,
+    answered: Result<serde_json::Value, Error>,
+) -> HookVerdict {
     match answered {
         Ok(v) => serde_json::from_value(v).unwrap_or_else(|e| {
-            refused(&format!(
-                "Redline answered something this hook cannot read ({e})"
-            ))
+            refused(
+                p,
+                &format!("Redline answered something this hook cannot read ({e})"),
+            )
         }),
         Err(Error::NotRunning) => HookVerdict::Pass {
             why: format!(
@@ -91,16 +101,17 @@ fn verdict_of(cli: hook::HookCli, answered: Result<serde_json::Value, Error>) ->
                 cli.name()
             ),
         },
-        Err(e) => refused(&format!(
-            "the review in Redline ended without a decision ({e})"
-        )),
+        Err(e) => refused(
+            p,
+            &format!("the review in Redline ended without a decision ({e})"),
+        ),
     }
 }
 
 /// A deny for an edit this hook could not get decided: the model reads why, and so does the
 /// terminal.
-fn refused(why: &str) -> HookVerdict {
-    errln!("redline: {why}; the edit is denied");
+fn refused(p: &mut Printer, why: &str) -> HookVerdict {
+    errln!(p, "redline: {why}; the edit is denied");
     HookVerdict::Deny {
         reason: format!(
             "Redline did not let this edit through: {why}, so nobody accepted it and it was not \
@@ -111,7 +122,7 @@ fn refused(why: &str) -> HookVerdict {
 
 /// The end of the turn: the user's answer on the turn's changes in the CLI's words; with no
 /// Redline to ask (or nothing changed), the turn ends as it would.
-async fn turn_review(dirs: &Dirs, a: &HookArgs) -> ExitCode {
+async fn turn_review(dirs: &Dirs, p: &mut Printer<'_>, a: &HookArgs) -> ExitCode {
     let verdict = match input() {
         Ok(input) => {
             let req = Request::TurnReview(HookCall {
@@ -142,9 +153,9 @@ async fn turn_review(dirs: &Dirs, a: &HookArgs) -> ExitCode {
     };
     let answer = turn::answer(a.cli, &verdict);
     if let Some(line) = &answer.stderr {
-        errln!("{line}");
+        errln!(p, "{line}");
     }
-    out!("{}", answer.stdout);
+    out!(p, "{}", answer.stdout);
     ExitCode::from(answer.exit)
 }
 

@@ -1,5 +1,6 @@
 //! The arguments of `redline hook` and `redline hooks`.
 
+use crate::format::{json_help, JsonFlag};
 use clap::Subcommand;
 
 #[derive(clap::Args)]
@@ -42,10 +43,12 @@ pub enum HooksCmd {
         cli: redline_core::protocols::hook::HookCli,
     },
     /// Which CLIs have Redline's hook, in which file, and what each still needs.
-    #[command(after_long_help = "Example:\n  redline hooks status --json")]
+    #[command(
+        after_long_help = "Example:\n  redline hooks status --json",
+        mut_arg("json", json_help("Print the status as JSON"))
+    )]
     Status {
-        /// Print the status as JSON.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: JsonFlag,
     },
 }

@@ -1,24 +1,33 @@
 //! `redline hooks install|uninstall|status`: Redline's pre-edit hook in each CLI's own config.
 
 use crate::args::HooksCmd;
-use crate::output::{outln, print_json};
+use crate::format::Format;
+use crate::output::{outln, Printer};
 use redline_core::clients::{HookSite, HOOKED};
 use redline_core::discovery::hook_config::{self as config, HookInstalled, HookStatus};
 use redline_core::platform::dirs::Dirs;
 use redline_core::{Error, Result};
 use std::path::{Path, PathBuf};
 
-pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
+pub fn run(dirs: &Dirs, p: &mut Printer, cmd: HooksCmd) -> Result<()> {
     let program = program()?;
     match cmd {
-        HooksCmd::Install { cli, turn_review } => install(dirs, cli.site(), &program, turn_review),
-        HooksCmd::Uninstall { cli } => uninstall(dirs, cli.site()),
-        HooksCmd::Status { json } => status(dirs, &program, json),
+        HooksCmd::Install { cli, turn_review } => {
+            install(dirs, p, cli.site(), &program, turn_review)
+        }
+        HooksCmd::Uninstall { cli } => uninstall(dirs, p, cli.site()),
+        HooksCmd::Status { output } => status(dirs, p, &program, output.format()),
     }
 }
 
 /// `hooks install`: writes the hook, then says what it does and what is left to the user.
-fn install(dirs: &Dirs, site: &'static HookSite, program: &Path, turn_review: bool) -> Result<()> {
+fn install(
+    dirs: &Dirs,
+    p: &mut Printer,
+    site: &'static HookSite,
+    program: &Path,
+    turn_review: bool,
+) -> Result<()> {
     let file = dirs.locate(&site.config);
     let command = match turn_review {
         true => config::command_recording(site, program),
@@ -30,30 +39,38 @@ fn install(dirs: &Dirs, site: &'static HookSite, program: &Path, turn_review: bo
         HookInstalled::Added => "added to",
         HookInstalled::Replaced => "updated in",
     };
-    outln!("{}'s hook {verb} {}: {command}", site.name, file.display());
-    explain_wait(site);
+    outln!(
+        p,
+        "{}'s hook {verb} {}: {command}",
+        site.name,
+        file.display()
+    );
+    explain_wait(p, site);
     if let (true, Some(event)) = (turn_review, site.turn_event) {
         let turn = config::turn_command(site, program);
         outln!(
+            p,
             "and at the end of each turn ({event}: {turn}) shows the turn's changes, \
              answered Done or Continue with instructions"
         );
     }
     if let Some(needs) = site.trust.filter(|_| done != HookInstalled::Already) {
-        outln!("still to do: {needs}");
+        outln!(p, "still to do: {needs}");
     }
     Ok(())
 }
 
 /// How long the CLI waits for a decision, and what it does with an edit whose hook runs out.
-fn explain_wait(site: &HookSite) {
+fn explain_wait(p: &mut Printer, site: &HookSite) {
     match site.timeout() {
         Some(secs) => outln!(
+            p,
             "{} asks Redline about every edit (waits up to {} minutes for you)",
             site.name,
             secs / 60
         ),
         None => outln!(
+            p,
             "{} asks Redline about every edit (waits as long as you take), from its \
              next start",
             site.name
@@ -61,6 +78,7 @@ fn explain_wait(site: &HookSite) {
     }
     if let (true, Some(after)) = (site.fails_open, site.deny_after()) {
         outln!(
+            p,
             "{} goes on with an edit whose hook runs out of time: Redline's hook denies \
              it after {} minutes, before that",
             site.name,
@@ -70,47 +88,54 @@ fn explain_wait(site: &HookSite) {
 }
 
 /// `hooks uninstall`: removes Redline's hook, if there is one.
-fn uninstall(dirs: &Dirs, site: &'static HookSite) -> Result<()> {
+fn uninstall(dirs: &Dirs, p: &mut Printer, site: &'static HookSite) -> Result<()> {
     let file = dirs.locate(&site.config);
     match config::uninstall(site, &file)? {
-        true => outln!("{}'s hook removed from {}", site.name, file.display()),
-        false => outln!("no Redline hook in {}: nothing to remove", file.display()),
+        true => outln!(p, "{}'s hook removed from {}", site.name, file.display()),
+        false => outln!(
+            p,
+            "no Redline hook in {}: nothing to remove",
+            file.display()
+        ),
     }
     Ok(())
 }
 
 /// `hooks status`: each hooked CLI's hook, as JSON or one line each.
-fn status(dirs: &Dirs, program: &Path, json: bool) -> Result<()> {
+fn status(dirs: &Dirs, p: &mut Printer, program: &Path, format: Format) -> Result<()> {
     let all = HOOKED
         .iter()
         .map(|site: &'static HookSite| config::status(site, &dirs.locate(&site.config), program))
         .collect::<Result<Vec<_>>>()?;
-    if json {
-        print_json(&all);
+    if format == Format::Json {
+        p.json(&all);
         return Ok(());
     }
     for s in &all {
-        print_status(s);
+        print_status(p, s);
     }
     Ok(())
 }
 
 /// One CLI's line of `hooks status`.
-fn print_status(s: &HookStatus) {
+fn print_status(p: &mut Printer, s: &HookStatus) {
     match &s.command {
         None => outln!(
+            p,
             "{}: no hook ({}); `redline hooks install {}` adds it",
             s.name,
             s.file.display(),
             s.cli
         ),
         Some(c) if !s.current => outln!(
+            p,
             "{}: a Redline hook that is not this one ({c}); `redline hooks install {}` \
              updates it",
             s.name,
             s.cli
         ),
         Some(_) => outln!(
+            p,
             "{}: installed in {}{}{}",
             s.name,
             s.file.display(),

@@ -1,9 +1,9 @@
 //! `redline propose` and `redline diff`: local reviews opened through the running instance, what
 //! they print, and their exit status (0 accepted, 1 rejected, 2 error or no decision).
 
-use crate::args::{DiffArgs, ProposeArgs};
-use crate::output::{errln, out, outln};
-use crate::request::absolute;
+use crate::format::Format;
+use crate::output::{errln, out, outln, Printer};
+use crate::resolve::{LocalDiff, LocalPropose};
 use redline_core::platform::dirs::Dirs;
 use redline_core::review::Outcome;
 use redline_core::runtime::control::{self, Request};
@@ -54,44 +54,50 @@ async fn send(dirs: &Dirs, req: Request) -> Result<LocalAnswer> {
     serde_json::from_value(value).map_err(|e| Error::Control(format!("unexpected answer: {e}")))
 }
 
-pub async fn propose(dirs: &Dirs, a: ProposeArgs) -> Result<Verdict> {
-    let file = absolute(&a.file)?;
+pub async fn propose(dirs: &Dirs, p: &mut Printer<'_>, a: LocalPropose) -> Result<Verdict> {
     let content = proposed_text(&a)?;
     let req = Request::Propose(Propose {
-        file,
+        file: a.file,
         content,
         wait: a.wait,
     });
     let answer = send(dirs, req).await?;
     let Some(settled) = answer.settled else {
         let id = answer.opened.first().copied().unwrap_or_default();
-        if a.json {
-            outln!("{}", serde_json::json!({ "id": id }));
-        } else {
-            outln!("review {id} opened; `redline propose --wait` waits for the decision");
+        match a.format {
+            Format::Json => outln!(p, "{}", serde_json::json!({ "id": id })),
+            Format::Text => outln!(
+                p,
+                "review {id} opened; `redline propose --wait` waits for the decision"
+            ),
         }
         return Ok(Verdict::Accepted);
     };
     let Some(s) = settled.first() else {
         return Ok(Verdict::Undecided);
     };
-    if a.json {
+    print_settled(p, a.format, s);
+    Ok(verdict(&settled))
+}
+
+/// The decision on a proposal: as one JSON line, or said on stderr with the final text on stdout.
+fn print_settled(p: &mut Printer, format: Format, s: &Settled) {
+    if format == Format::Json {
         let mut out = serde_json::json!({ "decision": s.decision, "content": s.content });
         // Only when given: a plain rejection's line stays as it always was.
         if let Some(reason) = &s.reason {
             out["reason"] = reason.as_str().into();
         }
-        outln!("{out}");
-    } else {
-        match &s.reason {
-            Some(reason) => errln!("redline: {}: {reason}", said(s.decision)),
-            None => errln!("redline: {}", said(s.decision)),
-        }
-        if let Some(text) = &s.content {
-            out!("{text}");
-        }
+        outln!(p, "{out}");
+        return;
     }
-    Ok(verdict(&settled))
+    match &s.reason {
+        Some(reason) => errln!(p, "redline: {}: {reason}", said(s.decision)),
+        None => errln!(p, "redline: {}", said(s.decision)),
+    }
+    if let Some(text) = &s.content {
+        out!(p, "{text}");
+    }
 }
 
 fn said(o: Outcome) -> &'static str {
@@ -105,10 +111,10 @@ fn said(o: Outcome) -> &'static str {
 
 /// The proposal's text: from `--content-file F`, or standard input (`-`, or piped), bounded as a
 /// CLI's message is.
-fn proposed_text(a: &ProposeArgs) -> Result<String> {
+fn proposed_text(a: &LocalPropose) -> Result<String> {
     let from_file = a.content_file.as_deref().filter(|f| *f != Path::new("-"));
     if from_file.is_none() {
-        let asked = a.content_file.is_some() || a.stdin.is_some();
+        let asked = a.content_file.is_some() || a.stdin;
         if !asked && std::io::stdin().is_terminal() {
             return Err(Error::Usage(
                 "give the proposed text: --content-file F, or - to read standard input".into(),
@@ -146,27 +152,22 @@ pub(crate) fn bounded_text(file: Option<&Path>) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| Error::NotText(name.to_string_lossy().into_owned()))
 }
 
-#[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
-pub async fn diff(dirs: &Dirs, a: DiffArgs) -> Result<Verdict> {
-    if a.edit && !a.wait {
-        return Err(Error::Usage(
-            "--edit writes RIGHT once you accept: it needs --wait".into(),
-        ));
-    }
-    let pair = diff_pair::read(&absolute(&a.left)?, &absolute(&a.right)?)?;
+pub async fn diff(dirs: &Dirs, p: &mut Printer<'_>, a: LocalDiff) -> Result<Verdict> {
+    let pair = diff_pair::read(&a.left, &a.right)?;
     for s in &pair.skipped {
         errln!(
+            p,
             "redline: skipped {} (differs, but is not text)",
             s.display()
         );
     }
     if pair.files.is_empty() && !pair.skipped.is_empty() {
         // As diff(1) answers "Binary files differ": a difference, though none can be shown.
-        errln!("redline: they differ, but not as text: nothing to show");
+        errln!(p, "redline: they differ, but not as text: nothing to show");
         return Ok(Verdict::Differ);
     }
     if pair.files.is_empty() {
-        errln!("redline: no differences");
+        errln!(p, "redline: no differences");
         return Ok(Verdict::Accepted);
     }
     // What RIGHT held when read: only that is overwritten.
@@ -186,16 +187,31 @@ pub async fn diff(dirs: &Dirs, a: DiffArgs) -> Result<Verdict> {
     });
     let answer = send(dirs, req).await?;
     let Some(settled) = answer.settled else {
-        outln!("opened {} review(s)", answer.opened.len());
+        outln!(p, "opened {} review(s)", answer.opened.len());
         return Ok(Verdict::Accepted);
     };
     for s in &settled {
-        outln!("{}  {}", said(s.decision), s.path.display());
+        outln!(p, "{}  {}", said(s.decision), s.path.display());
     }
-    let mut wrote_all = true;
     // Where accepted text goes when RIGHT cannot take it and no file beside it can either.
     let spare = dirs.config.join("accepted");
-    for s in settled.iter().filter(|_| a.edit) {
+    let wrote_all = !a.edit || write_accepted(p, &settled, &sent, &spare);
+    match verdict(&settled) {
+        Verdict::Accepted if !wrote_all => Ok(Verdict::Undecided),
+        v => Ok(v),
+    }
+}
+
+/// Writes each accepted text the user changed to RIGHT (or beside it, or into `spare`); whether
+/// every one landed. What RIGHT held when `sent` is the only text it overwrites.
+fn write_accepted(
+    p: &mut Printer,
+    settled: &[Settled],
+    sent: &HashMap<PathBuf, Option<String>>,
+    spare: &Path,
+) -> bool {
+    let mut wrote_all = true;
+    for s in settled {
         let (Some(text), Some(Some(before))) = (&s.content, sent.get(&s.path)) else {
             continue;
         };
@@ -204,23 +220,20 @@ pub async fn diff(dirs: &Dirs, a: DiffArgs) -> Result<Verdict> {
             continue;
         }
         let target = s.target.as_ref();
-        match diff_write::write(target, &s.path, before.as_bytes(), text.as_bytes(), &spare) {
-            Ok(Landed::Wrote(path)) => outln!("wrote {}", path.display()),
+        match diff_write::write(target, &s.path, before.as_bytes(), text.as_bytes(), spare) {
+            Ok(Landed::Wrote(path)) => outln!(p, "wrote {}", path.display()),
             Ok(Landed::AlreadyThere) => {}
             Err(e @ Error::NotKept { .. }) => {
                 // The last place left for the user's text is the terminal.
-                errln!("redline: {e}; here it is on standard output");
-                out!("{text}");
+                errln!(p, "redline: {e}; here it is on standard output");
+                out!(p, "{text}");
                 wrote_all = false;
             }
             Err(e) => {
-                errln!("redline: {e}");
+                errln!(p, "redline: {e}");
                 wrote_all = false;
             }
         }
     }
-    match verdict(&settled) {
-        Verdict::Accepted if !wrote_all => Ok(Verdict::Undecided),
-        v => Ok(v),
-    }
+    wrote_all
 }

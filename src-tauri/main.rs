@@ -15,6 +15,8 @@ mod desktop;
 mod display;
 mod editor_channels;
 mod editor_cli;
+mod format;
+mod here;
 mod hook;
 mod hook_args;
 mod hook_config;
@@ -24,6 +26,9 @@ mod main_thread;
 mod manual;
 mod output;
 mod request;
+mod resolve;
+mod review_cli;
+mod text;
 #[cfg(feature = "desktop")]
 mod tray;
 

@@ -1,0 +1,282 @@
+//! The parsed command line resolved once into what the commands use (as ripgrep's `HiArgs` is
+//! from its parsed arguments): every path argument made absolute against the current directory,
+//! `--json` a `Format`. No command makes a path absolute itself.
+
+use crate::args::{
+    Command, ContainerCmd, DiffArgs, ProposeArgs, ReviewCmd, TokenCmd, WorkspaceCmd,
+};
+use crate::format::Format;
+use crate::here::{utf8, Here};
+use crate::hook_args::{HookArgs, HooksCmd};
+use redline_core::surfaces::shell::Shell;
+use redline_core::workspace::config;
+use redline_core::{Error, Result};
+use std::net::Ipv4Addr;
+use std::path::{Path, PathBuf};
+
+/// A command as it runs: its arguments resolved.
+pub(crate) enum Action {
+    /// `serve --headless`.
+    Serve,
+    Doctor {
+        dir: PathBuf,
+        format: Format,
+    },
+    Status {
+        format: Format,
+    },
+    Workspace(WorkspaceAction),
+    Review(ReviewAction),
+    TokenRotate {
+        path: PathBuf,
+    },
+    Env {
+        shell: Shell,
+        path: PathBuf,
+    },
+    Container(ContainerAction),
+    Quit,
+    Propose(LocalPropose),
+    Diff(LocalDiff),
+    Hook(HookArgs),
+    Hooks(HooksCmd),
+    Editor(EditorAction),
+    Completions {
+        shell: clap_complete::Shell,
+    },
+    Man,
+}
+
+pub(crate) enum WorkspaceAction {
+    /// `path` is the folder itself, symlinks resolved: what the config holds.
+    Add {
+        path: PathBuf,
+        force: bool,
+    },
+    Remove {
+        path: PathBuf,
+    },
+    Enable {
+        path: PathBuf,
+        enabled: bool,
+    },
+    List {
+        format: Format,
+    },
+}
+
+pub(crate) enum ReviewAction {
+    List {
+        format: Format,
+    },
+    Show {
+        id: u64,
+    },
+    /// `content_file` stays as typed: only this process reads it, and its errors name it so.
+    Accept {
+        id: u64,
+        content_file: Option<PathBuf>,
+    },
+    Reject {
+        id: u64,
+        reason: Option<String>,
+    },
+    Wait {
+        file: Option<String>,
+        timeout: u64,
+    },
+}
+
+pub(crate) enum ContainerAction {
+    Enable {
+        path: PathBuf,
+        address: Option<Ipv4Addr>,
+    },
+    Disable {
+        path: PathBuf,
+    },
+    Args {
+        path: PathBuf,
+        container_path: Option<String>,
+        home: String,
+        format: Format,
+    },
+}
+
+/// `redline propose`, its FILE absolute.
+pub(crate) struct LocalPropose {
+    pub file: PathBuf,
+    /// As typed, as `ReviewAction::Accept`'s; `-` is standard input.
+    pub content_file: Option<PathBuf>,
+    /// The `-` argument was given.
+    pub stdin: bool,
+    pub wait: bool,
+    pub format: Format,
+}
+
+/// `redline diff`, LEFT and RIGHT absolute.
+pub(crate) struct LocalDiff {
+    pub left: PathBuf,
+    pub right: PathBuf,
+    pub wait: bool,
+    pub edit: bool,
+}
+
+/// The editor commands; the core reads FILE (and `mention`'s FILE:L1-L2) against `cwd`.
+pub(crate) enum EditorAction {
+    Stdio(bool),
+    Mention {
+        target: String,
+        cwd: PathBuf,
+    },
+    Context {
+        file: PathBuf,
+        line: u32,
+        col: Option<u32>,
+        selection: Vec<String>,
+        cwd: PathBuf,
+    },
+}
+
+/// `command` with its arguments resolved against `here`.
+pub(crate) fn resolve(command: Command, here: &Here) -> Result<Action> {
+    Ok(match command {
+        Command::Serve { .. } => Action::Serve,
+        Command::Doctor { dir, output } => Action::Doctor {
+            dir: here.or_dir(dir)?,
+            format: output.format(),
+        },
+        Command::Status { output } => Action::Status {
+            format: output.format(),
+        },
+        Command::Workspace(cmd) => Action::Workspace(workspace(cmd, here)?),
+        Command::Review(cmd) => Action::Review(review(cmd, here)?),
+        Command::Token(TokenCmd::Rotate { workspace }) => Action::TokenRotate {
+            path: here.or_dir(workspace)?,
+        },
+        Command::Env { shell, path } => Action::Env {
+            shell,
+            path: here.or_dir(path)?,
+        },
+        Command::Container(cmd) => Action::Container(container(cmd, here)?),
+        Command::Quit => Action::Quit,
+        Command::Propose(a) => Action::Propose(propose(a, here)?),
+        Command::Diff(a) => Action::Diff(diff(a, here)?),
+        Command::Hook(a) => Action::Hook(a),
+        Command::Hooks(cmd) => Action::Hooks(cmd),
+        Command::Completions { shell } => Action::Completions { shell },
+        Command::Man => Action::Man,
+        Command::Editor { stdio } => Action::Editor(EditorAction::Stdio(stdio)),
+        Command::Mention { target } => Action::Editor(EditorAction::Mention {
+            target,
+            cwd: here.dir()?,
+        }),
+        Command::Context {
+            file,
+            line,
+            col,
+            selection,
+        } => Action::Editor(EditorAction::Context {
+            file,
+            line,
+            col,
+            selection,
+            cwd: here.dir()?,
+        }),
+    })
+}
+
+fn workspace(cmd: WorkspaceCmd, here: &Here) -> Result<WorkspaceAction> {
+    Ok(match cmd {
+        WorkspaceCmd::Add { path, force } => {
+            let path = config::canonical_dir(&here.absolute(&path)?)?;
+            utf8(&path)?;
+            WorkspaceAction::Add { path, force }
+        }
+        WorkspaceCmd::Remove { path } => WorkspaceAction::Remove {
+            path: here.absolute(&path)?,
+        },
+        WorkspaceCmd::Enable { path } => WorkspaceAction::Enable {
+            path: here.absolute(&path)?,
+            enabled: true,
+        },
+        WorkspaceCmd::Disable { path } => WorkspaceAction::Enable {
+            path: here.absolute(&path)?,
+            enabled: false,
+        },
+        WorkspaceCmd::List { output } => WorkspaceAction::List {
+            format: output.format(),
+        },
+    })
+}
+
+fn review(cmd: ReviewCmd, here: &Here) -> Result<ReviewAction> {
+    Ok(match cmd {
+        ReviewCmd::List { output } => ReviewAction::List {
+            format: output.format(),
+        },
+        ReviewCmd::Show { id } => ReviewAction::Show { id },
+        ReviewCmd::Accept { id, content_file } => ReviewAction::Accept { id, content_file },
+        ReviewCmd::Reject { id, reason } => ReviewAction::Reject { id, reason },
+        // As `propose` and `mention` take it: relative to where the command runs.
+        ReviewCmd::Wait { file, timeout } => {
+            let file = match file {
+                Some(f) => Some(utf8(&here.absolute(Path::new(&f))?)?.to_owned()),
+                None => None,
+            };
+            ReviewAction::Wait { file, timeout }
+        }
+    })
+}
+
+fn container(cmd: ContainerCmd, here: &Here) -> Result<ContainerAction> {
+    Ok(match cmd {
+        ContainerCmd::Enable { path, address } => ContainerAction::Enable {
+            path: here.absolute(&path)?,
+            address,
+        },
+        ContainerCmd::Disable { path } => ContainerAction::Disable {
+            path: here.absolute(&path)?,
+        },
+        ContainerCmd::Args {
+            path,
+            container_path,
+            home,
+            output,
+        } => ContainerAction::Args {
+            path: here.or_dir(path)?,
+            container_path,
+            home,
+            format: output.format(),
+        },
+    })
+}
+
+fn propose(a: ProposeArgs, here: &Here) -> Result<LocalPropose> {
+    Ok(LocalPropose {
+        file: here.absolute(&a.file)?,
+        content_file: a.content_file,
+        stdin: a.stdin.is_some(),
+        wait: a.wait,
+        format: a.output.format(),
+    })
+}
+
+fn diff(a: DiffArgs, here: &Here) -> Result<LocalDiff> {
+    // Before the paths, as it always was: the usage error first.
+    if a.edit && !a.wait {
+        return Err(Error::Usage(
+            "--edit writes RIGHT once you accept: it needs --wait".into(),
+        ));
+    }
+    Ok(LocalDiff {
+        left: here.absolute(&a.left)?,
+        right: here.absolute(&a.right)?,
+        wait: a.wait,
+        edit: a.edit,
+    })
+}
+
+#[cfg(test)]
+#[path = "resolve_tests.rs"]
+mod tests;

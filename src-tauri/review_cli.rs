@@ -1,0 +1,86 @@
+//! `redline review list|show|accept|reject|wait`: the pending reviews, decided from the command
+//! line.
+
+use crate::output::{out, outln, Printer};
+use crate::request::ask;
+use crate::resolve::ReviewAction;
+use crate::text;
+use redline_core::platform::dirs::Dirs;
+use redline_core::review::Summary;
+use redline_core::runtime::control::Request;
+use redline_core::Result;
+
+pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: ReviewAction) -> Result<()> {
+    match action {
+        ReviewAction::List { format } => {
+            let list: Vec<Summary> = ask(dirs, Request::ReviewList).await?.decode()?;
+            p.show(format, &list, list_text);
+        }
+        ReviewAction::Show { id } => {
+            let diff: String = ask(dirs, Request::ReviewShow { id }).await?.decode()?;
+            out!(p, "{diff}");
+        }
+        ReviewAction::Accept { id, content_file } => {
+            let content = match content_file {
+                Some(f) => Some(crate::local::bounded_text(Some(&f))?),
+                None => None,
+            };
+            // Looked up first: once decided, the review and why it is read-only are gone.
+            let note = read_only_note(dirs, id).await;
+            ask(dirs, Request::ReviewAccept { id, content }).await?;
+            outln!(p, "accepted review {id}{note}");
+        }
+        ReviewAction::Reject { id, reason } => {
+            // Looked up first, as for accept: once decided, the review is gone.
+            let note = unheard_note(dirs, id, reason.as_deref()).await;
+            ask(dirs, Request::ReviewReject { id, reason }).await?;
+            outln!(p, "rejected review {id}{note}");
+        }
+        ReviewAction::Wait { file, timeout } => {
+            let timeout_ms = timeout.saturating_mul(1000);
+            let r = ask(dirs, Request::ReviewWait { file, timeout_ms }).await?;
+            outln!(p, "{}", r.value);
+        }
+    }
+    Ok(())
+}
+
+fn list_text(p: &mut Printer, list: &Vec<Summary>) {
+    if list.is_empty() {
+        outln!(p, "no pending reviews");
+    }
+    for r in list {
+        text::summary(p, r);
+    }
+}
+
+/// That `reason` reaches nobody, when review `id`'s asker cannot hear one (an IDE protocol's
+/// rejection carries none): the user would otherwise think the CLI was told.
+async fn unheard_note(dirs: &Dirs, id: u64, reason: Option<&str>) -> String {
+    if reason.is_none_or(|r| r.trim().is_empty()) {
+        return String::new();
+    }
+    let Ok(list) = ask(dirs, Request::ReviewList).await else {
+        return String::new();
+    };
+    let list: Vec<Summary> = list.decode().unwrap_or_default();
+    match list.iter().find(|r| r.id == id) {
+        Some(r) if !r.reason_heard => {
+            " (its CLI's protocol carries no reason: the reason was not sent)".into()
+        }
+        _ => String::new(),
+    }
+}
+
+/// Why accepting review `id` writes nothing, when it does not (`: nothing is written…`).
+async fn read_only_note(dirs: &Dirs, id: u64) -> String {
+    let Ok(list) = ask(dirs, Request::ReviewList).await else {
+        return String::new();
+    };
+    let list: Vec<Summary> = list.decode().unwrap_or_default();
+    list.iter()
+        .find(|r| r.id == id)
+        .and_then(|r| r.read_only.as_deref())
+        .map(|why| format!(" ({})", why.trim_end_matches('.')))
+        .unwrap_or_default()
+}
