@@ -2,7 +2,7 @@
 
 use crate::args::HooksCmd;
 use crate::output::{outln, print_json};
-use redline_core::clients::{HookSite, HOOKED};
+use redline_core::clients::HookCli;
 use redline_core::discovery::hook_config::{self as config, HookInstalled};
 use redline_core::platform::dirs::Dirs;
 use redline_core::{Error, Result};
@@ -12,7 +12,7 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
     let program = program()?;
     match cmd {
         HooksCmd::Install { cli, turn_review } => {
-            let site = cli.site();
+            let site = &cli;
             let file = dirs.locate(&site.config);
             let command = match turn_review {
                 true => config::command_recording(site, &program),
@@ -24,24 +24,28 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
                 HookInstalled::Added => "added to",
                 HookInstalled::Replaced => "updated in",
             };
-            outln!("{}'s hook {verb} {}: {command}", site.name, file.display());
+            outln!(
+                "{}'s hook {verb} {}: {command}",
+                site.name(),
+                file.display()
+            );
             match site.timeout() {
                 Some(secs) => outln!(
                     "{} asks Redline about every edit (waits up to {} minutes for you)",
-                    site.name,
+                    site.name(),
                     secs / 60
                 ),
                 None => outln!(
                     "{} asks Redline about every edit (waits as long as you take), from its \
                      next start",
-                    site.name
+                    site.name()
                 ),
             }
             if let (true, Some(after)) = (site.fails_open, site.deny_after()) {
                 outln!(
                     "{} goes on with an edit whose hook runs out of time: Redline's hook denies \
                      it after {} minutes, before that",
-                    site.name,
+                    site.name(),
                     after / 60
                 );
             }
@@ -58,20 +62,17 @@ pub fn run(dirs: &Dirs, cmd: HooksCmd) -> Result<()> {
             Ok(())
         }
         HooksCmd::Uninstall { cli } => {
-            let site = cli.site();
+            let site = &cli;
             let file = dirs.locate(&site.config);
             match config::uninstall(site, &file)? {
-                true => outln!("{}'s hook removed from {}", site.name, file.display()),
+                true => outln!("{}'s hook removed from {}", site.name(), file.display()),
                 false => outln!("no Redline hook in {}: nothing to remove", file.display()),
             }
             Ok(())
         }
         HooksCmd::Status { json } => {
-            let all = HOOKED
-                .iter()
-                .map(|site: &'static HookSite| {
-                    config::status(site, &dirs.locate(&site.config), &program)
-                })
+            let all = HookCli::all()
+                .map(|site| config::status(&site, &dirs.locate(&site.config), &program))
                 .collect::<Result<Vec<_>>>()?;
             if json {
                 print_json(&all);

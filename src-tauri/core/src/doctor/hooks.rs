@@ -4,35 +4,34 @@
 use super::install::{find_program, resolve};
 use super::report::{shell, CliReport, HookReport, Verdict};
 use super::Facts;
-use crate::clients::{ALL, HOOKED};
+use crate::clients::HookCli;
 use crate::discovery::hook_config;
 
 /// Each hook CLI's report; `clis` are the IDE protocols' verdicts, for a CLI served by both.
 pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
-    HOOKED
-        .iter()
+    HookCli::all()
         .map(|site| {
             // It speaks an IDE protocol Redline serves too (Claude Code, Gemini CLI, Qwen Code, Copilot CLI).
-            let ide_protocol = ALL.iter().any(|c| c.id == site.id);
-            let installed = find_program(site.binary, site.packages, facts);
+            let ide_protocol = site.cli.ide.is_some();
+            let installed = find_program(site.cli.binary, site.cli.packages, facts);
             let file = resolve(&site.config, facts);
-            let found = hook_config::find(site, &file);
+            let found = hook_config::find(&site, &file);
             let (hook, reason, fix) = match (&found, &installed) {
                 (Err(e), _) => (None, e.to_string(), None),
                 // Served by its IDE connection too: every edit would be asked twice.
                 (Ok(Some(f)), _)
                     if clis
                         .iter()
-                        .any(|c| c.id == site.id && c.verdict == Verdict::Connects) =>
+                        .any(|c| c.id == site.id() && c.verdict == Verdict::Connects) =>
                 {
                     (
                         Some(f.command.clone()),
                         format!(
                             "Redline's hook is installed and {} connects over its IDE protocol \
                              too: every edit is asked twice; keep one",
-                            site.name
+                            site.name()
                         ),
-                        shell(format!("redline hooks uninstall {}", site.id)),
+                        shell(format!("redline hooks uninstall {}", site.id())),
                     )
                 }
                 (Ok(Some(f)), _) => (
@@ -51,7 +50,7 @@ pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
                     format!(
                         "reviewed over its IDE connection (above); a hook instead is optional: \
                          `redline hooks install {}`",
-                        site.id
+                        site.id()
                     ),
                     None,
                 ),
@@ -59,16 +58,16 @@ pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
                     None,
                     format!(
                         "no Redline hook: {} edits are not reviewed in Redline",
-                        site.name
+                        site.name()
                     ),
-                    shell(format!("redline hooks install {}", site.id)),
+                    shell(format!("redline hooks install {}", site.id())),
                 ),
                 (Ok(None), None) => (None, "not installed".into(), None),
             };
             HookReport {
                 ide_protocol,
-                id: site.id.into(),
-                name: site.name.into(),
+                id: site.id().into(),
+                name: site.name().into(),
                 installed,
                 file,
                 hook,

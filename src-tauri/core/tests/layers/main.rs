@@ -4,6 +4,7 @@
 //! table generated from the same data.
 //! `UPDATE_ARCHITECTURE=1` rewrites that table.
 
+mod cli_names;
 mod graph;
 mod lex;
 mod modules;
@@ -338,4 +339,26 @@ fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
         names::problems(&files, base, &["Shared"]),
         ["`Reply` means different things in src/review.rs and src/control.rs: give each its own name"]
     );
+}
+
+/// The core's and the shell's code, each file with its path relative to the repository.
+fn product_sources() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    sources(&core().join("src"), "rs", true, &mut files);
+    sources(&repo().join("src-tauri"), "rs", false, &mut files);
+    files
+        .iter()
+        .map(|f| {
+            (
+                shown(f, &repo()),
+                std::fs::read_to_string(f).unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn no_cli_is_named_outside_its_declaration_and_adapters() {
+    let found = cli_names::problems(&product_sources(), &cli_names::known(), cli_names::HOMONYMS);
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }
