@@ -230,7 +230,11 @@ fn every_cli_reads_back_what_is_written_for_it() {
         assert!(body.get(field).is_some(), "{}: {field}", cli.id);
     }
     let swept = sweep_stale(&d, &Alive(HashSet::new()), 1);
-    assert_eq!(swept.len(), clients::served().count(), "dead PID: all swept");
+    assert_eq!(
+        swept.len(),
+        clients::served().count(),
+        "dead PID: all swept"
+    );
 }
 
 #[test]
