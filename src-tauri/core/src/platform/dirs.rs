@@ -44,7 +44,6 @@ impl Dirs {
         }
     }
 
-    /// The directory where `cli` looks for discovery files.
     /// Every directory under one root, no CLI home variable set: a world of its own for tests.
     pub fn under(root: &Path) -> Self {
         // The runtime dir's name is the control pipe's name on Windows, which is per machine:
