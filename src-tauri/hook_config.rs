@@ -3,7 +3,7 @@
 use crate::args::HooksCmd;
 use crate::format::Format;
 use crate::output::{outln, Printer};
-use redline_core::clients::{HookSite, HOOKED};
+use redline_core::clients::HookCli;
 use redline_core::discovery::hook_config::{self as config, HookInstalled, HookStatus};
 use redline_core::platform::dirs::Dirs;
 use redline_core::{Error, Result};
@@ -12,10 +12,8 @@ use std::path::{Path, PathBuf};
 pub fn run(dirs: &Dirs, p: &mut Printer, cmd: HooksCmd) -> Result<()> {
     let program = program()?;
     match cmd {
-        HooksCmd::Install { cli, turn_review } => {
-            install(dirs, p, cli.site(), &program, turn_review)
-        }
-        HooksCmd::Uninstall { cli } => uninstall(dirs, p, cli.site()),
+        HooksCmd::Install { cli, turn_review } => install(dirs, p, cli, &program, turn_review),
+        HooksCmd::Uninstall { cli } => uninstall(dirs, p, cli),
         HooksCmd::Status { output } => status(dirs, p, &program, output.format()),
     }
 }
@@ -24,16 +22,16 @@ pub fn run(dirs: &Dirs, p: &mut Printer, cmd: HooksCmd) -> Result<()> {
 fn install(
     dirs: &Dirs,
     p: &mut Printer,
-    site: &'static HookSite,
+    site: HookCli,
     program: &Path,
     turn_review: bool,
 ) -> Result<()> {
     let file = dirs.locate(&site.config);
     let command = match turn_review {
-        true => config::command_recording(site, program),
-        false => config::command(site, program),
+        true => config::command_recording(&site, program),
+        false => config::command(&site, program),
     };
-    let done = config::install_for(site, &file, program, turn_review)?;
+    let done = config::install_for(&site, &file, program, turn_review)?;
     let verb = match done {
         HookInstalled::Already => "already in",
         HookInstalled::Added => "added to",
@@ -42,12 +40,12 @@ fn install(
     outln!(
         p,
         "{}'s hook {verb} {}: {command}",
-        site.name,
+        site.name(),
         file.display()
     );
     explain_wait(p, site);
     if let (true, Some(event)) = (turn_review, site.turn_event) {
-        let turn = config::turn_command(site, program);
+        let turn = config::turn_command(&site, program);
         outln!(
             p,
             "and at the end of each turn ({event}: {turn}) shows the turn's changes, \
@@ -61,19 +59,19 @@ fn install(
 }
 
 /// How long the CLI waits for a decision, and what it does with an edit whose hook runs out.
-fn explain_wait(p: &mut Printer, site: &HookSite) {
+fn explain_wait(p: &mut Printer, site: HookCli) {
     match site.timeout() {
         Some(secs) => outln!(
             p,
             "{} asks Redline about every edit (waits up to {} minutes for you)",
-            site.name,
+            site.name(),
             secs / 60
         ),
         None => outln!(
             p,
             "{} asks Redline about every edit (waits as long as you take), from its \
              next start",
-            site.name
+            site.name()
         ),
     }
     if let (true, Some(after)) = (site.fails_open, site.deny_after()) {
@@ -81,17 +79,17 @@ fn explain_wait(p: &mut Printer, site: &HookSite) {
             p,
             "{} goes on with an edit whose hook runs out of time: Redline's hook denies \
              it after {} minutes, before that",
-            site.name,
+            site.name(),
             after / 60
         );
     }
 }
 
 /// `hooks uninstall`: removes Redline's hook, if there is one.
-fn uninstall(dirs: &Dirs, p: &mut Printer, site: &'static HookSite) -> Result<()> {
+fn uninstall(dirs: &Dirs, p: &mut Printer, site: HookCli) -> Result<()> {
     let file = dirs.locate(&site.config);
-    match config::uninstall(site, &file)? {
-        true => outln!(p, "{}'s hook removed from {}", site.name, file.display()),
+    match config::uninstall(&site, &file)? {
+        true => outln!(p, "{}'s hook removed from {}", site.name(), file.display()),
         false => outln!(
             p,
             "no Redline hook in {}: nothing to remove",
@@ -103,9 +101,8 @@ fn uninstall(dirs: &Dirs, p: &mut Printer, site: &'static HookSite) -> Result<()
 
 /// `hooks status`: each hooked CLI's hook, as JSON or one line each.
 fn status(dirs: &Dirs, p: &mut Printer, program: &Path, format: Format) -> Result<()> {
-    let all = HOOKED
-        .iter()
-        .map(|site: &'static HookSite| config::status(site, &dirs.locate(&site.config), program))
+    let all = HookCli::all()
+        .map(|site| config::status(&site, &dirs.locate(&site.config), program))
         .collect::<Result<Vec<_>>>()?;
     if format == Format::Json {
         p.json(&all);

@@ -1,7 +1,7 @@
 //! The discovery files that let each CLI find a workspace's servers: written in the format
 //! `clients` names for it, swept when Redline left them behind.
 
-use crate::clients::{self, Cli, Format, Transport};
+use crate::clients::{self, Format, Served, Transport};
 use crate::platform::dirs::Dirs;
 use crate::platform::private_file;
 use crate::platform::process::ProcessTable;
@@ -115,9 +115,9 @@ impl Written {
 }
 
 /// The file announcing a server on `port` to `cli`, in the directory `dirs` resolves for it.
-pub fn file(dirs: &Dirs, cli: &Cli, pid: u32, port: u16) -> PathBuf {
+pub fn file(dirs: &Dirs, cli: &Served, pid: u32, port: u16) -> PathBuf {
     dirs.discovery(cli)
-        .join(cli.discovery.format.file_name(pid, port))
+        .join(cli.ide.discovery.format.file_name(pid, port))
 }
 
 /// Whom a file is for: the host's CLIs, or a container's.
@@ -129,12 +129,11 @@ enum Reader {
 
 /// Writes every file (0600, atomically); a failure of one does not stop the others.
 pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
-    let files = clients::ALL
-        .iter()
+    let files = clients::served()
         .filter_map(|cli| {
-            let port = a.port_for(cli.transport)?;
-            let body = body(cli.discovery.format, a, port, Reader::Host);
-            Some((file(dirs, cli, a.pid, port), body))
+            let port = a.port_for(cli.ide.transport)?;
+            let body = body(cli.ide.discovery.format, a, port, Reader::Host);
+            Some((file(dirs, &cli, a.pid, port), body))
         })
         .collect();
     write_all(files)
@@ -147,13 +146,12 @@ pub fn write(dirs: &Dirs, a: &Announcement<'_>) -> Written {
 /// Copilot CLI's lock needs a live PID (1) and names the mounted socket; written only when the
 /// announcement has a socket for containers.
 pub fn write_for_container(place: &ContainerDirs, a: &Announcement<'_>) -> Written {
-    let files = clients::ALL
-        .iter()
-        .filter(|cli| cli.reaches_host_from_containers())
+    let files = clients::served()
+        .filter(|cli| cli.ide.reaches_host_from_containers())
         .filter_map(|cli| {
-            let port = a.port_for(cli.transport)?;
-            let format = cli.discovery.format;
-            let path = place.dir(cli).join(format.file_name(a.pid, port));
+            let port = a.port_for(cli.ide.transport)?;
+            let format = cli.ide.discovery.format;
+            let path = place.dir(&cli).join(format.file_name(a.pid, port));
             Some((path, body(format, a, port, Reader::Container)))
         })
         .collect();
@@ -264,7 +262,7 @@ pub fn copilot_lock(a: &Announcement<'_>, folders: Vec<&Path>) -> Value {
 /// there: `tag` keeps its name apart from the workspace's own lock.
 pub fn write_folder_lock(dirs: &Dirs, a: &Announcement<'_>, folder: &Path) -> Written {
     let cli = &clients::COPILOT;
-    let name = cli.discovery.format.file_name(a.pid, a.port);
+    let name = Format::CopilotLock.file_name(a.pid, a.port);
     let tagged = name.replace(".lock", &format!("-{}.lock", folder_tag(folder)));
     let path = dirs.discovery(cli).join(tagged);
     write_all(vec![(path, copilot_lock(a, vec![folder]))])
@@ -312,9 +310,9 @@ pub fn sweep_containers(dirs: &Dirs) -> Vec<PathBuf> {
     let mut removed = Vec::new();
     for ws in entries(&crate::workspace::container::containers_dir(dirs)) {
         for place in entries(&ws) {
-            for cli in &clients::ALL {
+            for cli in clients::served() {
                 for path in entries(&place.join(cli.id)) {
-                    if read_ours(cli.discovery.format, &path).is_some() {
+                    if read_ours(cli.ide.discovery.format, &path).is_some() {
                         removed.push(path);
                     }
                 }
@@ -343,9 +341,9 @@ pub fn sweep_stale(dirs: &Dirs, procs: &dyn ProcessTable, own_pid: u32) -> Vec<P
         Some(pid) => pid == own_pid || !procs.is_alive(pid),
         None => true,
     };
-    for cli in &clients::ALL {
-        let format = cli.discovery.format;
-        for path in entries(&dirs.discovery(cli)) {
+    for cli in clients::served() {
+        let format = cli.ide.discovery.format;
+        for path in entries(&dirs.discovery(&cli)) {
             let Some((name_pid, body)) = read_ours(format, &path) else {
                 continue;
             };

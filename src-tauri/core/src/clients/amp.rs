@@ -2,9 +2,10 @@
 //! (0.0.1790142911) does: a WebSocket of its own, found by a lock per port.
 
 use super::cli::{
-    Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, Location, Order, Transport,
+    Cli, Container, ContainerHost, Discovery, Doctor, Ide, IdeMode, Order, Transport,
 };
 use super::format::Format;
+use super::location::{Base, Location};
 
 /// The close reason Amp reads as a wrong token (it shows "IDE authentication failed").
 pub const AUTH_FAILED: &str = "Authentication failed";
@@ -16,6 +17,13 @@ pub const AMP: Cli = Cli {
     packages: &["@sourcegraph/amp", "@ampcode/cli"],
     // A Bun single executable.
     programs: &["amp"],
+    ide: Some(IDE),
+    hook: None,
+    context: None,
+};
+
+/// Its IDE connection.
+const IDE: Ide = Ide {
     transport: Transport::AmpWebSocket,
     // Not MCP: Amp's IDE messages have no revision.
     mcp_revision: "",

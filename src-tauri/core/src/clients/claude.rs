@@ -2,11 +2,11 @@
 //! describe what the real one does.
 
 use super::cli::{
-    Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, Location, Order, Pinned,
-    Transport,
+    Cli, Container, ContainerHost, Discovery, Doctor, Ide, IdeMode, Order, Pinned, Transport,
 };
 use super::format::Format;
-use super::hook_site::{Entries, HookSite, Layout, Reads};
+use super::hook_site::{Dialect, Entries, HookSite, Layout, Reads};
+use super::location::{Base, Location};
 
 /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 const CONFIG_DIR: Location = Location {
@@ -23,6 +23,13 @@ pub const CLAUDE: Cli = Cli {
     packages: &["@anthropic-ai/claude-code"],
     // The native build is a single executable.
     programs: &["claude"],
+    ide: Some(IDE),
+    hook: Some(HOOK),
+    context: None,
+};
+
+/// Its IDE connection.
+const IDE: Ide = Ide {
     transport: Transport::WebSocket,
     // 2.1.332 offers 2026-07-28 too, and on a connection settled on 2026-07-28 or later it
     // registers no handler for custom notifications: `selection_changed` and `at_mentioned`
@@ -62,12 +69,10 @@ pub const CLAUDE: Cli = Cli {
 };
 
 /// Its `PreToolUse` hook, for users who review through it rather than the IDE connection.
-pub const CLAUDE_HOOK: HookSite = HookSite {
+const HOOK: HookSite = HookSite {
+    dialect: Dialect::Claude,
+    names_turn: false,
     reads: Reads::JSON,
-    id: "claude",
-    name: "Claude Code",
-    binary: "claude",
-    packages: &["@anthropic-ai/claude-code"],
     config: Location {
         sub: "settings.json",
         ..CONFIG_DIR

@@ -1,13 +1,15 @@
-//! What a CLI is, as data: the shape each file of `clients/` fills in (where it looks for the
-//! discovery file, how it connects, what containers and doctor need to know).
+//! What a CLI is, as data: the shape each file of `clients/` fills in (who it is; where it looks
+//! for the discovery file, how it connects, what containers and doctor need to know).
 
 use super::format::Format;
-use std::path::{Path, PathBuf};
+use super::hook_site::HookSite;
+use super::location::Location;
 
-/// One CLI.
+/// One CLI: who it is, and each way Redline serves it, as fields of this one value.
 #[derive(Debug, Clone, Copy)]
 pub struct Cli {
-    /// Short id for scripts and directory names: `gemini`, `qwen`, `claude`.
+    /// Short id for scripts and directory names (`gemini`, `qwen`, `claude`), and the argument
+    /// of `redline hook ID` and `redline hooks install ID`.
     pub id: &'static str,
     pub name: &'static str,
     /// The command on PATH.
@@ -16,6 +18,19 @@ pub struct Cli {
     pub packages: &'static [&'static str],
     /// Executable names that are this CLI when it runs as a native build (no package.json).
     pub programs: &'static [&'static str],
+    /// The IDE protocol Redline serves it: `None` for a CLI Redline reviews only through its
+    /// hook.
+    pub ide: Option<Ide>,
+    /// Its pre-edit hook, which runs `redline hook ID`: `None` for a CLI without one.
+    pub hook: Option<HookSite>,
+    /// How it reads an editor's context from Redline without an IDE protocol of its own.
+    pub context: Option<ContextRoute>,
+}
+
+/// What a CLI that connects to Redline as its IDE needs: where it looks for the discovery file,
+/// how it connects, what containers and doctor need to know.
+#[derive(Debug, Clone, Copy)]
+pub struct Ide {
     /// Which of Redline's servers it talks to.
     pub transport: Transport,
     /// The newest MCP revision (its date) Redline settles on with it: an `initialize` offering a
@@ -34,66 +49,26 @@ pub struct Cli {
     pub sessions: Option<Location>,
 }
 
-/// A directory (or file) a CLI resolves: `var` if set, else `default` under `base`; then `sub`.
+/// How a CLI reads an editor's context from Redline through another CLI's way in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Location {
-    /// The variable that overrides the CLI's home, e.g. `QWEN_HOME`.
-    pub var: Option<&'static str>,
-    pub base: Base,
-    /// `/`-separated, under `base`; empty for `base` itself.
-    pub default: &'static str,
-    /// `/`-separated, under the resolved home.
-    pub sub: &'static str,
+pub enum ContextRoute {
+    /// Codex CLI's IDE socket (`/ide on`), which `protocols::codex_ipc` serves.
+    CodexSocket,
+    /// Claude Code's locks and WebSocket protocol, read as a client of its own (opencode's TUI).
+    ClaudeLocks(ClaudeClient),
 }
 
+/// A CLI speaking Claude Code's WebSocket protocol, and how it reads what Redline sends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Base {
-    /// The user's home directory.
-    Home,
-    /// Node's `os.tmpdir()`.
-    NodeTmpdir,
-}
-
-/// Where a container's CLI has Node's `os.tmpdir()` (unless the image sets `TMPDIR`).
-pub const CONTAINER_TMPDIR: &str = "/tmp";
-
-impl Location {
-    /// The path on this machine, for a home directory, Node's tmpdir and the set variables.
-    pub fn resolve(
-        &self,
-        home: &Path,
-        tmp: &Path,
-        var: &dyn Fn(&str) -> Option<PathBuf>,
-    ) -> PathBuf {
-        let base = self.var.and_then(var).unwrap_or_else(|| {
-            let root = match self.base {
-                Base::Home => home,
-                Base::NodeTmpdir => tmp,
-            };
-            join(root, self.default)
-        });
-        join(&base, self.sub)
-    }
-
-    /// The path inside a container whose home is `home`, as a string (the host may be Windows).
-    pub fn in_container(&self, home: &str) -> String {
-        let root = match self.base {
-            Base::Home => home.trim_end_matches('/'),
-            Base::NodeTmpdir => CONTAINER_TMPDIR,
-        };
-        [root, self.default, self.sub]
-            .iter()
-            .filter(|p| !p.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join("/")
-    }
-}
-
-fn join(base: &Path, rel: &str) -> PathBuf {
-    rel.split('/')
-        .filter(|p| !p.is_empty())
-        .fold(base.to_path_buf(), |p, part| p.join(part))
+pub struct ClaudeClient {
+    /// The `clientInfo.name` it gives in `initialize`.
+    pub client_name: &'static str,
+    /// It shows the lines it is sent as an editor's, the first being 1 (`#2-4`), and reads a
+    /// mentioned file from that line.
+    pub one_based_lines: bool,
+    /// It reads every range of a selection from `selection_changed`'s `ranges`, before the
+    /// one-range fields.
+    pub ranges: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -199,7 +174,7 @@ pub struct KnownBad {
     pub why: &'static str,
 }
 
-impl Cli {
+impl Ide {
     /// Whether its CLI in a container can reach Redline on the host at all (a discovery
     /// directory is made and mounted for it).
     pub fn reaches_host_from_containers(&self) -> bool {

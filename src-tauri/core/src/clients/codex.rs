@@ -1,15 +1,26 @@
 //! Codex CLI (`@openai/codex`): no IDE diff protocol, so Redline reviews its edits through its
 //! `PreToolUse` hook (`../shared/specs/cli-hooks.md`).
 
-use super::cli::{Base, Location};
-use super::hook_site::{Entries, HookSite, Layout, Reads};
+use super::cli::{Cli, ContextRoute};
+use super::hook_site::{Dialect, Entries, HookSite, Layout, Reads};
+use super::location::{Base, Location};
 
-pub const CODEX: HookSite = HookSite {
-    reads: Reads::JSON,
+pub const CODEX: Cli = Cli {
     id: "codex",
     name: "Codex CLI",
     binary: "codex",
     packages: &["@openai/codex"],
+    programs: &[],
+    ide: None,
+    hook: Some(HOOK),
+    // `/ide on` asks Redline for the editor's context over Codex's IDE socket.
+    context: Some(ContextRoute::CodexSocket),
+};
+
+const HOOK: HookSite = HookSite {
+    dialect: Dialect::Codex,
+    names_turn: true,
+    reads: Reads::JSON,
     // `hooks.json` beside the user's `config.toml`.
     config: Location {
         var: Some("CODEX_HOME"),

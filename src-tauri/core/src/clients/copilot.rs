@@ -3,10 +3,11 @@
 //! `tests/interop/copilot-hook.test.mjs` proves it.
 
 use super::cli::{
-    Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, Location, Order, Transport,
+    Cli, Container, ContainerHost, Discovery, Doctor, Ide, IdeMode, Order, Transport,
 };
 use super::format::Format;
-use super::hook_site::{HookSite, Layout, Reads};
+use super::hook_site::{Dialect, HookSite, Layout, Reads};
+use super::location::{Base, Location};
 
 /// `$COPILOT_HOME`, else `~/.copilot`.
 const HOME: Location = Location {
@@ -23,6 +24,13 @@ pub const COPILOT: Cli = Cli {
     packages: &["@github/copilot"],
     // The npm loader starts a native single executable of the same name.
     programs: &["copilot"],
+    ide: Some(IDE),
+    hook: Some(HOOK),
+    context: None,
+};
+
+/// Its IDE connection.
+const IDE: Ide = Ide {
     transport: Transport::UnixHttp,
     mcp_revision: "2025-11-25",
     discovery: Discovery {
@@ -61,12 +69,10 @@ pub const COPILOT: Cli = Cli {
 /// Its `preToolUse` hook, for users who review through it rather than the IDE connection: a file
 /// of Redline's own in `$COPILOT_HOME/hooks/`, which Copilot CLI reads every `*.json` of. An
 /// `allow` skips Copilot's own prompt, and its `modifiedArgs` are the arguments the tool runs with.
-pub const COPILOT_HOOK: HookSite = HookSite {
+const HOOK: HookSite = HookSite {
+    dialect: Dialect::Copilot,
+    names_turn: false,
     reads: Reads::JSON,
-    id: "copilot",
-    name: "Copilot CLI",
-    binary: "copilot",
-    packages: &["@github/copilot"],
     config: Location {
         sub: "hooks/redline.json",
         ..HOME

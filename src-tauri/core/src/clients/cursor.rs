@@ -2,16 +2,26 @@
 //! reviews its edits through its `preToolUse` hook. Built from Cursor's docs, not proven against
 //! the real CLI (`../shared/specs/cli-hooks.md`, docs/hooks.md).
 
-use super::cli::{Base, Location};
-use super::hook_site::{Entries, HookSite, Layout, Reads};
+use super::cli::Cli;
+use super::hook_site::{Dialect, Entries, HookSite, Layout, Reads};
+use super::location::{Base, Location};
 
-pub const CURSOR: HookSite = HookSite {
-    reads: Reads::JSON,
+pub const CURSOR: Cli = Cli {
     id: "cursor",
     name: "Cursor CLI",
     binary: "cursor-agent",
     // Installed by Cursor's own installer (npm's `cursor-agent` is someone else's package).
     packages: &[],
+    programs: &[],
+    ide: None,
+    hook: Some(HOOK),
+    context: None,
+};
+
+const HOOK: HookSite = HookSite {
+    dialect: Dialect::Cursor,
+    names_turn: false,
+    reads: Reads::JSON,
     // The user's hooks, read in every project.
     config: Location {
         var: None,

@@ -1,11 +1,11 @@
 //! Gemini CLI (`@google/gemini-cli`), as `clients.md` describes what the real one does.
 
 use super::cli::{
-    Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, Location, Order, Pinned,
-    Transport,
+    Cli, Container, ContainerHost, Discovery, Doctor, Ide, IdeMode, Order, Pinned, Transport,
 };
 use super::format::Format;
-use super::hook_site::{Entries, HookSite, Layout, Reads};
+use super::hook_site::{Dialect, Entries, HookSite, Layout, Reads};
+use super::location::{Base, Location};
 
 /// `~/.gemini`: its user settings.
 const HOME: Location = Location {
@@ -21,6 +21,13 @@ pub const GEMINI: Cli = Cli {
     binary: "gemini",
     packages: &["@google/gemini-cli"],
     programs: &[],
+    ide: Some(IDE),
+    hook: Some(HOOK),
+    context: None,
+};
+
+/// Its IDE connection.
+const IDE: Ide = Ide {
     transport: Transport::Http,
     mcp_revision: "2025-11-25",
     // Node's `os.tmpdir()` + `/gemini/ide`, not under its home.
@@ -65,16 +72,14 @@ pub const GEMINI: Cli = Cli {
 };
 
 /// Its `BeforeTool` hook, for users who review through it rather than the IDE connection.
-pub const GEMINI_HOOK: HookSite = HookSite {
+const HOOK: HookSite = HookSite {
+    dialect: Dialect::Gemini,
+    names_turn: false,
     // `JSON.parse(stripJsonComments(text))`: comments, but no byte-order mark.
     reads: Reads {
         comments: true,
         bom: false,
     },
-    id: "gemini",
-    name: "Gemini CLI",
-    binary: "gemini",
-    packages: &["@google/gemini-cli"],
     config: Location {
         sub: "settings.json",
         ..HOME

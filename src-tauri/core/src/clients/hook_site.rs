@@ -1,14 +1,13 @@
 //! A CLI whose pre-edit hook runs `redline hook`, as data: where its hook goes and in what form.
 
-use super::cli::Location;
+use super::location::Location;
 
 #[derive(Debug, Clone, Copy)]
 pub struct HookSite {
-    /// `redline hook ID`, `redline hooks install ID`.
-    pub id: &'static str,
-    pub name: &'static str,
-    pub binary: &'static str,
-    pub packages: &'static [&'static str],
+    /// Which of `protocols::hook`'s adapters reads its hook's input and answers it.
+    pub dialect: Dialect,
+    /// Its hook input names the turn (`turn_id`), not only the session.
+    pub names_turn: bool,
     /// The file the hook goes into.
     pub config: Location,
     /// The event run before a file edit, and the matcher naming its edit tools.
@@ -32,6 +31,20 @@ pub struct HookSite {
     pub reads: Reads,
     /// A hook that runs out of time lets the edit through (so `redline hook` must deny first).
     pub fails_open: bool,
+}
+
+/// The words a hook's input and output are in, as a CLI's hooks speak them: `protocols::hook`
+/// has one adapter per variant (a CLI copying another's hooks would share its dialect).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Codex,
+    Claude,
+    Gemini,
+    Qwen,
+    Copilot,
+    Kiro,
+    Cursor,
+    Opencode,
 }
 
 /// Where a CLI's hook goes: entries merged into a config the user writes too, or a file of

@@ -2,16 +2,26 @@
 //! reviews its edits through its `PreToolUse` hook. Built from Kiro's docs, not proven against
 //! the real CLI (`../shared/specs/cli-hooks.md`, docs/hooks.md).
 
-use super::cli::{Base, Location};
-use super::hook_site::{Entries, HookSite, Layout, Reads};
+use super::cli::Cli;
+use super::hook_site::{Dialect, Entries, HookSite, Layout, Reads};
+use super::location::{Base, Location};
 
-pub const KIRO: HookSite = HookSite {
-    reads: Reads::JSON,
+pub const KIRO: Cli = Cli {
     id: "kiro",
     name: "Kiro CLI",
     binary: "kiro-cli",
     // Installed by its own installer, not from a package registry.
     packages: &[],
+    programs: &[],
+    ide: None,
+    hook: Some(HOOK),
+    context: None,
+};
+
+const HOOK: HookSite = HookSite {
+    dialect: Dialect::Kiro,
+    names_turn: false,
+    reads: Reads::JSON,
     // A hooks file of Redline's own among the user's global hooks (Kiro CLI reads every
     // `~/.kiro/hooks/*.json`), so no file of the user's is ever rewritten.
     config: Location {

@@ -2,15 +2,35 @@
 //! its own that runs `redline hook opencode` before each file-writing tool
 //! (`../shared/specs/cli-hooks.md`).
 
-use super::cli::{Base, Location};
-use super::hook_site::{HookSite, Layout, Reads};
+use super::cli::{ClaudeClient, Cli, ContextRoute};
+use super::hook_site::{Dialect, HookSite, Layout, Reads};
+use super::location::{Base, Location};
 
-pub const OPENCODE: HookSite = HookSite {
-    reads: Reads::JSON,
+pub const OPENCODE: Cli = Cli {
     id: "opencode",
     name: "opencode",
     binary: "opencode",
     packages: &["opencode-ai"],
+    programs: &[],
+    ide: None,
+    hook: Some(HOOK),
+    // Its TUI reads Claude Code's locks (`~/.claude/ide`) and takes the selection and mentions
+    // over Claude Code's WebSocket, as a client of its own.
+    context: Some(ContextRoute::ClaudeLocks(ClaudeClient {
+        client_name: "opencode",
+        // It shows Claude Code's numbers as they come, as an editor's (`#2-4`, `@a.txt#2-4`),
+        // and reads a mentioned file from that line.
+        one_based_lines: true,
+        // opencode 1.18 reads `ranges` before the one-range fields, and renders them as
+        // "Selection 1: …, Selection 2: …".
+        ranges: true,
+    })),
+};
+
+const HOOK: HookSite = HookSite {
+    dialect: Dialect::Opencode,
+    names_turn: false,
+    reads: Reads::JSON,
     // opencode loads `{plugin,plugins}/*.{js,ts}` from its global config folder,
     // `$XDG_CONFIG_HOME/opencode` (else `~/.config/opencode`), on every start.
     config: Location {

@@ -2,11 +2,11 @@
 //! real one does.
 
 use super::cli::{
-    Base, Cli, Container, ContainerHost, Discovery, Doctor, IdeMode, Location, Order, Pinned,
-    Transport,
+    Cli, Container, ContainerHost, Discovery, Doctor, Ide, IdeMode, Order, Pinned, Transport,
 };
 use super::format::Format;
-use super::hook_site::{Entries, HookSite, Layout, Reads};
+use super::hook_site::{Dialect, Entries, HookSite, Layout, Reads};
+use super::location::{Base, Location};
 
 /// `$QWEN_HOME`, else `~/.qwen`.
 const HOME: Location = Location {
@@ -22,6 +22,13 @@ pub const QWEN: Cli = Cli {
     binary: "qwen",
     packages: &["@qwen-code/qwen-code"],
     programs: &[],
+    ide: Some(IDE),
+    hook: Some(HOOK),
+    context: None,
+};
+
+/// Its IDE connection.
+const IDE: Ide = Ide {
     transport: Transport::Http,
     mcp_revision: "2025-11-25",
     discovery: Discovery {
@@ -52,16 +59,14 @@ pub const QWEN: Cli = Cli {
 
 /// Its `PreToolUse` hook: it runs after Qwen Code's own approval and takes no changed input, so
 /// it can only deny (with the user's reason).
-pub const QWEN_HOOK: HookSite = HookSite {
+const HOOK: HookSite = HookSite {
+    dialect: Dialect::Qwen,
+    names_turn: false,
     // `JSON.parse(stripJsonComments(stripUtf8Bom(text)))`.
     reads: Reads {
         comments: true,
         bom: true,
     },
-    id: "qwen",
-    name: "Qwen Code",
-    binary: "qwen",
-    packages: &["@qwen-code/qwen-code"],
     config: Location {
         sub: "settings.json",
         ..HOME

@@ -26,11 +26,11 @@ fn ids_names_commands_packages_programs_and_variables_are_unique() {
     );
     unique(
         "env variable",
-        ALL.iter()
-            .flat_map(|c| c.env.iter().map(|(k, _)| k))
-            .collect(),
+        served()
+            .flat_map(|c| c.ide.env.iter().map(|(k, _)| k))
+            .collect::<Vec<_>>(),
     );
-    for c in &ALL {
+    for c in served() {
         assert!(
             !c.packages.is_empty(),
             "{}: doctor reads the version from it",
@@ -38,7 +38,7 @@ fn ids_names_commands_packages_programs_and_variables_are_unique() {
         );
         // Ids name container directories and scripts' keys.
         assert!(c.id.bytes().all(|b| b.is_ascii_lowercase()), "{}", c.id);
-        assert!(c.env.iter().filter(|(_, w)| *w == Pinned::Port).count() <= 1);
+        assert!(c.ide.env.iter().filter(|(_, w)| *w == Pinned::Port).count() <= 1);
         assert_eq!(Cli::of_package(c.packages[0]).map(|f| f.id), Some(c.id));
         for p in c.programs {
             assert_eq!(Cli::of_program(p).map(|f| f.id), Some(c.id));
@@ -57,9 +57,10 @@ fn each_cli_looks_in_a_directory_of_its_own_here_and_in_a_container() {
     let var = |_: &str| None;
     unique(
         "discovery directory",
-        ALL.iter()
+        served()
             .map(|c| {
-                c.discovery
+                c.ide
+                    .discovery
                     .dir
                     .resolve(Path::new("/h"), Path::new("/t"), &var)
             })
@@ -67,26 +68,27 @@ fn each_cli_looks_in_a_directory_of_its_own_here_and_in_a_container() {
     );
     unique(
         "container mount target",
-        ALL.iter()
-            .map(|c| c.discovery.dir.in_container("/root"))
+        served()
+            .map(|c| c.ide.discovery.dir.in_container("/root"))
             .collect(),
     );
-    for c in &ALL {
-        let target = c.discovery.dir.in_container("/home/node/");
+    for c in served() {
+        let target = c.ide.discovery.dir.in_container("/home/node/");
         assert!(
             target.starts_with('/') && !target.contains("//"),
             "{target}"
         );
-        let mut ide_file = match c.doctor.ide_mode {
+        let mut ide_file = match c.ide.doctor.ide_mode {
             IdeMode::Setting { file }
             | IdeMode::OnRequest { file }
             | IdeMode::AutoUnlessOff { file } => file,
             IdeMode::Always => continue,
         };
         // A home variable moves the discovery directory and the settings alike.
-        if let Some(v) = c.discovery.dir.var {
+        if let Some(v) = c.ide.discovery.dir.var {
             let set = |k: &str| (k == v).then(|| PathBuf::from("/over"));
             let dir = c
+                .ide
                 .discovery
                 .dir
                 .resolve(Path::new("/h"), Path::new("/t"), &set);
@@ -104,8 +106,8 @@ fn each_cli_looks_in_a_directory_of_its_own_here_and_in_a_container() {
 /// bodies; here every format's names round-trip.
 #[test]
 fn every_format_reads_back_the_names_it_writes() {
-    for c in &ALL {
-        let f = c.discovery.format;
+    for c in served() {
+        let f = c.ide.discovery.format;
         let name = f.file_name(4242, 5151);
         let (pid, port) = f.parse_name(&name).unwrap_or_else(|| panic!("{name}"));
         assert_eq!(port, 5151, "{}", c.id);
@@ -116,7 +118,7 @@ fn every_format_reads_back_the_names_it_writes() {
             c.id
         );
         // The CLI's own deletion of dead PIDs needs a PID in the body.
-        assert!(!c.doctor.skips_dead_pid || f.pid_field().is_some());
+        assert!(!c.ide.doctor.skips_dead_pid || f.pid_field().is_some());
     }
 }
 
@@ -134,7 +136,13 @@ fn paths_join_by_component() {
     );
     assert_eq!(l.in_container("/root/"), "/root/.claude.json");
     assert_eq!(
-        GEMINI.discovery.dir.in_container("/root"),
+        GEMINI
+            .served()
+            .unwrap()
+            .ide
+            .discovery
+            .dir
+            .in_container("/root"),
         "/tmp/gemini/ide"
     );
 }
@@ -150,20 +158,51 @@ fn versions_compare_numerically() {
 #[test]
 fn each_cli_settles_on_a_revision_redline_speaks_that_keeps_its_notifications() {
     // Amp's messages are its own, not MCP.
-    for cli in ALL
-        .iter()
-        .filter(|c| c.transport != super::Transport::AmpWebSocket)
-    {
+    for cli in served().filter(|c| c.ide.transport != super::Transport::AmpWebSocket) {
         assert!(
             crate::protocols::mcp::VERSIONS
                 .iter()
-                .any(|v| v.as_str() == cli.mcp_revision),
+                .any(|v| v.as_str() == cli.ide.mcp_revision),
             "{}: {} is no revision Redline speaks",
             cli.name,
-            cli.mcp_revision
+            cli.ide.mcp_revision
         );
         // From 2026-07-28 on, Claude Code drops custom notifications (`selection_changed`,
         // `at_mentioned`); the stateless revision has no GET stream for the HTTP CLIs' either.
-        assert!(cli.mcp_revision < "2026-07-28", "{}", cli.name);
+        assert!(cli.ide.mcp_revision < "2026-07-28", "{}", cli.name);
     }
+}
+
+/// `redline hooks` lists every CLI with a hook, once; `redline hook ID` finds each by its id.
+#[test]
+fn the_hook_order_lists_each_cli_with_a_hook_once() {
+    let listed: Vec<_> = HookCli::all().map(HookCli::id).collect();
+    let with_hook: HashSet<_> = ALL
+        .iter()
+        .filter(|c| c.hook.is_some())
+        .map(|c| c.id)
+        .collect();
+    assert_eq!(listed.len(), with_hook.len());
+    assert_eq!(listed.iter().copied().collect::<HashSet<_>>(), with_hook);
+    for id in listed {
+        assert_eq!(id.parse::<HookCli>().map(HookCli::id), Ok(id));
+    }
+    assert!("amp".parse::<HookCli>().is_err());
+    // Only Codex's hook input names the turn.
+    assert!(HOOK_ORDER
+        .iter()
+        .all(|c| c.hook.is_some_and(|h| h.names_turn) == (c.id == CODEX.id)));
+}
+
+/// opencode speaks Claude Code's WebSocket protocol as a client of its own; Claude Code is none.
+#[test]
+fn a_client_on_claude_codes_locks_is_found_by_its_client_name() {
+    let (cli, client) = Cli::on_claude_locks("opencode").unwrap();
+    assert_eq!(cli.id, OPENCODE.id);
+    assert!(client.one_based_lines && client.ranges);
+    assert!(Cli::on_claude_locks("claude-code").is_none());
+    assert!(
+        Cli::of_package("@openai/codex").is_none(),
+        "who asked is for IDE connections"
+    );
 }

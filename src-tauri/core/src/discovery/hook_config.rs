@@ -4,13 +4,13 @@
 pub use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
 use super::hook_groups::{self, fresh, slot, Op};
 use super::{hook_file, hook_plugin, hook_turn};
-use crate::clients::{Entries, HookSite, Layout};
+use crate::clients::{Entries, HookCli, Layout};
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
 use std::path::Path;
 
 /// Makes `site`'s hook run `program`, leaving every other byte of the file as it is.
-pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInstalled> {
+pub fn install(site: &HookCli, file: &Path, program: &Path) -> Result<HookInstalled> {
     let command = &command(site, program);
     let entries = match site.layout {
         Layout::Plugin => return hook_plugin::install(site, file, program),
@@ -35,7 +35,7 @@ pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInsta
 /// `install`, with the end-of-turn review too (`--turn-review`: only for a CLI whose turns Redline
 /// reviews), or without it, taking out one installed before.
 pub fn install_for(
-    site: &HookSite,
+    site: &HookCli,
     file: &Path,
     program: &Path,
     turn_review: bool,
@@ -46,7 +46,7 @@ pub fn install_for(
         }
         _ if turn_review => Err(Error::HookConfig {
             path: file.to_owned(),
-            why: format!("Redline does not review {}'s turns yet", site.name),
+            why: format!("Redline does not review {}'s turns yet", site.name()),
         }),
         _ => install(site, file, program),
     }
@@ -54,7 +54,7 @@ pub fn install_for(
 
 /// Takes Redline's hooks (pre-edit, and end-of-turn) out of `file`, and what Redline made for
 /// them alone; a hooks file of Redline's own left empty is removed. False: it was not there.
-pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
+pub fn uninstall(site: &HookCli, file: &Path) -> Result<bool> {
     let entries = match site.layout {
         Layout::Plugin => return hook_plugin::uninstall(site, file),
         Layout::OwnFile => return hook_file::uninstall(site, file),
@@ -87,7 +87,7 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
 }
 
 /// Redline's hook in `file`, if it is there.
-pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
+pub fn find(site: &HookCli, file: &Path) -> Result<Option<Found>> {
     let entries = match site.layout {
         Layout::Plugin => return hook_plugin::find(site, file),
         Layout::OwnFile => return hook_file::find(site, file),
@@ -110,7 +110,7 @@ pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
 
 /// Redline's hook entry as `site`'s config writes one (a flat list's; a group's is
 /// [`hook_groups::entry`]).
-fn entry(site: &HookSite, entries: Entries, command: &str) -> Value {
+fn entry(site: &HookCli, entries: Entries, command: &str) -> Value {
     let timeout = site.timeout_value();
     match entries {
         Entries::Grouped => hook_groups::entry(site, command),
@@ -144,7 +144,7 @@ pub struct HookStatus {
 }
 
 /// Where `site`'s hook stands in `file`, against the command `program` would install.
-pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<HookStatus> {
+pub fn status(site: &HookCli, file: &Path, program: &Path) -> Result<HookStatus> {
     let found = find(site, file)?;
     let turn = hook_turn::find(site, file)?;
     let turn_review = turn.as_ref().is_some_and(|t| {
@@ -162,8 +162,8 @@ pub fn status(site: &'static HookSite, file: &Path, program: &Path) -> Result<Ho
             }
         });
     Ok(HookStatus {
-        cli: site.id,
-        name: site.name,
+        cli: site.id(),
+        name: site.name(),
         file: file.to_owned(),
         needs: found.as_ref().and(site.trust),
         command: found.map(|f| f.command),

@@ -4,7 +4,14 @@
 //! Files the CLI would not read are refused and left. Plus issue 37's reproductions.
 
 use super::*;
-use crate::clients::{CLAUDE_HOOK, CODEX, CURSOR, GEMINI_HOOK, KIRO, QWEN_HOOK};
+use crate::clients::{self, HookCli};
+
+const CLAUDE_HOOK: HookCli = HookCli::of_cli(&clients::CLAUDE);
+const CODEX: HookCli = HookCli::of_cli(&clients::CODEX);
+const CURSOR: HookCli = HookCli::of_cli(&clients::CURSOR);
+const GEMINI_HOOK: HookCli = HookCli::of_cli(&clients::GEMINI);
+const KIRO: HookCli = HookCli::of_cli(&clients::KIRO);
+const QWEN_HOOK: HookCli = HookCli::of_cli(&clients::QWEN);
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
 const PROGRAM: &str = "/usr/local/bin/redline";
@@ -43,7 +50,7 @@ const KIRO_FILES: &[&str] = &[
     "{\n  \"version\": \"v1\",\n  \"hooks\": [],\n  \"note\": \"mine\"\n}\n",
 ];
 
-fn texts(site: &HookSite) -> Vec<(String, bool)> {
+fn texts(site: &HookCli) -> Vec<(String, bool)> {
     let fill = |t: &str| t.replace("{E}", site.event).replace("{M}", site.matcher);
     match site.layout {
         Layout::Settings(Entries::Flat) => {
@@ -70,7 +77,7 @@ fn lenient(text: &str) -> Value {
 
 /// What the CLI reads after the install: the user's file as it was, with Redline's member last in
 /// its list.
-fn expected(site: &HookSite, original: &str) -> Value {
+fn expected(site: &HookCli, original: &str) -> Value {
     let mut doc = match lenient(original) {
         Value::Null => json!({}),
         v => v,
@@ -126,7 +133,7 @@ fn install_then_uninstall_gives_back_every_file_byte_for_byte_with_its_mode_and_
                         false => real.clone(),
                     };
                     let meta = std::fs::metadata(&real).unwrap();
-                    let what = format!("{} {mode:o} linked={linked} {text:?}", site.id);
+                    let what = format!("{} {mode:o} linked={linked} {text:?}", site.id());
                     let kept = || {
                         let now = std::fs::metadata(&real).unwrap();
                         assert_eq!(now.mode(), meta.mode(), "{what}");
@@ -189,7 +196,7 @@ fn the_end_of_turn_review_goes_in_and_out_of_every_file_byte_for_byte() {
                 let tmp = tempfile::tempdir().unwrap();
                 let file = tmp.path().join("settings.json");
                 std::fs::write(&file, &text).unwrap();
-                let what = format!("{} {text:?}", site.id);
+                let what = format!("{} {text:?}", site.id());
                 // Two `Stop` keys: which one the CLI reads is not Redline's to guess.
                 let twice = text.matches(&format!("\"{event}\"")).count() > 1;
                 if !readable || twice {
@@ -246,20 +253,27 @@ fn the_end_of_turn_review_goes_in_and_out_of_every_file_byte_for_byte() {
 #[test]
 fn copilots_and_opencodes_files_of_redlines_own_come_and_go_leaving_the_folder_as_it_was() {
     let program = Path::new(PROGRAM);
-    for site in [&crate::clients::COPILOT_HOOK, &crate::clients::OPENCODE] {
+    for site in [
+        &HookCli::of_cli(&clients::COPILOT),
+        &HookCli::of_cli(&clients::OPENCODE),
+    ] {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("hooks");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("mine.json"), "{\"version\": 1, \"hooks\": {}}").unwrap();
         let file = dir.join("redline.json");
         assert_eq!(install(site, &file, program).unwrap(), HookInstalled::Added);
-        assert!(status(site, &file, program).unwrap().current, "{}", site.id);
+        assert!(
+            status(site, &file, program).unwrap().current,
+            "{}",
+            site.id()
+        );
         assert!(uninstall(site, &file).unwrap());
         let left: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(left, ["mine.json"], "{}", site.id);
+        assert_eq!(left, ["mine.json"], "{}", site.id());
         assert_eq!(
             std::fs::read_to_string(dir.join("mine.json")).unwrap(),
             "{\"version\": 1, \"hooks\": {}}"

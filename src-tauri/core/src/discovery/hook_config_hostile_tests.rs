@@ -2,7 +2,7 @@
 //! endless device, a link into the user's dotfiles.
 
 use super::*;
-use crate::clients::HOOKED;
+use crate::clients::HookCli;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ fn within<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static)
 #[test]
 fn a_fifo_or_a_link_to_dev_zero_at_the_config_path_is_refused_without_blocking_and_left() {
     let program = Path::new("/usr/bin/redline");
-    for site in HOOKED.iter() {
+    for site in HookCli::all() {
         let tmp = tempfile::tempdir().unwrap();
         let fifo = tmp.path().join("fifo.json");
         nix_mkfifo(&fifo);
@@ -28,30 +28,30 @@ fn a_fifo_or_a_link_to_dev_zero_at_the_config_path_is_refused_without_blocking_a
         std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
         for file in [fifo.clone(), zero.clone()] {
             let f = file.clone();
-            let status = within(&format!("{}'s status of {f:?}", site.id), move || {
-                status(site, &f, program).map(|_| ())
+            let status = within(&format!("{}'s status of {f:?}", site.id()), move || {
+                status(&site, &f, program).map(|_| ())
             });
-            assert!(status.is_err(), "{}: {file:?} read as a config", site.id);
+            assert!(status.is_err(), "{}: {file:?} read as a config", site.id());
             let f = file.clone();
-            let installed = within(&format!("{}'s install into {f:?}", site.id), move || {
-                install(site, &f, program).map(|_| ())
+            let installed = within(&format!("{}'s install into {f:?}", site.id()), move || {
+                install(&site, &f, program).map(|_| ())
             });
-            assert!(installed.is_err(), "{}: installed into {file:?}", site.id);
+            assert!(installed.is_err(), "{}: installed into {file:?}", site.id());
             let f = file.clone();
-            let removed = within(&format!("{}'s uninstall of {f:?}", site.id), move || {
-                uninstall(site, &f).map(|_| ())
+            let removed = within(&format!("{}'s uninstall of {f:?}", site.id()), move || {
+                uninstall(&site, &f).map(|_| ())
             });
             assert!(
                 removed.is_err(),
                 "{}: {file:?} taken for Redline's",
-                site.id
+                site.id()
             );
         }
         let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
         assert!(
             std::os::unix::fs::FileTypeExt::is_fifo(&kind),
             "{}",
-            site.id
+            site.id()
         );
         assert_eq!(std::fs::read_link(&zero).unwrap(), Path::new("/dev/zero"));
     }
@@ -66,7 +66,7 @@ fn a_settings_file_linked_from_dotfiles_gets_the_hook_through_the_link_which_sta
     let file = tmp.path().join("home/.claude/settings.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&dotfiles, &file).unwrap();
-    let site = &crate::clients::CLAUDE_HOOK;
+    let site = &HookCli::of_cli(&crate::clients::CLAUDE);
     let program = Path::new("/usr/bin/redline");
 
     assert_eq!(install(site, &file, program).unwrap(), HookInstalled::Added);

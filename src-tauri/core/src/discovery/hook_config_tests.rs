@@ -1,7 +1,9 @@
 //! Redline's hook merged into, found in and taken out of a real config file.
 
 use super::*;
-use crate::clients::CODEX;
+use crate::clients::HookCli;
+
+const CODEX: HookCli = HookCli::of_cli(&crate::clients::CODEX);
 use crate::discovery::hook_entry::ours;
 
 fn others() -> Value {
@@ -129,7 +131,7 @@ fn a_settings_file_keeps_its_keys_in_their_order() {
     let file = tmp.path().join("settings.json");
     let text = r#"{"theme": "dark", "model": "x", "hooks": {"Stop": []}, "autoUpdates": false}"#;
     std::fs::write(&file, text).unwrap();
-    let site = &crate::clients::CLAUDE_HOOK;
+    let site = &HookCli::of_cli(&crate::clients::CLAUDE);
     install(site, &file, Path::new("/usr/bin/redline")).unwrap();
     let written = std::fs::read_to_string(&file).unwrap();
     let at = |k: &str| written.find(&format!("\"{k}\"")).unwrap();
@@ -142,7 +144,7 @@ fn a_settings_file_keeps_its_keys_in_their_order() {
 
 #[test]
 fn cursors_hooks_json_gets_a_flat_entry_beside_the_users_and_loses_only_it() {
-    let site = &crate::clients::CURSOR;
+    let site = &HookCli::of_cli(&crate::clients::CURSOR);
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join(".cursor/hooks.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
@@ -196,7 +198,7 @@ fn cursors_hooks_json_gets_a_flat_entry_beside_the_users_and_loses_only_it() {
 
 #[test]
 fn kiros_hook_is_a_file_of_redlines_own_in_the_kiro_v3_shape_gone_on_uninstall() {
-    let site = &crate::clients::KIRO;
+    let site = &HookCli::of_cli(&crate::clients::KIRO);
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join(".kiro/hooks");
     std::fs::create_dir_all(&dir).unwrap();
@@ -257,7 +259,7 @@ fn kiros_hook_is_a_file_of_redlines_own_in_the_kiro_v3_shape_gone_on_uninstall()
 #[test]
 fn copilots_hook_is_a_file_of_its_own_written_once_and_removed_alone() {
     let tmp = tempfile::tempdir().unwrap();
-    let site = &crate::clients::COPILOT_HOOK;
+    let site = &HookCli::of_cli(&crate::clients::COPILOT);
     // The home directory as each OS names it.
     let home = tmp.path().to_string_lossy().into_owned();
     let dirs = crate::platform::dirs::Dirs::resolve(
@@ -330,7 +332,7 @@ fn copilots_hook_is_a_file_of_its_own_written_once_and_removed_alone() {
 #[test]
 fn a_file_named_like_copilots_hook_that_is_not_redlines_is_refused_and_left() {
     let tmp = tempfile::tempdir().unwrap();
-    let site = &crate::clients::COPILOT_HOOK;
+    let site = &HookCli::of_cli(&crate::clients::COPILOT);
     let file = tmp.path().join("hooks/redline.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     for text in [
@@ -361,7 +363,7 @@ fn the_end_of_turn_hook_goes_in_and_out_beside_anothers_and_an_empty_event_of_th
         "SessionStart": [],
     } });
     std::fs::write(&file, theirs.to_string()).unwrap();
-    let site = &crate::clients::CLAUDE_HOOK;
+    let site = &HookCli::of_cli(&crate::clients::CLAUDE);
     let program = Path::new("/usr/bin/redline");
     let turn = turn_command(site, program);
     let done = install_for(site, &file, program, true).unwrap();
@@ -392,7 +394,7 @@ fn the_end_of_turn_hook_goes_in_and_out_beside_anothers_and_an_empty_event_of_th
 fn a_users_group_holding_redlines_entry_keeps_its_matcher_and_its_bash_guard() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("settings.json");
-    let site = &crate::clients::CLAUDE_HOOK;
+    let site = &HookCli::of_cli(&crate::clients::CLAUDE);
     let program = Path::new("/usr/bin/redline");
     let theirs = json!({ "matcher": "Bash|Write|Edit", "hooks": [
         { "type": "command", "command": "~/.claude/hooks/block-rm-rf.sh" },
@@ -430,7 +432,7 @@ fn a_users_group_holding_redlines_entry_keeps_its_matcher_and_its_bash_guard() {
 fn a_users_command_that_mentions_redline_hook_claude_is_the_users() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("settings.json");
-    let site = &crate::clients::CLAUDE_HOOK;
+    let site = &HookCli::of_cli(&crate::clients::CLAUDE);
     let program = Path::new("/usr/bin/redline");
     for mine in [
         "/usr/bin/redline hook claude && ./after.sh",
@@ -458,7 +460,7 @@ fn numbers_a_duplicate_key_and_the_files_mode_survive_install_and_uninstall() {
     use std::os::unix::fs::PermissionsExt;
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("settings.json");
-    let site = &crate::clients::CLAUDE_HOOK;
+    let site = &HookCli::of_cli(&crate::clients::CLAUDE);
     let text = "{\n  \"big\": 99999999999999999999,\n  \"hundred\": 1e2,\n  \"env\": \"a\",\n  \"env\": \"b\"\n}\n";
     std::fs::write(&file, text).unwrap();
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();

@@ -1,7 +1,7 @@
 //! Redline's hook entry in any CLI's hook config: whether an entry is Redline's, what it says, and
 //! the config file read as a JSON object (never overwritten when it is not one).
 
-use crate::clients::{Entries, HookSite, Layout};
+use crate::clients::{Entries, HookCli, Layout};
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -28,7 +28,7 @@ pub enum HookInstalled {
 /// Whether a hook entry is Redline's for this CLI: `type: "command"` (where the CLI has one)
 /// and a command that is exactly one Redline writes (see [`runs_redline`]), in any of the keys
 /// a CLI runs. A command that merely mentions `redline hook ID` is the user's.
-pub(super) fn ours(hook: &Value, site: &HookSite) -> bool {
+pub(super) fn ours(hook: &Value, site: &HookCli) -> bool {
     let at = match site.layout {
         Layout::Settings(Entries::Kiro) => hook.get("action"),
         _ => Some(hook),
@@ -47,7 +47,7 @@ pub(super) fn ours(hook: &Value, site: &HookSite) -> bool {
 /// `redline` path, so that one of a moved binary is found and replaced): the program, bare or
 /// quoted as [`quote`] quotes it, named `redline` or `redline.exe`, then `hook ID`, then only
 /// the flags Redline adds.
-pub(super) fn runs_redline(command: &str, site: &HookSite) -> bool {
+pub(super) fn runs_redline(command: &str, site: &HookCli) -> bool {
     let command = command.strip_prefix("& ").unwrap_or(command);
     let Some((program, rest)) = program(command) else {
         return false;
@@ -56,7 +56,7 @@ pub(super) fn runs_redline(command: &str, site: &HookSite) -> bool {
     if !matches!(name, Some("redline" | "redline.exe")) {
         return false;
     }
-    let Some(rest) = rest.strip_prefix(&format!(" hook {}", site.id)) else {
+    let Some(rest) = rest.strip_prefix(&format!(" hook {}", site.id())) else {
         return false;
     };
     if rest == " --turn-review" {
@@ -152,9 +152,9 @@ pub(super) fn read(file: &Path) -> Result<Value> {
 
 /// The command line a CLI's hook runs: `program` quoted for the shell that runs it (a plugin
 /// runs it with no shell).
-pub fn command(site: &HookSite, program: &Path) -> String {
+pub fn command(site: &HookCli, program: &Path) -> String {
     if site.layout == Layout::Plugin {
-        return format!("{} hook {}", program.display(), site.id);
+        return format!("{} hook {}", program.display(), site.id());
     }
     let program = quote(program);
     // PowerShell (a hooks file's Windows shell) reads a quoted path as a string, not a program.
@@ -163,20 +163,20 @@ pub fn command(site: &HookSite, program: &Path) -> String {
         false => "",
     };
     match site.deny_after() {
-        Some(secs) => format!("{call}{program} hook {} --deny-after {secs}", site.id),
-        None => format!("{call}{program} hook {}", site.id),
+        Some(secs) => format!("{call}{program} hook {} --deny-after {secs}", site.id()),
+        None => format!("{call}{program} hook {}", site.id()),
     }
 }
 
 /// The pre-edit command line with `--record-turn`, for a hook that keeps the turn's files for
 /// the end-of-turn review.
-pub fn command_recording(site: &HookSite, program: &Path) -> String {
+pub fn command_recording(site: &HookCli, program: &Path) -> String {
     format!("{} --record-turn", command(site, program))
 }
 
 /// The command line the end-of-turn hook runs (`--turn-review`).
-pub fn turn_command(site: &HookSite, program: &Path) -> String {
-    format!("{} hook {} --turn-review", quote(program), site.id)
+pub fn turn_command(site: &HookCli, program: &Path) -> String {
+    format!("{} hook {} --turn-review", quote(program), site.id())
 }
 
 /// The file's text, `None` when it does not exist; refused when it is not UTF-8.

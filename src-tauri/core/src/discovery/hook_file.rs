@@ -2,13 +2,13 @@
 //! whole, found, and removed, never touching a file of that name that is not Redline's.
 
 use super::hook_entry::{bytes, ours, read, Found, HookInstalled};
-use crate::clients::HookSite;
+use crate::clients::HookCli;
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
 use std::path::Path;
 
 /// The file's whole text with `command` as the `site` hook.
-fn text(site: &HookSite, file: &Path, command: &str) -> Result<String> {
+fn text(site: &HookCli, file: &Path, command: &str) -> Result<String> {
     // The CLI runs `bash` on Unix and `powershell` on Windows; the command is quoted for one.
     let shell = match cfg!(windows) {
         true => "powershell",
@@ -29,7 +29,7 @@ fn text(site: &HookSite, file: &Path, command: &str) -> Result<String> {
 
 /// Redline's entry in a parsed file, if the file is Redline's: every hook in it is Redline's
 /// (one the user added beside it is theirs, and is never dropped with the file).
-fn entry<'a>(site: &HookSite, doc: &'a Value) -> Option<&'a Value> {
+fn entry<'a>(site: &HookCli, doc: &'a Value) -> Option<&'a Value> {
     let events = doc.get("hooks")?.as_object()?;
     let mut all = events.values().map(Value::as_array);
     if !all.all(|hooks| hooks.is_some_and(|h| h.iter().all(|h| ours(h, site)))) {
@@ -46,7 +46,7 @@ fn foreign(file: &Path) -> Error {
 }
 
 /// Writes the file (atomically) unless it says exactly this already; refuses one not Redline's.
-pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstalled> {
+pub fn install(site: &HookCli, file: &Path, command: &str) -> Result<HookInstalled> {
     let want = text(site, file, command)?;
     let done = match bytes(file)? {
         Some(bytes) if bytes == want.as_bytes() => return Ok(HookInstalled::Already),
@@ -61,7 +61,7 @@ pub fn install(site: &HookSite, file: &Path, command: &str) -> Result<HookInstal
 }
 
 /// Removes the file if it is Redline's; one that is not is refused and left. False: no file.
-pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
+pub fn uninstall(site: &HookCli, file: &Path) -> Result<bool> {
     if find(site, file)?.is_none() {
         return match file.exists() {
             true => Err(foreign(file)),
@@ -73,7 +73,7 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
 }
 
 /// Redline's hook in the file, if the file is there and is Redline's.
-pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
+pub fn find(site: &HookCli, file: &Path) -> Result<Option<Found>> {
     if !file.exists() {
         return Ok(None);
     }

@@ -10,7 +10,7 @@
 use super::hook_entry::{ours, text, HookInstalled};
 use super::json_text::{self as jt, Into, List};
 use super::keep_file;
-use crate::clients::{Entries, HookSite, Reads};
+use crate::clients::{Entries, HookCli, Reads};
 use crate::error::{Error, Result};
 use jsonc_parser::ast::Value as Node;
 use serde_json::{json, Map, Value};
@@ -19,7 +19,7 @@ use std::path::Path;
 /// Where in the file a list of hooks is, and what its members are.
 #[derive(Clone)]
 pub(super) struct Slot<'s> {
-    pub site: &'s HookSite,
+    pub site: &'s HookCli,
     /// Keys from the root to the list: `hooks`, `EVENT`, or `hooks` alone (Kiro).
     pub path: Vec<&'s str>,
     /// The list holds groups `{matcher, hooks: [...]}`; else it holds entries.
@@ -43,7 +43,7 @@ impl Slot<'_> {
 }
 
 /// Where `site`'s pre-edit hook goes in its settings file.
-pub(super) fn slot(site: &HookSite, entries: Entries) -> Slot<'_> {
+pub(super) fn slot(site: &HookCli, entries: Entries) -> Slot<'_> {
     match entries {
         Entries::Kiro => Slot {
             site,
@@ -84,7 +84,7 @@ pub(super) fn group(matcher: Option<&str>, entry: Value) -> Value {
 }
 
 /// Redline's entry in a group, running `command`.
-pub(super) fn entry(site: &HookSite, command: &str) -> Value {
+pub(super) fn entry(site: &HookCli, command: &str) -> Value {
     json!({ "type": "command", "command": command, "timeout": site.timeout_value() })
 }
 

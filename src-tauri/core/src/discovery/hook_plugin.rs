@@ -2,7 +2,7 @@
 //! `redline`'s path in it, known by its first line, removed; a file of anyone else's is left alone.
 
 use super::hook_entry::{Found, HookInstalled};
-use crate::clients::HookSite;
+use crate::clients::HookCli;
 use crate::error::{Error, Result};
 use std::path::Path;
 
@@ -31,7 +31,7 @@ pub fn text(file: &Path, program: &Path) -> Result<String> {
 }
 
 /// Writes the plugin (atomically); a file there that is not Redline's is refused.
-pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInstalled> {
+pub fn install(site: &HookCli, file: &Path, program: &Path) -> Result<HookInstalled> {
     let want = text(file, program)?;
     let done = match read(site, file)? {
         None => HookInstalled::Added,
@@ -43,7 +43,7 @@ pub fn install(site: &HookSite, file: &Path, program: &Path) -> Result<HookInsta
 }
 
 /// Removes Redline's plugin. False: there was none; a file that is not Redline's is refused.
-pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
+pub fn uninstall(site: &HookCli, file: &Path) -> Result<bool> {
     if read(site, file)?.is_none() {
         return Ok(false);
     }
@@ -52,7 +52,7 @@ pub fn uninstall(site: &HookSite, file: &Path) -> Result<bool> {
 }
 
 /// The command Redline's plugin runs, if the file is Redline's plugin.
-pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
+pub fn find(site: &HookCli, file: &Path) -> Result<Option<Found>> {
     let Some(text) = read(site, file)? else {
         return Ok(None);
     };
@@ -62,7 +62,7 @@ pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
         .and_then(|l| serde_json::from_str::<String>(l.trim_end_matches(';')).ok())
         .unwrap_or_default();
     Ok(Some(Found {
-        command: format!("{program} hook {}", site.id),
+        command: format!("{program} hook {}", site.id()),
         timeout: None,
     }))
 }
@@ -75,7 +75,7 @@ pub fn current(file: &Path, program: &Path) -> bool {
 
 /// The file's text if it is Redline's plugin; `None` if there is no file. A file that is not
 /// Redline's, or not a regular file, is an error: it is never overwritten or removed.
-fn read(site: &HookSite, file: &Path) -> Result<Option<String>> {
+fn read(site: &HookCli, file: &Path) -> Result<Option<String>> {
     let refuse = |why: String| Error::HookConfig {
         path: file.to_owned(),
         why,
@@ -96,7 +96,7 @@ fn read(site: &HookSite, file: &Path) -> Result<Option<String>> {
         false => Err(refuse(format!(
             "it is a plugin that is not Redline's; move it away to let `redline hooks install {}` \
              write Redline's there",
-            site.id
+            site.id()
         ))),
     }
 }
@@ -104,7 +104,9 @@ fn read(site: &HookSite, file: &Path) -> Result<Option<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clients::OPENCODE;
+    use crate::clients::HookCli;
+
+    const OPENCODE: HookCli = HookCli::of_cli(&crate::clients::OPENCODE);
 
     #[test]
     fn the_program_path_goes_in_as_a_json_string_and_reads_back() {

@@ -5,13 +5,13 @@
 
 use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
 use super::hook_groups::{self, entry, fresh, group, slot as pre_slot, Op, Slot};
-use crate::clients::{Entries, HookSite};
+use crate::clients::{Entries, HookCli};
 use crate::error::{Error, Result};
 use serde_json::Value;
 use std::path::Path;
 
 /// Where Redline's end-of-turn group goes.
-pub(super) fn slot<'s>(site: &'s HookSite, event: &'s str) -> Slot<'s> {
+pub(super) fn slot<'s>(site: &'s HookCli, event: &'s str) -> Slot<'s> {
     Slot {
         site,
         path: vec!["hooks", event],
@@ -22,7 +22,7 @@ pub(super) fn slot<'s>(site: &'s HookSite, event: &'s str) -> Slot<'s> {
 /// Redline's pre-edit hook (recording the turn's files when `turn_review`) and its end-of-turn
 /// hook (or, without `turn_review`, none: one installed before is taken out), in one write.
 pub fn install(
-    site: &HookSite,
+    site: &HookCli,
     file: &Path,
     program: &Path,
     turn_review: bool,
@@ -30,7 +30,7 @@ pub fn install(
     let Some(event) = site.turn_event else {
         return Err(Error::HookConfig {
             path: file.to_owned(),
-            why: format!("Redline does not review {}'s turns yet", site.name),
+            why: format!("Redline does not review {}'s turns yet", site.name()),
         });
     };
     let pre = match turn_review {
@@ -60,7 +60,7 @@ pub fn install(
 }
 
 /// Redline's end-of-turn hook in `file`, if the CLI has one and it is there.
-pub fn find(site: &HookSite, file: &Path) -> Result<Option<Found>> {
+pub fn find(site: &HookCli, file: &Path) -> Result<Option<Found>> {
     let Some(event) = site.turn_event else {
         return Ok(None);
     };

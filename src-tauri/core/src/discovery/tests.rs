@@ -212,11 +212,11 @@ fn every_cli_reads_back_what_is_written_for_it() {
         at_ms: 1,
     };
     let w = write(&d, &a);
-    assert_eq!(w.files.len(), clients::ALL.len(), "{w:?}");
-    for cli in &clients::ALL {
-        let format = cli.discovery.format;
-        let port = a.port_for(cli.transport).unwrap();
-        let path = file(&d, cli, a.pid, port);
+    assert_eq!(w.files.len(), clients::served().count(), "{w:?}");
+    for cli in clients::served() {
+        let format = cli.ide.discovery.format;
+        let port = a.port_for(cli.ide.transport).unwrap();
+        let path = file(&d, &cli, a.pid, port);
         assert!(w.files.contains(&path), "{}: {}", cli.id, path.display());
         let (name_pid, body) = read_ours(format, &path).unwrap();
         assert_eq!(
@@ -230,7 +230,11 @@ fn every_cli_reads_back_what_is_written_for_it() {
         assert!(body.get(field).is_some(), "{}: {field}", cli.id);
     }
     let swept = sweep_stale(&d, &Alive(HashSet::new()), 1);
-    assert_eq!(swept.len(), clients::ALL.len(), "dead PID: all swept");
+    assert_eq!(
+        swept.len(),
+        clients::served().count(),
+        "dead PID: all swept"
+    );
 }
 
 #[test]
@@ -303,7 +307,7 @@ fn no_token_goes_into_a_directory_others_can_touch() {
         assert_eq!(unsafe { libc::chown(c.as_ptr(), 65534, 65534) }, 0);
         let w = write(&d, &a);
         assert!(w.failures[0].1.contains("belongs to another user"), "{w:?}");
-        assert!(!file(&d, &clients::GEMINI, 1, 2).exists());
+        assert!(!file(&d, &clients::GEMINI.served().unwrap(), 1, 2).exists());
     }
 }
 

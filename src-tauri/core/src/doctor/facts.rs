@@ -2,7 +2,7 @@
 //! Redline, injected so tests feed fixtures.
 
 use crate::api::status::Status;
-use crate::clients::{self, Cli};
+use crate::clients::{self, Served};
 use crate::platform::dirs::Dirs;
 use crate::platform::process::ProcessTable;
 use crate::workspace::config::Config;
@@ -30,8 +30,8 @@ pub struct Facts {
     /// The config on disk, for when no Redline runs.
     pub config: Config,
     pub case_insensitive: bool,
-    /// Which CLIs to check (normally `clients::ALL`).
-    pub clis: Vec<Cli>,
+    /// Which CLIs to check (normally `clients::served()`).
+    pub clis: Vec<Served>,
 }
 
 impl Facts {
@@ -56,7 +56,7 @@ impl Facts {
             redline,
             config,
             case_insensitive: cfg!(any(windows, target_os = "macos")),
-            clis: clients::ALL.to_vec(),
+            clis: clients::served().collect(),
         }
     }
 

@@ -4,23 +4,22 @@
 use super::install::{find_program, resolve};
 use super::report::{shell, CliReport, Fix, HookReport, Verdict};
 use super::Facts;
-use crate::clients::{HookSite, ALL, HOOKED};
+use crate::clients::HookCli;
 use crate::discovery::hook_config::{self, Found};
 use crate::error::Result;
 
 /// Each hook CLI's report; `clis` are the IDE protocols' verdicts, for a CLI served by both.
 pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
-    HOOKED
-        .iter()
+    HookCli::all()
         .map(|site| {
             // It speaks an IDE protocol Redline serves too (Claude Code, Gemini CLI, Qwen Code, Copilot CLI).
-            let ide_protocol = ALL.iter().any(|c| c.id == site.id);
+            let ide_protocol = site.cli.ide.is_some();
             let connects = clis
                 .iter()
-                .any(|c| c.id == site.id && c.verdict == Verdict::Connects);
-            let installed = find_program(site.binary, site.packages, facts);
+                .any(|c| c.id == site.id() && c.verdict == Verdict::Connects);
+            let installed = find_program(site.cli.binary, site.cli.packages, facts);
             let file = resolve(&site.config, facts);
-            let found = hook_config::find(site, &file);
+            let found = hook_config::find(&site, &file);
             let seen = Seen {
                 installed: installed.is_some(),
                 ide_protocol,
@@ -29,8 +28,8 @@ pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
             let (hook, reason, fix) = judge(site, &found, seen);
             HookReport {
                 ide_protocol,
-                id: site.id.into(),
-                name: site.name.into(),
+                id: site.id().into(),
+                name: site.name().into(),
                 installed,
                 file,
                 hook,
@@ -53,7 +52,7 @@ struct Seen {
 
 /// The hook found in the CLI's config (`found`), what that means, and what to run about it.
 fn judge(
-    site: &HookSite,
+    site: HookCli,
     found: &Result<Option<Found>>,
     seen: Seen,
 ) -> (Option<String>, String, Option<Fix>) {
@@ -65,9 +64,9 @@ fn judge(
             format!(
                 "Redline's hook is installed and {} connects over its IDE protocol \
                  too: every edit is asked twice; keep one",
-                site.name
+                site.name()
             ),
-            shell(format!("redline hooks uninstall {}", site.id)),
+            shell(format!("redline hooks uninstall {}", site.id())),
         ),
         (Ok(Some(f)), _) => (
             Some(f.command.clone()),
@@ -83,7 +82,7 @@ fn judge(
             format!(
                 "reviewed over its IDE connection (above); a hook instead is optional: \
                  `redline hooks install {}`",
-                site.id
+                site.id()
             ),
             None,
         ),
@@ -91,9 +90,9 @@ fn judge(
             None,
             format!(
                 "no Redline hook: {} edits are not reviewed in Redline",
-                site.name
+                site.name()
             ),
-            shell(format!("redline hooks install {}", site.id)),
+            shell(format!("redline hooks install {}", site.id())),
         ),
         (Ok(None), false) => (None, "not installed".into(), None),
     }

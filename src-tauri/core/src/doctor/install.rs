@@ -1,7 +1,7 @@
 //! Whether a CLI is installed (on PATH) and which version, and whether its IDE mode is on.
 
 use super::Facts;
-use crate::clients::{Cli, IdeMode, Location};
+use crate::clients::{IdeMode, Location, Served};
 use crate::platform::package;
 use serde::Serialize;
 use serde_json::Value;
@@ -17,7 +17,7 @@ pub struct Installed {
 
 /// The CLI's command on the PATH of `facts` (with Windows' executable extensions), and its
 /// version.
-pub fn find(cli: &Cli, facts: &Facts) -> Option<Installed> {
+pub fn find(cli: &Served, facts: &Facts) -> Option<Installed> {
     find_program(cli.binary, cli.packages, facts)
 }
 
@@ -53,9 +53,9 @@ pub struct Mode {
     pub sends_diffs: bool,
 }
 
-pub fn ide_mode(cli: &Cli, facts: &Facts) -> Mode {
+pub fn ide_mode(cli: &Served, facts: &Facts) -> Mode {
     let read = |p: &Path| -> Option<Value> { serde_json::from_slice(&std::fs::read(p).ok()?).ok() };
-    match cli.doctor.ide_mode {
+    match cli.ide.doctor.ide_mode {
         IdeMode::Setting { file } => {
             let file = resolve(&file, facts);
             let v = read(&file);
@@ -89,7 +89,7 @@ pub fn ide_mode(cli: &Cli, facts: &Facts) -> Mode {
         // Nothing to switch on; edits never go to the IDE.
         IdeMode::Always => Mode {
             setting: None,
-            file: resolve(&cli.discovery.dir, facts),
+            file: resolve(&cli.ide.discovery.dir, facts),
             auto: true,
             sends_diffs: false,
         },

@@ -20,7 +20,7 @@ pub use report::{
 };
 pub use welcome::{welcome, Line, Welcome};
 
-use crate::clients::Cli;
+use crate::clients::Served;
 use std::path::Path;
 
 /// The innermost workspace containing the directory: from the running Redline, else the config.
@@ -80,7 +80,7 @@ pub async fn diagnose(facts: &Facts) -> Report {
     }
 }
 
-async fn check(cli: &Cli, facts: &Facts, ws: Option<&WorkspaceFound>) -> CliReport {
+async fn check(cli: &Served, facts: &Facts, ws: Option<&WorkspaceFound>) -> CliReport {
     let installed = install::find(cli, facts);
     let (trail, found) = verdict::decide(cli, facts, ws, installed.as_ref()).await;
     CliReport {

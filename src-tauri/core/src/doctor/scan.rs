@@ -3,7 +3,7 @@
 
 use super::Facts;
 use crate::clients::format::Roots;
-use crate::clients::{Cli, Order};
+use crate::clients::{Order, Served};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -54,13 +54,14 @@ pub struct Seen {
 }
 
 impl Seen {
-    pub fn token(&self, cli: &Cli) -> Option<&str> {
-        cli.discovery.format.token(self.body.as_ref()?)
+    pub fn token(&self, cli: &Served) -> Option<&str> {
+        cli.ide.discovery.format.token(self.body.as_ref()?)
     }
 
     /// The unix socket the file names, for a CLI that connects to one.
-    pub fn socket(&self, cli: &Cli) -> Option<PathBuf> {
-        cli.discovery
+    pub fn socket(&self, cli: &Served) -> Option<PathBuf> {
+        cli.ide
+            .discovery
             .format
             .socket(self.body.as_ref()?)
             .map(PathBuf::from)
@@ -72,7 +73,7 @@ impl Seen {
 }
 
 /// Every file of the CLI's directory that its name rule accepts, oldest decisions first.
-pub fn read(cli: &Cli, facts: &Facts) -> Vec<Seen> {
+pub fn read(cli: &Served, facts: &Facts) -> Vec<Seen> {
     let dir = facts.dirs.discovery(cli);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
@@ -82,7 +83,7 @@ pub fn read(cli: &Cli, facts: &Facts) -> Vec<Seen> {
         let name = entry.file_name();
         let Some((name_pid, port)) = name
             .to_str()
-            .and_then(|n| cli.discovery.format.parse_name(n))
+            .and_then(|n| cli.ide.discovery.format.parse_name(n))
         else {
             continue;
         };
@@ -92,7 +93,7 @@ pub fn read(cli: &Cli, facts: &Facts) -> Vec<Seen> {
     seen
 }
 
-fn inspect(cli: &Cli, facts: &Facts, path: PathBuf, name_pid: Option<u32>, port: u16) -> Seen {
+fn inspect(cli: &Served, facts: &Facts, path: PathBuf, name_pid: Option<u32>, port: u16) -> Seen {
     let meta = std::fs::metadata(&path).ok();
     let mut s = Seen {
         path,
@@ -106,7 +107,7 @@ fn inspect(cli: &Cli, facts: &Facts, path: PathBuf, name_pid: Option<u32>, port:
         matches: false,
         mtime: meta.as_ref().and_then(|m| m.modified().ok()),
     };
-    if cli.doctor.owner_only {
+    if cli.ide.doctor.owner_only {
         if let (Some(own), Some(owner)) = (facts.uid, meta.as_ref().and_then(owner)) {
             if own != owner {
                 s.skip = Some(Skip::OtherOwner { uid: owner });
@@ -127,11 +128,11 @@ fn inspect(cli: &Cli, facts: &Facts, path: PathBuf, name_pid: Option<u32>, port:
         s.skip = Some(Skip::NotJson);
         return s;
     };
-    let format = cli.discovery.format;
+    let format = cli.ide.discovery.format;
     s.ours = format.is_redlines(&body);
     s.ide = format.ide_of(&body);
     s.pid = format.pid_of(name_pid, &body);
-    if cli.doctor.skips_dead_pid {
+    if cli.ide.doctor.skips_dead_pid {
         if let Some(pid) = s.pid {
             if !facts.procs.is_alive(pid) && s.skip.is_none() {
                 s.skip = Some(Skip::DeadPid { pid });
@@ -139,7 +140,7 @@ fn inspect(cli: &Cli, facts: &Facts, path: PathBuf, name_pid: Option<u32>, port:
         }
     }
     s.roots = roots(format.roots(), &body);
-    s.matches = s.roots.iter().any(|r| match cli.doctor.order {
+    s.matches = s.roots.iter().any(|r| match cli.ide.doctor.order {
         Order::ExactFolder => same(r, &facts.dir, facts.case_insensitive),
         // Amp matches a lock's folder that holds the directory, or lies in it.
         Order::ExactThenOnlyHolder => {
@@ -208,17 +209,20 @@ pub fn same(root: &Path, dir: &Path, case_insensitive: bool) -> bool {
 }
 
 /// The files the CLI would try for the directory, best first: the first one is its choice.
-pub fn ranked<'a>(cli: &Cli, facts: &Facts, seen: &'a [Seen]) -> Vec<&'a Seen> {
+pub fn ranked<'a>(cli: &Served, facts: &Facts, seen: &'a [Seen]) -> Vec<&'a Seen> {
     let var_port: Option<u16> = cli
+        .ide
         .port_var()
         .and_then(|name| facts.var(name))
         .and_then(|v| v.parse().ok());
     let mut usable: Vec<&Seen> = seen
         .iter()
         .filter(|s| s.skip.is_none())
-        .filter(|s| s.matches || (cli.doctor.port_var_makes_eligible && Some(s.port) == var_port))
+        .filter(|s| {
+            s.matches || (cli.ide.doctor.port_var_makes_eligible && Some(s.port) == var_port)
+        })
         .collect();
-    match cli.doctor.order {
+    match cli.ide.doctor.order {
         Order::ProcessTree { pid_var } => {
             let tree: Vec<u32> = match facts.var(pid_var).and_then(|v| v.parse().ok()) {
                 Some(pid) => vec![pid],

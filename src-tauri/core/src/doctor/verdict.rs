@@ -9,7 +9,7 @@ mod setup;
 use super::install::Installed;
 use super::probe::Probe;
 use super::scan;
-use crate::clients::Cli;
+use crate::clients::Served;
 use crate::doctor::facts::Facts;
 use crate::doctor::report::WorkspaceFound;
 use std::ops::ControlFlow::{Break, Continue};
@@ -41,7 +41,7 @@ impl Trail {
 /// The first check that stops the CLI, in the order the CLI meets them, and what the checks
 /// before it learnt (the report lists the trail's notes, then the finding's).
 pub(super) async fn decide(
-    cli: &Cli,
+    cli: &Served,
     facts: &Facts,
     ws: Option<&WorkspaceFound>,
     installed: Option<&Installed>,

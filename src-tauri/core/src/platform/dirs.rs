@@ -30,10 +30,9 @@ impl Dirs {
         let var = |k: &str| env.get(k).filter(|v| !v.is_empty()).map(PathBuf::from);
         let home = home_dir(&var);
         let tmp = node_tmpdir(env);
-        let vars = clients::ALL
-            .iter()
-            .filter_map(|c| c.discovery.dir.var)
-            .chain(clients::HOOKED.iter().filter_map(|h| h.config.var))
+        let vars = clients::served()
+            .filter_map(|c| c.ide.discovery.dir.var)
+            .chain(clients::HookCli::all().filter_map(|h| h.config.var))
             .filter_map(|k| Some((k.to_owned(), var(k)?)))
             .collect();
         Dirs {
@@ -45,7 +44,6 @@ impl Dirs {
         }
     }
 
-    /// The directory where `cli` looks for discovery files.
     /// Every directory under one root, no CLI home variable set: a world of its own for tests.
     pub fn under(root: &Path) -> Self {
         // The runtime dir's name is the control pipe's name on Windows, which is per machine:
@@ -63,8 +61,12 @@ impl Dirs {
         }
     }
 
+    /// The directory where `cli` looks for discovery files: none (empty) for a CLI Redline
+    /// serves no IDE protocol.
     pub fn discovery(&self, cli: &Cli) -> PathBuf {
-        self.locate(&cli.discovery.dir)
+        cli.ide
+            .map(|ide| self.locate(&ide.discovery.dir))
+            .unwrap_or_default()
     }
 
     /// Where a CLI's location is on this machine, with the CLI home variables that are set.

@@ -36,8 +36,8 @@ impl SessionFolders {
     /// The folders (real paths) of the running sessions, read off the CLIs' session records.
     pub fn scan(&mut self, dirs: &Dirs, procs: &dyn ProcessTable) -> BTreeSet<PathBuf> {
         let mut present = BTreeSet::new();
-        for cli in clients::ALL.iter().filter(|c| c.sessions.is_some()) {
-            for dir in entries(&sessions_dir(dirs, cli))
+        for cli in clients::served().filter(|c| c.ide.sessions.is_some()) {
+            for dir in entries(&sessions_dir(dirs, &cli))
                 .into_iter()
                 .take(MAX_SESSIONS)
             {
@@ -68,7 +68,10 @@ impl SessionFolders {
 }
 
 fn sessions_dir(dirs: &Dirs, cli: &Cli) -> PathBuf {
-    cli.sessions.map(|l| dirs.locate(&l)).unwrap_or_default()
+    cli.ide
+        .and_then(|ide| ide.sessions)
+        .map(|l| dirs.locate(&l))
+        .unwrap_or_default()
 }
 
 fn entries(dir: &Path) -> Vec<PathBuf> {

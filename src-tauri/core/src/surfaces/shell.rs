@@ -32,12 +32,11 @@ pub fn exports(pin: &Pin, shell: Shell) -> String {
         Transport::WebSocket => pin.ws_port.map(|p| p.to_string()),
         Transport::UnixHttp | Transport::AmpWebSocket => None,
     };
-    clients::ALL
-        .iter()
-        .flat_map(|cli| cli.env.iter().map(move |(k, what)| (cli, *k, *what)))
+    clients::served()
+        .flat_map(|cli| cli.ide.env.iter().map(move |(k, what)| (cli, *k, *what)))
         .filter_map(|(cli, k, what)| {
             let v = match what {
-                Pinned::Port => port_of(cli.transport)?,
+                Pinned::Port => port_of(cli.ide.transport)?,
                 Pinned::WorkspacePath => pin.workspace_path.clone(),
                 Pinned::AuthToken => pin.auth_token.clone(),
             };

@@ -193,11 +193,8 @@ impl ContainerDirs {
     /// Creates the directories (0700): a `-v` of a missing source would make Docker create it
     /// owned by root.
     pub fn ensure(&self) -> Result<()> {
-        for cli in clients::ALL
-            .iter()
-            .filter(|c| c.reaches_host_from_containers())
-        {
-            crate::platform::private_file::ensure_dir(&self.dir(cli))?;
+        for cli in clients::served().filter(|c| c.ide.reaches_host_from_containers()) {
+            crate::platform::private_file::ensure_dir(&self.dir(&cli))?;
         }
         crate::platform::private_file::ensure_dir(&self.socket_dir())
     }
@@ -251,20 +248,16 @@ impl RunArgs {
         };
         let add_host = format!("{HOST_NAME}:{target}");
         // Read-only: a CLI in the container cannot delete or rewrite what Redline wrote.
-        let mut mounts: Vec<Mount> = clients::ALL
-            .iter()
-            .filter(|cli| cli.reaches_host_from_containers())
+        let mut mounts: Vec<Mount> = clients::served()
+            .filter(|cli| cli.ide.reaches_host_from_containers())
             .map(|cli| Mount {
-                source: place.dir(cli),
-                target: cli.discovery.dir.in_container(container_home),
+                source: place.dir(&cli),
+                target: cli.ide.discovery.dir.in_container(container_home),
                 read_only: true,
             })
             .collect();
         // A CLI that reaches its server by a socket path (Copilot CLI) needs the socket inside.
-        if clients::ALL
-            .iter()
-            .any(|c| c.container.host == clients::ContainerHost::SocketOnly)
-        {
+        if clients::served().any(|c| c.ide.container.host == clients::ContainerHost::SocketOnly) {
             mounts.push(Mount {
                 source: place.socket_dir(),
                 target: CONTAINER_SOCKET_DIR.to_owned(),
@@ -278,9 +271,8 @@ impl RunArgs {
         });
         // No secret: the port and token stay in the mounted lock, which follows restarts and
         // rotations.
-        let env: Vec<(String, String)> = clients::ALL
-            .iter()
-            .filter_map(|cli| cli.container.host_var)
+        let env: Vec<(String, String)> = clients::served()
+            .filter_map(|cli| cli.ide.container.host_var)
             .map(|var| (var.to_owned(), HOST_NAME.to_owned()))
             .collect();
         let mut args = vec!["--add-host".to_owned(), add_host.clone()];

@@ -306,7 +306,7 @@ fn one(bin: &Path, seed: u64, i: u64, tally: &Tally) {
         ));
     };
     let mut edited_case = false;
-    let verdict = match hook::read(HookCli::Codex, &input) {
+    let verdict = match hook::read(HookCli::of("codex").unwrap(), &input) {
         Err(v) => v,
         Ok(edit) => {
             let read = |p: &str| Ok::<_, String>(files.get(&key(p)).cloned());
@@ -368,7 +368,7 @@ fn one(bin: &Path, seed: u64, i: u64, tally: &Tally) {
                         edited_case = true;
                     }
                     let files_accepted = accepted.clone();
-                    let v = hook::settle(HookCli::Codex, accepted);
+                    let v = hook::settle(HookCli::of("codex").unwrap(), accepted);
                     if let HookVerdict::AllowEdited { .. } = &v {
                         check_answer(bin, &files, &input, &v, &files_accepted, &diverge);
                     }
@@ -426,7 +426,7 @@ fn check_answer(
     accepted: &[Accepted],
     diverge: &impl Fn(String),
 ) {
-    let out = hook::answer(HookCli::Codex, input, verdict);
+    let out = hook::answer(HookCli::of("codex").unwrap(), input, verdict);
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let specific = &v["hookSpecificOutput"];
     assert_eq!(specific["permissionDecision"], "allow");

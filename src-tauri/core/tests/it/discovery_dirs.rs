@@ -120,7 +120,7 @@ async fn a_gemini_folder_made_first_by_another_user_gets_no_file_and_status_and_
         redline: Some(status.clone()),
         config: Default::default(),
         case_insensitive: false,
-        clis: clients::ALL.to_vec(),
+        clis: clients::served().collect(),
     };
     let report = doctor::diagnose(&facts).await;
     let g = report.clis.iter().find(|c| c.id == "gemini").unwrap();

@@ -85,7 +85,7 @@ async fn facts(fx: &crate::common::Fixture) -> Facts {
         redline: Some(fx.instance.status().await),
         config: Config::default(),
         case_insensitive: false,
-        clis: clients::ALL.to_vec(),
+        clis: clients::served().collect(),
     }
 }
 
@@ -455,8 +455,8 @@ async fn a_known_bad_version_asks_for_an_update() {
     let root = root_of(&fx);
     install(&root, "gemini", "@google/gemini-cli", "0.1.0");
     let mut f = facts(&fx).await;
-    let mut gemini = clients::GEMINI;
-    gemini.doctor.known_bad = &[clients::KnownBad {
+    let mut gemini = clients::GEMINI.served().unwrap();
+    gemini.ide.doctor.known_bad = &[clients::KnownBad {
         below: "0.2.0",
         why: "no ideInfo support",
     }];
@@ -497,7 +497,7 @@ async fn claude_code_is_checked_over_a_websocket_handshake_and_initialize() {
         .join(format!("{ws_port}.lock"));
     assert!(lock.exists(), "Redline wrote its Claude Code lock");
     let mut f = facts(&fx).await;
-    f.clis = vec![clients::CLAUDE];
+    f.clis = vec![clients::CLAUDE.served().unwrap()];
     let report = doctor::diagnose(&f).await;
     let c = cli(&report, "claude");
     assert_eq!(c.verdict, Verdict::Connects, "{}", c.reason);

@@ -8,7 +8,7 @@ use serde_json::json;
 
 fn claude_write(f: &Fixture, content: &str) -> HookCall {
     HookCall {
-        cli: HookCli::Claude,
+        cli: HookCli::of("claude").unwrap(),
         input: json!({ "session_id": "s1", "transcript_path": "/dev/null", "cwd": f.ws,
             "hook_event_name": "PreToolUse", "tool_name": "Write",
             "tool_input": { "file_path": f.ws.join("a.txt"), "content": content } }),
@@ -41,7 +41,7 @@ async fn a_review_replaced_by_another_is_a_deny_with_why() {
     // one's, which closes it undecided (a patch Redline refuses outright is a deny too).
     let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: a.txt\n@@\n-two\n+TWO\n*** End Patch";
     let call = HookCall {
-        cli: HookCli::Opencode,
+        cli: HookCli::of("opencode").unwrap(),
         input: json!({ "tool": "apply_patch", "sessionID": "s", "callID": "c", "cwd": f.ws,
             "args": { "patchText": patch } }),
         record_turn: false,

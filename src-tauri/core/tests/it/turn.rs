@@ -17,7 +17,7 @@ use tokio::task::JoinHandle;
 
 fn claude(input: Value, record_turn: bool) -> HookCall {
     HookCall {
-        cli: HookCli::Claude,
+        cli: HookCli::of("claude").unwrap(),
         input,
         record_turn,
     }
@@ -193,7 +193,7 @@ async fn nothing_changed_or_unrecorded_ends_the_turn_at_once_and_a_big_turn_says
         "hook_event_name": "PreToolUse", "tool_name": "apply_patch",
         "tool_input": { "command": patch } });
     let call = HookCall {
-        cli: HookCli::Codex,
+        cli: HookCli::of("codex").unwrap(),
         input,
         record_turn: true,
     };
@@ -208,7 +208,7 @@ async fn nothing_changed_or_unrecorded_ends_the_turn_at_once_and_a_big_turn_says
     let stop = json!({ "session_id": "c1", "turn_id": "t1", "cwd": f.ws,
         "hook_event_name": "Stop", "stop_hook_active": false });
     let call = HookCall {
-        cli: HookCli::Codex,
+        cli: HookCli::of("codex").unwrap(),
         input: stop,
         record_turn: false,
     };

@@ -1,9 +1,11 @@
 //! The layer table and the file graph, checked: no import up or across the table
 //! (tests/layers/table.rs), no cycle between files in the core or the shell, no source file over
-//! 400 lines outside tests, no type name with two meanings in the core, and docs/architecture.md's
-//! table generated from the same data.
+//! 400 lines outside tests, no type name with two meanings in the core, no CLI named outside its
+//! declaration and adapters (tests/layers/cli_names.rs), and docs/architecture.md's table
+//! generated from the same data and its CLI files listed.
 //! `UPDATE_ARCHITECTURE=1` rewrites that table.
 
+mod cli_names;
 mod doc;
 mod graph;
 mod lex;
@@ -378,5 +380,52 @@ fn the_checker_reports_an_upward_import_a_cycle_and_a_long_file() {
     assert_eq!(
         names::problems(&files, base, &["Shared"]),
         ["`Reply` means different things in src/review.rs and src/control.rs: give each its own name"]
+    );
+}
+
+/// The core's and the shell's code, each file with its path relative to the repository.
+fn product_sources() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    sources(&core().join("src"), "rs", true, &mut files);
+    sources(&repo().join("src-tauri"), "rs", false, &mut files);
+    files
+        .iter()
+        .map(|f| {
+            (
+                shown(f, &repo()),
+                std::fs::read_to_string(f).unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn no_cli_is_named_outside_its_declaration_and_adapters() {
+    let found = cli_names::problems(&product_sources(), &cli_names::known(), cli_names::HOMONYMS);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// docs/architecture.md's CLI section names every file of `clients/` (tests aside), so that it
+/// cannot fall behind the CLIs again.
+#[test]
+fn the_architecture_doc_names_every_cli_file() {
+    let doc = std::fs::read_to_string(repo().join("docs/architecture.md")).unwrap();
+    let start = "**Each CLI is declared once";
+    let Some(section) = doc.find(start).map(|at| &doc[at..]) else {
+        panic!("docs/architecture.md has no paragraph starting `{start}`");
+    };
+    let section = section.split("Adding a CLI").next().unwrap_or(section);
+    let mut files = Vec::new();
+    sources(&core().join("src/clients"), "rs", false, &mut files);
+    let missing: Vec<String> = files
+        .iter()
+        .filter_map(|f| f.file_name()?.to_str().map(str::to_owned))
+        .filter(|name| name != "mod.rs" && !section.contains(&format!("`{name}`")))
+        .filter(|name| !section.contains(&format!("`clients/{name}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md's CLI section does not name clients/{}",
+        missing.join(", clients/")
     );
 }

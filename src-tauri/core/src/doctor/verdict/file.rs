@@ -2,7 +2,7 @@
 //! it, and the CLI picks it before another IDE's.
 
 use super::finding::{restart, restart_command, Check, Finding};
-use crate::clients::{Cli, IdeMode, Transport};
+use crate::clients::{IdeMode, Served, Transport};
 use crate::doctor::facts::Facts;
 use crate::doctor::report::{quote, shell, Verdict, WorkspaceFound};
 use crate::doctor::scan::{self, Seen};
@@ -10,11 +10,11 @@ use std::ops::ControlFlow::{Break, Continue};
 use std::path::{Path, PathBuf};
 
 /// Redline's files of this workspace that are meant for this CLI, wherever Redline wrote them.
-fn redline_files_for(cli: &Cli, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
+fn redline_files_for(cli: &Served, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
     let Some(status) = &facts.redline else {
         return vec![];
     };
-    let format = cli.discovery.format;
+    let format = cli.ide.discovery.format;
     let field = format.roots().field();
     status
         .workspaces
@@ -42,7 +42,7 @@ fn redline_files_for(cli: &Cli, facts: &Facts, ws: &Path) -> Vec<PathBuf> {
 /// A file listing this very directory first (Copilot CLI's per-folder locks), then the
 /// workspace's own.
 pub(super) fn discovery_file<'s>(
-    cli: &Cli,
+    cli: &Served,
     facts: &Facts,
     ws: &WorkspaceFound,
     port: u16,
@@ -106,7 +106,7 @@ pub(super) fn discovery_file<'s>(
     })
 }
 
-pub(super) fn not_skipped(cli: &Cli, ours: &Seen, ws: &WorkspaceFound) -> Check {
+pub(super) fn not_skipped(cli: &Served, ours: &Seen, ws: &WorkspaceFound) -> Check {
     let Some(skip) = &ours.skip else {
         return Continue(());
     };
@@ -126,8 +126,8 @@ pub(super) fn not_skipped(cli: &Cli, ours: &Seen, ws: &WorkspaceFound) -> Check 
 }
 
 /// A port variable in this shell that names another server than Redline's.
-pub(super) fn port_variable(cli: &Cli, facts: &Facts, port: u16) -> Option<String> {
-    let name = cli.port_var()?;
+pub(super) fn port_variable(cli: &Served, facts: &Facts, port: u16) -> Option<String> {
+    let name = cli.ide.port_var()?;
     let var = facts.var(name)?;
     (var != port.to_string()).then(|| {
         format!("{name}={var} in this shell names another server than Redline's (port {port})")
@@ -136,7 +136,7 @@ pub(super) fn port_variable(cli: &Cli, facts: &Facts, port: u16) -> Option<Strin
 
 /// The CLI picks Redline's file among those matching this directory (`chosen`, its first).
 pub(super) fn picked(
-    cli: &Cli,
+    cli: &Served,
     facts: &Facts,
     ws: &WorkspaceFound,
     ours: &Seen,
@@ -147,7 +147,7 @@ pub(super) fn picked(
         Some(c) if c.path == ours.path => Continue(None),
         Some(other) => Break(shadowed(cli, facts, other, ours.port)),
         // Redline writes a file for this folder once a session starts here.
-        None if cli.sessions.is_some() => Continue(Some(format!(
+        None if cli.ide.sessions.is_some() => Continue(Some(format!(
             "{name} connects by itself only from a folder a lock lists exactly: when it starts \
              in {} Redline writes one for it within a second; `/ide` (pick Redline) connects \
              by hand",
@@ -165,14 +165,15 @@ pub(super) fn picked(
     }
 }
 
-pub(super) fn several_ides(cli: &Cli, matching: usize) -> Option<String> {
-    (matching > 1 && matches!(cli.doctor.ide_mode, IdeMode::OnRequest { .. }))
+pub(super) fn several_ides(cli: &Served, matching: usize) -> Option<String> {
+    (matching > 1 && matches!(cli.ide.doctor.ide_mode, IdeMode::OnRequest { .. }))
         .then(|| format!("{matching} IDEs match this directory: pick Redline in `/ide`"))
 }
 
 /// Another IDE's file that the CLI picks before Redline's (on `port`).
-fn shadowed(cli: &Cli, facts: &Facts, other: &Seen, port: u16) -> Finding {
+fn shadowed(cli: &Served, facts: &Facts, other: &Seen, port: u16) -> Finding {
     let by_var = cli
+        .ide
         .port_var()
         .filter(|name| facts.var(name) == Some(other.port.to_string().as_str()));
     let why = match by_var {
@@ -187,7 +188,7 @@ fn shadowed(cli: &Cli, facts: &Facts, other: &Seen, port: u16) -> Finding {
             other.path.display(),
             facts.dir.display()
         ),
-        shell(match (cli.transport, cli.port_var()) {
+        shell(match (cli.ide.transport, cli.ide.port_var()) {
             (Transport::WebSocket, Some(name)) => format!("export {name}={port}"),
             _ => "eval \"$(redline env)\"".to_owned(),
         }),

@@ -2,15 +2,15 @@
 //! `initialize` as Redline with the file's token.
 
 use super::finding::{restart, Check, Finding};
-use crate::clients::{Cli, ContainerHost, Transport};
+use crate::clients::{ContainerHost, Served, Transport};
 use crate::doctor::facts::Facts;
 use crate::doctor::probe::{self, Probe};
 use crate::doctor::report::{quote, shell, Verdict, WorkspaceFound};
 use crate::doctor::scan::Seen;
 use std::ops::ControlFlow::{Break, Continue};
 
-pub(super) fn container_host(cli: &Cli, facts: &Facts) -> Check {
-    match cli.container.host {
+pub(super) fn container_host(cli: &Served, facts: &Facts) -> Check {
+    match cli.ide.container.host {
         ContainerHost::DockerHostUnless(vars)
             if facts.in_container() && !vars.iter().any(|v| facts.var(v).is_some()) =>
         {
@@ -29,9 +29,9 @@ pub(super) fn container_host(cli: &Cli, facts: &Facts) -> Check {
 }
 
 /// Connects to Redline's server as the CLI would, with the file's token.
-pub(super) async fn probe(cli: &Cli, ours: &Seen) -> Probe {
+pub(super) async fn probe(cli: &Served, ours: &Seen) -> Probe {
     let token = ours.token(cli).unwrap_or_default();
-    match cli.transport {
+    match cli.ide.transport {
         Transport::Http => probe::http_initialize(&probe::Endpoint::Port(ours.port), token).await,
         Transport::UnixHttp => match ours.socket(cli) {
             Some(socket) => probe::http_initialize(&probe::Endpoint::Socket(socket), token).await,

@@ -1,17 +1,17 @@
 //! The last check: whether the CLI's own settings let it connect to Redline.
 
 use super::finding::Finding;
-use crate::clients::{Cli, IdeMode};
+use crate::clients::{IdeMode, Served};
 use crate::doctor::facts::Facts;
 use crate::doctor::install;
 use crate::doctor::report::{Fix, Place, Verdict};
 use crate::doctor::scan::Seen;
 
 /// The last check, always a finding: whether the CLI's own settings let it connect.
-pub(super) fn ide_mode(cli: &Cli, facts: &Facts, ours: &Seen, port: u16) -> Finding {
+pub(super) fn ide_mode(cli: &Served, facts: &Facts, ours: &Seen, port: u16) -> Finding {
     let name = cli.name;
     let mode = install::ide_mode(cli, facts);
-    if let IdeMode::AutoUnlessOff { .. } = cli.doctor.ide_mode {
+    if let IdeMode::AutoUnlessOff { .. } = cli.ide.doctor.ide_mode {
         return auto_unless_off(cli, &mode, ours);
     }
     match mode.setting {
@@ -48,7 +48,7 @@ pub(super) fn ide_mode(cli: &Cli, facts: &Facts, ours: &Seen, port: u16) -> Find
 }
 
 /// A CLI that connects by itself unless its settings say not to (Copilot CLI).
-fn auto_unless_off(cli: &Cli, mode: &install::Mode, ours: &Seen) -> Finding {
+fn auto_unless_off(cli: &Served, mode: &install::Mode, ours: &Seen) -> Finding {
     let name = cli.name;
     // A setting that is off: the CLI connects only from `/ide`, where it is turned back on.
     let off = |setting: &str, so: &str, note: &str| {

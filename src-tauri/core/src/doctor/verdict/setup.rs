@@ -2,7 +2,7 @@
 //! workspace holding the directory is on.
 
 use super::finding::{Check, Finding};
-use crate::clients::{self, Cli, ContainerHost};
+use crate::clients::{self, ContainerHost, Served};
 use crate::doctor::facts::Facts;
 use crate::doctor::install::Installed;
 use crate::doctor::report::{quote, shell, Verdict, WorkspaceFound};
@@ -11,7 +11,7 @@ use std::ops::ControlFlow::{Break, Continue};
 /// Before any file: the CLI is there and works with Redline, Redline runs, and a workspace
 /// holding this directory is on (at its port).
 pub(super) fn reachable<'w>(
-    cli: &Cli,
+    cli: &Served,
     facts: &Facts,
     ws: Option<&'w WorkspaceFound>,
     installed: Option<&Installed>,
@@ -25,11 +25,12 @@ pub(super) fn reachable<'w>(
     workspace_on(facts, ws)
 }
 
-fn known_good(cli: &Cli, installed: &Installed) -> Check {
+fn known_good(cli: &Served, installed: &Installed) -> Check {
     let Some(v) = &installed.version else {
         return Continue(());
     };
     let Some(bad) = cli
+        .ide
         .doctor
         .known_bad
         .iter()
@@ -50,9 +51,8 @@ fn redline_runs(facts: &Facts, ws: Option<&WorkspaceFound>) -> Check {
         return Continue(());
     }
     // With one of these set the CLIs stay on 127.0.0.1: Redline belongs in this container.
-    let local = clients::ALL
-        .iter()
-        .filter_map(|c| match c.container.host {
+    let local = clients::served()
+        .filter_map(|c| match c.ide.container.host {
             ContainerHost::DockerHostUnless(vars) => Some(vars),
             ContainerHost::LoopbackFirst
             | ContainerHost::SocketOnly

@@ -45,7 +45,8 @@ impl ToolSet for Tools {
     }
 
     fn mcp_revision() -> &'static str {
-        crate::clients::COPILOT.mcp_revision
+        const REVISION: &str = crate::clients::COPILOT.mcp_revision();
+        REVISION
     }
 }
 

@@ -33,10 +33,10 @@ const AFTER: &str = "say \u{201c}hi\u{201d}\r\nx = 2\r\nx = 1  \r\nend";
 #[test]
 fn an_unedited_accept_still_carries_the_whole_reviewed_text_for_claude_gemini_copilot_opencode() {
     for cli in [
-        HookCli::Claude,
-        HookCli::Gemini,
-        HookCli::Copilot,
-        HookCli::Opencode,
+        HookCli::of("claude").unwrap(),
+        HookCli::of("gemini").unwrap(),
+        HookCli::of("copilot").unwrap(),
+        HookCli::of("opencode").unwrap(),
     ] {
         let v = settle(cli, vec![file(Some(BEFORE), AFTER, false)]);
         assert!(
@@ -44,19 +44,27 @@ fn an_unedited_accept_still_carries_the_whole_reviewed_text_for_claude_gemini_co
             "{cli}: {v:?}"
         );
     }
-    for cli in [HookCli::Qwen, HookCli::Kiro, HookCli::Cursor] {
+    for cli in [
+        HookCli::of("qwen").unwrap(),
+        HookCli::of("kiro").unwrap(),
+        HookCli::of("cursor").unwrap(),
+    ] {
         assert_eq!(
             settle(cli, vec![file(Some(BEFORE), AFTER, false)]),
             HookVerdict::Allow
         );
     }
-    let v = settle(HookCli::Claude, vec![file(Some(BEFORE), AFTER, false)]);
+    let v = settle(
+        HookCli::of("claude").unwrap(),
+        vec![file(Some(BEFORE), AFTER, false)],
+    );
     let edit = hook_input(
         "Edit",
         json!({ "file_path": "/ws/a.txt", "old_string": "x = 1", "new_string": "x = 2",
             "replace_all": true }),
     );
-    let out = said(&answer(HookCli::Claude, &edit, &v))["hookSpecificOutput"].clone();
+    let out =
+        said(&answer(HookCli::of("claude").unwrap(), &edit, &v))["hookSpecificOutput"].clone();
     assert_eq!(out["permissionDecision"], "allow");
     // Claude Code and Gemini CLI match in the file's text with CRLF read as LF, and write CRLF
     // back: both texts go with LF endings.
@@ -74,7 +82,8 @@ fn an_unedited_accept_still_carries_the_whole_reviewed_text_for_claude_gemini_co
         json!({ "file_path": "/ws/a.txt", "old_string": "x = 1", "new_string": "x = 2",
             "allow_multiple": true, "instruction": "bump x" }),
     );
-    let out = said(&answer(HookCli::Gemini, &replace, &v))["hookSpecificOutput"].clone();
+    let out =
+        said(&answer(HookCli::of("gemini").unwrap(), &replace, &v))["hookSpecificOutput"].clone();
     assert_eq!(
         out["tool_input"],
         json!({ "file_path": "/ws/a.txt", "old_string": old, "new_string": new,
@@ -84,7 +93,7 @@ fn an_unedited_accept_still_carries_the_whole_reviewed_text_for_claude_gemini_co
 
     let copilot = json!({ "cwd": "/ws", "toolName": "edit",
         "toolArgs": { "path": "/ws/a.txt", "old_str": "x = 1", "new_str": "x = 2" } });
-    let out = said(&answer(HookCli::Copilot, &copilot, &v));
+    let out = said(&answer(HookCli::of("copilot").unwrap(), &copilot, &v));
     assert_eq!(
         out["modifiedArgs"],
         json!({ "path": "/ws/a.txt", "old_str": BEFORE, "new_str": AFTER })
@@ -93,7 +102,7 @@ fn an_unedited_accept_still_carries_the_whole_reviewed_text_for_claude_gemini_co
 
     let opencode = json!({ "tool": "edit", "cwd": "/ws", "sessionID": "s", "callID": "c",
         "args": { "filePath": "/ws/a.txt", "oldString": "x = 1", "newString": "x = 2" } });
-    let out = said(&answer(HookCli::Opencode, &opencode, &v));
+    let out = said(&answer(HookCli::of("opencode").unwrap(), &opencode, &v));
     assert_eq!(out["verdict"], "allow");
     assert_eq!(out["args"]["oldString"], BEFORE);
     assert_eq!(out["args"]["newString"], AFTER);
@@ -106,8 +115,12 @@ fn a_write_carries_the_accepted_text_and_an_edited_accept_tells_the_model() {
         "Write",
         json!({ "file_path": "/ws/a.txt", "content": "theirs" }),
     );
-    let v = settle(HookCli::Claude, vec![file(Some("old"), "mine\n", true)]);
-    let out = said(&answer(HookCli::Claude, &write, &v))["hookSpecificOutput"].clone();
+    let v = settle(
+        HookCli::of("claude").unwrap(),
+        vec![file(Some("old"), "mine\n", true)],
+    );
+    let out =
+        said(&answer(HookCli::of("claude").unwrap(), &write, &v))["hookSpecificOutput"].clone();
     assert_eq!(
         out["updatedInput"],
         json!({ "file_path": "/ws/a.txt", "content": "mine\n" })
@@ -125,19 +138,30 @@ fn what_no_replace_can_write_exactly_is_denied_with_a_reason_the_model_reads() {
         json!({ "file_path": "/ws/a.txt", "old_string": "a", "new_string": "b" }),
     );
     let deny = |v: &HookVerdict| {
-        let out = said(&answer(HookCli::Claude, &edit, v))["hookSpecificOutput"].clone();
+        let out =
+            said(&answer(HookCli::of("claude").unwrap(), &edit, v))["hookSpecificOutput"].clone();
         assert_eq!(out["permissionDecision"], "deny", "{out}");
         out["permissionDecisionReason"].as_str().unwrap().to_owned()
     };
     // An empty original cannot be named as the text replaced ("" means "create" to the tools).
-    let empty = settle(HookCli::Claude, vec![file(Some(""), "x", true)]);
+    let empty = settle(
+        HookCli::of("claude").unwrap(),
+        vec![file(Some(""), "x", true)],
+    );
     assert!(deny(&empty).contains("Redline could not be sure what this edit writes"));
     // A text that leaves the file as it was: the tool would fail with "no changes".
-    let same = settle(HookCli::Claude, vec![file(Some("a\n"), "a\n", false)]);
+    let same = settle(
+        HookCli::of("claude").unwrap(),
+        vec![file(Some("a\n"), "a\n", false)],
+    );
     assert!(deny(&same).contains("nothing was written"));
     // An answer naming no file is a no, never a silent allow.
     let none = HookVerdict::AllowEdited { files: vec![] };
-    for cli in [HookCli::Claude, HookCli::Gemini, HookCli::Copilot] {
+    for cli in [
+        HookCli::of("claude").unwrap(),
+        HookCli::of("gemini").unwrap(),
+        HookCli::of("copilot").unwrap(),
+    ] {
         let out = answer(cli, &edit, &none);
         assert!(out.stdout.contains("deny"), "{cli}: {out:?}");
     }
@@ -145,7 +169,7 @@ fn what_no_replace_can_write_exactly_is_denied_with_a_reason_the_model_reads() {
         "replace",
         json!({ "file_path": "/ws/a.txt", "old_string": "a", "new_string": "b" }),
     );
-    let gemini = said(&answer(HookCli::Gemini, &replace, &empty));
+    let gemini = said(&answer(HookCli::of("gemini").unwrap(), &replace, &empty));
     assert_eq!(gemini["decision"], "deny");
 }
 
@@ -156,8 +180,11 @@ fn line_endings_or_a_final_newline_the_replace_would_change_are_denied() {
         json!({ "file_path": "/ws/a.txt", "old_string": "a", "new_string": "b" }),
     );
     let verdict = |before: &str, after: &str| {
-        let v = settle(HookCli::Gemini, vec![file(Some(before), after, true)]);
-        said(&answer(HookCli::Gemini, &replace, &v))
+        let v = settle(
+            HookCli::of("gemini").unwrap(),
+            vec![file(Some(before), after, true)],
+        );
+        said(&answer(HookCli::of("gemini").unwrap(), &replace, &v))
     };
     // Mixed endings in a CRLF file, CRLF in an LF file, a lone CR: the tool would rewrite them.
     for (before, after) in [
@@ -185,8 +212,11 @@ fn line_endings_or_a_final_newline_the_replace_would_change_are_denied() {
         "Edit",
         json!({ "file_path": "/ws/a.txt", "old_string": "a", "new_string": "b" }),
     );
-    let v = settle(HookCli::Claude, vec![file(Some("a\nb\n"), "a\nc", true)]);
-    let out = said(&answer(HookCli::Claude, &edit, &v));
+    let v = settle(
+        HookCli::of("claude").unwrap(),
+        vec![file(Some("a\nb\n"), "a\nc", true)],
+    );
+    let out = said(&answer(HookCli::of("claude").unwrap(), &edit, &v));
     assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "allow");
 }
 
@@ -195,7 +225,7 @@ fn every_adapter_s_deny_blocks_in_its_cli_s_words() {
     let deny = HookVerdict::Deny {
         reason: "Redline did not let this edit through".into(),
     };
-    for cli in HookCli::ALL {
+    for cli in HookCli::all() {
         let out = answer(cli, &json!({}), &deny);
         let all = format!("{}{}", out.stdout, out.stderr.clone().unwrap_or_default());
         assert!(
@@ -203,8 +233,8 @@ fn every_adapter_s_deny_blocks_in_its_cli_s_words() {
             "{cli}: {out:?}"
         );
         // Kiro blocks on exit 2; every other CLI reads a deny in its JSON.
-        match cli {
-            HookCli::Kiro => assert_eq!(out.exit, 2),
+        match cli.id() {
+            "kiro" => assert_eq!(out.exit, 2),
             _ => assert!(out.stdout.contains("deny"), "{cli}: {out:?}"),
         }
     }

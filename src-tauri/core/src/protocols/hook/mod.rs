@@ -19,79 +19,9 @@ mod verdict;
 
 pub use verdict::{Accepted, Edit, FileChange, HookOutput, HookVerdict};
 
-use crate::clients::HookSite;
+use crate::clients::Dialect;
+pub use crate::clients::HookCli;
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
-
-/// A CLI whose pre-edit hook runs `redline hook`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum HookCli {
-    Codex,
-    Claude,
-    Gemini,
-    Qwen,
-    Copilot,
-    Kiro,
-    Cursor,
-    Opencode,
-}
-
-impl HookCli {
-    pub const ALL: [HookCli; 8] = [
-        HookCli::Codex,
-        HookCli::Claude,
-        HookCli::Gemini,
-        HookCli::Qwen,
-        HookCli::Copilot,
-        HookCli::Kiro,
-        HookCli::Cursor,
-        HookCli::Opencode,
-    ];
-
-    /// What Redline knows of the CLI: where its hook goes, and what the entry says.
-    pub fn site(self) -> &'static HookSite {
-        match self {
-            HookCli::Codex => &crate::clients::CODEX,
-            HookCli::Claude => &crate::clients::CLAUDE_HOOK,
-            HookCli::Gemini => &crate::clients::GEMINI_HOOK,
-            HookCli::Qwen => &crate::clients::QWEN_HOOK,
-            HookCli::Copilot => &crate::clients::COPILOT_HOOK,
-            HookCli::Kiro => &crate::clients::KIRO,
-            HookCli::Cursor => &crate::clients::CURSOR,
-            HookCli::Opencode => &crate::clients::OPENCODE,
-        }
-    }
-
-    pub fn id(self) -> &'static str {
-        self.site().id
-    }
-
-    /// The CLI's name as its users know it.
-    pub fn name(self) -> &'static str {
-        self.site().name
-    }
-}
-
-impl fmt::Display for HookCli {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-impl FromStr for HookCli {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        HookCli::ALL
-            .into_iter()
-            .find(|c| c.id() == s)
-            .ok_or_else(|| {
-                let known: Vec<_> = HookCli::ALL.iter().map(|c| c.id()).collect();
-                format!("no hook for `{s}`; known: {}", known.join(", "))
-            })
-    }
-}
 
 /// What `redline hook` sends the running instance: the hook's input as the CLI gave it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -108,29 +38,29 @@ pub struct HookCall {
 /// The edit `cli`'s hook input asks about; `Err`: the verdict without asking anyone (not an
 /// edit, or one Redline cannot read).
 pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, HookVerdict> {
-    match cli {
-        HookCli::Codex => codex::read(input),
-        HookCli::Claude => claude::read(input),
-        HookCli::Gemini => gemini::read(input),
-        HookCli::Qwen => qwen::read(input),
-        HookCli::Copilot => copilot::read(input),
-        HookCli::Kiro => kiro::read(input),
-        HookCli::Cursor => cursor::read(input),
-        HookCli::Opencode => opencode::read(input),
+    match cli.dialect {
+        Dialect::Codex => codex::read(input),
+        Dialect::Claude => claude::read(input),
+        Dialect::Gemini => gemini::read(input),
+        Dialect::Qwen => qwen::read(input),
+        Dialect::Copilot => copilot::read(input),
+        Dialect::Kiro => kiro::read(input),
+        Dialect::Cursor => cursor::read(input),
+        Dialect::Opencode => opencode::read(input),
     }
 }
 
 /// `verdict` in `cli`'s words, for the hook that sent `input`.
 pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) -> HookOutput {
-    match cli {
-        HookCli::Codex => codex::answer(verdict),
-        HookCli::Claude => claude::answer(input, verdict),
-        HookCli::Gemini => gemini::answer(input, verdict),
-        HookCli::Qwen => qwen::answer(verdict),
-        HookCli::Copilot => copilot::answer(input, verdict),
-        HookCli::Kiro => kiro::answer(verdict),
-        HookCli::Cursor => cursor::answer(verdict),
-        HookCli::Opencode => opencode::answer(input, verdict),
+    match cli.dialect {
+        Dialect::Codex => codex::answer(verdict),
+        Dialect::Claude => claude::answer(input, verdict),
+        Dialect::Gemini => gemini::answer(input, verdict),
+        Dialect::Qwen => qwen::answer(verdict),
+        Dialect::Copilot => copilot::answer(input, verdict),
+        Dialect::Kiro => kiro::answer(verdict),
+        Dialect::Cursor => cursor::answer(verdict),
+        Dialect::Opencode => opencode::answer(input, verdict),
     }
 }
 
@@ -143,20 +73,20 @@ pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) ->
 /// text): the CLI's own reading of the model's input (loose whitespace, line endings, quotes)
 /// never decides what is written.
 pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
-    if files.iter().all(|f| !f.edited) && !cli.site().takes_edits {
+    if files.iter().all(|f| !f.edited) && !cli.takes_edits {
         return HookVerdict::Allow;
     }
-    match cli {
-        HookCli::Codex => codex::settle(files),
+    match cli.dialect {
+        Dialect::Codex => codex::settle(files),
         // Their tools write the text they are given (the read-only ones never get here edited;
         // opencode's answer checks its own tools).
-        HookCli::Claude
-        | HookCli::Gemini
-        | HookCli::Qwen
-        | HookCli::Copilot
-        | HookCli::Kiro
-        | HookCli::Cursor
-        | HookCli::Opencode => HookVerdict::AllowEdited { files },
+        Dialect::Claude
+        | Dialect::Gemini
+        | Dialect::Qwen
+        | Dialect::Copilot
+        | Dialect::Kiro
+        | Dialect::Cursor
+        | Dialect::Opencode => HookVerdict::AllowEdited { files },
     }
 }
 

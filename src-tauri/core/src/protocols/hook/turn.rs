@@ -41,13 +41,13 @@ pub fn event(cli: HookCli) -> Option<&'static str> {
 /// Whose turn a pre-edit or end-of-turn hook input names; `None`: the input names no session.
 pub fn of(cli: HookCli, input: &Value) -> Option<TurnOf> {
     let session = input.get("session_id")?.as_str()?.to_owned();
-    // Only Codex names the turn; the others' turn runs until the session's next end of turn.
-    let turn = match cli {
-        HookCli::Codex => input
+    // Only Codex names the turn (`names_turn`); the others' turn runs until the session's next end of turn.
+    let turn = match cli.names_turn {
+        true => input
             .get("turn_id")
             .and_then(Value::as_str)
             .map(str::to_owned),
-        _ => None,
+        false => None,
     };
     Some(TurnOf { session, turn })
 }
@@ -63,7 +63,7 @@ pub fn read(cli: HookCli, input: &Value) -> Result<TurnEnd, String> {
     Ok(TurnEnd {
         of: TurnOf {
             session: f.session_id,
-            turn: f.turn_id.filter(|_| cli == HookCli::Codex),
+            turn: f.turn_id.filter(|_| cli.names_turn),
         },
         cwd: f.cwd,
         again: f.stop_hook_active,
@@ -112,20 +112,26 @@ mod tests {
     fn each_clis_end_of_turn_input_is_read_and_only_codex_names_the_turn() {
         let codex = json!({"session_id":"s","turn_id":"t","cwd":"/w","hook_event_name":"Stop",
             "stop_hook_active":true,"last_assistant_message":null});
-        let end = read(HookCli::Codex, &codex).unwrap();
+        let end = read(HookCli::of("codex").unwrap(), &codex).unwrap();
         assert_eq!(end.of.turn.as_deref(), Some("t"));
         assert!(end.again);
         let claude = json!({"session_id":"s","cwd":"/w","hook_event_name":"Stop",
             "stop_hook_active":false,"transcript_path":"/t"});
-        let end = read(HookCli::Claude, &claude).unwrap();
+        let end = read(HookCli::of("claude").unwrap(), &claude).unwrap();
         assert_eq!((end.of.turn, end.again), (None, false));
         let gemini = json!({"session_id":"s","cwd":"/w","hook_event_name":"AfterAgent",
             "prompt":"p","prompt_response":"r","stop_hook_active":false,"turn_id":"x"});
-        assert_eq!(read(HookCli::Gemini, &gemini).unwrap().of.turn, None);
-        assert!(read(HookCli::Qwen, &claude)
+        assert_eq!(
+            read(HookCli::of("gemini").unwrap(), &gemini)
+                .unwrap()
+                .of
+                .turn,
+            None
+        );
+        assert!(read(HookCli::of("qwen").unwrap(), &claude)
             .unwrap_err()
             .contains("not review"));
-        assert!(read(HookCli::Claude, &json!({"cwd":"/w"}))
+        assert!(read(HookCli::of("claude").unwrap(), &json!({"cwd":"/w"}))
             .unwrap_err()
             .contains("Stop hook input"));
     }
@@ -133,14 +139,14 @@ mod tests {
     #[test]
     fn continue_blocks_with_the_users_words_and_done_says_nothing() {
         let out = answer(
-            HookCli::Claude,
+            HookCli::of("claude").unwrap(),
             &TurnVerdict::Continue {
                 instructions: "Also add a test".into(),
             },
         );
         let v: Value = serde_json::from_str(&out.stdout).unwrap();
         assert_eq!(v, json!({"decision":"block","reason":"Also add a test"}));
-        let done = answer(HookCli::Gemini, &TurnVerdict::Done);
+        let done = answer(HookCli::of("gemini").unwrap(), &TurnVerdict::Done);
         assert_eq!(
             (done.stdout.as_str(), done.stderr, done.exit),
             ("", None, 0)

@@ -36,9 +36,9 @@ impl ToolSet for Tools {
     /// One server for both, which cannot tell them apart before `initialize`: the older of the
     /// two.
     fn mcp_revision() -> &'static str {
-        crate::clients::GEMINI
-            .mcp_revision
-            .min(crate::clients::QWEN.mcp_revision)
+        const GEMINI: &str = crate::clients::GEMINI.mcp_revision();
+        const QWEN: &str = crate::clients::QWEN.mcp_revision();
+        GEMINI.min(QWEN)
     }
 }
 

@@ -21,9 +21,12 @@ use std::marker::PhantomData;
 use std::path::Path;
 use tokio::sync::oneshot;
 
+/// The newest MCP revision Redline settles on with Claude Code.
+const REVISION: &str = crate::clients::CLAUDE.mcp_revision();
+
 pub fn initialize(asked: &str) -> Value {
     json!({
-        "protocolVersion": mcp::negotiate(asked, crate::clients::CLAUDE.mcp_revision).as_str(),
+        "protocolVersion": mcp::negotiate(asked, REVISION).as_str(),
         "capabilities": {"tools": {"listChanged": false}},
         "serverInfo": mcp::server_info(),
     })

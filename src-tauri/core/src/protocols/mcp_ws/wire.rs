@@ -1,6 +1,7 @@
 //! Claude Code's messages built from domain values: `selection_changed`, `at_mentioned` and the
 //! answer to `getCurrentSelection`.
 
+use crate::clients::Cli;
 use crate::protocols::selection_changed::{self, to_value, Extent, Point, SelectionChanged};
 use crate::review::selection::{Mention, Span};
 use serde::Serialize;
@@ -12,16 +13,16 @@ pub enum Lines {
     /// Claude Code's own: the first line is 0.
     #[default]
     ZeroBased,
-    /// opencode reads Claude Code's messages but shows their numbers as they come, as an
-    /// editor's (`#2-4`, `@a.txt#2-4`), and reads a mentioned file from that line.
+    /// A client that shows the numbers as they come, as an editor's (opencode: `#2-4`,
+    /// `@a.txt#2-4`), and reads a mentioned file from that line (`ClaudeClient::one_based_lines`).
     OneBased,
 }
 
 impl Lines {
     /// The count a client uses, by the `clientInfo.name` it gave in `initialize`.
     pub fn of_client(name: &str) -> Lines {
-        match name {
-            "opencode" => Lines::OneBased,
+        match Cli::on_claude_locks(name) {
+            Some((_, client)) if client.one_based_lines => Lines::OneBased,
             _ => Lines::ZeroBased,
         }
     }
@@ -41,16 +42,16 @@ pub enum Form {
     /// Claude Code's: one range (`text`, `selection`), the primary; its parser reads no more.
     #[default]
     One,
-    /// opencode's as well: every range in `ranges` (`[{text, selection}]`), which it reads
-    /// before the one-range fields and renders as "Selection 1: …, Selection 2: …".
+    /// A client's that reads every range too (`ClaudeClient::ranges`; opencode): the one-range
+    /// fields and every range in `ranges` (`[{text, selection}]`).
     Ranges,
 }
 
 impl Form {
     /// The form a client reads, by the `clientInfo.name` it gave in `initialize`.
     pub fn of_client(name: &str) -> Form {
-        match name {
-            "opencode" => Form::Ranges,
+        match Cli::on_claude_locks(name) {
+            Some((_, client)) if client.ranges => Form::Ranges,
             _ => Form::One,
         }
     }

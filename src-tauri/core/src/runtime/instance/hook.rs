@@ -209,13 +209,13 @@ pub(crate) fn undecided(why: &str) -> HookVerdict {
 /// that ran the hook, under the CLI's name and no version (never Redline's own).
 pub(super) async fn asker(cli: HookCli, pid: Option<u32>) -> ClientInfo {
     use crate::platform::{peer, process};
-    let site = cli.site();
+    let who = cli.cli;
     let found = match pid {
         Some(pid) => peer::off_runtime(peer::LOOKUP, move || {
             process::ancestors(pid)
                 .into_iter()
                 .map(peer::describe)
-                .find(|p| p.program == site.name || p.program == site.binary)
+                .find(|p| p.program == who.name || p.program == who.binary)
         })
         .await
         .flatten(),
@@ -226,10 +226,10 @@ pub(super) async fn asker(cli: HookCli, pid: Option<u32>) -> ClientInfo {
         None => caller("redline hook", pid).await.process,
     };
     ClientInfo {
-        name: site.name.to_owned(),
+        name: who.name.to_owned(),
         version: process
             .as_ref()
-            .filter(|p| p.program == site.name || p.program == site.binary)
+            .filter(|p| p.program == who.name || p.program == who.binary)
             .and_then(|p| p.version.clone())
             .unwrap_or_default(),
         process,

@@ -103,11 +103,9 @@ async fn answer(conn: &Conn, id: Value, method: &str, params: Value) -> String {
                 .unwrap_or_default();
             conn.connections.set_lines(&conn.id, Lines::of_client(name));
             conn.connections.set_form(&conn.id, Form::of_client(name));
-            // opencode speaks Claude Code's protocol: the user knows it by its own name.
-            let known = match name {
-                "opencode" => crate::clients::OPENCODE.name,
-                _ => crate::clients::CLAUDE.name,
-            };
+            // A CLI speaking Claude Code's protocol (opencode): the user knows it by its own name.
+            let known = crate::clients::Cli::on_claude_locks(name)
+                .map_or(crate::clients::CLAUDE.name, |(cli, _)| cli.name);
             conn.connections.set_client(
                 &conn.id,
                 ClientInfo {
