@@ -178,12 +178,12 @@ impl Error {
             Error::BadPath { .. } => "bad_path",
             Error::NotRegularFile(_) => "not_regular_file",
             Error::TooLarge { .. } => "too_large",
-            // One code for every bound a proposal or diff hits: the UI and scripts read "busy".
-            Error::QueueFull { .. }
-            | Error::MixedPair { .. }
-            | Error::TreesTooWide { .. }
-            | Error::TooManyEntries { .. }
-            | Error::TooManyFiles { .. } => "busy",
+            // One code for every bound the instance holds reviews to: the UI and scripts read "busy".
+            Error::QueueFull { .. } | Error::TooManyFiles { .. } => "busy",
+            // What `redline diff` was given on its command line: the same arguments fail again.
+            Error::MixedPair { .. } | Error::TreesTooWide { .. } | Error::TooManyEntries { .. } => {
+                "usage"
+            }
             Error::NoSuchReview(_) => "no_such_review",
             Error::NoReviewOf(_) => "no_review",
             Error::NoOpenDiff(_) => "no_open_diff",
@@ -322,6 +322,24 @@ mod tests {
             "/ws/a.rs was not opened: answer the diffs already waiting first"
         );
         assert_eq!(
+            said(Error::TooManyFiles {
+                root: "/r".into(),
+                count: 201,
+                limit: 200
+            }),
+            "/r: 201 changed files; `redline diff` opens at most 200"
+        );
+    }
+
+    /// What `redline diff` is given on its command line and cannot take is a usage error:
+    /// "busy" would tell a script to try again later, and the same arguments fail again.
+    #[test]
+    fn a_diff_given_what_it_cannot_take_is_a_usage_error_not_busy() {
+        let said = |e: Error| {
+            assert_eq!(e.code(), "usage", "{e}");
+            e.to_string()
+        };
+        assert_eq!(
             said(Error::MixedPair {
                 left: "/l".into(),
                 right: "/r".into()
@@ -342,14 +360,6 @@ mod tests {
                 limit: 100_000
             }),
             "/l holds more than 100000 entries"
-        );
-        assert_eq!(
-            said(Error::TooManyFiles {
-                root: "/r".into(),
-                count: 201,
-                limit: 200
-            }),
-            "/r: 201 changed files; `redline diff` opens at most 200"
         );
     }
 }

@@ -306,6 +306,6 @@ mod tests {
         for i in 0..=MAX_DIFF_FILES {
             write(&r, &format!("f{i}"), b"x");
         }
-        assert_eq!(read(&l, &r).unwrap_err().code(), "busy");
+        assert_eq!(read(&l, &r).unwrap_err().code(), "usage");
     }
 }
