@@ -5,7 +5,7 @@ use crate::args::Command;
 use crate::request::{ask, current_dir};
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::control::Request;
-use redline_core::{Error, Result};
+use redline_core::{ControlFailure, Error, Result};
 
 /// The editor channel and the one-shot editor commands.
 pub async fn run(dirs: &Dirs, command: Command) -> Result<()> {
@@ -15,9 +15,7 @@ pub async fn run(dirs: &Dirs, command: Command) -> Result<()> {
             return editor_stdio::join(dirs, tokio::io::stdin(), tokio::io::stdout()).await
         }
         Command::Editor { stdio: false } => {
-            return Err(Error::Control(
-                "`redline editor` speaks on stdin and stdout only: give --stdio".into(),
-            ))
+            return Err(Error::Control(ControlFailure::EditorWithoutStdio))
         }
         Command::Mention { target } => editor_command::mention(&target, &current_dir()?)?,
         Command::Context {
