@@ -5,10 +5,14 @@ use std::path::PathBuf;
 pub use code::FaultCode;
 pub use control::ControlFailure;
 pub use dir_problem::DirProblem;
+pub use editor_message::BadEditorMessage;
+pub use keyring_failure::KeyringFailure;
 
 mod code;
 mod control;
 mod dir_problem;
+mod editor_message;
+mod keyring_failure;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -126,7 +130,7 @@ pub enum Error {
     #[error("config file {path} is invalid: {message}")]
     Config { path: PathBuf, message: String },
     #[error("keyring: {0}")]
-    Keyring(String),
+    Keyring(KeyringFailure),
     /// How to start one depends on the build and the display: the shell adds it.
     #[error("no running Redline instance")]
     NotRunning,
@@ -161,7 +165,7 @@ pub enum Error {
     #[error("containers are off for {0}; turn them on with `redline container enable {0}`")]
     ContainersOff(PathBuf),
     #[error("bad editor message: {0}")]
-    EditorMessage(String),
+    EditorMessage(BadEditorMessage),
 }
 
 impl Error {
