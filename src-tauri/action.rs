@@ -5,7 +5,7 @@ use crate::autostart;
 use crate::main_thread::MainThread;
 use redline_core::runtime::instance::Instance;
 use redline_core::surfaces::menu::Action;
-use redline_core::{Error, Result};
+use redline_core::{ControlFailure, Error, Result};
 use rfd::{AsyncFileDialog, AsyncMessageDialog, MessageButtons, MessageDialogResult, MessageLevel};
 use std::cell::RefCell;
 
@@ -46,7 +46,7 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
             main.run(move || copy(token))
                 .await
                 .unwrap_or_else(|| Err("Redline is quitting".into()))
-                .map_err(|e| Error::Control(format!("cannot copy the token: {e}")))?;
+                .map_err(|e| Error::Control(ControlFailure::Clipboard(e)))?;
         }
         Action::RotateToken { path } => {
             let question = format!(
@@ -61,11 +61,11 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
             // A file manager may take its time to start: not on a runtime thread.
             tokio::task::spawn_blocking(move || open::that(&path))
                 .await
-                .map_err(|e| Error::Control(e.to_string()))?
-                .map_err(|e| Error::Control(format!("cannot open the folder: {e}")))?;
+                .map_err(|e| Error::Control(ControlFailure::ActionStopped(e)))?
+                .map_err(|e| Error::Control(ControlFailure::OpenFolder(e)))?;
         }
         Action::ToggleAutostart => {
-            autostart::toggle().map_err(Error::Control)?;
+            autostart::toggle().map_err(|e| Error::Control(ControlFailure::Autostart(e)))?;
         }
         Action::Quit => core.request_quit(),
     }

@@ -9,7 +9,7 @@ use redline_core::runtime::control::{self, Request};
 use redline_core::runtime::instance::World;
 use redline_core::runtime::serving::Serving;
 use redline_core::runtime::window::launcher::{self, WindowProgram};
-use redline_core::Error;
+use redline_core::{ControlFailure, Error};
 use std::time::Duration;
 use tao::event::Event as LoopEvent;
 use tao::event_loop::{ControlFlow, EventLoopBuilder};
@@ -47,7 +47,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
         // A panic in there must end the loop too, not leave a process with no servers behind.
         let done = serving
             .await
-            .unwrap_or_else(|e| Err(Error::Control(format!("the servers stopped: {e}"))));
+            .unwrap_or_else(|e| Err(Error::Control(ControlFailure::ServersStopped(e))));
         main.send(Event::Done(done));
     });
 

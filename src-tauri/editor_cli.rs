@@ -5,7 +5,7 @@ use crate::request::ask;
 use crate::resolve::EditorAction;
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::control::Request;
-use redline_core::{Error, Result};
+use redline_core::{ControlFailure, Error, Result};
 
 /// The editor channel and the one-shot editor commands.
 pub async fn run(dirs: &Dirs, action: EditorAction) -> Result<()> {
@@ -15,9 +15,7 @@ pub async fn run(dirs: &Dirs, action: EditorAction) -> Result<()> {
             return editor_stdio::join(dirs, tokio::io::stdin(), tokio::io::stdout()).await
         }
         EditorAction::Stdio(false) => {
-            return Err(Error::Control(
-                "`redline editor` speaks on stdin and stdout only: give --stdio".into(),
-            ))
+            return Err(Error::Control(ControlFailure::EditorWithoutStdio))
         }
         EditorAction::Mention { target, cwd } => editor_command::mention(&target, &cwd)?,
         EditorAction::Context {

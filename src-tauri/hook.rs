@@ -9,7 +9,7 @@ use redline_core::platform::dirs::Dirs;
 use redline_core::protocols::hook::turn::{self, TurnVerdict};
 use redline_core::protocols::hook::{self, HookCall, HookVerdict};
 use redline_core::runtime::control::{self, Request, MAX_REQUEST_BYTES};
-use redline_core::Error;
+use redline_core::{ControlFailure, Error};
 use std::io::Read;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -57,7 +57,7 @@ async fn ask(
     let asked = async {
         tokio::select! {
             answered = call => answered,
-            () = orphaned() => Err(Error::Control("the CLI that ran this hook is gone".into())),
+            () = orphaned() => Err(Error::Control(ControlFailure::HookOrphaned)),
         }
     };
     let answered = match a.deny_after {
@@ -133,7 +133,7 @@ async fn turn_review(dirs: &Dirs, p: &mut Printer<'_>, a: &HookArgs) -> ExitCode
             let asked = async {
                 tokio::select! {
                     answered = control::call(dirs, &req) => answered,
-                    () = orphaned() => Err(Error::Control("the CLI that ran this hook is gone".into())),
+                    () = orphaned() => Err(Error::Control(ControlFailure::HookOrphaned)),
                 }
             };
             match asked.await {

@@ -12,7 +12,7 @@ use redline_core::runtime::instance::local::{
 };
 use redline_core::surfaces::diff_pair;
 use redline_core::surfaces::diff_write::{self, Landed};
-use redline_core::{Error, Result};
+use redline_core::{ControlFailure, Error, Result};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -51,7 +51,7 @@ fn verdict(settled: &[Settled]) -> Verdict {
 
 async fn send(dirs: &Dirs, req: Request) -> Result<LocalAnswer> {
     let value = control::call(dirs, &req).await?;
-    serde_json::from_value(value).map_err(|e| Error::Control(format!("unexpected answer: {e}")))
+    serde_json::from_value(value).map_err(|e| Error::Control(ControlFailure::UnexpectedAnswer(e)))
 }
 
 pub async fn propose(dirs: &Dirs, p: &mut Printer<'_>, a: LocalPropose) -> Result<Verdict> {

@@ -21,7 +21,7 @@ type Answer<T = ()> = Result<T, Fault>;
 async fn ask<T: DeserializeOwned>(link: &Link, call: Call) -> Answer<T> {
     let value = link.call(call).await?;
     serde_json::from_value(value).map_err(|e| Fault {
-        code: "internal".into(),
+        code: redline_core::FaultCode::Internal,
         message: format!("Redline answered the review window with something it cannot read: {e}"),
     })
 }
@@ -131,7 +131,7 @@ pub async fn window_hide(app: AppHandle) -> Answer {
 
 async fn hide(app: &AppHandle, mark: Option<u64>) -> Answer {
     view::hide(app, mark).await.map_err(|e| Fault {
-        code: "window".into(),
+        code: redline_core::FaultCode::Window,
         message: e.to_string(),
     })
 }
@@ -166,7 +166,7 @@ pub async fn workspace_add(core: Core<'_>, app: AppHandle) -> Answer<Option<Stri
         return Ok(None);
     };
     let path = folder.into_path().map_err(|e| Fault {
-        code: "bad_path".into(),
+        code: redline_core::FaultCode::BadPath,
         message: format!("the folder picked cannot be a workspace: {e}"),
     })?;
     let added: String = ask(&core, Call::WorkspaceAdd { path }).await?;

@@ -2,7 +2,7 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { emit } from '@tauri-apps/api/event';
 import { EditorView } from '@codemirror/view';
-import type { DoctorLine, IpcError, ReviewDetail, Settings } from '../src/types';
+import type { DoctorLine, Fault, FaultCode, ReviewDetail, Settings } from '../src/types';
 import { bigReview, sampleReviews } from './samples';
 
 // ?big adds a 20,000-line file; ?empty starts with nothing (the welcome page, with a workspace);
@@ -35,12 +35,12 @@ const doctorLines: DoctorLine[] = [
 let settings: Settings = { popup: 'focus', keepOpen: true };
 const calls: { cmd: string; args: unknown }[] = [];
 
-function fail(code: string, message: string): never {
-  throw { code, message } satisfies IpcError;
+function fail(code: FaultCode, message: string): never {
+  throw { code, message } satisfies Fault;
 }
 
 function known(id: number): ReviewDetail {
-  return reviews.get(id) ?? fail('notFound', `no pending review ${id}`);
+  return reviews.get(id) ?? fail('no_such_review', `no pending review ${id}`);
 }
 
 function resolveLater(id: number, outcome: 'accepted' | 'rejected') {
@@ -51,7 +51,7 @@ function resolveLater(id: number, outcome: 'accepted' | 'rejected') {
 mockIPC((cmd, raw) => {
   const args = (raw ?? {}) as Record<string, unknown>;
   calls.push({ cmd, args });
-  if (failing.has(cmd)) fail('ioError', `${cmd} failed: permission denied (mock)`);
+  if (failing.has(cmd)) fail('io', `${cmd} failed: permission denied (mock)`);
   switch (cmd) {
     case 'reviews_list': return [...reviews.values()];
     case 'review_update': {
@@ -68,7 +68,7 @@ mockIPC((cmd, raw) => {
     case 'workspace_add': workspace = '/home/ana/src/webapp'; return workspace;
     case 'window_hide': console.info('[mock] window_hide'); return null;
     case 'window_close_answer': console.info('[mock] window_close_answer', args); return null;
-    default: fail('unknownCommand', `mock backend has no command ${cmd}`);
+    default: fail('internal', `mock backend has no command ${cmd}`);
   }
 }, { shouldMockEvents: true });
 

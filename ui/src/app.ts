@@ -78,7 +78,7 @@ export class ReviewWindow {
     this.empty = q('.empty');
     this.toasts = new Toasts(q('.toasts'));
     this.welcome = new WelcomePage(this.empty, { welcome: ipc.welcome, addWorkspace: ipc.workspaceAdd },
-      (message) => this.toasts.error({ code: 'welcome', message }));
+      (err) => this.toasts.error(err));
     this.dialog = new CloseDialog(q('.backdrop'));
     this.reasonDialog = new ReasonDialog(q('.reason-backdrop'));
     this.tabs = new ReviewTabs(q('.tabs'), {
@@ -323,7 +323,7 @@ export class ReviewWindow {
 
   private pushFailed(push: Push, err: unknown): void {
     // The CLI re-proposed the file: its new proposal replaces these edits in the window anyway.
-    if (this.resolved.has(push.id) || ipc.toIpcError(err).code === 'superseded') return;
+    if (this.resolved.has(push.id) || ipc.toFault(err).code === 'superseded') return;
     this.toasts.error(err, `Could not send your edits of ${baseName(push.path)}`);
   }
 

@@ -1,7 +1,7 @@
 // The review window's only door to the Tauri backend: typed commands and events.
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { IpcError, Resolved, ReviewDetail, Selection, Settings, Welcome } from './types';
+import type { Fault, Resolved, ReviewDetail, Selection, Settings, Welcome } from './types';
 
 /** Payloads of the events the backend emits to this window. */
 export interface BackendEvents {
@@ -11,18 +11,18 @@ export interface BackendEvents {
   'close-requested': null;
 }
 
-function isIpcError(value: unknown): value is IpcError {
+function isFault(value: unknown): value is Fault {
   return typeof value === 'object' && value !== null
-    && typeof (value as IpcError).code === 'string'
-    && typeof (value as IpcError).message === 'string';
+    && typeof (value as Fault).code === 'string'
+    && typeof (value as Fault).message === 'string';
 }
 
 /**
  * A command's Err arrives as whatever serde made of it; a broken bridge rejects with a string or an
  * Error. Callers get one shape so every failure can be shown to the user the same way.
  */
-export function toIpcError(err: unknown): IpcError {
-  if (isIpcError(err)) return err;
+export function toFault(err: unknown): Fault {
+  if (isFault(err)) return err;
   if (err instanceof Error) return { code: 'internal', message: err.message };
   if (typeof err === 'string') return { code: 'internal', message: err };
   return { code: 'internal', message: JSON.stringify(err) ?? String(err) };
@@ -32,7 +32,7 @@ async function call<T>(cmd: string, args: Record<string, unknown> = {}): Promise
   try {
     return await invoke<T>(cmd, args);
   } catch (err) {
-    throw toIpcError(err);
+    throw toFault(err);
   }
 }
 

@@ -1,5 +1,5 @@
 // Messages to the user: every failed backend call ends up here, so no error goes unseen.
-import { toIpcError } from './ipc';
+import { toFault } from './ipc';
 
 const MAX_VISIBLE = 5;
 const INFO_MS = 5000;
@@ -14,7 +14,7 @@ export class Toasts {
 
   /** Shows a failure until the user dismisses it: it may explain why an accept did not happen. */
   error(err: unknown, context?: string): void {
-    const { code, message } = toIpcError(err);
+    const { code, message } = toFault(err);
     const toast = this.add('error', context ? `${context}: ${message}` : message);
     toast.setAttribute('role', 'alert');
     toast.title = `Error code: ${code}`;

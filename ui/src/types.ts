@@ -7,7 +7,8 @@ export type {
   Selection,
   PopupMode,
   Settings,
-  IpcError,
+  Fault,
+  FaultCode,
   DoctorLine,
   Welcome,
 } from './bindings';

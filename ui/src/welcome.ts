@@ -76,7 +76,7 @@ export class WelcomePage {
   /** The last answer; null until the first one. */
   state: Welcome | null = null;
 
-  constructor(private root: HTMLElement, private backend: WelcomeBackend, private onError: (message: string) => void) {
+  constructor(private root: HTMLElement, private backend: WelcomeBackend, private onError: (err: unknown) => void) {
     root.querySelector('.add-workspace')!.addEventListener('click', () => void this.add());
     root.querySelector('.recheck')!.addEventListener('click', () => void this.refresh());
   }
@@ -93,7 +93,7 @@ export class WelcomePage {
       const state = await this.backend.welcome();
       if (state) this.render(state);
     } catch (e) {
-      this.onError((e as { message?: string }).message ?? String(e));
+      this.onError(e);
     } finally {
       this.root.classList.remove('checking');
     }
@@ -104,7 +104,7 @@ export class WelcomePage {
       const added = await this.backend.addWorkspace();
       if (added) await this.refresh();
     } catch (e) {
-      this.onError((e as { message?: string }).message ?? String(e));
+      this.onError(e);
     }
   }
 

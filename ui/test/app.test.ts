@@ -181,7 +181,7 @@ describe('accept and reject', () => {
 
   test('a failed accept is shown and the review stays', async () => {
     const backend = fakeBackend([rust]);
-    backend.failing.set('review_accept', { code: 'ioError', message: 'permission denied: src/queue.rs' });
+    backend.failing.set('review_accept', { code: 'io', message: 'permission denied: src/queue.rs' });
     const { root } = await mount();
     const accept = root.querySelector<HTMLButtonElement>('.actions .accept')!;
     accept.click();
@@ -195,7 +195,7 @@ describe('accept and reject', () => {
 
   test('an error toast stays until dismissed', async () => {
     const backend = fakeBackend([rust]);
-    backend.failing.set('review_reject', { code: 'notFound', message: 'no pending review 1' });
+    backend.failing.set('review_reject', { code: 'no_such_review', message: 'no pending review 1' });
     const { root } = await mount();
     root.querySelector<HTMLButtonElement>('.actions .reject')!.click();
     await vi.waitFor(() => expect(root.querySelector('.toast.error')).not.toBeNull());
@@ -289,7 +289,7 @@ describe('edits pushed to the backend', () => {
 
   test('a failed update is shown', async () => {
     const backend = fakeBackend([rust]);
-    backend.failing.set('review_update', { code: 'notFound', message: 'review 1 is gone' });
+    backend.failing.set('review_update', { code: 'no_such_review', message: 'review 1 is gone' });
     const { root } = await mount({ pushDelayMs: 0 });
     typeAtEnd(root, 'z');
     await vi.waitFor(() => expect(root.querySelector('.toast.error')!.textContent).toContain('review 1 is gone'));

@@ -4,7 +4,7 @@ import { emit } from '@tauri-apps/api/event';
 import { EditorView } from '@codemirror/view';
 import { vi } from 'vitest';
 import { startApp, type AppOptions, type ReviewWindow } from '../src/app';
-import type { IpcError, ReviewDetail, Settings, Welcome } from '../src/types';
+import type { Fault, ReviewDetail, Settings, Welcome } from '../src/types';
 
 export interface Call { cmd: string; args: Record<string, unknown> }
 
@@ -12,7 +12,7 @@ export interface FakeBackend {
   calls: Call[];
   settings: Settings;
   /** Commands that fail with the given error. */
-  failing: Map<string, IpcError>;
+  failing: Map<string, Fault>;
   diskChanged: Set<number>;
   /** What the `welcome` command answers; `workspace_add` sets its workspace to `folder`. */
   welcome: Welcome;

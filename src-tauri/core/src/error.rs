@@ -2,9 +2,17 @@
 
 use std::path::PathBuf;
 
+pub use code::FaultCode;
+pub use control::ControlFailure;
 pub use dir_problem::DirProblem;
+pub use editor_message::BadEditorMessage;
+pub use keyring_failure::KeyringFailure;
 
+mod code;
+mod control;
 mod dir_problem;
+mod editor_message;
+mod keyring_failure;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -122,7 +130,7 @@ pub enum Error {
     #[error("config file {path} is invalid: {message}")]
     Config { path: PathBuf, message: String },
     #[error("keyring: {0}")]
-    Keyring(String),
+    Keyring(KeyringFailure),
     /// How to start one depends on the build and the display: the shell adds it.
     #[error("no running Redline instance")]
     NotRunning,
@@ -143,8 +151,9 @@ pub enum Error {
     NoWindow,
     #[error("timed out waiting for a review")]
     Timeout,
-    #[error("{0}")]
-    Control(String),
+    /// A channel to the instance, or the plumbing around it, failed (`ControlFailure` says how).
+    #[error(transparent)]
+    Control(#[from] ControlFailure),
     #[error("no container bridge found (looked for docker0, podman0, cni-podman0); give the host address containers reach with --address ADDR")]
     NoContainerBridge,
     #[error(
@@ -156,7 +165,7 @@ pub enum Error {
     #[error("containers are off for {0}; turn them on with `redline container enable {0}`")]
     ContainersOff(PathBuf),
     #[error("bad editor message: {0}")]
-    EditorMessage(String),
+    EditorMessage(BadEditorMessage),
 }
 
 impl Error {
@@ -168,56 +177,56 @@ impl Error {
     }
 
     /// A stable machine-readable code for the UI, the control channel and scripts.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> FaultCode {
         match self {
-            Error::OutsideWorkspace { .. } => "outside_workspace",
-            Error::RelativePath(_) => "relative_path",
-            Error::NotText(_) => "not_text",
-            Error::IsDirectory(_) => "is_directory",
-            Error::HookConfig { .. } => "hook_config",
-            Error::BadPath { .. } => "bad_path",
-            Error::NotRegularFile(_) => "not_regular_file",
-            Error::TooLarge { .. } => "too_large",
-            // One code for every bound a proposal or diff hits: the UI and scripts read "busy".
-            Error::QueueFull { .. }
-            | Error::MixedPair { .. }
-            | Error::TreesTooWide { .. }
-            | Error::TooManyEntries { .. }
-            | Error::TooManyFiles { .. } => "busy",
-            Error::NoSuchReview(_) => "no_such_review",
-            Error::NoReviewOf(_) => "no_review",
-            Error::NoOpenDiff(_) => "no_open_diff",
-            Error::CannotTake { .. } => "cannot_take",
-            Error::ReadOnly { .. } => "read_only",
-            Error::Superseded { .. } => "superseded",
-            Error::Usage(_) => "usage",
-            Error::Refused(_) => "refused",
-            Error::EmptyContent => "empty_content",
-            Error::ReasonTooLong { .. } => "reason_too_long",
-            Error::NoSuchWorkspace(_) => "no_such_workspace",
-            Error::WorkspaceExists(_) => "workspace_exists",
-            Error::NotInWorkspace(_) | Error::LeadsOutside { .. } => "not_in_workspace",
-            Error::WorkspaceOff(_) => "workspace_off",
-            Error::FolderGone(_) => "folder_gone",
-            Error::NoFolder(_) => "no_folder",
-            Error::NotWritten { .. } => "not_written",
-            Error::NotKept { .. } => "not_kept",
-            Error::Io { .. } => "io",
-            Error::Config { .. } => "config",
-            Error::Keyring(_) => "keyring",
-            Error::NotRunning => "not_running",
-            Error::AlreadyRunning => "already_running",
-            Error::RuntimeDir { .. } => "runtime_dir",
-            Error::ForeignServer { .. } => "foreign_server",
-            Error::NoDisplay(_) => "no_display",
-            Error::NoWindow => "no_window",
-            Error::Timeout => "timeout",
-            Error::Control(_) => "control",
-            Error::NoContainerBridge => "no_container_bridge",
-            Error::ContainerAddress(_) => "container_address",
-            Error::ContainerPath(_) => "container_path",
-            Error::ContainersOff(_) => "containers_off",
-            Error::EditorMessage(_) => "bad_message",
+            Error::OutsideWorkspace { .. } => FaultCode::OutsideWorkspace,
+            Error::RelativePath(_) => FaultCode::RelativePath,
+            Error::NotText(_) => FaultCode::NotText,
+            Error::IsDirectory(_) => FaultCode::IsDirectory,
+            Error::HookConfig { .. } => FaultCode::HookConfig,
+            Error::BadPath { .. } => FaultCode::BadPath,
+            Error::NotRegularFile(_) => FaultCode::NotRegularFile,
+            Error::TooLarge { .. } => FaultCode::TooLarge,
+            // One code for every bound the instance holds reviews to: the UI and scripts read "busy".
+            Error::QueueFull { .. } | Error::TooManyFiles { .. } => FaultCode::Busy,
+            // What `redline diff` was given on its command line: the same arguments fail again.
+            Error::MixedPair { .. } | Error::TreesTooWide { .. } | Error::TooManyEntries { .. } => {
+                FaultCode::Usage
+            }
+            Error::NoSuchReview(_) => FaultCode::NoSuchReview,
+            Error::NoReviewOf(_) => FaultCode::NoReview,
+            Error::NoOpenDiff(_) => FaultCode::NoOpenDiff,
+            Error::CannotTake { .. } => FaultCode::CannotTake,
+            Error::ReadOnly { .. } => FaultCode::ReadOnly,
+            Error::Superseded { .. } => FaultCode::Superseded,
+            Error::Usage(_) => FaultCode::Usage,
+            Error::Refused(_) => FaultCode::Refused,
+            Error::EmptyContent => FaultCode::EmptyContent,
+            Error::ReasonTooLong { .. } => FaultCode::ReasonTooLong,
+            Error::NoSuchWorkspace(_) => FaultCode::NoSuchWorkspace,
+            Error::WorkspaceExists(_) => FaultCode::WorkspaceExists,
+            Error::NotInWorkspace(_) | Error::LeadsOutside { .. } => FaultCode::NotInWorkspace,
+            Error::WorkspaceOff(_) => FaultCode::WorkspaceOff,
+            Error::FolderGone(_) => FaultCode::FolderGone,
+            Error::NoFolder(_) => FaultCode::NoFolder,
+            Error::NotWritten { .. } => FaultCode::NotWritten,
+            Error::NotKept { .. } => FaultCode::NotKept,
+            Error::Io { .. } => FaultCode::Io,
+            Error::Config { .. } => FaultCode::Config,
+            Error::Keyring(_) => FaultCode::Keyring,
+            Error::NotRunning => FaultCode::NotRunning,
+            Error::AlreadyRunning => FaultCode::AlreadyRunning,
+            Error::RuntimeDir { .. } => FaultCode::RuntimeDir,
+            Error::ForeignServer { .. } => FaultCode::ForeignServer,
+            Error::NoDisplay(_) => FaultCode::NoDisplay,
+            Error::NoWindow => FaultCode::NoWindow,
+            Error::Timeout => FaultCode::Timeout,
+            Error::Control(_) => FaultCode::Control,
+            Error::NoContainerBridge => FaultCode::NoContainerBridge,
+            Error::ContainerAddress(_) => FaultCode::ContainerAddress,
+            Error::ContainerPath(_) => FaultCode::ContainerPath,
+            Error::ContainersOff(_) => FaultCode::ContainersOff,
+            Error::EditorMessage(_) => FaultCode::BadMessage,
         }
     }
 }
@@ -298,7 +307,7 @@ mod tests {
     #[test]
     fn bounds_read_as_before_and_share_the_busy_code() {
         let said = |e: Error| {
-            assert_eq!(e.code(), "busy", "{e}");
+            assert_eq!(e.code(), crate::error::FaultCode::Busy, "{e}");
             e.to_string()
         };
         let full = |bound| Error::QueueFull {
@@ -322,6 +331,24 @@ mod tests {
             "/ws/a.rs was not opened: answer the diffs already waiting first"
         );
         assert_eq!(
+            said(Error::TooManyFiles {
+                root: "/r".into(),
+                count: 201,
+                limit: 200
+            }),
+            "/r: 201 changed files; `redline diff` opens at most 200"
+        );
+    }
+
+    /// What `redline diff` is given on its command line and cannot take is a usage error:
+    /// "busy" would tell a script to try again later, and the same arguments fail again.
+    #[test]
+    fn a_diff_given_what_it_cannot_take_is_a_usage_error_not_busy() {
+        let said = |e: Error| {
+            assert_eq!(e.code(), crate::error::FaultCode::Usage, "{e}");
+            e.to_string()
+        };
+        assert_eq!(
             said(Error::MixedPair {
                 left: "/l".into(),
                 right: "/r".into()
@@ -342,14 +369,6 @@ mod tests {
                 limit: 100_000
             }),
             "/l holds more than 100000 entries"
-        );
-        assert_eq!(
-            said(Error::TooManyFiles {
-                root: "/r".into(),
-                count: 201,
-                limit: 200
-            }),
-            "/r: 201 changed files; `redline diff` opens at most 200"
         );
     }
 }

@@ -26,4 +26,4 @@ pub mod surfaces;
 
 pub mod runtime;
 
-pub use error::{Error, Result};
+pub use error::{ControlFailure, Error, FaultCode, Result};

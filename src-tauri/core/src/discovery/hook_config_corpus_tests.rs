@@ -145,7 +145,7 @@ fn install_then_uninstall_gives_back_every_file_byte_for_byte_with_its_mode_and_
                     };
                     if !readable {
                         let err = install(site, &file, program).unwrap_err();
-                        assert_eq!(err.code(), "hook_config", "{what}");
+                        assert_eq!(err.code(), crate::error::FaultCode::HookConfig, "{what}");
                         assert!(uninstall(site, &file).is_err(), "{what}");
                         assert_eq!(std::fs::read_to_string(&real).unwrap(), text, "{what}");
                         kept();

@@ -106,7 +106,11 @@ fn a_config_that_is_not_what_it_should_be_is_refused_and_left_as_it_was() {
     ] {
         std::fs::write(&file, text).unwrap();
         let err = install(&CODEX, &file, Path::new("/usr/bin/redline")).unwrap_err();
-        assert_eq!(err.code(), "hook_config", "{text}: {err}");
+        assert_eq!(
+            err.code(),
+            crate::error::FaultCode::HookConfig,
+            "{text}: {err}"
+        );
         assert!(err.to_string().ends_with("nothing was changed"), "{err}");
         assert!(uninstall(&CODEX, &file).is_err(), "{text}");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
@@ -346,10 +350,18 @@ fn a_file_named_like_copilots_hook_that_is_not_redlines_is_refused_and_left() {
     ] {
         std::fs::write(&file, text).unwrap();
         let err = install(site, &file, Path::new("/usr/bin/redline")).unwrap_err();
-        assert_eq!(err.code(), "hook_config", "{text}: {err}");
+        assert_eq!(
+            err.code(),
+            crate::error::FaultCode::HookConfig,
+            "{text}: {err}"
+        );
         assert!(err.to_string().ends_with("nothing was changed"), "{err}");
         let err = uninstall(site, &file).unwrap_err();
-        assert_eq!(err.code(), "hook_config", "{text}: {err}");
+        assert_eq!(
+            err.code(),
+            crate::error::FaultCode::HookConfig,
+            "{text}: {err}"
+        );
         assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
     }
 }

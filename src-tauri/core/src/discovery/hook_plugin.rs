@@ -164,7 +164,7 @@ mod tests {
         let theirs = "export default { id: \"mine\", server: async () => ({}) };\n";
         std::fs::write(&file, theirs).unwrap();
         let err = install(&OPENCODE, &file, Path::new("/a/redline")).unwrap_err();
-        assert_eq!(err.code(), "hook_config");
+        assert_eq!(err.code(), crate::error::FaultCode::HookConfig);
         assert!(err.to_string().contains("not Redline's"), "{err}");
         assert!(uninstall(&OPENCODE, &file).is_err());
         assert!(find(&OPENCODE, &file).is_err());

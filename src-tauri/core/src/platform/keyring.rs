@@ -1,6 +1,6 @@
 //! Where workspace tokens are kept: the OS keyring, or memory for this run when there is none.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, KeyringFailure, Result};
 use crate::platform::token::Token;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -19,27 +19,29 @@ pub struct OsKeyring;
 
 impl OsKeyring {
     fn entry(account: &str) -> Result<keyring::Entry> {
-        keyring::Entry::new(SERVICE, account).map_err(|e| Error::Keyring(e.to_string()))
+        keyring::Entry::new(SERVICE, account).map_err(os)
     }
 
     /// Asks the keyring for a missing entry: a clean "not found" proves it answers.
     pub fn probe() -> Result<()> {
         match Self::entry("redline-probe")?.get_password() {
             Ok(_) | Err(keyring::Error::NoEntry) => Ok(()),
-            Err(e) => Err(Error::Keyring(why(&e))),
+            Err(e) => Err(Error::Keyring(why(e))),
         }
     }
 }
 
 /// Why the keyring cannot keep tokens, in words that match what answered.
-fn why(e: &keyring::Error) -> String {
-    if no_default_keyring(e) {
-        return "the Secret Service answers but has no default keyring to keep tokens in \
-                (gnome-keyring makes its login keyring only when unlocked with a non-empty \
-                password; or create a keyring in Seahorse and make it the default)"
-            .into();
+fn why(e: keyring::Error) -> KeyringFailure {
+    if no_default_keyring(&e) {
+        return KeyringFailure::NoDefaultKeyring;
     }
-    e.to_string()
+    KeyringFailure::Os(e)
+}
+
+/// What the keyring answered, as Redline's error.
+fn os(e: keyring::Error) -> Error {
+    Error::Keyring(KeyringFailure::Os(e))
 }
 
 /// A probe finding nothing falls back to the `default` collection; a Secret Service with no
@@ -65,20 +67,18 @@ impl SecretStore for OsKeyring {
         match Self::entry(account)?.get_password() {
             Ok(s) => Ok(Some(s)),
             Err(keyring::Error::NoEntry) => Ok(None),
-            Err(e) => Err(Error::Keyring(e.to_string())),
+            Err(e) => Err(os(e)),
         }
     }
 
     fn set(&self, account: &str, secret: &str) -> Result<()> {
-        Self::entry(account)?
-            .set_password(secret)
-            .map_err(|e| Error::Keyring(e.to_string()))
+        Self::entry(account)?.set_password(secret).map_err(os)
     }
 
     fn delete(&self, account: &str) -> Result<()> {
         match Self::entry(account)?.delete_credential() {
             Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
-            Err(e) => Err(Error::Keyring(e.to_string())),
+            Err(e) => Err(os(e)),
         }
     }
 }

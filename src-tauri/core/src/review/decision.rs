@@ -4,26 +4,35 @@ use crate::error::Result;
 use crate::review::id::ReviewId;
 use crate::review::queue::ReviewQueue;
 
-/// The user's decision on a review.
+/// The user's decision on a review: one of two choices, each with what the user may add to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
-    /// Accept with this text, or the review's current text.
-    Accept(Option<String>),
-    /// As `Accept`, for text made against proposal `revision`: refused (`superseded`) once the
-    /// CLI has re-proposed the file, so edits of the old proposal never answer the new one.
-    AcceptRevision {
-        revision: u64,
+    Accept {
+        /// The text accepted: `None` is the review's current text.
         content: Option<String>,
+        /// The proposal the text was made against: once the CLI has re-proposed the file the
+        /// accept is refused (`superseded`), so edits of the old proposal never answer the new
+        /// one. `None` accepts whichever proposal is current.
+        revision: Option<u64>,
     },
-    Reject,
-    /// Reject, telling whoever asked why (where its protocol can carry it).
-    RejectWithReason(String),
+    Reject {
+        /// Why, for whoever asked (where its protocol can carry it).
+        reason: Option<String>,
+    },
 }
 
 impl Decision {
-    /// A rejection, with the user's reason if they gave one.
-    pub fn rejecting(reason: Option<String>) -> Decision {
-        reason.map_or(Decision::Reject, Decision::RejectWithReason)
+    /// An accept of `content` (`None`: the review's current text), whatever its revision.
+    pub fn accept(content: Option<String>) -> Decision {
+        Decision::Accept {
+            content,
+            revision: None,
+        }
+    }
+
+    /// A rejection without a reason.
+    pub fn reject() -> Decision {
+        Decision::Reject { reason: None }
     }
 }
 
@@ -31,12 +40,8 @@ impl Decision {
 /// needed, so a decision never waits on a workspace starting or stopping.
 pub fn settle(reviews: &ReviewQueue, id: ReviewId, decision: Decision) -> Result<()> {
     match decision {
-        Decision::Accept(content) => reviews.accept(id, content, None)?,
-        Decision::AcceptRevision { revision, content } => {
-            reviews.accept(id, content, Some(revision))?
-        }
-        Decision::Reject => reviews.reject(id, None)?,
-        Decision::RejectWithReason(reason) => reviews.reject(id, Some(reason))?,
+        Decision::Accept { content, revision } => reviews.accept(id, content, revision)?,
+        Decision::Reject { reason } => reviews.reject(id, reason)?,
     };
     Ok(())
 }

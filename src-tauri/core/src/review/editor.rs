@@ -1,7 +1,7 @@
 //! What an editor tells Redline (open files, active file, cursor, selection, mentions), parsed
 //! from one JSON line and bounded before anything else sees it. The wire format is docs/editors.md.
 
-use crate::error::{Error, Result};
+use crate::error::{BadEditorMessage, Error, Result};
 use crate::review::selection::{Region, Selection, Span};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -93,8 +93,8 @@ impl Message {
 
     /// Parses one line, refusing what no editor sends and bounding what one may.
     pub fn parse(line: &str) -> Result<Message> {
-        let mut m: Message =
-            serde_json::from_str(line).map_err(|e| Error::EditorMessage(e.to_string()))?;
+        let mut m: Message = serde_json::from_str(line)
+            .map_err(|e| Error::EditorMessage(BadEditorMessage::Unreadable(e)))?;
         m.check()?;
         Ok(m)
     }
@@ -105,7 +105,7 @@ impl Message {
         match self {
             Message::Context { files, .. } => {
                 if files.iter().filter(|f| f.active).count() > 1 {
-                    return Err(Error::EditorMessage("more than one active file".into()));
+                    return Err(Error::EditorMessage(BadEditorMessage::TwoActive));
                 }
                 // The active file is kept whatever its place; then the most recent others.
                 if let Some(i) = files.iter().position(|f| f.active) {
@@ -141,7 +141,7 @@ impl Message {
             } => {
                 absolute(path)?;
                 if *start == 0 || *end == 0 {
-                    return Err(Error::EditorMessage("lines are 1-based".into()));
+                    return Err(Error::EditorMessage(BadEditorMessage::LineZero));
                 }
                 if end < start {
                     std::mem::swap(start, end);
@@ -195,7 +195,7 @@ fn bound_ranges(ranges: &mut Vec<Range>) -> Result<()> {
 
 fn position(p: Position) -> Result<()> {
     if p.line == 0 || p.col == 0 {
-        return Err(Error::EditorMessage("lines and columns are 1-based".into()));
+        return Err(Error::EditorMessage(BadEditorMessage::PositionZero));
     }
     Ok(())
 }

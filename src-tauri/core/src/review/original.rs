@@ -238,7 +238,12 @@ mod tests {
         let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
         for p in [&fifo, &sock] {
             let err = read_within(p).await.unwrap_err();
-            assert_eq!(err.code(), "not_regular_file", "{}", p.display());
+            assert_eq!(
+                err.code(),
+                crate::error::FaultCode::NotRegularFile,
+                "{}",
+                p.display()
+            );
             assert!(err.to_string().contains(&*p.to_string_lossy()));
         }
         // Two at once used to wedge the whole runtime.
@@ -253,7 +258,7 @@ mod tests {
             let big = tmp.path().join(format!("sparse-{size}"));
             File::create(&big).unwrap().set_len(size).unwrap();
             let err = read_within(&big).await.unwrap_err();
-            assert_eq!(err.code(), "too_large");
+            assert_eq!(err.code(), crate::error::FaultCode::TooLarge);
             assert!(err.to_string().contains("up to 32 MiB"), "{err}");
         }
         let fits = tmp.path().join("fits");
@@ -277,7 +282,7 @@ mod tests {
         assert_eq!(read_within(&tmp.path().join("nope")).await.unwrap(), None);
         assert_eq!(
             read_within(tmp.path()).await.unwrap_err().code(),
-            "is_directory"
+            crate::error::FaultCode::IsDirectory
         );
         // Not UTF-8 (Latin-1 here): shown, marked, never refused.
         std::fs::write(&f, b"caf\xe9\r\n").unwrap();

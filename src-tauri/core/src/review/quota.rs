@@ -95,7 +95,7 @@ mod tests {
             open(&q, "s1", &f, "x".into());
         }
         let err = admit(&q, ws, &cli("s1"), "/ws/more", 1).unwrap_err();
-        assert_eq!(err.code(), "busy");
+        assert_eq!(err.code(), crate::error::FaultCode::Busy);
         assert!(err.to_string().contains("/ws/more"));
         // Re-proposing a file it already has is a replacement, not more.
         admit(&q, ws, &cli("s1"), "/ws/0", 1).unwrap();
@@ -108,7 +108,7 @@ mod tests {
         }
         assert_eq!(
             admit(&q, ws, &cli("s99"), "/ws/a", 1).unwrap_err().code(),
-            "busy"
+            crate::error::FaultCode::Busy
         );
         admit(&q, Path::new("/other"), &cli("s99"), "/other/a", 1).unwrap();
 
@@ -118,7 +118,7 @@ mod tests {
             admit(&q, ws, &cli("s2"), "/ws/b", 30 << 20)
                 .unwrap_err()
                 .code(),
-            "busy"
+            crate::error::FaultCode::Busy
         );
         admit(&q, ws, &cli("s2"), "/ws/b", 20 << 20).unwrap();
     }

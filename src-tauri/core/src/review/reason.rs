@@ -70,7 +70,7 @@ mod tests {
         match clean(&past) {
             Err(e @ Error::ReasonTooLong { chars, limit }) => {
                 assert_eq!((chars, limit), (MAX_REASON_CHARS + 1, MAX_REASON_CHARS));
-                assert_eq!(e.code(), "reason_too_long");
+                assert_eq!(e.code(), crate::error::FaultCode::ReasonTooLong);
                 assert!(e.to_string().contains("2001"), "{e}");
             }
             other => panic!("expected ReasonTooLong, got {other:?}"),

@@ -208,7 +208,7 @@ async fn a_review_reaches_only_the_registry_owning_its_session_and_says_whether_
         matches!(refused, Error::CannotTake { id, what: Sendable::Mention, .. } if id == from_b),
         "{refused}"
     );
-    assert_eq!(refused.code(), "cannot_take");
+    assert_eq!(refused.code(), crate::error::FaultCode::CannotTake);
     assert!(matches!(
         s.select(&rb, sel).unwrap_err(),
         Error::CannotTake {

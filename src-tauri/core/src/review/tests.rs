@@ -99,11 +99,11 @@ fn lifecycle_add_replace_update_resolve_with_events() {
     ));
     assert_eq!(
         q.resolve(id, Outcome::Rejected).unwrap_err().code(),
-        "no_such_review"
+        crate::error::FaultCode::NoSuchReview
     );
     assert_eq!(
         q.update(id, 2, "z".into()).unwrap_err().code(),
-        "no_such_review"
+        crate::error::FaultCode::NoSuchReview
     );
 }
 
@@ -126,7 +126,7 @@ fn each_asker_is_told_once_with_the_final_text_outside_the_lock() {
     // An empty accept is refused and tells nobody.
     assert_eq!(
         q.accept(id, Some(String::new()), None).unwrap_err().code(),
-        "empty_content"
+        crate::error::FaultCode::EmptyContent
     );
     assert!(told.lock().unwrap().is_empty());
     q.accept(id, Some("edited\n".into()), None).unwrap();
@@ -182,13 +182,13 @@ fn a_read_only_review_takes_no_edits_and_goes_back_as_proposed() {
     );
     assert_eq!(
         q.update(id, 1, "edited\n".into()).unwrap_err().code(),
-        "read_only"
+        crate::error::FaultCode::ReadOnly
     );
     assert_eq!(
         q.accept(id, Some("edited\n".into()), None)
             .unwrap_err()
             .code(),
-        "read_only"
+        crate::error::FaultCode::ReadOnly
     );
     assert!(told.lock().unwrap().is_empty(), "refusals tell nobody");
     // Empty, as proposed (a removed file): accepted as it is.
@@ -213,7 +213,7 @@ fn an_edit_made_against_a_proposal_the_cli_replaced_is_refused() {
     let err = q
         .update(id, shown.revision, "v1 edited\n".into())
         .unwrap_err();
-    assert_eq!(err.code(), "superseded");
+    assert_eq!(err.code(), crate::error::FaultCode::Superseded);
     let message = err.to_string();
     assert!(
         message.contains(
@@ -248,7 +248,7 @@ fn an_accept_made_against_a_proposal_the_cli_replaced_is_refused() {
     let err = q
         .accept(id, Some("v1 edited\n".into()), Some(1))
         .unwrap_err();
-    assert_eq!(err.code(), "superseded");
+    assert_eq!(err.code(), crate::error::FaultCode::Superseded);
     assert!(second_told.lock().unwrap().is_empty());
     q.accept(id, Some("v2 edited\n".into()), Some(2)).unwrap();
     assert_eq!(
@@ -288,7 +288,7 @@ fn a_re_proposal_landing_inside_an_update_wins_over_the_stale_edit() {
     }));
     // Revision 1 is current when `update` looks; the CLI's v2 arrives before it writes.
     let err = q.update(id, 1, "v1 edited\n".into()).unwrap_err();
-    assert_eq!(err.code(), "superseded", "{err}");
+    assert_eq!(err.code(), crate::error::FaultCode::Superseded, "{err}");
     let r = q.get(id).unwrap();
     assert_eq!((r.revision, r.current.as_str()), (2, "v2\n"));
     assert_eq!((r.stats.added, r.stats.removed), (1, 2), "v2's counts");

@@ -3,7 +3,7 @@
 
 use crate::api::status::{ContainerStatus, Status};
 use crate::doctor;
-use crate::error::{Error, Result};
+use crate::error::{ControlFailure, Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, ContainersOn, Request};
 use crate::runtime::instance::World;
@@ -35,7 +35,7 @@ impl Answer {
 }
 
 fn decode<T: DeserializeOwned>(v: Value) -> Result<T> {
-    serde_json::from_value(v).map_err(|e| Error::Control(format!("unexpected answer: {e}")))
+    serde_json::from_value(v).map_err(|e| Error::Control(ControlFailure::UnexpectedAnswer(e)))
 }
 
 /// Sends `req` to the running instance; with none, does it on the stored state of the machine

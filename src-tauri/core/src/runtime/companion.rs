@@ -249,7 +249,7 @@ impl Companion {
             if r.origin.session().is_none() {
                 self.service.dismiss_local(r.id);
             } else {
-                let _ = self.service.decide(r.id, Decision::Reject);
+                let _ = self.service.decide(r.id, Decision::reject());
             }
         }
         self.terms.cancel.cancel();

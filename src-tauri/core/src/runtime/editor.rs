@@ -2,7 +2,7 @@
 //! the control socket (`{"cmd":"editor"}` turns a control connection into one). `redline editor
 //! --stdio` joins an editor's pipes to it (runtime::editor_stdio). The format is docs/editors.md.
 
-use crate::error::Error;
+use crate::error::{BadEditorMessage, Error};
 use crate::platform::peer::{self, PeerProcess};
 use crate::review::editor::{Message, MAX_LINE};
 use crate::review::{Outcome, ReviewEvent, ReviewId};
@@ -77,7 +77,7 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(
                     Ok(PeerLine::Closed) | Err(_) => break,
                     Ok(PeerLine::TooLong) => Some(error_line(
                         None,
-                        &Error::EditorMessage(format!("line longer than {MAX_LINE} bytes")),
+                        &Error::EditorMessage(BadEditorMessage::TooLong { limit: MAX_LINE }),
                     )),
                     Ok(PeerLine::Text(bytes)) => handle(instance, owner, &bytes).await,
                 };

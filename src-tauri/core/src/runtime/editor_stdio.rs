@@ -1,7 +1,7 @@
 //! `redline editor --stdio`: an editor's pipes joined to the running instance's editor channel
 //! (runtime::editor), for editors that speak to a child process rather than a socket.
 
-use crate::error::{Error, Result};
+use crate::error::{ControlFailure, Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, Request};
 use crate::runtime::editor::{error_line, write};
@@ -14,7 +14,7 @@ where
     I: AsyncRead + Unpin,
     O: AsyncWrite + Unpin,
 {
-    let io = |e: std::io::Error| Error::Control(e.to_string());
+    let io = |e: std::io::Error| Error::Control(ControlFailure::EditorChannel(e));
     let mut stream = match control::connect(dirs).await {
         Ok(s) => s,
         Err(e) => {
@@ -24,7 +24,8 @@ where
             return Err(e);
         }
     };
-    let hello = serde_json::to_vec(&Request::Editor).map_err(|e| Error::Control(e.to_string()))?;
+    let hello = serde_json::to_vec(&Request::Editor)
+        .map_err(|e| Error::Control(ControlFailure::EditorHello(e)))?;
     stream.write_all(&hello).await.map_err(io)?;
     stream.write_all(b"\n").await.map_err(io)?;
     let (mut from, mut to) = tokio::io::split(stream);

@@ -3,6 +3,7 @@
 
 use crate::api::fault::Fault;
 use crate::doctor::{Line, Welcome};
+use crate::error::FaultCode;
 use crate::platform::peer::PeerProcess;
 use crate::review::selection::Selection;
 use crate::review::{ClientInfo, Detail, Outcome, Resolved};
@@ -21,6 +22,7 @@ pub fn typescript() -> String {
         Selection::decl(&cfg),
         PopupMode::decl(&cfg),
         Settings::decl(&cfg),
+        FaultCode::decl(&cfg),
         Fault::decl(&cfg),
         Line::decl(&cfg),
         Welcome::decl(&cfg),

@@ -300,12 +300,15 @@ mod tests {
             .set_len(MAX_DIFF_BYTES as u64 + 1)
             .unwrap();
         let err = read(Path::new("/dev/null"), &big).unwrap_err();
-        assert_eq!(err.code(), "too_large", "{err}");
+        assert_eq!(err.code(), crate::error::FaultCode::TooLarge, "{err}");
         let (l, r) = (tmp.path().join("l"), tmp.path().join("r"));
         std::fs::create_dir(&l).unwrap();
         for i in 0..=MAX_DIFF_FILES {
             write(&r, &format!("f{i}"), b"x");
         }
-        assert_eq!(read(&l, &r).unwrap_err().code(), "busy");
+        assert_eq!(
+            read(&l, &r).unwrap_err().code(),
+            crate::error::FaultCode::Usage
+        );
     }
 }

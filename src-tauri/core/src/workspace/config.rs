@@ -201,7 +201,7 @@ mod tests {
         let file = tmp.path().join("config.json");
         std::fs::write(&file, "{not json").unwrap();
         let err = Config::load(&file).unwrap_err();
-        assert_eq!(err.code(), "config");
+        assert_eq!(err.code(), crate::error::FaultCode::Config);
         assert!(err.to_string().contains("config.json"));
     }
 }

@@ -222,22 +222,31 @@ mod tests {
         let (t, w) = ws();
         let root = w.id().to_owned();
         let escape = format!("{}/../outside.txt", root.display());
-        assert_eq!(w.resolve(&escape).unwrap_err().code(), "outside_workspace");
+        assert_eq!(
+            w.resolve(&escape).unwrap_err().code(),
+            crate::error::FaultCode::OutsideWorkspace
+        );
         let new_escape = format!("{}/nope/../../outside.txt", root.display());
         assert_eq!(
             w.resolve(&new_escape).unwrap_err().code(),
-            "outside_workspace"
+            crate::error::FaultCode::OutsideWorkspace
         );
         std::fs::create_dir(t.path().join("secret")).unwrap();
         std::os::unix::fs::symlink(t.path().join("secret"), root.join("link")).unwrap();
         let via_link = format!("{}/link/x.txt", root.display());
         assert_eq!(
             w.resolve(&via_link).unwrap_err().code(),
-            "outside_workspace"
+            crate::error::FaultCode::OutsideWorkspace
         );
         let sibling = format!("{}-other/x", root.display());
-        assert_eq!(w.resolve(&sibling).unwrap_err().code(), "outside_workspace");
-        assert_eq!(w.resolve("src/a.rs").unwrap_err().code(), "relative_path");
+        assert_eq!(
+            w.resolve(&sibling).unwrap_err().code(),
+            crate::error::FaultCode::OutsideWorkspace
+        );
+        assert_eq!(
+            w.resolve("src/a.rs").unwrap_err().code(),
+            crate::error::FaultCode::RelativePath
+        );
     }
 
     #[test]
@@ -261,7 +270,10 @@ mod tests {
             let p = format!("{}/{p}", root.display());
             let err = w.resolve(&p).unwrap_err();
             assert!(
-                matches!(err.code(), "outside_workspace" | "bad_path"),
+                matches!(
+                    err.code(),
+                    crate::error::FaultCode::OutsideWorkspace | crate::error::FaultCode::BadPath
+                ),
                 "{p}: {err}"
             );
             assert!(err.to_string().contains(&p), "the message names the path");
@@ -282,7 +294,10 @@ mod tests {
         std::os::unix::fs::symlink(t.path().join("created-outside"), root.join("dangling"))
             .unwrap();
         let p = format!("{}/dangling", root.display());
-        assert_eq!(w.resolve(&p).unwrap_err().code(), "outside_workspace");
+        assert_eq!(
+            w.resolve(&p).unwrap_err().code(),
+            crate::error::FaultCode::OutsideWorkspace
+        );
         std::os::unix::fs::symlink(root.join("src/new.rs"), root.join("inside")).unwrap();
         let p = format!("{}/inside", root.display());
         assert_eq!(w.resolve(&p).unwrap(), root.join("src/new.rs"));
@@ -295,11 +310,14 @@ mod tests {
         std::os::unix::fs::symlink(root.join("b"), root.join("a")).unwrap();
         std::os::unix::fs::symlink(root.join("a"), root.join("b")).unwrap();
         let p = format!("{}/a/x", root.display());
-        assert_eq!(w.resolve(&p).unwrap_err().code(), "bad_path");
+        assert_eq!(
+            w.resolve(&p).unwrap_err().code(),
+            crate::error::FaultCode::BadPath
+        );
         // 60 KB: refused before any file system work (the old resolver took seconds).
         let long = format!("{}/{}", root.display(), "a/".repeat(30_000));
         let err = w.resolve(&long).unwrap_err();
-        assert_eq!(err.code(), "bad_path");
+        assert_eq!(err.code(), crate::error::FaultCode::BadPath);
         // Right at the limit, a deep path of missing folders still resolves.
         let base = format!("{}/", root.display());
         let deep = format!("{base}{}", "d/".repeat((MAX_PATH_BYTES - base.len()) / 2));

@@ -229,16 +229,16 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
         assert!(f.instance.update(id, 1, "edited\n".into()).is_err());
         let edited = f
             .instance
-            .decide(id, Decision::Accept(Some("one\nedited\n".into())))
+            .decide(id, Decision::accept(Some("one\nedited\n".into())))
             .await;
         assert!(edited.is_err(), "an edited accept cannot be carried back");
         f.instance
             .decide(
                 id,
                 if decision {
-                    Decision::Accept(None)
+                    Decision::accept(None)
                 } else {
-                    Decision::Reject
+                    Decision::reject()
                 },
             )
             .await

@@ -169,14 +169,14 @@ async fn the_editors_context_reaches_every_connected_cli_in_its_own_terms() {
         }
     }
     f.instance
-        .decide(c, redline_core::runtime::companion::Decision::Reject)
+        .decide(c, redline_core::runtime::companion::Decision::reject())
         .await
         .unwrap();
 
     // An accepted review of a file is told to the editor (to reload it).
     let id = f.propose(&mut proposer, "b.txt", "new b\n").await;
     f.instance
-        .decide(id, redline_core::runtime::companion::Decision::Accept(None))
+        .decide(id, redline_core::runtime::companion::Decision::accept(None))
         .await
         .unwrap();
     assert_eq!(

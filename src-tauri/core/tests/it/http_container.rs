@@ -135,14 +135,18 @@ async fn no_bridge_no_wildcard_no_foreign_address() {
         .set_containers(&f.ws, true, None)
         .await
         .unwrap_err();
-    assert_eq!(err.code(), "no_container_bridge");
+    assert_eq!(err.code(), redline_core::FaultCode::NoContainerBridge);
     for bad in ["0.0.0.0", "255.255.255.255"] {
         let err = f
             .instance
             .set_containers(&f.ws, true, Some(bad.parse().unwrap()))
             .await
             .unwrap_err();
-        assert_eq!(err.code(), "container_address", "{bad}");
+        assert_eq!(
+            err.code(),
+            redline_core::FaultCode::ContainerAddress,
+            "{bad}"
+        );
     }
     // An address that is not this host's cannot be listened on.
     let err = f
@@ -150,7 +154,7 @@ async fn no_bridge_no_wildcard_no_foreign_address() {
         .set_containers(&f.ws, true, Some("192.0.2.123".parse().unwrap()))
         .await
         .unwrap_err();
-    assert_eq!(err.code(), "container_address");
+    assert_eq!(err.code(), redline_core::FaultCode::ContainerAddress);
     let cfg = std::fs::read_to_string(f.dirs.config_file()).unwrap();
     assert!(!cfg.contains("containers"), "nothing persisted: {cfg}");
     // Given explicitly, any address of this host works without a bridge.
@@ -173,7 +177,7 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
         .container_args(&f.ws, Some("/workspace"), "/root")
         .await
         .unwrap_err();
-    assert_eq!(err.code(), "containers_off");
+    assert_eq!(err.code(), redline_core::FaultCode::ContainersOff);
     f.instance.set_containers(&f.ws, true, None).await.unwrap();
     let args = f
         .instance
@@ -236,7 +240,7 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
     let shown = f.instance.show(review.id).unwrap();
     assert!(shown.contains("-two") && shown.contains("+TWO"), "{shown}");
     f.instance
-        .decide(review.id, Decision::Accept(Some("edited\n".into())))
+        .decide(review.id, Decision::accept(Some("edited\n".into())))
         .await
         .unwrap();
     let n = stream.next_decision().await.unwrap();
@@ -280,7 +284,7 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
         .container_args(&f.ws, Some(&parent), "/root")
         .await
         .unwrap_err();
-    assert_eq!(err.code(), "container_path");
+    assert_eq!(err.code(), redline_core::FaultCode::ContainerPath);
 }
 
 #[tokio::test]
@@ -483,7 +487,7 @@ async fn copilot_in_a_container_gets_a_pid_1_lock_and_the_mounted_socket() {
     assert_eq!(review.path, f.ws.join("a.txt"), "the host's file");
     assert_eq!(review.original.as_deref(), Some("one\ntwo\n"));
     f.instance
-        .decide(r.id, Decision::Accept(None))
+        .decide(r.id, Decision::accept(None))
         .await
         .unwrap();
     let answer = tokio::time::timeout(crate::common::WAIT, call)

@@ -240,7 +240,7 @@ async fn an_idle_flood_leaves_the_control_channel_and_the_server_answering() {
     }
     let id = f.propose(&mut c, "a.txt", "still here\n").await;
     f.instance
-        .decide(id, redline_core::runtime::companion::Decision::Reject)
+        .decide(id, redline_core::runtime::companion::Decision::reject())
         .await
         .unwrap();
     let m = stream.next_decision().await.expect("the stream survived");
@@ -298,7 +298,7 @@ async fn a_long_response_outlives_the_header_deadline() {
     tokio::time::sleep(header_read * 5).await;
     let id = f.propose(&mut c, "a.txt", "later\n").await;
     f.instance
-        .decide(id, redline_core::runtime::companion::Decision::Reject)
+        .decide(id, redline_core::runtime::companion::Decision::reject())
         .await
         .unwrap();
     let m = stream

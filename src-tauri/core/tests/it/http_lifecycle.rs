@@ -39,7 +39,7 @@ async fn accept_with_edits_reaches_the_session_that_asked_exactly_once() {
         .await;
     let id = f.instance.list()[0].id;
     f.instance
-        .decide(id, Decision::Accept(Some("one\nedited ✓".into())))
+        .decide(id, Decision::accept(Some("one\nedited ✓".into())))
         .await
         .unwrap();
     let m = asker_stream.next_decision().await.unwrap();
@@ -49,11 +49,11 @@ async fn accept_with_edits_reaches_the_session_that_asked_exactly_once() {
                "params": {"filePath": sent, "content": "one\nedited ✓"}})
     );
     // Deciding twice is refused; the CLI hears once.
-    let again = f.instance.decide(id, Decision::Reject).await.unwrap_err();
-    assert_eq!(again.code(), "no_such_review");
+    let again = f.instance.decide(id, Decision::reject()).await.unwrap_err();
+    assert_eq!(again.code(), redline_core::FaultCode::NoSuchReview);
     // The bystander's next decision event is its own reject, not the asker's accept.
     let bid = f.propose(&mut bystander, "b.txt", "b").await;
-    f.instance.decide(bid, Decision::Reject).await.unwrap();
+    f.instance.decide(bid, Decision::reject()).await.unwrap();
     let m = bystander_stream.next_decision().await.unwrap();
     assert_eq!(m["method"], "ide/diffRejected");
     assert_eq!(m["params"], json!({"filePath": f.file("b.txt")}));
@@ -112,10 +112,10 @@ async fn an_empty_accept_is_refused_and_nothing_is_lost() {
     let id = f.propose(&mut c, "a.txt", "x\n").await;
     let e = f
         .instance
-        .decide(id, Decision::Accept(Some(String::new())))
+        .decide(id, Decision::accept(Some(String::new())))
         .await
         .unwrap_err();
-    assert_eq!(e.code(), "empty_content");
+    assert_eq!(e.code(), redline_core::FaultCode::EmptyContent);
     assert_eq!(f.instance.list().len(), 1, "still pending");
 }
 
@@ -124,7 +124,7 @@ async fn a_notification_while_no_stream_is_open_arrives_when_one_opens_and_is_ne
     let f = start().await;
     let mut c = f.session().await;
     let id = f.propose(&mut c, "a.txt", "x\n").await;
-    f.instance.decide(id, Decision::Accept(None)).await.unwrap();
+    f.instance.decide(id, Decision::accept(None)).await.unwrap();
     let mut first = c.stream().await;
     let m = first.next_decision().await.unwrap();
     assert_eq!(m["method"], "ide/diffAccepted");
@@ -134,7 +134,7 @@ async fn a_notification_while_no_stream_is_open_arrives_when_one_opens_and_is_ne
     let m = second.next_message().await.unwrap();
     assert_eq!(m["method"], "ide/contextUpdate");
     let bid = f.propose(&mut c, "b.txt", "y\n").await;
-    f.instance.decide(bid, Decision::Reject).await.unwrap();
+    f.instance.decide(bid, Decision::reject()).await.unwrap();
     let m = second.next_decision().await.unwrap();
     assert_eq!(m["method"], "ide/diffRejected", "no replayed diffAccepted");
 }

@@ -278,7 +278,7 @@ async fn a_review_from_gemini_cli_cannot_take_a_mention_and_the_window_knows() {
     let detail = f.instance.details().into_iter().find(|d| d.id == id);
     assert_eq!(detail.map(|d| d.can_mention), Some(false));
     let refused = f.instance.mention(id, 0, 0).await.unwrap_err();
-    assert_eq!(refused.code(), "cannot_take");
+    assert_eq!(refused.code(), redline_core::FaultCode::CannotTake);
     let words = refused.to_string();
     assert!(
         words.contains(&format!("proposed review {id}")) && words.contains("a mention"),

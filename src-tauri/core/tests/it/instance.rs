@@ -151,7 +151,7 @@ async fn an_accept_is_answered_while_another_workspace_waits_on_a_peer_that_stop
     // The Accept on B is answered at once: not after A's peer drained.
     tokio::time::timeout(
         DRAIN / 2,
-        f.instance.decide(review_b, Decision::Accept(None)),
+        f.instance.decide(review_b, Decision::accept(None)),
     )
     .await
     .expect("the decision waited on another workspace's stop")

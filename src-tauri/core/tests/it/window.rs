@@ -67,7 +67,12 @@ async fn a_window_shows_a_proposal_and_its_edited_accept_reaches_the_cli_byte_fo
         .call(Call::ReviewReject { id, reason: None })
         .await
         .unwrap_err();
-    assert_eq!(again.code, "no_such_review", "{}", again.message);
+    assert_eq!(
+        again.code,
+        redline_core::FaultCode::NoSuchReview,
+        "{}",
+        again.message
+    );
     assert_eq!(window.call(Call::ReviewsList).await, Ok(json!([])));
 }
 
@@ -352,7 +357,7 @@ async fn a_window_that_cannot_start_is_said_once_with_why_and_the_servers_stay_u
     let mut stream = cli.stream().await;
     let id = f.propose(&mut cli, "a.txt", "x\n").await;
     f.instance
-        .decide(id, redline_core::runtime::companion::Decision::Reject)
+        .decide(id, redline_core::runtime::companion::Decision::reject())
         .await
         .unwrap();
     assert_eq!(

@@ -237,7 +237,7 @@ async fn a_client_offering_2026_07_28_settles_on_2025_11_25_and_still_hears_ment
         json!({"jsonrpc": "2.0", "method": "at_mentioned",
                "params": {"filePath": f.file("a.txt"), "lineStart": 0, "lineEnd": 1}})
     );
-    f.instance.decide(id, Decision::Reject).await.unwrap();
+    f.instance.decide(id, Decision::reject()).await.unwrap();
     assert_eq!(tool::texts(&c.response(call).await), ["DIFF_REJECTED"]);
 }
 
@@ -264,7 +264,7 @@ async fn accept_with_an_edit_answers_file_saved_and_the_final_text_once() {
         ["[]"]
     );
     f.instance
-        .decide(id, Decision::Accept(Some("one\nedited ✓\n".into())))
+        .decide(id, Decision::accept(Some("one\nedited ✓\n".into())))
         .await
         .unwrap();
     let m = c.response(call).await;
@@ -273,8 +273,8 @@ async fn accept_with_an_edit_answers_file_saved_and_the_final_text_once() {
         json!({"content": [{"type": "text", "text": "FILE_SAVED"},
                            {"type": "text", "text": "one\nedited ✓\n"}]})
     );
-    let again = f.instance.decide(id, Decision::Reject).await.unwrap_err();
-    assert_eq!(again.code(), "no_such_review");
+    let again = f.instance.decide(id, Decision::reject()).await.unwrap_err();
+    assert_eq!(again.code(), redline_core::FaultCode::NoSuchReview);
     assert_eq!(
         std::fs::read_to_string(f.ws.join("a.txt")).unwrap(),
         "one\ntwo\n",
@@ -298,7 +298,7 @@ async fn accepted_unedited_the_proposal_goes_back_byte_for_byte() {
         .open_diff(&f, "a.txt", text, "✻ [Claude Code] a.txt")
         .await;
     assert_eq!(f.instance.review(id).unwrap().proposal, text);
-    f.instance.decide(id, Decision::Accept(None)).await.unwrap();
+    f.instance.decide(id, Decision::accept(None)).await.unwrap();
     let m = c.response(call).await;
     assert_eq!(tool::texts(&m), ["FILE_SAVED", text]);
 }
@@ -311,7 +311,7 @@ async fn reject_answers_diff_rejected_and_a_new_file_is_a_new_file_review() {
     let r = f.instance.review(id).unwrap();
     assert!(r.original.is_none(), "a new-file review");
     assert!(f.instance.list()[0].new_file);
-    f.instance.decide(id, Decision::Reject).await.unwrap();
+    f.instance.decide(id, Decision::reject()).await.unwrap();
     assert_eq!(
         c.response(call).await["result"],
         json!({"content": [{"type": "text", "text": "DIFF_REJECTED"}]})
@@ -363,7 +363,7 @@ async fn close_all_diff_tabs_closes_only_this_connections_reviews() {
         ["CLOSED_0_DIFF_TABS"]
     );
     f.instance
-        .decide(b_id, Decision::Accept(None))
+        .decide(b_id, Decision::accept(None))
         .await
         .unwrap();
     assert_eq!(
@@ -473,7 +473,7 @@ async fn the_other_tools_answer_what_redline_knows_and_write_nothing() {
         std::fs::read_to_string(f.ws.join("a.txt")).unwrap(),
         "one\ntwo\n"
     );
-    f.instance.decide(id, Decision::Reject).await.unwrap();
+    f.instance.decide(id, Decision::reject()).await.unwrap();
     assert_eq!(tool::texts(&c.response(call).await), ["DIFF_REJECTED"]);
 }
 
@@ -645,11 +645,11 @@ async fn ask_about_lines_and_the_selection_reach_the_claude_that_opened_the_revi
     // The window is told this review's CLI can be asked, not left to compare names.
     let detail = f.instance.details().into_iter().find(|d| d.id == id);
     assert_eq!(detail.map(|d| d.can_mention), Some(true));
-    f.instance.decide(id, Decision::Reject).await.unwrap();
+    f.instance.decide(id, Decision::reject()).await.unwrap();
     assert_eq!(tool::texts(&asker.response(call).await), ["DIFF_REJECTED"]);
     assert_eq!(
         f.instance.mention(id, 0, 0).await.unwrap_err().code(),
-        "no_such_review"
+        redline_core::FaultCode::NoSuchReview
     );
 }
 

@@ -196,7 +196,7 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
     assert_eq!(detail.original, "one\ntwo\n", "the host's file was read");
     assert!(detail.container);
     f.instance
-        .decide(review.id, Decision::Accept(Some("edited\n".into())))
+        .decide(review.id, Decision::accept(Some("edited\n".into())))
         .await
         .unwrap();
     let answer = ws.response(open).await;

@@ -158,7 +158,7 @@ impl Tools {
         input_schema = schema::<FileArgs>()
     )]
     fn accept_diff(&self, Args(a): Args<FileArgs>, Session(session): Session) -> CallToolResult {
-        self.decide(&session, a, Decision::Accept(None))
+        self.decide(&session, a, Decision::accept(None))
     }
 
     #[tool(
@@ -167,7 +167,7 @@ impl Tools {
         input_schema = schema::<FileArgs>()
     )]
     fn reject_diff(&self, Args(a): Args<FileArgs>, Session(session): Session) -> CallToolResult {
-        self.decide(&session, a, Decision::Reject)
+        self.decide(&session, a, Decision::reject())
     }
 }
 
@@ -177,8 +177,8 @@ impl Tools {
             return failed(Error::NoOpenDiff(a.file_path));
         };
         let verb = match decision {
-            Decision::Accept(_) | Decision::AcceptRevision { .. } => "accepted",
-            Decision::Reject | Decision::RejectWithReason(_) => "rejected",
+            Decision::Accept { .. } => "accepted",
+            Decision::Reject { .. } => "rejected",
         };
         match self.ws.service.decide(review.id, decision) {
             Ok(()) => done(vec![ContentBlock::text(format!("{verb} {}", a.file_path))]),

@@ -252,7 +252,7 @@ async fn open_diff(conn: &Conn, a: OpenDiffArgs) -> ToolAnswer {
     let settled = tokio::select! {
         r = &mut rx => r,
         _ = conn.closing.cancelled() => {
-            let _ = conn.service.decide(id, Decision::Reject);
+            let _ = conn.service.decide(id, Decision::reject());
             rx.await
         }
     };

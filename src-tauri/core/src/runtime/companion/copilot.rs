@@ -129,9 +129,7 @@ fn bind_copilot_for_containers(
 
 #[cfg(not(unix))]
 fn bind_copilot(_: &Dirs, _: u16) -> Result<(PathBuf, std::convert::Infallible)> {
-    Err(Error::Control(
-        "Copilot CLI's named pipe is not served on this system yet".into(),
-    ))
+    Err(Error::Control(crate::error::ControlFailure::NoCopilotPipe))
 }
 
 #[cfg(unix)]

@@ -27,11 +27,11 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
         Request::ReviewList => value(instance.list()),
         Request::ReviewShow { id } => json!(instance.show(id)?),
         Request::ReviewAccept { id, content } => {
-            instance.decide(id, Decision::Accept(content)).await?;
+            instance.decide(id, Decision::accept(content)).await?;
             Value::Null
         }
         Request::ReviewReject { id, reason } => {
-            instance.decide(id, Decision::rejecting(reason)).await?;
+            instance.decide(id, Decision::Reject { reason }).await?;
             Value::Null
         }
         Request::ReviewWait { file, timeout_ms } => value(
@@ -70,12 +70,12 @@ async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
         // Answered in `answer`: they hold the connection until decided.
         Request::Propose(_) | Request::Diff(_) | Request::Hook(_) | Request::TurnReview(_) => {
             return Err(Error::Control(
-                "a local review needs its own connection".into(),
+                crate::error::ControlFailure::LocalReviewShared,
             ))
         }
         // Answered in `answer`, which hands the connection over.
         Request::Editor | Request::Window => {
-            return Err(Error::Control("a channel is a connection".into()))
+            return Err(Error::Control(crate::error::ControlFailure::ChannelShared))
         }
         Request::EditorSend { message } => {
             instance.editor_message(None, message).await?;
@@ -115,7 +115,7 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
     let reply = match read {
         Ok(Ok(n)) if n as u64 == MAX_REQUEST_BYTES && !line.ends_with('\n') => {
             Response::Error(Fault {
-                code: "too_large".into(),
+                code: crate::error::FaultCode::TooLarge,
                 message: format!("control request over {MAX_REQUEST_BYTES} bytes"),
             })
         }
@@ -162,7 +162,7 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
                 Err(e) => Response::Error((&e).into()),
             },
             Err(e) => Response::Error(Fault {
-                code: "bad_request".into(),
+                code: crate::error::FaultCode::BadRequest,
                 message: format!("bad control request: {e}"),
             }),
         },

@@ -7,7 +7,7 @@
 
 use super::answer::answer;
 use super::request::{request, Request};
-use crate::error::{Error, Result};
+use crate::error::{ControlFailure, Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::platform::private_pipe::{create, server_pid};
 use crate::platform::sid::{current_user, process_user, Sid};
@@ -22,14 +22,11 @@ use windows_sys::Win32::Foundation::{ERROR_ACCESS_DENIED, ERROR_FILE_NOT_FOUND};
 pub fn check_server(pid: u32, own: &Sid, user_of: impl Fn(u32) -> io::Result<Sid>) -> Result<()> {
     match user_of(pid) {
         Ok(user) if &user == own => Ok(()),
-        Ok(_) => Err(Error::Control(format!(
-            "the control pipe is served by process {pid}, which runs as another user: \
-             nothing was sent to it (another user may have taken Redline's pipe name)"
-        ))),
-        Err(e) => Err(Error::Control(format!(
-            "cannot tell which user runs process {pid} behind the control pipe ({e}): \
-             nothing was sent to it"
-        ))),
+        Ok(_) => Err(Error::Control(ControlFailure::PipeOfAnotherUser { pid })),
+        Err(source) => Err(Error::Control(ControlFailure::PipeUserUnknown {
+            pid,
+            source,
+        })),
     }
 }
 
@@ -51,7 +48,7 @@ pub struct Listener {
 
 pub async fn bind(dirs: &Dirs) -> Result<Listener> {
     let name = pipe_name(dirs);
-    let user = current_user().map_err(|e| Error::Control(format!("who am I: {e}")))?;
+    let user = current_user().map_err(|e| Error::Control(ControlFailure::WhoAmI(e)))?;
     let first = create(&name, &user, true).map_err(|_| Error::AlreadyRunning)?;
     Ok(Listener { name, user, first })
 }
@@ -132,15 +129,17 @@ pub async fn connect(dirs: &Dirs) -> Result<tokio::net::windows::named_pipe::Nam
         }
         // Ours admits us: a pipe of this name that refuses us is another user's.
         Err(e) if e.raw_os_error() == Some(ERROR_ACCESS_DENIED as i32) => {
-            return Err(Error::Control(format!(
-                "{name} belongs to another user: nothing was sent to it"
-            )))
+            return Err(Error::Control(ControlFailure::PipeRefused { name }))
         }
         Err(_) => return Err(Error::NotRunning),
     };
-    let pid = server_pid(&client)
-        .map_err(|e| Error::Control(format!("cannot tell which process serves {name}: {e}")))?;
-    let own = current_user().map_err(|e| Error::Control(format!("who am I: {e}")))?;
+    let pid = server_pid(&client).map_err(|source| {
+        Error::Control(ControlFailure::PipeServerUnknown {
+            name: name.clone(),
+            source,
+        })
+    })?;
+    let own = current_user().map_err(|e| Error::Control(ControlFailure::WhoAmI(e)))?;
     check_server(pid, &own, process_user)?;
     Ok(client)
 }

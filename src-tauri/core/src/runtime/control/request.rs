@@ -2,7 +2,7 @@
 //! one JSON reply line.
 
 use crate::api::fault::Fault;
-use crate::error::{Error, Result};
+use crate::error::{ControlFailure, Error, Result};
 use crate::review::ReviewId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -117,25 +117,21 @@ pub(super) async fn request<S: AsyncRead + AsyncWrite + Unpin>(
     req: &Request,
 ) -> Result<Value> {
     let mut stream = BufReader::new(stream);
-    let mut out = serde_json::to_vec(req)
-        .map_err(|e| Error::Control(format!("this request cannot be sent to Redline: {e}")))?;
+    let mut out =
+        serde_json::to_vec(req).map_err(|e| Error::Control(ControlFailure::Unsendable(e)))?;
     out.push(b'\n');
     // Words for the user: Redline went away mid-request (quit, crashed, or refused the request).
-    let lost = |e: std::io::Error| {
-        Error::Control(format!(
-            "Redline closed the connection before answering ({e}); see `redline status`"
-        ))
-    };
+    let lost = |e: std::io::Error| Error::Control(ControlFailure::Closed(e));
     stream.get_mut().write_all(&out).await.map_err(lost)?;
     let mut line = String::new();
     stream.read_line(&mut line).await.map_err(lost)?;
     match serde_json::from_str::<Response>(&line) {
         Ok(Response::Ok(v)) => Ok(v),
         // A usage error stays one, for the command's exit status.
-        Ok(Response::Error(f)) if f.code == "usage" => Err(Error::Usage(f.message)),
+        Ok(Response::Error(f)) if f.code == crate::error::FaultCode::Usage => {
+            Err(Error::Usage(f.message))
+        }
         Ok(Response::Error(f)) => Err(Error::Refused(f.message)),
-        Err(_) => Err(Error::Control(
-            "Redline stopped before it answered (it quit or crashed); see `redline status`".into(),
-        )),
+        Err(_) => Err(Error::Control(ControlFailure::NoAnswer)),
     }
 }

@@ -3,7 +3,7 @@
 
 use super::answer::answer_from;
 use super::request::{request, Request};
-use crate::error::{Error, Result};
+use crate::error::{ControlFailure, Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::platform::own_user::own_uid;
 use crate::platform::runtime_dir;
@@ -94,11 +94,11 @@ pub async fn connect(dirs: &Dirs) -> Result<UnixStream> {
 /// The process listening on `stream`'s other end runs as this user (SO_PEERCRED on Linux,
 /// getpeereid on macOS and the BSDs).
 fn served_by_us(stream: &UnixStream, path: &Path) -> Result<()> {
-    let cred = stream.peer_cred().map_err(|e| {
-        Error::Control(format!(
-            "cannot tell who serves {} ({e}): nothing was sent to it",
-            path.display()
-        ))
+    let cred = stream.peer_cred().map_err(|source| {
+        Error::Control(ControlFailure::SocketOwnerUnknown {
+            path: path.to_path_buf(),
+            source,
+        })
     })?;
     same_user(path, cred.uid(), own_uid())
 }

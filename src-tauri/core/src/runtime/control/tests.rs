@@ -218,7 +218,7 @@ async fn a_server_of_another_uid_is_refused_by_name() {
     let sock = dirs.control_socket();
     let other = own.wrapping_add(1);
     let refused = socket::same_user(&sock, other, own).unwrap_err();
-    assert_eq!(refused.code(), "foreign_server");
+    assert_eq!(refused.code(), crate::error::FaultCode::ForeignServer);
     assert!(
         refused.to_string().starts_with(&format!(
             "{} is served by another user (uid {other}): nothing was sent to it",

@@ -39,12 +39,18 @@ async fn the_instance_bounds_what_any_local_request_opens() {
     };
     let big = "x".repeat(MAX_PROPOSAL_BYTES + 1);
     let err = i.propose_local(propose(ws.join("a"), big), None).await;
-    assert_eq!(err.err().unwrap().code(), "too_large");
+    assert_eq!(err.err().unwrap().code(), crate::error::FaultCode::TooLarge);
     let err = i.propose_local(propose(root.join("a"), "x".into()), None);
-    assert_eq!(err.await.err().unwrap().code(), "not_in_workspace");
+    assert_eq!(
+        err.await.err().unwrap().code(),
+        crate::error::FaultCode::NotInWorkspace
+    );
     let escape = ws.join("../a");
     let err = i.propose_local(propose(escape, "x".into()), None);
-    assert_eq!(err.await.err().unwrap().code(), "not_in_workspace");
+    assert_eq!(
+        err.await.err().unwrap().code(),
+        crate::error::FaultCode::NotInWorkspace
+    );
 
     let diff = |files: Vec<DiffFile>, edit: bool| Diff {
         root: root.clone(),
@@ -61,15 +67,18 @@ async fn the_instance_bounds_what_any_local_request_opens() {
             .err()
             .unwrap()
             .code(),
-        "busy"
+        crate::error::FaultCode::Busy
     );
     let half = "x".repeat(MAX_DIFF_BYTES / 2 + 1);
     let heavy = vec![file(root.join("a"), &half), file(root.join("b"), &half)];
     let err = i.diff_local(diff(heavy, false), None).await;
-    assert_eq!(err.err().unwrap().code(), "too_large");
+    assert_eq!(err.err().unwrap().code(), crate::error::FaultCode::TooLarge);
     let outside = vec![file(root.join("a"), "x")];
     let err = i.diff_local(diff(outside, true), None).await;
-    assert_eq!(err.err().unwrap().code(), "not_in_workspace");
+    assert_eq!(
+        err.err().unwrap().code(),
+        crate::error::FaultCode::NotInWorkspace
+    );
     assert!(i.list().is_empty(), "nothing refused was opened");
 
     // Accepted: read-only unless edited inside a workspace, removed files always.

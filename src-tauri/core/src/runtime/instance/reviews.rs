@@ -130,7 +130,7 @@ impl Instance {
     /// Rejects every pending review (the window closed with "reject them").
     pub async fn reject_all(&self) -> Result<()> {
         for r in self.reviews.list() {
-            match self.decide(r.id, Decision::Reject).await {
+            match self.decide(r.id, Decision::reject()).await {
                 Ok(()) | Err(Error::NoSuchReview(_)) => {}
                 Err(e) => return Err(e),
             }

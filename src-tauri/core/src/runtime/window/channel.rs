@@ -145,12 +145,18 @@ async fn carry_out(instance: &Instance, call: Call) -> Result<Value> {
             content,
         } => {
             instance
-                .decide(id, Decision::AcceptRevision { revision, content })
+                .decide(
+                    id,
+                    Decision::Accept {
+                        content,
+                        revision: Some(revision),
+                    },
+                )
                 .await?;
             Value::Null
         }
         Call::ReviewReject { id, reason } => {
-            instance.decide(id, Decision::rejecting(reason)).await?;
+            instance.decide(id, Decision::Reject { reason }).await?;
             Value::Null
         }
         Call::ReviewOpenInEditor { id, line } => {

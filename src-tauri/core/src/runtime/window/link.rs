@@ -2,7 +2,7 @@
 
 use super::message::{Call, Down, Returned, Up, MAX_DOWN_LINE};
 use crate::api::fault::Fault;
-use crate::error::{Error, Result};
+use crate::error::{ControlFailure, Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, Request};
 use serde_json::Value;
@@ -40,12 +40,12 @@ where
 {
     let (read, mut write) = tokio::io::split(stream);
     let mut hello = serde_json::to_vec(&Request::Window)
-        .map_err(|e| Error::Control(format!("window channel: {e}")))?;
+        .map_err(|e| Error::Control(ControlFailure::WindowHello(e)))?;
     hello.push(b'\n');
     write
         .write_all(&hello)
         .await
-        .map_err(|e| Error::Control(format!("window channel: {e}")))?;
+        .map_err(|e| Error::Control(ControlFailure::WindowChannel(e)))?;
 
     let (up, mut up_rx) = mpsc::channel::<Up>(64);
     let (events, events_rx) = mpsc::channel::<Event>(256);
@@ -123,7 +123,7 @@ fn lock(w: &Waiting) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<R
 
 fn gone() -> Fault {
     Fault {
-        code: "not_running".into(),
+        code: crate::error::FaultCode::NotRunning,
         message: "Redline closed the review window's channel (it quit or restarted)".into(),
     }
 }

@@ -39,17 +39,17 @@ fn the_bridge_is_docker0_then_podman_and_a_given_address_wins() {
 fn no_bridge_and_wildcards_are_typed_errors() {
     let none = Fake(vec![("lo", [127, 0, 0, 1]), ("eth0", [192, 0, 2, 2])]);
     let e = bridge_address(None, &none).unwrap_err();
-    assert_eq!(e.code(), "no_container_bridge");
+    assert_eq!(e.code(), crate::error::FaultCode::NoContainerBridge);
     assert!(e.to_string().contains("--address"), "{e}");
     for bad in [[0, 0, 0, 0], [255, 255, 255, 255], [224, 0, 0, 1]] {
         let e = bridge_address(Some(Ipv4Addr::from(bad)), &none).unwrap_err();
-        assert_eq!(e.code(), "container_address");
+        assert_eq!(e.code(), crate::error::FaultCode::ContainerAddress);
     }
     // A docker0 without a usable address is no bridge.
     let odd = Fake(vec![("docker0", [0, 0, 0, 0])]);
     assert_eq!(
         bridge_address(None, &odd).unwrap_err().code(),
-        "no_container_bridge"
+        crate::error::FaultCode::NoContainerBridge
     );
 }
 
@@ -86,7 +86,7 @@ fn container_paths_are_absolute_normal_and_apart_from_the_host_path() {
     ] {
         assert_eq!(
             check_path(bad, host).unwrap_err().code(),
-            "container_path",
+            crate::error::FaultCode::ContainerPath,
             "{bad}"
         );
     }
