@@ -11,9 +11,13 @@ use redline_core::doctor;
 use redline_core::platform::dirs::Dirs;
 use redline_core::review::Summary;
 use redline_core::runtime::command::{self, Via};
-use redline_core::runtime::control::Request;
 use redline_core::runtime::instance::World;
 use redline_core::runtime::serving::Serving;
+use redline_core::surfaces::action::{
+    ContainerArgs, ContainerDisable, ContainerEnable, PinGet, Quit, ReviewAccept, ReviewReject,
+    ReviewShow, ReviewWait, ReviewsList, StatusGet, TokenRotate, WorkspaceAdd, WorkspaceEnable,
+    WorkspaceList, WorkspaceRemove,
+};
 use redline_core::surfaces::shell;
 use redline_core::workspace::config::{self, WorkspaceEntry};
 use redline_core::workspace::container::RunArgs;
@@ -154,7 +158,7 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
         }
         Command::Workspace(cmd) => workspace(dirs, cmd).await?,
         Command::Status { json } => {
-            let status: Status = ask(dirs, Request::Status).await?.decode()?;
+            let status: Status = ask(dirs, StatusGet {}).await?.value;
             if json {
                 print_json(&status);
             } else {
@@ -164,18 +168,18 @@ async fn run(dirs: &Dirs, command: Command) -> Result<bool> {
         Command::Review(cmd) => review(dirs, cmd).await?,
         Command::Token(TokenCmd::Rotate { workspace }) => {
             let path = workspace.map_or_else(current_dir, |p| absolute(&p))?;
-            ask(dirs, Request::TokenRotate { path }).await?;
+            ask(dirs, TokenRotate { path }).await?;
             outln!("token rotated; CLIs already connected need `/ide enable` again");
         }
         Command::Env { shell: sh, path } => {
             let path = path.map_or_else(current_dir, |p| absolute(&p))?;
-            let pin: Pin = ask(dirs, Request::Pin { path }).await?.decode()?;
+            let pin: Pin = ask(dirs, PinGet { path }).await?.value;
             out!("{}", shell::exports(&pin, sh));
         }
         Command::Container(cmd) => container(dirs, cmd).await?,
         Command::Hooks(cmd) => crate::hook_config::run(dirs, cmd)?,
         Command::Quit => {
-            ask(dirs, Request::Quit).await?;
+            ask(dirs, Quit {}).await?;
         }
         Command::Completions { shell } => crate::manual::completions(shell)?,
         Command::Man => crate::manual::man()?,
@@ -195,9 +199,8 @@ async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
         WorkspaceCmd::Add { path, force } => {
             let path = config::canonical_dir(&absolute(&path)?)?;
             utf8(&path)?;
-            let answer = ask(dirs, Request::WorkspaceAdd { path, force }).await?;
-            let via = answer.via;
-            let path: PathBuf = answer.decode()?;
+            let answer = ask(dirs, WorkspaceAdd { path, force }).await?;
+            let (via, path) = (answer.via, answer.value);
             match via {
                 Via::Instance => outln!("added {}", path.display()),
                 Via::Stored => outln!("added {} {next}", path.display()),
@@ -205,15 +208,13 @@ async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
         }
         WorkspaceCmd::Remove { path } => {
             let path = absolute(&path)?;
-            let path: PathBuf = ask(dirs, Request::WorkspaceRemove { path })
-                .await?
-                .decode()?;
+            let path: PathBuf = ask(dirs, WorkspaceRemove { path }).await?.value;
             outln!("removed {}", path.display());
         }
         WorkspaceCmd::Enable { ref path } | WorkspaceCmd::Disable { ref path } => {
             let enabled = matches!(cmd, WorkspaceCmd::Enable { .. });
             let path = absolute(path)?;
-            let req = Request::WorkspaceEnable {
+            let req = WorkspaceEnable {
                 path: path.clone(),
                 enabled,
             };
@@ -222,7 +223,7 @@ async fn workspace(dirs: &Dirs, cmd: WorkspaceCmd) -> Result<()> {
             outln!("{} is {state}", path.display());
         }
         WorkspaceCmd::List { json } => {
-            let list: Vec<WorkspaceEntry> = ask(dirs, Request::WorkspaceList).await?.decode()?;
+            let list: Vec<WorkspaceEntry> = ask(dirs, WorkspaceList {}).await?.value;
             if json {
                 print_json(&list);
             } else if list.is_empty() {
@@ -242,15 +243,13 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
     match cmd {
         ContainerCmd::Enable { path, address } => {
             let path = absolute(&path)?;
-            let answer = ask(dirs, Request::ContainerEnable { path, address }).await?;
-            let via = answer.via;
-            print_containers_on(via, &answer.decode()?);
+            let answer = ask(dirs, ContainerEnable { path, address }).await?;
+            print_containers_on(answer.via, &answer.value);
         }
         ContainerCmd::Disable { path } => {
             let path = absolute(&path)?;
-            let answer = ask(dirs, Request::ContainerDisable { path }).await?;
-            let via = answer.via;
-            let path: PathBuf = answer.decode()?;
+            let answer = ask(dirs, ContainerDisable { path }).await?;
+            let (via, path) = (answer.via, answer.value);
             match via {
                 Via::Instance => outln!("containers off for {}: loopback only", path.display()),
                 Via::Stored => outln!("containers off for {}", path.display()),
@@ -263,12 +262,12 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
             json,
         } => {
             let path = path.map_or_else(current_dir, |p| absolute(&p))?;
-            let req = Request::ContainerArgs {
+            let req = ContainerArgs {
                 path,
                 container_path,
                 home,
             };
-            let args: RunArgs = ask(dirs, req).await?.decode()?;
+            let args: RunArgs = ask(dirs, req).await?.value;
             if json {
                 print_json(&args);
             } else {
@@ -284,7 +283,7 @@ async fn container(dirs: &Dirs, cmd: ContainerCmd) -> Result<()> {
 async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
     match cmd {
         ReviewCmd::List { json } => {
-            let list: Vec<Summary> = ask(dirs, Request::ReviewList).await?.decode()?;
+            let list = summaries(dirs).await?;
             if json {
                 print_json(&list);
             } else if list.is_empty() {
@@ -296,7 +295,7 @@ async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
             }
         }
         ReviewCmd::Show { id } => {
-            let diff: String = ask(dirs, Request::ReviewShow { id }).await?.decode()?;
+            let diff: String = ask(dirs, ReviewShow { id }).await?.value;
             out!("{diff}");
         }
         ReviewCmd::Accept { id, content_file } => {
@@ -306,13 +305,18 @@ async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
             };
             // Looked up first: once decided, the review and why it is read-only are gone.
             let note = read_only_note(dirs, id).await;
-            ask(dirs, Request::ReviewAccept { id, content }).await?;
+            let accept = ReviewAccept {
+                id,
+                revision: None,
+                content,
+            };
+            ask(dirs, accept).await?;
             outln!("accepted review {id}{note}");
         }
         ReviewCmd::Reject { id, reason } => {
             // Looked up first, as for accept: once decided, the review is gone.
             let note = unheard_note(dirs, id, reason.as_deref()).await;
-            ask(dirs, Request::ReviewReject { id, reason }).await?;
+            ask(dirs, ReviewReject { id, reason }).await?;
             outln!("rejected review {id}{note}");
         }
         ReviewCmd::Wait { file, timeout } => {
@@ -322,11 +326,17 @@ async fn review(dirs: &Dirs, cmd: ReviewCmd) -> Result<()> {
                 None => None,
             };
             let timeout_ms = timeout.saturating_mul(1000);
-            let r = ask(dirs, Request::ReviewWait { file, timeout_ms }).await?;
-            outln!("{}", r.value);
+            let r = ask(dirs, ReviewWait { file, timeout_ms }).await?;
+            outln!("{}", serde_json::to_string(&r.value).unwrap_or_default());
         }
     }
     Ok(())
+}
+
+/// The pending reviews, as `redline review list` prints them.
+async fn summaries(dirs: &Dirs) -> Result<Vec<Summary>> {
+    let details = ask(dirs, ReviewsList {}).await?.value;
+    Ok(details.iter().map(Summary::from).collect())
 }
 
 /// That `reason` reaches nobody, when review `id`'s asker cannot hear one (an IDE protocol's
@@ -335,10 +345,7 @@ async fn unheard_note(dirs: &Dirs, id: u64, reason: Option<&str>) -> String {
     if reason.is_none_or(|r| r.trim().is_empty()) {
         return String::new();
     }
-    let Ok(list) = ask(dirs, Request::ReviewList).await else {
-        return String::new();
-    };
-    let list: Vec<Summary> = list.decode().unwrap_or_default();
+    let list = summaries(dirs).await.unwrap_or_default();
     match list.iter().find(|r| r.id == id) {
         Some(r) if !r.reason_heard => {
             " (its CLI's protocol carries no reason: the reason was not sent)".into()
@@ -349,10 +356,7 @@ async fn unheard_note(dirs: &Dirs, id: u64, reason: Option<&str>) -> String {
 
 /// Why accepting review `id` writes nothing, when it does not (`: nothing is written…`).
 async fn read_only_note(dirs: &Dirs, id: u64) -> String {
-    let Ok(list) = ask(dirs, Request::ReviewList).await else {
-        return String::new();
-    };
-    let list: Vec<Summary> = list.decode().unwrap_or_default();
+    let list = summaries(dirs).await.unwrap_or_default();
     list.iter()
         .find(|r| r.id == id)
         .and_then(|r| r.read_only.as_deref())

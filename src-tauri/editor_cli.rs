@@ -4,7 +4,7 @@
 use crate::args::Command;
 use crate::request::{ask, current_dir};
 use redline_core::platform::dirs::Dirs;
-use redline_core::runtime::control::Request;
+use redline_core::surfaces::action::EditorSend;
 use redline_core::{Error, Result};
 
 /// The editor channel and the one-shot editor commands.
@@ -28,6 +28,6 @@ pub async fn run(dirs: &Dirs, command: Command) -> Result<()> {
         } => editor_command::context(&file, line, col, &selection, &current_dir()?)?,
         _ => return Ok(()),
     };
-    ask(dirs, Request::EditorSend { message }).await?;
+    ask(dirs, EditorSend { message }).await?;
     Ok(())
 }

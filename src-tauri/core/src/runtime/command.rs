@@ -7,6 +7,10 @@ use crate::error::{Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, ContainersOn, Request};
 use crate::runtime::instance::World;
+use crate::surfaces::action::{
+    Action, Call, ContainerArgs, ContainerDisable, ContainerEnable, StatusGet, WorkspaceAdd,
+    WorkspaceEnable, WorkspaceRemove,
+};
 use crate::workspace::config::{self, Config};
 use crate::workspace::container::{self};
 use serde::de::DeserializeOwned;
@@ -21,62 +25,61 @@ pub enum Via {
     Stored,
 }
 
-/// A request's answer, in the shape the control channel gives it whoever carried it out.
+/// An action's reply, and who gave it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
+pub struct Answer<T> {
     pub via: Via,
-    pub value: Value,
-}
-
-impl Answer {
-    pub fn decode<T: DeserializeOwned>(self) -> Result<T> {
-        decode(self.value)
-    }
+    pub value: T,
 }
 
 fn decode<T: DeserializeOwned>(v: Value) -> Result<T> {
     serde_json::from_value(v).map_err(|e| Error::Control(format!("unexpected answer: {e}")))
 }
 
-/// Sends `req` to the running instance; with none, does it on the stored state of the machine
-/// `world` makes (made only then: it probes the keyring). What needs a running server (status,
-/// reviews, tokens, pins, quit) fails with `Error::NotRunning`.
-pub async fn send(dirs: &Dirs, req: Request, world: impl FnOnce() -> World) -> Result<Answer> {
-    let value = match control::call(dirs, &req).await {
+/// Sends action `req` to the running instance; with none, does it on the stored state of the
+/// machine `world` makes (made only then: it probes the keyring). What needs a running server
+/// (status, reviews, tokens, pins, quit) fails with `Error::NotRunning`.
+pub async fn send<A: Action>(
+    dirs: &Dirs,
+    req: A,
+    world: impl FnOnce() -> World,
+) -> Result<Answer<A::Reply>> {
+    let call: Call = req.into();
+    let value = match control::call(dirs, &Request::Action(call.clone())).await {
         Ok(value) => {
             return Ok(Answer {
                 via: Via::Instance,
-                value,
+                value: control::decode::<A>(value)?,
             })
         }
-        Err(Error::NotRunning) if works_stored(&req) => stored(&world(), req).await?,
+        Err(Error::NotRunning) if works_stored(&call) => stored(&world(), call).await?,
         Err(e) => return Err(e),
     };
     Ok(Answer {
         via: Via::Stored,
-        value,
+        value: decode(value)?,
     })
 }
 
-fn works_stored(req: &Request) -> bool {
+fn works_stored(call: &Call) -> bool {
     matches!(
-        req,
-        Request::WorkspaceAdd { .. }
-            | Request::WorkspaceRemove { .. }
-            | Request::WorkspaceEnable { .. }
-            | Request::WorkspaceList
-            | Request::ContainerEnable { .. }
-            | Request::ContainerDisable { .. }
-            | Request::ContainerArgs { .. }
+        call,
+        Call::WorkspaceAdd(_)
+            | Call::WorkspaceRemove(_)
+            | Call::WorkspaceEnable(_)
+            | Call::WorkspaceList(_)
+            | Call::ContainerEnable(_)
+            | Call::ContainerDisable(_)
+            | Call::ContainerArgs(_)
     )
 }
 
 /// `req` on the config file, answered as the instance would answer it.
-async fn stored(world: &World, req: Request) -> Result<Value> {
+async fn stored(world: &World, call: Call) -> Result<Value> {
     let file = world.dirs.config_file();
     let mut c = Config::load(&file)?;
-    let answer = match req {
-        Request::WorkspaceAdd { path, force } => {
+    let answer = match call {
+        Call::WorkspaceAdd(WorkspaceAdd { path, force }) => {
             let path = config::canonical_dir(&path)?;
             if !force {
                 config::refuse_broad(&path, &world.dirs.home, &c.workspaces)?;
@@ -84,7 +87,7 @@ async fn stored(world: &World, req: Request) -> Result<Value> {
             c.add(path.clone())?;
             json!(path)
         }
-        Request::WorkspaceRemove { path } => {
+        Call::WorkspaceRemove(WorkspaceRemove { path }) => {
             let path = c.known_path(&path)?;
             c.remove(&path)?;
             c.save(&file)?;
@@ -94,15 +97,15 @@ async fn stored(world: &World, req: Request) -> Result<Value> {
             }
             return Ok(json!(path));
         }
-        Request::WorkspaceEnable { path, enabled } => {
+        Call::WorkspaceEnable(WorkspaceEnable { path, enabled }) => {
             let path = c.known_path(&path)?;
             if let Some(w) = c.find_mut(&path) {
                 w.enabled = enabled;
             }
             Value::Null
         }
-        Request::WorkspaceList => return Ok(json!(c.workspaces)),
-        Request::ContainerEnable { path, address } => {
+        Call::WorkspaceList(_) => return Ok(json!(c.workspaces)),
+        Call::ContainerEnable(ContainerEnable { path, address }) => {
             let path = c.known_path(&path)?;
             let now = c.find(&path).and_then(|e| e.containers.as_ref());
             let on = container::turned_on(now, address, world.interfaces.as_ref()).await?;
@@ -116,18 +119,18 @@ async fn stored(world: &World, req: Request) -> Result<Value> {
                 containers: Some(status),
             })
         }
-        Request::ContainerDisable { path } => {
+        Call::ContainerDisable(ContainerDisable { path }) => {
             let path = c.known_path(&path)?;
             if let Some(e) = c.find_mut(&path) {
                 e.containers = None;
             }
             json!(path)
         }
-        Request::ContainerArgs {
+        Call::ContainerArgs(ContainerArgs {
             path,
             container_path,
             home,
-        } => {
+        }) => {
             let ws = c.innermost(&path)?;
             let (args, added) = container::run_args(
                 c.containers_mut(&ws)?,
@@ -154,8 +157,8 @@ async fn stored(world: &World, req: Request) -> Result<Value> {
 /// CLIs started in `dir`.
 pub async fn diagnose(dirs: &Dirs, dir: PathBuf) -> Result<doctor::Report> {
     let dir = config::canonical_dir(&dir)?;
-    let status: Option<Status> = match control::call(dirs, &Request::Status).await {
-        Ok(v) => Some(decode(v)?),
+    let status: Option<Status> = match control::ask(dirs, StatusGet {}).await {
+        Ok(v) => Some(v),
         Err(Error::NotRunning) => None,
         Err(e) => return Err(e),
     };
@@ -167,6 +170,7 @@ pub async fn diagnose(dirs: &Dirs, dir: PathBuf) -> Result<doctor::Report> {
 mod tests {
     use super::*;
     use crate::runtime::instance::Instance;
+    use crate::surfaces::action::WorkspaceList;
     use crate::workspace::container::Interfaces;
     use std::net::Ipv4Addr;
     use std::sync::Arc;
@@ -190,40 +194,52 @@ mod tests {
         Dirs::under(root)
     }
 
+    /// `send` as a command sends it, with the test's machine when none runs.
+    async fn sent<A: Action>(dirs: &Dirs, req: A) -> Result<Answer<A::Reply>> {
+        send(dirs, req, || world(dirs)).await
+    }
+
     #[tokio::test]
     async fn the_same_requests_edit_the_stored_config_or_reach_the_running_instance() {
         let tmp = tempfile::tempdir().unwrap();
         let dirs = dirs(tmp.path());
         let ws = dunce::canonicalize(tmp.path()).unwrap().join("ws");
         std::fs::create_dir(&ws).unwrap();
-        let send = |req| send(&dirs, req, || world(&dirs));
 
-        let added = send(Request::WorkspaceAdd {
-            path: ws.clone(),
-            force: false,
-        })
+        let added = sent(
+            &dirs,
+            WorkspaceAdd {
+                path: ws.clone(),
+                force: false,
+            },
+        )
         .await
         .unwrap();
         assert_eq!(added.via, Via::Stored);
-        assert_eq!(added.decode::<PathBuf>().unwrap(), ws);
-        let on = send(Request::ContainerEnable {
-            path: ws.clone(),
-            address: None,
-        })
+        assert_eq!(added.value, ws);
+        let on = sent(
+            &dirs,
+            ContainerEnable {
+                path: ws.clone(),
+                address: None,
+            },
+        )
         .await
         .unwrap();
         assert_eq!(on.via, Via::Stored);
-        let on: ContainersOn = on.decode().unwrap();
+        let on: ContainersOn = on.value;
         assert_eq!(on.containers.unwrap().address, Some(Ipv4Addr::LOCALHOST));
-        let args: container::RunArgs = send(Request::ContainerArgs {
-            path: ws.clone(),
-            container_path: Some("/workspace".into()),
-            home: "/root".into(),
-        })
+        let args: container::RunArgs = sent(
+            &dirs,
+            ContainerArgs {
+                path: ws.clone(),
+                container_path: Some("/workspace".into()),
+                home: "/root".into(),
+            },
+        )
         .await
         .unwrap()
-        .decode()
-        .unwrap();
+        .value;
         assert!(
             args.args.iter().any(|a| a.contains("/workspace")),
             "{args:?}"
@@ -232,7 +248,7 @@ mod tests {
         let entry = stored.find(&ws).unwrap();
         assert_eq!(entry.containers.as_ref().unwrap().paths, ["/workspace"]);
         assert!(matches!(
-            send(Request::ReviewList).await,
+            sent(&dirs, crate::surfaces::action::ReviewsList {}).await,
             Err(Error::NotRunning)
         ));
 
@@ -240,19 +256,21 @@ mod tests {
         let listener = control::bind(&dirs).await.unwrap();
         let instance = Instance::start(world(&dirs)).await.unwrap();
         tokio::spawn(control::serve(instance.clone(), listener));
-        let list = send(Request::WorkspaceList).await.unwrap();
+        let list = sent(&dirs, WorkspaceList {}).await.unwrap();
         assert_eq!(list.via, Via::Instance);
-        let on: ContainersOn = send(Request::ContainerEnable {
-            path: ws.clone(),
-            address: None,
-        })
+        let on: ContainersOn = sent(
+            &dirs,
+            ContainerEnable {
+                path: ws.clone(),
+                address: None,
+            },
+        )
         .await
         .unwrap()
-        .decode()
-        .unwrap();
+        .value;
         assert!(on.running);
         assert!(on.containers.unwrap().port.is_some());
-        let removed = send(Request::WorkspaceRemove { path: ws.clone() })
+        let removed = sent(&dirs, WorkspaceRemove { path: ws.clone() })
             .await
             .unwrap();
         assert_eq!(removed.via, Via::Instance);

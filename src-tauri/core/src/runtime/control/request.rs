@@ -3,69 +3,18 @@
 
 use crate::api::fault::Fault;
 use crate::error::{Error, Result};
-use crate::review::ReviewId;
+use crate::surfaces::action::{Action, Call};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::path::PathBuf;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(tag = "cmd", rename_all = "camelCase", rename_all_fields = "camelCase")]
+/// A control request: an action (`surfaces::action`, the vocabulary the review window shares),
+/// or one of the requests that hold their connection (a local review until decided, a channel
+/// for good).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "cmd", rename_all = "camelCase")]
 pub enum Request {
-    Status,
-    WorkspaceAdd {
-        path: PathBuf,
-        /// Adds `/`, the home folder or a folder around other workspaces too.
-        #[serde(default)]
-        force: bool,
-    },
-    WorkspaceRemove {
-        path: PathBuf,
-    },
-    WorkspaceEnable {
-        path: PathBuf,
-        enabled: bool,
-    },
-    WorkspaceList,
-    ReviewList,
-    ReviewShow {
-        id: ReviewId,
-    },
-    ReviewAccept {
-        id: ReviewId,
-        content: Option<String>,
-    },
-    ReviewReject {
-        id: ReviewId,
-        /// Why, for whoever asked (where its protocol carries it); absent from older senders.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        reason: Option<String>,
-    },
-    ReviewWait {
-        file: Option<String>,
-        timeout_ms: u64,
-    },
-    TokenRotate {
-        path: PathBuf,
-    },
-    Pin {
-        path: PathBuf,
-    },
-    ContainerEnable {
-        path: PathBuf,
-        address: Option<std::net::Ipv4Addr>,
-    },
-    ContainerDisable {
-        path: PathBuf,
-    },
-    ContainerArgs {
-        path: PathBuf,
-        container_path: Option<String>,
-        home: String,
-    },
-    /// Show the review window (a second `redline` launch reaching the running one).
-    Show,
     /// `redline propose`: answered at once, or with `wait` when decided.
     Propose(crate::runtime::instance::local::Propose),
     /// `redline diff`: answered at once, or with `wait` when every file is decided.
@@ -81,21 +30,15 @@ pub enum Request {
     /// Turns this connection into the review window's channel (runtime::window): no reply
     /// line, JSON lines both ways until either side closes.
     Window,
-    /// One editor message from a one-shot command (`redline mention`, `redline context`).
-    EditorSend {
-        message: crate::review::editor::Message,
-    },
-    Quit,
+    /// Any action, sent as `{"cmd": its name, ...its fields}`.
+    #[serde(untagged)]
+    Action(Call),
 }
 
-/// The answer to `ContainerEnable`: the workspace and its containers as they now stand.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct ContainersOn {
-    pub path: PathBuf,
-    /// Whether the workspace's server runs (containers apply when it does).
-    pub running: bool,
-    pub containers: Option<crate::api::status::ContainerStatus>,
+impl<A: Action> From<A> for Request {
+    fn from(action: A) -> Request {
+        Request::Action(action.into())
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -110,6 +53,11 @@ pub(super) const REQUEST_READ: Duration = Duration::from_secs(10);
 
 /// The longest request line: a proposal or a diff's text, JSON-escaped, with room to spare.
 pub const MAX_REQUEST_BYTES: u64 = 3 * crate::surfaces::diff_pair::MAX_DIFF_BYTES as u64 / 2;
+
+/// An action's reply, read from the JSON the instance sent.
+pub fn decode<A: Action>(value: Value) -> Result<A::Reply> {
+    serde_json::from_value(value).map_err(|e| Error::Control(format!("unexpected answer: {e}")))
+}
 
 /// Sends `req` on a connection to the instance and reads its reply.
 pub(super) async fn request<S: AsyncRead + AsyncWrite + Unpin>(

@@ -5,6 +5,7 @@ use crate::api::fault::Fault;
 use crate::error::{Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, Request};
+use crate::surfaces::action::Action;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -128,9 +129,20 @@ fn gone() -> Fault {
 }
 
 impl Link {
-    /// Sends `call` and waits for its answer; a fault the page shows if it failed or the core
-    /// went.
-    pub async fn call(&self, call: Call) -> std::result::Result<Value, Fault> {
+    /// Sends action `request` and waits for its reply; a fault the page shows if it failed, the
+    /// core went, or its reply is not the action's.
+    pub async fn call<A: Action>(&self, request: A) -> std::result::Result<A::Reply, Fault> {
+        let value = self.forward(request.into()).await?;
+        serde_json::from_value(value).map_err(|e| Fault {
+            code: "internal".into(),
+            message: format!(
+                "Redline answered the review window with something it cannot read: {e}"
+            ),
+        })
+    }
+
+    /// Sends `call` and waits for its reply as JSON (the page's actions, passed on as they are).
+    pub async fn forward(&self, call: Call) -> std::result::Result<Value, Fault> {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         lock(&self.waiting).insert(id, tx);
