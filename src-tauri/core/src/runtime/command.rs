@@ -8,7 +8,7 @@ use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, ContainersOn, Request};
 use crate::runtime::instance::World;
 use crate::surfaces::action::{
-    Action, Call, ContainerArgs, ContainerDisable, ContainerEnable, StatusGet, WorkspaceAdd,
+    Act, Call, ContainerArgs, ContainerDisable, ContainerEnable, StatusGet, WorkspaceAdd,
     WorkspaceEnable, WorkspaceRemove,
 };
 use crate::workspace::config::{self, Config};
@@ -39,7 +39,7 @@ fn decode<T: DeserializeOwned>(v: Value) -> Result<T> {
 /// Sends action `req` to the running instance; with none, does it on the stored state of the
 /// machine `world` makes (made only then: it probes the keyring). What needs a running server
 /// (status, reviews, tokens, pins, quit) fails with `Error::NotRunning`.
-pub async fn send<A: Action>(
+pub async fn send<A: Act>(
     dirs: &Dirs,
     req: A,
     world: impl FnOnce() -> World,
@@ -195,7 +195,7 @@ mod tests {
     }
 
     /// `send` as a command sends it, with the test's machine when none runs.
-    async fn sent<A: Action>(dirs: &Dirs, req: A) -> Result<Answer<A::Reply>> {
+    async fn sent<A: Act>(dirs: &Dirs, req: A) -> Result<Answer<A::Reply>> {
         send(dirs, req, || world(dirs)).await
     }
 

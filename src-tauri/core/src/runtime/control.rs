@@ -20,7 +20,7 @@ pub use request::{decode, Request, MAX_REQUEST_BYTES};
 pub use socket::{bind, call, connect, serve, Listener};
 
 /// Sends action `request` to the running instance and reads its reply as the action's type.
-pub async fn ask<A: crate::surfaces::action::Action>(
+pub async fn ask<A: crate::surfaces::action::Act>(
     dirs: &crate::platform::dirs::Dirs,
     request: A,
 ) -> crate::error::Result<A::Reply> {

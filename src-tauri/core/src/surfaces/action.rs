@@ -32,7 +32,7 @@ pub enum Reach {
 }
 
 /// One action: a request that names its wire name, its reply and who may ask it.
-pub trait Action: Serialize + DeserializeOwned + Into<Call> + Send + 'static {
+pub trait Act: Serialize + DeserializeOwned + Into<Call> + Send + 'static {
     /// The `cmd` it is sent under on either channel.
     const NAME: &'static str;
     const REACH: Reach;
@@ -41,6 +41,6 @@ pub trait Action: Serialize + DeserializeOwned + Into<Call> + Send + 'static {
 
 /// Carries out action `A`: the running instance implements it once per action, and `Call`'s
 /// dispatch picks the implementation.
-pub trait Handle<A: Action> {
+pub trait Handle<A: Act> {
     fn handle(&self, request: A) -> impl Future<Output = Result<A::Reply>> + Send;
 }

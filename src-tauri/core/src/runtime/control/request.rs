@@ -3,7 +3,7 @@
 
 use crate::api::fault::Fault;
 use crate::error::{Error, Result};
-use crate::surfaces::action::{Action, Call};
+use crate::surfaces::action::{Act, Call};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -35,7 +35,7 @@ pub enum Request {
     Action(Call),
 }
 
-impl<A: Action> From<A> for Request {
+impl<A: Act> From<A> for Request {
     fn from(action: A) -> Request {
         Request::Action(action.into())
     }
@@ -55,7 +55,7 @@ pub(super) const REQUEST_READ: Duration = Duration::from_secs(10);
 pub const MAX_REQUEST_BYTES: u64 = 3 * crate::surfaces::diff_pair::MAX_DIFF_BYTES as u64 / 2;
 
 /// An action's reply, read from the JSON the instance sent.
-pub fn decode<A: Action>(value: Value) -> Result<A::Reply> {
+pub fn decode<A: Act>(value: Value) -> Result<A::Reply> {
     serde_json::from_value(value).map_err(|e| Error::Control(format!("unexpected answer: {e}")))
 }
 

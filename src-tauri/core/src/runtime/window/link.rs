@@ -5,7 +5,7 @@ use crate::api::fault::Fault;
 use crate::error::{Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, Request};
-use crate::surfaces::action::Action;
+use crate::surfaces::action::Act;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -131,7 +131,7 @@ fn gone() -> Fault {
 impl Link {
     /// Sends action `request` and waits for its reply; a fault the page shows if it failed, the
     /// core went, or its reply is not the action's.
-    pub async fn call<A: Action>(&self, request: A) -> std::result::Result<A::Reply, Fault> {
+    pub async fn call<A: Act>(&self, request: A) -> std::result::Result<A::Reply, Fault> {
         let value = self.forward(request.into()).await?;
         serde_json::from_value(value).map_err(|e| Fault {
             code: "internal".into(),

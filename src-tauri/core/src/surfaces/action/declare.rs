@@ -1,4 +1,4 @@
-//! The `actions!` macro: from the one list of actions, each request struct, its `Action` impl,
+//! The `actions!` macro: from the one list of actions, each request struct, its `Act` impl,
 //! the `Call` enum both channels carry, its dispatch to `Handle`, and the page's client list.
 
 /// Expands its body only for an action the page may ask (`Page`).
@@ -29,7 +29,7 @@ macro_rules! actions {
                 pub struct $name { $( $(#[$fattr])* pub $field: $fty, )* }
             }
 
-            impl $crate::surfaces::action::Action for $name {
+            impl $crate::surfaces::action::Act for $name {
                 const NAME: &'static str = $wire;
                 const REACH: $crate::surfaces::action::Reach = $crate::surfaces::action::Reach::$reach;
                 type Reply = $reply;
@@ -83,8 +83,7 @@ macro_rules! actions {
 
         /// The page's actions, for their TypeScript client functions.
         pub(crate) fn page_clients(cfg: &ts_rs::Config) -> Vec<$crate::surfaces::action::typescript::Client> {
-            #[allow(unused_mut)]
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(32);
             $(
                 $crate::surfaces::action::declare::page_only! { $reach,
                     out.push($crate::surfaces::action::typescript::Client {
