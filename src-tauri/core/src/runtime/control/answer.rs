@@ -7,10 +7,11 @@ use crate::api::fault::Fault;
 use crate::error::Result;
 use crate::runtime::instance::local;
 use crate::runtime::instance::Instance;
+use crate::runtime::line::write_json;
 use crate::surfaces::action::Call;
 use serde::Serialize;
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, BufReader};
 
 fn value<T: Serialize>(v: T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
@@ -91,9 +92,7 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
         },
         _ => return,
     };
-    let mut out = serde_json::to_vec(&reply).unwrap_or_default();
-    out.push(b'\n');
-    let _ = stream.get_mut().write_all(&out).await;
+    let _ = write_json(stream.get_mut(), &reply).await;
 }
 
 /// Why `line` is no request: an action's own complaint (a missing field, an unknown name) where

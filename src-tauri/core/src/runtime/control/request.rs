@@ -3,6 +3,7 @@
 
 use crate::api::fault::Fault;
 use crate::error::{Error, Result};
+use crate::runtime::line::json_line;
 use crate::surfaces::action::{Act, Call};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -65,15 +66,14 @@ pub(super) async fn request<S: AsyncRead + AsyncWrite + Unpin>(
     req: &Request,
 ) -> Result<Value> {
     let mut stream = BufReader::new(stream);
-    let mut out = serde_json::to_vec(req)
-        .map_err(|e| Error::Control(format!("this request cannot be sent to Redline: {e}")))?;
-    out.push(b'\n');
     // Words for the user: Redline went away mid-request (quit, crashed, or refused the request).
     let lost = |e: std::io::Error| {
         Error::Control(format!(
             "Redline closed the connection before answering ({e}); see `redline status`"
         ))
     };
+    let out = json_line(req)
+        .map_err(|e| Error::Control(format!("this request cannot be sent to Redline: {e}")))?;
     stream.get_mut().write_all(&out).await.map_err(lost)?;
     let mut line = String::new();
     stream.read_line(&mut line).await.map_err(lost)?;

@@ -7,7 +7,7 @@ use crate::api::fault::Fault;
 use crate::error::Error;
 use crate::review::{Detail, Resolved, ReviewEvent};
 use crate::runtime::instance::Instance;
-use crate::runtime::line::{next_line, PeerLine};
+use crate::runtime::line::{next_line, write_json, PeerLine};
 use crate::surfaces::action::Reach;
 use futures::stream::{FuturesUnordered, StreamExt};
 use std::time::Duration;
@@ -103,12 +103,8 @@ async fn send<S: AsyncWrite + Unpin, D: serde::Serialize, R: serde::Serialize>(
     stream: &mut S,
     down: &Down<D, R>,
 ) -> bool {
-    let Ok(mut line) = serde_json::to_vec(down) else {
-        return false;
-    };
-    line.push(b'\n');
     let write = async {
-        stream.write_all(&line).await?;
+        write_json(stream, down).await?;
         stream.flush().await
     };
     matches!(

@@ -5,6 +5,7 @@ use crate::api::fault::Fault;
 use crate::error::{Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, Request};
+use crate::runtime::line::{json_line, write_json};
 use crate::surfaces::action::Act;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -39,11 +40,7 @@ where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
     let (read, mut write) = tokio::io::split(stream);
-    let mut hello = serde_json::to_vec(&Request::Window)
-        .map_err(|e| Error::Control(format!("window channel: {e}")))?;
-    hello.push(b'\n');
-    write
-        .write_all(&hello)
+    write_json(&mut write, &Request::Window)
         .await
         .map_err(|e| Error::Control(format!("window channel: {e}")))?;
 
@@ -58,10 +55,9 @@ where
     tokio::spawn(async move {
         let _left = leaving.drop_guard();
         while let Some(line) = up_rx.recv().await {
-            let Ok(mut bytes) = serde_json::to_vec(&line) else {
+            let Ok(bytes) = json_line(&line) else {
                 continue;
             };
-            bytes.push(b'\n');
             if write.write_all(&bytes).await.is_err() {
                 return;
             }
