@@ -7,20 +7,11 @@
 
 #[cfg(feature = "desktop")]
 const COMMANDS: &[&str] = &[
-    "reviews_list",
-    "review_update",
-    "review_accept",
-    "review_reject",
-    "review_open_in_editor",
-    "review_disk_changed",
-    "review_mention",
-    "review_select",
-    "review_shown",
-    "settings_get",
-    "settings_set",
+    // Every action the page may ask (the action list's `Page` ones), by name.
+    "call",
+    // The window's own: they act on the window or the user's screen before asking the core.
     "window_hide",
     "window_close_answer",
-    "welcome",
     "workspace_add",
 ];
 

@@ -11,9 +11,12 @@ use redline_core::api::status::{Pin, Status};
 use redline_core::doctor;
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::command::{self, Via};
-use redline_core::runtime::control::Request;
 use redline_core::runtime::instance::World;
 use redline_core::runtime::serving::Serving;
+use redline_core::surfaces::action::{
+    ContainerArgs, ContainerDisable, ContainerEnable, PinGet, Quit, StatusGet, TokenRotate,
+    WorkspaceAdd, WorkspaceEnable, WorkspaceList, WorkspaceRemove,
+};
 use redline_core::surfaces::shell;
 use redline_core::workspace::config::WorkspaceEntry;
 use redline_core::workspace::container::RunArgs;
@@ -162,25 +165,25 @@ async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: Action) -> Result<bool> {
         }
         Action::Workspace(a) => workspace(dirs, p, a).await?,
         Action::Status { format } => {
-            let status: Status = ask(dirs, Request::Status).await?.decode()?;
+            let status: Status = ask(dirs, StatusGet {}).await?.value;
             p.show(format, &status, text::status);
         }
         Action::Review(a) => crate::review_cli::run(dirs, p, a).await?,
         Action::TokenRotate { path } => {
-            ask(dirs, Request::TokenRotate { path }).await?;
+            ask(dirs, TokenRotate { path }).await?;
             outln!(
                 p,
                 "token rotated; CLIs already connected need `/ide enable` again"
             );
         }
         Action::Env { shell: sh, path } => {
-            let pin: Pin = ask(dirs, Request::Pin { path }).await?.decode()?;
+            let pin: Pin = ask(dirs, PinGet { path }).await?.value;
             out!(p, "{}", shell::exports(&pin, sh));
         }
         Action::Container(a) => container(dirs, p, a).await?,
         Action::Hooks(cmd) => crate::hook_config::run(dirs, p, cmd)?,
         Action::Quit => {
-            ask(dirs, Request::Quit).await?;
+            ask(dirs, Quit {}).await?;
         }
         Action::Completions { shell } => crate::manual::completions(shell)?,
         Action::Man => crate::manual::man()?,
@@ -196,22 +199,19 @@ async fn workspace(dirs: &Dirs, p: &mut Printer<'_>, action: WorkspaceAction) ->
     let next = "(starts with the next `redline serve`)";
     match action {
         WorkspaceAction::Add { path, force } => {
-            let answer = ask(dirs, Request::WorkspaceAdd { path, force }).await?;
-            let via = answer.via;
-            let path: PathBuf = answer.decode()?;
+            let answer = ask(dirs, WorkspaceAdd { path, force }).await?;
+            let (via, path) = (answer.via, answer.value);
             match via {
                 Via::Instance => outln!(p, "added {}", path.display()),
                 Via::Stored => outln!(p, "added {} {next}", path.display()),
             }
         }
         WorkspaceAction::Remove { path } => {
-            let path: PathBuf = ask(dirs, Request::WorkspaceRemove { path })
-                .await?
-                .decode()?;
+            let path: PathBuf = ask(dirs, WorkspaceRemove { path }).await?.value;
             outln!(p, "removed {}", path.display());
         }
         WorkspaceAction::Enable { path, enabled } => {
-            let req = Request::WorkspaceEnable {
+            let req = WorkspaceEnable {
                 path: path.clone(),
                 enabled,
             };
@@ -220,7 +220,7 @@ async fn workspace(dirs: &Dirs, p: &mut Printer<'_>, action: WorkspaceAction) ->
             outln!(p, "{} is {state}", path.display());
         }
         WorkspaceAction::List { format } => {
-            let list: Vec<WorkspaceEntry> = ask(dirs, Request::WorkspaceList).await?.decode()?;
+            let list: Vec<WorkspaceEntry> = ask(dirs, WorkspaceList {}).await?.value;
             p.show(format, &list, workspace_list);
         }
     }
@@ -243,14 +243,12 @@ fn workspace_list(p: &mut Printer, list: &Vec<WorkspaceEntry>) {
 async fn container(dirs: &Dirs, p: &mut Printer<'_>, action: ContainerAction) -> Result<()> {
     match action {
         ContainerAction::Enable { path, address } => {
-            let answer = ask(dirs, Request::ContainerEnable { path, address }).await?;
-            let via = answer.via;
-            text::containers_on(p, via, &answer.decode()?);
+            let answer = ask(dirs, ContainerEnable { path, address }).await?;
+            text::containers_on(p, answer.via, &answer.value);
         }
         ContainerAction::Disable { path } => {
-            let answer = ask(dirs, Request::ContainerDisable { path }).await?;
-            let via = answer.via;
-            let path: PathBuf = answer.decode()?;
+            let answer = ask(dirs, ContainerDisable { path }).await?;
+            let (via, path) = (answer.via, answer.value);
             match via {
                 Via::Instance => outln!(p, "containers off for {}: loopback only", path.display()),
                 Via::Stored => outln!(p, "containers off for {}", path.display()),
@@ -262,12 +260,12 @@ async fn container(dirs: &Dirs, p: &mut Printer<'_>, action: ContainerAction) ->
             home,
             format,
         } => {
-            let req = Request::ContainerArgs {
+            let req = ContainerArgs {
                 path,
                 container_path,
                 home,
             };
-            let args: RunArgs = ask(dirs, req).await?.decode()?;
+            let args: RunArgs = ask(dirs, req).await?.value;
             p.show(format, &args, |p, args| {
                 for a in &args.args {
                     outln!(p, "{a}");

@@ -5,10 +5,11 @@
 use crate::main_thread::{Event, MainThread};
 use crate::tray::{self, Tray};
 use redline_core::platform::dirs::Dirs;
-use redline_core::runtime::control::{self, Request};
+use redline_core::runtime::control;
 use redline_core::runtime::instance::World;
 use redline_core::runtime::serving::Serving;
 use redline_core::runtime::window::launcher::{self, WindowProgram};
+use redline_core::surfaces::action::WindowShow;
 use redline_core::{ControlFailure, Error};
 use std::time::Duration;
 use tao::event::Event as LoopEvent;
@@ -137,8 +138,7 @@ async fn serve(dirs: Dirs, main: MainThread) -> Result<(), Error> {
 /// error (nothing opened, and a launcher or script must not think the app is up), saying what to
 /// do instead.
 async fn show_running(dirs: &Dirs) -> Result<(), Error> {
-    let shown = control::call(dirs, &Request::Show).await?;
-    if shown != serde_json::Value::Bool(true) {
+    if !control::ask(dirs, WindowShow {}).await? {
         return Err(Error::Refused(
             "a headless Redline (`redline serve --headless`) is running, so no window opened; \
              stop it with `redline quit` and run `redline` again, or use `redline review list`"

@@ -4,7 +4,7 @@
 use crate::request::ask;
 use crate::resolve::EditorAction;
 use redline_core::platform::dirs::Dirs;
-use redline_core::runtime::control::Request;
+use redline_core::surfaces::action::EditorSend;
 use redline_core::{ControlFailure, Error, Result};
 
 /// The editor channel and the one-shot editor commands.
@@ -26,6 +26,6 @@ pub async fn run(dirs: &Dirs, action: EditorAction) -> Result<()> {
             cwd,
         } => editor_command::context(&file, line, col, &selection, &cwd)?,
     };
-    ask(dirs, Request::EditorSend { message }).await?;
+    ask(dirs, EditorSend { message }).await?;
     Ok(())
 }

@@ -3,11 +3,11 @@
 
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::command::{self, Answer};
-use redline_core::runtime::control::Request;
 use redline_core::runtime::instance::World;
+use redline_core::surfaces::action::Act;
 use redline_core::Result;
 
-/// The request to the running instance, or with none to the stored config.
-pub(crate) async fn ask(dirs: &Dirs, req: Request) -> Result<Answer> {
+/// The action to the running instance, or with none to the stored config; its reply typed.
+pub(crate) async fn ask<A: Act>(dirs: &Dirs, req: A) -> Result<Answer<A::Reply>> {
     command::send(dirs, req, || World::os(dirs.clone())).await
 }

@@ -7,17 +7,19 @@ use crate::resolve::ReviewAction;
 use crate::text;
 use redline_core::platform::dirs::Dirs;
 use redline_core::review::Summary;
-use redline_core::runtime::control::Request;
+use redline_core::surfaces::action::{
+    ReviewAccept, ReviewReject, ReviewShow, ReviewWait, ReviewsList,
+};
 use redline_core::Result;
 
 pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: ReviewAction) -> Result<()> {
     match action {
         ReviewAction::List { format } => {
-            let list: Vec<Summary> = ask(dirs, Request::ReviewList).await?.decode()?;
+            let list = summaries(dirs).await?;
             p.show(format, &list, list_text);
         }
         ReviewAction::Show { id } => {
-            let diff: String = ask(dirs, Request::ReviewShow { id }).await?.decode()?;
+            let diff: String = ask(dirs, ReviewShow { id }).await?.value;
             out!(p, "{diff}");
         }
         ReviewAction::Accept { id, content_file } => {
@@ -27,22 +29,33 @@ pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: ReviewAction) 
             };
             // Looked up first: once decided, the review and why it is read-only are gone.
             let note = read_only_note(dirs, id).await;
-            ask(dirs, Request::ReviewAccept { id, content }).await?;
+            let accept = ReviewAccept {
+                id,
+                revision: None,
+                content,
+            };
+            ask(dirs, accept).await?;
             outln!(p, "accepted review {id}{note}");
         }
         ReviewAction::Reject { id, reason } => {
             // Looked up first, as for accept: once decided, the review is gone.
             let note = unheard_note(dirs, id, reason.as_deref()).await;
-            ask(dirs, Request::ReviewReject { id, reason }).await?;
+            ask(dirs, ReviewReject { id, reason }).await?;
             outln!(p, "rejected review {id}{note}");
         }
         ReviewAction::Wait { file, timeout } => {
             let timeout_ms = timeout.saturating_mul(1000);
-            let r = ask(dirs, Request::ReviewWait { file, timeout_ms }).await?;
-            outln!(p, "{}", r.value);
+            let r = ask(dirs, ReviewWait { file, timeout_ms }).await?;
+            outln!(p, "{}", serde_json::to_string(&r.value).unwrap_or_default());
         }
     }
     Ok(())
+}
+
+/// The pending reviews, as `redline review list` prints them.
+async fn summaries(dirs: &Dirs) -> Result<Vec<Summary>> {
+    let details = ask(dirs, ReviewsList {}).await?.value;
+    Ok(details.iter().map(Summary::from).collect())
 }
 
 fn list_text(p: &mut Printer, list: &Vec<Summary>) {
@@ -60,10 +73,7 @@ async fn unheard_note(dirs: &Dirs, id: u64, reason: Option<&str>) -> String {
     if reason.is_none_or(|r| r.trim().is_empty()) {
         return String::new();
     }
-    let Ok(list) = ask(dirs, Request::ReviewList).await else {
-        return String::new();
-    };
-    let list: Vec<Summary> = list.decode().unwrap_or_default();
+    let list = summaries(dirs).await.unwrap_or_default();
     match list.iter().find(|r| r.id == id) {
         Some(r) if !r.reason_heard => {
             " (its CLI's protocol carries no reason: the reason was not sent)".into()
@@ -74,10 +84,7 @@ async fn unheard_note(dirs: &Dirs, id: u64, reason: Option<&str>) -> String {
 
 /// Why accepting review `id` writes nothing, when it does not (`: nothing is written…`).
 async fn read_only_note(dirs: &Dirs, id: u64) -> String {
-    let Ok(list) = ask(dirs, Request::ReviewList).await else {
-        return String::new();
-    };
-    let list: Vec<Summary> = list.decode().unwrap_or_default();
+    let list = summaries(dirs).await.unwrap_or_default();
     list.iter()
         .find(|r| r.id == id)
         .and_then(|r| r.read_only.as_deref())

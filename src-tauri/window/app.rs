@@ -49,20 +49,9 @@ pub fn main() -> ExitCode {
         .manage(visibility::Visibility::default())
         .manage(idle::Idle::default())
         .invoke_handler(tauri::generate_handler![
-            commands::reviews_list,
-            commands::review_update,
-            commands::review_accept,
-            commands::review_reject,
-            commands::review_open_in_editor,
-            commands::review_disk_changed,
-            commands::review_mention,
-            commands::review_select,
-            commands::review_shown,
-            commands::settings_get,
-            commands::settings_set,
+            commands::call,
             commands::window_hide,
             commands::window_close_answer,
-            commands::welcome,
             commands::workspace_add,
         ])
         .setup(move |app| {

@@ -7,7 +7,7 @@ import { bigReview, sampleReviews } from './samples';
 
 // ?big adds a 20,000-line file; ?empty starts with nothing (the welcome page, with a workspace);
 // ?first is a first run (no workspace yet); ?disk=1,2 marks files changed on disk;
-// ?fail=review_accept makes that command fail; ?container makes the first review one sent by a CLI
+// ?fail=reviewAccept makes that action (or window command) fail; ?container makes the first review one sent by a CLI
 // in a container that sees the workspace at /workspace.
 const params = new URLSearchParams(location.search);
 const reviews = new Map<number, ReviewDetail>();
@@ -48,28 +48,38 @@ function resolveLater(id: number, outcome: 'accepted' | 'rejected') {
   setTimeout(() => void emit('review-resolved', { id, outcome }), 0);
 }
 
+type Answer = (args: Record<string, unknown>) => unknown;
+
+// The answer to each action (by its wire name, ui/src/actions.ts) and each window command (by its
+// Tauri name); one missing fails as the backend would.
+const answers: Record<string, Answer> = {
+  reviewsList: () => [...reviews.values()],
+  reviewUpdate: (a) => { known(a.id as number).current = a.content as string; return null; },
+  reviewAccept: (a) => { known(a.id as number); resolveLater(a.id as number, 'accepted'); return null; },
+  reviewReject: (a) => { known(a.id as number); resolveLater(a.id as number, 'rejected'); return null; },
+  reviewDiskChanged: (a) => diskChanged.has(a.id as number),
+  reviewOpenInEditor: () => null,
+  reviewMention: () => null,
+  reviewSelect: () => null,
+  reviewShown: () => null,
+  settingsGet: () => settings,
+  settingsSet: (a) => { settings = a.settings as Settings; return null; },
+  welcome: () => ({ workspace, lines: workspace ? doctorLines : [] }),
+  workspace_add: () => { workspace = '/home/ana/src/webapp'; return workspace; },
+  window_hide: () => { console.info('[mock] window_hide'); return null; },
+  window_close_answer: (a) => { console.info('[mock] window_close_answer', a); return null; },
+};
+
 mockIPC((cmd, raw) => {
-  const args = (raw ?? {}) as Record<string, unknown>;
-  calls.push({ cmd, args });
-  if (failing.has(cmd)) fail('io', `${cmd} failed: permission denied (mock)`);
-  switch (cmd) {
-    case 'reviews_list': return [...reviews.values()];
-    case 'review_update': {
-      const r = known(args.id as number);
-      r.current = args.content as string;
-      return null;
-    }
-    case 'review_accept': known(args.id as number); resolveLater(args.id as number, 'accepted'); return null;
-    case 'review_reject': known(args.id as number); resolveLater(args.id as number, 'rejected'); return null;
-    case 'review_disk_changed': return diskChanged.has(args.id as number);
-    case 'settings_get': return settings;
-    case 'settings_set': settings = args.settings as Settings; return null;
-    case 'welcome': return { workspace, lines: workspace ? doctorLines : [] };
-    case 'workspace_add': workspace = '/home/ana/src/webapp'; return workspace;
-    case 'window_hide': console.info('[mock] window_hide'); return null;
-    case 'window_close_answer': console.info('[mock] window_close_answer', args); return null;
-    default: fail('internal', `mock backend has no command ${cmd}`);
-  }
+  const given = (raw ?? {}) as Record<string, unknown>;
+  // Actions come through the one `call` command: named by their action.
+  const [name, args] = cmd === 'call'
+    ? [given.action as string, (given.request ?? {}) as Record<string, unknown>]
+    : [cmd, given];
+  calls.push({ cmd: name, args });
+  if (failing.has(name)) fail('io', `${name} failed: permission denied (mock)`);
+  const answer = answers[name] ?? fail('internal', `mock backend has no command ${name}`);
+  return answer(args);
 }, { shouldMockEvents: true });
 
 // Handles for scripts driving the page (screenshots, perf): emit events as the backend would, and

@@ -118,3 +118,27 @@ export type Welcome = {
  * The workspace checked (the newest); `None` when there is none yet.
  */
 workspace: string | null, lines: Array<DoctorLine>, };
+
+export type ReviewsList = Record<symbol, never>;
+
+export type ReviewUpdate = { id: number, revision: number, content: string, };
+
+export type ReviewAccept = { id: number, revision?: number | null, content: string | null, };
+
+export type ReviewReject = { id: number, reason?: string, };
+
+export type ReviewOpenInEditor = { id: number, line: number, };
+
+export type ReviewDiskChanged = { id: number, };
+
+export type ReviewMention = { id: number, lineStart: number, lineEnd: number, };
+
+export type ReviewSelect = { id: number, selection: Selection, };
+
+export type ReviewShown = { id: number, };
+
+export type SettingsGet = Record<symbol, never>;
+
+export type SettingsSet = { settings: Settings, };
+
+export type WelcomeGet = Record<symbol, never>;

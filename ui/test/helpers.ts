@@ -42,8 +42,12 @@ export function fakeBackend(reviews: ReviewDetail[], settings: Settings = { popu
     welcome: { workspace: null, lines: [] }, folder: null,
     named: (cmd) => calls.filter((c) => c.cmd === cmd).map((c) => c.args),
   };
-  mockIPC((cmd, args) => {
-    const a = (args ?? {}) as Record<string, unknown>;
+  mockIPC((command, args) => {
+    const given = (args ?? {}) as Record<string, unknown>;
+    // An action comes through the one `call` command: recorded under its old command's name
+    // (`reviewAccept` as `review_accept`), its request as that command's arguments.
+    const cmd = command === 'call' ? snake(given.action as string) : command;
+    const a = command === 'call' ? (given.request ?? {}) as Record<string, unknown> : given;
     calls.push({ cmd, args: a });
     const failure = backend.failing.get(cmd);
     if (failure) throw failure;
@@ -59,6 +63,10 @@ export function fakeBackend(reviews: ReviewDetail[], settings: Settings = { popu
     }
   }, { shouldMockEvents: true });
   return backend;
+}
+
+function snake(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 let mounted: ReviewWindow | null = null;

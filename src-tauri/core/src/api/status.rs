@@ -172,3 +172,13 @@ impl ContainerStatus {
         }
     }
 }
+
+/// The answer to `ContainerEnable`: the workspace and its containers as they now stand.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainersOn {
+    pub path: PathBuf,
+    /// Whether the workspace's server runs (containers apply when it does).
+    pub running: bool,
+    pub containers: Option<ContainerStatus>,
+}

@@ -8,7 +8,7 @@ use crate::workspace::config::Config;
 use serde::Serialize;
 
 /// One CLI's line on the welcome page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DoctorLine")]
 pub struct Line {
@@ -25,7 +25,7 @@ pub struct Line {
 }
 
 /// What the window's welcome page shows: the workspace it checked and each CLI's line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Welcome {
     /// The workspace checked (the newest); `None` when there is none yet.

@@ -6,7 +6,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 /// A review as the review window shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "ReviewDetail")]
 pub struct Detail {

@@ -7,6 +7,10 @@ use crate::error::{ControlFailure, Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, ContainersOn, Request};
 use crate::runtime::instance::World;
+use crate::surfaces::action::{
+    Act, Call, ContainerArgs, ContainerDisable, ContainerEnable, StatusGet, WorkspaceAdd,
+    WorkspaceEnable, WorkspaceRemove,
+};
 use crate::workspace::config::{self, Config};
 use crate::workspace::container::{self};
 use serde::de::DeserializeOwned;
@@ -21,78 +25,76 @@ pub enum Via {
     Stored,
 }
 
-/// A request's answer, in the shape the control channel gives it whoever carried it out.
+/// An action's reply, and who gave it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
+pub struct Answer<T> {
     pub via: Via,
-    pub value: Value,
-}
-
-impl Answer {
-    pub fn decode<T: DeserializeOwned>(self) -> Result<T> {
-        decode(self.value)
-    }
+    pub value: T,
 }
 
 fn decode<T: DeserializeOwned>(v: Value) -> Result<T> {
     serde_json::from_value(v).map_err(|e| Error::Control(ControlFailure::UnexpectedAnswer(e)))
 }
 
-/// Sends `req` to the running instance; with none, does it on the stored state of the machine
-/// `world` makes (made only then: it probes the keyring). What needs a running server (status,
-/// reviews, tokens, pins, quit) fails with `Error::NotRunning`.
-pub async fn send(dirs: &Dirs, req: Request, world: impl FnOnce() -> World) -> Result<Answer> {
-    let value = match control::call(dirs, &req).await {
+/// Sends action `req` to the running instance; with none, does it on the stored state of the
+/// machine `world` makes (made only then: it probes the keyring). What needs a running server
+/// (status, reviews, tokens, pins, quit) fails with `Error::NotRunning`.
+pub async fn send<A: Act>(
+    dirs: &Dirs,
+    req: A,
+    world: impl FnOnce() -> World,
+) -> Result<Answer<A::Reply>> {
+    let call: Call = req.into();
+    let value = match control::call(dirs, &Request::Action(call.clone())).await {
         Ok(value) => {
             return Ok(Answer {
                 via: Via::Instance,
-                value,
+                value: control::decode::<A>(value)?,
             })
         }
-        Err(Error::NotRunning) if works_stored(&req) => stored(&world(), req).await?,
+        Err(Error::NotRunning) if works_stored(&call) => stored(&world(), call).await?,
         Err(e) => return Err(e),
     };
     Ok(Answer {
         via: Via::Stored,
-        value,
+        value: decode(value)?,
     })
 }
 
-fn works_stored(req: &Request) -> bool {
+fn works_stored(call: &Call) -> bool {
     matches!(
-        req,
-        Request::WorkspaceAdd { .. }
-            | Request::WorkspaceRemove { .. }
-            | Request::WorkspaceEnable { .. }
-            | Request::WorkspaceList
-            | Request::ContainerEnable { .. }
-            | Request::ContainerDisable { .. }
-            | Request::ContainerArgs { .. }
+        call,
+        Call::WorkspaceAdd(_)
+            | Call::WorkspaceRemove(_)
+            | Call::WorkspaceEnable(_)
+            | Call::WorkspaceList(_)
+            | Call::ContainerEnable(_)
+            | Call::ContainerDisable(_)
+            | Call::ContainerArgs(_)
     )
 }
 
-/// `req` on the config file, answered as the instance would answer it: the same change of the
+/// `call` on the config file, answered as the instance would answer it: the same change of the
 /// stored workspaces (`workspace::config_change`), without servers to start or stop.
-#[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
-async fn stored(world: &World, req: Request) -> Result<Value> {
+async fn stored(world: &World, call: Call) -> Result<Value> {
     let file = world.dirs.config_file();
     let mut c = Config::load(&file)?;
-    let (answer, changed) = match req {
-        Request::WorkspaceAdd { path, force } => {
+    let (answer, changed) = match call {
+        Call::WorkspaceAdd(WorkspaceAdd { path, force }) => {
             (json!(c.add_folder(&path, force, &world.dirs.home)?), true)
         }
-        Request::WorkspaceRemove { path } => {
+        Call::WorkspaceRemove(WorkspaceRemove { path }) => {
             let path = c.remove_named(&path)?;
             c.save(&file)?;
             world.forget_token(&path);
             return Ok(json!(path));
         }
-        Request::WorkspaceEnable { path, enabled } => {
+        Call::WorkspaceEnable(WorkspaceEnable { path, enabled }) => {
             c.set_enabled(&path, enabled)?;
             (Value::Null, true)
         }
-        Request::WorkspaceList => (json!(c.workspaces), false),
-        Request::ContainerEnable { path, address } => {
+        Call::WorkspaceList(_) => (json!(c.workspaces), false),
+        Call::ContainerEnable(ContainerEnable { path, address }) => {
             let (path, next) = c
                 .containers_turned(&path, true, address, world.interfaces.as_ref())
                 .await?;
@@ -107,31 +109,14 @@ async fn stored(world: &World, req: Request) -> Result<Value> {
             };
             (json!(on), changed)
         }
-        Request::ContainerDisable { path } => {
+        Call::ContainerDisable(ContainerDisable { path }) => {
             let (path, next) = c
                 .containers_turned(&path, false, None, world.interfaces.as_ref())
                 .await?;
             let changed = c.set_containers(&path, next);
             (json!(path), changed)
         }
-        Request::ContainerArgs {
-            path,
-            container_path,
-            home,
-        } => {
-            let ws = c.innermost(&path)?;
-            let (args, added) = container::run_args(
-                c.containers_mut(&ws)?,
-                &world.dirs,
-                world.interfaces.as_ref(),
-                &ws,
-                container_path.as_deref(),
-                &home,
-                None,
-            )?;
-            // Only a newly mapped container path changes the config.
-            (json!(args), added.is_some())
-        }
+        Call::ContainerArgs(args) => stored_args(world, &mut c, args)?,
         _ => return Err(Error::NotRunning),
     };
     if changed {
@@ -140,12 +125,28 @@ async fn stored(world: &World, req: Request) -> Result<Value> {
     Ok(answer)
 }
 
+/// `redline container args` with no instance running: a newly mapped container path is the only
+/// change to the config.
+fn stored_args(world: &World, c: &mut Config, a: ContainerArgs) -> Result<(Value, bool)> {
+    let ws = c.innermost(&a.path)?;
+    let (args, added) = container::run_args(
+        c.containers_mut(&ws)?,
+        &world.dirs,
+        world.interfaces.as_ref(),
+        &ws,
+        a.container_path.as_deref(),
+        &a.home,
+        None,
+    )?;
+    Ok((json!(args), added.is_some()))
+}
+
 /// `redline doctor DIR`: what the running instance (if any) and the stored config say about the
 /// CLIs started in `dir`.
 pub async fn diagnose(dirs: &Dirs, dir: PathBuf) -> Result<doctor::Report> {
     let dir = config::canonical_dir(&dir)?;
-    let status: Option<Status> = match control::call(dirs, &Request::Status).await {
-        Ok(v) => Some(decode(v)?),
+    let status: Option<Status> = match control::ask(dirs, StatusGet {}).await {
+        Ok(v) => Some(v),
         Err(Error::NotRunning) => None,
         Err(e) => return Err(e),
     };
@@ -157,6 +158,7 @@ pub async fn diagnose(dirs: &Dirs, dir: PathBuf) -> Result<doctor::Report> {
 mod tests {
     use super::*;
     use crate::runtime::instance::Instance;
+    use crate::surfaces::action::WorkspaceList;
     use crate::workspace::container::Interfaces;
     use std::net::Ipv4Addr;
     use std::sync::Arc;
@@ -180,40 +182,52 @@ mod tests {
         Dirs::under(root)
     }
 
+    /// `send` as a command sends it, with the test's machine when none runs.
+    async fn sent<A: Act>(dirs: &Dirs, req: A) -> Result<Answer<A::Reply>> {
+        send(dirs, req, || world(dirs)).await
+    }
+
     #[tokio::test]
     async fn the_same_requests_edit_the_stored_config_or_reach_the_running_instance() {
         let tmp = tempfile::tempdir().unwrap();
         let dirs = dirs(tmp.path());
         let ws = dunce::canonicalize(tmp.path()).unwrap().join("ws");
         std::fs::create_dir(&ws).unwrap();
-        let send = |req| send(&dirs, req, || world(&dirs));
 
-        let added = send(Request::WorkspaceAdd {
-            path: ws.clone(),
-            force: false,
-        })
+        let added = sent(
+            &dirs,
+            WorkspaceAdd {
+                path: ws.clone(),
+                force: false,
+            },
+        )
         .await
         .unwrap();
         assert_eq!(added.via, Via::Stored);
-        assert_eq!(added.decode::<PathBuf>().unwrap(), ws);
-        let on = send(Request::ContainerEnable {
-            path: ws.clone(),
-            address: None,
-        })
+        assert_eq!(added.value, ws);
+        let on = sent(
+            &dirs,
+            ContainerEnable {
+                path: ws.clone(),
+                address: None,
+            },
+        )
         .await
         .unwrap();
         assert_eq!(on.via, Via::Stored);
-        let on: ContainersOn = on.decode().unwrap();
+        let on: ContainersOn = on.value;
         assert_eq!(on.containers.unwrap().address, Some(Ipv4Addr::LOCALHOST));
-        let args: container::RunArgs = send(Request::ContainerArgs {
-            path: ws.clone(),
-            container_path: Some("/workspace".into()),
-            home: "/root".into(),
-        })
+        let args: container::RunArgs = sent(
+            &dirs,
+            ContainerArgs {
+                path: ws.clone(),
+                container_path: Some("/workspace".into()),
+                home: "/root".into(),
+            },
+        )
         .await
         .unwrap()
-        .decode()
-        .unwrap();
+        .value;
         assert!(
             args.args.iter().any(|a| a.contains("/workspace")),
             "{args:?}"
@@ -222,7 +236,7 @@ mod tests {
         let entry = stored.find(&ws).unwrap();
         assert_eq!(entry.containers.as_ref().unwrap().paths, ["/workspace"]);
         assert!(matches!(
-            send(Request::ReviewList).await,
+            sent(&dirs, crate::surfaces::action::ReviewsList {}).await,
             Err(Error::NotRunning)
         ));
 
@@ -230,19 +244,21 @@ mod tests {
         let listener = control::bind(&dirs).await.unwrap();
         let instance = Instance::start(world(&dirs)).await.unwrap();
         tokio::spawn(control::serve(instance.clone(), listener));
-        let list = send(Request::WorkspaceList).await.unwrap();
+        let list = sent(&dirs, WorkspaceList {}).await.unwrap();
         assert_eq!(list.via, Via::Instance);
-        let on: ContainersOn = send(Request::ContainerEnable {
-            path: ws.clone(),
-            address: None,
-        })
+        let on: ContainersOn = sent(
+            &dirs,
+            ContainerEnable {
+                path: ws.clone(),
+                address: None,
+            },
+        )
         .await
         .unwrap()
-        .decode()
-        .unwrap();
+        .value;
         assert!(on.running);
         assert!(on.containers.unwrap().port.is_some());
-        let removed = send(Request::WorkspaceRemove { path: ws.clone() })
+        let removed = sent(&dirs, WorkspaceRemove { path: ws.clone() })
             .await
             .unwrap();
         assert_eq!(removed.via, Via::Instance);
@@ -260,11 +276,13 @@ mod tests {
         let dirs = dirs(tmp.path());
         let ws = dunce::canonicalize(tmp.path()).unwrap().join("ws");
         std::fs::create_dir(&ws).unwrap();
-        let send = |req| send(&dirs, req, || world(&dirs));
-        send(Request::WorkspaceAdd {
-            path: ws.clone(),
-            force: false,
-        })
+        sent(
+            &dirs,
+            WorkspaceAdd {
+                path: ws.clone(),
+                force: false,
+            },
+        )
         .await
         .unwrap();
         // The user's own spelling of the same config.
@@ -274,19 +292,22 @@ mod tests {
             serde_json::to_string(&ws).unwrap()
         );
         std::fs::write(&file, &theirs).unwrap();
-        let off = send(Request::ContainerDisable { path: ws.clone() })
+        let off = sent(&dirs, ContainerDisable { path: ws.clone() })
             .await
             .unwrap();
         assert_eq!(off.via, Via::Stored);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), theirs);
-        let listed = send(Request::WorkspaceList).await.unwrap();
+        let listed = sent(&dirs, WorkspaceList {}).await.unwrap();
         assert_eq!(listed.via, Via::Stored);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), theirs);
         // A real change is written.
-        send(Request::WorkspaceEnable {
-            path: ws.clone(),
-            enabled: false,
-        })
+        sent(
+            &dirs,
+            WorkspaceEnable {
+                path: ws.clone(),
+                enabled: false,
+            },
+        )
         .await
         .unwrap();
         let stored = Config::load(&file).unwrap();

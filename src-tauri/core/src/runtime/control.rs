@@ -12,8 +12,17 @@ mod socket;
 #[cfg(test)]
 mod tests;
 
+pub use crate::api::status::ContainersOn;
 #[cfg(windows)]
 pub use pipe::{bind, call, connect, serve, Listener};
-pub use request::{ContainersOn, Request, MAX_REQUEST_BYTES};
+pub use request::{decode, Request, MAX_REQUEST_BYTES};
 #[cfg(unix)]
 pub use socket::{bind, call, connect, serve, Listener};
+
+/// Sends action `request` to the running instance and reads its reply as the action's type.
+pub async fn ask<A: crate::surfaces::action::Act>(
+    dirs: &crate::platform::dirs::Dirs,
+    request: A,
+) -> crate::error::Result<A::Reply> {
+    decode::<A>(call(dirs, &Request::from(request)).await?)
+}

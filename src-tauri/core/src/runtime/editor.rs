@@ -7,12 +7,12 @@ use crate::platform::peer::{self, PeerProcess};
 use crate::review::editor::{Message, MAX_LINE};
 use crate::review::{Outcome, ReviewEvent, ReviewId};
 use crate::runtime::instance::Instance;
-use crate::runtime::line::{next_line, PeerLine};
+use crate::runtime::line::{next_line, write_json, PeerLine};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncBufRead, AsyncWrite};
 use tokio::sync::broadcast::error::RecvError;
 
 static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
@@ -22,11 +22,9 @@ pub(crate) fn error_line(id: Option<u64>, e: &Error) -> Value {
 }
 
 pub(crate) async fn write<W: AsyncWrite + Unpin>(w: &mut W, v: &Value) -> bool {
-    let mut out = v.to_string().into_bytes();
-    out.push(b'\n');
     // An editor that stops reading its channel ends it, never the instance's work.
     matches!(
-        tokio::time::timeout(crate::net::limits::PEER_SEND, w.write_all(&out)).await,
+        tokio::time::timeout(crate::net::limits::PEER_SEND, write_json(w, v)).await,
         Ok(Ok(()))
     )
 }

@@ -5,6 +5,7 @@ use crate::error::{ControlFailure, Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, Request};
 use crate::runtime::editor::{error_line, write};
+use crate::runtime::line::write_json;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
 /// `redline editor --stdio`: joins an editor's pipes to the running instance's editor channel
@@ -24,10 +25,9 @@ where
             return Err(e);
         }
     };
-    let hello = serde_json::to_vec(&Request::Editor)
-        .map_err(|e| Error::Control(ControlFailure::EditorHello(e)))?;
-    stream.write_all(&hello).await.map_err(io)?;
-    stream.write_all(b"\n").await.map_err(io)?;
+    write_json(&mut stream, &Request::Editor)
+        .await
+        .map_err(io)?;
     let (mut from, mut to) = tokio::io::split(stream);
     let upstream = async {
         // The editor closed its end: the instance hears it, then closes ours.

@@ -1,6 +1,25 @@
-//! A line from a peer that may send any number of bytes: kept up to a bound, the rest dropped.
+//! The JSON-lines framing the control, editor and window channels share: a line from a peer
+//! that may send any number of bytes, kept up to a bound (the rest dropped), and one value
+//! written as one line.
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use serde::Serialize;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+
+/// `value` as one JSON line, its newline included.
+pub(crate) fn json_line<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
+    let mut line = serde_json::to_vec(value)?;
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// Writes `value` as one JSON line (unflushed: a caller that buffers flushes).
+pub(crate) async fn write_json<W: AsyncWrite + Unpin, T: Serialize + ?Sized>(
+    w: &mut W,
+    value: &T,
+) -> std::io::Result<()> {
+    let line = json_line(value).map_err(std::io::Error::other)?;
+    w.write_all(&line).await
+}
 
 /// One line read from a peer.
 pub(crate) enum PeerLine {

@@ -1,6 +1,7 @@
 //! The running Redline: each workspace's servers, the instance, the control channel, and the one
 //! path every command takes (to the running instance, or to the stored config when none runs).
 
+mod action;
 pub(crate) mod bridge;
 pub mod command;
 pub mod companion;

@@ -13,7 +13,7 @@ use ts_rs::TS;
 /// The whole `ui/src/bindings.ts`.
 pub fn typescript() -> String {
     let cfg = ts_rs::Config::default();
-    let decls = [
+    let fixed = [
         PeerProcess::decl(&cfg),
         ClientInfo::decl(&cfg),
         Detail::decl(&cfg),
@@ -31,7 +31,8 @@ pub fn typescript() -> String {
         "// Generated from the Rust types by `redline_core::surfaces::bindings`; do not edit.\n\
          // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n\n",
     );
-    for d in decls {
+    let actions = crate::surfaces::action::declarations();
+    for d in fixed.into_iter().chain(actions) {
         out.push_str("export ");
         out.push_str(&d);
         out.push_str("\n\n");

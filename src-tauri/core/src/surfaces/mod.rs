@@ -1,6 +1,7 @@
 //! What the surfaces show, as data: the tray menu, `redline env`, the review window's TypeScript
 //! types.
 
+pub mod action;
 pub mod bindings;
 pub mod diff_pair;
 pub mod diff_write;

@@ -1,4 +1,5 @@
-//! `ui/src/bindings.ts` must be exactly what the Rust types generate.
+//! `ui/src/bindings.ts` and `ui/src/actions.ts` must be exactly what the Rust types and the
+//! action list generate.
 
 use std::path::PathBuf;
 
@@ -13,5 +14,21 @@ fn the_ui_bindings_match_the_rust_types() {
     assert!(
         committed == generated,
         "ui/src/bindings.ts is stale; run UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n--- generated ---\n{generated}"
+    );
+}
+
+/// `ui/src/actions.ts`, the page's client functions, must be exactly what the action list
+/// generates: an action declared without its function fails here.
+#[test]
+fn the_ui_client_functions_match_the_action_list() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/actions.ts");
+    let generated = redline_core::surfaces::action::client();
+    if std::env::var_os("UPDATE_BINDINGS").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "ui/src/actions.ts is stale; run UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n--- generated ---\n{generated}"
     );
 }

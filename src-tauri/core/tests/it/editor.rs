@@ -8,6 +8,7 @@ use crate::common::tool;
 use crate::common::{start, Fixture, WAIT};
 use redline_core::review::editor::{MAX_LINE, MAX_RANGES, MAX_SELECTION_CHARS};
 use redline_core::runtime::control;
+use redline_core::surfaces::action::EditorSend;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -366,7 +367,7 @@ async fn a_one_shot_message_is_bounded_as_a_channel_line_is() {
         let dirs = f.dirs.clone();
         async move {
             let message = serde_json::from_value(message).unwrap();
-            control::call(&dirs, &control::Request::EditorSend { message }).await
+            control::call(&dirs, &EditorSend { message }.into()).await
         }
     };
     let zero = send(json!({"type": "context", "files": [

@@ -8,7 +8,7 @@ use redline_core::review::reason::MAX_REASON_CHARS;
 use redline_core::runtime::control::{self, Request};
 use redline_core::runtime::instance::local::{LocalAnswer, Propose};
 use redline_core::runtime::window::link;
-use redline_core::runtime::window::message::Call;
+use redline_core::surfaces::action::ReviewReject;
 use redline_core::Error;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -53,10 +53,11 @@ async fn a_waiting_propose_hears_the_reason_cleaned_and_a_too_long_one_leaves_it
     let long = "x".repeat(MAX_REASON_CHARS + 1);
     let refused = control::call(
         &f.dirs,
-        &Request::ReviewReject {
+        &ReviewReject {
             id,
             reason: Some(long),
-        },
+        }
+        .into(),
     )
     .await;
     match refused {
@@ -72,10 +73,11 @@ async fn a_waiting_propose_hears_the_reason_cleaned_and_a_too_long_one_leaves_it
     let reason = "  use tabs,\r\nnot spaces\u{1b}[2J\u{7}  ";
     let done = control::call(
         &f.dirs,
-        &Request::ReviewReject {
+        &ReviewReject {
             id,
             reason: Some(reason.into()),
-        },
+        }
+        .into(),
     )
     .await;
     assert_eq!(done.unwrap(), Value::Null);
@@ -118,20 +120,26 @@ async fn the_windows_reject_with_a_reason_reaches_the_waiting_propose_and_a_blan
 
     let (id, waiting) = propose_and_wait(&f).await;
     let answer = window
-        .call(Call::ReviewReject {
-            id,
-            reason: Some("keep the old name".into()),
-        })
+        .forward(
+            ReviewReject {
+                id,
+                reason: Some("keep the old name".into()),
+            }
+            .into(),
+        )
         .await;
     assert_eq!(answer, Ok(Value::Null));
     assert_eq!(answered(waiting).await["reason"], "keep the old name");
 
     let (id, waiting) = propose_and_wait(&f).await;
     let answer = window
-        .call(Call::ReviewReject {
-            id,
-            reason: Some(" \n\t".into()),
-        })
+        .forward(
+            ReviewReject {
+                id,
+                reason: Some(" \n\t".into()),
+            }
+            .into(),
+        )
         .await;
     assert_eq!(answer, Ok(Value::Null));
     let settled = answered(waiting).await;

@@ -10,7 +10,8 @@ use redline_core::protocols::hook::{HookCall, HookCli};
 use redline_core::review::turn::{MAX_TURN_FILES, MAX_TURN_TABS};
 use redline_core::runtime::control::{self, Request};
 use redline_core::runtime::window::link;
-use redline_core::runtime::window::message::{Call, Down};
+use redline_core::runtime::window::message::Down;
+use redline_core::surfaces::action::{ReviewAccept, ReviewReject};
 use serde_json::{json, Value};
 use std::path::Path;
 use tokio::task::JoinHandle;
@@ -40,11 +41,14 @@ async fn written(f: &Fixture, window: &link::Link, name: &str, content: &str, re
     .await;
     let r = &f.instance.details()[0];
     let answer = window
-        .call(Call::ReviewAccept {
-            id: r.id,
-            revision: r.revision,
-            content: None,
-        })
+        .forward(
+            ReviewAccept {
+                id: r.id,
+                revision: Some(r.revision),
+                content: None,
+            }
+            .into(),
+        )
         .await;
     assert_eq!(answer, Ok(Value::Null));
     tokio::time::timeout(WAIT, asked)
@@ -115,10 +119,13 @@ async fn a_two_file_turn_is_shown_start_against_now_and_continue_carries_the_use
     }
 
     let answer = window
-        .call(Call::ReviewReject {
-            id: a.id,
-            reason: Some("Also handle the empty file".into()),
-        })
+        .forward(
+            ReviewReject {
+                id: a.id,
+                reason: Some("Also handle the empty file".into()),
+            }
+            .into(),
+        )
         .await;
     assert_eq!(answer, Ok(Value::Null));
     assert_eq!(
@@ -143,11 +150,14 @@ async fn a_two_file_turn_is_shown_start_against_now_and_continue_carries_the_use
     let b = &f.instance.details()[0];
     assert_eq!(b.original, "new\n");
     let answer = window
-        .call(Call::ReviewAccept {
-            id: b.id,
-            revision: b.revision,
-            content: None,
-        })
+        .forward(
+            ReviewAccept {
+                id: b.id,
+                revision: Some(b.revision),
+                content: None,
+            }
+            .into(),
+        )
         .await;
     assert_eq!(answer, Ok(Value::Null));
     assert_eq!(answered(ending).await, TurnVerdict::Done);
@@ -173,11 +183,14 @@ async fn nothing_changed_or_unrecorded_ends_the_turn_at_once_and_a_big_turn_says
     assert_eq!(f.instance.details()[0].proposal, "");
     let id = f.instance.details()[0].id;
     window
-        .call(Call::ReviewAccept {
-            id,
-            revision: 1,
-            content: None,
-        })
+        .forward(
+            ReviewAccept {
+                id,
+                revision: Some(1),
+                content: None,
+            }
+            .into(),
+        )
         .await
         .unwrap();
     assert_eq!(answered(ending).await, TurnVerdict::Done);

@@ -5,6 +5,7 @@ use crate::common::{eventually, start, WAIT};
 use crate::editor::serve_control;
 use redline_core::runtime::window::link::{self, Event};
 use redline_core::runtime::window::message::{Call, Down, Up};
+use redline_core::surfaces::action::{ReviewAccept, ReviewReject, ReviewsList};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::Receiver;
 #[cfg(unix)]
@@ -39,17 +40,20 @@ async fn a_window_shows_a_proposal_and_its_edited_accept_reaches_the_cli_byte_fo
     };
     assert_eq!(review["id"], id);
     assert_eq!(review["proposal"], proposal);
-    let listed = window.call(Call::ReviewsList).await.unwrap();
+    let listed = window.forward(ReviewsList {}.into()).await.unwrap();
     assert_eq!(listed[0]["id"], id, "{listed}");
 
     let edited = "\u{feff}one\r\nedited\r\n";
     let revision = review["revision"].as_u64().unwrap();
     let answer = window
-        .call(Call::ReviewAccept {
-            id,
-            revision,
-            content: Some(edited.into()),
-        })
+        .forward(
+            ReviewAccept {
+                id,
+                revision: Some(revision),
+                content: Some(edited.into()),
+            }
+            .into(),
+        )
         .await;
     assert_eq!(answer, Ok(Value::Null));
     let told = stream.next_decision().await.unwrap();
@@ -64,7 +68,7 @@ async fn a_window_shows_a_proposal_and_its_edited_accept_reaches_the_cli_byte_fo
 
     // A call that fails is answered with the fault the page shows, and the channel serves on.
     let again = window
-        .call(Call::ReviewReject { id, reason: None })
+        .forward(ReviewReject { id, reason: None }.into())
         .await
         .unwrap_err();
     assert_eq!(
@@ -73,7 +77,7 @@ async fn a_window_shows_a_proposal_and_its_edited_accept_reaches_the_cli_byte_fo
         "{}",
         again.message
     );
-    assert_eq!(window.call(Call::ReviewsList).await, Ok(json!([])));
+    assert_eq!(window.forward(ReviewsList {}.into()).await, Ok(json!([])));
 }
 
 /// A review and its pop-up come ready together (the launcher's show follows the review's
@@ -164,7 +168,7 @@ async fn a_line_past_the_bound_is_dropped_and_the_channel_serves_on() {
     raw.write_all(b"\n").await.unwrap();
     let call = serde_json::to_vec(&Up::Call {
         id: 9,
-        call: Call::ReviewsList,
+        call: Call::ReviewsList(ReviewsList {}),
     })
     .unwrap();
     raw.write_all(&call).await.unwrap();
@@ -246,14 +250,14 @@ async fn stand_in() {
                 use std::io::Write;
                 writeln!(out, "{} shown", std::process::id()).unwrap();
                 if earlier > 0 {
-                    let listed = window.call(Call::ReviewsList).await.unwrap();
+                    let listed = window.forward(ReviewsList {}.into()).await.unwrap();
                     let review = &listed[0];
-                    let call = Call::ReviewAccept {
+                    let call = ReviewAccept {
                         id: review["id"].as_u64().unwrap(),
-                        revision: review["revision"].as_u64().unwrap(),
+                        revision: review["revision"].as_u64(),
                         content: Some("from the new window\n".into()),
                     };
-                    window.call(call).await.unwrap();
+                    window.forward(call.into()).await.unwrap();
                 }
             }
             Down::Quit => return,

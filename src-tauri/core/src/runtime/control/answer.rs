@@ -2,91 +2,16 @@
 //! carried out on the instance, and answered; a local review's connection held until decided, an
 //! editor's handed to the editor channel.
 
-use super::request::{ContainersOn, Request, Response, MAX_REQUEST_BYTES, REQUEST_READ};
+use super::request::{Request, Response, MAX_REQUEST_BYTES, REQUEST_READ};
 use crate::api::fault::Fault;
-use crate::error::{Error, Result};
-use crate::runtime::companion::Decision;
+use crate::error::{FaultCode, Result};
 use crate::runtime::instance::local;
 use crate::runtime::instance::Instance;
+use crate::runtime::line::write_json;
+use crate::surfaces::action::Call;
 use serde::Serialize;
-use serde_json::{json, Value};
-use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
-
-#[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
-async fn dispatch(instance: &Instance, req: Request) -> Result<Value> {
-    Ok(match req {
-        Request::Status => value(&instance.status().await),
-        Request::WorkspaceAdd { path, force } => json!(instance.add_workspace(&path, force).await?),
-        Request::WorkspaceRemove { path } => json!(instance.remove_workspace(&path).await?),
-        Request::WorkspaceEnable { path, enabled } => {
-            instance.set_enabled(&path, enabled).await?;
-            Value::Null
-        }
-        Request::WorkspaceList => value(&instance.workspaces().await),
-        Request::ReviewList => value(instance.list()),
-        Request::ReviewShow { id } => json!(instance.show(id)?),
-        Request::ReviewAccept { id, content } => {
-            instance.decide(id, Decision::accept(content)).await?;
-            Value::Null
-        }
-        Request::ReviewReject { id, reason } => {
-            instance.decide(id, Decision::Reject { reason }).await?;
-            Value::Null
-        }
-        Request::ReviewWait { file, timeout_ms } => value(
-            &instance
-                .wait(file.as_deref(), Duration::from_millis(timeout_ms))
-                .await?,
-        ),
-        Request::TokenRotate { path } => {
-            instance.rotate_token(&path).await?;
-            Value::Null
-        }
-        Request::Pin { path } => value(&instance.pin(&path).await?),
-        Request::ContainerEnable { path, address } => {
-            let path = instance.set_containers(&path, true, address).await?;
-            let status = instance.status().await;
-            let w = status.workspaces.into_iter().find(|w| w.path == path);
-            value(ContainersOn {
-                running: w.as_ref().is_some_and(|w| w.port.is_some()),
-                containers: w.and_then(|w| w.containers),
-                path,
-            })
-        }
-        Request::ContainerDisable { path } => {
-            json!(instance.set_containers(&path, false, None).await?)
-        }
-        Request::ContainerArgs {
-            path,
-            container_path,
-            home,
-        } => value(
-            &instance
-                .container_args(&path, container_path.as_deref(), &home)
-                .await?,
-        ),
-        Request::Show => json!(instance.request_show()),
-        // Answered in `answer`: they hold the connection until decided.
-        Request::Propose(_) | Request::Diff(_) | Request::Hook(_) | Request::TurnReview(_) => {
-            return Err(Error::Control(
-                crate::error::ControlFailure::LocalReviewShared,
-            ))
-        }
-        // Answered in `answer`, which hands the connection over.
-        Request::Editor | Request::Window => {
-            return Err(Error::Control(crate::error::ControlFailure::ChannelShared))
-        }
-        Request::EditorSend { message } => {
-            instance.editor_message(None, message).await?;
-            Value::Null
-        }
-        Request::Quit => {
-            instance.request_quit();
-            Value::Null
-        }
-    })
-}
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, BufReader};
 
 fn value<T: Serialize>(v: T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
@@ -99,7 +24,6 @@ pub(super) async fn answer<S: AsyncRead + AsyncWrite + Unpin>(instance: &Instanc
 }
 
 /// As `answer`, knowing the process that connected (`pid`), to name it on a local review.
-#[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
 pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
     instance: &Instance,
     stream: S,
@@ -115,7 +39,7 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
     let reply = match read {
         Ok(Ok(n)) if n as u64 == MAX_REQUEST_BYTES && !line.ends_with('\n') => {
             Response::Error(Fault {
-                code: crate::error::FaultCode::TooLarge,
+                code: FaultCode::TooLarge,
                 message: format!("control request over {MAX_REQUEST_BYTES} bytes"),
             })
         }
@@ -157,20 +81,27 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
             Ok(Request::Window) => {
                 return crate::runtime::window::channel::serve(instance, stream).await
             }
-            Ok(req) => match dispatch(instance, req).await {
+            Ok(Request::Action(call)) => match call.handle(instance).await {
                 Ok(v) => Response::Ok(v),
                 Err(e) => Response::Error((&e).into()),
             },
             Err(e) => Response::Error(Fault {
-                code: crate::error::FaultCode::BadRequest,
-                message: format!("bad control request: {e}"),
+                code: FaultCode::BadRequest,
+                message: format!("bad control request: {}", why_unread(&line, e)),
             }),
         },
         _ => return,
     };
-    let mut out = serde_json::to_vec(&reply).unwrap_or_default();
-    out.push(b'\n');
-    let _ = stream.get_mut().write_all(&out).await;
+    let _ = write_json(stream.get_mut(), &reply).await;
+}
+
+/// Why `line` is no request: an action's own complaint (a missing field, an unknown name) where
+/// it names one, rather than serde's "no variant matched".
+fn why_unread(line: &str, e: serde_json::Error) -> serde_json::Error {
+    match serde_json::from_str::<Call>(line) {
+        Err(action) => action,
+        Ok(_) => e,
+    }
 }
 
 /// Ends when the peer, which sends nothing more once it has asked, goes away (a read returns).

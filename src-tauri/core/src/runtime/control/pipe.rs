@@ -199,7 +199,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dirs = dirs(tmp.path(), "call");
         assert!(matches!(
-            call(&dirs, &Request::Status).await,
+            call(&dirs, &crate::surfaces::action::StatusGet {}.into()).await,
             Err(Error::NotRunning)
         ));
         let listener = bind(&dirs).await.unwrap();

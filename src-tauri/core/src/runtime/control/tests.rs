@@ -6,6 +6,7 @@ use super::*;
 use crate::error::Error;
 use crate::platform::dirs::Dirs;
 use crate::runtime::instance::{Instance, World};
+use crate::surfaces::action::{ReviewShow, StatusGet};
 #[cfg(unix)]
 use serde_json::Value;
 use std::time::Duration;
@@ -34,7 +35,7 @@ async fn answers_requests_refuses_a_second_instance_and_says_when_none_runs() {
     let tmp = tempfile::tempdir().unwrap();
     let dirs = dirs(tmp.path());
     assert!(matches!(
-        call(&dirs, &Request::Status).await,
+        call(&dirs, &StatusGet {}.into()).await,
         Err(Error::NotRunning)
     ));
     let listener = bind(&dirs).await.unwrap();
@@ -42,12 +43,10 @@ async fn answers_requests_refuses_a_second_instance_and_says_when_none_runs() {
     let instance = Instance::start(world(&dirs)).await.unwrap();
     tokio::spawn(serve(instance, listener));
     for _ in 0..3 {
-        let status = call(&dirs, &Request::Status).await.unwrap();
+        let status = call(&dirs, &StatusGet {}.into()).await.unwrap();
         assert_eq!(status["pid"], 4242);
     }
-    let fault = call(&dirs, &Request::ReviewShow { id: 9 })
-        .await
-        .unwrap_err();
+    let fault = call(&dirs, &ReviewShow { id: 9 }.into()).await.unwrap_err();
     assert!(fault.to_string().contains("no review with id 9"), "{fault}");
 }
 
@@ -80,7 +79,7 @@ async fn clients_that_open_and_close_at_once_do_not_stop_the_pipe() {
     assert!(opened > 0, "no client ever reached the pipe");
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     let status = loop {
-        match call(&dirs, &Request::Status).await {
+        match call(&dirs, &StatusGet {}.into()).await {
             Ok(status) => break status,
             Err(e) => assert!(
                 tokio::time::Instant::now() < deadline,
@@ -117,13 +116,13 @@ async fn the_channel_outlives_a_failure_to_create_an_instance() {
     listener.name = pipe::pipe_name(&next);
     let instance = Instance::start(world(&dirs)).await.unwrap();
     let serving = tokio::spawn(serve(instance, listener));
-    let status = call(&dirs, &Request::Status).await.unwrap();
+    let status = call(&dirs, &StatusGet {}.into()).await.unwrap();
     assert_eq!(status["pid"], 4242);
     assert!(!serving.is_finished(), "the control channel ended");
     drop(held);
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     let status = loop {
-        match call(&next, &Request::Status).await {
+        match call(&next, &StatusGet {}.into()).await {
             Ok(status) => break status,
             Err(e) => assert!(
                 tokio::time::Instant::now() < deadline,
@@ -182,7 +181,7 @@ async fn nothing_is_sent_into_another_users_runtime_dir() {
     let squatter = std::os::unix::net::UnixListener::bind(dirs.control_socket()).unwrap();
     squatter.set_nonblocking(true).unwrap();
     let bounded = Duration::from_secs(5);
-    let called = tokio::time::timeout(bounded, call(&dirs, &Request::Status)).await;
+    let called = tokio::time::timeout(bounded, call(&dirs, &StatusGet {}.into())).await;
     let connected = tokio::time::timeout(bounded, connect(&dirs)).await;
     for (what, refused) in [
         ("call", called.map(|r| r.err())),

@@ -4,14 +4,12 @@
 use super::hub::Command;
 use super::message::{Call, Down, Returned, Up, MAX_UP_LINE};
 use crate::api::fault::Fault;
-use crate::error::Result;
+use crate::error::Error;
 use crate::review::{Detail, Resolved, ReviewEvent};
-use crate::runtime::companion::Decision;
 use crate::runtime::instance::Instance;
-use crate::runtime::line::{next_line, PeerLine};
-use crate::surfaces::editor_jump;
+use crate::runtime::line::{next_line, write_json, PeerLine};
+use crate::surfaces::action::Reach;
 use futures::stream::{FuturesUnordered, StreamExt};
-use serde_json::{json, Value};
 use std::time::Duration;
 use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::broadcast::error::RecvError;
@@ -24,7 +22,6 @@ const IN_FLIGHT: usize = 32;
 const WRITE_DEADLINE: Duration = Duration::from_secs(10);
 
 /// Serves one window until either side closes the channel.
-#[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
 pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mut stream: S) {
     // Subscribed before the window can list the reviews, so none added in between is missed.
     let mut events = instance.reviews().subscribe();
@@ -106,12 +103,8 @@ async fn send<S: AsyncWrite + Unpin, D: serde::Serialize, R: serde::Serialize>(
     stream: &mut S,
     down: &Down<D, R>,
 ) -> bool {
-    let Ok(mut line) = serde_json::to_vec(down) else {
-        return false;
-    };
-    line.push(b'\n');
     let write = async {
-        stream.write_all(&line).await?;
+        write_json(stream, down).await?;
         stream.flush().await
     };
     matches!(
@@ -121,85 +114,17 @@ async fn send<S: AsyncWrite + Unpin, D: serde::Serialize, R: serde::Serialize>(
 }
 
 async fn answer(instance: &Instance, call: Call) -> Returned {
-    match carry_out(instance, call).await {
+    // The window asks what the page and the window itself may ask; the rest is a command's.
+    let asked = if call.reach() <= Reach::Window {
+        call.handle(instance).await
+    } else {
+        Err(Error::Usage(format!(
+            "`{}` is not an action of the review window",
+            call.name()
+        )))
+    };
+    match asked {
         Ok(v) => Returned::Ok(v),
         Err(e) => Returned::Error(Fault::from(&e)),
     }
-}
-
-#[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
-async fn carry_out(instance: &Instance, call: Call) -> Result<Value> {
-    Ok(match call {
-        Call::ReviewsList => json!(instance.details()),
-        Call::ReviewUpdate {
-            id,
-            revision,
-            content,
-        } => {
-            instance.update(id, revision, content)?;
-            Value::Null
-        }
-        Call::ReviewAccept {
-            id,
-            revision,
-            content,
-        } => {
-            instance
-                .decide(
-                    id,
-                    Decision::Accept {
-                        content,
-                        revision: Some(revision),
-                    },
-                )
-                .await?;
-            Value::Null
-        }
-        Call::ReviewReject { id, reason } => {
-            instance.decide(id, Decision::Reject { reason }).await?;
-            Value::Null
-        }
-        Call::ReviewOpenInEditor { id, line } => {
-            let review = instance.review(id)?;
-            let editor = editor_jump::chosen(&instance.settings().await, |k| std::env::var(k).ok());
-            let terminals = editor_jump::Terminals::os(instance.dirs().runtime.clone());
-            editor_jump::open(&review, line, editor.as_deref(), &terminals)?;
-            Value::Null
-        }
-        Call::ReviewDiskChanged { id } => json!(instance.disk_changed(id)?),
-        Call::ReviewMention {
-            id,
-            line_start,
-            line_end,
-        } => {
-            instance.mention(id, line_start, line_end).await?;
-            Value::Null
-        }
-        Call::ReviewSelect { id, selection } => {
-            instance.select(id, selection).await?;
-            Value::Null
-        }
-        Call::ReviewShown { id } => {
-            if let Some(ms) = instance.since_added(id) {
-                tracing::info!(review = id, ms, "review shown");
-            }
-            Value::Null
-        }
-        Call::RejectAll => {
-            instance.reject_all().await?;
-            Value::Null
-        }
-        Call::SettingsGet => json!(instance.settings().await),
-        Call::SettingsSet { settings } => {
-            instance.set_settings(settings).await?;
-            Value::Null
-        }
-        Call::Welcome => {
-            let config = crate::workspace::config::Config::load(&instance.dirs().config_file())?;
-            json!(crate::doctor::welcome(instance.status().await, config).await)
-        }
-        Call::WorkspaceAdd { path } => {
-            json!(instance.add_workspace(&path, false).await?)
-        }
-    })
 }

@@ -2,9 +2,11 @@
 
 use super::message::{Call, Down, Returned, Up, MAX_DOWN_LINE};
 use crate::api::fault::Fault;
-use crate::error::{ControlFailure, Error, Result};
+use crate::error::{ControlFailure, Error, FaultCode, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, Request};
+use crate::runtime::line::{json_line, write_json};
+use crate::surfaces::action::Act;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,17 +35,12 @@ pub async fn connect(dirs: &Dirs) -> Result<(Link, mpsc::Receiver<Event>)> {
 }
 
 /// As `connect`, over a stream already connected to the core (a test's socket, a forwarded one).
-#[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
 pub async fn over<S>(stream: S) -> Result<(Link, mpsc::Receiver<Event>)>
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
     let (read, mut write) = tokio::io::split(stream);
-    let mut hello = serde_json::to_vec(&Request::Window)
-        .map_err(|e| Error::Control(ControlFailure::WindowHello(e)))?;
-    hello.push(b'\n');
-    write
-        .write_all(&hello)
+    write_json(&mut write, &Request::Window)
         .await
         .map_err(|e| Error::Control(ControlFailure::WindowChannel(e)))?;
 
@@ -58,10 +55,9 @@ where
     tokio::spawn(async move {
         let _left = leaving.drop_guard();
         while let Some(line) = up_rx.recv().await {
-            let Ok(mut bytes) = serde_json::to_vec(&line) else {
+            let Ok(bytes) = json_line(&line) else {
                 continue;
             };
-            bytes.push(b'\n');
             if write.write_all(&bytes).await.is_err() {
                 return;
             }
@@ -123,15 +119,26 @@ fn lock(w: &Waiting) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<R
 
 fn gone() -> Fault {
     Fault {
-        code: crate::error::FaultCode::NotRunning,
+        code: FaultCode::NotRunning,
         message: "Redline closed the review window's channel (it quit or restarted)".into(),
     }
 }
 
 impl Link {
-    /// Sends `call` and waits for its answer; a fault the page shows if it failed or the core
-    /// went.
-    pub async fn call(&self, call: Call) -> std::result::Result<Value, Fault> {
+    /// Sends action `request` and waits for its reply; a fault the page shows if it failed, the
+    /// core went, or its reply is not the action's.
+    pub async fn call<A: Act>(&self, request: A) -> std::result::Result<A::Reply, Fault> {
+        let value = self.forward(request.into()).await?;
+        serde_json::from_value(value).map_err(|e| Fault {
+            code: FaultCode::Internal,
+            message: format!(
+                "Redline answered the review window with something it cannot read: {e}"
+            ),
+        })
+    }
+
+    /// Sends `call` and waits for its reply as JSON (the page's actions, passed on as they are).
+    pub async fn forward(&self, call: Call) -> std::result::Result<Value, Fault> {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         lock(&self.waiting).insert(id, tx);

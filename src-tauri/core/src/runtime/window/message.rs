@@ -5,12 +5,10 @@
 //! the same channel could serve a window on another machine (an SSH-forwarded socket).
 
 use crate::api::fault::Fault;
-use crate::review::selection::Selection;
-use crate::review::{Detail, Resolved, ReviewId};
-use crate::workspace::settings::Settings;
+use crate::review::{Detail, Resolved};
+pub use crate::surfaces::action::Call;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::path::PathBuf;
 
 /// The longest line the window may send: an accepted or edited text, JSON-escaped, as the
 /// control channel's own bound.
@@ -27,75 +25,14 @@ pub const MAX_DOWN_LINE: u64 = 4 * crate::surfaces::diff_pair::MAX_DIFF_BYTES as
     rename_all_fields = "camelCase"
 )]
 pub enum Up {
-    /// A question or an action from the page, answered with a `Down::Reply` of the same `id`.
+    /// An action of the page's or the window's (`surfaces::action`, `Reach::Window` or
+    /// below), answered with a `Down::Reply` of the same `id`.
     Call { id: u64, call: Call },
     /// The page loaded: the window can show a review now (a window that never says so did not
     /// start).
     Ready,
     /// The window was shown or hidden (by the user, or as asked).
     Visible { visible: bool },
-}
-
-/// What the page asks of the core: the review window's commands, one each.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "call",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum Call {
-    ReviewsList,
-    /// `revision`: the proposal the edits were made against (a newer one refuses them).
-    ReviewUpdate {
-        id: ReviewId,
-        revision: u64,
-        content: String,
-    },
-    /// `content`: the edited text; `None` accepts as proposed.
-    ReviewAccept {
-        id: ReviewId,
-        revision: u64,
-        content: Option<String>,
-    },
-    /// `reason`: why, for whoever asked (where its protocol carries it); absent from older
-    /// pages.
-    ReviewReject {
-        id: ReviewId,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        reason: Option<String>,
-    },
-    /// Opens the file at `line` (1-based) in the user's editor, on the core's machine.
-    ReviewOpenInEditor {
-        id: ReviewId,
-        line: u32,
-    },
-    ReviewDiskChanged {
-        id: ReviewId,
-    },
-    ReviewMention {
-        id: ReviewId,
-        line_start: u32,
-        line_end: u32,
-    },
-    ReviewSelect {
-        id: ReviewId,
-        selection: Selection,
-    },
-    /// The page painted a review (the core logs how long it took).
-    ReviewShown {
-        id: ReviewId,
-    },
-    /// Closing the window with reviews pending, and the user chose to reject them.
-    RejectAll,
-    SettingsGet,
-    SettingsSet {
-        settings: Settings,
-    },
-    Welcome,
-    /// A folder the user picked in the window's own dialog.
-    WorkspaceAdd {
-        path: PathBuf,
-    },
 }
 
 /// A line from the core to the window. `D` and `R` are the review's detail and its resolution:
@@ -146,16 +83,16 @@ mod tests {
     fn a_call_reads_back_as_it_was_written() {
         let up = Up::Call {
             id: 7,
-            call: Call::ReviewAccept {
+            call: Call::ReviewAccept(crate::surfaces::action::ReviewAccept {
                 id: 3,
-                revision: 2,
+                revision: Some(2),
                 content: Some("a\r\nb".into()),
-            },
+            }),
         };
         let line = serde_json::to_string(&up).unwrap();
         assert_eq!(
             line,
-            r#"{"kind":"call","id":7,"call":{"call":"reviewAccept","id":3,"revision":2,"content":"a\r\nb"}}"#
+            r#"{"kind":"call","id":7,"call":{"cmd":"reviewAccept","id":3,"revision":2,"content":"a\r\nb"}}"#
         );
         assert_eq!(serde_json::from_str::<Up>(&line).unwrap(), up);
     }

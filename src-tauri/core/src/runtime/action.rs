@@ -1,0 +1,206 @@
+//! Each action carried out on the running instance: one `Handle` impl per action of
+//! `surfaces::action`'s list, whichever channel asked it.
+
+use crate::api::status::{ContainersOn, Pin, Status};
+use crate::doctor::Welcome;
+use crate::error::Result;
+use crate::review::{Detail, Summary};
+use crate::runtime::companion::Decision;
+use crate::runtime::instance::Instance;
+use crate::surfaces::action::*;
+use crate::surfaces::editor_jump;
+use crate::workspace::config::{Config, WorkspaceEntry};
+use crate::workspace::container::RunArgs;
+use crate::workspace::settings::Settings;
+use std::path::PathBuf;
+use std::time::Duration;
+
+impl Handle<ReviewsList> for Instance {
+    async fn handle(&self, _: ReviewsList) -> Result<Vec<Detail>> {
+        Ok(self.details())
+    }
+}
+
+impl Handle<ReviewUpdate> for Instance {
+    async fn handle(&self, r: ReviewUpdate) -> Result<()> {
+        self.update(r.id, r.revision, r.content)
+    }
+}
+
+impl Handle<ReviewAccept> for Instance {
+    async fn handle(&self, r: ReviewAccept) -> Result<()> {
+        let decision = Decision::Accept {
+            content: r.content,
+            revision: r.revision,
+        };
+        self.decide(r.id, decision).await
+    }
+}
+
+impl Handle<ReviewReject> for Instance {
+    async fn handle(&self, r: ReviewReject) -> Result<()> {
+        self.decide(r.id, Decision::Reject { reason: r.reason })
+            .await
+    }
+}
+
+impl Handle<ReviewOpenInEditor> for Instance {
+    async fn handle(&self, r: ReviewOpenInEditor) -> Result<()> {
+        let review = self.review(r.id)?;
+        let editor = editor_jump::chosen(&self.settings().await, |k| std::env::var(k).ok());
+        let terminals = editor_jump::Terminals::os(self.dirs().runtime.clone());
+        editor_jump::open(&review, r.line, editor.as_deref(), &terminals)
+    }
+}
+
+impl Handle<ReviewDiskChanged> for Instance {
+    async fn handle(&self, r: ReviewDiskChanged) -> Result<bool> {
+        self.disk_changed(r.id)
+    }
+}
+
+impl Handle<ReviewMention> for Instance {
+    async fn handle(&self, r: ReviewMention) -> Result<()> {
+        self.mention(r.id, r.line_start, r.line_end).await
+    }
+}
+
+impl Handle<ReviewSelect> for Instance {
+    async fn handle(&self, r: ReviewSelect) -> Result<()> {
+        self.select(r.id, r.selection).await
+    }
+}
+
+impl Handle<ReviewShown> for Instance {
+    async fn handle(&self, r: ReviewShown) -> Result<()> {
+        if let Some(ms) = self.since_added(r.id) {
+            tracing::info!(review = r.id, ms, "review shown");
+        }
+        Ok(())
+    }
+}
+
+impl Handle<SettingsGet> for Instance {
+    async fn handle(&self, _: SettingsGet) -> Result<Settings> {
+        Ok(self.settings().await)
+    }
+}
+
+impl Handle<SettingsSet> for Instance {
+    async fn handle(&self, r: SettingsSet) -> Result<()> {
+        self.set_settings(r.settings).await
+    }
+}
+
+impl Handle<WelcomeGet> for Instance {
+    async fn handle(&self, _: WelcomeGet) -> Result<Welcome> {
+        let config = Config::load(&self.dirs().config_file())?;
+        Ok(crate::doctor::welcome(self.status().await, config).await)
+    }
+}
+
+impl Handle<RejectAll> for Instance {
+    async fn handle(&self, _: RejectAll) -> Result<()> {
+        self.reject_all().await
+    }
+}
+
+impl Handle<WorkspaceAdd> for Instance {
+    async fn handle(&self, r: WorkspaceAdd) -> Result<PathBuf> {
+        self.add_workspace(&r.path, r.force).await
+    }
+}
+
+impl Handle<StatusGet> for Instance {
+    async fn handle(&self, _: StatusGet) -> Result<Status> {
+        Ok(self.status().await)
+    }
+}
+
+impl Handle<WorkspaceRemove> for Instance {
+    async fn handle(&self, r: WorkspaceRemove) -> Result<PathBuf> {
+        self.remove_workspace(&r.path).await
+    }
+}
+
+impl Handle<WorkspaceEnable> for Instance {
+    async fn handle(&self, r: WorkspaceEnable) -> Result<()> {
+        self.set_enabled(&r.path, r.enabled).await
+    }
+}
+
+impl Handle<WorkspaceList> for Instance {
+    async fn handle(&self, _: WorkspaceList) -> Result<Vec<WorkspaceEntry>> {
+        Ok(self.workspaces().await)
+    }
+}
+
+impl Handle<ReviewShow> for Instance {
+    async fn handle(&self, r: ReviewShow) -> Result<String> {
+        self.show(r.id)
+    }
+}
+
+impl Handle<ReviewWait> for Instance {
+    async fn handle(&self, r: ReviewWait) -> Result<Summary> {
+        let timeout = Duration::from_millis(r.timeout_ms);
+        self.wait(r.file.as_deref(), timeout).await
+    }
+}
+
+impl Handle<TokenRotate> for Instance {
+    async fn handle(&self, r: TokenRotate) -> Result<()> {
+        self.rotate_token(&r.path).await
+    }
+}
+
+impl Handle<PinGet> for Instance {
+    async fn handle(&self, r: PinGet) -> Result<Pin> {
+        self.pin(&r.path).await
+    }
+}
+
+impl Handle<ContainerEnable> for Instance {
+    async fn handle(&self, r: ContainerEnable) -> Result<ContainersOn> {
+        let path = self.set_containers(&r.path, true, r.address).await?;
+        let status = self.status().await;
+        let w = status.workspaces.into_iter().find(|w| w.path == path);
+        Ok(ContainersOn {
+            running: w.as_ref().is_some_and(|w| w.port.is_some()),
+            containers: w.and_then(|w| w.containers),
+            path,
+        })
+    }
+}
+
+impl Handle<ContainerDisable> for Instance {
+    async fn handle(&self, r: ContainerDisable) -> Result<PathBuf> {
+        self.set_containers(&r.path, false, None).await
+    }
+}
+
+impl Handle<ContainerArgs> for Instance {
+    async fn handle(&self, r: ContainerArgs) -> Result<RunArgs> {
+        self.container_args(&r.path, r.container_path.as_deref(), &r.home)
+            .await
+    }
+}
+
+impl Handle<WindowShow> for Instance {
+    async fn handle(&self, _: WindowShow) -> Result<bool> {
+        Ok(self.request_show())
+    }
+}
+
+impl Handle<EditorSend> for Instance {
+    async fn handle(&self, r: EditorSend) -> Result<()> {
+        self.editor_message(None, r.message).await.map(drop)
+    }
+}
+
+impl Handle<Quit> for Instance {
+    async fn handle(&self, _: Quit) -> Result<()> {
+        self.request_quit();
+        Ok(())
+    }
+}

@@ -1,0 +1,104 @@
+//! The one list of actions: each line a request (its wire name, its fields) and its reply.
+//! Adding an action is a line here, its `Handle` impl in `runtime/action.rs`, and, for a `Page`
+//! action, the page's use of the generated client function (docs/architecture.md).
+
+use super::declare::actions;
+use crate::api::status::{ContainersOn, Pin, Status};
+use crate::doctor::Welcome;
+use crate::review::editor::Message;
+use crate::review::selection::Selection;
+use crate::review::{Detail, ReviewId, Summary};
+use crate::workspace::config::WorkspaceEntry;
+use crate::workspace::container::RunArgs;
+use crate::workspace::settings::Settings;
+use std::path::PathBuf;
+
+actions! {
+    /// Every pending review, as the review window shows it.
+    Page "reviewsList" ReviewsList {} -> Vec<Detail>;
+    /// The user's edits, made against proposal `revision` (a newer one refuses them:
+    /// `superseded`).
+    Page "reviewUpdate" ReviewUpdate {
+        #[ts(type = "number")] id: ReviewId,
+        #[ts(type = "number")] revision: u64,
+        content: String,
+    } -> ();
+    /// `content`: the edited text; `None` accepts as proposed. `revision`: the proposal the
+    /// edits were made against (the window always names it; a command accepts the latest).
+    Page "reviewAccept" ReviewAccept {
+        #[ts(type = "number")] id: ReviewId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(type = "number | null")]
+        revision: Option<u64>,
+        content: Option<String>,
+    } -> ();
+    /// `reason`: why, for whoever asked (where its protocol carries it); absent, a plain
+    /// rejection.
+    Page "reviewReject" ReviewReject {
+        #[ts(type = "number")] id: ReviewId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
+    } -> ();
+    /// Opens the file at `line` (1-based, in the file on disk) in the user's editor, on the
+    /// core's machine.
+    Page "reviewOpenInEditor" ReviewOpenInEditor {
+        #[ts(type = "number")] id: ReviewId,
+        line: u32,
+    } -> ();
+    /// Whether the file changed on disk since the review opened.
+    Page "reviewDiskChanged" ReviewDiskChanged { #[ts(type = "number")] id: ReviewId } -> bool;
+    /// "Ask about this part": the lines go to the CLI that opened the review.
+    Page "reviewMention" ReviewMention {
+        #[ts(type = "number")] id: ReviewId,
+        line_start: u32,
+        line_end: u32,
+    } -> ();
+    Page "reviewSelect" ReviewSelect {
+        #[ts(type = "number")] id: ReviewId,
+        selection: Selection,
+    } -> ();
+    /// The page painted a review (the core logs how long it took).
+    Page "reviewShown" ReviewShown { #[ts(type = "number")] id: ReviewId } -> ();
+    Page "settingsGet" SettingsGet {} -> Settings;
+    Page "settingsSet" SettingsSet { settings: Settings } -> ();
+    /// The welcome page's live check: what `redline doctor` says for the newest workspace.
+    Page "welcome" WelcomeGet {} -> Welcome;
+
+    /// Closing the window with reviews pending, and the user chose to reject them.
+    Window "rejectAll" RejectAll {} -> ();
+    /// A folder to add as a workspace (the window's own dialog picked it, or a command named
+    /// it); `force` adds `/`, the home folder or a folder around other workspaces too.
+    Window "workspaceAdd" WorkspaceAdd {
+        path: PathBuf,
+        #[serde(default)]
+        force: bool,
+    } -> PathBuf;
+
+    Control "status" StatusGet {} -> Status;
+    Control "workspaceRemove" WorkspaceRemove { path: PathBuf } -> PathBuf;
+    Control "workspaceEnable" WorkspaceEnable { path: PathBuf, enabled: bool } -> ();
+    Control "workspaceList" WorkspaceList {} -> Vec<WorkspaceEntry>;
+    /// A unified diff of the review's original and current text.
+    Control "reviewShow" ReviewShow { id: ReviewId } -> String;
+    /// The next review (of `file`, if named), waiting up to `timeout_ms`.
+    Control "reviewWait" ReviewWait { file: Option<String>, timeout_ms: u64 } -> Summary;
+    Control "tokenRotate" TokenRotate { path: PathBuf } -> ();
+    Control "pin" PinGet { path: PathBuf } -> Pin;
+    Control "containerEnable" ContainerEnable {
+        path: PathBuf,
+        address: Option<std::net::Ipv4Addr>,
+    } -> ContainersOn;
+    Control "containerDisable" ContainerDisable { path: PathBuf } -> PathBuf;
+    Control "containerArgs" ContainerArgs {
+        path: PathBuf,
+        container_path: Option<String>,
+        home: String,
+    } -> RunArgs;
+    /// Show the review window (a second `redline` launch reaching the running one); true if a
+    /// window was attached to take it.
+    Control "show" WindowShow {} -> bool;
+    /// One editor message from a one-shot command (`redline mention`, `redline context`).
+    Control "editorSend" EditorSend { message: Message } -> ();
+    Control "quit" Quit {} -> ();
+}

@@ -1,0 +1,56 @@
+// Generated from the action list by `redline_core::surfaces::action`; do not edit.
+// Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings
+import type { ReviewAccept, ReviewDetail, ReviewDiskChanged, ReviewMention, ReviewOpenInEditor, ReviewReject, ReviewSelect, ReviewShown, ReviewUpdate, Settings, SettingsSet, Welcome } from './bindings';
+import { invokeAction } from './invoke';
+
+/** The actions the page may ask, by wire name. */
+export const PAGE_ACTIONS = [
+  'reviewsList',
+  'reviewUpdate',
+  'reviewAccept',
+  'reviewReject',
+  'reviewOpenInEditor',
+  'reviewDiskChanged',
+  'reviewMention',
+  'reviewSelect',
+  'reviewShown',
+  'settingsGet',
+  'settingsSet',
+  'welcome',
+] as const;
+
+export const reviewsList = () =>
+  invokeAction<Array<ReviewDetail>>('reviewsList', {});
+
+export const reviewUpdate = (id: ReviewUpdate['id'], revision: ReviewUpdate['revision'], content: ReviewUpdate['content']) =>
+  invokeAction<void>('reviewUpdate', { id, revision, content });
+
+export const reviewAccept = (id: ReviewAccept['id'], revision?: ReviewAccept['revision'], content?: ReviewAccept['content']) =>
+  invokeAction<void>('reviewAccept', { id, revision, content });
+
+export const reviewReject = (id: ReviewReject['id'], reason?: ReviewReject['reason']) =>
+  invokeAction<void>('reviewReject', { id, reason });
+
+export const reviewOpenInEditor = (id: ReviewOpenInEditor['id'], line: ReviewOpenInEditor['line']) =>
+  invokeAction<void>('reviewOpenInEditor', { id, line });
+
+export const reviewDiskChanged = (id: ReviewDiskChanged['id']) =>
+  invokeAction<boolean>('reviewDiskChanged', { id });
+
+export const reviewMention = (id: ReviewMention['id'], lineStart: ReviewMention['lineStart'], lineEnd: ReviewMention['lineEnd']) =>
+  invokeAction<void>('reviewMention', { id, lineStart, lineEnd });
+
+export const reviewSelect = (id: ReviewSelect['id'], selection: ReviewSelect['selection']) =>
+  invokeAction<void>('reviewSelect', { id, selection });
+
+export const reviewShown = (id: ReviewShown['id']) =>
+  invokeAction<void>('reviewShown', { id });
+
+export const settingsGet = () =>
+  invokeAction<Settings>('settingsGet', {});
+
+export const settingsSet = (settings: SettingsSet['settings']) =>
+  invokeAction<void>('settingsSet', { settings });
+
+export const welcome = () =>
+  invokeAction<Welcome>('welcome', {});
