@@ -4,45 +4,74 @@
 use crate::{commands, events, idle, view, visibility};
 use redline_core::platform::dirs::Dirs;
 use redline_core::platform::stop::StopSignals;
-use redline_core::runtime::window::link;
+use redline_core::runtime::window::link::{self, Event, Link};
 use std::process::ExitCode;
 use tauri::async_runtime::{block_on, spawn};
 use tauri::{AppHandle, RunEvent};
+use tokio::sync::mpsc::Receiver;
 
 /// Runs the window until the core tells it to quit, the core goes, or it is idle long enough.
 /// 0 for each of those; non-zero only when something failed, so the launcher can tell a crash
 /// from a release.
-#[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
 pub fn main() -> ExitCode {
     prepare_process();
     init_logging();
-    // Without a display GTK panics with a backtrace: one line instead.
-    if let Some(problem) = crate::display::problem() {
-        eprintln!("redline-window: {problem}");
-        return ExitCode::from(2);
-    }
-    let (link, events) = match block_on(link::connect(&Dirs::from_env())) {
-        Ok(joined) => joined,
-        Err(e) => {
-            eprintln!("redline-window: cannot reach Redline ({e}); it is started by redline");
-            return ExitCode::from(2);
-        }
+    let (link, events, signals) = match connect() {
+        Ok(started) => started,
+        Err(code) => return code,
     };
-    let signals = match block_on(async { StopSignals::install() }) {
-        Ok(signals) => signals,
+    carry_over_storage();
+    let app = match build(link, events, signals) {
+        Ok(app) => app,
         Err(e) => {
-            eprintln!("redline-window: cannot listen for stop signals: {e}");
+            eprintln!("redline-window: cannot start the review window: {e}");
             return ExitCode::from(1);
         }
     };
-    // Before any webview exists: the window's storage follows a changed bundle identifier.
+    let code = app.run_return(|_, event| {
+        // Closing the window only hides it; the process ends on an explicit exit (with a code).
+        if let RunEvent::ExitRequested {
+            code: None, api, ..
+        } = event
+        {
+            api.prevent_exit();
+        }
+    });
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// The display, the channel to the core and the stop signals, each said in one line when it
+/// fails: `Err` is the exit status (2: nothing to show on, or no core; 1: a failure).
+fn connect() -> Result<(Link, Receiver<Event>, StopSignals), ExitCode> {
+    // Without a display GTK panics with a backtrace: one line instead.
+    if let Some(problem) = crate::display::problem() {
+        eprintln!("redline-window: {problem}");
+        return Err(ExitCode::from(2));
+    }
+    let (link, events) = block_on(link::connect(&Dirs::from_env())).map_err(|e| {
+        eprintln!("redline-window: cannot reach Redline ({e}); it is started by redline");
+        ExitCode::from(2)
+    })?;
+    let signals = block_on(async { StopSignals::install() }).map_err(|e| {
+        eprintln!("redline-window: cannot listen for stop signals: {e}");
+        ExitCode::from(1)
+    })?;
+    Ok((link, events, signals))
+}
+
+/// Before any webview exists: the window's storage follows a changed bundle identifier.
+fn carry_over_storage() {
     match redline_core::platform::bundle_id::carry_over(&std::env::vars().collect()) {
         Ok(Some(from)) => tracing::info!("window storage carried over from {}", from.display()),
         Ok(None) => {}
         Err(e) => tracing::warn!("window storage not carried over: {e}"),
     }
+}
 
-    let app = tauri::Builder::default()
+/// The Tauri app: the window's commands, and once set up its view, the core's events, the stop
+/// signals and the idle countdown.
+fn build(link: Link, events: Receiver<Event>, signals: StopSignals) -> tauri::Result<tauri::App> {
+    tauri::Builder::default()
         // The welcome page's "Add a workspace" picks the folder here, on the user's screen.
         .plugin(tauri_plugin_dialog::init())
         .manage(link)
@@ -64,25 +93,7 @@ pub fn main() -> ExitCode {
             Ok(())
         })
         .on_window_event(view::on_event)
-        .build(tauri::generate_context!());
-    let app = match app {
-        Ok(app) => app,
-        Err(e) => {
-            eprintln!("redline-window: cannot start the review window: {e}");
-            return ExitCode::from(1);
-        }
-    };
-
-    let code = app.run_return(|_, event| {
-        // Closing the window only hides it; the process ends on an explicit exit (with a code).
-        if let RunEvent::ExitRequested {
-            code: None, api, ..
-        } = event
-        {
-            api.prevent_exit();
-        }
-    });
-    ExitCode::from(u8::try_from(code).unwrap_or(1))
+        .build(tauri::generate_context!())
 }
 
 /// SIGTERM or Ctrl+C (the session ending, the terminal that runs `redline`) is being told to

@@ -30,69 +30,75 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
     pid: Option<u32>,
 ) {
     let mut stream = BufReader::new(stream);
-    let mut line = String::new();
-    // A request is one line, bounded: a peer that does not send it in time is dropped.
-    let read = {
-        let mut bounded = (&mut stream).take(MAX_REQUEST_BYTES);
-        tokio::time::timeout(REQUEST_READ, bounded.read_line(&mut line)).await
-    };
-    let reply = match read {
-        Ok(Ok(n)) if n as u64 == MAX_REQUEST_BYTES && !line.ends_with('\n') => {
-            Response::Error(Fault {
-                code: FaultCode::TooLarge,
-                message: format!("control request over {MAX_REQUEST_BYTES} bytes"),
-            })
+    let reply = match read_request(&mut stream).await {
+        Some(Ok(Request::Propose(p))) => {
+            let wait = p.wait;
+            let opened = instance.propose_local(p, pid).await;
+            match local(instance, &mut stream, opened, wait).await {
+                Some(reply) => reply,
+                None => return,
+            }
         }
-        Ok(Ok(_)) => match serde_json::from_str::<Request>(&line) {
-            Ok(Request::Propose(p)) => {
-                let wait = p.wait;
-                let opened = instance.propose_local(p, pid).await;
-                match local(instance, &mut stream, opened, wait).await {
-                    Some(reply) => reply,
-                    None => return,
-                }
+        Some(Ok(Request::Diff(d))) => {
+            let wait = d.wait;
+            let opened = instance.diff_local(d, pid).await;
+            match local(instance, &mut stream, opened, wait).await {
+                Some(reply) => reply,
+                None => return,
             }
-            Ok(Request::Diff(d)) => {
-                let wait = d.wait;
-                let opened = instance.diff_local(d, pid).await;
-                match local(instance, &mut stream, opened, wait).await {
-                    Some(reply) => reply,
-                    None => return,
-                }
-            }
-            // No verdict: the hook went away, and its reviews with it.
-            Ok(Request::Hook(call)) => match instance.hook(call, pid).await {
-                Ok(waiting) => match waiting.verdict(instance, gone(&mut stream)).await {
-                    Some(v) => Response::Ok(value(v)),
-                    None => return,
-                },
-                Err(v) => Response::Ok(value(v)),
+        }
+        // No verdict: the hook went away, and its reviews with it.
+        Some(Ok(Request::Hook(call))) => match instance.hook(call, pid).await {
+            Ok(waiting) => match waiting.verdict(instance, gone(&mut stream)).await {
+                Some(v) => Response::Ok(value(v)),
+                None => return,
             },
-            Ok(Request::TurnReview(call)) => match instance.turn_review(call, pid).await {
-                Ok(waiting) => match waiting.verdict(instance, gone(&mut stream)).await {
-                    Some(v) => Response::Ok(value(v)),
-                    None => return,
-                },
-                Err(v) => Response::Ok(value(v)),
-            },
-            Ok(Request::Editor) => {
-                return crate::runtime::editor::serve(instance, stream, pid).await
-            }
-            Ok(Request::Window) => {
-                return crate::runtime::window::channel::serve(instance, stream).await
-            }
-            Ok(Request::Action(call)) => match call.handle(instance).await {
-                Ok(v) => Response::Ok(v),
-                Err(e) => Response::Error((&e).into()),
-            },
-            Err(e) => Response::Error(Fault {
-                code: FaultCode::BadRequest,
-                message: format!("bad control request: {}", why_unread(&line, e)),
-            }),
+            Err(v) => Response::Ok(value(v)),
         },
-        _ => return,
+        Some(Ok(Request::TurnReview(call))) => match instance.turn_review(call, pid).await {
+            Ok(waiting) => match waiting.verdict(instance, gone(&mut stream)).await {
+                Some(v) => Response::Ok(value(v)),
+                None => return,
+            },
+            Err(v) => Response::Ok(value(v)),
+        },
+        Some(Ok(Request::Editor)) => {
+            return crate::runtime::editor::serve(instance, stream, pid).await
+        }
+        Some(Ok(Request::Window)) => {
+            return crate::runtime::window::channel::serve(instance, stream).await
+        }
+        Some(Ok(Request::Action(call))) => match call.handle(instance).await {
+            Ok(v) => Response::Ok(v),
+            Err(e) => Response::Error((&e).into()),
+        },
+        Some(Err(fault)) => Response::Error(fault),
+        None => return,
     };
     let _ = write_json(stream.get_mut(), &reply).await;
+}
+
+/// The connection's request line, bounded in size and in time; `None`: none came in time (or
+/// the connection failed), and the peer is dropped unanswered; `Err`: the fault to answer.
+async fn read_request<S: AsyncRead + Unpin>(
+    stream: &mut BufReader<S>,
+) -> Option<std::result::Result<Request, Fault>> {
+    let mut line = String::new();
+    let read = {
+        let mut bounded = stream.take(MAX_REQUEST_BYTES);
+        tokio::time::timeout(REQUEST_READ, bounded.read_line(&mut line)).await
+    };
+    match read {
+        Ok(Ok(n)) if n as u64 == MAX_REQUEST_BYTES && !line.ends_with('\n') => Some(Err(Fault {
+            code: FaultCode::TooLarge,
+            message: format!("control request over {MAX_REQUEST_BYTES} bytes"),
+        })),
+        Ok(Ok(_)) => Some(serde_json::from_str::<Request>(&line).map_err(|e| Fault {
+            code: FaultCode::BadRequest,
+            message: format!("bad control request: {}", why_unread(&line, e)),
+        })),
+        _ => None,
+    }
 }
 
 /// Why `line` is no request: an action's own complaint (a missing field, an unknown name) where

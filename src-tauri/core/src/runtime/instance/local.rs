@@ -5,7 +5,7 @@ use super::batch::Batch;
 use super::Instance;
 use crate::error::{Error, Result};
 use crate::review::service::{Ask, Service};
-use crate::review::{OnDisk, Origin, Outcome, Proposal, ReadOnly, ReviewId};
+use crate::review::{ClientInfo, OnDisk, Origin, Outcome, Proposal, ReadOnly, ReviewId};
 use caller::caller;
 // The command reads and bounds a diff's two sides (surfaces), the instance checks them again.
 pub use crate::surfaces::diff_pair::{DiffFile, MAX_DIFF_BYTES, MAX_DIFF_FILES};
@@ -215,8 +215,29 @@ impl Instance {
 
     /// Opens one review per changed file of `redline diff`: read-only unless `edit`, and then
     /// only where RIGHT is in an enabled workspace (the command writes it on accept).
-    #[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
     pub async fn diff_local(&self, d: Diff, pid: Option<u32>) -> Result<Opened> {
+        self.check_diff_bounds(&d)?;
+        let checked = match d.edit {
+            true => self.check_editable(&d.files).await?,
+            false => vec![None; d.files.len()],
+        };
+        let origin = Origin::Diff { run: run() };
+        let client = caller("redline diff", pid).await;
+        let mut opened = Opened::new();
+        for (f, target) in d.files.into_iter().zip(checked) {
+            let path = f.path.clone();
+            let asked = (&d.root, &origin, &client);
+            let proposal = diff_proposal(asked, f, target.clone(), d.edit);
+            let id = self.reviews.open(proposal, opened.batch.reply());
+            opened.batch.opened(id);
+            opened.named.push((path, target));
+        }
+        Ok(opened)
+    }
+
+    /// A `redline diff` within its bounds: its files, its bytes, and with the diffs already
+    /// pending, what the queue holds for all `redline diff` commands together.
+    fn check_diff_bounds(&self, d: &Diff) -> Result<()> {
         let root = d.root.to_string_lossy().into_owned();
         if d.files.len() > MAX_DIFF_FILES {
             return Err(Error::TooManyFiles {
@@ -233,10 +254,6 @@ impl Instance {
                 limit: MAX_DIFF_BYTES as u64,
             });
         }
-        let checked = match d.edit {
-            true => self.check_editable(&d.files).await?,
-            false => vec![None; d.files.len()],
-        };
         let pending: Vec<_> = self
             .reviews
             .list()
@@ -255,44 +272,7 @@ impl Instance {
                 bound: crate::error::QueueBound::Diffs,
             });
         }
-        let origin = Origin::Diff { run: run() };
-        let client = caller("redline diff", pid).await;
-        let mut opened = Opened::new();
-        for (f, target) in d.files.into_iter().zip(checked) {
-            // What the disk check reads: RIGHT as checked, else where its links lead (`git
-            // difftool -d` links into the work tree), read beneath the folder holding it.
-            let on_disk = target.clone().or_else(|| {
-                let path = crate::workspace::follow(&f.path.to_string_lossy()).ok()?;
-                let root = path.parent()?.to_path_buf();
-                Some(OnDisk { root, path })
-            });
-            let read_only = match (&f.right, d.edit) {
-                (Some(_), true) => None,
-                (None, true) => Some(ReadOnly::DiffRemoved),
-                (_, false) => Some(ReadOnly::Diff),
-            };
-            let reply = opened.batch.reply();
-            let id = self.reviews.open(
-                Proposal {
-                    workspace: d.root.clone(),
-                    origin: origin.clone(),
-                    client: client.clone(),
-                    file_path: f.path.to_string_lossy().into_owned(),
-                    path: f.path.clone(),
-                    original: f.left.map(Into::into),
-                    proposal: f.right.unwrap_or_default(),
-                    container: false,
-                    read_only,
-                    can_mention: false,
-                    reason_heard: false,
-                    on_disk,
-                },
-                reply,
-            );
-            opened.batch.opened(id);
-            opened.named.push((f.path, target));
-        }
-        Ok(opened)
+        Ok(())
     }
 
     /// `--edit` writes RIGHT: each one there must be in an enabled workspace. RIGHT as checked,
@@ -329,6 +309,42 @@ impl Instance {
     /// The command that opened these reviews is gone (Ctrl-C): nobody waits for them.
     pub fn dismiss_local(&self, ids: &[ReviewId]) -> usize {
         self.reviews.dismiss(|r| ids.contains(&r.id))
+    }
+}
+
+/// The review of one file of a `redline diff` (`asked`: its root, its run and who ran it): RIGHT
+/// editable with `edit` where the instance checked it (`target`), else read-only.
+fn diff_proposal(
+    (root, origin, client): (&PathBuf, &Origin, &ClientInfo),
+    f: DiffFile,
+    target: Option<OnDisk>,
+    edit: bool,
+) -> Proposal {
+    // What the disk check reads: RIGHT as checked, else where its links lead (`git difftool -d`
+    // links into the work tree), read beneath the folder holding it.
+    let on_disk = target.or_else(|| {
+        let path = crate::workspace::follow(&f.path.to_string_lossy()).ok()?;
+        let root = path.parent()?.to_path_buf();
+        Some(OnDisk { root, path })
+    });
+    let read_only = match (&f.right, edit) {
+        (Some(_), true) => None,
+        (None, true) => Some(ReadOnly::DiffRemoved),
+        (_, false) => Some(ReadOnly::Diff),
+    };
+    Proposal {
+        workspace: root.clone(),
+        origin: origin.clone(),
+        client: client.clone(),
+        file_path: f.path.to_string_lossy().into_owned(),
+        path: f.path,
+        original: f.left.map(Into::into),
+        proposal: f.right.unwrap_or_default(),
+        container: false,
+        read_only,
+        can_mention: false,
+        reason_heard: false,
+        on_disk,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The core's end of the window channel: the page's calls carried out on the instance and
 //! answered by id, the review queue's events and the hub's commands sent as they happen.
 
-use super::hub::Command;
+use super::hub::{Command, WindowHub};
 use super::message::{Call, Down, Returned, Up, MAX_UP_LINE};
 use crate::api::fault::Fault;
 use crate::error::Error;
@@ -20,6 +20,50 @@ const IN_FLIGHT: usize = 32;
 /// A window that reads nothing for this long is let go (it stopped, or hangs): the channel
 /// closes, and the launcher brings a new window if one is wanted.
 const WRITE_DEADLINE: Duration = Duration::from_secs(10);
+
+/// What a line from the window leaves the loop to do.
+enum Heard {
+    /// A call to carry out, answered with its id.
+    Call(u64, Call),
+    /// Nothing more: a note taken, or a line dropped (said in the log).
+    Noted,
+    /// The window closed the channel.
+    Closed,
+}
+
+/// Reads one line from the window: its notes go to the hub at once.
+fn heard(hub: &WindowHub, line: std::io::Result<PeerLine>) -> Heard {
+    match line {
+        Ok(PeerLine::Text(bytes)) => match serde_json::from_slice::<Up>(&bytes) {
+            Ok(Up::Call { id, call }) => return Heard::Call(id, call),
+            Ok(Up::Ready) => hub.note_ready(),
+            Ok(Up::Visible { visible }) => hub.note_visible(visible),
+            Err(e) => tracing::warn!("window channel: a line that is no message: {e}"),
+        },
+        Ok(PeerLine::TooLong) => {
+            tracing::warn!("window channel: a line over {MAX_UP_LINE} bytes, dropped")
+        }
+        Ok(PeerLine::Closed) | Err(_) => return Heard::Closed,
+    }
+    Heard::Noted
+}
+
+/// A review event, as the window hears it; `None` ends the channel: the window's list fell
+/// behind (a new window lists the queue afresh), or the queue is gone.
+fn event_down(event: Result<ReviewEvent, RecvError>) -> Option<Down> {
+    match event {
+        Ok(ReviewEvent::Added(r)) => Some(Down::Added { review: r.detail() }),
+        Ok(ReviewEvent::Updated(r)) => Some(Down::Updated { review: r.detail() }),
+        Ok(ReviewEvent::Resolved { id, outcome, .. }) => Some(Down::Resolved {
+            resolved: Resolved { id, outcome },
+        }),
+        Err(RecvError::Lagged(n)) => {
+            tracing::warn!("window channel: the window fell {n} events behind; closing it");
+            None
+        }
+        Err(RecvError::Closed) => None,
+    }
+}
 
 /// Serves one window until either side closes the channel.
 pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mut stream: S) {
@@ -44,44 +88,18 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mu
             line = next_line(&mut stream, &mut buf, &mut over, MAX_UP_LINE as usize),
                 if calls.len() < IN_FLIGHT =>
             {
-                match line {
-                    Ok(PeerLine::Text(bytes)) => match serde_json::from_slice::<Up>(&bytes) {
-                        Ok(Up::Call { id, call }) => {
-                            calls.push(async move { (id, answer(instance, call).await) });
-                            continue;
-                        }
-                        Ok(Up::Ready) => {
-                            hub.note_ready();
-                            continue;
-                        }
-                        Ok(Up::Visible { visible }) => {
-                            hub.note_visible(visible);
-                            continue;
-                        }
-                        Err(e) => {
-                            tracing::warn!("window channel: a line that is no message: {e}");
-                            continue;
-                        }
-                    },
-                    Ok(PeerLine::TooLong) => {
-                        tracing::warn!("window channel: a line over {MAX_UP_LINE} bytes, dropped");
-                        continue;
+                match heard(hub, line) {
+                    Heard::Call(id, call) => {
+                        calls.push(async move { (id, answer(instance, call).await) })
                     }
-                    Ok(PeerLine::Closed) | Err(_) => return,
+                    Heard::Noted => {}
+                    Heard::Closed => return,
                 }
+                continue;
             }
-            event = events.recv() => match event {
-                Ok(ReviewEvent::Added(r)) => Down::Added { review: r.detail() },
-                Ok(ReviewEvent::Updated(r)) => Down::Updated { review: r.detail() },
-                Ok(ReviewEvent::Resolved { id, outcome, .. }) => Down::Resolved {
-                    resolved: Resolved { id, outcome },
-                },
-                // The window's list is behind: it ends, and a new one lists the queue afresh.
-                Err(RecvError::Lagged(n)) => {
-                    tracing::warn!("window channel: the window fell {n} events behind; closing it");
-                    return;
-                }
-                Err(RecvError::Closed) => return,
+            event = events.recv() => match event_down(event) {
+                Some(down) => down,
+                None => return,
             },
             command = attached.commands.recv() => match command {
                 Ok(Command::Show { focus }) => Down::Show { focus },

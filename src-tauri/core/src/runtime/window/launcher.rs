@@ -72,7 +72,6 @@ enum Want {
 
 /// Starts and watches the window process for `instance` until it quits. It listens from the
 /// call on (a show asked for right after is not missed); the future does the rest.
-#[expect(clippy::too_many_lines, reason = "issue 38: rewritten by another part")]
 pub fn run(
     instance: Arc<Instance>,
     launch: WindowProgram,
@@ -89,14 +88,7 @@ pub fn run(
             failed: false,
             crashes: VecDeque::new(),
         };
-        // WebDriver attaches to the window's webview as it starts: under automation it starts now.
-        if std::env::var_os("TAURI_WEBVIEW_AUTOMATION").is_some() || hub.show_pending() {
-            launcher.want(hub, Want::PopUp);
-        }
-        // A session that started before this ran counts too: it may send a review next.
-        if *sessions.borrow_and_update() > 0 {
-            launcher.want(hub, Want::Ahead);
-        }
+        launcher.at_start(hub, *sessions.borrow_and_update() > 0);
         loop {
             tokio::select! {
                 _ = instance.quit_requested() => break,
@@ -156,6 +148,20 @@ struct Launcher {
     /// The last start failed: only a pop-up tries again.
     failed: bool,
     crashes: VecDeque<Instant>,
+}
+
+impl Launcher {
+    /// What is wanted before anything happens: under automation (WebDriver attaches to the
+    /// window's webview as it starts) or with a show asked for, the window now; with a CLI
+    /// session started already (`sessions`: it may send a review next), the window ready.
+    fn at_start(&mut self, hub: &WindowHub, sessions: bool) {
+        if std::env::var_os("TAURI_WEBVIEW_AUTOMATION").is_some() || hub.show_pending() {
+            self.want(hub, Want::PopUp);
+        }
+        if sessions {
+            self.want(hub, Want::Ahead);
+        }
+    }
 }
 
 impl Launcher {

@@ -44,64 +44,15 @@ where
         .await
         .map_err(|e| Error::Control(ControlFailure::WindowChannel(e)))?;
 
-    let (up, mut up_rx) = mpsc::channel::<Up>(64);
+    let (up, up_rx) = mpsc::channel::<Up>(64);
     let (events, events_rx) = mpsc::channel::<Event>(256);
     let waiting: Waiting = Arc::default();
     // Every handle gone: the reader lets go of its half too, so the connection closes whatever
     // the stream (a named pipe has no half-close for the core to read as the window leaving).
     let left = tokio_util::sync::CancellationToken::new();
 
-    let leaving = left.clone();
-    tokio::spawn(async move {
-        let _left = leaving.drop_guard();
-        while let Some(line) = up_rx.recv().await {
-            let Ok(bytes) = json_line(&line) else {
-                continue;
-            };
-            if write.write_all(&bytes).await.is_err() {
-                return;
-            }
-        }
-        let _ = write.shutdown().await;
-    });
-
-    let answers = waiting.clone();
-    tokio::spawn(async move {
-        let mut read = BufReader::new(read);
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            let mut bounded = (&mut read).take(MAX_DOWN_LINE);
-            let read_line = bounded.read_until(b'\n', &mut line);
-            let n = match tokio::select! {
-                _ = left.cancelled() => break,
-                n = read_line => n,
-            } {
-                Ok(n) => n,
-                Err(_) => break,
-            };
-            if n == 0 || !line.ends_with(b"\n") {
-                // The core went, or sent a line past any it writes: the channel is over.
-                break;
-            }
-            match serde_json::from_slice::<Event>(&line) {
-                Ok(Down::Reply { id, answer }) => {
-                    let to = lock(&answers).remove(&id);
-                    if let Some(to) = to {
-                        let _ = to.send(answer);
-                    }
-                }
-                Ok(event) => {
-                    if events.send(event).await.is_err() {
-                        break;
-                    }
-                }
-                Err(e) => tracing::warn!("window channel: a line the window cannot read: {e}"),
-            }
-        }
-        // Calls still waiting learn that no answer comes.
-        lock(&answers).clear();
-    });
+    tokio::spawn(write_up(write, up_rx, left.clone()));
+    tokio::spawn(read_down(read, waiting.clone(), events, left));
 
     Ok((
         Link {
@@ -111,6 +62,67 @@ where
         },
         events_rx,
     ))
+}
+
+/// Writes the window's lines to the core until every handle is gone, then closes its half.
+async fn write_up<W: AsyncWrite + Unpin>(
+    mut write: W,
+    mut up_rx: mpsc::Receiver<Up>,
+    left: tokio_util::sync::CancellationToken,
+) {
+    let _left = left.drop_guard();
+    while let Some(line) = up_rx.recv().await {
+        let Ok(bytes) = json_line(&line) else {
+            continue;
+        };
+        if write.write_all(&bytes).await.is_err() {
+            return;
+        }
+    }
+    let _ = write.shutdown().await;
+}
+
+/// Reads the core's lines until it goes (or every handle is gone): each reply to its call, each
+/// event to `events`. Calls still waiting then learn that no answer comes.
+async fn read_down<R: AsyncRead + Unpin>(
+    read: R,
+    answers: Waiting,
+    events: mpsc::Sender<Event>,
+    left: tokio_util::sync::CancellationToken,
+) {
+    let mut read = BufReader::new(read);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let mut bounded = (&mut read).take(MAX_DOWN_LINE);
+        let read_line = bounded.read_until(b'\n', &mut line);
+        let n = match tokio::select! {
+            _ = left.cancelled() => break,
+            n = read_line => n,
+        } {
+            Ok(n) => n,
+            Err(_) => break,
+        };
+        if n == 0 || !line.ends_with(b"\n") {
+            // The core went, or sent a line past any it writes: the channel is over.
+            break;
+        }
+        match serde_json::from_slice::<Event>(&line) {
+            Ok(Down::Reply { id, answer }) => {
+                let to = lock(&answers).remove(&id);
+                if let Some(to) = to {
+                    let _ = to.send(answer);
+                }
+            }
+            Ok(event) => {
+                if events.send(event).await.is_err() {
+                    break;
+                }
+            }
+            Err(e) => tracing::warn!("window channel: a line the window cannot read: {e}"),
+        }
+    }
+    lock(&answers).clear();
 }
 
 fn lock(w: &Waiting) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<Returned>>> {
