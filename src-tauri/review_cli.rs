@@ -8,7 +8,7 @@ use crate::text;
 use redline_core::platform::dirs::Dirs;
 use redline_core::review::Summary;
 use redline_core::surfaces::action::{
-    ReviewAccept, ReviewReject, ReviewShow, ReviewWait, ReviewsList,
+    ReviewAccept, ReviewReject, ReviewShow, ReviewSummaries, ReviewWait,
 };
 use redline_core::Result;
 
@@ -54,8 +54,7 @@ pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: ReviewAction) 
 
 /// The pending reviews, as `redline review list` prints them.
 async fn summaries(dirs: &Dirs) -> Result<Vec<Summary>> {
-    let details = ask(dirs, ReviewsList {}).await?.value;
-    Ok(details.iter().map(Summary::from).collect())
+    Ok(ask(dirs, ReviewSummaries {}).await?.value)
 }
 
 fn list_text(p: &mut Printer, list: &Vec<Summary>) {

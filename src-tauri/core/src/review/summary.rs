@@ -34,26 +34,3 @@ pub struct Summary {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub turn: bool,
 }
-
-/// A review listed for a command, from the window's fuller view of it (both channels list the
-/// reviews with one action).
-impl From<&super::detail::Detail> for Summary {
-    fn from(d: &super::detail::Detail) -> Summary {
-        Summary {
-            id: d.id,
-            workspace: PathBuf::from(&d.workspace),
-            file_path: d.file_path.clone(),
-            path: PathBuf::from(&d.path),
-            container: d.container,
-            client: d.client.clone(),
-            added: d.added,
-            removed: d.removed,
-            new_file: d.new_file,
-            created_at: d.created_at,
-            read_only: d.read_only.clone(),
-            can_mention: d.can_mention,
-            reason_heard: d.reason_heard,
-            turn: d.turn,
-        }
-    }
-}

@@ -21,6 +21,12 @@ impl Handle<ReviewsList> for Instance {
     }
 }
 
+impl Handle<ReviewSummaries> for Instance {
+    async fn handle(&self, _: ReviewSummaries) -> Result<Vec<Summary>> {
+        Ok(self.list())
+    }
+}
+
 impl Handle<ReviewUpdate> for Instance {
     async fn handle(&self, r: ReviewUpdate) -> Result<()> {
         self.update(r.id, r.revision, r.content)

@@ -79,6 +79,9 @@ actions! {
     Control "workspaceRemove" WorkspaceRemove { path: PathBuf } -> PathBuf;
     Control "workspaceEnable" WorkspaceEnable { path: PathBuf, enabled: bool } -> ();
     Control "workspaceList" WorkspaceList {} -> Vec<WorkspaceEntry>;
+    /// The pending reviews as `redline review list` prints them: no texts, which the window's
+    /// `reviewsList` carries and a command does not need.
+    Control "reviewSummaries" ReviewSummaries {} -> Vec<Summary>;
     /// A unified diff of the review's original and current text.
     Control "reviewShow" ReviewShow { id: ReviewId } -> String;
     /// The next review (of `file`, if named), waiting up to `timeout_ms`.
