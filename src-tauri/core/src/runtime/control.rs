@@ -15,7 +15,7 @@ mod tests;
 pub use crate::api::status::ContainersOn;
 #[cfg(windows)]
 pub use pipe::{bind, call, connect, serve, Listener};
-pub use request::{decode, Request, MAX_REQUEST_BYTES};
+pub use request::{decode, Request, MAX_REPLY_BYTES, MAX_REQUEST_BYTES};
 #[cfg(unix)]
 pub use socket::{bind, call, connect, serve, Listener};
 

@@ -7,12 +7,12 @@ use crate::platform::peer::{self, PeerProcess};
 use crate::review::editor::{Message, MAX_LINE};
 use crate::review::{Outcome, ReviewEvent, ReviewId};
 use crate::runtime::instance::Instance;
-use crate::runtime::line::{next_line, write_json, PeerLine};
+use crate::runtime::line::{self, rebound, Delimited, PeerLine};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tokio::io::{AsyncBufRead, AsyncWrite};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::broadcast::error::RecvError;
 
 static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
@@ -21,12 +21,11 @@ pub(crate) fn error_line(id: Option<u64>, e: &Error) -> Value {
     json!({"type": "error", "id": id, "code": e.code(), "message": e.to_string()})
 }
 
-pub(crate) async fn write<W: AsyncWrite + Unpin>(w: &mut W, v: &Value) -> bool {
+async fn write<S: AsyncRead + AsyncWrite + Unpin>(w: &mut Delimited<S>, v: &Value) -> bool {
     // An editor that stops reading its channel ends it, never the instance's work.
-    matches!(
-        tokio::time::timeout(crate::net::limits::PEER_SEND, write_json(w, v)).await,
-        Ok(Ok(()))
-    )
+    line::send(w, v, crate::net::limits::PEER_SEND)
+        .await
+        .is_ok()
 }
 
 /// The program that started `redline editor --stdio` (process `pid`): the editor.
@@ -43,11 +42,12 @@ async fn editor_of(pid: Option<u32>) -> Option<PeerProcess> {
 /// Serves one editor until it closes the channel; what it said then leaves every workspace.
 /// `pid` is the process that connected (`redline editor --stdio`), to name its editor in the
 /// status.
-pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(
+pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
     instance: &Instance,
-    mut stream: S,
+    mut stream: Delimited<S>,
     pid: Option<u32>,
 ) {
+    rebound(&mut stream, MAX_LINE);
     let owner = NEXT_OWNER.fetch_add(1, Ordering::Relaxed);
     // Subscribe before listing, so a review added in between is seen.
     let mut events = instance.reviews().subscribe();
@@ -61,7 +61,6 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(
     let naming = editor_of(pid);
     tokio::pin!(naming);
     let mut named = false;
-    let (mut buf, mut over) = (Vec::new(), false);
     loop {
         tokio::select! {
             editor = &mut naming, if !named => {
@@ -70,7 +69,7 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(
                     instance.editor_named(owner, editor);
                 }
             }
-            line = next_line(&mut stream, &mut buf, &mut over, MAX_LINE) => {
+            line = line::recv(&mut stream) => {
                 let reply = match line {
                     Ok(PeerLine::Closed) | Err(_) => break,
                     Ok(PeerLine::TooLong) => Some(error_line(

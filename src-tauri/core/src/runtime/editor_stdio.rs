@@ -4,7 +4,7 @@
 use crate::error::{ControlFailure, Error, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, Request};
-use crate::runtime::editor::{error_line, write};
+use crate::runtime::editor::error_line;
 use crate::runtime::line::write_json;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
@@ -20,7 +20,9 @@ where
         Ok(s) => s,
         Err(e) => {
             // Flushed: tokio's stdout hands the bytes to a thread, which must finish first.
-            let _ = write(&mut output, &error_line(None, &e)).await;
+            let why = error_line(None, &e);
+            let said = write_json(&mut output, &why);
+            let _ = tokio::time::timeout(crate::net::limits::PEER_SEND, said).await;
             let _ = output.flush().await;
             return Err(e);
         }

@@ -7,11 +7,14 @@ use crate::api::fault::Fault;
 use crate::error::{FaultCode, Result};
 use crate::runtime::instance::local;
 use crate::runtime::instance::Instance;
-use crate::runtime::line::write_json;
+use crate::runtime::line::{self, delimited, Delimited, PeerLine};
 use crate::surfaces::action::Call;
 use serde::Serialize;
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite};
+
+/// How long the asker has to take its reply line.
+const REPLY_WRITE: std::time::Duration = std::time::Duration::from_secs(10);
 
 fn value<T: Serialize>(v: T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
@@ -29,7 +32,7 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
     stream: S,
     pid: Option<u32>,
 ) {
-    let mut stream = BufReader::new(stream);
+    let mut stream = delimited(stream, MAX_REQUEST_BYTES as usize);
     let reply = match read_request(&mut stream).await {
         Some(Ok(Request::Propose(p))) => {
             let wait = p.wait;
@@ -75,51 +78,47 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
         Some(Err(fault)) => Response::Error(fault),
         None => return,
     };
-    let _ = write_json(stream.get_mut(), &reply).await;
+    let _ = line::send(&mut stream, &reply, REPLY_WRITE).await;
 }
 
 /// The connection's request line, bounded in size and in time; `None`: none came in time (or
 /// the connection failed), and the peer is dropped unanswered; `Err`: the fault to answer.
-async fn read_request<S: AsyncRead + Unpin>(
-    stream: &mut BufReader<S>,
+async fn read_request<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: &mut Delimited<S>,
 ) -> Option<std::result::Result<Request, Fault>> {
-    let mut line = String::new();
-    let read = {
-        let mut bounded = stream.take(MAX_REQUEST_BYTES);
-        tokio::time::timeout(REQUEST_READ, bounded.read_line(&mut line)).await
-    };
-    match read {
-        Ok(Ok(n)) if n as u64 == MAX_REQUEST_BYTES && !line.ends_with('\n') => Some(Err(Fault {
+    match tokio::time::timeout(REQUEST_READ, line::recv(stream)).await {
+        Ok(Ok(PeerLine::TooLong)) => Some(Err(Fault {
             code: FaultCode::TooLarge,
             message: format!("control request over {MAX_REQUEST_BYTES} bytes"),
         })),
-        Ok(Ok(_)) => Some(serde_json::from_str::<Request>(&line).map_err(|e| Fault {
-            code: FaultCode::BadRequest,
-            message: format!("bad control request: {}", why_unread(&line, e)),
-        })),
+        Ok(Ok(PeerLine::Text(line))) => {
+            Some(serde_json::from_slice::<Request>(&line).map_err(|e| Fault {
+                code: FaultCode::BadRequest,
+                message: format!("bad control request: {}", why_unread(&line, e)),
+            }))
+        }
         _ => None,
     }
 }
 
 /// Why `line` is no request: an action's own complaint (a missing field, an unknown name) where
 /// it names one, rather than serde's "no variant matched".
-fn why_unread(line: &str, e: serde_json::Error) -> serde_json::Error {
-    match serde_json::from_str::<Call>(line) {
+fn why_unread(line: &[u8], e: serde_json::Error) -> serde_json::Error {
+    match serde_json::from_slice::<Call>(line) {
         Err(action) => action,
         Ok(_) => e,
     }
 }
 
-/// Ends when the peer, which sends nothing more once it has asked, goes away (a read returns).
-async fn gone<S: AsyncRead + Unpin>(stream: &mut BufReader<S>) {
-    let mut probe = [0u8; 1];
-    let _ = stream.read(&mut probe).await;
+/// Ends when the peer, which sends nothing more once it has asked, goes away (or says more).
+async fn gone<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut Delimited<S>) {
+    let _ = line::recv(stream).await;
 }
 
 /// Answers a local review's request (see `local::Opened::answer`); `None`: the command went away.
 async fn local<S: AsyncRead + AsyncWrite + Unpin>(
     instance: &Instance,
-    stream: &mut BufReader<S>,
+    stream: &mut Delimited<S>,
     opened: Result<local::Opened>,
     wait: bool,
 ) -> Option<Response> {

@@ -3,12 +3,13 @@
 
 use crate::api::fault::Fault;
 use crate::error::{ControlFailure, Error, FaultCode, Result};
-use crate::runtime::line::json_line;
+use crate::runtime::line::{self, delimited, PeerLine};
 use crate::surfaces::action::{Act, Call};
+use futures::SinkExt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite};
 
 /// A control request: an action (`surfaces::action`, the vocabulary the review window shares),
 /// or one of the requests that hold their connection (a local review until decided, a channel
@@ -55,6 +56,10 @@ pub(super) const REQUEST_READ: Duration = Duration::from_secs(10);
 /// The longest request line: a proposal or a diff's text, JSON-escaped, with room to spare.
 pub const MAX_REQUEST_BYTES: u64 = 3 * crate::surfaces::diff_pair::MAX_DIFF_BYTES as u64 / 2;
 
+/// The longest reply line: a review's two texts and the edited one, JSON-escaped (the window's
+/// channel carries the same replies).
+pub const MAX_REPLY_BYTES: u64 = 4 * crate::surfaces::diff_pair::MAX_DIFF_BYTES as u64;
+
 /// An action's reply, read from the JSON the instance sent.
 pub fn decode<A: Act>(value: Value) -> Result<A::Reply> {
     serde_json::from_value(value).map_err(|e| Error::Control(ControlFailure::UnexpectedAnswer(e)))
@@ -65,18 +70,25 @@ pub(super) async fn request<S: AsyncRead + AsyncWrite + Unpin>(
     stream: S,
     req: &Request,
 ) -> Result<Value> {
-    let mut stream = BufReader::new(stream);
+    let mut stream = delimited(stream, MAX_REPLY_BYTES as usize);
     // Words for the user: Redline went away mid-request (quit, crashed, or refused the request).
     let lost = |e: std::io::Error| Error::Control(ControlFailure::Closed(e));
-    let out = json_line(req).map_err(|e| Error::Control(ControlFailure::Unsendable(e)))?;
-    stream.get_mut().write_all(&out).await.map_err(lost)?;
-    let mut line = String::new();
-    stream.read_line(&mut line).await.map_err(lost)?;
-    match serde_json::from_str::<Response>(&line) {
-        Ok(Response::Ok(v)) => Ok(v),
+    stream
+        .send(req)
+        .await
+        .map_err(|e| match e.downcast::<serde_json::Error>() {
+            Ok(unsendable) => Error::Control(ControlFailure::Unsendable(unsendable)),
+            Err(e) => lost(e),
+        })?;
+    let reply = match line::recv(&mut stream).await.map_err(lost)? {
+        PeerLine::Text(reply) => serde_json::from_slice::<Response>(&reply).ok(),
+        PeerLine::TooLong | PeerLine::Closed => None,
+    };
+    match reply {
+        Some(Response::Ok(v)) => Ok(v),
         // A usage error stays one, for the command's exit status.
-        Ok(Response::Error(f)) if f.code == FaultCode::Usage => Err(Error::Usage(f.message)),
-        Ok(Response::Error(f)) => Err(Error::Refused(f.message)),
-        Err(_) => Err(Error::Control(ControlFailure::NoAnswer)),
+        Some(Response::Error(f)) if f.code == FaultCode::Usage => Err(Error::Usage(f.message)),
+        Some(Response::Error(f)) => Err(Error::Refused(f.message)),
+        None => Err(Error::Control(ControlFailure::NoAnswer)),
     }
 }

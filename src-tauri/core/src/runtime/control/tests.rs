@@ -226,3 +226,38 @@ async fn a_server_of_another_uid_is_refused_by_name() {
         "{refused}"
     );
 }
+
+/// A peer on the control socket that answers with a line longer than any reply, and then
+/// holds the connection: the command gives up at the bound instead of reading on without end
+/// (before the shared framing it read the whole line, however long, into memory).
+#[tokio::test]
+async fn a_reply_past_the_bound_is_no_answer_and_is_not_read_on() {
+    use tokio::io::AsyncWriteExt as _;
+    let (ours, mut theirs) = tokio::io::duplex(64 * 1024);
+    let flood = tokio::spawn(async move {
+        let chunk = vec![b'x'; 1024 * 1024];
+        let mut sent = 0u64;
+        // One byte past the bound, never a newline; then the connection stays open.
+        while sent <= super::MAX_REPLY_BYTES {
+            if theirs.write_all(&chunk).await.is_err() {
+                return sent;
+            }
+            sent += chunk.len() as u64;
+        }
+        std::future::pending::<u64>().await
+    });
+    let asked = tokio::time::timeout(
+        Duration::from_secs(60),
+        super::request::request(ours, &StatusGet {}.into()),
+    )
+    .await
+    .expect("the command kept reading a reply past any bound");
+    assert!(
+        matches!(
+            asked,
+            Err(Error::Control(crate::error::ControlFailure::NoAnswer))
+        ),
+        "{asked:?}"
+    );
+    flood.abort();
+}

@@ -7,11 +7,11 @@ use crate::api::fault::Fault;
 use crate::error::Error;
 use crate::review::{Detail, Resolved, ReviewEvent};
 use crate::runtime::instance::Instance;
-use crate::runtime::line::{next_line, write_json, PeerLine};
+use crate::runtime::line::{self, rebound, Delimited, PeerLine};
 use crate::surfaces::action::Reach;
 use futures::stream::{FuturesUnordered, StreamExt};
 use std::time::Duration;
-use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::broadcast::error::RecvError;
 
 /// Calls carried out at once on one channel; past it the channel reads no more until one ends.
@@ -66,7 +66,11 @@ fn event_down(event: Result<ReviewEvent, RecvError>) -> Option<Down> {
 }
 
 /// Serves one window until either side closes the channel.
-pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mut stream: S) {
+pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
+    instance: &Instance,
+    mut stream: Delimited<S>,
+) {
+    rebound(&mut stream, MAX_UP_LINE as usize);
     // Subscribed before the window can list the reviews, so none added in between is missed.
     let mut events = instance.reviews().subscribe();
     let hub = instance.windows();
@@ -77,7 +81,6 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mu
         }
     }
     let mut calls = FuturesUnordered::new();
-    let (mut buf, mut over) = (Vec::new(), false);
     loop {
         let down: Down = tokio::select! {
             // In this order: a review and its pop-up are ready together (the launcher's show
@@ -85,8 +88,7 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mu
             // maps, or it paints the page without it first.
             biased;
             Some((id, answer)) = calls.next(), if !calls.is_empty() => Down::Reply { id, answer },
-            line = next_line(&mut stream, &mut buf, &mut over, MAX_UP_LINE as usize),
-                if calls.len() < IN_FLIGHT =>
+            line = line::recv(&mut stream), if calls.len() < IN_FLIGHT =>
             {
                 match heard(hub, line) {
                     Heard::Call(id, call) => {
@@ -117,18 +119,11 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mu
 }
 
 /// One line to the window; false if it is gone or stopped reading.
-async fn send<S: AsyncWrite + Unpin, D: serde::Serialize, R: serde::Serialize>(
-    stream: &mut S,
+async fn send<S: AsyncRead + AsyncWrite + Unpin, D: serde::Serialize, R: serde::Serialize>(
+    stream: &mut Delimited<S>,
     down: &Down<D, R>,
 ) -> bool {
-    let write = async {
-        write_json(stream, down).await?;
-        stream.flush().await
-    };
-    matches!(
-        tokio::time::timeout(WRITE_DEADLINE, write).await,
-        Ok(Ok(()))
-    )
+    line::send(stream, down, WRITE_DEADLINE).await.is_ok()
 }
 
 async fn answer(instance: &Instance, call: Call) -> Returned {

@@ -1,18 +1,20 @@
 //! The review window's end of the channel: calls answered by id, the core's events in order.
 
-use super::message::{Call, Down, Returned, Up, MAX_DOWN_LINE};
+use super::message::{Call, Down, Returned, Up, MAX_DOWN_LINE, MAX_UP_LINE};
 use crate::api::fault::Fault;
 use crate::error::{ControlFailure, Error, FaultCode, Result};
 use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, Request};
-use crate::runtime::line::{json_line, write_json};
+use crate::runtime::line::{self, JsonLines, PeerLine};
 use crate::surfaces::action::Act;
+use futures::SinkExt;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
+use tokio_util::codec::{FramedRead, FramedWrite};
 
 type Waiting = Arc<Mutex<HashMap<u64, oneshot::Sender<Returned>>>>;
 
@@ -39,10 +41,13 @@ pub async fn over<S>(stream: S) -> Result<(Link, mpsc::Receiver<Event>)>
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
-    let (read, mut write) = tokio::io::split(stream);
-    write_json(&mut write, &Request::Window)
+    let (read, write) = tokio::io::split(stream);
+    let mut write = FramedWrite::new(write, JsonLines::new(MAX_UP_LINE as usize));
+    write
+        .send(&Request::Window)
         .await
         .map_err(|e| Error::Control(ControlFailure::WindowChannel(e)))?;
+    let read = FramedRead::new(read, JsonLines::new(MAX_DOWN_LINE as usize));
 
     let (up, up_rx) = mpsc::channel::<Up>(64);
     let (events, events_rx) = mpsc::channel::<Event>(256);
@@ -66,47 +71,36 @@ where
 
 /// Writes the window's lines to the core until every handle is gone, then closes its half.
 async fn write_up<W: AsyncWrite + Unpin>(
-    mut write: W,
+    mut write: FramedWrite<W, JsonLines>,
     mut up_rx: mpsc::Receiver<Up>,
     left: tokio_util::sync::CancellationToken,
 ) {
     let _left = left.drop_guard();
     while let Some(line) = up_rx.recv().await {
-        let Ok(bytes) = json_line(&line) else {
-            continue;
-        };
-        if write.write_all(&bytes).await.is_err() {
+        if write.send(&line).await.is_err() {
             return;
         }
     }
-    let _ = write.shutdown().await;
+    let _ = write.get_mut().shutdown().await;
 }
 
 /// Reads the core's lines until it goes (or every handle is gone): each reply to its call, each
 /// event to `events`. Calls still waiting then learn that no answer comes.
 async fn read_down<R: AsyncRead + Unpin>(
-    read: R,
+    mut read: FramedRead<R, JsonLines>,
     answers: Waiting,
     events: mpsc::Sender<Event>,
     left: tokio_util::sync::CancellationToken,
 ) {
-    let mut read = BufReader::new(read);
-    let mut line = Vec::new();
     loop {
-        line.clear();
-        let mut bounded = (&mut read).take(MAX_DOWN_LINE);
-        let read_line = bounded.read_until(b'\n', &mut line);
-        let n = match tokio::select! {
+        let line = tokio::select! {
             _ = left.cancelled() => break,
-            n = read_line => n,
-        } {
-            Ok(n) => n,
-            Err(_) => break,
+            line = line::recv(&mut read) => line,
         };
-        if n == 0 || !line.ends_with(b"\n") {
+        let Ok(PeerLine::Text(line)) = line else {
             // The core went, or sent a line past any it writes: the channel is over.
             break;
-        }
+        };
         match serde_json::from_slice::<Event>(&line) {
             Ok(Down::Reply { id, answer }) => {
                 let to = lock(&answers).remove(&id);

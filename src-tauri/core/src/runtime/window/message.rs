@@ -14,8 +14,8 @@ use serde_json::Value;
 /// control channel's own bound.
 pub const MAX_UP_LINE: u64 = crate::runtime::control::MAX_REQUEST_BYTES;
 
-/// The longest line the core sends: a review's two texts and the edited one, JSON-escaped.
-pub const MAX_DOWN_LINE: u64 = 4 * crate::surfaces::diff_pair::MAX_DIFF_BYTES as u64;
+/// The longest line the core sends: an action's reply, as on the control channel.
+pub const MAX_DOWN_LINE: u64 = crate::runtime::control::MAX_REPLY_BYTES;
 
 /// A line from the window to the core.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
