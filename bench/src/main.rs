@@ -10,6 +10,7 @@
 // Issue 38: no function over 60 lines (clippy.toml) outside tests; tests may be long.
 #![cfg_attr(not(test), warn(clippy::too_many_lines))]
 
+mod checkpoint;
 mod compare;
 mod flag_value;
 mod floor;
@@ -46,6 +47,8 @@ enum Command {
     Load(load::Args),
     /// What MCP sessions leave in the server once gone: N without DELETE, then N with
     Sessions(sessions::Args),
+    /// A turn's checkpoint on a large git workspace, against git itself
+    Checkpoint(checkpoint::Args),
 }
 
 fn main() {
@@ -55,6 +58,7 @@ fn main() {
         Some(Command::Sessions(args)) => {
             ("redline-bench sessions", on_runtime(1, sessions::run(args)))
         }
+        Some(Command::Checkpoint(args)) => ("redline-bench checkpoint", checkpoint::run(args)),
         Some(Command::Compare(args)) => ("redline-bench", compare_on_runtime(args)),
         None => ("redline-bench", compare_on_runtime(cli.compare)),
     };

@@ -14,6 +14,8 @@ pub mod platform;
 pub mod api;
 pub mod workspace;
 
+pub mod checkpoint;
+
 pub mod review;
 
 pub mod discovery;

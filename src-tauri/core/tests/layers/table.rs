@@ -29,6 +29,12 @@ pub const LAYERS: &[Layer] = &[
         holds: "roots and confinement, config, settings, containers",
     },
     Layer {
+        name: "checkpoint",
+        imports: &[],
+        holds: "a workspace's checkpoints (its files, ignore rules applied, as git trees in a private \
+                store, written with the `git` program) and what changed between two",
+    },
+    Layer {
         name: "review",
         imports: &["platform", "workspace"],
         holds: "queue, service, registry, diff, quota, original, selection, context, editor, origin, \

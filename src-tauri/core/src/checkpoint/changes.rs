@@ -1,0 +1,136 @@
+//! What changed between two checkpoints, read from `git diff-tree -z`'s raw and numstat forms.
+
+use super::error::{CheckpointError, CheckpointResult as Result};
+use std::path::PathBuf;
+
+/// How a file changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeKind {
+    Added,
+    Deleted,
+    Modified,
+    /// Moved (git's rename detection), perhaps changed too.
+    Renamed,
+    /// A file became a link, or the other way round.
+    TypeChanged,
+}
+
+/// One file's change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delta {
+    /// Relative to the workspace: where the file is after the change (before, when deleted).
+    pub path: PathBuf,
+    /// Where a renamed file was.
+    pub from: Option<PathBuf>,
+    pub status: ChangeKind,
+    /// The git modes before and after (0 where the file was not), e.g. 0o100644, 0o100755.
+    pub modes: (u32, u32),
+    /// Git could not count lines: the file is binary on either side.
+    pub binary: bool,
+    pub added: u64,
+    pub removed: u64,
+}
+
+/// The changes from `raw` (`--raw -z`) and `numstat` (`--numstat -z`) of the same two trees.
+pub fn parse(raw: &[u8], numstat: &[u8]) -> Result<Vec<Delta>> {
+    let heads = raw_entries(raw)?;
+    let counts = numstat_entries(numstat)?;
+    if heads.len() != counts.len() {
+        return Err(unreadable("the raw and numstat lists differ in length"));
+    }
+    Ok(heads
+        .into_iter()
+        .zip(counts)
+        .map(|(mut change, count)| {
+            match count {
+                Some((added, removed)) => (change.added, change.removed) = (added, removed),
+                None => change.binary = true,
+            }
+            change
+        })
+        .collect())
+}
+
+fn unreadable(why: &str) -> CheckpointError {
+    CheckpointError::Unreadable(format!("git diff-tree: {why}"))
+}
+
+/// `:old new oldsha newsha X\0path\0` (and `R<score>\0from\0to\0` for a rename).
+fn raw_entries(raw: &[u8]) -> Result<Vec<Delta>> {
+    let mut fields = raw.split(|b| *b == 0).filter(|f| !f.is_empty());
+    let mut out = Vec::new();
+    while let Some(head) = fields.next() {
+        let head = std::str::from_utf8(head).map_err(|_| unreadable("a head that is not text"))?;
+        let parts: Vec<&str> = head.trim_start_matches(':').split(' ').collect();
+        let [old, new, _, _, letter] = parts[..] else {
+            return Err(unreadable("a head of the wrong shape"));
+        };
+        let mode = |m: &str| u32::from_str_radix(m, 8).map_err(|_| unreadable("a mode"));
+        let modes = (mode(old)?, mode(new)?);
+        let mut path = || {
+            fields
+                .next()
+                .map(path_of)
+                .ok_or_else(|| unreadable("no path"))
+        };
+        let (status, from, path) = match letter.chars().next() {
+            Some('A') => (ChangeKind::Added, None, path()?),
+            Some('D') => (ChangeKind::Deleted, None, path()?),
+            Some('M') => (ChangeKind::Modified, None, path()?),
+            Some('T') => (ChangeKind::TypeChanged, None, path()?),
+            Some('R') => {
+                let from = path()?;
+                (ChangeKind::Renamed, Some(from), path()?)
+            }
+            _ => return Err(unreadable("a status Redline does not know")),
+        };
+        out.push(Delta {
+            path,
+            from,
+            status,
+            modes,
+            binary: false,
+            added: 0,
+            removed: 0,
+        });
+    }
+    Ok(out)
+}
+
+/// `added\tremoved\tpath\0`, or `added\tremoved\t\0from\0to\0` for a rename; `-\t-` is binary.
+fn numstat_entries(numstat: &[u8]) -> Result<Vec<Option<(u64, u64)>>> {
+    let mut fields = numstat.split(|b| *b == 0);
+    let mut out = Vec::new();
+    while let Some(entry) = fields.next() {
+        if entry.is_empty() {
+            continue;
+        }
+        let mut cols = entry.splitn(3, |b| *b == b'\t');
+        let (Some(a), Some(r), Some(path)) = (cols.next(), cols.next(), cols.next()) else {
+            return Err(unreadable("a count of the wrong shape"));
+        };
+        if path.is_empty() {
+            // A rename: its two paths follow as fields of their own.
+            fields.next();
+            fields.next();
+        }
+        let count = |c: &[u8]| {
+            std::str::from_utf8(c)
+                .ok()
+                .and_then(|c| c.parse::<u64>().ok())
+        };
+        out.push(count(a).zip(count(r)));
+    }
+    Ok(out)
+}
+
+#[cfg(unix)]
+fn path_of(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_of(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+}

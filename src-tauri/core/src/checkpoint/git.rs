@@ -1,0 +1,235 @@
+//! The `git` program run for a checkpoint store: its own git directory, the workspace as work
+//! tree, its own index, and no system or global config, no inherited `GIT_*` variable, no
+//! hooks, no attributes that would change a file's bytes on the way in.
+
+use super::changes::{self, Delta};
+use super::error::{CheckpointError, CheckpointResult as Result};
+use super::object::{Checkpoint, ObjectId};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Git's configuration in the store: the bytes go in as they are on disk (no line-ending or
+/// filter conversion), nothing runs in the background, paths print as they are.
+const CONFIG: &[(&str, &str)] = &[
+    ("core.autocrlf", "false"),
+    ("core.safecrlf", "false"),
+    ("core.symlinks", "true"),
+    ("core.quotePath", "false"),
+    ("core.fsmonitor", "false"),
+    ("core.untrackedCache", "true"),
+    ("core.hooksPath", "/dev/null"),
+    ("gc.auto", "0"),
+    ("maintenance.auto", "false"),
+    ("diff.renames", "true"),
+];
+
+/// Read before the workspace's own `.gitattributes` (the store's `info/attributes` wins): every
+/// file is kept byte for byte, whatever the workspace says of text, filters or encodings.
+const ATTRIBUTES: &str = "* -text -filter -ident -working-tree-encoding\n";
+
+/// Author and committer of every checkpoint commit: fixed, so nothing of the user's leaks in
+/// and equal trees with equal parents make equal commits.
+const IDENTITY: &[(&str, &str)] = &[
+    ("GIT_AUTHOR_NAME", "Redline"),
+    ("GIT_AUTHOR_EMAIL", "checkpoint@redline.invalid"),
+    ("GIT_COMMITTER_NAME", "Redline"),
+    ("GIT_COMMITTER_EMAIL", "checkpoint@redline.invalid"),
+];
+
+/// How git is run for one store.
+pub struct Git {
+    program: PathBuf,
+    dir: PathBuf,
+    work_tree: PathBuf,
+}
+
+impl Git {
+    pub fn new(program: &Path, dir: &Path, work_tree: &Path) -> Git {
+        Git {
+            program: program.to_owned(),
+            dir: dir.to_owned(),
+            work_tree: work_tree.to_owned(),
+        }
+    }
+
+    fn command(&self) -> Command {
+        let mut c = Command::new(&self.program);
+        for (name, _) in std::env::vars_os() {
+            if name.to_string_lossy().starts_with("GIT_") {
+                c.env_remove(name);
+            }
+        }
+        c.env("GIT_DIR", &self.dir)
+            .env("GIT_WORK_TREE", &self.work_tree)
+            .env("GIT_INDEX_FILE", self.dir.join("redline.index"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", null_device())
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .env("GIT_OPTIONAL_LOCKS", "0")
+            .envs(IDENTITY.iter().copied())
+            .current_dir(&self.work_tree)
+            .stdin(Stdio::null());
+        c
+    }
+
+    /// Runs git with `args`; its standard output, or why it failed.
+    fn run(&self, step: &'static str, args: &[OsString]) -> Result<Vec<u8>> {
+        let out = self
+            .command()
+            .args(args)
+            .output()
+            .map_err(CheckpointError::GitMissing)?;
+        if !out.status.success() {
+            return Err(CheckpointError::Git {
+                step,
+                status: out.status,
+                stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+            });
+        }
+        Ok(out.stdout)
+    }
+
+    /// Makes the store on first use (idempotent): the git directory, its config and attributes.
+    pub fn init(&self) -> Result<()> {
+        let store = |e| CheckpointError::Store(self.dir.clone(), e);
+        std::fs::create_dir_all(&self.dir).map_err(store)?;
+        if !self.dir.join("HEAD").exists() {
+            self.run("init", &args(&["init", "--quiet"]))?;
+        }
+        for (key, value) in CONFIG {
+            self.run("config", &args(&["config", key, value]))?;
+        }
+        let info = self.dir.join("info");
+        std::fs::create_dir_all(&info).map_err(store)?;
+        std::fs::write(info.join("attributes"), ATTRIBUTES).map_err(store)?;
+        self.borrow_objects().map_err(store)
+    }
+
+    /// Reads objects the workspace's own repository already has instead of writing them again
+    /// (git's `alternates`: read only, git never writes there), so a checkpoint of a committed
+    /// tree writes only what is new.
+    fn borrow_objects(&self) -> std::io::Result<()> {
+        let theirs = self.work_tree.join(".git").join("objects");
+        let alternates = self.dir.join("objects").join("info").join("alternates");
+        if std::fs::symlink_metadata(&theirs).is_ok_and(|m| m.is_dir()) {
+            let mut line = theirs.into_os_string();
+            line.push("\n");
+            std::fs::write(alternates, line.as_encoded_bytes())
+        } else {
+            match std::fs::remove_file(alternates) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+                _ => Ok(()),
+            }
+        }
+    }
+
+    /// The commit `name` points at, with its tree; `None` when it points nowhere yet.
+    pub fn resolve(&self, name: &str) -> Result<Option<Checkpoint>> {
+        let spec = format!("{name}^{{commit}}");
+        let Ok(commit) = self.run(
+            "rev-parse",
+            &args(&["rev-parse", "--verify", "--quiet", &spec]),
+        ) else {
+            return Ok(None);
+        };
+        let commit = id(&commit)?;
+        let tree = id(&self.run(
+            "rev-parse",
+            &args(&["rev-parse", &format!("{}^{{tree}}", commit.0)]),
+        )?)?;
+        Ok(Some(Checkpoint { commit, tree }))
+    }
+
+    /// Every file not ignored, into the store's own index, written as a tree. A file that cannot
+    /// be read (a FIFO, no permission) is left out, not a failure.
+    pub fn snapshot(&self) -> Result<ObjectId> {
+        self.run(
+            "add",
+            &args(&["add", "--all", "--ignore-errors", "--", "."]),
+        )
+        .or_else(|e| match e {
+            // git add --ignore-errors still exits 1 when it skipped a file.
+            CheckpointError::Git {
+                step: "add",
+                status,
+                ..
+            } if status.code() == Some(1) => Ok(Vec::new()),
+            e => Err(e),
+        })?;
+        id(&self.run("write-tree", &args(&["write-tree"]))?)
+    }
+
+    /// A commit keeping `tree`, after `parent`.
+    pub fn commit(&self, tree: &ObjectId, parent: Option<&ObjectId>) -> Result<ObjectId> {
+        let mut a = args(&["commit-tree", &tree.0, "-m", "Redline checkpoint"]);
+        if let Some(p) = parent {
+            a.extend(args(&["-p", &p.0]));
+        }
+        id(&self.run("commit-tree", &a)?)
+    }
+
+    pub fn set_ref(&self, name: &str, commit: &ObjectId) -> Result<()> {
+        self.run("update-ref", &args(&["update-ref", name, &commit.0]))
+            .map(|_| ())
+    }
+
+    /// The changes from tree `a` to tree `b`.
+    pub fn changes(&self, a: &ObjectId, b: &ObjectId) -> Result<Vec<Delta>> {
+        let common = [
+            "diff-tree",
+            "-r",
+            "-z",
+            "-M",
+            "--no-ext-diff",
+            "--no-textconv",
+        ];
+        let mut status = args(&common);
+        status.extend(args(&["--raw", &a.0, &b.0]));
+        let mut counts = args(&common);
+        counts.extend(args(&["--numstat", &a.0, &b.0]));
+        changes::parse(
+            &self.run("diff-tree", &status)?,
+            &self.run("diff-tree", &counts)?,
+        )
+    }
+
+    /// The bytes of `path` in `tree`; `None` if it has no such file.
+    pub fn blob(&self, tree: &ObjectId, path: &Path) -> Result<Option<Vec<u8>>> {
+        let mut spec = OsString::from(format!("{}:", tree.0));
+        spec.push(path.as_os_str());
+        let exists = self.command().args(["cat-file", "-e"]).arg(&spec).output();
+        match exists {
+            Ok(o) if o.status.success() => {}
+            Ok(_) => return Ok(None),
+            Err(e) => return Err(CheckpointError::GitMissing(e)),
+        }
+        let mut a = args(&["cat-file", "blob"]);
+        a.push(spec);
+        self.run("cat-file", &a).map(Some)
+    }
+}
+
+fn args(a: &[&str]) -> Vec<OsString> {
+    a.iter().map(OsString::from).collect()
+}
+
+/// An object id from git's output line.
+fn id(out: &[u8]) -> Result<ObjectId> {
+    let text = String::from_utf8_lossy(out).trim().to_owned();
+    if text.len() >= 40 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(ObjectId(text))
+    } else {
+        Err(CheckpointError::Unreadable(format!(
+            "not an object id: {text:?}"
+        )))
+    }
+}
+
+fn null_device() -> &'static str {
+    if cfg!(windows) {
+        "NUL"
+    } else {
+        "/dev/null"
+    }
+}

@@ -1,0 +1,247 @@
+//! Checkpoints against the real `git` program, in temp dirs.
+
+use super::*;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn git_program() -> PathBuf {
+    PathBuf::from("git")
+}
+
+fn store(root: &Path, ws: &Path) -> Store {
+    Store::open(&git_program(), &root.join("store"), ws).unwrap()
+}
+
+/// Every file under `dir` (links as their target's name), by path: to compare trees byte for byte.
+fn hashed(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let e = e.unwrap();
+            let p = e.path();
+            let kind = e.file_type().unwrap();
+            if kind.is_symlink() {
+                out.insert(
+                    p.clone(),
+                    fs::read_link(&p)
+                        .unwrap()
+                        .into_os_string()
+                        .into_encoded_bytes(),
+                );
+            } else if kind.is_dir() {
+                stack.push(p);
+            } else {
+                let meta = fs::metadata(&p).unwrap();
+                let mut bytes = fs::read(&p).unwrap();
+                #[cfg(unix)]
+                bytes.extend(
+                    format!(
+                        "\nmode {:o}",
+                        std::os::unix::fs::PermissionsExt::mode(&meta.permissions())
+                    )
+                    .bytes(),
+                );
+                let _ = &meta;
+                out.insert(p, bytes);
+            }
+        }
+    }
+    out
+}
+
+fn sh(dir: &Path, script: &str) {
+    let ok = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "{script}");
+}
+
+#[test]
+fn a_folder_that_is_no_repository_is_kept_byte_for_byte_with_its_ignore_rules() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(ws.join("src")).unwrap();
+    let crlf = b"\xEF\xBB\xBFone\r\ntwo\nthree\r\n".to_vec();
+    fs::write(ws.join("src/crlf.txt"), &crlf).unwrap();
+    fs::write(ws.join(".gitignore"), "*.log\nbuild/\n").unwrap();
+    // The workspace asks git to normalise endings: the store keeps the bytes anyway.
+    fs::write(ws.join(".gitattributes"), "* text=auto eol=lf\n").unwrap();
+    fs::write(ws.join("debug.log"), "ignored").unwrap();
+    fs::create_dir_all(ws.join("build")).unwrap();
+    fs::write(ws.join("build/out.bin"), "ignored").unwrap();
+    let mut s = store(tmp.path(), &ws);
+    let cp = s.checkpoint().unwrap();
+    assert_eq!(
+        s.file_at(&cp, Path::new("src/crlf.txt")).unwrap(),
+        Some(crlf)
+    );
+    assert_eq!(s.file_at(&cp, Path::new("debug.log")).unwrap(), None);
+    assert_eq!(s.file_at(&cp, Path::new("build/out.bin")).unwrap(), None);
+    assert!(
+        !ws.join(".git").exists(),
+        "a .git was made in the workspace"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn names_a_shell_or_a_careless_world_makes_are_kept() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(&ws).unwrap();
+    let names: Vec<PathBuf> = [
+        &b"semi;colon $(touch pwned) 'q\".rs"[..],
+        b"trailing space ",
+        b"new\nline.txt",
+        b"not-utf8-\xff\xfe.bin",
+        b"tab\there",
+    ]
+    .iter()
+    .map(|n| PathBuf::from(std::ffi::OsStr::from_bytes(n)))
+    .collect();
+    for (i, n) in names.iter().enumerate() {
+        fs::write(ws.join(n), format!("file {i}\n")).unwrap();
+    }
+    let mut s = store(tmp.path(), &ws);
+    let before = s.checkpoint().unwrap();
+    for (i, n) in names.iter().enumerate() {
+        assert_eq!(
+            s.file_at(&before, n).unwrap(),
+            Some(format!("file {i}\n").into_bytes()),
+            "{n:?}"
+        );
+    }
+    for n in &names {
+        fs::write(ws.join(n), "changed\n").unwrap();
+    }
+    let after = s.checkpoint().unwrap();
+    let mut changed: Vec<PathBuf> = s
+        .changes(&before, &after)
+        .unwrap()
+        .into_iter()
+        .map(|c| c.path)
+        .collect();
+    changed.sort();
+    let mut want = names.clone();
+    want.sort();
+    assert_eq!(changed, want);
+    assert!(!ws.join("pwned").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn changes_name_every_kind_of_change() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(&ws).unwrap();
+    let body: String = (0..40).map(|i| format!("line {i}\n")).collect();
+    fs::write(ws.join("kept.txt"), "a\nb\nc\n").unwrap();
+    fs::write(ws.join("gone.txt"), "bye\n").unwrap();
+    fs::write(ws.join("old_name.rs"), &body).unwrap();
+    fs::write(ws.join("run.sh"), "echo\n").unwrap();
+    fs::write(ws.join("image.bin"), b"\x00\x01\x02").unwrap();
+    let mut s = store(tmp.path(), &ws);
+    let before = s.checkpoint().unwrap();
+
+    fs::write(ws.join("kept.txt"), "a\nB\nc\nd\n").unwrap();
+    fs::remove_file(ws.join("gone.txt")).unwrap();
+    fs::rename(ws.join("old_name.rs"), ws.join("new_name.rs")).unwrap();
+    fs::set_permissions(ws.join("run.sh"), fs::Permissions::from_mode(0o755)).unwrap();
+    fs::write(ws.join("image.bin"), b"\x00\x09").unwrap();
+    // Made by "a shell command", not an edit tool: a checkpoint sees it all the same.
+    sh(&ws, "printf 'new\\n' > made_by_shell.txt");
+    let after = s.checkpoint().unwrap();
+
+    let changes = s.changes(&before, &after).unwrap();
+    let find = |p: &str| {
+        changes
+            .iter()
+            .find(|c| c.path == Path::new(p))
+            .unwrap_or_else(|| panic!("{p} missing in {changes:?}"))
+    };
+    let kept = find("kept.txt");
+    assert_eq!(
+        (kept.status, kept.added, kept.removed),
+        (ChangeKind::Modified, 2, 1)
+    );
+    assert_eq!(find("gone.txt").status, ChangeKind::Deleted);
+    let moved = find("new_name.rs");
+    assert_eq!(
+        (moved.status, moved.from.as_deref()),
+        (ChangeKind::Renamed, Some(Path::new("old_name.rs")))
+    );
+    assert_eq!(find("run.sh").modes, (0o100644, 0o100755));
+    assert!(find("image.bin").binary);
+    assert_eq!(find("made_by_shell.txt").status, ChangeKind::Added);
+    assert_eq!(changes.len(), 6, "{changes:?}");
+}
+
+#[test]
+fn an_unchanged_workspace_is_the_same_checkpoint() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(&ws).unwrap();
+    fs::write(ws.join("a.txt"), "a\n").unwrap();
+    let mut s = store(tmp.path(), &ws);
+    let first = s.checkpoint().unwrap();
+    assert_eq!(s.checkpoint().unwrap(), first);
+    // The store reopened (Redline restarted) knows its newest checkpoint.
+    let mut again = store(tmp.path(), &ws);
+    assert_eq!(again.checkpoint().unwrap(), first);
+    assert!(s.changes(&first, &first).unwrap().is_empty());
+}
+
+/// The user's own repository (its index, refs, stash, hooks, config and work tree) is byte for
+/// byte as before, across checkpoints and their changes; its hooks never run.
+#[cfg(unix)]
+#[test]
+fn the_users_repository_is_untouched() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(&ws).unwrap();
+    sh(
+        &ws,
+        "git init -q . && git config user.email u@example.com && git config user.name U \
+         && git config core.autocrlf true \
+         && printf 'one\\r\\n' > a.txt && git add a.txt && git commit -qm first \
+         && printf 'two\\n' >> a.txt && git stash -q && printf 'three\\n' > b.txt && git add b.txt \
+         && printf '#!/bin/sh\\ntouch \"$GIT_DIR/../hook-ran\"\\n' > .git/hooks/pre-commit \
+         && cp .git/hooks/pre-commit .git/hooks/post-index-change \
+         && chmod +x .git/hooks/pre-commit .git/hooks/post-index-change \
+         && printf 'untracked\\n' > c.txt",
+    );
+    let before = hashed(&ws);
+    let mut s = store(tmp.path(), &ws);
+    let first = s.checkpoint().unwrap();
+    for turn in 0..10 {
+        fs::write(ws.join("c.txt"), format!("turn {turn}\n")).unwrap();
+        let cp = s.checkpoint().unwrap();
+        s.changes(&first, &cp).unwrap();
+        fs::write(ws.join("c.txt"), "untracked\n").unwrap();
+    }
+    let last = s.checkpoint().unwrap();
+    assert_eq!(last.tree, first.tree);
+    // The user's files, including everything under .git, as they were.
+    assert_eq!(hashed(&ws), before);
+    assert!(!ws.join("hook-ran").exists());
+    // The checkpoint holds the untracked file and the work tree's bytes, not the index's.
+    assert_eq!(
+        s.file_at(&first, Path::new("c.txt")).unwrap(),
+        Some(b"untracked\n".to_vec())
+    );
+    assert_eq!(
+        s.file_at(&first, Path::new("a.txt")).unwrap(),
+        Some(b"one\r\n".to_vec())
+    );
+    assert_eq!(s.file_at(&first, Path::new(".git/index")).unwrap(), None);
+}
