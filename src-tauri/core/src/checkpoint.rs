@@ -7,7 +7,8 @@ mod changes;
 mod error;
 mod git;
 mod object;
-#[cfg(test)]
+// Against the real git, which the Windows tests under Wine do not have.
+#[cfg(all(test, unix))]
 mod tests;
 
 pub use changes::{ChangeKind, Delta};

@@ -91,7 +91,6 @@ fn a_folder_that_is_no_repository_is_kept_byte_for_byte_with_its_ignore_rules() 
     );
 }
 
-#[cfg(unix)]
 #[test]
 fn names_a_shell_or_a_careless_world_makes_are_kept() {
     use std::os::unix::ffi::OsStrExt;
@@ -137,7 +136,6 @@ fn names_a_shell_or_a_careless_world_makes_are_kept() {
     assert!(!ws.join("pwned").exists());
 }
 
-#[cfg(unix)]
 #[test]
 fn changes_name_every_kind_of_change() {
     use std::os::unix::fs::PermissionsExt;
@@ -203,7 +201,6 @@ fn an_unchanged_workspace_is_the_same_checkpoint() {
 
 /// The user's own repository (its index, refs, stash, hooks, config and work tree) is byte for
 /// byte as before, across checkpoints and their changes; its hooks never run.
-#[cfg(unix)]
 #[test]
 fn the_users_repository_is_untouched() {
     let tmp = tempfile::tempdir().unwrap();
