@@ -34,16 +34,9 @@ fn hashed(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
                 stack.push(p);
             } else {
                 let meta = fs::metadata(&p).unwrap();
+                let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions());
                 let mut bytes = fs::read(&p).unwrap();
-                #[cfg(unix)]
-                bytes.extend(
-                    format!(
-                        "\nmode {:o}",
-                        std::os::unix::fs::PermissionsExt::mode(&meta.permissions())
-                    )
-                    .bytes(),
-                );
-                let _ = &meta;
+                bytes.extend(format!("\nmode {mode:o}").bytes());
                 out.insert(p, bytes);
             }
         }
