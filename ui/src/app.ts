@@ -10,7 +10,7 @@ import { LayoutChoice } from './layout';
 import { baseName, type Layout, type Review, ReviewList, ReviewTabs } from './reviews';
 import { SETTINGS_HTML, SettingsMenu } from './settings';
 import { anyModal, listenForShortcuts } from './shortcuts';
-import { Toasts } from './toast';
+import { reviewTopic, Toasts } from './toast';
 import { DiskCheck } from './disk-check';
 import { EMPTY_HTML, WelcomePage } from './welcome';
 import type { Resolved, ReviewDetail } from './types';
@@ -29,8 +29,8 @@ const SELECT_DELAY_MS = 100;
 const LAYOUT = `
 <header class="topbar">
   <div class="tabs" role="tablist" aria-label="Pending reviews"></div>${SETTINGS_HTML}
-</header>${REVIEW_HTML}${EMPTY_HTML}
-<div class="toasts" aria-live="polite"></div>${DIALOG_HTML}${REASON_DIALOG_HTML}`;
+</header>
+<div class="toasts" aria-live="polite"></div>${REVIEW_HTML}${EMPTY_HTML}${DIALOG_HTML}${REASON_DIALOG_HTML}`;
 
 export class ReviewWindow {
   readonly list = new ReviewList();
@@ -49,7 +49,7 @@ export class ReviewWindow {
       if (review) review.diskChanged = changed;
       if (id === this.list.selected) this.pane.showDiskChanged(changed);
     },
-    failed: (err) => this.toasts.error(err, 'Could not check the file on disk'),
+    failed: (err, id) => this.toasts.error(err, 'Could not check the file on disk', reviewTopic(id)),
   });
   private readonly layout: LayoutChoice;
   private readonly empty: HTMLElement;
@@ -78,7 +78,7 @@ export class ReviewWindow {
     this.empty = q('.empty');
     this.toasts = new Toasts(q('.toasts'));
     this.welcome = new WelcomePage(this.empty, { welcome: ipc.welcome, addWorkspace: ipc.workspaceAdd },
-      (err) => this.toasts.error(err));
+      (err) => this.toasts.error(err, undefined, 'welcome'));
     this.dialog = new CloseDialog(q('.backdrop'));
     this.reasonDialog = new ReasonDialog(q('.reason-backdrop'));
     this.tabs = new ReviewTabs(q('.tabs'), {
@@ -215,7 +215,7 @@ export class ReviewWindow {
       const lines = startLine === endLine ? `line ${startLine + 1}` : `lines ${startLine + 1}–${endLine + 1}`;
       this.toasts.info(`Sent ${lines} of ${baseName(review.detail.relativePath)} to ${review.detail.client.name}`);
     } catch (err) {
-      this.toasts.error(err, `Could not ask ${review.detail.client.name}`);
+      this.toasts.error(err, `Could not ask ${review.detail.client.name}`, reviewTopic(review.detail.id));
     }
   }
 
@@ -227,7 +227,8 @@ export class ReviewWindow {
     try {
       await ipc.reviewOpenInEditor(review.detail.id, line);
     } catch (err) {
-      this.toasts.error(err, `Could not open ${baseName(review.detail.relativePath)} in your editor`);
+      this.toasts.error(err, `Could not open ${baseName(review.detail.relativePath)} in your editor`,
+        reviewTopic(review.detail.id));
     }
   }
 
@@ -278,7 +279,7 @@ export class ReviewWindow {
     } catch (err) {
       review.busy = false;
       this.pane.showBusy(this.list.current?.busy ?? true);
-      this.toasts.error(err, `Could not ${verb} ${baseName(review.detail.relativePath)}`);
+      this.toasts.error(err, `Could not ${verb} ${baseName(review.detail.relativePath)}`, reviewTopic(id));
     }
   }
 
@@ -324,7 +325,7 @@ export class ReviewWindow {
   private pushFailed(push: Push, err: unknown): void {
     // The CLI re-proposed the file: its new proposal replaces these edits in the window anyway.
     if (this.resolved.has(push.id) || ipc.toFault(err).code === 'superseded') return;
-    this.toasts.error(err, `Could not send your edits of ${baseName(push.path)}`);
+    this.toasts.error(err, `Could not send your edits of ${baseName(push.path)}`, reviewTopic(push.id));
   }
 
   // ---- rendering ----
@@ -334,6 +335,8 @@ export class ReviewWindow {
     this.outbox.cancel(id);
     if (id === this.reviewEditorFor) this.closeReviewEditor(false);
     this.list.remove(id);
+    // What was said about it is moot now: an error left up would sit over the next review.
+    this.toasts.clear(reviewTopic(id));
     this.render();
     if (this.list.size === 0) void this.hideIfIdle();
   }
@@ -363,6 +366,8 @@ export class ReviewWindow {
     this.pane.hidden = !review;
     const wasHidden = this.empty.hidden;
     this.empty.hidden = !!review;
+    // The welcome page's errors were about the page: they go when it does.
+    if (review) this.toasts.clear('welcome');
     this.tabs.render(this.list);
     if (!review) {
       this.closeReviewEditor(true);
