@@ -124,6 +124,31 @@ fn first_run_puts_adding_a_workspace_first_and_says_why() {
     );
 }
 
+#[test]
+fn getting_started_stays_once_a_workspace_exists_after_the_workspaces() {
+    for reviews in [vec![], pending(2)] {
+        let items = tray(&status(true), &reviews, false, |_| None);
+        let at = items
+            .iter()
+            .position(|i| {
+                matches!(i, Item::Action { label, action: Action::OpenReviews }
+                    if label == "Getting started…")
+            })
+            .expect("Getting started… in the menu with a workspace");
+        let workspaces = items
+            .iter()
+            .position(|i| i == &Item::Note("Workspaces".into()));
+        assert!(workspaces.is_some_and(|w| w < at), "after the workspaces");
+        assert!(matches!(
+            &items[at + 1],
+            Item::Check {
+                action: Action::ToggleAutostart,
+                ..
+            }
+        ));
+    }
+}
+
 fn find<'a>(items: &'a [Item], label: &str) -> Option<&'a Item> {
     items.iter().find(|i| match i {
         Item::Action { label: l, .. } | Item::Check { label: l, .. } => l == label,
