@@ -12,7 +12,9 @@ import { SETTINGS_HTML, SettingsMenu } from './settings';
 import { anyModal, listenForShortcuts } from './shortcuts';
 import { reviewTopic, Toasts } from './toast';
 import { DiskCheck } from './disk-check';
+import { askAbout, openInEditor } from './asks';
 import { EMPTY_HTML, WelcomePage } from './welcome';
+import { pageTitle } from './title';
 import type { Resolved, ReviewDetail } from './types';
 
 export interface AppOptions {
@@ -106,14 +108,21 @@ export class ReviewWindow {
       nextTab: () => this.selectNeighbour(1),
       escape: () => this.settings.close(),
     }, signal);
-    const onShown = () => {
-      this.disk.check(this.list.selected);
-      if (!this.empty.hidden) void this.welcome.refresh();
-    };
-    window.addEventListener('focus', onShown, { signal });
+    window.addEventListener('focus', () => this.onShown(), { signal });
     document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') onShown();
+      if (document.visibilityState === 'visible') this.onShown();
     }, { signal });
+  }
+
+  /** Back in view: what it shows may have changed meanwhile (a file on disk, a CLI's set-up). */
+  private onShown(): void {
+    this.disk.check(this.list.selected);
+    this.refreshWelcome();
+  }
+
+  /** The welcome page's check is live, but only while the page is up. */
+  private refreshWelcome(): void {
+    if (!this.empty.hidden) void this.welcome.refresh();
   }
 
   destroy(): void {
@@ -134,6 +143,8 @@ export class ReviewWindow {
         ipc.on('review-updated', (d) => this.onUpdated(d)),
         ipc.on('review-resolved', (r) => this.onResolved(r)),
         ipc.on('close-requested', () => void this.onCloseRequested()),
+        ipc.on('shown', () => this.onShown()),
+        ipc.on('workspaces-changed', () => this.refreshWelcome()),
       ]);
     } catch (err) {
       this.toasts.error(err, 'Could not listen to the backend');
@@ -204,32 +215,16 @@ export class ReviewWindow {
     this.render();
   }
 
-  /** "Ask about this part": the selected lines go to the CLI session that proposed the edit, if
-   * the core says it can take them (`canMention`). */
+  /** "Ask about this part": the selected lines go to the CLI session that proposed the edit. */
   async askAbout(): Promise<void> {
     const review = this.list.current;
-    if (!review || !review.detail.canMention || !this.reviewEditor || this.reviewEditorFor !== review.detail.id) return;
-    const { startLine, endLine } = this.reviewEditor.selection();
-    try {
-      await ipc.reviewMention(review.detail.id, startLine, endLine);
-      const lines = startLine === endLine ? `line ${startLine + 1}` : `lines ${startLine + 1}–${endLine + 1}`;
-      this.toasts.info(`Sent ${lines} of ${baseName(review.detail.relativePath)} to ${review.detail.client.name}`);
-    } catch (err) {
-      this.toasts.error(err, `Could not ask ${review.detail.client.name}`, reviewTopic(review.detail.id));
-    }
+    if (review && this.reviewEditorFor === review.detail.id) await askAbout(review, this.reviewEditor, this.toasts);
   }
 
   /** Opens the file on disk at the change under the caret in the user's own editor. */
   async openInEditor(): Promise<void> {
     const review = this.list.current;
-    if (!review) return;
-    const line = this.reviewEditor && this.reviewEditorFor === review.detail.id ? this.reviewEditor.hunkLine() : 1;
-    try {
-      await ipc.reviewOpenInEditor(review.detail.id, line);
-    } catch (err) {
-      this.toasts.error(err, `Could not open ${baseName(review.detail.relativePath)} in your editor`,
-        reviewTopic(review.detail.id));
-    }
+    if (review) await openInEditor(review, this.reviewEditorFor === review.detail.id ? this.reviewEditor : null, this.toasts);
   }
 
   /** The selection goes to the CLI that asked once the user pauses: the core sends it to the
@@ -362,7 +357,7 @@ export class ReviewWindow {
 
   private render(): void {
     const review = this.list.current;
-    document.title = this.list.size ? `Redline · ${this.list.size} pending` : 'Redline';
+    document.title = pageTitle(this.list.size);
     this.pane.hidden = !review;
     const wasHidden = this.empty.hidden;
     this.empty.hidden = !!review;

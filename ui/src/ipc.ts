@@ -9,6 +9,10 @@ export interface BackendEvents {
   'review-updated': ReviewDetail;
   'review-resolved': Resolved;
   'close-requested': null;
+  /** The core showed the window (a review, the tray, `redline` run again). */
+  'shown': null;
+  /** A workspace was added, removed or switched, from any surface. */
+  'workspaces-changed': null;
 }
 
 export { toFault } from './invoke';

@@ -76,4 +76,54 @@ describe('the welcome page', () => {
     expect(root.querySelector<HTMLElement>('.empty')!.hidden).toBe(false);
     expect(backend.named('welcome')).toHaveLength(1);
   });
+
+  test('live: a workspace added elsewhere, or the window shown again, checks again without a click', async () => {
+    const backend = fakeBackend([]);
+    const { root } = await mount();
+    await settle();
+    expect(backend.named('welcome')).toHaveLength(1);
+    // `redline workspace add` in a terminal: the core tells the window.
+    backend.welcome = { workspace: '/home/ana/src/app', lines: [qwen] };
+    await backend.emit('workspaces-changed', null);
+    await settle();
+    expect(backend.named('welcome')).toHaveLength(2);
+    expect(root.querySelector('.ws-state')!.textContent).toBe('✓ /home/ana/src/app');
+    // `hooks install codex`, then `redline` again: the show brings a fresh check.
+    backend.welcome = { workspace: '/home/ana/src/app', lines: [{ ...qwen, ok: true, fix: null, reason: 'fixed' }] };
+    await backend.emit('shown', null);
+    await settle();
+    expect(backend.named('welcome')).toHaveLength(3);
+    expect(root.querySelector('.doctor-line')!.className).toBe('doctor-line ok');
+  });
+
+  test('no check storm: a burst of changes runs one check and one more after it', async () => {
+    const backend = fakeBackend([]);
+    const { app } = await mount();
+    await settle();
+    const before = backend.named('welcome').length;
+    await Promise.all([app.welcome.refresh(), app.welcome.refresh(), app.welcome.refresh(), app.welcome.refresh()]);
+    expect(backend.named('welcome').length - before).toBe(2);
+  });
+
+  test('a change while a review is up does not check the hidden page', async () => {
+    const backend = fakeBackend([detail(1)]);
+    await mount();
+    await settle();
+    await backend.emit('workspaces-changed', null);
+    await settle();
+    expect(backend.named('welcome')).toHaveLength(0);
+  });
+
+  test('the title names the page: getting started, or the review and how many are pending', async () => {
+    const backend = fakeBackend([]);
+    await mount();
+    await settle();
+    expect(document.title).toBe('Redline — getting started');
+    await backend.emit('review-added', detail(1));
+    await settle();
+    expect(document.title).toBe('Redline — review');
+    await backend.emit('review-added', detail(2));
+    await settle();
+    expect(document.title).toBe('Redline — review (2 pending)');
+  });
 });

@@ -69,6 +69,7 @@ fn event_down(event: Result<ReviewEvent, RecvError>) -> Option<Down> {
 pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mut stream: S) {
     // Subscribed before the window can list the reviews, so none added in between is missed.
     let mut events = instance.reviews().subscribe();
+    let mut workspaces = instance.changes();
     let hub = instance.windows();
     let mut attached = hub.attach();
     if let Some(focus) = attached.pending.take() {
@@ -101,6 +102,8 @@ pub async fn serve<S: AsyncBufRead + AsyncWrite + Unpin>(instance: &Instance, mu
                 Some(down) => down,
                 None => return,
             },
+            // A change marks the watch; changes while this line waits are told once.
+            Ok(()) = workspaces.changed() => Down::WorkspacesChanged,
             command = attached.commands.recv() => match command {
                 Ok(Command::Show { focus }) => Down::Show { focus },
                 Ok(Command::Quit) | Err(RecvError::Closed) => {
