@@ -4,7 +4,7 @@
 use crate::autostart;
 use crate::main_thread::MainThread;
 use redline_core::runtime::instance::Instance;
-use redline_core::surfaces::menu::Action;
+use redline_core::surfaces::menu::{self, Action};
 use redline_core::{ControlFailure, Error, Result};
 use rfd::{AsyncFileDialog, AsyncMessageDialog, MessageButtons, MessageDialogResult, MessageLevel};
 use std::cell::RefCell;
@@ -34,7 +34,15 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
             core.set_containers(&path, !on, None).await?;
         }
         Action::AddWorkspace => {
-            if let Some(folder) = pick_folder(main).await {
+            let newest = core
+                .status()
+                .await
+                .workspaces
+                .last()
+                .map(|w| w.path.clone());
+            let home = Some(core.dirs().home.clone());
+            let start = menu::add_workspace_folder(newest.as_deref(), home);
+            if let Some(folder) = pick_folder(main, start).await {
                 core.add_workspace(&folder, false).await?;
             }
         }
@@ -74,12 +82,18 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
 
 /// Asks for a folder; `None` if the user cancelled. The dialog is made where rfd wants it (the
 /// main thread, as Tauri's dialog plugin made it) and awaited here.
-async fn pick_folder(main: &MainThread) -> Option<std::path::PathBuf> {
+async fn pick_folder(
+    main: &MainThread,
+    start: Option<std::path::PathBuf>,
+) -> Option<std::path::PathBuf> {
     let picking = main
         .run(|| {
-            AsyncFileDialog::new()
-                .set_title("Add a workspace")
-                .pick_folder()
+            let dialog = AsyncFileDialog::new().set_title("Add a workspace");
+            match start {
+                Some(folder) => dialog.set_directory(folder),
+                None => dialog,
+            }
+            .pick_folder()
         })
         .await?;
     picking.await.map(|f| f.path().to_path_buf())

@@ -4,8 +4,8 @@ import type { DoctorLine, Welcome } from './bindings';
 
 export interface WelcomeBackend {
   welcome(): Promise<Welcome>;
-  /** Opens the folder picker; the path added, or null if cancelled. */
-  addWorkspace(): Promise<string | null>;
+  /** Opens the folder picker beside `near`; the path added, or null if cancelled. */
+  addWorkspace(near: string | null): Promise<string | null>;
 }
 
 export const WELCOME_HTML = `
@@ -117,7 +117,7 @@ export class WelcomePage {
 
   private async add(): Promise<void> {
     try {
-      const added = await this.backend.addWorkspace();
+      const added = await this.backend.addWorkspace(this.state?.workspace ?? null);
       if (added) await this.refresh();
     } catch (e) {
       this.onError(e);

@@ -37,7 +37,8 @@ describe('the welcome page', () => {
     backend.welcome = { workspace: null, lines: [gemini, qwen, claude] };
     empty.querySelector<HTMLButtonElement>('.add-workspace')!.click();
     await settle();
-    expect(backend.named('workspace_add')).toHaveLength(1);
+    // No workspace yet: the dialog opens in the home folder (the window's default).
+    expect(backend.named('workspace_add')).toEqual([{ near: null }]);
     expect(empty.classList.contains('first-run')).toBe(false);
     expect(empty.querySelector('.ws-state')!.textContent).toBe('✓ /home/ana/src/app');
     expect(empty.querySelector('.doctor-for')!.textContent).toContain('/home/ana/src/app');
@@ -48,6 +49,10 @@ describe('the welcome page', () => {
     expect(lines[0].querySelector('.cli')!.textContent).toBe('Gemini CLI0.61.0');
     expect(lines[1].querySelector('.version')).toBeNull();
     expect(lines[2].querySelector('.reason')!.textContent).toBe('not installed (not on PATH)');
+    // Another one: the dialog opens beside the newest workspace.
+    empty.querySelector<HTMLButtonElement>('.add-workspace')!.click();
+    await settle();
+    expect(backend.named('workspace_add')[1]).toEqual({ near: '/home/ana/src/app' });
   });
 
   test('a cancelled picker adds nothing; "Check again" asks again', async () => {

@@ -349,6 +349,17 @@ fn containers_item(w: &WorkspaceStatus) -> Item {
     }
 }
 
+/// Where the *Add workspace* folder dialog opens: beside `newest` (a workspace; a new project is
+/// usually its sibling), else in `home`. Never nowhere: GTK's chooser opened with no folder shows
+/// an empty "Recent" view, where a path typed leaves *Open* greyed out.
+pub fn add_workspace_folder(newest: Option<&Path>, home: Option<PathBuf>) -> Option<PathBuf> {
+    newest
+        .and_then(Path::parent)
+        .filter(|p| p.is_dir())
+        .map(Path::to_path_buf)
+        .or(home)
+}
+
 /// A token as the menu may show it: its first and last four characters.
 pub fn token_hint(token: &str) -> String {
     match (token.get(..4), token.get(token.len().saturating_sub(4)..)) {

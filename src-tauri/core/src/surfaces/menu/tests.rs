@@ -372,3 +372,18 @@ fn a_long_window_problem_is_cut_to_one_menu_row() {
     assert!(reason.ends_with('…'), "{reason}");
     assert_eq!(reason.chars().count(), MAX_PROBLEM_CHARS + 1);
 }
+
+#[test]
+fn the_folder_dialog_opens_beside_the_newest_workspace_else_at_home() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("shop");
+    let home = Some(PathBuf::from("/home/ana"));
+    assert_eq!(
+        add_workspace_folder(Some(&ws), home.clone()).as_deref(),
+        Some(tmp.path())
+    );
+    assert_eq!(add_workspace_folder(None, home.clone()), home);
+    // A workspace whose parent is gone: home, not a folder GTK cannot open.
+    let gone = tmp.path().join("gone").join("shop");
+    assert_eq!(add_workspace_folder(Some(&gone), home.clone()), home);
+}
