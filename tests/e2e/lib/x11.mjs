@@ -26,7 +26,7 @@ export async function visibleWindows(d, search) {
 
 /** The review window, if it is mapped (its page names it: ui/src/title.ts). */
 export async function reviewWindow(d) {
-  const [w] = await visibleWindows(d, ['--name', '^Redline( — (review|getting started).*)?$']);
+  const [w] = await visibleWindows(d, ['--name', '^Redline — (review|getting started)']);
   return w ?? null;
 }
 
