@@ -33,19 +33,7 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
                 .any(|w| w.path == path && w.containers.is_some());
             core.set_containers(&path, !on, None).await?;
         }
-        Action::AddWorkspace => {
-            let newest = core
-                .status()
-                .await
-                .workspaces
-                .last()
-                .map(|w| w.path.clone());
-            let home = Some(core.dirs().home.clone());
-            let start = menu::add_workspace_folder(newest.as_deref(), home);
-            if let Some(folder) = pick_folder(main, start).await {
-                core.add_workspace(&folder, false).await?;
-            }
-        }
+        Action::AddWorkspace => add_workspace(core, main).await?,
         Action::RemoveWorkspace { path } => {
             core.remove_workspace(&path).await?;
         }
@@ -76,6 +64,18 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
             autostart::toggle().map_err(|e| Error::Control(ControlFailure::Autostart(e)))?;
         }
         Action::Quit => core.request_quit(),
+    }
+    Ok(())
+}
+
+/// Asks for a folder, beside the newest workspace (else at home), and adds it; nothing if the
+/// user cancelled.
+async fn add_workspace(core: &Instance, main: &MainThread) -> Result<()> {
+    let status = core.status().await;
+    let newest = status.workspaces.last().map(|w| w.path.as_path());
+    let start = menu::add_workspace_folder(newest, Some(core.dirs().home.clone()));
+    if let Some(folder) = pick_folder(main, start).await {
+        core.add_workspace(&folder, false).await?;
     }
     Ok(())
 }
