@@ -4,7 +4,7 @@
 use crate::autostart;
 use crate::main_thread::MainThread;
 use redline_core::runtime::instance::Instance;
-use redline_core::surfaces::menu::Action;
+use redline_core::surfaces::menu::{self, Action};
 use redline_core::{ControlFailure, Error, Result};
 use rfd::{AsyncFileDialog, AsyncMessageDialog, MessageButtons, MessageDialogResult, MessageLevel};
 use std::cell::RefCell;
@@ -33,11 +33,7 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
                 .any(|w| w.path == path && w.containers.is_some());
             core.set_containers(&path, !on, None).await?;
         }
-        Action::AddWorkspace => {
-            if let Some(folder) = pick_folder(main).await {
-                core.add_workspace(&folder, false).await?;
-            }
-        }
+        Action::AddWorkspace => add_workspace(core, main).await?,
         Action::RemoveWorkspace { path } => {
             core.remove_workspace(&path).await?;
         }
@@ -72,14 +68,32 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
     Ok(())
 }
 
+/// Asks for a folder, beside the newest workspace (else at home), and adds it; nothing if the
+/// user cancelled.
+async fn add_workspace(core: &Instance, main: &MainThread) -> Result<()> {
+    let status = core.status().await;
+    let newest = status.workspaces.last().map(|w| w.path.as_path());
+    let start = menu::add_workspace_folder(newest, Some(core.dirs().home.clone()));
+    if let Some(folder) = pick_folder(main, start).await {
+        core.add_workspace(&folder, false).await?;
+    }
+    Ok(())
+}
+
 /// Asks for a folder; `None` if the user cancelled. The dialog is made where rfd wants it (the
 /// main thread, as Tauri's dialog plugin made it) and awaited here.
-async fn pick_folder(main: &MainThread) -> Option<std::path::PathBuf> {
+async fn pick_folder(
+    main: &MainThread,
+    start: Option<std::path::PathBuf>,
+) -> Option<std::path::PathBuf> {
     let picking = main
         .run(|| {
-            AsyncFileDialog::new()
-                .set_title("Add a workspace")
-                .pick_folder()
+            let dialog = AsyncFileDialog::new().set_title("Add a workspace");
+            match start {
+                Some(folder) => dialog.set_directory(folder),
+                None => dialog,
+            }
+            .pick_folder()
         })
         .await?;
     picking.await.map(|f| f.path().to_path_buf())

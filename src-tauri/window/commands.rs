@@ -9,8 +9,10 @@ use crate::{queue, view};
 use redline_core::api::fault::Fault;
 use redline_core::runtime::window::link::Link;
 use redline_core::surfaces::action::{Call, Reach, RejectAll, WorkspaceAdd};
+use redline_core::surfaces::menu;
 use redline_core::FaultCode;
 use serde_json::Value;
+use std::path::PathBuf;
 use tauri::{AppHandle, Manager, State};
 use tauri_plugin_dialog::DialogExt;
 
@@ -70,16 +72,22 @@ pub async fn window_close_answer(core: Core<'_>, app: AppHandle, reject_pending:
 }
 
 /// Picks a folder here, on the user's screen, and has the core add it as a workspace; `None`
-/// if the user cancelled. The tray hears of it from the core.
+/// if the user cancelled. The tray hears of it from the core. The dialog opens beside `near`
+/// (the page's newest workspace), else in the home folder.
 #[tauri::command]
-pub async fn workspace_add(core: Core<'_>, app: AppHandle) -> Answer<Option<String>> {
+pub async fn workspace_add(
+    core: Core<'_>,
+    app: AppHandle,
+    near: Option<PathBuf>,
+) -> Answer<Option<String>> {
     let (tx, rx) = tokio::sync::oneshot::channel();
-    app.dialog()
-        .file()
-        .set_title("Add a workspace")
-        .pick_folder(move |folder| {
-            let _ = tx.send(folder);
-        });
+    let mut dialog = app.dialog().file().set_title("Add a workspace");
+    if let Some(start) = menu::add_workspace_folder(near.as_deref(), app.path().home_dir().ok()) {
+        dialog = dialog.set_directory(start);
+    }
+    dialog.pick_folder(move |folder| {
+        let _ = tx.send(folder);
+    });
     let Ok(Some(folder)) = rx.await else {
         return Ok(None);
     };

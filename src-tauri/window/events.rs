@@ -25,7 +25,15 @@ pub async fn forward(app: AppHandle, mut events: mpsc::Receiver<Event>) {
                 app.state::<Idle>().stir();
                 let _ = app.emit("review-resolved", resolved);
             }
-            Down::Show { focus } => view::show(&app, focus).await,
+            Down::Show { focus } => {
+                view::show(&app, focus).await;
+                // A window already on screen gets no focus or visibility event from a show: the
+                // page hears it here, and checks again what it shows (`redline` run again).
+                let _ = app.emit("shown", ());
+            }
+            Down::WorkspacesChanged => {
+                let _ = app.emit("workspaces-changed", ());
+            }
             Down::Quit => {
                 tracing::info!("Redline is quitting: the review window ends");
                 app.exit(0);

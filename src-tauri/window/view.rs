@@ -26,11 +26,15 @@ pub fn make(app: &AppHandle) -> tauri::Result<WebviewWindow> {
     // Where a cold pop-up's time goes: making the window, then loading its page (bench/window).
     let made = std::time::Instant::now();
     let w = WebviewWindowBuilder::new(app, LABEL, WebviewUrl::App("index.html".into()))
-        .title("Redline — review")
+        .title("Redline")
         .inner_size(1280.0, 820.0)
         .min_inner_size(640.0, 400.0)
         .visible(false)
         .focused(false)
+        // The page names itself (ui/src/title.ts): the welcome page or the review.
+        .on_document_title_changed(|w, title| {
+            let _ = w.set_title(&title);
+        })
         .on_page_load(move |w, payload| {
             if payload.event() == PageLoadEvent::Finished {
                 let ms = made.elapsed().as_millis() as u64;

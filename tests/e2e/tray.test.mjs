@@ -11,7 +11,7 @@ import { poll } from './lib/poll.mjs';
 import {
   cleanups, desktop, makeWorkspace, SHOTS_DIR, TEST_TIMEOUT_MS, waitTabs, withAppLog,
 } from './lib/fixtures.mjs';
-import { backdrop, changedBox, click, keys, moveMouse, screenshot, visibleWindows } from './lib/x11.mjs';
+import { backdrop, changedBox, click, keys, moveMouse, reviewWindow, screenshot, visibleWindows } from './lib/x11.mjs';
 
 const SCREEN = { width: 2000, height: 1000 };
 const MENU_TIMEOUT_MS = 10_000;
@@ -138,5 +138,28 @@ test('tray: the icon opens the menu; "Start at login", a workspace check mark an
       else await moveMouse(d, icon.x - 200, icon.y + 300);
       return m && m.height > rows ? m : null;
     }, { timeoutMs: 3 * MENU_TIMEOUT_MS, what: `the menu to grow past ${rows} px with the workspace added by a command` });
+  });
+});
+
+test('tray: with a workspace and nothing pending, "Getting started…" opens the window on the welcome page', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const later = cleanups(t);
+  const ws = await makeWorkspace(later, 'webshop', { 'src/cart.ts': 'export const total = 0;\n' });
+  const d = await desktop(t, later, { workspaces: [ws], tray: true, screen: SCREEN });
+  await withAppLog(d, async () => {
+    const tmp = path.join(d.dirs.root, 'shots');
+    assert.equal(await reviewWindow(d), null, 'the window is not on screen before the click');
+    const icon = await trayIcon(d);
+    const menu = await openMenu(d, icon);
+    const margin = 40;
+    const shot = await screenshot(d, path.join(SHOTS_DIR, 'tray-menu-set-up.png'), {
+      x: menu.x - margin, y: 0, width: SCREEN.width - menu.x + margin, height: menu.y + menu.height + margin,
+    });
+    t.diagnostic(`tray menu with a workspace: ${shot}`);
+    // Third from the bottom: above "Start at login" and "Quit Redline".
+    await clickItem(d, menu, ['Up', 'Up', 'Up'], tmp);
+    await poll(() => reviewWindow(d), { timeoutMs: MENU_TIMEOUT_MS, what: 'the window opened by "Getting started…"' });
+    await d.wd.until(() => d.wd.execute("return !document.querySelector('.empty').hidden"),
+      { timeoutMs: MENU_TIMEOUT_MS, what: 'the welcome page' });
+    assert.equal(await d.wd.execute('return document.title'), 'Redline — getting started');
   });
 });

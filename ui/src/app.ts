@@ -10,9 +10,11 @@ import { LayoutChoice } from './layout';
 import { baseName, type Layout, type Review, ReviewList, ReviewTabs } from './reviews';
 import { SETTINGS_HTML, SettingsMenu } from './settings';
 import { anyModal, listenForShortcuts } from './shortcuts';
-import { Toasts } from './toast';
+import { reviewTopic, Toasts } from './toast';
 import { DiskCheck } from './disk-check';
+import { askAbout, openInEditor } from './asks';
 import { EMPTY_HTML, WelcomePage } from './welcome';
+import { pageTitle } from './title';
 import type { Resolved, ReviewDetail } from './types';
 
 export interface AppOptions {
@@ -29,8 +31,8 @@ const SELECT_DELAY_MS = 100;
 const LAYOUT = `
 <header class="topbar">
   <div class="tabs" role="tablist" aria-label="Pending reviews"></div>${SETTINGS_HTML}
-</header>${REVIEW_HTML}${EMPTY_HTML}
-<div class="toasts" aria-live="polite"></div>${DIALOG_HTML}${REASON_DIALOG_HTML}`;
+</header>
+<div class="toasts" aria-live="polite"></div>${REVIEW_HTML}${EMPTY_HTML}${DIALOG_HTML}${REASON_DIALOG_HTML}`;
 
 export class ReviewWindow {
   readonly list = new ReviewList();
@@ -49,7 +51,7 @@ export class ReviewWindow {
       if (review) review.diskChanged = changed;
       if (id === this.list.selected) this.pane.showDiskChanged(changed);
     },
-    failed: (err) => this.toasts.error(err, 'Could not check the file on disk'),
+    failed: (err, id) => this.toasts.error(err, 'Could not check the file on disk', reviewTopic(id)),
   });
   private readonly layout: LayoutChoice;
   private readonly empty: HTMLElement;
@@ -78,7 +80,7 @@ export class ReviewWindow {
     this.empty = q('.empty');
     this.toasts = new Toasts(q('.toasts'));
     this.welcome = new WelcomePage(this.empty, { welcome: ipc.welcome, addWorkspace: ipc.workspaceAdd },
-      (err) => this.toasts.error(err));
+      (err) => this.toasts.error(err, undefined, 'welcome'));
     this.dialog = new CloseDialog(q('.backdrop'));
     this.reasonDialog = new ReasonDialog(q('.reason-backdrop'));
     this.tabs = new ReviewTabs(q('.tabs'), {
@@ -106,14 +108,21 @@ export class ReviewWindow {
       nextTab: () => this.selectNeighbour(1),
       escape: () => this.settings.close(),
     }, signal);
-    const onShown = () => {
-      this.disk.check(this.list.selected);
-      if (!this.empty.hidden) void this.welcome.refresh();
-    };
-    window.addEventListener('focus', onShown, { signal });
+    window.addEventListener('focus', () => this.onShown(), { signal });
     document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') onShown();
+      if (document.visibilityState === 'visible') this.onShown();
     }, { signal });
+  }
+
+  /** Back in view: what it shows may have changed meanwhile (a file on disk, a CLI's set-up). */
+  private onShown(): void {
+    this.disk.check(this.list.selected);
+    this.refreshWelcome();
+  }
+
+  /** The welcome page's check is live, but only while the page is up. */
+  private refreshWelcome(): void {
+    if (!this.empty.hidden) void this.welcome.refresh();
   }
 
   destroy(): void {
@@ -134,6 +143,8 @@ export class ReviewWindow {
         ipc.on('review-updated', (d) => this.onUpdated(d)),
         ipc.on('review-resolved', (r) => this.onResolved(r)),
         ipc.on('close-requested', () => void this.onCloseRequested()),
+        ipc.on('shown', () => this.onShown()),
+        ipc.on('workspaces-changed', () => this.refreshWelcome()),
       ]);
     } catch (err) {
       this.toasts.error(err, 'Could not listen to the backend');
@@ -204,31 +215,16 @@ export class ReviewWindow {
     this.render();
   }
 
-  /** "Ask about this part": the selected lines go to the CLI session that proposed the edit, if
-   * the core says it can take them (`canMention`). */
+  /** "Ask about this part": the selected lines go to the CLI session that proposed the edit. */
   async askAbout(): Promise<void> {
     const review = this.list.current;
-    if (!review || !review.detail.canMention || !this.reviewEditor || this.reviewEditorFor !== review.detail.id) return;
-    const { startLine, endLine } = this.reviewEditor.selection();
-    try {
-      await ipc.reviewMention(review.detail.id, startLine, endLine);
-      const lines = startLine === endLine ? `line ${startLine + 1}` : `lines ${startLine + 1}–${endLine + 1}`;
-      this.toasts.info(`Sent ${lines} of ${baseName(review.detail.relativePath)} to ${review.detail.client.name}`);
-    } catch (err) {
-      this.toasts.error(err, `Could not ask ${review.detail.client.name}`);
-    }
+    if (review && this.reviewEditorFor === review.detail.id) await askAbout(review, this.reviewEditor, this.toasts);
   }
 
   /** Opens the file on disk at the change under the caret in the user's own editor. */
   async openInEditor(): Promise<void> {
     const review = this.list.current;
-    if (!review) return;
-    const line = this.reviewEditor && this.reviewEditorFor === review.detail.id ? this.reviewEditor.hunkLine() : 1;
-    try {
-      await ipc.reviewOpenInEditor(review.detail.id, line);
-    } catch (err) {
-      this.toasts.error(err, `Could not open ${baseName(review.detail.relativePath)} in your editor`);
-    }
+    if (review) await openInEditor(review, this.reviewEditorFor === review.detail.id ? this.reviewEditor : null, this.toasts);
   }
 
   /** The selection goes to the CLI that asked once the user pauses: the core sends it to the
@@ -278,7 +274,7 @@ export class ReviewWindow {
     } catch (err) {
       review.busy = false;
       this.pane.showBusy(this.list.current?.busy ?? true);
-      this.toasts.error(err, `Could not ${verb} ${baseName(review.detail.relativePath)}`);
+      this.toasts.error(err, `Could not ${verb} ${baseName(review.detail.relativePath)}`, reviewTopic(id));
     }
   }
 
@@ -324,7 +320,7 @@ export class ReviewWindow {
   private pushFailed(push: Push, err: unknown): void {
     // The CLI re-proposed the file: its new proposal replaces these edits in the window anyway.
     if (this.resolved.has(push.id) || ipc.toFault(err).code === 'superseded') return;
-    this.toasts.error(err, `Could not send your edits of ${baseName(push.path)}`);
+    this.toasts.error(err, `Could not send your edits of ${baseName(push.path)}`, reviewTopic(push.id));
   }
 
   // ---- rendering ----
@@ -334,6 +330,8 @@ export class ReviewWindow {
     this.outbox.cancel(id);
     if (id === this.reviewEditorFor) this.closeReviewEditor(false);
     this.list.remove(id);
+    // What was said about it is moot now: an error left up would sit over the next review.
+    this.toasts.clear(reviewTopic(id));
     this.render();
     if (this.list.size === 0) void this.hideIfIdle();
   }
@@ -359,10 +357,12 @@ export class ReviewWindow {
 
   private render(): void {
     const review = this.list.current;
-    document.title = this.list.size ? `Redline · ${this.list.size} pending` : 'Redline';
+    document.title = pageTitle(this.list.size);
     this.pane.hidden = !review;
     const wasHidden = this.empty.hidden;
     this.empty.hidden = !!review;
+    // The welcome page's errors were about the page: they go when it does.
+    if (review) this.toasts.clear('welcome');
     this.tabs.render(this.list);
     if (!review) {
       this.closeReviewEditor(true);

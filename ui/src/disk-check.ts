@@ -5,7 +5,7 @@ export interface DiskCheckHooks {
   /** Whether this review's file is worth checking at all. */
   wanted(id: number): boolean;
   answered(id: number, changed: boolean): void;
-  failed(err: unknown): void;
+  failed(err: unknown, id: number): void;
 }
 
 export class DiskCheck {
@@ -17,7 +17,7 @@ export class DiskCheck {
   check(id: number | null): void {
     if (id === null || this.asking.has(id) || !this.hooks.wanted(id)) return;
     this.asking.add(id);
-    this.ask(id).then((changed) => this.hooks.answered(id, changed), (err) => this.hooks.failed(err))
+    this.ask(id).then((changed) => this.hooks.answered(id, changed), (err) => this.hooks.failed(err, id))
       .finally(() => this.asking.delete(id));
   }
 }

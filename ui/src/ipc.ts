@@ -9,6 +9,10 @@ export interface BackendEvents {
   'review-updated': ReviewDetail;
   'review-resolved': Resolved;
   'close-requested': null;
+  /** The core showed the window (a review, the tray, `redline` run again). */
+  'shown': null;
+  /** A workspace was added, removed or switched, from any surface. */
+  'workspaces-changed': null;
 }
 
 export { toFault } from './invoke';
@@ -20,8 +24,11 @@ export const windowHide = () => invokeCommand<void>('window_hide');
 /** Closing with reviews pending: reject them (`true`), or keep them pending. */
 export const windowCloseAnswer = (rejectPending: boolean) =>
   invokeCommand<void>('window_close_answer', { rejectPending });
-/** Picks a folder in the window's own dialog and adds it; `null` if the user cancelled. */
-export const workspaceAdd = () => invokeCommand<string | null>('workspace_add');
+/**
+ * Picks a folder in the window's own dialog and adds it; `null` if the user cancelled. The dialog
+ * opens beside `near` (the newest workspace), else in the home folder.
+ */
+export const workspaceAdd = (near: string | null) => invokeCommand<string | null>('workspace_add', { near });
 
 export function on<K extends keyof BackendEvents>(
   name: K,

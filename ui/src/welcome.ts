@@ -4,8 +4,8 @@ import type { DoctorLine, Welcome } from './bindings';
 
 export interface WelcomeBackend {
   welcome(): Promise<Welcome>;
-  /** Opens the folder picker; the path added, or null if cancelled. */
-  addWorkspace(): Promise<string | null>;
+  /** Opens the folder picker beside `near`; the path added, or null if cancelled. */
+  addWorkspace(near: string | null): Promise<string | null>;
 }
 
 export const WELCOME_HTML = `
@@ -73,6 +73,8 @@ export function doctorItem(line: DoctorLine): HTMLLIElement {
 
 export class WelcomePage {
   private running: Promise<void> | null = null;
+  /** Asked again while a check ran: what it answers may be out of date, so one more follows. */
+  private again = false;
   /** The last answer; null until the first one. */
   state: Welcome | null = null;
 
@@ -81,10 +83,24 @@ export class WelcomePage {
     root.querySelector('.recheck')!.addEventListener('click', () => void this.refresh());
   }
 
-  /** Asks the backend again; overlapping calls share one request. */
+  /**
+   * Asks the backend again. At most one check is in flight: calls while it runs share it and
+   * one more check after it (a burst of changes costs two checks, not one each).
+   */
   refresh(): Promise<void> {
-    this.running ??= this.load().finally(() => { this.running = null; });
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.loadUntilCurrent().finally(() => { this.running = null; });
     return this.running;
+  }
+
+  private async loadUntilCurrent(): Promise<void> {
+    do {
+      this.again = false;
+      await this.load();
+    } while (this.again);
   }
 
   private async load(): Promise<void> {
@@ -101,7 +117,7 @@ export class WelcomePage {
 
   private async add(): Promise<void> {
     try {
-      const added = await this.backend.addWorkspace();
+      const added = await this.backend.addWorkspace(this.state?.workspace ?? null);
       if (added) await this.refresh();
     } catch (e) {
       this.onError(e);

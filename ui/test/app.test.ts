@@ -193,7 +193,7 @@ describe('accept and reject', () => {
     expect(backend.named('window_hide')).toHaveLength(0);
   });
 
-  test('an error toast stays until dismissed', async () => {
+  test('an error toast is dismissed with its ×', async () => {
     const backend = fakeBackend([rust]);
     backend.failing.set('review_reject', { code: 'no_such_review', message: 'no pending review 1' });
     const { root } = await mount();

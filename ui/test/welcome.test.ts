@@ -37,7 +37,8 @@ describe('the welcome page', () => {
     backend.welcome = { workspace: null, lines: [gemini, qwen, claude] };
     empty.querySelector<HTMLButtonElement>('.add-workspace')!.click();
     await settle();
-    expect(backend.named('workspace_add')).toHaveLength(1);
+    // No workspace yet: the dialog opens in the home folder (the window's default).
+    expect(backend.named('workspace_add')).toEqual([{ near: null }]);
     expect(empty.classList.contains('first-run')).toBe(false);
     expect(empty.querySelector('.ws-state')!.textContent).toBe('✓ /home/ana/src/app');
     expect(empty.querySelector('.doctor-for')!.textContent).toContain('/home/ana/src/app');
@@ -48,6 +49,10 @@ describe('the welcome page', () => {
     expect(lines[0].querySelector('.cli')!.textContent).toBe('Gemini CLI0.61.0');
     expect(lines[1].querySelector('.version')).toBeNull();
     expect(lines[2].querySelector('.reason')!.textContent).toBe('not installed (not on PATH)');
+    // Another one: the dialog opens beside the newest workspace.
+    empty.querySelector<HTMLButtonElement>('.add-workspace')!.click();
+    await settle();
+    expect(backend.named('workspace_add')[1]).toEqual({ near: '/home/ana/src/app' });
   });
 
   test('a cancelled picker adds nothing; "Check again" asks again', async () => {
@@ -75,5 +80,55 @@ describe('the welcome page', () => {
     await settle();
     expect(root.querySelector<HTMLElement>('.empty')!.hidden).toBe(false);
     expect(backend.named('welcome')).toHaveLength(1);
+  });
+
+  test('live: a workspace added elsewhere, or the window shown again, checks again without a click', async () => {
+    const backend = fakeBackend([]);
+    const { root } = await mount();
+    await settle();
+    expect(backend.named('welcome')).toHaveLength(1);
+    // `redline workspace add` in a terminal: the core tells the window.
+    backend.welcome = { workspace: '/home/ana/src/app', lines: [qwen] };
+    await backend.emit('workspaces-changed', null);
+    await settle();
+    expect(backend.named('welcome')).toHaveLength(2);
+    expect(root.querySelector('.ws-state')!.textContent).toBe('✓ /home/ana/src/app');
+    // `hooks install codex`, then `redline` again: the show brings a fresh check.
+    backend.welcome = { workspace: '/home/ana/src/app', lines: [{ ...qwen, ok: true, fix: null, reason: 'fixed' }] };
+    await backend.emit('shown', null);
+    await settle();
+    expect(backend.named('welcome')).toHaveLength(3);
+    expect(root.querySelector('.doctor-line')!.className).toBe('doctor-line ok');
+  });
+
+  test('no check storm: a burst of changes runs one check and one more after it', async () => {
+    const backend = fakeBackend([]);
+    const { app } = await mount();
+    await settle();
+    const before = backend.named('welcome').length;
+    await Promise.all([app.welcome.refresh(), app.welcome.refresh(), app.welcome.refresh(), app.welcome.refresh()]);
+    expect(backend.named('welcome').length - before).toBe(2);
+  });
+
+  test('a change while a review is up does not check the hidden page', async () => {
+    const backend = fakeBackend([detail(1)]);
+    await mount();
+    await settle();
+    await backend.emit('workspaces-changed', null);
+    await settle();
+    expect(backend.named('welcome')).toHaveLength(0);
+  });
+
+  test('the title names the page: getting started, or the review and how many are pending', async () => {
+    const backend = fakeBackend([]);
+    await mount();
+    await settle();
+    expect(document.title).toBe('Redline — getting started');
+    await backend.emit('review-added', detail(1));
+    await settle();
+    expect(document.title).toBe('Redline — review');
+    await backend.emit('review-added', detail(2));
+    await settle();
+    expect(document.title).toBe('Redline — review (2 pending)');
   });
 });

@@ -24,9 +24,9 @@ export async function visibleWindows(d, search) {
   return out;
 }
 
-/** The review window, if it is mapped (its title is set by src-tauri/window.rs). */
+/** The review window, if it is mapped (its page names it: ui/src/title.ts). */
 export async function reviewWindow(d) {
-  const [w] = await visibleWindows(d, ['--name', '^Redline — review$']);
+  const [w] = await visibleWindows(d, ['--name', '^Redline — (review|getting started)']);
   return w ?? null;
 }
 

@@ -94,8 +94,18 @@ pub fn tray(
     items.push(discovery_files(status));
     items.extend(warnings(status));
     items.push(Item::Separator);
+    // Always there: with nothing pending it is the one way to the window (and its check).
+    items.push(getting_started());
     items.extend(footer(autostart));
     items
+}
+
+/// Opens the window on its welcome page (when nothing is pending): the steps and the live check.
+fn getting_started() -> Item {
+    Item::Action {
+        label: "Getting started…".into(),
+        action: Action::OpenReviews,
+    }
 }
 
 /// The pending reviews: how many (a click opens them), then who asked for the first few.
@@ -288,10 +298,7 @@ fn first_run(autostart: bool, window_problem: Option<&str>) -> Vec<Item> {
             action: Action::AddWorkspace,
         },
         Item::Note("No workspace yet: CLIs cannot find Redline".into()),
-        Item::Action {
-            label: "Getting started…".into(),
-            action: Action::OpenReviews,
-        },
+        getting_started(),
     ];
     items.extend(window_problem.into_iter().flat_map(problem_notes));
     items.push(Item::Separator);
@@ -340,6 +347,17 @@ fn containers_item(w: &WorkspaceStatus) -> Item {
             path: w.path.clone(),
         },
     }
+}
+
+/// Where the *Add workspace* folder dialog opens: beside `newest` (a workspace; a new project is
+/// usually its sibling), else in `home`. Never nowhere: GTK's chooser opened with no folder shows
+/// an empty "Recent" view, where a path typed leaves *Open* greyed out.
+pub fn add_workspace_folder(newest: Option<&Path>, home: Option<PathBuf>) -> Option<PathBuf> {
+    newest
+        .and_then(Path::parent)
+        .filter(|p| p.is_dir())
+        .map(Path::to_path_buf)
+        .or(home)
 }
 
 /// A token as the menu may show it: its first and last four characters.

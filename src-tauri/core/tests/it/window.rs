@@ -127,6 +127,22 @@ async fn a_review_goes_to_the_window_before_the_show_that_pops_it_up() {
 }
 
 #[tokio::test]
+async fn a_workspace_added_or_switched_elsewhere_is_told_to_the_window() {
+    let f = start().await;
+    serve_control(&f).await;
+    let (window, mut events) = link::connect(&f.dirs).await.unwrap();
+    // One call answered: the channel is served, and follows the workspaces from here.
+    window.forward(ReviewsList {}.into()).await.unwrap();
+    // As `redline workspace add` in a terminal does, while the welcome page is up.
+    let other = f.tmp.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    f.instance.add_workspace(&other, false).await.unwrap();
+    assert_eq!(next(&mut events).await, Down::WorkspacesChanged);
+    f.instance.set_enabled(&other, false).await.unwrap();
+    assert_eq!(next(&mut events).await, Down::WorkspacesChanged);
+}
+
+#[tokio::test]
 async fn a_show_asked_with_no_window_goes_to_the_next_one_and_windows_are_counted() {
     let f = start().await;
     serve_control(&f).await;

@@ -73,6 +73,7 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
     rebound(&mut stream, MAX_UP_LINE as usize);
     // Subscribed before the window can list the reviews, so none added in between is missed.
     let mut events = instance.reviews().subscribe();
+    let mut workspaces = instance.changes();
     let hub = instance.windows();
     let mut attached = hub.attach();
     if let Some(focus) = attached.pending.take() {
@@ -103,6 +104,8 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
                 Some(down) => down,
                 None => return,
             },
+            // A change marks the watch; changes while this line waits are told once.
+            Ok(()) = workspaces.changed() => Down::WorkspacesChanged,
             command = attached.commands.recv() => match command {
                 Ok(Command::Show { focus }) => Down::Show { focus },
                 Ok(Command::Quit) | Err(RecvError::Closed) => {

@@ -63,6 +63,9 @@ pub enum Down<D = Detail, R = Resolved> {
     Show {
         focus: bool,
     },
+    /// A workspace was added, removed or switched (by a command or the tray): the welcome
+    /// page's check is out of date.
+    WorkspacesChanged,
     /// Redline is quitting: end the window process.
     Quit,
 }

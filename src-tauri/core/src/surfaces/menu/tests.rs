@@ -124,6 +124,31 @@ fn first_run_puts_adding_a_workspace_first_and_says_why() {
     );
 }
 
+#[test]
+fn getting_started_stays_once_a_workspace_exists_after_the_workspaces() {
+    for reviews in [vec![], pending(2)] {
+        let items = tray(&status(true), &reviews, false, |_| None);
+        let at = items
+            .iter()
+            .position(|i| {
+                matches!(i, Item::Action { label, action: Action::OpenReviews }
+                    if label == "Getting started…")
+            })
+            .expect("Getting started… in the menu with a workspace");
+        let workspaces = items
+            .iter()
+            .position(|i| i == &Item::Note("Workspaces".into()));
+        assert!(workspaces.is_some_and(|w| w < at), "after the workspaces");
+        assert!(matches!(
+            &items[at + 1],
+            Item::Check {
+                action: Action::ToggleAutostart,
+                ..
+            }
+        ));
+    }
+}
+
 fn find<'a>(items: &'a [Item], label: &str) -> Option<&'a Item> {
     items.iter().find(|i| match i {
         Item::Action { label: l, .. } | Item::Check { label: l, .. } => l == label,
@@ -346,4 +371,19 @@ fn a_long_window_problem_is_cut_to_one_menu_row() {
     );
     assert!(reason.ends_with('…'), "{reason}");
     assert_eq!(reason.chars().count(), MAX_PROBLEM_CHARS + 1);
+}
+
+#[test]
+fn the_folder_dialog_opens_beside_the_newest_workspace_else_at_home() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("shop");
+    let home = Some(PathBuf::from("/home/ana"));
+    assert_eq!(
+        add_workspace_folder(Some(&ws), home.clone()).as_deref(),
+        Some(tmp.path())
+    );
+    assert_eq!(add_workspace_folder(None, home.clone()), home);
+    // A workspace whose parent is gone: home, not a folder GTK cannot open.
+    let gone = tmp.path().join("gone").join("shop");
+    assert_eq!(add_workspace_folder(Some(&gone), home.clone()), home);
 }
