@@ -94,7 +94,7 @@ const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function windowVisible() {
   try {
-    return execFileSync('xdotool', ['search', '--onlyvisible', '--name', '^Redline — review$'], { env, encoding: 'utf8' }).trim() !== '';
+    return execFileSync('xdotool', ['search', '--onlyvisible', '--name', '^Redline — review'], { env, encoding: 'utf8' }).trim() !== '';
   } catch { return false; }
 }
 
