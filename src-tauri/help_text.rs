@@ -46,8 +46,8 @@ pub(crate) fn doctor_about() -> String {
 pub(crate) fn hooks_about() -> String {
     format!(
         "Install, remove or check Redline's pre-edit hook in a CLI's own config: {}. {} \
-         connect to Redline's IDE servers already, so a hook there asks each edit twice.",
+         connect to Redline's IDE servers too: with a hook as well, each edit is asked twice.",
         words::hook_names(),
-        words::ide_names()
+        words::hook_and_ide_names()
     )
 }

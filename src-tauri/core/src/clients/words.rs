@@ -42,6 +42,16 @@ pub fn hook_names() -> String {
     joined(HookCli::all().map(HookCli::name), "and")
 }
 
+/// The CLIs with both a hook and an IDE protocol: Redline hears their edits either way.
+pub fn hook_and_ide_names() -> String {
+    joined(
+        HookCli::all()
+            .filter(|h| h.cli.ide.is_some())
+            .map(HookCli::name),
+        "and",
+    )
+}
+
 /// The `CLI` argument of `redline hook` and `redline hooks`: "codex, claude, … or opencode".
 pub fn hook_ids() -> String {
     joined(HookCli::all().map(HookCli::id), "or")
