@@ -176,3 +176,21 @@ fn who_asked_for_a_propose_is_the_command_and_what_ran_it() {
     assert!(list.contains("[redline propose (run by "), "{list}");
     stop(&env, server);
 }
+
+#[test]
+fn a_reason_given_to_a_diff_is_said_to_reach_nobody_without_blaming_a_protocol() {
+    let env = Env::new();
+    let server = serving(&env);
+    let (left, right) = (env.root.join("tmp/l.txt"), env.root.join("tmp/r.txt"));
+    std::fs::write(&left, "a\n").unwrap();
+    std::fs::write(&right, "b\n").unwrap();
+    env.ok(&["diff", left.to_str().unwrap(), right.to_str().unwrap()]);
+    let list = until_reviews(&env, |l| l.len() == 1);
+    let id = list[0]["id"].to_string();
+    let said = env.ok(&["review", "reject", &id, "--reason", "why"]);
+    assert_eq!(
+        said,
+        format!("rejected review {id} (`redline diff` hears no reason: the reason was not sent)\n")
+    );
+    stop(&env, server);
+}
