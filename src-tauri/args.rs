@@ -1,6 +1,7 @@
 //! The command line's grammar: every `redline` command and its arguments, with their help.
 
 use crate::format::{json_help, JsonFlag};
+use crate::help_text::{doctor_about, hooks_about, long_about};
 pub use crate::hook_args::{HookArgs, HooksCmd};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
@@ -8,33 +9,12 @@ use redline_core::surfaces::shell::Shell;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 
-/// What bare `redline` does differs by build: the help says which one this is.
-#[cfg(feature = "desktop")]
-const LONG_ABOUT: &str = "Diff review for AI coding CLIs.\n\n\
-Redline runs the IDE companion servers that Gemini CLI, Qwen Code, Claude Code and Copilot CLI \
-connect to, and shows each edit they propose in a review window: accept it (with your edits) or \
-reject it, and the CLI is told.\n\n\
-`redline` alone starts the app: the tray, the review window and the servers of the enabled \
-workspaces (a second `redline` reaches the running one). `redline serve --headless` runs the \
-servers without a window. Every other command talks to the running instance, or edits the \
-config when none runs.\n\n\
-More: `man redline`, or `redline help COMMAND`.";
-
-#[cfg(not(feature = "desktop"))]
-const LONG_ABOUT: &str = "Diff review for AI coding CLIs.\n\n\
-Redline runs the IDE companion servers that Gemini CLI, Qwen Code, Claude Code and Copilot CLI \
-connect to, and lets you accept or reject each edit they propose.\n\n\
-This build is headless: it has no window, so `redline` alone only says so (exit 2); \
-`redline serve --headless` runs the servers, and reviews are decided with `redline review`. \
-Every other command talks to the running instance, or edits the config when none runs.\n\n\
-More: `man redline`, or `redline help COMMAND`.";
-
 #[derive(Parser)]
 #[command(
     name = "redline",
     version,
     about = "Diff review for AI coding CLIs",
-    long_about = LONG_ABOUT,
+    long_about = long_about(),
     after_long_help = "Examples:\n  redline workspace add ~/src/myproject\n  \
                        redline serve --headless\n  redline doctor ~/src/myproject\n  \
                        redline review list"
@@ -100,10 +80,9 @@ pub enum Command {
         /// A path inside the workspace (default: the current directory).
         path: Option<PathBuf>,
     },
-    /// Whether Gemini CLI, Qwen Code, Claude Code and Copilot CLI started in DIR would connect,
-    /// and if not, why and the one command that fixes it. Exits 1 if an installed CLI would not
-    /// connect.
+    /// Whether each CLI started in DIR would connect to Redline, and if not, the fix.
     #[command(
+        long_about = doctor_about(),
         after_long_help = "Example:\n  redline doctor ~/src/myproject\n  \
                            redline doctor --json | jq '.clis[] | {id, verdict}'",
         mut_arg("json", json_help("Print the report as one JSON object"))
@@ -149,10 +128,10 @@ pub enum Command {
         after_long_help = "Example (what Codex runs):\n  redline hook codex --deny-after 3540"
     )]
     Hook(HookArgs),
-    /// Install, remove or check Redline's pre-edit hook in a CLI's own config (for CLIs with no
-    /// IDE diff protocol: Codex).
+    /// Install, remove or check Redline's pre-edit hook in a CLI's own config.
     #[command(
         subcommand,
+        long_about = hooks_about(),
         after_long_help = "Example:\n  redline hooks install codex\n  redline hooks status"
     )]
     Hooks(HooksCmd),
@@ -199,7 +178,7 @@ pub enum Command {
         /// The shell the script is for.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), as installed for `man redline`.
+    /// Print the manual page (roff): read it with `redline man | man -l -`.
     #[command(after_long_help = "Example:\n  redline man | man -l -")]
     Man,
 }
@@ -217,6 +196,10 @@ pub struct ProposeArgs {
     /// Wait for the decision and print it (without: open the review and return at once).
     #[arg(long)]
     pub wait: bool,
+    /// Propose empty text for a file that has some (deleting all of it); without it, empty
+    /// input is refused, as a pipe that gave nothing would otherwise propose that.
+    #[arg(long)]
+    pub allow_empty: bool,
     #[command(flatten)]
     pub output: JsonFlag,
 }

@@ -104,6 +104,8 @@ fn the_top_level_help_says_what_bare_redline_does_and_points_at_installed_help()
     let help = Cli::command().render_long_help().to_string();
     assert!(help.contains("`redline` alone"), "{help}");
     assert!(help.contains("man redline"), "{help}");
+    // A build from source installs no man page: the command that reads it anyway.
+    assert!(help.contains("`redline man | man -l -`"), "{help}");
     // An installed package ships no docs/ folder.
     for (path, mut cmd) in all() {
         let help = cmd.render_long_help().to_string();
@@ -126,4 +128,56 @@ fn an_example_s_quoted_words_are_one_word_each() {
             "x"
         ]
     );
+}
+
+/// The long help of the command at `path` (words after `redline`), as `--help` prints it.
+fn long_help(path: &[&str]) -> String {
+    let mut cmd = Cli::command();
+    cmd.build();
+    let mut at = cmd;
+    for word in path {
+        at = at.find_subcommand(word).expect("a command").clone();
+    }
+    at.render_long_help().to_string()
+}
+
+#[test]
+fn the_help_names_every_cli_redline_serves_from_the_one_list() {
+    use redline_core::clients::{self, HookCli};
+    let top = long_help(&[]);
+    let doctor = long_help(&["doctor"]);
+    let hooks = long_help(&["hooks"]);
+    for cli in clients::ALL {
+        assert!(
+            top.contains(cli.name),
+            "`redline --help` names no {}",
+            cli.name
+        );
+    }
+    for served in clients::served() {
+        assert!(
+            doctor.contains(served.name),
+            "doctor's help names no {}",
+            served.name
+        );
+    }
+    for hook in HookCli::all() {
+        assert!(
+            hooks.contains(hook.name()),
+            "hooks' help names no {}",
+            hook.name()
+        );
+        for path in [
+            &["hook"][..],
+            &["hooks", "install"],
+            &["hooks", "uninstall"],
+        ] {
+            let help = long_help(path);
+            assert!(
+                help.contains(hook.id()),
+                "{path:?}: no {}: {help}",
+                hook.id()
+            );
+        }
+    }
 }

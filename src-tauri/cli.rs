@@ -154,7 +154,10 @@ async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: Action) -> Result<bool> {
     match action {
         Action::Serve => {
             init_logging();
-            let serving = Serving::start(dirs, || World::os(dirs.clone())).await?;
+            let serving = match Serving::start(dirs, || World::os(dirs.clone())).await {
+                Err(Error::AlreadyRunning) => return Err(already_running(dirs).await),
+                started => started?,
+            };
             outln!(p, "ready");
             serving.until_stopped().await;
         }
@@ -184,6 +187,8 @@ async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: Action) -> Result<bool> {
         Action::Hooks(cmd) => crate::hook_config::run(dirs, p, cmd)?,
         Action::Quit => {
             ask(dirs, Quit {}).await?;
+            // Said, so that a quit that worked does not look like one that did nothing.
+            outln!(p, "Redline is quitting");
         }
         Action::Completions { shell } => crate::manual::completions(shell)?,
         Action::Man => crate::manual::man()?,
@@ -227,6 +232,18 @@ async fn workspace(dirs: &Dirs, p: &mut Printer<'_>, action: WorkspaceAction) ->
     Ok(())
 }
 
+/// A second `serve`: which instance runs, and how to stop it to start this one.
+async fn already_running(dirs: &Dirs) -> Error {
+    let pid = match ask(dirs, StatusGet {}).await {
+        Ok(status) => format!(" (pid {})", status.value.pid),
+        Err(_) => String::new(),
+    };
+    Error::Refused(format!(
+        "another Redline instance is already running{pid}; it serves already: \
+         stop it with `redline quit` to start this one"
+    ))
+}
+
 fn workspace_list(p: &mut Printer, list: &Vec<WorkspaceEntry>) {
     if list.is_empty() {
         outln!(
@@ -235,6 +252,15 @@ fn workspace_list(p: &mut Printer, list: &Vec<WorkspaceEntry>) {
         );
     }
     for w in list {
+        // As `redline status` says it: a folder that is gone is served by nobody.
+        if !w.path.is_dir() {
+            let path = w.path.display();
+            outln!(
+                p,
+                "MISSING  {path}  (the folder is gone; `redline workspace remove {path}`)"
+            );
+            continue;
+        }
         let on = if w.enabled { "on " } else { "off" };
         outln!(p, "{on}  {}", w.path.display());
     }

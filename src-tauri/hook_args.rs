@@ -3,9 +3,17 @@
 use crate::format::{json_help, JsonFlag};
 use clap::Subcommand;
 
+/// The `CLI` argument's help: the ids of every CLI with a hook, from `clients::ALL`.
+fn cli_help(what: &str) -> String {
+    format!(
+        "The CLI {what}: {}",
+        redline_core::clients::words::hook_ids()
+    )
+}
+
 #[derive(clap::Args)]
 pub struct HookArgs {
-    /// The CLI whose hook runs it: codex, claude, gemini, qwen, copilot, kiro, cursor or opencode.
+    #[arg(help = cli_help("whose hook runs it"))]
     pub cli: redline_core::protocols::hook::HookCli,
     /// Deny the edit if nobody decides within SECS seconds: set below the CLI's own hook timeout,
     /// after which some CLIs go on with the edit.
@@ -29,7 +37,7 @@ pub enum HooksCmd {
         after_long_help = "Examples:\n  redline hooks install codex\n  redline hooks install claude --turn-review"
     )]
     Install {
-        /// The CLI: codex, claude, gemini, qwen, copilot, kiro, cursor or opencode.
+        #[arg(help = cli_help("whose config to change"))]
         cli: redline_core::protocols::hook::HookCli,
         /// Also review each turn's changes together at its end (codex, claude, gemini), with
         /// Done or Continue with instructions for the model.
@@ -39,7 +47,7 @@ pub enum HooksCmd {
     /// Take Redline's hook out of the CLI's hook config, leaving every other hook.
     #[command(after_long_help = "Example:\n  redline hooks uninstall codex")]
     Uninstall {
-        /// The CLI: codex, claude, gemini, qwen, copilot, kiro, cursor or opencode.
+        #[arg(help = cli_help("whose config to change"))]
         cli: redline_core::protocols::hook::HookCli,
     },
     /// Which CLIs have Redline's hook, in which file, and what each still needs.

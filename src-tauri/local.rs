@@ -121,7 +121,24 @@ fn proposed_text(a: &LocalPropose) -> Result<String> {
             ));
         }
     }
-    bounded_text(from_file)
+    let text = bounded_text(from_file)?;
+    if text.is_empty() && !a.allow_empty && has_text(&a.file) {
+        let from = match from_file {
+            Some(f) => f.display().to_string(),
+            None => "standard input".into(),
+        };
+        return Err(Error::Usage(format!(
+            "{from} is empty: that would propose deleting all of {}; give the new text, or \
+             add --allow-empty to propose emptying it",
+            a.file.display()
+        )));
+    }
+    Ok(text)
+}
+
+/// A file with something in it: proposing empty text for it deletes all of it.
+fn has_text(file: &Path) -> bool {
+    std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.len() > 0)
 }
 
 /// UTF-8 text of at most `MAX_PROPOSAL_BYTES` from `file`, else standard input: what a proposal
@@ -153,7 +170,7 @@ pub(crate) fn bounded_text(file: Option<&Path>) -> Result<String> {
 }
 
 pub async fn diff(dirs: &Dirs, p: &mut Printer<'_>, a: LocalDiff) -> Result<Verdict> {
-    let pair = diff_pair::read(&a.left, &a.right)?;
+    let pair = diff_pair::read(&a.left, &a.right).map_err(absent_side)?;
     for s in &pair.skipped {
         errln!(
             p,
@@ -199,6 +216,20 @@ pub async fn diff(dirs: &Dirs, p: &mut Printer<'_>, a: LocalDiff) -> Result<Verd
     match verdict(&settled) {
         Verdict::Accepted if !wrote_all => Ok(Verdict::Undecided),
         v => Ok(v),
+    }
+}
+
+/// A side of `redline diff` that is not there, with what to give instead (git passes /dev/null).
+fn absent_side(e: Error) -> Error {
+    match e {
+        Error::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
+            Error::Usage(format!(
+                "{}: there is no such file or folder; for a side that does not exist, give \
+                 /dev/null",
+                path.display()
+            ))
+        }
+        e => e,
     }
 }
 

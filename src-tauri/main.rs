@@ -16,6 +16,7 @@ mod display;
 mod editor_channels;
 mod editor_cli;
 mod format;
+mod help_text;
 mod here;
 mod hook;
 mod hook_args;

@@ -104,4 +104,16 @@ mod tests {
         );
         assert_eq!(page.matches(".SH COMMANDS").count(), 1);
     }
+
+    #[test]
+    fn the_man_page_names_every_cli_redline_serves() {
+        let page = String::from_utf8(super::page().expect("render")).expect("utf-8");
+        for cli in redline_core::clients::ALL {
+            assert!(
+                page.contains(cli.name),
+                "the man page names no {}",
+                cli.name
+            );
+        }
+    }
 }

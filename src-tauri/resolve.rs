@@ -111,6 +111,8 @@ pub(crate) struct LocalPropose {
     /// The `-` argument was given.
     pub stdin: bool,
     pub wait: bool,
+    /// Empty text may be proposed for a file that has some (`--allow-empty`).
+    pub allow_empty: bool,
     pub format: Format,
 }
 
@@ -258,6 +260,7 @@ fn propose(a: ProposeArgs, here: &Here) -> Result<LocalPropose> {
         content_file: a.content_file,
         stdin: a.stdin.is_some(),
         wait: a.wait,
+        allow_empty: a.allow_empty,
         format: a.output.format(),
     })
 }

@@ -6,6 +6,7 @@ use crate::request::ask;
 use crate::resolve::ReviewAction;
 use crate::text;
 use redline_core::platform::dirs::Dirs;
+use redline_core::review::read_only::ReadOnly;
 use redline_core::review::Summary;
 use redline_core::surfaces::action::{
     ReviewAccept, ReviewReject, ReviewShow, ReviewSummaries, ReviewWait,
@@ -74,10 +75,27 @@ async fn unheard_note(dirs: &Dirs, id: u64, reason: Option<&str>) -> String {
     }
     let list = summaries(dirs).await.unwrap_or_default();
     match list.iter().find(|r| r.id == id) {
-        Some(r) if !r.reason_heard => {
-            " (its CLI's protocol carries no reason: the reason was not sent)".into()
-        }
+        Some(r) if !r.reason_heard => unheard_why(r),
         _ => String::new(),
+    }
+}
+
+/// Why review `r`'s asker hears no reason, as the note after `rejected review ID`.
+fn unheard_why(r: &Summary) -> String {
+    // A `redline propose` without --wait has returned: nobody is there to be told.
+    let nobody_waits = ReadOnly::NobodyWaits.to_string();
+    if r.read_only.as_deref() == Some(nobody_waits.as_str()) {
+        " (nobody is waiting for its decision: the reason was not sent; `redline propose --wait` \
+         hears one)"
+            .into()
+    } else if r.client.command {
+        // A command, not a CLI's protocol: `redline diff` prints no reason.
+        format!(
+            " (`{}` hears no reason: the reason was not sent)",
+            r.client.name
+        )
+    } else {
+        " (its CLI's protocol carries no reason: the reason was not sent)".into()
     }
 }
 

@@ -61,12 +61,12 @@ pub(crate) fn summary(p: &mut Printer, r: &Summary) {
 }
 
 pub(crate) fn status(p: &mut Printer, s: &Status) {
-    let keyring = if s.keyring.available {
-        "tokens in the OS keyring".to_owned()
-    } else {
-        format!("keyring {}", s.keyring.detail)
+    // The state first, in a few words; why there is no keyring comes after everything else.
+    let tokens = match s.keyring.available {
+        true => "tokens in the OS keyring",
+        false => "tokens in memory only (no OS keyring: see the last line)",
     };
-    outln!(p, "Redline (pid {}), {keyring}", s.pid);
+    outln!(p, "Redline (pid {}), {tokens}", s.pid);
     if s.workspaces.is_empty() {
         outln!(
             p,
@@ -90,6 +90,9 @@ pub(crate) fn status(p: &mut Printer, s: &Status) {
             CodexRole::NotServed => format!("NOT SERVED   {}", c.why.as_deref().unwrap_or("")),
         };
         outln!(p, "Codex IDE socket {} ({role})", c.path.display());
+    }
+    if !s.keyring.available {
+        outln!(p, "keyring {}", s.keyring.detail);
     }
 }
 

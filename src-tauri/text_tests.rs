@@ -76,6 +76,29 @@ fn the_status_lists_each_workspace_and_what_it_serves() {
 }
 
 #[test]
+fn without_a_keyring_the_first_line_says_the_state_and_the_why_comes_last() {
+    let mut s = status_of(Vec::new());
+    s.keyring = KeyringStatus {
+        available: false,
+        detail: format!(
+            "unavailable ({}): tokens are kept in memory",
+            "why ".repeat(60)
+        ),
+    };
+    let text = printed(|p| status(p, &s));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Redline (pid 7), tokens in memory only (no OS keyring: see the last line)"
+    );
+    assert!(lines[0].len() < 100, "{}", lines[0]);
+    assert!(
+        lines[lines.len() - 1].starts_with("keyring unavailable ("),
+        "{text}"
+    );
+}
+
+#[test]
 fn no_workspaces_says_how_to_add_one() {
     let text = printed(|p| status(p, &status_of(Vec::new())));
     assert!(

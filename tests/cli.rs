@@ -1223,3 +1223,6 @@ mod who_asked;
 
 #[path = "cli/state.rs"]
 mod state;
+
+#[path = "cli/first_hour.rs"]
+mod first_hour;

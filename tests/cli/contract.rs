@@ -303,10 +303,13 @@ fn mention_refuses_what_it_cannot_point_at_in_the_users_words() {
         "{}",
         stderr(&out)
     );
+    // Some text: empty input for a file with text is refused before anything is sent.
+    let content = env.root.join("tmp/content");
+    std::fs::write(&content, "y\n").unwrap();
     let out = env
-        .cmd(&["propose", "out/x.rs", "-"])
+        .cmd(&["propose", "out/x.rs", "--content-file"])
+        .arg(&content)
         .current_dir(env.ws())
-        .stdin(Stdio::null())
         .output()
         .unwrap();
     assert_eq!(code(&out), Some(2));

@@ -139,7 +139,8 @@ fn a_reason_given_to_review_reject_is_printed_by_the_waiting_propose() {
     assert_eq!(
         out,
         "rejected review 1\nplain exit 1\nrejected review 2\njson exit 1\ntoo long exit 2\n\
-         rejected review 3 (its CLI's protocol carries no reason: the reason was not sent)\n"
+         rejected review 3 (nobody is waiting for its decision: the reason was not sent; \
+         `redline propose --wait` hears one)\n"
     );
     assert_eq!(
         std::fs::read_to_string(dir.join("long.err")).unwrap(),

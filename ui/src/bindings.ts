@@ -23,7 +23,12 @@ process: PeerProcess | null,
 /**
  * The title the CLI gave its session (Copilot CLI's `update_session_name`).
  */
-sessionName?: string, };
+sessionName?: string, 
+/**
+ * A `redline` command (`redline propose`, `redline diff`) asked: `name` is the command, and
+ * `process` the program that ran it (a shell, a script), which is not itself who asked.
+ */
+command?: boolean, };
 
 export type ReviewDetail = { id: number, workspace: string, 
 /**

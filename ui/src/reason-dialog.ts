@@ -28,6 +28,8 @@ export interface ReasonAsk {
   heard: boolean;
   /** The end of a CLI's turn: the text is the CLI's next instruction, not a rejection's reason. */
   turn?: boolean;
+  /** A `redline` command asked (`ClientInfo.command`): no protocol is to blame when it hears none. */
+  command?: boolean;
 }
 
 /** What the dialog says of `review`. */
@@ -35,12 +37,14 @@ export function reasonAsk(review: Review): ReasonAsk {
   const d = review.detail;
   // A turn is continued by the CLI itself, named as its hook's site names it.
   const client = d.turn ? d.client.name : clientLabel(d.client);
-  return { file: baseName(d.relativePath), client, heard: d.reasonHeard, turn: d.turn };
+  return { file: baseName(d.relativePath), client, heard: d.reasonHeard, turn: d.turn, command: d.client.command };
 }
 
 /** The note under the text: where the reason goes, or that it goes nowhere. */
-export function reasonNote({ client, heard, turn }: Pick<ReasonAsk, 'client' | 'heard' | 'turn'>): string {
+export function reasonNote({ client, heard, turn, command }: Pick<ReasonAsk, 'client' | 'heard' | 'turn' | 'command'>): string {
   if (turn) return `Sent to ${client} as your next instruction: it goes on with this turn. Enter sends, Shift+Enter starts a new line.`;
+  // A propose without --wait has returned, and a diff prints no reason: nobody hears one.
+  if (!heard && command) return `No reason reaches ${client} (only \`redline propose --wait\` hears one): the proposal is rejected, but the reason is not sent.`;
   return heard
     ? `Told with the rejection to ${client}. Enter rejects, Shift+Enter starts a new line.`
     : `The protocol of ${client} carries no reason: the proposal is rejected, but the reason is not sent.`;

@@ -121,13 +121,17 @@ export function clientLabel(client: ClientInfo): string {
 
 function programLabel(client: ClientInfo): string {
   const p = client.process;
-  if (p) {
-    const name = p.version ? `${p.program} ${p.version}` : p.program;
-    if (p.tmux) return `${name} · tmux ${p.tmux}`;
-    if (p.tty) return `${name} · ${p.tty}`;
-    return name;
-  }
+  // A `redline` command asked; its process only ran it (a shell, a script): as the core's label.
+  if (client.command) return p ? `${client.name} (run by ${processLabel(p)})` : client.name;
+  if (p) return processLabel(p);
   return client.version ? `${client.name} ${client.version}` : client.name;
+}
+
+function processLabel(p: NonNullable<ClientInfo['process']>): string {
+  const name = p.version ? `${p.program} ${p.version}` : p.program;
+  if (p.tmux) return `${name} · tmux ${p.tmux}`;
+  if (p.tty) return `${name} · ${p.tty}`;
+  return name;
 }
 
 /** The details behind the label: PID, working directory, terminal. */

@@ -1,5 +1,6 @@
 // "Reject with reason…": the dialog, its keys and focus, and what reaches review_reject.
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { reasonNote } from '../src/reason-dialog';
 import { detail, editableView, fakeBackend, key, mount, reset, settle, tabs } from './helpers';
 
 afterEach(reset);
@@ -106,6 +107,15 @@ describe('reject with reason', () => {
     key({ key: 'Enter' }, text(root));
     await vi.waitFor(() => expect(backend.named('review_reject')).toEqual([{ id: 2 }]));
     expect(Object.keys(backend.named('review_reject')[0])).toEqual(['id']);
+  });
+
+  test('a redline command that hears no reason is told apart from a protocol that carries none', () => {
+    const client = 'redline propose (run by bash · /dev/pts/3)';
+    const note = reasonNote({ client, heard: false, command: true });
+    expect(note).toContain('No reason reaches redline propose (run by bash · /dev/pts/3)');
+    expect(note).toContain('`redline propose --wait`');
+    expect(note).not.toContain('protocol');
+    expect(reasonNote({ client, heard: true, command: true })).toContain(`Told with the rejection to ${client}.`);
   });
 
   test('a close request while it is open cancels it and asks the close question', async () => {

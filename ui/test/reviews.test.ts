@@ -21,6 +21,12 @@ describe('labels', () => {
     expect(clientTitle(asked)).toContain('pid 42');
     expect(clientTitle(asked)).toContain('in /src/app');
   });
+  test('a redline command is named as such, with what ran it, never as the shell alone', () => {
+    const shell = { pid: 7, program: 'bash', version: null, cwd: '/src/app', tty: '/dev/pts/3', tmux: null };
+    const propose = { name: 'redline propose', version: '0.1.0', process: shell, command: true };
+    expect(clientLabel(propose)).toBe('redline propose (run by bash · /dev/pts/3)');
+    expect(clientLabel({ ...propose, process: null })).toBe('redline propose');
+  });
   test('workspace and file names are the last path segment', () => {
     expect(workspaceLabel('/home/ana/src/redline/')).toBe('redline');
     expect(workspaceLabel('C:\\Users\\ana\\webapp')).toBe('webapp');

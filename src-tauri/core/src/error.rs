@@ -96,6 +96,10 @@ pub enum Error {
     WorkspaceExists(PathBuf),
     #[error("no enabled workspace contains {0}")]
     NotInWorkspace(PathBuf),
+    /// `NotInWorkspace` said to a person at a command, with the one command that lets the file
+    /// in (`workspace::way_in`).
+    #[error("no enabled workspace contains {}; {fix}", path.display())]
+    NotInWorkspaceFix { path: PathBuf, fix: String },
     /// The path names a file in a workspace, but a symbolic link on the way leads out of it.
     #[error("{} is in the workspace {}, but a symbolic link on its way leads outside it; Redline reviews only files within the workspace", path.display(), workspace.display())]
     LeadsOutside { path: PathBuf, workspace: PathBuf },
@@ -121,7 +125,7 @@ pub enum Error {
     FolderGone(PathBuf),
     #[error("workspace {0} is turned off")]
     WorkspaceOff(PathBuf),
-    #[error("{path}: {source}")]
+    #[error("{}: {}", path.display(), io_words(source))]
     Io {
         path: PathBuf,
         #[source]
@@ -168,6 +172,15 @@ pub enum Error {
     EditorMessage(BadEditorMessage),
 }
 
+/// An I/O failure in words: the common ones plainly (no `os error 2`), the rest as the OS says.
+fn io_words(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "there is no such file or folder".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
 impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
@@ -205,7 +218,9 @@ impl Error {
             Error::ReasonTooLong { .. } => FaultCode::ReasonTooLong,
             Error::NoSuchWorkspace(_) => FaultCode::NoSuchWorkspace,
             Error::WorkspaceExists(_) => FaultCode::WorkspaceExists,
-            Error::NotInWorkspace(_) | Error::LeadsOutside { .. } => FaultCode::NotInWorkspace,
+            Error::NotInWorkspace(_)
+            | Error::NotInWorkspaceFix { .. }
+            | Error::LeadsOutside { .. } => FaultCode::NotInWorkspace,
             Error::WorkspaceOff(_) => FaultCode::WorkspaceOff,
             Error::FolderGone(_) => FaultCode::FolderGone,
             Error::NoFolder(_) => FaultCode::NoFolder,

@@ -17,6 +17,7 @@ mod location;
 mod opencode;
 mod qwen;
 mod views;
+pub mod words;
 
 pub use amp::AMP;
 pub use claude::CLAUDE;

@@ -129,16 +129,24 @@ fn known_version(installed: Option<&super::install::Installed>) -> String {
 }
 
 /// The last line: whether every installed CLI will connect.
-fn summary(report: &Report) -> &'static str {
+fn summary(report: &Report) -> String {
+    use crate::clients::words::{hook_only_names, ide_names};
     if report.ok {
-        "Every installed CLI will connect."
+        format!("Every installed one of {} will connect.", ide_names())
     } else if report
         .clis
         .iter()
         .all(|c| c.verdict == Verdict::NotInstalled)
     {
-        "No supported CLI is installed: install one (see the fixes above), then run `redline doctor` again."
+        // Named, so that one who has only a hook CLI knows this is not about it.
+        format!(
+            "None of the CLIs that connect to Redline ({}) is installed: install one (see the \
+             fixes above), then run `redline doctor` again. {} are reviewed through their \
+             hooks instead (above).",
+            ide_names(),
+            hook_only_names()
+        )
     } else {
-        "Some installed CLI will not connect (see the fixes above)."
+        "Some installed CLI will not connect (see the fixes above).".into()
     }
 }

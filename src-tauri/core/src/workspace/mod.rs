@@ -4,6 +4,7 @@ pub mod config;
 mod config_change;
 pub mod container;
 pub mod settings;
+pub mod way_in;
 use crate::error::{Error, Result};
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};

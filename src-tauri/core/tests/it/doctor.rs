@@ -179,8 +179,15 @@ async fn nothing_installed_is_no_success_and_says_how_to_install_one() {
         Some("npm install -g @google/gemini-cli")
     );
     let text = doctor::render(&report);
-    assert!(text.contains("No supported CLI is installed"), "{text}");
-    assert!(!text.contains("Every installed CLI will connect"), "{text}");
+    assert!(
+        text.contains("None of the CLIs that connect to Redline"),
+        "{text}"
+    );
+    // Named from the one list: a CLI added there is named here too.
+    for cli in redline_core::clients::ALL {
+        assert!(text.contains(cli.name), "no {}: {text}", cli.name);
+    }
+    assert!(!text.contains("will connect."), "{text}");
 }
 
 #[tokio::test]

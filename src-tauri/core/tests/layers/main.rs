@@ -192,6 +192,19 @@ fn no_source_file_is_over_400_lines_outside_tests() {
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
 
+/// README and docs/cli.md name the CLIs Redline serves as `clients::words` says them, as the
+/// help texts do: a CLI added to `clients::ALL` makes this block stale until regenerated.
+#[test]
+fn the_readme_and_the_cli_doc_name_every_cli_from_the_one_list() {
+    let said = format!(
+        "The CLIs Redline serves: {}.\n",
+        redline_core::clients::words::served_sentence()
+    );
+    for doc in ["README.md", "docs/cli.md"] {
+        doc::check_block(&repo().join(doc), "clis", &said);
+    }
+}
+
 #[test]
 fn the_architecture_doc_shows_the_layer_table() {
     doc::check_block(

@@ -234,6 +234,8 @@ pub(super) async fn asker(cli: HookCli, pid: Option<u32>) -> ClientInfo {
             .unwrap_or_default(),
         process,
         session_name: None,
+        // The CLI asked, through its hook: named as the CLI, not as `redline hook`.
+        command: false,
     }
 }
 

@@ -193,7 +193,10 @@ impl Instance {
                 limit: MAX_PROPOSAL_BYTES as u64,
             });
         }
-        let service = self.service_holding(&p.file).await?;
+        let service = match self.service_holding(&p.file).await {
+            Ok(service) => service,
+            Err(e) => return Err(self.with_way_in(e).await),
+        };
         let mut opened = Opened::new();
         let reply = opened.batch.reply();
         let ask = Ask {
@@ -218,7 +221,10 @@ impl Instance {
     pub async fn diff_local(&self, d: Diff, pid: Option<u32>) -> Result<Opened> {
         self.check_diff_bounds(&d)?;
         let checked = match d.edit {
-            true => self.check_editable(&d.files).await?,
+            true => match self.check_editable(&d.files).await {
+                Ok(checked) => checked,
+                Err(e) => return Err(self.with_way_in(e).await),
+            },
             false => vec![None; d.files.len()],
         };
         let origin = Origin::Diff { run: run() };
@@ -233,6 +239,17 @@ impl Instance {
             opened.named.push((path, target));
         }
         Ok(opened)
+    }
+
+    /// A file outside every enabled workspace, with the command that lets it in: the person at
+    /// `redline propose` or `redline diff --edit` is told what to run, not just what failed.
+    async fn with_way_in(&self, e: Error) -> Error {
+        let Error::NotInWorkspace(path) = e else {
+            return e;
+        };
+        let workspaces = self.workspaces().await;
+        let fix = crate::workspace::way_in::way_in(&path, &self.world.dirs.home, &workspaces);
+        Error::NotInWorkspaceFix { path, fix }
     }
 
     /// A `redline diff` within its bounds: its files, its bytes, and with the diffs already

@@ -62,6 +62,7 @@ fn pending(n: usize) -> Vec<Summary> {
                     ..Default::default()
                 }),
                 session_name: None,
+                command: false,
             },
             added: 1,
             removed: 0,

@@ -17,6 +17,7 @@ pub(in crate::runtime::instance) async fn caller(command: &str, pid: Option<u32>
         version: env!("CARGO_PKG_VERSION").to_owned(),
         process,
         session_name: None,
+        command: true,
     }
 }
 
