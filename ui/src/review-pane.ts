@@ -6,6 +6,8 @@ import { ALT, MOD } from './shortcuts';
 const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
 const REASON_TITLE = `Reject this proposal and say why: the CLI is told your reason (${MOD}${ALT}R)`;
 const REASON_UNHEARD_TITLE = `Reject this proposal; its CLI's protocol carries no reason, so the reason is not sent (${MOD}${ALT}R)`;
+/** A `redline` command asked: nobody is waiting for a reason, no protocol is to blame. */
+const REASON_UNHEARD_COMMAND_TITLE = `Reject this proposal; nothing waits for a reason (only \`redline propose --wait\` hears one), so it is not sent (${MOD}${ALT}R)`;
 const ACCEPT_AS_IS_TITLE = `Accept the proposal as it is (${MOD}S or ${MOD}Enter)`;
 const DONE_TITLE = `Done: the turn ends, and the CLI waits for your next prompt (${MOD}S or ${MOD}Enter)`;
 const CONTINUE_TITLE = `Tell the CLI what to do next: it goes on with your words (${MOD}${ALT}R)`;
@@ -109,7 +111,11 @@ export class ReviewPane {
     this.el.readOnly.textContent = readOnly ?? '';
     this.el.proposalLabel.textContent = readOnly === null ? 'Proposal · editable' : 'Proposal · read-only';
     this.el.accept.title = readOnly === null ? ACCEPT_TITLE : ACCEPT_AS_IS_TITLE;
-    this.el.rejectWithReason.title = review.detail.reasonHeard ? REASON_TITLE : REASON_UNHEARD_TITLE;
+    this.el.rejectWithReason.title = review.detail.reasonHeard
+      ? REASON_TITLE
+      : review.detail.client.command
+        ? REASON_UNHEARD_COMMAND_TITLE
+        : REASON_UNHEARD_TITLE;
     this.showTurn(review.detail.turn);
     const binary = review.detail.originalBinary;
     if (binary !== null) this.el.originalLabel.textContent = `Original · ${binaryLabel(binary)}`;

@@ -118,6 +118,17 @@ describe('reject with reason', () => {
     expect(reasonNote({ client, heard: true, command: true })).toContain(`Told with the rejection to ${client}.`);
   });
 
+  test("the button's title on a redline command's review blames no protocol", async () => {
+    const command = detail(3, {
+      relativePath: 'src/cmd.rs', reasonHeard: false,
+      client: { name: 'redline propose', version: '', process: null, command: true },
+    });
+    fakeBackend([command]);
+    const { root } = await mount();
+    expect(button(root).title).toContain('nothing waits for a reason');
+    expect(button(root).title).not.toContain('protocol');
+  });
+
   test('a close request while it is open cancels it and asks the close question', async () => {
     const backend = fakeBackend([heard]);
     const { root } = await mount();
