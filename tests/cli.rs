@@ -1223,3 +1223,6 @@ mod who_asked;
 
 #[path = "cli/state.rs"]
 mod state;
+
+#[path = "cli/doctor_fixes.rs"]
+mod doctor_fixes;
