@@ -136,11 +136,22 @@ fn run_fix(env: &Env, case: Case, path: &str, dir: &Path, fix: &str, report: &st
     );
 }
 
+/// A running instance, stopped when the case ends, a failed one too (a test that panics must
+/// not leave it holding the test runner's output open).
+pub(super) struct Serving(pub std::process::Child);
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        signal(&self.0, libc::SIGTERM);
+        let _ = self.0.wait();
+    }
+}
+
 fn check(case: Case) {
     let env = Env::new();
     let path = path_for(&env, case.installed);
     env.ok(&["workspace", "add", env.ws().to_str().unwrap()]);
-    let server = case.running.then(|| env.serve());
+    let _server = case.running.then(|| Serving(env.serve()));
     let dir = cwd_of(&env, case.cwd);
     let (report, lines) = fixes(&env, case, &path, &dir);
     let mut printed = Vec::new();
@@ -166,9 +177,6 @@ fn check(case: Case) {
     }
     for fix in &printed {
         run_fix(&env, case, &path, &dir, fix, &report);
-    }
-    if let Some(child) = server {
-        super::local_review::stop(&env, child);
     }
 }
 

@@ -109,7 +109,7 @@ fn doctor_marks_a_cli_asked_twice_as_a_warning_not_ok() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let child = super::local_review::serving(&env);
+    let _server = super::doctor_fixes::Serving(super::local_review::serving(&env));
     env.ok(&["hooks", "install", CLAUDE.id]);
     let out = env
         .cmd(&["doctor"])
@@ -127,5 +127,4 @@ fn doctor_marks_a_cli_asked_twice_as_a_warning_not_ok() {
         twice.starts_with(&format!("[warn] {}", CLAUDE.name)),
         "{twice}"
     );
-    super::local_review::stop(&env, child);
 }
