@@ -2,9 +2,10 @@
 
 use crate::args::HooksCmd;
 use crate::format::Format;
-use crate::output::{outln, Printer};
+use crate::output::{errln, outln, Printer};
 use redline_core::clients::HookCli;
 use redline_core::discovery::hook_config::{self as config, HookInstalled, HookStatus};
+use redline_core::discovery::hook_created;
 use redline_core::platform::dirs::Dirs;
 use redline_core::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -31,7 +32,12 @@ fn install(
         true => config::command_recording(&site, program),
         false => config::command(&site, program),
     };
+    // Through a link too: a link the user made is theirs, like a file.
+    let created = file.symlink_metadata().is_err();
     let done = config::install_for(&site, &file, program, turn_review)?;
+    if created {
+        hook_created::record(&dirs.config, &file)?;
+    }
     let verb = match done {
         HookInstalled::Already => "already in",
         HookInstalled::Added => "added to",
@@ -54,6 +60,16 @@ fn install(
     }
     if let Some(needs) = site.trust.filter(|_| done != HookInstalled::Already) {
         outln!(p, "still to do: {needs}");
+    }
+    if config::ide_reviews(&site) {
+        errln!(
+            p,
+            "redline: {name}'s IDE connection to Redline already reviews every edit: while it \
+             is connected, each edit is now asked twice. Keep one: `redline hooks uninstall {}`, \
+             or leave {name}'s IDE connection off",
+            site.id(),
+            name = site.name()
+        );
     }
     Ok(())
 }
@@ -88,7 +104,17 @@ fn explain_wait(p: &mut Printer, site: HookCli) {
 /// `hooks uninstall`: removes Redline's hook, if there is one.
 fn uninstall(dirs: &Dirs, p: &mut Printer, site: HookCli) -> Result<()> {
     let file = dirs.locate(&site.config);
-    match config::uninstall(&site, &file)? {
+    let removed = config::uninstall(&site, &file)?;
+    if removed && hook_created::forget(&dirs.config, &site, &file)? {
+        outln!(
+            p,
+            "{}'s hook removed, and {} with it (hooks install created it; nothing else was in it)",
+            site.name(),
+            file.display()
+        );
+        return Ok(());
+    }
+    match removed {
         true => outln!(p, "{}'s hook removed from {}", site.name(), file.display()),
         false => outln!(
             p,
@@ -117,6 +143,14 @@ fn status(dirs: &Dirs, p: &mut Printer, program: &Path, format: Format) -> Resul
 /// One CLI's line of `hooks status`.
 fn print_status(p: &mut Printer, s: &HookStatus) {
     match &s.command {
+        None if s.ide_reviews => outln!(
+            p,
+            "{}: no hook, none needed: its IDE connection reviews every edit (with a hook too, \
+             each edit is asked twice; `redline hooks install {}` is for when you keep that \
+             connection off)",
+            s.name,
+            s.cli
+        ),
         None => outln!(
             p,
             "{}: no hook ({}); `redline hooks install {}` adds it",

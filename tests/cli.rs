@@ -929,7 +929,7 @@ fn doctor_follows_a_real_instance_and_each_fix_it_offers_works() {
 }
 
 #[test]
-fn in_a_container_doctor_offers_a_container_enable_that_runs() {
+fn in_a_container_doctor_offers_a_container_enable_for_the_host_that_runs() {
     if !Path::new("/.dockerenv").exists() && !Path::new("/run/.containerenv").exists() {
         eprintln!("skipped: not in a container, so doctor offers no container fix");
         return;
@@ -947,8 +947,16 @@ fn in_a_container_doctor_offers_a_container_enable_that_runs() {
         .unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdicts(&report)[0], ("gemini".into(), "container".into()));
-    let fix = fix_of(&report, "gemini");
-    assert_eq!(fix, format!("redline container enable {}", ws.display()));
+    // Nothing run in this container would help: the fix says what to run on the host.
+    let advice = fix_of(&report, "gemini");
+    let fix = format!("redline container enable {}", ws.display());
+    assert_eq!(
+        advice,
+        format!(
+            "on the host, run `{fix}` (with the workspace's path there, if the container sees it \
+             elsewhere)"
+        )
+    );
     // Run as offered (on the "host": this same machine, no instance, the same config). With no
     // bridge interface here it may ask for --address; it must not be a usage error (exit 2 is
     // any error now: a usage error is clap's, which prints the usage).
@@ -1226,3 +1234,9 @@ mod state;
 
 #[path = "cli/first_hour.rs"]
 mod first_hour;
+
+#[path = "cli/doctor_fixes.rs"]
+mod doctor_fixes;
+
+#[path = "cli/hooks_twice.rs"]
+mod hooks_twice;

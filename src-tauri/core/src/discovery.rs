@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 pub use crate::clients::format::{IDE_DISPLAY_NAME, IDE_NAME};
 
 pub mod hook_config;
+pub mod hook_created;
 mod hook_entry;
 mod hook_file;
 mod hook_groups;

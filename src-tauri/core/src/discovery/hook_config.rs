@@ -4,7 +4,7 @@
 pub use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
 use super::hook_groups::{self, fresh, slot, Op};
 use super::{hook_file, hook_plugin, hook_turn};
-use crate::clients::{Entries, HookCli, Layout};
+use crate::clients::{Entries, HookCli, IdeMode, Layout};
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -17,13 +17,7 @@ pub fn install(site: &HookCli, file: &Path, program: &Path) -> Result<HookInstal
         Layout::OwnFile => return hook_file::install(site, file, command),
         Layout::Settings(entries) => entries,
     };
-    let member = match entries {
-        Entries::Grouped => {
-            hook_groups::group(Some(site.matcher), hook_groups::entry(site, command))
-        }
-        _ => entry(site, entries, command),
-    };
-    let ops = [Op::Put(slot(site, entries), member)];
+    let ops = [Op::Put(slot(site, entries), member(site, entries, command))];
     let edited = hook_groups::edit(file, site.reads, &fresh(entries), &ops)?;
     if !edited.changed {
         return Ok(HookInstalled::Already);
@@ -49,6 +43,16 @@ pub fn install_for(
             why: format!("Redline does not review {}'s turns yet", site.name()),
         }),
         _ => install(site, file, program),
+    }
+}
+
+/// Redline's member of the hook list: a group holding its entry, or the entry.
+fn member(site: &HookCli, entries: Entries, command: &str) -> Value {
+    match entries {
+        Entries::Grouped => {
+            hook_groups::group(Some(site.matcher), hook_groups::entry(site, command))
+        }
+        _ => entry(site, entries, command),
     }
 }
 
@@ -84,6 +88,29 @@ pub fn uninstall(site: &HookCli, file: &Path) -> Result<bool> {
     }
     hook_groups::save(file, &edited)?;
     Ok(true)
+}
+
+/// Whether `file` holds, to the byte, what is left of a config `install` created once its hooks
+/// are taken out again: nothing but Redline's hook was ever in it (`{}`, or a schema version).
+/// Only that, with [`super::hook_created`]'s record that install created it, lets `uninstall`
+/// remove the file: the same text in a file the user had is theirs.
+pub fn holds_nothing_else(site: &HookCli, file: &Path) -> Result<bool> {
+    let Layout::Settings(entries) = site.layout else {
+        return Ok(false);
+    };
+    let Some(text) = super::hook_entry::text(file)? else {
+        return Ok(false);
+    };
+    let command = command(site, Path::new("redline"));
+    let fresh = fresh(entries);
+    let put = [Op::Put(
+        slot(site, entries),
+        member(site, entries, &command),
+    )];
+    let created = hook_groups::edit_text(file, "", site.reads, &fresh, &put)?;
+    let take = [Op::Take(slot(site, entries))];
+    let left = hook_groups::edit_text(file, &created.body, site.reads, &fresh, &take)?;
+    Ok(text == left.body)
 }
 
 /// Redline's hook in `file`, if it is there.
@@ -141,6 +168,17 @@ pub struct HookStatus {
     pub needs: Option<&'static str>,
     /// The end-of-turn review is installed too (`--turn-review`).
     pub turn_review: bool,
+    /// The CLI's IDE connection to Redline reviews every edit already: no hook is needed, and
+    /// with one every edit is asked twice while that connection is up.
+    pub ide_reviews: bool,
+}
+
+/// Whether `site`'s IDE connection to Redline sends every edit for review (its `ide`
+/// declaration, unless edits never go to the IDE), so a hook would ask about each one again.
+pub fn ide_reviews(site: &HookCli) -> bool {
+    site.cli
+        .ide
+        .is_some_and(|ide| !matches!(ide.doctor.ide_mode, IdeMode::Always))
 }
 
 /// Where `site`'s hook stands in `file`, against the command `program` would install.
@@ -169,6 +207,7 @@ pub fn status(site: &HookCli, file: &Path, program: &Path) -> Result<HookStatus>
         command: found.map(|f| f.command),
         current,
         turn_review,
+        ide_reviews: ide_reviews(site),
     })
 }
 

@@ -110,12 +110,23 @@ pub(super) fn edit(
     fresh: &Map<String, Value>,
     ops: &[Op],
 ) -> Result<Edited> {
+    let original = text(file)?.unwrap_or_default();
+    edit_text(file, &original, reads, fresh, ops)
+}
+
+/// `edit` of `original`, the text of `file` (named in errors), or of a file not there yet ("").
+pub(super) fn edit_text(
+    file: &Path,
+    original: &str,
+    reads: Reads,
+    fresh: &Map<String, Value>,
+    ops: &[Op],
+) -> Result<Edited> {
     let refuse = |why: String| Error::HookConfig {
         path: file.to_owned(),
         why,
     };
-    let original = text(file)?.unwrap_or_default();
-    let (bom, body) = jt::split_bom(&original, reads).map_err(refuse)?;
+    let (bom, body) = jt::split_bom(original, reads).map_err(refuse)?;
     let mut body = body.to_owned();
     let mut outcomes = Vec::new();
     for op in ops {

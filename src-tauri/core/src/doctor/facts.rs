@@ -10,6 +10,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// Overrides how doctor decides it runs in a container (`1` yes, `0` no).
+pub const CONTAINER_VAR: &str = "REDLINE_CONTAINER";
+
 /// Everything doctor looks at, injected so tests feed it fixture directories.
 pub struct Facts {
     /// The directory the CLI would start in, canonical.
@@ -60,7 +63,14 @@ impl Facts {
         }
     }
 
+    /// Whether this is a container: `REDLINE_CONTAINER=1` or `0` says so where the marker
+    /// files lie (a container without them, or a host with a stray one).
     pub(super) fn in_container(&self) -> bool {
+        match self.var(CONTAINER_VAR) {
+            Some("1") => return true,
+            Some("0") => return false,
+            _ => {}
+        }
         self.root.join(".dockerenv").exists() || self.root.join("run/.containerenv").exists()
     }
 

@@ -1,7 +1,7 @@
 //! The doctor's report as people read it in a terminal.
 
 use super::probe::Probe;
-use crate::doctor::report::{CliReport, ContextReport, HookReport, Place, Report, Verdict};
+use crate::doctor::report::{CliReport, ContextReport, Fix, HookReport, Place, Report, Verdict};
 use std::fmt::Write;
 
 /// The report as people read it: Redline's state, then one section per kind of CLI, then the
@@ -9,8 +9,9 @@ use std::fmt::Write;
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     write_redline(&mut out, report);
+    let mut said = Said::default();
     for c in &report.clis {
-        write_cli(&mut out, c);
+        write_cli(&mut out, c, &mut said);
     }
     write_hooks(&mut out, &report.hooks);
     write_context(&mut out, &report.context);
@@ -49,8 +50,16 @@ fn write_redline(out: &mut String, report: &Report) {
     }
 }
 
+/// The fixes and notes already printed, with the CLI they were printed for: one that several
+/// CLIs share (Redline not running, no workspace) is printed once.
+#[derive(Default)]
+struct Said {
+    fixes: Vec<(String, String)>,
+    notes: Vec<String>,
+}
+
 /// One CLI with an IDE protocol: its verdict line, then its file, probe, fix and notes.
-fn write_cli(out: &mut String, c: &CliReport) {
+fn write_cli(out: &mut String, c: &CliReport, said: &mut Said) {
     let _ = writeln!(out);
     let version = c
         .installed
@@ -76,15 +85,30 @@ fn write_cli(out: &mut String, c: &CliReport) {
         );
     }
     if let Some(fix) = &c.fix {
-        let place = match fix.place {
-            Place::Shell => "run".to_owned(),
-            Place::Cli => format!("type in {}", c.id),
-        };
-        let _ = writeln!(out, "     fix ({place}): {}", fix.command);
+        write_fix(out, c, fix, said);
     }
     for n in &c.notes {
-        let _ = writeln!(out, "     note: {n}");
+        if !said.notes.contains(n) {
+            let _ = writeln!(out, "     note: {n}");
+            said.notes.push(n.clone());
+        }
     }
+}
+
+/// The fix line: where to type it and what; the same fix as an earlier CLI's only points there.
+fn write_fix(out: &mut String, c: &CliReport, fix: &Fix, said: &mut Said) {
+    // Typed in each CLI's own prompt: not the same fix for another CLI.
+    let shared = fix.place != Place::Cli;
+    if let Some((_, first)) = said.fixes.iter().find(|(f, _)| shared && *f == fix.command) {
+        let _ = writeln!(out, "     fix: the same as for {first} above");
+        return;
+    }
+    said.fixes.push((fix.command.clone(), c.name.clone()));
+    let _ = match fix.place {
+        Place::Shell => writeln!(out, "     fix (run): {}", fix.command),
+        Place::Cli => writeln!(out, "     fix (type in {}): {}", c.id, fix.command),
+        Place::Advice => writeln!(out, "     fix: {}", fix.command),
+    };
 }
 
 /// The CLIs reviewed through their pre-edit hook, under a heading of their own if there are any.
@@ -95,7 +119,12 @@ fn write_hooks(out: &mut String, hooks: &[HookReport]) {
     }
     for h in hooks {
         let version = known_version(h.installed.as_ref());
-        let mark = if h.hook.is_some() { "ok" } else { "-" };
+        // An installed hook that still has a fix (every edit asked twice) is a warning.
+        let mark = match (&h.hook, &h.fix) {
+            (Some(_), Some(_)) => "warn",
+            (Some(_), None) => "ok",
+            (None, _) => "-",
+        };
         let _ = writeln!(out, "[{mark}] {}{version}: {}", h.name, h.reason);
         if h.installed.is_some() || h.hook.is_some() {
             let _ = writeln!(out, "     file: {}", h.file.display());

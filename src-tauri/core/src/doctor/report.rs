@@ -13,6 +13,9 @@ pub enum Place {
     Shell,
     /// Inside the CLI, at its prompt.
     Cli,
+    /// Not one command that works from here: what to do, in a sentence (e.g. from the home
+    /// folder, where `workspace add` is refused: go into a project first).
+    Advice,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -21,6 +24,16 @@ pub struct Fix {
     pub command: String,
     #[serde(rename = "where")]
     pub place: Place,
+}
+
+impl Fix {
+    /// The fix inside a sentence: a command in backticks, advice as it is.
+    pub fn said(&self) -> String {
+        match self.place {
+            Place::Advice => self.command.clone(),
+            Place::Shell | Place::Cli => format!("`{}`", self.command),
+        }
+    }
 }
 
 /// Every outcome, with a stable code for scripts.
@@ -125,6 +138,14 @@ pub(super) fn shell(command: impl Into<String>) -> Option<Fix> {
     Some(Fix {
         command: command.into(),
         place: Place::Shell,
+    })
+}
+
+/// A fix that is not one command that works from here: what to do instead.
+pub(super) fn advice(text: impl Into<String>) -> Option<Fix> {
+    Some(Fix {
+        command: text.into(),
+        place: Place::Advice,
     })
 }
 

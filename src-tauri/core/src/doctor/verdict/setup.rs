@@ -5,7 +5,8 @@ use super::finding::{Check, Finding};
 use crate::clients::{self, ContainerHost, Served};
 use crate::doctor::facts::Facts;
 use crate::doctor::install::Installed;
-use crate::doctor::report::{quote, shell, Verdict, WorkspaceFound};
+use crate::doctor::report::{advice, quote, shell, Fix, Place, Verdict, WorkspaceFound};
+use crate::workspace::config;
 use std::ops::ControlFlow::{Break, Continue};
 
 /// Before any file: the CLI is there and works with Redline, Redline runs, and a workspace
@@ -61,32 +62,18 @@ fn redline_runs(facts: &Facts, ws: Option<&WorkspaceFound>) -> Check {
         .flatten()
         .any(|v| facts.var(v).is_some());
     if facts.in_container() && !local {
-        // The host's path is unknown in here; `container args` mounts the workspace at its own
-        // path, so this one is the host's unless the container was started otherwise.
-        let path = ws.map_or(&facts.dir, |w| &w.path);
-        return Break(
-            Finding::new(
-                Verdict::Container,
-                "this is a container and no Redline runs in it; Redline on the host serves \
-                 containers once set up for them",
-                shell(format!("redline container enable {}", quote(path))),
-            )
-            .note(
-                "run that on the host (with the workspace's path there, if the container sees \
-                 it elsewhere), then start the container with the options \
-                 `redline container args` prints",
-            ),
-        );
+        return Break(in_container(ws));
     }
     let found = Finding::new(
         Verdict::NotRunning,
         "no Redline is running",
         shell(facts.start_command()),
     );
-    let dir = quote(&facts.dir);
     Break(match ws {
         None => found.note(format!(
-            "no workspace contains {dir} either: `redline workspace add {dir}`"
+            "no workspace contains {} either: {}",
+            quote(&facts.dir),
+            add_workspace(facts).said()
         )),
         Some(w) if !w.on => found.note(format!(
             "its workspace is off: `redline workspace enable {}`",
@@ -96,16 +83,70 @@ fn redline_runs(facts: &Facts, ws: Option<&WorkspaceFound>) -> Check {
     })
 }
 
+/// No Redline runs in this container: the fix is on the host, so no command here would work.
+fn in_container(ws: Option<&WorkspaceFound>) -> Finding {
+    // The host's path is unknown in here; `container args` mounts the workspace at its own
+    // path, so this one is the host's unless the container was started otherwise.
+    let steps = match ws {
+        Some(w) => format!(
+            "on the host, run `redline container enable {}` (with the workspace's path there, \
+             if the container sees it elsewhere)",
+            quote(&w.path)
+        ),
+        None => "on the host, cd into your project and run `redline workspace add .` and \
+                 `redline container enable .`"
+            .to_owned(),
+    };
+    Finding::new(
+        Verdict::Container,
+        "this is a container and no Redline runs in it; Redline on the host serves \
+         containers once set up for them",
+        advice(steps),
+    )
+    .note("then start the container with the options `redline container args` prints")
+}
+
+/// How to add a workspace holding this directory: `workspace add` of it where that is allowed,
+/// else what to do instead (it refuses `/`, the home folder and a folder around workspaces).
+pub(in crate::doctor) fn add_workspace(facts: &Facts) -> Fix {
+    let dir = quote(&facts.dir);
+    let home = facts.dirs.home.as_path();
+    let inner: Vec<String> = facts
+        .config
+        .workspaces
+        .iter()
+        .filter(|w| w.path != facts.dir && w.path.starts_with(&facts.dir))
+        .map(|w| quote(&w.path))
+        .collect();
+    let (place, command) = match config::too_broad(&facts.dir, home, &facts.config.workspaces) {
+        None => (Place::Shell, format!("redline workspace add {dir}")),
+        Some(_) if !inner.is_empty() => (
+            Place::Advice,
+            format!(
+                "{dir} holds other workspaces ({}): cd into the one you work in and run `redline \
+             doctor` there, or into another project and run `redline workspace add .`",
+                inner.join(", ")
+            ),
+        ),
+        Some(why) => (
+            Place::Advice,
+            format!(
+            "cd into your project, then run `redline workspace add .` (not here: {dir} is {why})"
+        ),
+        ),
+    };
+    Fix { command, place }
+}
+
 fn workspace_on<'w>(
     facts: &Facts,
     ws: Option<&'w WorkspaceFound>,
 ) -> Check<(&'w WorkspaceFound, u16)> {
     let Some(ws) = ws else {
-        let dir = quote(&facts.dir);
         return Break(Finding::new(
             Verdict::NoWorkspace,
-            format!("no Redline workspace contains {dir}"),
-            shell(format!("redline workspace add {dir}")),
+            format!("no Redline workspace contains {}", quote(&facts.dir)),
+            Some(add_workspace(facts)),
         ));
     };
     match ws.port {
