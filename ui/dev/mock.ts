@@ -22,15 +22,15 @@ const failing = new Set((params.get('fail') ?? '').split(',').filter(Boolean));
 let workspace: string | null = params.has('first') ? null : '/home/ana/src/webapp';
 const doctorLines: DoctorLine[] = [
   { name: 'Gemini CLI', installed: true, version: '0.61.0', ok: true, reason: 'Gemini CLI will connect to Redline on port 40123',
-    fix: null, fixInCli: false },
+    fix: null, fixWhere: 'shell' },
   { name: 'Qwen Code', installed: true, version: '0.24.4', ok: false,
     reason: 'IDE mode is off in Qwen Code (`ide.enabled` in /home/ana/.qwen/settings.json)',
-    fix: '/ide enable', fixInCli: true },
+    fix: '/ide enable', fixWhere: 'cli' },
   { name: 'Claude Code', installed: true, version: '2.1.332', ok: true,
-    reason: 'Claude Code can connect to Redline on port 40124', fix: null, fixInCli: false },
+    reason: 'Claude Code can connect to Redline on port 40124', fix: null, fixWhere: 'shell' },
   { name: 'Codex CLI (context)', installed: true, version: '0.171.0', ok: true,
     reason: "after `/ide on`, Redline answers on /tmp/codex-ipc/ipc-1000.sock, with your editor's file and selection",
-    fix: null, fixInCli: false },
+    fix: null, fixWhere: 'shell' },
 ];
 let settings: Settings = { popup: 'focus', keepOpen: true };
 const calls: { cmd: string; args: unknown }[] = [];

@@ -104,6 +104,8 @@ export type FaultCode = "usage" | "relative_path" | "outside_workspace" | "not_i
 
 export type Fault = { code: FaultCode, message: string, };
 
+export type FixPlace = "shell" | "cli" | "advice";
+
 export type DoctorLine = { name: string, installed: boolean, 
 /**
  * The installed version, when its package says.
@@ -114,9 +116,10 @@ version: string | null, ok: boolean, reason: string,
  */
 fix: string | null, 
 /**
- * The fix is typed at the CLI's prompt (e.g. `/ide enable`), not in a shell.
+ * Where the fix is typed: in a shell, at the CLI's prompt (e.g. `/ide enable`), or no
+ * command at all but what to do, in a sentence (`advice`).
  */
-fixInCli: boolean, };
+fixWhere: FixPlace, };
 
 export type Welcome = { 
 /**

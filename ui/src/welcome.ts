@@ -65,7 +65,9 @@ export function doctorItem(line: DoctorLine): HTMLLIElement {
   li.append(el('span', 'reason', line.installed ? line.reason : 'not installed (not on PATH)'));
   if (line.installed && line.fix) {
     const fix = el('div', 'fix');
-    fix.append(line.fixInCli ? `Fix, typed in ${line.name}: ` : 'Fix: ', el('code', '', line.fix));
+    // Advice is what to do, in words: no command to copy.
+    if (line.fixWhere === 'advice') fix.append('Fix: ', line.fix);
+    else fix.append(line.fixWhere === 'cli' ? `Fix, typed in ${line.name}: ` : 'Fix: ', el('code', '', line.fix));
     li.append(fix);
   }
   return li;

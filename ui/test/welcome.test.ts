@@ -6,15 +6,15 @@ afterEach(reset);
 
 const gemini: DoctorLine = {
   name: 'Gemini CLI', installed: true, version: '0.61.0', ok: true,
-  reason: 'Gemini CLI will connect to Redline on port 4000', fix: null, fixInCli: false,
+  reason: 'Gemini CLI will connect to Redline on port 4000', fix: null, fixWhere: 'shell',
 };
 const qwen: DoctorLine = {
   name: 'Qwen Code', installed: true, version: null, ok: false, reason: 'IDE mode is off in Qwen Code',
-  fix: '/ide enable', fixInCli: true,
+  fix: '/ide enable', fixWhere: 'cli',
 };
 const claude: DoctorLine = {
   name: 'Claude Code', installed: false, version: null, ok: true, reason: '`claude` is not on PATH', fix: null,
-  fixInCli: false,
+  fixWhere: 'shell',
 };
 
 describe('the welcome page', () => {
@@ -130,5 +130,20 @@ describe('the welcome page', () => {
     await backend.emit('review-added', detail(2));
     await settle();
     expect(document.title).toBe('Redline — review (2 pending)');
+  });
+});
+
+describe('a doctor line on the welcome page', () => {
+  test('advice is shown as words, a command as code to copy', async () => {
+    const { doctorItem } = await import('../src/welcome');
+    const advice = doctorItem({
+      name: 'Gemini CLI', installed: true, version: null, ok: false, reason: 'no workspace holds your home folder',
+      fix: 'cd into your project, then run `redline workspace add .`', fixWhere: 'advice',
+    });
+    expect(advice.querySelector('.fix code')).toBeNull();
+    expect(advice.querySelector('.fix')!.textContent).toBe('Fix: cd into your project, then run `redline workspace add .`');
+    const typed = doctorItem(qwen);
+    expect(typed.querySelector('.fix')!.textContent).toBe('Fix, typed in Qwen Code: /ide enable');
+    expect(typed.querySelector('.fix code')!.textContent).toBe('/ide enable');
   });
 });

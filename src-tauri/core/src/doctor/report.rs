@@ -6,8 +6,9 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// Where the fix is typed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "FixPlace")]
 pub enum Place {
     /// In a terminal (this shell).
     Shell,

@@ -20,8 +20,9 @@ pub struct Line {
     pub reason: String,
     /// The one command that fixes it, if any.
     pub fix: Option<String>,
-    /// The fix is typed at the CLI's prompt (e.g. `/ide enable`), not in a shell.
-    pub fix_in_cli: bool,
+    /// Where the fix is typed: in a shell, at the CLI's prompt (e.g. `/ide enable`), or no
+    /// command at all but what to do, in a sentence (`advice`).
+    pub fix_where: Place,
 }
 
 /// What the window's welcome page shows: the workspace it checked and each CLI's line.
@@ -55,7 +56,7 @@ pub async fn welcome(status: Status, config: Config) -> Welcome {
                 ok: c.ok,
                 reason: c.reason.clone(),
                 fix: c.fix.as_ref().map(|f| f.command.clone()),
-                fix_in_cli: c.fix.as_ref().is_some_and(|f| f.place == Place::Cli),
+                fix_where: c.fix.as_ref().map_or(Place::Shell, |f| f.place),
             })
             // A CLI reviewed only through its hook (Codex), or one whose hook is installed: the
             // line says how to add it, or that it is there.
@@ -71,7 +72,7 @@ pub async fn welcome(status: Status, config: Config) -> Welcome {
                         ok: h.hook.is_some(),
                         reason: h.reason.clone(),
                         fix: h.fix.as_ref().map(|f| f.command.clone()),
-                        fix_in_cli: false,
+                        fix_where: h.fix.as_ref().map_or(Place::Shell, |f| f.place),
                     }),
             )
             // An installed CLI that asks the IDE for context (Codex's `/ide on`, opencode):
@@ -88,7 +89,7 @@ pub async fn welcome(status: Status, config: Config) -> Welcome {
                         ok: c.ok,
                         reason: c.reason.clone(),
                         fix: None,
-                        fix_in_cli: false,
+                        fix_where: Place::Shell,
                     }),
             )
             .collect(),

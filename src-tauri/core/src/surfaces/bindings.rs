@@ -2,7 +2,7 @@
 //! the Rust types so neither side is copied by hand (`ui/src/bindings.ts`, kept current by a test).
 
 use crate::api::fault::Fault;
-use crate::doctor::{Line, Welcome};
+use crate::doctor::{Line, Place, Welcome};
 use crate::error::FaultCode;
 use crate::platform::peer::PeerProcess;
 use crate::review::selection::Selection;
@@ -24,6 +24,7 @@ pub fn typescript() -> String {
         Settings::decl(&cfg),
         FaultCode::decl(&cfg),
         Fault::decl(&cfg),
+        Place::decl(&cfg),
         Line::decl(&cfg),
         Welcome::decl(&cfg),
     ];
