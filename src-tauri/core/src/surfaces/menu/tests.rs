@@ -39,6 +39,7 @@ fn status(available: bool) -> Status {
         workspaces: vec![ws("/src/app", Some(4000)), ws("/src/lib", None)],
         editors: vec![],
         window_problem: None,
+        log_file: None,
         codex_ide: None,
     }
 }
@@ -346,4 +347,24 @@ fn a_long_window_problem_is_cut_to_one_menu_row() {
     );
     assert!(reason.ends_with('…'), "{reason}");
     assert_eq!(reason.chars().count(), MAX_PROBLEM_CHARS + 1);
+}
+
+#[test]
+fn the_log_file_is_named_and_opens_its_folder_only_when_there_is_one() {
+    let label = "Log file: /state/redline/redline.log";
+    assert_eq!(
+        find(&tray(&status(true), &[], false, |_| None), label),
+        None
+    );
+    let mut s = status(true);
+    s.log_file = Some("/state/redline/redline.log".into());
+    assert_eq!(
+        find(&tray(&s, &[], false, |_| None), label),
+        Some(&Item::Action {
+            label: label.into(),
+            action: Action::OpenFolder {
+                path: "/state/redline".into()
+            }
+        })
+    );
 }
