@@ -1206,6 +1206,10 @@ fn have(program: &str) -> bool {
 #[path = "cli/manual.rs"]
 mod manual;
 
+#[cfg(all(feature = "desktop", target_os = "linux"))]
+#[path = "cli/launch.rs"]
+mod launch;
+
 #[path = "cli/diff_paths.rs"]
 mod diff_paths;
 
