@@ -125,6 +125,23 @@ fn redline_returns_once_the_tray_is_up_and_logs_to_a_file_status_names() {
 }
 
 #[test]
+fn an_app_that_stops_before_its_tray_is_up_is_said_with_its_log_and_a_failing_status() {
+    let (env, x) = (Env::new(), Xvfb::start());
+    let dir = env.root.join("config/redline");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.json"), "{not json").unwrap();
+    let out = desktop_cmd(&env, &x, &[]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("redline: Redline stopped before its tray was up; the end of its log"),
+        "{err}"
+    );
+    // The app's own words, from the log.
+    assert!(err.contains("config.json is invalid"), "{err}");
+}
+
+#[test]
 fn foreground_stays_in_the_terminal_and_names_no_log_file() {
     let (env, x) = (Env::new(), Xvfb::start());
     welcomed(&env);
