@@ -43,12 +43,9 @@ More: `man redline`, or `redline help COMMAND`.";
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Run the app in this terminal, logging to it, until stopped (for service managers and
-    /// scripts). Without it `redline` starts the app in the background and returns once the
-    /// tray is up; the app then logs to a file (`redline status` names it).
+    /// Run the app in this terminal until stopped, logging there (else: in the background)
     #[arg(long)]
     pub foreground: bool,
-    /// The app `redline` started in the background (what it then runs itself as).
     #[arg(long = "started-in-background", hide = true)]
     pub started_in_background: bool,
 }
@@ -64,9 +61,6 @@ pub enum Command {
         /// No window and no tray: the servers and the control channel only.
         #[arg(long)]
         headless: bool,
-        /// As `redline --foreground`: the app in this terminal (`--headless` always is).
-        #[arg(long)]
-        foreground: bool,
     },
     /// Add, remove, enable, disable or list workspaces (the folders Redline serves).
     #[command(

@@ -34,10 +34,9 @@ pub fn main() -> ExitCode {
             let launch = Launch::of(cli.foreground, cli.started_in_background);
             return desktop(&mut p, launch);
         }
-        Some(Command::Serve {
-            headless: false,
-            foreground,
-        }) => return desktop(&mut p, Launch::of(foreground, false)),
+        Some(Command::Serve { headless: false }) => {
+            return desktop(&mut p, Launch::of(false, false))
+        }
         Some(command) => command,
     };
     let runtime = match Runtime::new() {
@@ -94,7 +93,7 @@ fn exit(p: &mut Printer, done: Result<bool>) -> ExitCode {
 /// Exit status when nothing is running to ask: a script starts Redline on it, retries on nothing else.
 pub const NOT_RUNNING: u8 = 3;
 
-pub(crate) fn failed(p: &mut Printer, e: &Error) -> ExitCode {
+fn failed(p: &mut Printer, e: &Error) -> ExitCode {
     match e {
         Error::NotRunning => {
             errln!(p, "redline: {e} (start one with `{}`)", start_command());
@@ -160,24 +159,10 @@ fn desktop(p: &mut Printer, launch: Launch) -> ExitCode {
         }
     };
     match crate::desktop::run(Dirs::from_env(), announce) {
-        Ok(outcome) => ended(p, outcome),
+        Ok(outcome) => crate::outcome::ended(p, outcome),
         Err(e) => {
             errln!(p, "redline: {e}");
             ExitCode::from(2)
-        }
-    }
-}
-
-/// The exit status of a launch that did not fail (docs/cli.md): a headless Redline running is
-/// the "no" of 1, said with what to do instead.
-#[cfg(feature = "desktop")]
-pub(crate) fn ended(p: &mut Printer, outcome: crate::desktop::Outcome) -> ExitCode {
-    use crate::desktop::{Outcome, HEADLESS_RUNNING};
-    match outcome {
-        Outcome::Stopped | Outcome::Shown => ExitCode::SUCCESS,
-        Outcome::Headless => {
-            errln!(p, "redline: {HEADLESS_RUNNING}");
-            ExitCode::from(1)
         }
     }
 }

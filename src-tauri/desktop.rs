@@ -3,6 +3,7 @@
 //! launcher starts. Links no WebKit: a fault in the window never takes the servers down.
 
 use crate::main_thread::{Event, MainThread};
+use crate::outcome::Outcome;
 use crate::tray::{self, Tray};
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::control;
@@ -26,23 +27,6 @@ pub fn prepare_process() {
     // SAFETY: called first thing in `main`, before any other thread exists.
     unsafe { redline_core::platform::display::settle() };
 }
-
-/// How a launch ended, short of an error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// Redline ran until told to quit.
-    Stopped,
-    /// Another Redline runs: it showed its window.
-    Shown,
-    /// Another Redline runs headless: it has no window to show. A "no" (exit 1), not an
-    /// error: nothing opened, and a launcher or script must not think the app is up.
-    Headless,
-}
-
-/// What a launch that found a headless Redline says, with what to do instead.
-pub const HEADLESS_RUNNING: &str = "a headless Redline (`redline serve --headless`) is running, \
-     so no window opened; stop it with `redline quit` and run `redline` again, or use `redline \
-     review list`";
 
 /// What the app started in the background says on stdout once its tray is up.
 pub const READY: &str = "ready";

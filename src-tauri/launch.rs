@@ -2,7 +2,8 @@
 //! logging to a file, and returns once its tray is up, as other tray apps do. `--foreground`
 //! runs it in this process instead (service managers, tests).
 
-use crate::desktop::{self, Outcome, READY};
+use crate::desktop::{self, READY};
+use crate::outcome::{self, Outcome};
 use crate::output::{errln, Printer};
 use redline_core::platform::background;
 use redline_core::platform::dirs::Dirs;
@@ -29,13 +30,17 @@ const TAIL_LINES: usize = 12;
 pub fn start(p: &mut Printer) -> ExitCode {
     let dirs = Dirs::from_env();
     match running(&dirs) {
-        Ok(Some(outcome)) => return crate::cli::ended(p, outcome),
+        Ok(Some(outcome)) => return outcome::ended(p, outcome),
         Ok(None) => {}
-        Err(e) => return crate::cli::failed(p, &e),
+        Err(e) => {
+            errln!(p, "redline: {e}");
+            return ExitCode::from(2);
+        }
     }
     // The app would only say so in its log: said here, where it is read.
     if let Some(missing) = redline_core::platform::display::missing() {
-        return crate::cli::failed(p, &Error::NoDisplay(missing.into()));
+        errln!(p, "redline: {}", Error::NoDisplay(missing.into()));
+        return ExitCode::from(2);
     }
     let log = background::path_from_env();
     let from = std::fs::metadata(&log).map_or(0, |m| m.len());

@@ -16,6 +16,7 @@ pub fn to_stderr() {
 
 /// Logs to the log file, which also becomes standard error; to standard error as it is (the
 /// starter pointed it at the same file) if the file cannot be taken over.
+#[cfg(feature = "desktop")]
 pub fn to_log_file() {
     #[cfg(unix)]
     {

@@ -27,6 +27,8 @@ mod logging;
 #[cfg(feature = "desktop")]
 mod main_thread;
 mod manual;
+#[cfg(feature = "desktop")]
+mod outcome;
 mod output;
 mod request;
 mod resolve;

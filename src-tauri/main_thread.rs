@@ -1,7 +1,7 @@
 //! The main thread as the Tokio side reaches it: the tray's objects live there (they are not
 //! `Send`, and GTK and AppKit want their own thread), so the rest hands it events.
 
-use crate::desktop::Outcome;
+use crate::outcome::Outcome;
 use redline_core::surfaces::menu::Item;
 use redline_core::Error;
 use tao::event_loop::EventLoopProxy;
