@@ -5,7 +5,7 @@
 use crate::platform::private_file;
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -142,15 +142,15 @@ impl StderrLog {
 }
 
 #[cfg(unix)]
-impl Write for StderrLog {
+impl io::Write for StderrLog {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         // A log that cannot be moved aside still takes the line: losing it would hide why.
         let _ = self.keep_bounded();
-        self.file.write(buf)
+        io::Write::write(&mut self.file, buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
+        io::Write::flush(&mut self.file)
     }
 }
 

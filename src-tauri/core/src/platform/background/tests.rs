@@ -1,4 +1,5 @@
 use super::*;
+use std::io::Write;
 
 fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
     pairs
