@@ -46,6 +46,7 @@ pub struct Cli {
     /// Run the app in this terminal until stopped, logging there (else: in the background)
     #[arg(long)]
     pub foreground: bool,
+    /// What the app `redline` starts in the background runs as (hidden)
     #[arg(long = "started-in-background", hide = true)]
     pub started_in_background: bool,
 }
