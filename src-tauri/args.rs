@@ -17,11 +17,18 @@ use std::path::PathBuf;
     long_about = long_about(),
     after_long_help = "Examples:\n  redline workspace add ~/src/myproject\n  \
                        redline serve --headless\n  redline doctor ~/src/myproject\n  \
-                       redline review list"
+                       redline review list",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Run the app in this terminal until stopped, logging there (else: in the background)
+    #[arg(long)]
+    pub foreground: bool,
+    /// What the app `redline` starts in the background runs as (hidden)
+    #[arg(long = "started-in-background", hide = true)]
+    pub started_in_background: bool,
 }
 
 #[derive(Subcommand)]

@@ -26,11 +26,17 @@ use std::process::ExitCode;
 use tokio::runtime::Runtime;
 
 pub fn main() -> ExitCode {
-    let command = Cli::parse().command;
+    let cli = Cli::parse();
     let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
     let mut p = Printer::new(&mut stdout, &mut stderr);
-    let command = match command {
-        None | Some(Command::Serve { headless: false }) => return desktop(&mut p),
+    let command = match cli.command {
+        None => {
+            let launch = Launch::of(cli.foreground, cli.started_in_background);
+            return desktop(&mut p, launch);
+        }
+        Some(Command::Serve { headless: false }) => {
+            return desktop(&mut p, Launch::of(false, false))
+        }
         Some(command) => command,
     };
     let runtime = match Runtime::new() {
@@ -110,14 +116,50 @@ fn start_command() -> &'static str {
     }
 }
 
+/// How the desktop app runs this time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Launch {
+    /// Started in the background; this process returns once its tray is up (Linux, macOS).
+    Background,
+    /// In this process, logging to stderr, until stopped (`--foreground`; Windows always).
+    Foreground,
+    /// In this process, as the one `Background` started: logging to the file, `ready` on stdout.
+    Started,
+}
+
+impl Launch {
+    fn of(foreground: bool, started: bool) -> Launch {
+        match (foreground, started) {
+            (_, true) => Launch::Started,
+            (true, false) => Launch::Foreground,
+            (false, false) if cfg!(unix) => Launch::Background,
+            // Not done on Windows yet (docs/cli.md): the app stays in the foreground there.
+            (false, false) => Launch::Foreground,
+        }
+    }
+}
+
 /// The servers, the tray and the review window's process. The tray's event loop owns the main
 /// thread and the servers get their own runtime: started outside ours.
 #[cfg(feature = "desktop")]
-fn desktop(p: &mut Printer) -> ExitCode {
+fn desktop(p: &mut Printer, launch: Launch) -> ExitCode {
+    #[cfg(unix)]
+    if launch == Launch::Background {
+        return crate::launch::start(p);
+    }
     crate::desktop::prepare_process();
-    init_logging();
-    match crate::desktop::run(Dirs::from_env()) {
-        Ok(()) => ExitCode::SUCCESS,
+    let announce = match launch {
+        Launch::Started => {
+            crate::logging::to_log_file();
+            crate::desktop::Announce::Starter
+        }
+        Launch::Foreground | Launch::Background => {
+            crate::logging::to_stderr();
+            crate::desktop::Announce::Terminal
+        }
+    };
+    match crate::desktop::run(Dirs::from_env(), announce) {
+        Ok(outcome) => crate::outcome::ended(p, outcome),
         Err(e) => {
             errln!(p, "redline: {e}");
             ExitCode::from(2)
@@ -126,7 +168,7 @@ fn desktop(p: &mut Printer) -> ExitCode {
 }
 
 #[cfg(not(feature = "desktop"))]
-fn desktop(p: &mut Printer) -> ExitCode {
+fn desktop(p: &mut Printer, _: Launch) -> ExitCode {
     errln!(
         p,
         "redline: this build has no desktop window; `redline serve --headless` runs the servers"
@@ -134,26 +176,11 @@ fn desktop(p: &mut Printer) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Logs to stderr; `RUST_LOG` overrides the level. Tokens never reach a log line.
-fn init_logging() {
-    use std::io::IsTerminal;
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        // Colour escapes only for a person at a terminal who did not opt out (no-color.org):
-        // never in a file or a journal.
-        .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,rmcp=warn".into()),
-        )
-        .init();
-}
-
 /// Runs a command; `Ok(false)` is a check that found a problem (exit status 1).
 async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: Action) -> Result<bool> {
     match action {
         Action::Serve => {
-            init_logging();
+            crate::logging::to_stderr();
             let serving = match Serving::start(dirs, || World::os(dirs.clone())).await {
                 Err(Error::AlreadyRunning) => return Err(already_running(dirs).await),
                 started => started?,

@@ -3,6 +3,7 @@
 //! launcher starts. Links no WebKit: a fault in the window never takes the servers down.
 
 use crate::main_thread::{Event, MainThread};
+use crate::outcome::Outcome;
 use crate::tray::{self, Tray};
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::control;
@@ -11,6 +12,7 @@ use redline_core::runtime::serving::Serving;
 use redline_core::runtime::window::launcher::{self, WindowProgram};
 use redline_core::surfaces::action::WindowShow;
 use redline_core::{ControlFailure, Error};
+use std::path::Path;
 use std::time::Duration;
 use tao::event::Event as LoopEvent;
 use tao::event_loop::{ControlFlow, EventLoopBuilder};
@@ -26,8 +28,20 @@ pub fn prepare_process() {
     unsafe { redline_core::platform::display::settle() };
 }
 
+/// What the app started in the background says on stdout once its tray is up.
+pub const READY: &str = "ready";
+
+/// Who hears that the tray is up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Announce {
+    /// The person at the terminal that started it: one line on stderr.
+    Terminal,
+    /// The `redline` that started this one in the background and waits on its stdout.
+    Starter,
+}
+
 /// Runs Redline until Quit. A second launch shows the running instance's window and returns.
-pub fn run(dirs: Dirs) -> Result<(), Error> {
+pub fn run(dirs: Dirs, announce: Announce) -> Result<Outcome, Error> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -53,7 +67,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
     });
 
     let mut icon: Option<Tray> = None;
-    let mut result = Ok(());
+    let mut result = Ok(Outcome::Stopped);
     event_loop.run_return(|event, _, flow| {
         *flow = ControlFlow::Wait;
         let LoopEvent::UserEvent(event) = event else {
@@ -68,7 +82,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
                         // The servers serve without it; `redline` again shows the window.
                         Err(e) => tracing::error!("no tray icon: {e}"),
                     }
-                    say_started();
+                    say_started(announce);
                 }
             },
             Event::Run(f) => f(),
@@ -86,7 +100,7 @@ pub fn run(dirs: Dirs) -> Result<(), Error> {
 
 /// Starts the servers, the window's launcher and the tray's feed, and serves until `redline
 /// quit`, the tray's Quit, SIGTERM or Ctrl+C; then stops them all.
-async fn serve(dirs: Dirs, main: MainThread) -> Result<(), Error> {
+async fn serve(dirs: Dirs, main: MainThread) -> Result<Outcome, Error> {
     let serving = match Serving::start(&dirs, || World::os(dirs.clone())).await {
         Ok(s) => s,
         Err(Error::AlreadyRunning) => return show_running(&dirs).await,
@@ -131,30 +145,46 @@ async fn serve(dirs: Dirs, main: MainThread) -> Result<(), Error> {
     if let Some(l) = launcher {
         let _ = tokio::time::timeout(LAUNCHER_GRACE, l).await;
     }
-    Ok(())
+    Ok(Outcome::Stopped)
 }
 
-/// A second launch: the running instance shows its window. A headless one has none: that is an
-/// error (nothing opened, and a launcher or script must not think the app is up), saying what to
-/// do instead.
-async fn show_running(dirs: &Dirs) -> Result<(), Error> {
-    if !control::ask(dirs, WindowShow {}).await? {
-        return Err(Error::Refused(
-            "a headless Redline (`redline serve --headless`) is running, so no window opened; \
-             stop it with `redline quit` and run `redline` again, or use `redline review list`"
-                .into(),
-        ));
+/// A second launch: the running instance shows its window, if it has one.
+pub async fn show_running(dirs: &Dirs) -> Result<Outcome, Error> {
+    match control::ask(dirs, WindowShow {}).await? {
+        true => Ok(Outcome::Shown),
+        false => Ok(Outcome::Headless),
     }
-    Ok(())
 }
 
-/// One line on the terminal that launched the app: it runs on, and where to find it. Not a
-/// failure when nobody reads it (launched from a menu, stderr closed).
-fn say_started() {
+/// The line that says the app runs on, and where to find it; with where it logs when it runs
+/// in the background.
+pub fn started_line(log: Option<&Path>) -> String {
+    let (how, log) = match log {
+        Some(log) => (
+            " in the background",
+            format!("; its log: {}", log.display()),
+        ),
+        None => ("", String::new()),
+    };
+    format!(
+        "redline: started{how}; its menu is the Redline icon in the system tray (no tray? run \
+         `redline` again to open its window; `redline quit` stops it){log}"
+    )
+}
+
+/// Says the tray is up: one line on stderr, whatever the log level (the terminal, or the log
+/// file in the background), not a failure when nobody reads it (launched from a menu, stderr
+/// closed). To the `redline` that started this one, `ready` on stdout too, which is then let go
+/// (that one exits on reading it).
+fn say_started(announce: Announce) {
     use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "redline: started; its menu is the Redline icon in the system tray (no tray? run \
-         `redline` again to open its window; `redline quit` stops it)"
-    );
+    let _ = writeln!(std::io::stderr(), "{}", started_line(None));
+    if announce == Announce::Starter {
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "{READY}").and_then(|()| out.flush());
+        #[cfg(unix)]
+        if let Err(e) = redline_core::platform::background::stdout_to_null() {
+            tracing::warn!("standard output stays the starter's pipe: {e}");
+        }
+    }
 }

@@ -21,10 +21,15 @@ mod here;
 mod hook;
 mod hook_args;
 mod hook_config;
+#[cfg(all(unix, feature = "desktop"))]
+mod launch;
 mod local;
+mod logging;
 #[cfg(feature = "desktop")]
 mod main_thread;
 mod manual;
+#[cfg(feature = "desktop")]
+mod outcome;
 mod output;
 mod request;
 mod resolve;

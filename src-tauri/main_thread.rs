@@ -1,6 +1,7 @@
 //! The main thread as the Tokio side reaches it: the tray's objects live there (they are not
 //! `Send`, and GTK and AppKit want their own thread), so the rest hands it events.
 
+use crate::outcome::Outcome;
 use redline_core::surfaces::menu::Item;
 use redline_core::Error;
 use tao::event_loop::EventLoopProxy;
@@ -13,7 +14,7 @@ pub enum Event {
     /// Something that must start on the main thread (a dialog, the clipboard).
     Run(Box<dyn FnOnce() + Send>),
     /// Redline has stopped, or never started (a second launch): the loop ends with this.
-    Done(Result<(), Error>),
+    Done(Result<Outcome, Error>),
 }
 
 #[derive(Clone)]

@@ -91,6 +91,9 @@ pub(crate) fn status(p: &mut Printer, s: &Status) {
         };
         outln!(p, "Codex IDE socket {} ({role})", c.path.display());
     }
+    if let Some(log) = &s.log_file {
+        outln!(p, "log file: {}", log.display());
+    }
     if !s.keyring.available {
         outln!(p, "keyring {}", s.keyring.detail);
     }

@@ -43,6 +43,7 @@ fn status_of(workspaces: Vec<WorkspaceStatus>) -> Status {
         workspaces,
         editors: Vec::new(),
         window_problem: None,
+        log_file: None,
         codex_ide: None,
     }
 }

@@ -743,7 +743,8 @@ fn a_second_launch_reaches_the_running_instance_instead_of_starting_another() {
     // one to show its window (a headless one has none, and says so).
     let second = env.run(&[]);
     let err = String::from_utf8_lossy(&second.stderr);
-    assert_eq!(second.status.code(), Some(2), "{err}");
+    // docs/cli.md: the "no" of 1, not an error (issue 41; it was 2).
+    assert_eq!(second.status.code(), Some(1), "{err}");
     assert!(err.contains("no window opened"), "{err}");
     assert!(err.contains("`redline quit`"), "{err}");
     assert_eq!(env.json(&["status", "--json"])["pid"], first.id());
@@ -1213,6 +1214,10 @@ fn have(program: &str) -> bool {
 
 #[path = "cli/manual.rs"]
 mod manual;
+
+#[cfg(all(feature = "desktop", target_os = "linux"))]
+#[path = "cli/launch.rs"]
+mod launch;
 
 #[path = "cli/diff_paths.rs"]
 mod diff_paths;

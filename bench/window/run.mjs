@@ -156,8 +156,12 @@ function cpu(pid) {
 // The app's last log lines, for the error when a launch fails.
 const logTail = [];
 
+/** `--foreground` where the build has it (a baseline from before it stays there anyway): the app
+ * must stay our child, logging to us. */
+const foregroundArgs = (b) => (execFileSync(b, ['--help'], { env, encoding: 'utf8' }).includes('--foreground') ? ['--foreground'] : []);
+
 async function startApp(onLine) {
-  const app = spawn(appBin, [], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const app = spawn(appBin, foregroundArgs(appBin), { env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(app);
   logTail.length = 0;
   createInterface({ input: app.stderr }).on('line', (raw) => {

@@ -55,7 +55,7 @@ test('the first launch welcomes with the window, once; the next starts in the tr
   });
 
   // The second launch, in the same home: the same line, and no window.
-  const again = spawn(d.bin, [], { env: { RUST_LOG: 'info,rmcp=warn', ...d.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const again = spawn(d.bin, ['--foreground'], { env: { RUST_LOG: 'info,rmcp=warn', ...d.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   again.stdout.setEncoding('utf8').on('data', (s) => (log += s));
   again.stderr.setEncoding('utf8').on('data', (s) => (log += s));

@@ -295,10 +295,11 @@ export async function startDesktop({
       wd = new WebDriver(`http://127.0.0.1:${port}`, { log });
       await poll(async () => td.running() && (await wd.status()), { timeoutMs: DRIVER_TIMEOUT_MS, what: 'tauri-driver /status' })
         .catch((err) => { throw new Error(`${err.message}\n${td.output()}`); });
-      await wd.newSession({ 'tauri:options': { application: bin } }, { timeoutMs: SESSION_TIMEOUT_MS })
+      await wd.newSession({ 'tauri:options': { application: bin, args: ['--foreground'] } }, { timeoutMs: SESSION_TIMEOUT_MS })
         .catch((err) => { throw new Error(`${err.message}\n${td.output()}`); });
     } else {
-      app = child(bin, [], { env: { RUST_LOG: 'info,rmcp=warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      // In the foreground: its log is read here, and it is the process stopped at the end.
+      app = child(bin, ['--foreground'], { env: { RUST_LOG: 'info,rmcp=warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       output = app.output;
     }
     state.output = output;

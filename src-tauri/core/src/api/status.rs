@@ -20,6 +20,9 @@ pub struct Status {
     /// Codex CLI's IDE socket, and what Redline is on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub codex_ide: Option<CodexIde>,
+    /// The file Redline logs to, when it runs in the background (`redline` from a terminal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_file: Option<PathBuf>,
 }
 
 /// Codex CLI's IDE socket (docs/editors.md): where, and what Redline is on it.

@@ -2,8 +2,10 @@
 //! the process behind a connection (with the npm package it runs), keyring and tokens, signals,
 //! private files and the folders that may hold them, small files a peer planted, children run to a deadline, directories and whose
 //! the runtime dir is, opening a file beneath a root, and writing files in a folder opened
-//! beneath one; on Windows, users as SIDs and named pipes only this user may open.
+//! beneath one; the desktop app's log and session when it runs in the background; on Windows,
+//! users as SIDs and named pipes only this user may open.
 
+pub mod background;
 pub(crate) mod beneath;
 pub mod bundle_id;
 pub(crate) mod child;

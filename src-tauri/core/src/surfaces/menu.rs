@@ -93,6 +93,7 @@ pub fn tray(
     });
     items.push(discovery_files(status));
     items.extend(warnings(status));
+    items.extend(log_file(status));
     items.push(Item::Separator);
     // Always there: with nothing pending it is the one way to the window (and its check).
     items.push(getting_started());
@@ -273,6 +274,17 @@ pub fn tray_icon(pending: bool, light_panel: bool) -> (&'static str, bool) {
         (false, false) => "tray-dark@2x.png",
     };
     (name, false)
+}
+
+/// Where the log is, when Redline runs in the background: a click opens its folder.
+fn log_file(status: &Status) -> Option<Item> {
+    let file = status.log_file.as_ref()?;
+    Some(Item::Action {
+        label: format!("Log file: {}", file.display()),
+        action: Action::OpenFolder {
+            path: file.parent().unwrap_or(file).to_owned(),
+        },
+    })
 }
 
 /// The last items of every menu.

@@ -43,6 +43,7 @@ impl Instance {
             editors,
             window_problem: self.windows().problem().borrow().clone(),
             codex_ide: self.codex.status(),
+            log_file: crate::platform::background::in_use(),
         }
     }
 }

@@ -39,6 +39,7 @@ fn status(available: bool) -> Status {
         workspaces: vec![ws("/src/app", Some(4000)), ws("/src/lib", None)],
         editors: vec![],
         window_problem: None,
+        log_file: None,
         codex_ide: None,
     }
 }
@@ -387,4 +388,24 @@ fn the_folder_dialog_opens_beside_the_newest_workspace_else_at_home() {
     // A workspace whose parent is gone: home, not a folder GTK cannot open.
     let gone = tmp.path().join("gone").join("shop");
     assert_eq!(add_workspace_folder(Some(&gone), home.clone()), home);
+}
+
+#[test]
+fn the_log_file_is_named_and_opens_its_folder_only_when_there_is_one() {
+    let label = "Log file: /state/redline/redline.log";
+    assert_eq!(
+        find(&tray(&status(true), &[], false, |_| None), label),
+        None
+    );
+    let mut s = status(true);
+    s.log_file = Some("/state/redline/redline.log".into());
+    assert_eq!(
+        find(&tray(&s, &[], false, |_| None), label),
+        Some(&Item::Action {
+            label: label.into(),
+            action: Action::OpenFolder {
+                path: "/state/redline".into()
+            }
+        })
+    );
 }
