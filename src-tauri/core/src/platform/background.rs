@@ -70,7 +70,12 @@ pub fn open(path: &Path) -> io::Result<File> {
     let mut opts = std::fs::OpenOptions::new();
     opts.create(true).append(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // A link planted at the log's place is refused, never followed: appending through it
+        // (and making its target 0600) would change a file the user did not ask for.
+        opts.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
     let file = opts.open(path)?;
     #[cfg(unix)]
     {

@@ -59,3 +59,22 @@ fn the_tail_is_the_last_lines() {
     assert_eq!(tail(&path, 6, 5), ["d"]);
     assert_eq!(tail(&tmp.path().join("none"), 0, 2), Vec::<String>::new());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_link_at_the_logs_place_is_refused_and_its_target_left_as_it_was() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let target = tmp.path().join("dotfile");
+    std::fs::write(&target, b"export A=1\n").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let dir = tmp.path().join("state/redline");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let path = dir.join("redline.log");
+    std::os::unix::fs::symlink(&target, &path).unwrap();
+    assert!(open(&path).is_err());
+    assert_eq!(std::fs::read(&target).unwrap(), b"export A=1\n");
+    let mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o644);
+}
