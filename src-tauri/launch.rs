@@ -127,11 +127,20 @@ fn ended_early(p: &mut Printer, mut child: Child, log: &Path, from: u64) -> Exit
         return ExitCode::SUCCESS;
     }
     let said = background::tail(log, from, TAIL_LINES);
+    let status = ExitCode::from(if code == Some(1) { 1 } else { 2 });
     // A "no" the app said itself (a headless Redline started meanwhile): its own line.
     if code == Some(1) {
         if let Some(last) = said.last() {
             errln!(p, "{last}");
-            return ExitCode::from(1);
+            return status;
+        }
+    }
+    // The one line the app says for the user when it cannot start (a display it cannot open):
+    // as it says it in the foreground, not wrapped in the log's.
+    if let [only] = said.as_slice() {
+        if only.starts_with("redline: ") {
+            errln!(p, "{only}");
+            return status;
         }
     }
     errln!(
@@ -142,5 +151,5 @@ fn ended_early(p: &mut Printer, mut child: Child, log: &Path, from: u64) -> Exit
     for line in said {
         errln!(p, "  {line}");
     }
-    ExitCode::from(if code == Some(1) { 1 } else { 2 })
+    status
 }
