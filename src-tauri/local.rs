@@ -198,6 +198,7 @@ pub async fn diff(dirs: &Dirs, p: &mut Printer<'_>, a: LocalDiff) -> Result<Verd
     };
     let req = Request::Diff(Diff {
         root: pair.root,
+        shown_as: a.shown_as,
         files: pair.files,
         edit: a.edit,
         wait: a.wait,

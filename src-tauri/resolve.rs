@@ -122,6 +122,9 @@ pub(crate) struct LocalDiff {
     pub right: PathBuf,
     pub wait: bool,
     pub edit: bool,
+    /// The repository `git difftool -d` compares, when RIGHT is one of its temp trees: the
+    /// tabs name it and the file's path in it, not `right / src/x`.
+    pub shown_as: Option<PathBuf>,
 }
 
 /// The editor commands; the core reads FILE (and `mention`'s FILE:L1-L2) against `cwd`.
@@ -272,12 +275,24 @@ fn diff(a: DiffArgs, here: &Here) -> Result<LocalDiff> {
             "--edit writes RIGHT once you accept: it needs --wait".into(),
         ));
     }
+    let right = here.absolute(&a.right)?;
     Ok(LocalDiff {
         left: here.absolute(&a.left)?,
-        right: here.absolute(&a.right)?,
+        shown_as: difftool_repository(&right, std::env::var_os("GIT_WORK_TREE")),
+        right,
         wait: a.wait,
         edit: a.edit,
     })
+}
+
+/// git runs a difftool with `GIT_WORK_TREE` set to the repository's top folder; a RIGHT outside
+/// it is a temp tree of git's (`git difftool -d`), known to the user by the repository.
+pub(crate) fn difftool_repository(
+    right: &std::path::Path,
+    work_tree: Option<std::ffi::OsString>,
+) -> Option<PathBuf> {
+    let work_tree = PathBuf::from(work_tree?);
+    (work_tree.is_absolute() && !right.starts_with(&work_tree)).then_some(work_tree)
 }
 
 #[cfg(test)]

@@ -1237,6 +1237,9 @@ mod who_asked;
 #[path = "cli/state.rs"]
 mod state;
 
+#[path = "cli/difftool.rs"]
+mod difftool;
+
 #[path = "cli/first_hour.rs"]
 mod first_hour;
 

@@ -9,7 +9,12 @@ pub enum Origin {
     Cli { session: String },
     /// One `redline diff` command: RIGHT is what it shows on disk, and every file of it shares
     /// this run.
-    Diff { run: u64 },
+    Diff {
+        run: u64,
+        /// The folder the user knows RIGHT by, when that is not RIGHT's own (`git difftool -d`
+        /// compares temp trees: the repository's top folder): what the tabs name.
+        shown_as: Option<std::path::PathBuf>,
+    },
     /// One `redline propose` command.
     Propose { run: u64 },
     /// One run of a CLI's pre-edit hook (`redline hook`): every file of its edit.
@@ -18,6 +23,14 @@ pub enum Origin {
 
 impl Origin {
     /// The CLI session, if a CLI proposed it.
+    /// The folder a review is shown under, when it is not the review's own root.
+    pub fn shown_as(&self) -> Option<&std::path::Path> {
+        match self {
+            Origin::Diff { shown_as, .. } => shown_as.as_deref(),
+            Origin::Cli { .. } | Origin::Propose { .. } | Origin::Hook { .. } => None,
+        }
+    }
+
     pub fn session(&self) -> Option<&str> {
         match self {
             Origin::Cli { session } => Some(session),

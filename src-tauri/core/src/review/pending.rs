@@ -88,7 +88,7 @@ impl Review {
             .into_owned();
         Detail {
             id: self.id,
-            workspace: self.workspace.to_string_lossy().into_owned(),
+            workspace: self.shown_root().to_string_lossy().into_owned(),
             relative_path: relative,
             file_path: self.file_path.clone(),
             path: self.path.to_string_lossy().into_owned(),
@@ -117,10 +117,15 @@ impl Review {
         self.read_only.as_ref().is_some_and(ReadOnly::is_turn)
     }
 
+    /// The folder the review is shown under: its root, or the one the user knows it by.
+    fn shown_root(&self) -> &std::path::Path {
+        self.origin.shown_as().unwrap_or(&self.workspace)
+    }
+
     pub fn summary(&self) -> Summary {
         Summary {
             id: self.id,
-            workspace: self.workspace.clone(),
+            workspace: self.shown_root().to_path_buf(),
             file_path: self.file_path.clone(),
             path: self.path.clone(),
             container: self.container,

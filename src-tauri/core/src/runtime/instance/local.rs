@@ -37,6 +37,10 @@ pub struct Propose {
 pub struct Diff {
     /// What the tabs are labelled relative to: the right directory, or the right file's folder.
     pub root: PathBuf,
+    /// The folder the tabs name instead of `root`'s (git difftool's repository, for its temp
+    /// trees).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown_as: Option<PathBuf>,
     pub files: Vec<DiffFile>,
     /// Editable, for the command to write RIGHT on accept; every RIGHT must then be in an
     /// enabled workspace.
@@ -227,7 +231,10 @@ impl Instance {
             },
             false => vec![None; d.files.len()],
         };
-        let origin = Origin::Diff { run: run() };
+        let origin = Origin::Diff {
+            run: run(),
+            shown_as: d.shown_as.clone(),
+        };
         let client = caller("redline diff", pid).await;
         let mut opened = Opened::new();
         for (f, target) in d.files.into_iter().zip(checked) {

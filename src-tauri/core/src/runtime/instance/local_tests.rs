@@ -53,6 +53,7 @@ async fn the_instance_bounds_what_any_local_request_opens() {
     );
 
     let diff = |files: Vec<DiffFile>, edit: bool| Diff {
+        shown_as: None,
         root: root.clone(),
         files,
         edit,
@@ -136,6 +137,7 @@ async fn the_disk_check_of_a_dir_diff_follows_its_links_into_the_work_tree() {
     let mut ids = Vec::new();
     for edit in [true, false] {
         let d = Diff {
+            shown_as: None,
             root: right.clone(),
             files: vec![DiffFile {
                 path: right.join("src/a.rs"),
