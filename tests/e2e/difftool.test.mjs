@@ -77,6 +77,9 @@ test('git difftool --dir-diff opens one read-only tab per changed file', { timeo
       throw err;
     });
     assert.match(await readOnlyNote(wd), /nothing is written back/);
+    // Named as the repository the user knows, not as git's temp tree (`right / src/x`).
+    const shownAs = await wd.execute(`return document.querySelector('.review .ws')?.textContent`);
+    assert.equal(shownAs, path.basename(dir));
     const readonly = await wd.execute(`return document.querySelector('.cm-merge-b .cm-content')?.getAttribute('aria-readonly')`);
     assert.equal(readonly, 'true');
     // Who asked: git, which ran the command (through `sh -c`).
