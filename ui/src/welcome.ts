@@ -1,11 +1,25 @@
 // The welcome page, shown when nothing is pending: add a workspace, enable IDE mode in each CLI,
 // and the live `redline doctor` check of the workspace.
 import type { DoctorLine, Welcome } from './bindings';
+import { CONNECT } from './clis';
 
 export interface WelcomeBackend {
   welcome(): Promise<Welcome>;
   /** Opens the folder picker beside `near`; the path added, or null if cancelled. */
   addWorkspace(near: string | null): Promise<string | null>;
+}
+
+const escaped = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Words with `code` in backticks, as HTML: the code spans as `<code>`. */
+export function withCode(words: string): string {
+  return words.split('`').map((part, i) => (i % 2 ? `<code>${escaped(part)}</code>` : escaped(part))).join('');
+}
+
+/** Step 2's rows: every CLI Redline serves (generated from its declarations, ui/src/clis.ts). */
+function connectRows(): string {
+  return CONNECT.map((c) => `        <tr><td>${escaped(c.name)}</td><td>${withCode(c.how)}</td></tr>`).join('\n');
 }
 
 export const WELCOME_HTML = `
@@ -17,15 +31,9 @@ export const WELCOME_HTML = `
       <button type="button" class="add-workspace">Add a workspace…</button>
     </li>
     <li class="step">
-      <strong>Enable IDE mode once in your CLI</strong>, started in that folder:
+      <strong>Connect your CLI once</strong>, started in that folder:
       <table class="ide-commands">
-        <tr><td>Gemini CLI</td><td><code>/ide enable</code></td></tr>
-        <tr><td>Qwen Code</td><td><code>/ide enable</code></td></tr>
-        <tr><td>Claude Code</td><td><code>claude --ide</code>, or <code>/ide</code> inside it</td></tr>
-        <tr><td>Copilot CLI</td><td>nothing: it connects by itself; <code>/ide</code> shows Redline</td></tr>
-        <tr><td>Codex CLI</td><td><code>redline hooks install codex</code> in a shell; <code>/ide on</code> for your editor's context</td></tr>
-        <tr><td>opencode</td><td><code>redline hooks install opencode</code> in a shell</td></tr>
-        <tr><td>Amp</td><td>nothing: it reads your editor's context by itself (its edits are not reviewed)</td></tr>
+${connectRows()}
       </table>
     </li>
     <li class="step step-check">

@@ -30,7 +30,11 @@ describe('the welcome page', () => {
     expect(empty.querySelector('.ide-commands')!.textContent).toContain('claude --ide');
     // Each CLI Redline serves has its row in step 2.
     const rows = [...empty.querySelectorAll('.ide-commands tr')].map((r) => r.querySelector('td')!.textContent);
-    expect(rows).toEqual(['Gemini CLI', 'Qwen Code', 'Claude Code', 'Copilot CLI', 'Codex CLI', 'opencode', 'Amp']);
+    // All nine, from their declarations (ui/src/clis.ts): Kiro CLI and Cursor CLI were missing.
+    expect(rows).toEqual(['Gemini CLI', 'Qwen Code', 'Claude Code', 'Copilot CLI', 'Amp', 'Codex CLI', 'Kiro CLI',
+      'Cursor CLI', 'opencode']);
+    const kiro = [...empty.querySelectorAll('.ide-commands tr')][6];
+    expect(kiro.querySelector('code')!.textContent).toBe('redline hooks install kiro');
     expect(backend.named('welcome')).toHaveLength(1);
 
     backend.folder = '/home/ana/src/app';

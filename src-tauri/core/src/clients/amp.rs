@@ -20,6 +20,7 @@ pub const AMP: Cli = Cli {
     ide: Some(IDE),
     hook: None,
     context: None,
+    connect: "nothing: it reads your editor's context by itself (its edits are not reviewed)",
 };
 
 /// Its IDE connection.

@@ -26,6 +26,7 @@ pub const CLAUDE: Cli = Cli {
     ide: Some(IDE),
     hook: Some(HOOK),
     context: None,
+    connect: "`claude --ide`, or `/ide` inside it",
 };
 
 /// Its IDE connection.

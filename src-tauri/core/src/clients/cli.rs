@@ -25,6 +25,9 @@ pub struct Cli {
     pub hook: Option<HookSite>,
     /// How it reads an editor's context from Redline without an IDE protocol of its own.
     pub context: Option<ContextRoute>,
+    /// What the user does once to connect it, in words (`code` in backticks): the welcome
+    /// page's step 2 (`ui/src/clis.ts` is generated from it).
+    pub connect: &'static str,
 }
 
 /// What a CLI that connects to Redline as its IDE needs: where it looks for the discovery file,

@@ -15,6 +15,7 @@ pub const CODEX: Cli = Cli {
     hook: Some(HOOK),
     // `/ide on` asks Redline for the editor's context over Codex's IDE socket.
     context: Some(ContextRoute::CodexSocket),
+    connect: "`redline hooks install codex` in a shell; `/ide on` for your editor's context",
 };
 
 const HOOK: HookSite = HookSite {

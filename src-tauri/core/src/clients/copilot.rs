@@ -27,6 +27,7 @@ pub const COPILOT: Cli = Cli {
     ide: Some(IDE),
     hook: Some(HOOK),
     context: None,
+    connect: "nothing: it connects by itself; `/ide` shows Redline",
 };
 
 /// Its IDE connection.

@@ -16,6 +16,7 @@ pub const CURSOR: Cli = Cli {
     ide: None,
     hook: Some(HOOK),
     context: None,
+    connect: "`redline hooks install cursor` in a shell (its reviews are read-only)",
 };
 
 const HOOK: HookSite = HookSite {

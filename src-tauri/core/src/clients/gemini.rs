@@ -24,6 +24,7 @@ pub const GEMINI: Cli = Cli {
     ide: Some(IDE),
     hook: Some(HOOK),
     context: None,
+    connect: "`/ide enable`",
 };
 
 /// Its IDE connection.

@@ -16,6 +16,7 @@ pub const KIRO: Cli = Cli {
     ide: None,
     hook: Some(HOOK),
     context: None,
+    connect: "`redline hooks install kiro` in a shell (its reviews are read-only)",
 };
 
 const HOOK: HookSite = HookSite {

@@ -25,6 +25,7 @@ pub const OPENCODE: Cli = Cli {
         // "Selection 1: …, Selection 2: …".
         ranges: true,
     })),
+    connect: "`redline hooks install opencode` in a shell",
 };
 
 const HOOK: HookSite = HookSite {

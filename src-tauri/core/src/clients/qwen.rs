@@ -25,6 +25,7 @@ pub const QWEN: Cli = Cli {
     ide: Some(IDE),
     hook: Some(HOOK),
     context: None,
+    connect: "`/ide enable`",
 };
 
 /// Its IDE connection.

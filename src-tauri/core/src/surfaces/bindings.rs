@@ -42,3 +42,24 @@ pub fn typescript() -> String {
     out.push('\n');
     out
 }
+
+/// The whole `ui/src/clis.ts`: each CLI Redline serves and how it is connected, in
+/// `clients::ALL`'s order, for the welcome page's step 2.
+pub fn clis() -> String {
+    let mut out = String::from(
+        "// Generated from clients::ALL by `redline_core::surfaces::bindings::clis`; do not edit.\n\
+         // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n\n\
+         /** Each CLI Redline serves, and what the user does once to connect it (`code` in backticks). */\n\
+         export const CONNECT: ReadonlyArray<{ name: string; how: string }> = [\n",
+    );
+    for c in crate::clients::ALL {
+        let quoted = |s: &str| serde_json::Value::from(s).to_string();
+        out.push_str(&format!(
+            "  {{ name: {}, how: {} }},\n",
+            quoted(c.name),
+            quoted(c.connect)
+        ));
+    }
+    out.push_str("];\n");
+    out
+}

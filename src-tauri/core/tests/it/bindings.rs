@@ -1,5 +1,5 @@
-//! `ui/src/bindings.ts` and `ui/src/actions.ts` must be exactly what the Rust types and the
-//! action list generate.
+//! `ui/src/bindings.ts`, `ui/src/actions.ts` and `ui/src/clis.ts` must be exactly what the Rust
+//! types, the action list and the CLI list generate.
 
 use std::path::PathBuf;
 
@@ -30,5 +30,21 @@ fn the_ui_client_functions_match_the_action_list() {
     assert!(
         committed == generated,
         "ui/src/actions.ts is stale; run UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n--- generated ---\n{generated}"
+    );
+}
+
+/// `ui/src/clis.ts`, the welcome page's list of CLIs and how each connects, must be exactly what
+/// `clients::ALL` says: a CLI added there is on the page.
+#[test]
+fn the_ui_cli_list_matches_the_cli_declarations() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/clis.ts");
+    let generated = redline_core::surfaces::bindings::clis();
+    if std::env::var_os("UPDATE_BINDINGS").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "ui/src/clis.ts is stale; run UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n--- generated ---\n{generated}"
     );
 }
