@@ -3,17 +3,26 @@
 
 use std::path::PathBuf;
 
-#[test]
-fn the_ui_bindings_match_the_rust_types() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/bindings.ts");
-    let generated = redline_core::surfaces::bindings::typescript();
+/// `ui/src/NAME` must be `generated`; `UPDATE_BINDINGS=1` writes it first.
+fn check_generated(name: &str, generated: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../ui/src")
+        .join(name);
     if std::env::var_os("UPDATE_BINDINGS").is_some() {
-        std::fs::write(&path, &generated).unwrap();
+        std::fs::write(&path, generated).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == generated,
-        "ui/src/bindings.ts is stale; run UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n--- generated ---\n{generated}"
+        "ui/src/{name} is stale; run UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n--- generated ---\n{generated}"
+    );
+}
+
+#[test]
+fn the_ui_bindings_match_the_rust_types() {
+    check_generated(
+        "bindings.ts",
+        &redline_core::surfaces::bindings::typescript(),
     );
 }
 
@@ -21,30 +30,12 @@ fn the_ui_bindings_match_the_rust_types() {
 /// generates: an action declared without its function fails here.
 #[test]
 fn the_ui_client_functions_match_the_action_list() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/actions.ts");
-    let generated = redline_core::surfaces::action::client();
-    if std::env::var_os("UPDATE_BINDINGS").is_some() {
-        std::fs::write(&path, &generated).unwrap();
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == generated,
-        "ui/src/actions.ts is stale; run UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n--- generated ---\n{generated}"
-    );
+    check_generated("actions.ts", &redline_core::surfaces::action::client());
 }
 
 /// `ui/src/clis.ts`, the welcome page's list of CLIs and how each connects, must be exactly what
 /// `clients::ALL` says: a CLI added there is on the page.
 #[test]
 fn the_ui_cli_list_matches_the_cli_declarations() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/clis.ts");
-    let generated = redline_core::surfaces::bindings::clis();
-    if std::env::var_os("UPDATE_BINDINGS").is_some() {
-        std::fs::write(&path, &generated).unwrap();
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == generated,
-        "ui/src/clis.ts is stale; run UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings\n--- generated ---\n{generated}"
-    );
+    check_generated("clis.ts", &redline_core::surfaces::bindings::clis());
 }
