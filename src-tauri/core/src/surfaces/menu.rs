@@ -79,7 +79,7 @@ pub fn tray(
     let window_problem = status.window_problem.as_deref();
     if status.workspaces.is_empty() {
         // First run: nothing is served until a workspace exists, so that comes first.
-        return first_run(autostart, window_problem);
+        return first_run(autostart, window_problem, log_file(status));
     }
     let mut items = pending(reviews);
     items.extend(window_problem.into_iter().flat_map(problem_notes));
@@ -303,7 +303,7 @@ fn footer(autostart: bool) -> [Item; 2] {
 }
 
 /// The menu before any workspace exists: add one, or open the welcome page that explains.
-fn first_run(autostart: bool, window_problem: Option<&str>) -> Vec<Item> {
+fn first_run(autostart: bool, window_problem: Option<&str>, log: Option<Item>) -> Vec<Item> {
     let mut items = vec![
         Item::Action {
             label: "Add a workspace…".into(),
@@ -313,6 +313,8 @@ fn first_run(autostart: bool, window_problem: Option<&str>) -> Vec<Item> {
         getting_started(),
     ];
     items.extend(window_problem.into_iter().flat_map(problem_notes));
+    // Where a first run that goes wrong says why.
+    items.extend(log);
     items.push(Item::Separator);
     items.extend(footer(autostart));
     items

@@ -409,3 +409,12 @@ fn the_log_file_is_named_and_opens_its_folder_only_when_there_is_one() {
         })
     );
 }
+
+#[test]
+fn the_first_run_menu_names_the_log_file_too() {
+    let mut s = status(true);
+    s.workspaces.clear();
+    s.log_file = Some("/state/redline/redline.log".into());
+    let label = "Log file: /state/redline/redline.log";
+    assert!(find(&tray(&s, &[], false, |_| None), label).is_some());
+}
