@@ -135,13 +135,12 @@ fn ended_early(p: &mut Printer, mut child: Child, log: &Path, from: u64) -> Exit
             return status;
         }
     }
-    // The one line the app says for the user when it cannot start (a display it cannot open):
-    // as it says it in the foreground, not wrapped in the log's.
-    if let [only] = said.as_slice() {
-        if only.starts_with("redline: ") {
-            errln!(p, "{only}");
-            return status;
-        }
+    // The line the app ends with for the user when it cannot start (a display it cannot open,
+    // a config it cannot read): as it says it in the foreground, not wrapped in the log's tail
+    // (warnings before it, such as a missing keyring, stay in the log).
+    if let Some(last) = said.last().filter(|l| l.starts_with("redline: ")) {
+        errln!(p, "{last}");
+        return status;
     }
     errln!(
         p,
