@@ -1,6 +1,7 @@
 use super::*;
 use std::io::Write;
 
+#[cfg(target_os = "linux")]
 fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
     pairs
         .iter()
