@@ -3,7 +3,7 @@
 use super::install::Installed;
 use super::probe::Probe;
 use serde::Serialize;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Where the fix is typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
@@ -150,14 +150,4 @@ pub(super) fn advice(text: impl Into<String>) -> Option<Fix> {
     })
 }
 
-/// A path as the shell reads it: bare when it is plain, else single-quoted.
-pub(super) fn quote(p: &Path) -> String {
-    let s = p.to_string_lossy();
-    if s.bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@".contains(&b))
-    {
-        s.into_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
+pub(super) use crate::platform::shell_word::quote;

@@ -28,6 +28,7 @@ pub mod process;
 pub mod runtime_dir;
 #[cfg(unix)]
 pub(crate) mod safe_dir;
+pub mod shell_word;
 #[cfg(windows)]
 pub(crate) mod sid;
 pub(crate) mod small_file;

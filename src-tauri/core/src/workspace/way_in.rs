@@ -3,6 +3,7 @@
 //! that `redline workspace` would carry out from there.
 
 use super::config::{too_broad, WorkspaceEntry};
+use crate::platform::shell_word::quote;
 use std::path::{Path, PathBuf};
 
 /// What makes `file` reviewable, as a sentence ending in the command to run: turn on the
@@ -48,18 +49,6 @@ fn folder_of(file: &Path) -> Option<PathBuf> {
         dir = dir.parent()?;
     }
     Some(dunce::canonicalize(dir).unwrap_or_else(|_| dir.to_owned()))
-}
-
-/// A path as the shell reads it: bare when it is plain, else single-quoted.
-fn quote(p: &Path) -> String {
-    let s = p.to_string_lossy();
-    if s.bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@~".contains(&b))
-    {
-        s.into_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }
 
 // Unix paths (`/home/ana`): the Windows run under Wine reads them as relative.
