@@ -128,17 +128,13 @@ fn ended_early(p: &mut Printer, mut child: Child, log: &Path, from: u64) -> Exit
     }
     let said = background::tail(log, from, TAIL_LINES);
     let status = ExitCode::from(if code == Some(1) { 1 } else { 2 });
-    // A "no" the app said itself (a headless Redline started meanwhile): its own line.
-    if code == Some(1) {
-        if let Some(last) = said.last() {
-            errln!(p, "{last}");
-            return status;
-        }
-    }
-    // The line the app ends with for the user when it cannot start (a display it cannot open,
-    // a config it cannot read): as it says it in the foreground, not wrapped in the log's tail
-    // (warnings before it, such as a missing keyring, stay in the log).
-    if let Some(last) = said.last().filter(|l| l.starts_with("redline: ")) {
+    // The app's own last line, as it says it in the foreground: a "no" (exit 1: a headless
+    // Redline started meanwhile), or the `redline: …` line it ends with when it cannot start (a
+    // display it cannot open, a config it cannot read; warnings before it stay in the log).
+    let own = said
+        .last()
+        .filter(|l| code == Some(1) || l.starts_with("redline: "));
+    if let Some(last) = own {
         errln!(p, "{last}");
         return status;
     }
