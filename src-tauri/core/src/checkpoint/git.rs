@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// Git's configuration in the store: the bytes go in as they are on disk (no line-ending or
+/// Git's configuration for the store's commands: the bytes go in as they are on disk (no line-ending or
 /// filter conversion), nothing runs in the background, paths print as they are.
 const CONFIG: &[(&str, &str)] = &[
     ("core.autocrlf", "false"),
@@ -68,6 +68,13 @@ impl Git {
             .env("GIT_TERMINAL_PROMPT", "0")
             .env("GIT_OPTIONAL_LOCKS", "0")
             .envs(IDENTITY.iter().copied())
+            // Given with each command, never written to the store: nothing to run at every
+            // open, and a store made by an older Redline gets today's settings.
+            .args(
+                CONFIG
+                    .iter()
+                    .flat_map(|(k, v)| ["-c".to_owned(), format!("{k}={v}")]),
+            )
             .current_dir(&self.work_tree)
             .stdin(Stdio::null());
         c
@@ -90,15 +97,12 @@ impl Git {
         Ok(out.stdout)
     }
 
-    /// Makes the store on first use (idempotent): the git directory, its config and attributes.
+    /// Makes the store on first use (idempotent): the git directory and its attributes.
     pub fn init(&self) -> Result<()> {
         let store = |e| CheckpointError::Store(self.dir.clone(), e);
         std::fs::create_dir_all(&self.dir).map_err(store)?;
         if !self.dir.join("HEAD").exists() {
             self.run("init", &args(&["init", "--quiet"]))?;
-        }
-        for (key, value) in CONFIG {
-            self.run("config", &args(&["config", key, value]))?;
         }
         let info = self.dir.join("info");
         std::fs::create_dir_all(&info).map_err(store)?;
