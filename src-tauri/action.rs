@@ -22,7 +22,7 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
                 .workspaces
                 .iter()
                 .any(|w| w.path == path && w.port.is_some());
-            core.set_enabled(&path, !on).await?;
+            core.workspaces().set_enabled(&path, !on).await?;
         }
         Action::ToggleContainers { path } => {
             let on = core
@@ -31,14 +31,14 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
                 .workspaces
                 .iter()
                 .any(|w| w.path == path && w.containers.is_some());
-            core.set_containers(&path, !on, None).await?;
+            core.workspaces().set_containers(&path, !on, None).await?;
         }
         Action::AddWorkspace => add_workspace(core, main).await?,
         Action::RemoveWorkspace { path } => {
-            core.remove_workspace(&path).await?;
+            core.workspaces().remove(&path).await?;
         }
         Action::CopyToken { path } => {
-            let token = core.token(&path).await?;
+            let token = core.workspaces().token(&path).await?;
             main.run(move || copy(token))
                 .await
                 .unwrap_or_else(|| Err("Redline is quitting".into()))
@@ -50,7 +50,7 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
                 path.display()
             );
             if confirm(main, "Rotate token", question, "Rotate").await {
-                core.rotate_token(&path).await?;
+                core.workspaces().rotate_token(&path).await?;
             }
         }
         Action::OpenFolder { path } => {
@@ -75,7 +75,7 @@ async fn add_workspace(core: &Instance, main: &MainThread) -> Result<()> {
     let newest = status.workspaces.last().map(|w| w.path.as_path());
     let start = menu::add_workspace_folder(newest, Some(core.dirs().home.clone()));
     if let Some(folder) = pick_folder(main, start).await {
-        core.add_workspace(&folder, false).await?;
+        core.workspaces().add(&folder, false).await?;
     }
     Ok(())
 }

@@ -114,10 +114,14 @@ async fn serve(dirs: Dirs, main: MainThread) -> Result<Outcome, Error> {
     // The first launch shows the welcome page, as a tray icon may have no host to show it (GNOME
     // without the AppIndicator extension); later launches start in the tray. Not remembered
     // (the config cannot be written): welcomed now, and the reason is logged.
-    let welcome = instance.first_launch().await.unwrap_or_else(|e| {
-        tracing::warn!("the first launch's welcome is not remembered: {e}");
-        true
-    });
+    let welcome = instance
+        .workspaces()
+        .first_launch()
+        .await
+        .unwrap_or_else(|e| {
+            tracing::warn!("the first launch's welcome is not remembered: {e}");
+            true
+        });
     // The launcher listens for show requests from this call on.
     let launcher = match WindowProgram::beside_current_exe() {
         Ok(program) => Some(tokio::spawn(launcher::run(instance.clone(), program))),

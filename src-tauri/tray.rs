@@ -147,11 +147,11 @@ pub async fn model(core: &Instance) -> (Vec<Item>, bool) {
     let status = core.status().await;
     let mut hints = HashMap::new();
     for w in &status.workspaces {
-        if let Ok(t) = core.token(&w.path).await {
+        if let Ok(t) = core.workspaces().token(&w.path).await {
             hints.insert(w.path.clone(), menu::token_hint(&t));
         }
     }
-    let pending = core.list();
+    let pending = core.reviews().list();
     // The status says why the review window cannot start, if it cannot.
     let items = menu::tray(&status, &pending, autostart::is_enabled(), |p: &Path| {
         hints.get(p).cloned()
@@ -181,10 +181,10 @@ pub fn feed(core: Arc<Instance>, main: MainThread) {
     let (c, m) = (core.clone(), main.clone());
     tokio::spawn(async move {
         refresh(&c, &m).await;
-        let mut reviews = c.reviews().subscribe();
+        let mut reviews = c.reviews().queue().subscribe();
         let mut problem = c.windows().problem();
         // A workspace changed from a command (`redline workspace add`) shows in the menu too.
-        let mut workspaces = c.changes();
+        let mut workspaces = c.workspaces().changes();
         loop {
             tokio::select! {
                 _ = c.quit_requested() => return,

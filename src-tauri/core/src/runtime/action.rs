@@ -17,19 +17,19 @@ use std::time::Duration;
 
 impl Handle<ReviewsList> for Instance {
     async fn handle(&self, _: ReviewsList) -> Result<Vec<Detail>> {
-        Ok(self.details())
+        Ok(self.reviews().details())
     }
 }
 
 impl Handle<ReviewSummaries> for Instance {
     async fn handle(&self, _: ReviewSummaries) -> Result<Vec<Summary>> {
-        Ok(self.list())
+        Ok(self.reviews().list())
     }
 }
 
 impl Handle<ReviewUpdate> for Instance {
     async fn handle(&self, r: ReviewUpdate) -> Result<()> {
-        self.update(r.id, r.revision, r.content)
+        self.reviews().update(r.id, r.revision, r.content)
     }
 }
 
@@ -39,21 +39,24 @@ impl Handle<ReviewAccept> for Instance {
             content: r.content,
             revision: r.revision,
         };
-        self.decide(r.id, decision).await
+        self.reviews().decide(r.id, decision).await
     }
 }
 
 impl Handle<ReviewReject> for Instance {
     async fn handle(&self, r: ReviewReject) -> Result<()> {
-        self.decide(r.id, Decision::Reject { reason: r.reason })
+        self.reviews()
+            .decide(r.id, Decision::Reject { reason: r.reason })
             .await
     }
 }
 
 impl Handle<ReviewOpenInEditor> for Instance {
     async fn handle(&self, r: ReviewOpenInEditor) -> Result<()> {
-        let review = self.review(r.id)?;
-        let editor = editor_jump::chosen(&self.settings().await, |k| std::env::var(k).ok());
+        let review = self.reviews().review(r.id)?;
+        let editor = editor_jump::chosen(&self.workspaces().settings().await, |k| {
+            std::env::var(k).ok()
+        });
         let terminals = editor_jump::Terminals::os(self.dirs().runtime.clone());
         editor_jump::open(&review, r.line, editor.as_deref(), &terminals)
     }
@@ -61,7 +64,7 @@ impl Handle<ReviewOpenInEditor> for Instance {
 
 impl Handle<ReviewDiskChanged> for Instance {
     async fn handle(&self, r: ReviewDiskChanged) -> Result<bool> {
-        self.disk_changed(r.id)
+        self.reviews().disk_changed(r.id)
     }
 }
 
@@ -79,7 +82,7 @@ impl Handle<ReviewSelect> for Instance {
 
 impl Handle<ReviewShown> for Instance {
     async fn handle(&self, r: ReviewShown) -> Result<()> {
-        if let Some(ms) = self.since_added(r.id) {
+        if let Some(ms) = self.reviews().since_added(r.id) {
             tracing::info!(review = r.id, ms, "review shown");
         }
         Ok(())
@@ -88,13 +91,13 @@ impl Handle<ReviewShown> for Instance {
 
 impl Handle<SettingsGet> for Instance {
     async fn handle(&self, _: SettingsGet) -> Result<Settings> {
-        Ok(self.settings().await)
+        Ok(self.workspaces().settings().await)
     }
 }
 
 impl Handle<SettingsSet> for Instance {
     async fn handle(&self, r: SettingsSet) -> Result<()> {
-        self.set_settings(r.settings).await
+        self.workspaces().set_settings(r.settings).await
     }
 }
 
@@ -107,13 +110,13 @@ impl Handle<WelcomeGet> for Instance {
 
 impl Handle<RejectAll> for Instance {
     async fn handle(&self, _: RejectAll) -> Result<()> {
-        self.reject_all().await
+        self.reviews().reject_all().await
     }
 }
 
 impl Handle<WorkspaceAdd> for Instance {
     async fn handle(&self, r: WorkspaceAdd) -> Result<PathBuf> {
-        self.add_workspace(&r.path, r.force).await
+        self.workspaces().add(&r.path, r.force).await
     }
 }
 
@@ -125,50 +128,53 @@ impl Handle<StatusGet> for Instance {
 
 impl Handle<WorkspaceRemove> for Instance {
     async fn handle(&self, r: WorkspaceRemove) -> Result<PathBuf> {
-        self.remove_workspace(&r.path).await
+        self.workspaces().remove(&r.path).await
     }
 }
 
 impl Handle<WorkspaceEnable> for Instance {
     async fn handle(&self, r: WorkspaceEnable) -> Result<()> {
-        self.set_enabled(&r.path, r.enabled).await
+        self.workspaces().set_enabled(&r.path, r.enabled).await
     }
 }
 
 impl Handle<WorkspaceList> for Instance {
     async fn handle(&self, _: WorkspaceList) -> Result<Vec<WorkspaceEntry>> {
-        Ok(self.workspaces().await)
+        Ok(self.workspaces().list().await)
     }
 }
 
 impl Handle<ReviewShow> for Instance {
     async fn handle(&self, r: ReviewShow) -> Result<String> {
-        self.show(r.id)
+        self.reviews().show(r.id)
     }
 }
 
 impl Handle<ReviewWait> for Instance {
     async fn handle(&self, r: ReviewWait) -> Result<Summary> {
         let timeout = Duration::from_millis(r.timeout_ms);
-        self.wait(r.file.as_deref(), timeout).await
+        self.reviews().wait(r.file.as_deref(), timeout).await
     }
 }
 
 impl Handle<TokenRotate> for Instance {
     async fn handle(&self, r: TokenRotate) -> Result<()> {
-        self.rotate_token(&r.path).await
+        self.workspaces().rotate_token(&r.path).await
     }
 }
 
 impl Handle<PinGet> for Instance {
     async fn handle(&self, r: PinGet) -> Result<Pin> {
-        self.pin(&r.path).await
+        self.workspaces().pin(&r.path).await
     }
 }
 
 impl Handle<ContainerEnable> for Instance {
     async fn handle(&self, r: ContainerEnable) -> Result<ContainersOn> {
-        let path = self.set_containers(&r.path, true, r.address).await?;
+        let path = self
+            .workspaces()
+            .set_containers(&r.path, true, r.address)
+            .await?;
         let status = self.status().await;
         let w = status.workspaces.into_iter().find(|w| w.path == path);
         Ok(ContainersOn {
@@ -181,13 +187,14 @@ impl Handle<ContainerEnable> for Instance {
 
 impl Handle<ContainerDisable> for Instance {
     async fn handle(&self, r: ContainerDisable) -> Result<PathBuf> {
-        self.set_containers(&r.path, false, None).await
+        self.workspaces().set_containers(&r.path, false, None).await
     }
 }
 
 impl Handle<ContainerArgs> for Instance {
     async fn handle(&self, r: ContainerArgs) -> Result<RunArgs> {
-        self.container_args(&r.path, r.container_path.as_deref(), &r.home)
+        self.workspaces()
+            .container_args(&r.path, r.container_path.as_deref(), &r.home)
             .await
     }
 }

@@ -262,7 +262,7 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(removed.via, Via::Instance);
-        assert!(instance.workspaces().await.is_empty());
+        assert!(instance.workspaces().list().await.is_empty());
         assert!(Config::load(&dirs.config_file())
             .unwrap()
             .workspaces

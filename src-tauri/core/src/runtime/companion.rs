@@ -12,11 +12,12 @@ use crate::review::context;
 use crate::review::service::Service;
 use crate::review::{ReviewEvent, ReviewQueue};
 use crate::runtime::bridge::{Bridge, ContainerPlan};
+use crate::runtime::folders::FolderLocks;
 use crate::workspace::container::ContainerDirs;
 use crate::workspace::Workspace;
 use bind::Bound;
 use server::{Server, Terms};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
@@ -28,7 +29,6 @@ pub use crate::review::service::{settle, Decision};
 mod amp;
 mod bind;
 mod copilot;
-mod folder_locks;
 mod http;
 mod listeners;
 mod server;
@@ -40,8 +40,8 @@ pub struct Companion {
     pub service: Arc<Service>,
     /// Every protocol's server, each announcing itself.
     servers: Vec<Box<dyn Server>>,
-    /// The locks written for Copilot CLI sessions running in a subfolder, by folder.
-    folder_locks: BTreeMap<PathBuf, PathBuf>,
+    /// The locks written for Copilot CLI sessions running in a subfolder.
+    folder_locks: FolderLocks,
     trusted: bool,
     /// Redline's own PID, announced in every file.
     pid: u32,
@@ -114,7 +114,7 @@ impl Companion {
         let mut companion = Companion {
             service,
             servers,
-            folder_locks: BTreeMap::new(),
+            folder_locks: FolderLocks::default(),
             trusted: trusted == Some(true),
             pid,
             terms,
@@ -210,13 +210,21 @@ impl Companion {
         })
     }
 
+    /// Keeps one Copilot CLI lock for each of `folders` (subfolders of the workspace where a
+    /// session runs) and none for any other (`runtime::folders`).
+    pub fn set_folders(&mut self, folders: &BTreeSet<PathBuf>, dirs: &Dirs) {
+        let mut locks = std::mem::take(&mut self.folder_locks);
+        self.with_announcement(|a| locks.set(folders, a, dirs));
+        self.folder_locks = locks;
+    }
+
     /// Swaps in a new token and rewrites the discovery files with it; each server drops what
     /// the old token let in, if it must (Claude Code's connections).
     pub fn rotate(&mut self, token: Token, dirs: &Dirs) {
         *self.terms.token.write().unwrap_or_else(|e| e.into_inner()) = token;
-        let folders: BTreeSet<PathBuf> = self.folder_locks.keys().cloned().collect();
-        self.set_folders(&BTreeSet::new(), dirs);
-        self.set_folders(&folders, dirs);
+        let mut locks = std::mem::take(&mut self.folder_locks);
+        self.with_announcement(|a| locks.renew(a, dirs));
+        self.folder_locks = locks;
         for server in &self.servers {
             server.rotated();
         }
@@ -240,7 +248,7 @@ impl Companion {
     /// caller holding a lock can release it first.
     pub fn halt(self) -> Stopping {
         self.written.remove();
-        discovery::remove(&self.folder_locks.values().cloned().collect::<Vec<_>>());
+        self.folder_locks.remove_all();
         if let Some(bridge) = &self.containers {
             bridge.remove_files();
         }
@@ -270,12 +278,7 @@ impl Companion {
             // Listed only while there as written: a file removed or replaced since is said so.
             discovery_files: here
                 .into_iter()
-                .chain(
-                    self.folder_locks
-                        .values()
-                        .filter(|l| l.symlink_metadata().is_ok())
-                        .cloned(),
-                )
+                .chain(self.folder_locks.present())
                 .collect(),
             discovery_failures: self
                 .written

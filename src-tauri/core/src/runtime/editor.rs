@@ -50,13 +50,13 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
     rebound(&mut stream, MAX_LINE);
     let owner = NEXT_OWNER.fetch_add(1, Ordering::Relaxed);
     // Subscribe before listing, so a review added in between is seen.
-    let mut events = instance.reviews().subscribe();
+    let mut events = instance.reviews().queue().subscribe();
     let mut paths = pending_paths(instance);
     let ready = json!({"type": "ready", "version": env!("CARGO_PKG_VERSION")});
     if !write(&mut stream, &ready).await {
         return;
     }
-    instance.editor_opened(owner);
+    instance.editors().opened(owner);
     // Named alongside: finding the editor may take a while (its tmux pane), the channel need not.
     let naming = editor_of(pid);
     tokio::pin!(naming);
@@ -66,7 +66,7 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
             editor = &mut naming, if !named => {
                 named = true;
                 if let Some(editor) = editor {
-                    instance.editor_named(owner, editor);
+                    instance.editors().named(owner, editor);
                 }
             }
             line = line::recv(&mut stream) => {
@@ -104,6 +104,7 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
 fn pending_paths(instance: &Instance) -> HashMap<ReviewId, PathBuf> {
     instance
         .reviews()
+        .queue()
         .list()
         .iter()
         .map(|r| (r.id, r.path.clone()))

@@ -162,7 +162,7 @@ impl Claude {
         content: &str,
         tab: &str,
     ) -> (u64, u64) {
-        let mut events = f.instance.reviews().subscribe();
+        let mut events = f.instance.reviews().queue().subscribe();
         let path = f.file(name);
         let id = self
             .request(

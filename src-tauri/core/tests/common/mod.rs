@@ -72,8 +72,8 @@ async fn start_full(
     )
     .await
     .unwrap();
-    instance.add_workspace(&ws, false).await.unwrap();
-    let pin = instance.pin(&ws).await.unwrap();
+    instance.workspaces().add(&ws, false).await.unwrap();
+    let pin = instance.workspaces().pin(&ws).await.unwrap();
     Fixture {
         instance,
         dirs,
@@ -124,6 +124,7 @@ impl Fixture {
         assert_eq!(r["result"], json!({"content": []}), "{r}");
         let review = self
             .instance
+            .reviews()
             .list()
             .into_iter()
             .rev()

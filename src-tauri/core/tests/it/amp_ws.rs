@@ -159,7 +159,7 @@ async fn a_rotated_token_closes_amps_connections_and_the_lock_carries_the_new_on
     let port = lock(&f).1["port"].as_u64().unwrap();
     let mut ws = connect(port, &f.token).await;
     notified(&mut ws, "pluginMetadata").await;
-    f.instance.rotate_token(&f.ws).await.unwrap();
+    f.instance.workspaces().rotate_token(&f.ws).await.unwrap();
     loop {
         if next(&mut ws).await.is_err() {
             break;

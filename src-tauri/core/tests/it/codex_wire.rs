@@ -55,7 +55,7 @@ pub async fn instance_in(root: &Path) -> Arc<Instance> {
     std::fs::create_dir_all(&ws).unwrap();
     let dirs = dirs_in(root);
     let instance = Instance::start(World::isolated(dirs)).await.unwrap();
-    instance.add_workspace(&ws, false).await.unwrap();
+    instance.workspaces().add(&ws, false).await.unwrap();
     instance
 }
 

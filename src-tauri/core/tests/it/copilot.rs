@@ -94,6 +94,7 @@ fn open_diff(
 async fn pending(f: &Fixture, path: &str) -> u64 {
     let r = f
         .instance
+        .reviews()
         .wait(Some(path), WAIT)
         .await
         .expect("the review is queued");
@@ -205,7 +206,7 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
             "[Copilot CLI] - a.txt (4e08e3)",
         );
         let id = pending(&f, &path).await;
-        let review = f.instance.review(id).unwrap();
+        let review = f.instance.reviews().review(id).unwrap();
         assert_eq!(review.proposal, "one\nTWO\n");
         let process = review
             .client
@@ -226,13 +227,19 @@ async fn accept_answers_saved_and_reject_rejected_with_who_asked() {
                 .as_deref(),
             Some("Copilot CLI writes its own proposal: edits here can't be sent back.")
         );
-        assert!(f.instance.update(id, 1, "edited\n".into()).is_err());
+        assert!(f
+            .instance
+            .reviews()
+            .update(id, 1, "edited\n".into())
+            .is_err());
         let edited = f
             .instance
+            .reviews()
             .decide(id, Decision::accept(Some("one\nedited\n".into())))
             .await;
         assert!(edited.is_err(), "an edited accept cannot be carried back");
         f.instance
+            .reviews()
             .decide(
                 id,
                 if decision {
@@ -268,7 +275,10 @@ async fn close_diff_from_the_cli_ends_the_review_and_an_unknown_tab_is_already_c
     let closed = closer.call("close_diff", json!({"tab_name": "t1"})).await;
     let text: Value = tool::json(&closed);
     assert_eq!(text["already_closed"], false, "{text}");
-    assert!(f.instance.list().is_empty(), "the review left Redline");
+    assert!(
+        f.instance.reviews().list().is_empty(),
+        "the review left Redline"
+    );
     let r = tokio::time::timeout(WAIT, call).await.unwrap().unwrap();
     assert!(tool::text(&r).contains("REJECTED"));
     let again = closer.call("close_diff", json!({"tab_name": "t1"})).await;
@@ -292,7 +302,7 @@ async fn a_path_outside_the_workspace_is_a_tool_error_the_user_reads() {
     let text = tool::text(&r);
     assert!(text.contains("outside"), "{text}");
     assert!(!text.contains("secret\""), "{text}");
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
 }
 
 #[tokio::test]
@@ -344,7 +354,11 @@ async fn disabling_the_workspace_removes_the_lock_and_the_socket() {
     let f = start().await;
     let (lock_path, _) = lock(&f);
     let sock = socket(&f);
-    f.instance.set_enabled(&f.ws, false).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_enabled(&f.ws, false)
+        .await
+        .unwrap();
     assert!(!lock_path.exists());
     assert!(!sock.exists());
 }
@@ -557,7 +571,7 @@ async fn an_unknown_tool_and_bad_arguments_are_json_rpc_errors_word_for_word() {
         json!({"code": -32602, "message": "invalid arguments for open_diff: expects \
                original_file_path, new_file_contents, tab_name (see tools/list)"})
     );
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
     // The model's tools take no arguments and read none: whatever it sends, they answer.
     let r = c.call("get_diagnostics", json!({"uri": 5})).await;
     assert_eq!(tool::json(&r), json!([]));

@@ -75,7 +75,7 @@ async fn a_gemini_folder_made_first_by_another_user_gets_no_file_and_status_and_
     let instance = Instance::start(World::isolated(dirs.clone()))
         .await
         .unwrap();
-    instance.add_workspace(&ws, false).await.unwrap();
+    instance.workspaces().add(&ws, false).await.unwrap();
     let status = instance.status().await;
     let w = &status.workspaces[0];
     let ide = dirs.discovery(&clients::GEMINI);
@@ -181,7 +181,11 @@ async fn status_never_lists_a_file_moved_away_replaced_or_removed() {
         ]
     );
     // Turning the workspace off removes its own files, never the one planted in their place.
-    f.instance.set_enabled(&f.ws, false).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_enabled(&f.ws, false)
+        .await
+        .unwrap();
     assert!(gemini.exists(), "another's file was removed");
     f.instance.shutdown().await;
 }

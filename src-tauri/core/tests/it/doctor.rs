@@ -294,7 +294,11 @@ async fn a_workspace_that_is_off_offers_workspace_enable() {
     let fx = crate::common::start().await;
     let root = root_of(&fx);
     install_all(&root);
-    fx.instance.set_enabled(&fx.ws, false).await.unwrap();
+    fx.instance
+        .workspaces()
+        .set_enabled(&fx.ws, false)
+        .await
+        .unwrap();
     let mut f = facts(&fx).await;
     let sub = fx.ws.join("src");
     std::fs::create_dir_all(&sub).unwrap();

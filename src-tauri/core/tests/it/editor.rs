@@ -170,6 +170,7 @@ async fn the_editors_context_reaches_every_connected_cli_in_its_own_terms() {
         }
     }
     f.instance
+        .reviews()
         .decide(c, redline_core::runtime::companion::Decision::reject())
         .await
         .unwrap();
@@ -177,6 +178,7 @@ async fn the_editors_context_reaches_every_connected_cli_in_its_own_terms() {
     // An accepted review of a file is told to the editor (to reload it).
     let id = f.propose(&mut proposer, "b.txt", "new b\n").await;
     f.instance
+        .reviews()
         .decide(id, redline_core::runtime::companion::Decision::accept(None))
         .await
         .unwrap();
@@ -322,8 +324,8 @@ async fn each_file_goes_to_the_innermost_workspace_that_holds_it() {
     let inner = f.ws.join("inner");
     std::fs::create_dir_all(&inner).unwrap();
     std::fs::write(inner.join("x.txt"), "x\n").unwrap();
-    f.instance.add_workspace(&inner, false).await.unwrap();
-    let pin = f.instance.pin(&inner).await.unwrap();
+    f.instance.workspaces().add(&inner, false).await.unwrap();
+    let pin = f.instance.workspaces().pin(&inner).await.unwrap();
     serve_control(&f).await;
     let mut outer = Claude::connect(&f).await;
     let mut nested = Claude::over(

@@ -23,7 +23,11 @@ async fn asked(f: &Fixture, content: &str) -> tokio::task::JoinHandle<Option<Hoo
         Err(v) => panic!("no review opened: {v:?}"),
     };
     let instance = f.instance.clone();
-    tokio::spawn(async move { waiting.verdict(&instance, std::future::pending()).await })
+    tokio::spawn(async move {
+        waiting
+            .verdict(instance.reviews(), std::future::pending())
+            .await
+    })
 }
 
 fn denied(v: Option<HookVerdict>) -> String {
@@ -49,9 +53,12 @@ async fn a_review_replaced_by_another_is_a_deny_with_why() {
     let verdict = match f.instance.hook(call, None).await {
         Ok(waiting) => {
             let instance = f.instance.clone();
-            tokio::time::timeout(WAIT, waiting.verdict(&instance, std::future::pending()))
-                .await
-                .expect("a verdict without anyone deciding")
+            tokio::time::timeout(
+                WAIT,
+                waiting.verdict(instance.reviews(), std::future::pending()),
+            )
+            .await
+            .expect("a verdict without anyone deciding")
         }
         Err(v) => Some(v),
     };
@@ -61,7 +68,10 @@ async fn a_review_replaced_by_another_is_a_deny_with_why() {
         std::fs::read_to_string(f.ws.join("a.txt")).unwrap(),
         "one\ntwo\n"
     );
-    eventually("no review left", || async { f.instance.list().is_empty() }).await;
+    eventually("no review left", || async {
+        f.instance.reviews().list().is_empty()
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -69,8 +79,15 @@ async fn a_review_withdrawn_with_its_workspace_is_a_deny_with_why() {
     let f = start().await;
     std::fs::write(f.ws.join("a.txt"), "one\n").unwrap();
     let pending = asked(&f, "two\n").await;
-    eventually("the review", || async { f.instance.list().len() == 1 }).await;
-    f.instance.set_enabled(&f.ws, false).await.unwrap();
+    eventually("the review", || async {
+        f.instance.reviews().list().len() == 1
+    })
+    .await;
+    f.instance
+        .workspaces()
+        .set_enabled(&f.ws, false)
+        .await
+        .unwrap();
     let reason = denied(tokio::time::timeout(WAIT, pending).await.unwrap().unwrap());
     assert!(reason.contains("withdrawn"), "{reason}");
 }

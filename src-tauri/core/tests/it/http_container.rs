@@ -55,7 +55,11 @@ async fn off_by_default_only_loopback_answers_and_the_container_host_is_refused(
 #[tokio::test]
 async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_again_it_stops() {
     let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
-    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_containers(&f.ws, true, None)
+        .await
+        .unwrap();
     let st = f.instance.status().await;
     let w = &st.workspaces[0];
     let port = w.port.unwrap();
@@ -70,7 +74,7 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
         "persisted with the address found"
     );
 
-    let token = f.instance.pin(&f.ws).await.unwrap().auth_token;
+    let token = f.instance.workspaces().pin(&f.ws).await.unwrap().auth_token;
     let auth = format!("authorization: Bearer {token}");
     let host = format!("host: host.docker.internal:{port}");
     let (status, body) = raw_at(BRIDGE, port, &post(&[host.clone(), auth.clone()], INIT)).await;
@@ -113,7 +117,11 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
     );
     assert_eq!(raw_at(BRIDGE, port, &too_big).await.0, 413);
 
-    f.instance.set_containers(&f.ws, false, None).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_containers(&f.ws, false, None)
+        .await
+        .unwrap();
     let st = f.instance.status().await;
     let port = st.workspaces[0].port.unwrap();
     assert_eq!(st.workspaces[0].containers, None);
@@ -121,7 +129,7 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
         refused(BRIDGE, port).await,
         "off again: nothing on the bridge"
     );
-    let token = f.instance.pin(&f.ws).await.unwrap().auth_token;
+    let token = f.instance.workspaces().pin(&f.ws).await.unwrap().auth_token;
     let auth = format!("authorization: Bearer {token}");
     let host = format!("host: host.docker.internal:{port}");
     assert_eq!(raw(port, &post(&[host, auth], INIT)).await.0, 403);
@@ -132,6 +140,7 @@ async fn no_bridge_no_wildcard_no_foreign_address() {
     let f = start_on(Arc::new(Host(None))).await;
     let err = f
         .instance
+        .workspaces()
         .set_containers(&f.ws, true, None)
         .await
         .unwrap_err();
@@ -139,6 +148,7 @@ async fn no_bridge_no_wildcard_no_foreign_address() {
     for bad in ["0.0.0.0", "255.255.255.255"] {
         let err = f
             .instance
+            .workspaces()
             .set_containers(&f.ws, true, Some(bad.parse().unwrap()))
             .await
             .unwrap_err();
@@ -151,6 +161,7 @@ async fn no_bridge_no_wildcard_no_foreign_address() {
     // An address that is not this host's cannot be listened on.
     let err = f
         .instance
+        .workspaces()
         .set_containers(&f.ws, true, Some("192.0.2.123".parse().unwrap()))
         .await
         .unwrap_err();
@@ -159,6 +170,7 @@ async fn no_bridge_no_wildcard_no_foreign_address() {
     assert!(!cfg.contains("containers"), "nothing persisted: {cfg}");
     // Given explicitly, any address of this host works without a bridge.
     f.instance
+        .workspaces()
         .set_containers(&f.ws, true, Some(BRIDGE.parse().unwrap()))
         .await
         .unwrap();
@@ -174,13 +186,19 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
     let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
     let err = f
         .instance
+        .workspaces()
         .container_args(&f.ws, Some("/workspace"), "/root")
         .await
         .unwrap_err();
     assert_eq!(err.code(), redline_core::FaultCode::ContainersOff);
-    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_containers(&f.ws, true, None)
+        .await
+        .unwrap();
     let args = f
         .instance
+        .workspaces()
         .container_args(&f.ws, Some("/workspace"), "/root")
         .await
         .unwrap();
@@ -218,7 +236,7 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
     assert_eq!(host_lock["workspacePath"], f.ws.to_string_lossy().as_ref());
     assert_eq!(host_lock["ppid"], std::process::id());
 
-    let token = f.instance.pin(&f.ws).await.unwrap().auth_token;
+    let token = f.instance.workspaces().pin(&f.ws).await.unwrap().auth_token;
     let mut cli = container_client(port, &token);
     cli.connect("2025-06-18").await;
     let mut stream = cli.stream().await;
@@ -229,17 +247,18 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
         )
         .await;
     assert_eq!(r["result"], json!({"content": []}), "{r}");
-    let review = f.instance.list().pop().unwrap();
+    let review = f.instance.reviews().list().pop().unwrap();
     assert_eq!(review.file_path, "/workspace/a.txt");
     assert_eq!(review.path, f.ws.join("a.txt"));
     assert!(review.container);
-    let detail = &f.instance.details()[0];
+    let detail = &f.instance.reviews().details()[0];
     assert_eq!(detail.original, "one\ntwo\n", "the host's file was read");
     assert_eq!(detail.relative_path, "a.txt");
     assert!(detail.container);
-    let shown = f.instance.show(review.id).unwrap();
+    let shown = f.instance.reviews().show(review.id).unwrap();
     assert!(shown.contains("-two") && shown.contains("+TWO"), "{shown}");
     f.instance
+        .reviews()
         .decide(review.id, Decision::accept(Some("edited\n".into())))
         .await
         .unwrap();
@@ -261,6 +280,7 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
     }
     // The same path twice is one mapping; a path around the workspace is refused.
     f.instance
+        .workspaces()
         .container_args(&f.ws, Some("/workspace/"), "/root")
         .await
         .unwrap();
@@ -270,8 +290,8 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
         json!({"address": BRIDGE, "paths": ["/workspace"]})
     );
     // A rotated token reaches the containers' files too.
-    f.instance.rotate_token(&f.ws).await.unwrap();
-    let rotated = f.instance.pin(&f.ws).await.unwrap().auth_token;
+    f.instance.workspaces().rotate_token(&f.ws).await.unwrap();
+    let rotated = f.instance.workspaces().pin(&f.ws).await.unwrap().auth_token;
     assert_ne!(rotated, token);
     let lock: Value =
         serde_json::from_slice(&std::fs::read(qwen_src.join(format!("{port}.lock"))).unwrap())
@@ -281,6 +301,7 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
     let parent = f.ws.parent().unwrap().to_string_lossy().into_owned();
     let err = f
         .instance
+        .workspaces()
         .container_args(&f.ws, Some(&parent), "/root")
         .await
         .unwrap_err();
@@ -290,9 +311,14 @@ async fn a_container_path_maps_onto_the_workspace_and_notifications_echo_it() {
 #[tokio::test]
 async fn a_restart_keeps_containers_on_and_sweeps_the_old_files_but_not_the_dirs() {
     let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
-    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_containers(&f.ws, true, None)
+        .await
+        .unwrap();
     let args = f
         .instance
+        .workspaces()
         .container_args(&f.ws, None, "/root")
         .await
         .unwrap();
@@ -322,9 +348,14 @@ async fn a_restart_keeps_containers_on_and_sweeps_the_old_files_but_not_the_dirs
 async fn a_crashed_runs_container_files_are_swept_at_start() {
     let host = || Arc::new(Host(Some(BRIDGE.parse().unwrap())));
     let f = start_on(host()).await;
-    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_containers(&f.ws, true, None)
+        .await
+        .unwrap();
     let args = f
         .instance
+        .workspaces()
         .container_args(&f.ws, None, "/root")
         .await
         .unwrap();
@@ -342,7 +373,11 @@ async fn a_crashed_runs_container_files_are_swept_at_start() {
     for (p, bytes) in &left {
         std::fs::write(p, bytes).unwrap();
     }
-    f.instance.set_containers(&f.ws, false, None).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_containers(&f.ws, false, None)
+        .await
+        .unwrap();
     let again = f.restart(host()).await;
     let now: Vec<_> = std::fs::read_dir(&gemini_src)
         .unwrap()
@@ -370,7 +405,11 @@ async fn the_address_found_is_kept_so_a_bridge_down_at_start_does_not_matter() {
         BRIDGE.parse().unwrap(),
     ))));
     let f = start_on(host.clone()).await;
-    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_containers(&f.ws, true, None)
+        .await
+        .unwrap();
     f.instance.shutdown().await;
     // Docker is not running at the next start: Redline listens on the saved address anyway.
     *host.0.lock().unwrap() = None;
@@ -403,7 +442,11 @@ async fn no_bridge_at_start_is_reported_and_enabling_again_retries() {
     assert!(c.error.unwrap().contains("no container bridge"));
     // Docker started: the same command again brings containers in.
     *host.0.lock().unwrap() = Some(BRIDGE.parse().unwrap());
-    again.set_containers(&f.ws, true, None).await.unwrap();
+    again
+        .workspaces()
+        .set_containers(&f.ws, true, None)
+        .await
+        .unwrap();
     let c = again.status().await.workspaces[0]
         .containers
         .clone()
@@ -420,9 +463,14 @@ async fn no_bridge_at_start_is_reported_and_enabling_again_retries() {
 #[tokio::test]
 async fn copilot_in_a_container_gets_a_pid_1_lock_and_the_mounted_socket() {
     let f = start_on(Arc::new(Host(Some(BRIDGE.parse().unwrap())))).await;
-    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_containers(&f.ws, true, None)
+        .await
+        .unwrap();
     let args = f
         .instance
+        .workspaces()
         .container_args(&f.ws, Some("/workspace"), "/root")
         .await
         .unwrap();
@@ -480,13 +528,15 @@ async fn copilot_in_a_container_gets_a_pid_1_lock_and_the_mounted_socket() {
     });
     let r = f
         .instance
+        .reviews()
         .wait(Some("/workspace/a.txt"), crate::common::WAIT)
         .await
         .unwrap();
-    let review = f.instance.review(r.id).unwrap();
+    let review = f.instance.reviews().review(r.id).unwrap();
     assert_eq!(review.path, f.ws.join("a.txt"), "the host's file");
     assert_eq!(review.original.as_deref(), Some("one\ntwo\n"));
     f.instance
+        .reviews()
         .decide(r.id, Decision::accept(None))
         .await
         .unwrap();

@@ -120,7 +120,13 @@ async fn a_request_without_a_session_can_neither_open_nor_end_reviews() {
         }
     }
     // A's review is untouched, and nothing was queued for b.txt.
-    let left: Vec<_> = f.instance.list().into_iter().map(|r| r.id).collect();
+    let left: Vec<_> = f
+        .instance
+        .reviews()
+        .list()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
     assert_eq!(left, vec![id]);
     // The same call inside A's session but naming a newer revision is served as A, once.
     let body = json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
@@ -128,7 +134,7 @@ async fn a_request_without_a_session_can_neither_open_nor_end_reviews() {
     let (status, resp) = raw(f.port, &post(&f, a.session.as_deref(), &body.to_string())).await;
     assert_eq!(status, 200, "{resp}");
     assert!(resp.contains("mine"), "{resp}");
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
     // A is still connected: the request did not end A's session.
     let r = a.rpc("tools/list", json!({})).await;
     assert!(r["result"]["tools"].is_array(), "{r}");
@@ -240,6 +246,7 @@ async fn an_idle_flood_leaves_the_control_channel_and_the_server_answering() {
     }
     let id = f.propose(&mut c, "a.txt", "still here\n").await;
     f.instance
+        .reviews()
         .decide(id, redline_core::runtime::companion::Decision::reject())
         .await
         .unwrap();
@@ -269,7 +276,7 @@ async fn a_half_sent_request_holds_up_neither_remove_nor_status_nor_shutdown() {
         .await
         .unwrap();
     assert_eq!(status.workspaces[0].port, Some(f.port));
-    tokio::time::timeout(WAIT, f.instance.remove_workspace(&f.ws))
+    tokio::time::timeout(WAIT, f.instance.workspaces().remove(&f.ws))
         .await
         .expect("workspace remove must not wait on a peer")
         .unwrap();
@@ -298,6 +305,7 @@ async fn a_long_response_outlives_the_header_deadline() {
     tokio::time::sleep(header_read * 5).await;
     let id = f.propose(&mut c, "a.txt", "later\n").await;
     f.instance
+        .reviews()
         .decide(id, redline_core::runtime::companion::Decision::reject())
         .await
         .unwrap();

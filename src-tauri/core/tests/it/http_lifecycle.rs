@@ -37,8 +37,9 @@ async fn accept_with_edits_reaches_the_session_that_asked_exactly_once() {
             json!({"filePath": sent, "newContent": "one\nTWO\n"}),
         )
         .await;
-    let id = f.instance.list()[0].id;
+    let id = f.instance.reviews().list()[0].id;
     f.instance
+        .reviews()
         .decide(id, Decision::accept(Some("one\nedited ✓".into())))
         .await
         .unwrap();
@@ -49,11 +50,20 @@ async fn accept_with_edits_reaches_the_session_that_asked_exactly_once() {
                "params": {"filePath": sent, "content": "one\nedited ✓"}})
     );
     // Deciding twice is refused; the CLI hears once.
-    let again = f.instance.decide(id, Decision::reject()).await.unwrap_err();
+    let again = f
+        .instance
+        .reviews()
+        .decide(id, Decision::reject())
+        .await
+        .unwrap_err();
     assert_eq!(again.code(), redline_core::FaultCode::NoSuchReview);
     // The bystander's next decision event is its own reject, not the asker's accept.
     let bid = f.propose(&mut bystander, "b.txt", "b").await;
-    f.instance.decide(bid, Decision::reject()).await.unwrap();
+    f.instance
+        .reviews()
+        .decide(bid, Decision::reject())
+        .await
+        .unwrap();
     let m = bystander_stream.next_decision().await.unwrap();
     assert_eq!(m["method"], "ide/diffRejected");
     assert_eq!(m["params"], json!({"filePath": f.file("b.txt")}));
@@ -102,7 +112,7 @@ async fn close_diff_sends_no_notification_and_accept_diff_decides() {
         .await;
     let m = stream.next_decision().await.unwrap();
     assert_eq!(m["method"], "ide/diffRejected");
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
 }
 
 #[tokio::test]
@@ -112,11 +122,12 @@ async fn an_empty_accept_is_refused_and_nothing_is_lost() {
     let id = f.propose(&mut c, "a.txt", "x\n").await;
     let e = f
         .instance
+        .reviews()
         .decide(id, Decision::accept(Some(String::new())))
         .await
         .unwrap_err();
     assert_eq!(e.code(), redline_core::FaultCode::EmptyContent);
-    assert_eq!(f.instance.list().len(), 1, "still pending");
+    assert_eq!(f.instance.reviews().list().len(), 1, "still pending");
 }
 
 #[tokio::test]
@@ -124,7 +135,11 @@ async fn a_notification_while_no_stream_is_open_arrives_when_one_opens_and_is_ne
     let f = start().await;
     let mut c = f.session().await;
     let id = f.propose(&mut c, "a.txt", "x\n").await;
-    f.instance.decide(id, Decision::accept(None)).await.unwrap();
+    f.instance
+        .reviews()
+        .decide(id, Decision::accept(None))
+        .await
+        .unwrap();
     let mut first = c.stream().await;
     let m = first.next_decision().await.unwrap();
     assert_eq!(m["method"], "ide/diffAccepted");
@@ -134,7 +149,11 @@ async fn a_notification_while_no_stream_is_open_arrives_when_one_opens_and_is_ne
     let m = second.next_message().await.unwrap();
     assert_eq!(m["method"], "ide/contextUpdate");
     let bid = f.propose(&mut c, "b.txt", "y\n").await;
-    f.instance.decide(bid, Decision::reject()).await.unwrap();
+    f.instance
+        .reviews()
+        .decide(bid, Decision::reject())
+        .await
+        .unwrap();
     let m = second.next_decision().await.unwrap();
     assert_eq!(m["method"], "ide/diffRejected", "no replayed diffAccepted");
 }
@@ -156,12 +175,12 @@ async fn delete_ends_the_session_and_dismisses_its_reviews() {
             json!({"filePath": f.file("a.txt"), "newContent": "y\n"}),
         )
         .await;
-    assert_eq!(f.instance.list().len(), 2);
-    let mut events = f.instance.reviews().subscribe();
+    assert_eq!(f.instance.reviews().list().len(), 2);
+    let mut events = f.instance.reviews().queue().subscribe();
     let resp = c.request(reqwest::Method::DELETE).send().await.unwrap();
     assert!(resp.status().is_success(), "{}", resp.status());
     assert_eq!(resolved(&mut events).await, Outcome::Dismissed);
-    let left = f.instance.list();
+    let left = f.instance.reviews().list();
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].client.name, "test-cli");
     assert_eq!(f.instance.status().await.workspaces[0].clients.len(), 1);
@@ -207,11 +226,11 @@ async fn a_session_whose_stream_is_gone_for_good_is_ended() {
         json!({"filePath": f.file("a.txt"), "newContent": "x\n"}),
     )
     .await;
-    let mut events = f.instance.reviews().subscribe();
+    let mut events = f.instance.reviews().queue().subscribe();
     drop(stream);
     // Dismissed after the reconnect grace, with no request from the client.
     assert_eq!(resolved(&mut events).await, Outcome::Dismissed);
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
     let r = c
         .post(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {}}))
         .await;
@@ -285,11 +304,19 @@ async fn turning_a_workspace_off_removes_its_files_and_refuses_connections() {
         "Gemini's, Qwen's, Claude Code's, Amp's (and Copilot CLI's)"
     );
     assert!(files.iter().all(|p| p.exists()));
-    f.instance.set_enabled(&f.ws, false).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_enabled(&f.ws, false)
+        .await
+        .unwrap();
     assert!(files.iter().all(|p| !p.exists()));
     let refused = tokio::net::TcpStream::connect(("127.0.0.1", f.port)).await;
     assert!(refused.is_err(), "the listener is closed");
-    f.instance.set_enabled(&f.ws, true).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_enabled(&f.ws, true)
+        .await
+        .unwrap();
     let status = f.instance.status().await;
     assert!(status.workspaces[0]
         .discovery_files
@@ -315,7 +342,7 @@ async fn turning_a_workspace_off_ends_open_streams_instead_of_waiting_on_them() 
         .await
         .unwrap();
     let mut events = Sse::new(events);
-    tokio::time::timeout(WAIT, f.instance.set_enabled(&f.ws, false))
+    tokio::time::timeout(WAIT, f.instance.workspaces().set_enabled(&f.ws, false))
         .await
         .expect("stopping must not wait for clients to hang up")
         .unwrap();
@@ -331,7 +358,11 @@ async fn stopping_a_workspace_tells_each_waiting_cli_before_its_stream_ends() {
         let mut stream = c.stream().await;
         f.propose(&mut c, "a.txt", "x\n").await;
         if how == "off" {
-            f.instance.set_enabled(&f.ws, false).await.unwrap();
+            f.instance
+                .workspaces()
+                .set_enabled(&f.ws, false)
+                .await
+                .unwrap();
         } else {
             f.instance.shutdown().await;
         }
@@ -346,6 +377,6 @@ async fn stopping_a_workspace_tells_each_waiting_cli_before_its_stream_ends() {
             stream.next_block(WAIT).await.is_none(),
             "then the stream ends"
         );
-        assert!(f.instance.list().is_empty());
+        assert!(f.instance.reviews().list().is_empty());
     }
 }

@@ -68,13 +68,14 @@ async fn open_diff_answers_empty_content_and_close_diff_one_json_text_block() {
         json!({"content": []}),
         "exactly content: [] and nothing else"
     );
-    let reviews = f.instance.list();
+    let reviews = f.instance.reviews().list();
     assert_eq!(reviews.len(), 1);
     assert_eq!(reviews[0].file_path, path);
     assert_eq!(reviews[0].client.name, "test-cli");
     assert_eq!(reviews[0].client.version, "9.9.9");
     assert_eq!((reviews[0].added, reviews[0].removed), (1, 1));
     f.instance
+        .reviews()
         .update(reviews[0].id, 1, "one\nedited\n".into())
         .unwrap();
     let r = c
@@ -85,7 +86,7 @@ async fn open_diff_answers_empty_content_and_close_diff_one_json_text_block() {
         .await;
     // One text block, not an error, that the CLI parses as JSON.
     assert_eq!(tool::json(&r), json!({"content": "one\nedited\n"}));
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
     // Nothing left to close: a tool error the user can read, not a protocol fault.
     let r = c.call("closeDiff", json!({"filePath": path})).await;
     assert!(tool::is_error(&r));
@@ -116,7 +117,7 @@ async fn paths_outside_the_workspace_are_refused_with_a_message() {
             "{text}"
         );
     }
-    assert!(f.instance.list().is_empty(), "nothing queued");
+    assert!(f.instance.reviews().list().is_empty(), "nothing queued");
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "secret");
 }
 
@@ -139,7 +140,7 @@ async fn unknown_tools_and_bad_params_are_json_rpc_errors() {
         assert_eq!(r["error"]["code"], -32602, "{args}");
         assert!(r.get("result").is_none());
     }
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
 }
 
 #[tokio::test]
@@ -172,7 +173,7 @@ async fn a_new_file_a_file_that_is_not_utf8_and_a_directory() {
         )
         .await;
     assert_eq!(r["result"], json!({"content": []}));
-    let list = f.instance.list();
+    let list = f.instance.reviews().list();
     assert!(list[0].new_file);
     assert_eq!(list[0].added, 1);
     // Latin-1 on disk: the review opens, its original marked and shown with U+FFFD; nothing
@@ -187,6 +188,7 @@ async fn a_new_file_a_file_that_is_not_utf8_and_a_directory() {
     assert_eq!(r["result"], json!({"content": []}));
     let detail = f
         .instance
+        .reviews()
         .details()
         .into_iter()
         .find(|r| r.file_path.ends_with("latin1.txt"))
@@ -208,6 +210,7 @@ async fn a_new_file_a_file_that_is_not_utf8_and_a_directory() {
     assert_eq!(r["result"], json!({"content": []}));
     let detail = f
         .instance
+        .reviews()
         .details()
         .into_iter()
         .find(|r| r.file_path.ends_with("logo.png"))
@@ -275,7 +278,12 @@ async fn a_review_from_gemini_cli_cannot_take_a_mention_and_the_window_knows() {
     let mut c = f.client();
     c.connect("2025-06-18").await;
     let id = f.propose(&mut c, "b.txt", "b\n").await;
-    let detail = f.instance.details().into_iter().find(|d| d.id == id);
+    let detail = f
+        .instance
+        .reviews()
+        .details()
+        .into_iter()
+        .find(|d| d.id == id);
     assert_eq!(detail.map(|d| d.can_mention), Some(false));
     let refused = f.instance.mention(id, 0, 0).await.unwrap_err();
     assert_eq!(refused.code(), redline_core::FaultCode::CannotTake);

@@ -8,7 +8,7 @@ async fn a_review_names_the_process_behind_the_connection() {
     let mut client = f.client();
     client.connect("2025-06-18").await;
     let id = f.propose(&mut client, "a.txt", "one\nTWO\n").await;
-    let review = f.instance.review(id).unwrap();
+    let review = f.instance.reviews().review(id).unwrap();
     let process = review.client.process.as_ref().expect("the peer was found");
     assert_eq!(process.pid, std::process::id());
     let exe = std::env::current_exe().unwrap();

@@ -99,9 +99,9 @@ async fn an_accept_is_answered_while_another_workspace_waits_on_a_peer_that_stop
     let b = f.tmp.path().canonicalize().unwrap().join("b");
     std::fs::create_dir_all(&b).unwrap();
     std::fs::write(b.join("b.txt"), "old\n").unwrap();
-    f.instance.add_workspace(&b, false).await.unwrap();
-    let pin_b = f.instance.pin(&b).await.unwrap();
-    let mut events = f.instance.reviews().subscribe();
+    f.instance.workspaces().add(&b, false).await.unwrap();
+    let pin_b = f.instance.workspaces().pin(&b).await.unwrap();
+    let mut events = f.instance.reviews().queue().subscribe();
 
     // B: a peer waiting on an openDiff, which reads its answers.
     let mut peer_b = connect(pin_b.ws_port.unwrap(), &pin_b.auth_token).await;
@@ -139,7 +139,8 @@ async fn an_accept_is_answered_while_another_workspace_waits_on_a_peer_that_stop
     let instance = f.instance.clone();
     let stopping_a = a.clone();
     let began = tokio::time::Instant::now();
-    let stop = tokio::spawn(async move { instance.set_enabled(&stopping_a, false).await });
+    let stop =
+        tokio::spawn(async move { instance.workspaces().set_enabled(&stopping_a, false).await });
     loop {
         match tokio::time::timeout(WAIT, events.recv()).await.unwrap() {
             Ok(ReviewEvent::Resolved { id, .. }) if id == review_a => break,
@@ -151,7 +152,9 @@ async fn an_accept_is_answered_while_another_workspace_waits_on_a_peer_that_stop
     // The Accept on B is answered at once: not after A's peer drained.
     tokio::time::timeout(
         DRAIN / 2,
-        f.instance.decide(review_b, Decision::accept(None)),
+        f.instance
+            .reviews()
+            .decide(review_b, Decision::accept(None)),
     )
     .await
     .expect("the decision waited on another workspace's stop")
@@ -192,7 +195,7 @@ async fn the_disk_check_never_blocks_on_what_replaced_the_file() {
     let changed = |instance: std::sync::Arc<redline_core::runtime::instance::Instance>| {
         // A thread of its own: the old check blocked for ever on a FIFO.
         let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || tx.send(instance.disk_changed(id)));
+        std::thread::spawn(move || tx.send(instance.reviews().disk_changed(id)));
         rx.recv_timeout(WAIT)
             .expect("the disk check blocked")
             .unwrap()
@@ -225,7 +228,7 @@ async fn the_disk_check_never_blocks_on_what_replaced_the_file() {
 #[tokio::test]
 async fn every_change_to_the_workspaces_is_heard_and_a_look_is_not() {
     let fx = start().await;
-    let mut changes = fx.instance.changes();
+    let mut changes = fx.instance.workspaces().changes();
     changes.borrow_and_update();
     fn heard(changes: &mut tokio::sync::watch::Receiver<()>, what: &str) {
         let changed = changes.has_changed().unwrap();
@@ -235,7 +238,7 @@ async fn every_change_to_the_workspaces_is_heard_and_a_look_is_not() {
 
     let second = fx.tmp.path().join("second");
     std::fs::create_dir_all(&second).unwrap();
-    let second = fx.instance.add_workspace(&second, false).await.unwrap();
+    let second = fx.instance.workspaces().add(&second, false).await.unwrap();
     heard(&mut changes, "an added workspace");
     fx.instance.status().await;
     assert!(
@@ -243,17 +246,29 @@ async fn every_change_to_the_workspaces_is_heard_and_a_look_is_not() {
         "a status alone was heard as a change"
     );
 
-    fx.instance.rotate_token(&second).await.unwrap();
+    fx.instance
+        .workspaces()
+        .rotate_token(&second)
+        .await
+        .unwrap();
     heard(&mut changes, "a rotated token");
-    fx.instance.set_enabled(&second, false).await.unwrap();
+    fx.instance
+        .workspaces()
+        .set_enabled(&second, false)
+        .await
+        .unwrap();
     heard(&mut changes, "a workspace turned off");
-    fx.instance.set_enabled(&second, true).await.unwrap();
+    fx.instance
+        .workspaces()
+        .set_enabled(&second, true)
+        .await
+        .unwrap();
     heard(&mut changes, "a workspace turned on");
 
     // Its folder goes: the next look stops it, and that is a change.
     std::fs::remove_dir_all(&second).unwrap();
     fx.instance.status().await;
     heard(&mut changes, "a workspace whose folder went");
-    fx.instance.remove_workspace(&second).await.unwrap();
+    fx.instance.workspaces().remove(&second).await.unwrap();
     heard(&mut changes, "a removed workspace");
 }

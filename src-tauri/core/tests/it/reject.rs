@@ -29,10 +29,10 @@ async fn propose_and_wait(f: &Fixture) -> (u64, JoinHandle<LocalAnswer>) {
         serde_json::from_value(v).expect("a local answer")
     });
     eventually("the proposal is queued", || async {
-        !f.instance.list().is_empty()
+        !f.instance.reviews().list().is_empty()
     })
     .await;
-    (f.instance.list()[0].id, waiting)
+    (f.instance.reviews().list()[0].id, waiting)
 }
 
 async fn answered(waiting: JoinHandle<LocalAnswer>) -> Value {
@@ -67,7 +67,11 @@ async fn a_waiting_propose_hears_the_reason_cleaned_and_a_too_long_one_leaves_it
         ),
         other => panic!("a too-long reason is refused, got {other:?}"),
     }
-    assert_eq!(f.instance.list().len(), 1, "the review is still pending");
+    assert_eq!(
+        f.instance.reviews().list().len(),
+        1,
+        "the review is still pending"
+    );
     assert!(!waiting.is_finished(), "the command still waits");
 
     let reason = "  use tabs,\r\nnot spaces\u{1b}[2J\u{7}  ";
@@ -171,7 +175,11 @@ async fn an_editors_reject_of_a_file_carries_its_reason_and_says_why_it_cannot()
         (&json!("error"), &json!(1), &json!("reason_too_long")),
         "{err}"
     );
-    assert_eq!(f.instance.list().len(), 1, "the review is still pending");
+    assert_eq!(
+        f.instance.reviews().list().len(),
+        1,
+        "the review is still pending"
+    );
 
     std::fs::write(f.ws.join("b.txt"), "b\n").unwrap();
     send(
@@ -200,7 +208,7 @@ async fn an_editors_reject_of_a_file_carries_its_reason_and_says_why_it_cannot()
     )
     .await;
     assert_eq!(line(&mut ed).await["code"], "relative_path");
-    assert_eq!(f.instance.list().len(), 1, "nothing was rejected");
+    assert_eq!(f.instance.reviews().list().len(), 1, "nothing was rejected");
 
     send(
         &mut ed,
@@ -211,7 +219,7 @@ async fn an_editors_reject_of_a_file_carries_its_reason_and_says_why_it_cannot()
     let settled = answered(waiting).await;
     assert_eq!(settled["decision"], "rejected");
     assert_eq!(settled["reason"], "too risky[2J");
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
 
     // Without a reason: a plain rejection.
     let (_, waiting) = propose_and_wait(&f).await;
@@ -248,5 +256,5 @@ async fn an_editors_reason_for_a_cli_that_hears_none_is_said_not_sent() {
         .expect("the CLI hears of it in time")
         .expect("a decision");
     assert_eq!(decided["method"], "ide/diffRejected", "{decided}");
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
 }

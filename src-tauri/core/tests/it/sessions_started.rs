@@ -6,7 +6,7 @@ use crate::common::{claude, raw, raw_post, raw_upgrade, start, INIT, WAIT};
 #[tokio::test]
 async fn counts_real_sessions_of_both_protocols_and_no_probe() {
     let f = start().await;
-    let mut started = f.instance.reviews().sessions_started();
+    let mut started = f.instance.reviews().queue().sessions_started();
     assert_eq!(*started.borrow_and_update(), 0);
 
     // What any local process can do without the token: connect and leave, initialize or upgrade.

@@ -24,7 +24,7 @@ async fn the_editor_setting_is_saved_read_back_and_chosen_over_editor() {
         _ => None,
     };
     // Unset: the environment's, `$VISUAL` first.
-    let unset = f.instance.settings().await;
+    let unset = f.instance.workspaces().settings().await;
     assert_eq!(unset.editor, None);
     assert_eq!(editor_jump::chosen(&unset, env).as_deref(), Some("gvim"));
 
@@ -33,13 +33,17 @@ async fn the_editor_setting_is_saved_read_back_and_chosen_over_editor() {
         keep_open: true,
         editor: Some("code --wait".into()),
     };
-    f.instance.set_settings(chosen.clone()).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_settings(chosen.clone())
+        .await
+        .unwrap();
     f.instance.shutdown().await;
     // On disk, beside the other settings, and what the next start reads.
     let on_disk = Config::load(&f.dirs.config_file()).unwrap();
     assert_eq!(on_disk.settings, chosen);
     let again = restart(&f.dirs).await;
-    let read_back = again.settings().await;
+    let read_back = again.workspaces().settings().await;
     assert_eq!(read_back, chosen);
     assert_eq!(
         editor_jump::chosen(&read_back, env).as_deref(),
@@ -65,8 +69,8 @@ async fn the_editor_setting_is_saved_read_back_and_chosen_over_editor() {
         editor: Some("  ".into()),
         ..chosen
     };
-    again.set_settings(blank).await.unwrap();
-    let blank = again.settings().await;
+    again.workspaces().set_settings(blank).await.unwrap();
+    let blank = again.workspaces().settings().await;
     assert_eq!(editor_jump::chosen(&blank, env).as_deref(), Some("gvim"));
     again.shutdown().await;
 }
@@ -74,11 +78,20 @@ async fn the_editor_setting_is_saved_read_back_and_chosen_over_editor() {
 #[tokio::test]
 async fn the_first_launch_is_welcomed_once_and_remembered_in_the_config() {
     let f = start().await;
-    assert!(f.instance.first_launch().await.unwrap(), "a fresh home");
-    assert!(!f.instance.first_launch().await.unwrap(), "the same run");
+    assert!(
+        f.instance.workspaces().first_launch().await.unwrap(),
+        "a fresh home"
+    );
+    assert!(
+        !f.instance.workspaces().first_launch().await.unwrap(),
+        "the same run"
+    );
     f.instance.shutdown().await;
     assert!(Config::load(&f.dirs.config_file()).unwrap().welcomed);
     let again = restart(&f.dirs).await;
-    assert!(!again.first_launch().await.unwrap(), "a second start");
+    assert!(
+        !again.workspaces().first_launch().await.unwrap(),
+        "a second start"
+    );
     again.shutdown().await;
 }

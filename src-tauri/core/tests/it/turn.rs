@@ -36,10 +36,10 @@ async fn written(f: &Fixture, window: &link::Link, name: &str, content: &str, re
     let req = Request::Hook(claude(write(&f.ws, name, content), record));
     let asked = tokio::spawn(async move { control::call(&dirs, &req).await });
     eventually("the edit's review", || async {
-        f.instance.list().len() == 1
+        f.instance.reviews().list().len() == 1
     })
     .await;
-    let r = &f.instance.details()[0];
+    let r = &f.instance.reviews().details()[0];
     let answer = window
         .forward(
             ReviewAccept {
@@ -89,10 +89,10 @@ async fn a_two_file_turn_is_shown_start_against_now_and_continue_carries_the_use
 
     let ending = turn_end(&f, false);
     eventually("the turn's two tabs", || async {
-        f.instance.list().len() == 2
+        f.instance.reviews().list().len() == 2
     })
     .await;
-    let details = f.instance.details();
+    let details = f.instance.reviews().details();
     let a = details.iter().find(|d| d.relative_path == "a.txt").unwrap();
     assert_eq!(
         (a.original.as_str(), a.proposal.as_str()),
@@ -135,7 +135,7 @@ async fn a_two_file_turn_is_shown_start_against_now_and_continue_carries_the_use
         }
     );
     eventually("the other tab goes", || async {
-        f.instance.list().is_empty()
+        f.instance.reviews().list().is_empty()
     })
     .await;
     assert_eq!(
@@ -146,8 +146,11 @@ async fn a_two_file_turn_is_shown_start_against_now_and_continue_carries_the_use
     // The model went on and changed b.txt: only that is shown, and Done ends the turn.
     written(&f, &window, "b.txt", "newer\n", true).await;
     let ending = turn_end(&f, true);
-    eventually("the tab", || async { f.instance.list().len() == 1 }).await;
-    let b = &f.instance.details()[0];
+    eventually("the tab", || async {
+        f.instance.reviews().list().len() == 1
+    })
+    .await;
+    let b = &f.instance.reviews().details()[0];
     assert_eq!(b.original, "new\n");
     let answer = window
         .forward(
@@ -177,11 +180,11 @@ async fn nothing_changed_or_unrecorded_ends_the_turn_at_once_and_a_big_turn_says
     // Deleted since: the tab shows it going.
     let ending = turn_end(&f, false);
     eventually("the deletion's tab", || async {
-        f.instance.list().len() == 1
+        f.instance.reviews().list().len() == 1
     })
     .await;
-    assert_eq!(f.instance.details()[0].proposal, "");
-    let id = f.instance.details()[0].id;
+    assert_eq!(f.instance.reviews().details()[0].proposal, "");
+    let id = f.instance.reviews().details()[0].id;
     window
         .forward(
             ReviewAccept {
@@ -213,7 +216,7 @@ async fn nothing_changed_or_unrecorded_ends_the_turn_at_once_and_a_big_turn_says
     // The files are recorded before the edit's own reviews open (this many are past the
     // review quota, so it is denied: recorded all the same, as the CLI may go on).
     if let Ok(waiting) = f.instance.hook(call, None).await {
-        f.instance.dismiss_local(waiting.ids());
+        f.instance.reviews().dismiss_local(waiting.ids());
     }
     for i in 0..n {
         std::fs::write(f.ws.join(format!("f{i}.txt")), format!("{i}\n")).unwrap();
@@ -229,7 +232,7 @@ async fn nothing_changed_or_unrecorded_ends_the_turn_at_once_and_a_big_turn_says
         panic!("a turn review");
     };
     assert_eq!(waiting.ids().len(), MAX_TURN_TABS);
-    let said = f.instance.details()[0].read_only.clone().unwrap();
+    let said = f.instance.reviews().details()[0].read_only.clone().unwrap();
     let past = n - MAX_TURN_TABS;
     assert!(
         said.contains(&format!(
@@ -237,5 +240,5 @@ async fn nothing_changed_or_unrecorded_ends_the_turn_at_once_and_a_big_turn_says
         )),
         "{said}"
     );
-    f.instance.dismiss_local(waiting.ids());
+    f.instance.reviews().dismiss_local(waiting.ids());
 }

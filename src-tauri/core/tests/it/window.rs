@@ -99,7 +99,7 @@ async fn a_review_goes_to_the_window_before_the_show_that_pops_it_up() {
     for round in 0..8 {
         // The show asked first, the review opened after, with no await in between.
         assert!(f.instance.windows().show(false));
-        let id = f.instance.reviews().open(
+        let id = f.instance.reviews().queue().open(
             Proposal {
                 workspace: f.ws.clone(),
                 origin: Origin::Cli {
@@ -136,9 +136,13 @@ async fn a_workspace_added_or_switched_elsewhere_is_told_to_the_window() {
     // As `redline workspace add` in a terminal does, while the welcome page is up.
     let other = f.tmp.path().join("other");
     std::fs::create_dir_all(&other).unwrap();
-    f.instance.add_workspace(&other, false).await.unwrap();
+    f.instance.workspaces().add(&other, false).await.unwrap();
     assert_eq!(next(&mut events).await, Down::WorkspacesChanged);
-    f.instance.set_enabled(&other, false).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_enabled(&other, false)
+        .await
+        .unwrap();
     assert_eq!(next(&mut events).await, Down::WorkspacesChanged);
 }
 
@@ -377,6 +381,7 @@ async fn a_window_that_cannot_start_is_said_once_with_why_and_the_servers_stay_u
     let mut stream = cli.stream().await;
     let id = f.propose(&mut cli, "a.txt", "x\n").await;
     f.instance
+        .reviews()
         .decide(id, redline_core::runtime::companion::Decision::reject())
         .await
         .unwrap();

@@ -141,7 +141,7 @@ async fn faults_are_json_rpc_errors_and_the_connection_goes_on() {
             other => panic!("no pong: {other:?}"),
         }
     }
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
 }
 
 #[tokio::test]
@@ -237,7 +237,11 @@ async fn a_client_offering_2026_07_28_settles_on_2025_11_25_and_still_hears_ment
         json!({"jsonrpc": "2.0", "method": "at_mentioned",
                "params": {"filePath": f.file("a.txt"), "lineStart": 0, "lineEnd": 1}})
     );
-    f.instance.decide(id, Decision::reject()).await.unwrap();
+    f.instance
+        .reviews()
+        .decide(id, Decision::reject())
+        .await
+        .unwrap();
     assert_eq!(tool::texts(&c.response(call).await), ["DIFF_REJECTED"]);
 }
 
@@ -248,14 +252,14 @@ async fn accept_with_an_edit_answers_file_saved_and_the_final_text_once() {
     let (call, id) = c
         .open_diff(&f, "a.txt", "one\nTWO\n", "✻ [Claude Code] a.txt")
         .await;
-    let listed = f.instance.list();
+    let listed = f.instance.reviews().list();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].client.name, "Claude Code");
     assert_eq!(listed[0].client.version, "2.1.330");
     assert_eq!(listed[0].file_path, f.file("a.txt"));
     assert!(!listed[0].new_file);
     assert_eq!(
-        f.instance.review(id).unwrap().original.as_deref(),
+        f.instance.reviews().review(id).unwrap().original.as_deref(),
         Some("one\ntwo\n")
     );
     // Meanwhile the connection answers other calls.
@@ -264,6 +268,7 @@ async fn accept_with_an_edit_answers_file_saved_and_the_final_text_once() {
         ["[]"]
     );
     f.instance
+        .reviews()
         .decide(id, Decision::accept(Some("one\nedited ✓\n".into())))
         .await
         .unwrap();
@@ -273,7 +278,12 @@ async fn accept_with_an_edit_answers_file_saved_and_the_final_text_once() {
         json!({"content": [{"type": "text", "text": "FILE_SAVED"},
                            {"type": "text", "text": "one\nedited ✓\n"}]})
     );
-    let again = f.instance.decide(id, Decision::reject()).await.unwrap_err();
+    let again = f
+        .instance
+        .reviews()
+        .decide(id, Decision::reject())
+        .await
+        .unwrap_err();
     assert_eq!(again.code(), redline_core::FaultCode::NoSuchReview);
     assert_eq!(
         std::fs::read_to_string(f.ws.join("a.txt")).unwrap(),
@@ -297,8 +307,12 @@ async fn accepted_unedited_the_proposal_goes_back_byte_for_byte() {
     let (call, id) = c
         .open_diff(&f, "a.txt", text, "✻ [Claude Code] a.txt")
         .await;
-    assert_eq!(f.instance.review(id).unwrap().proposal, text);
-    f.instance.decide(id, Decision::accept(None)).await.unwrap();
+    assert_eq!(f.instance.reviews().review(id).unwrap().proposal, text);
+    f.instance
+        .reviews()
+        .decide(id, Decision::accept(None))
+        .await
+        .unwrap();
     let m = c.response(call).await;
     assert_eq!(tool::texts(&m), ["FILE_SAVED", text]);
 }
@@ -308,10 +322,14 @@ async fn reject_answers_diff_rejected_and_a_new_file_is_a_new_file_review() {
     let f = start().await;
     let mut c = Claude::connect(&f).await;
     let (call, id) = c.open_diff(&f, "sub/new.txt", "fresh\n", "t1").await;
-    let r = f.instance.review(id).unwrap();
+    let r = f.instance.reviews().review(id).unwrap();
     assert!(r.original.is_none(), "a new-file review");
-    assert!(f.instance.list()[0].new_file);
-    f.instance.decide(id, Decision::reject()).await.unwrap();
+    assert!(f.instance.reviews().list()[0].new_file);
+    f.instance
+        .reviews()
+        .decide(id, Decision::reject())
+        .await
+        .unwrap();
     assert_eq!(
         c.response(call).await["result"],
         json!({"content": [{"type": "text", "text": "DIFF_REJECTED"}]})
@@ -323,7 +341,7 @@ async fn reject_answers_diff_rejected_and_a_new_file_is_a_new_file_review() {
 async fn close_tab_settles_the_pending_open_diff_as_closed_by_the_cli() {
     let f = start().await;
     let mut c = Claude::connect(&f).await;
-    let mut events = f.instance.reviews().subscribe();
+    let mut events = f.instance.reviews().queue().subscribe();
     let (call, _) = c.open_diff(&f, "a.txt", "x\n", "tab-a").await;
     let close = c
         .request(
@@ -339,7 +357,7 @@ async fn close_tab_settles_the_pending_open_diff_as_closed_by_the_cli() {
             break;
         }
     }
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
 }
 
 #[tokio::test]
@@ -350,12 +368,12 @@ async fn close_all_diff_tabs_closes_only_this_connections_reviews() {
     let (a_call, _) = a.open_diff(&f, "a.txt", "from a\n", "ta").await;
     let (a_call2, _) = a.open_diff(&f, "c.txt", "from a too\n", "tc").await;
     let (b_call, b_id) = b.open_diff(&f, "a.txt", "from b\n", "tb").await;
-    assert_eq!(f.instance.list().len(), 3);
+    assert_eq!(f.instance.reviews().list().len(), 3);
     let m = a.call("closeAllDiffTabs", json!({})).await;
     assert_eq!(tool::texts(&m), ["CLOSED_2_DIFF_TABS"]);
     assert_eq!(tool::texts(&a.response(a_call).await), ["TAB_CLOSED"]);
     assert_eq!(tool::texts(&a.response(a_call2).await), ["TAB_CLOSED"]);
-    let left = f.instance.list();
+    let left = f.instance.reviews().list();
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].id, b_id, "b's review stays");
     assert_eq!(
@@ -363,6 +381,7 @@ async fn close_all_diff_tabs_closes_only_this_connections_reviews() {
         ["CLOSED_0_DIFF_TABS"]
     );
     f.instance
+        .reviews()
         .decide(b_id, Decision::accept(None))
         .await
         .unwrap();
@@ -409,7 +428,7 @@ async fn paths_outside_the_workspace_are_tool_errors_with_a_message() {
         );
         assert!(!t[0].contains("secret\""), "no content leaks");
     }
-    assert!(f.instance.list().is_empty());
+    assert!(f.instance.reviews().list().is_empty());
     assert_eq!(
         std::fs::read_to_string(f.tmp.path().join("secret.txt")).unwrap(),
         "secret"
@@ -473,7 +492,11 @@ async fn the_other_tools_answer_what_redline_knows_and_write_nothing() {
         std::fs::read_to_string(f.ws.join("a.txt")).unwrap(),
         "one\ntwo\n"
     );
-    f.instance.decide(id, Decision::reject()).await.unwrap();
+    f.instance
+        .reviews()
+        .decide(id, Decision::reject())
+        .await
+        .unwrap();
     assert_eq!(tool::texts(&c.response(call).await), ["DIFF_REJECTED"]);
 }
 
@@ -484,7 +507,7 @@ async fn a_dropped_socket_dismisses_its_reviews_only() {
     let mut b = Claude::connect(&f).await;
     a.open_diff(&f, "a.txt", "x\n", "t").await;
     let (_, keep) = b.open_diff(&f, "a.txt", "y\n", "t").await;
-    let mut events = f.instance.reviews().subscribe();
+    let mut events = f.instance.reviews().queue().subscribe();
     drop(a);
     loop {
         if let ReviewEvent::Resolved { outcome, .. } = tokio::time::timeout(WAIT, events.recv())
@@ -496,7 +519,7 @@ async fn a_dropped_socket_dismisses_its_reviews_only() {
             break;
         }
     }
-    let left = f.instance.list();
+    let left = f.instance.reviews().list();
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].id, keep);
     assert_eq!(f.instance.status().await.workspaces[0].clients.len(), 1);
@@ -510,9 +533,14 @@ async fn stopping_the_workspace_or_quitting_answers_every_blocked_open_diff_befo
         let (call, _) = c.open_diff(&f, "a.txt", "x\n", "t").await;
         let (call2, _) = c.open_diff(&f, "c.txt", "y\n", "t2").await;
         match how {
-            "off" => f.instance.set_enabled(&f.ws, false).await.unwrap(),
+            "off" => f
+                .instance
+                .workspaces()
+                .set_enabled(&f.ws, false)
+                .await
+                .unwrap(),
             "quit" => f.instance.shutdown().await,
-            _ => f.instance.rotate_token(&f.ws).await.unwrap(),
+            _ => f.instance.workspaces().rotate_token(&f.ws).await.unwrap(),
         }
         assert_eq!(
             tool::texts(&c.response(call).await),
@@ -525,7 +553,7 @@ async fn stopping_the_workspace_or_quitting_answers_every_blocked_open_diff_befo
             "{how}"
         );
         assert!(c.next().await.is_none(), "{how}: then the socket closes");
-        assert!(f.instance.list().is_empty(), "{how}");
+        assert!(f.instance.reviews().list().is_empty(), "{how}");
     }
 }
 
@@ -585,12 +613,16 @@ async fn the_lock_file_announces_the_port_and_goes_with_the_workspace() {
         );
     }
     // A rotated token is in the rewritten lock.
-    f.instance.rotate_token(&f.ws).await.unwrap();
+    f.instance.workspaces().rotate_token(&f.ws).await.unwrap();
     let body: Value = serde_json::from_slice(&std::fs::read(&lock).unwrap()).unwrap();
-    let token = f.instance.token(&f.ws).await.unwrap();
+    let token = f.instance.workspaces().token(&f.ws).await.unwrap();
     assert_eq!(body["authToken"], token);
     assert_ne!(token, f.token);
-    f.instance.set_enabled(&f.ws, false).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_enabled(&f.ws, false)
+        .await
+        .unwrap();
     assert!(!lock.exists());
     let refused = tokio::net::TcpStream::connect(("127.0.0.1", f.ws_port)).await;
     assert!(refused.is_err(), "the listener is closed");
@@ -643,9 +675,18 @@ async fn ask_about_lines_and_the_selection_reach_the_claude_that_opened_the_revi
     assert_eq!(other.next().await.unwrap()["id"], pong);
 
     // The window is told this review's CLI can be asked, not left to compare names.
-    let detail = f.instance.details().into_iter().find(|d| d.id == id);
+    let detail = f
+        .instance
+        .reviews()
+        .details()
+        .into_iter()
+        .find(|d| d.id == id);
     assert_eq!(detail.map(|d| d.can_mention), Some(true));
-    f.instance.decide(id, Decision::reject()).await.unwrap();
+    f.instance
+        .reviews()
+        .decide(id, Decision::reject())
+        .await
+        .unwrap();
     assert_eq!(tool::texts(&asker.response(call).await), ["DIFF_REJECTED"]);
     assert_eq!(
         f.instance.mention(id, 0, 0).await.unwrap_err().code(),

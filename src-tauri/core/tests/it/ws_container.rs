@@ -70,8 +70,12 @@ fn walk_locks(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 #[tokio::test]
 async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_again_it_stops() {
     let f = start_on(Arc::new(Host)).await;
-    f.instance.set_containers(&f.ws, true, None).await.unwrap();
-    let pin = f.instance.pin(&f.ws).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_containers(&f.ws, true, None)
+        .await
+        .unwrap();
+    let pin = f.instance.workspaces().pin(&f.ws).await.unwrap();
     let (lo_port, token) = (pin.ws_port.unwrap(), pin.auth_token);
     let port = container_ws_port(&f).await.expect("a container ws port");
     assert_eq!(port, lo_port, "one port for both sides when free");
@@ -114,8 +118,12 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
         assert_eq!(body, "", "{what}: a refusal leaks nothing");
     }
 
-    f.instance.set_containers(&f.ws, false, None).await.unwrap();
-    let pin = f.instance.pin(&f.ws).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_containers(&f.ws, false, None)
+        .await
+        .unwrap();
+    let pin = f.instance.workspaces().pin(&f.ws).await.unwrap();
     let port = pin.ws_port.unwrap();
     assert_eq!(container_ws_port(&f).await, None);
     assert!(
@@ -132,9 +140,14 @@ async fn on_the_bridge_answers_host_docker_internal_behind_every_guard_and_off_a
 #[tokio::test]
 async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
     let f = start_on(Arc::new(Host)).await;
-    f.instance.set_containers(&f.ws, true, None).await.unwrap();
+    f.instance
+        .workspaces()
+        .set_containers(&f.ws, true, None)
+        .await
+        .unwrap();
     let args = f
         .instance
+        .workspaces()
         .container_args(&f.ws, Some("/workspace"), "/home/node")
         .await
         .unwrap();
@@ -151,7 +164,7 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
     let port = container_ws_port(&f).await.unwrap();
     let lock_file = claude_src.join(format!("{port}.lock"));
     let lock: Value = serde_json::from_slice(&std::fs::read(&lock_file).unwrap()).unwrap();
-    let pin = f.instance.pin(&f.ws).await.unwrap();
+    let pin = f.instance.workspaces().pin(&f.ws).await.unwrap();
     let token = pin.auth_token;
     assert_eq!(
         lock,
@@ -176,7 +189,7 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
     );
 
     let mut ws = Claude::over(connect(BRIDGE, HDI, port, &token).await.unwrap());
-    let mut events = f.instance.reviews().subscribe();
+    let mut events = f.instance.reviews().queue().subscribe();
     let open = ws
         .request(
             "tools/call",
@@ -188,14 +201,15 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
         .await
         .unwrap()
         .unwrap();
-    let review = f.instance.list().pop().unwrap();
+    let review = f.instance.reviews().list().pop().unwrap();
     assert_eq!(review.file_path, "/workspace/a.txt");
     assert_eq!(review.path, f.ws.join("a.txt"));
     assert!(review.container);
-    let detail = &f.instance.details()[0];
+    let detail = &f.instance.reviews().details()[0];
     assert_eq!(detail.original, "one\ntwo\n", "the host's file was read");
     assert!(detail.container);
     f.instance
+        .reviews()
         .decide(review.id, Decision::accept(Some("edited\n".into())))
         .await
         .unwrap();
@@ -226,8 +240,8 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
     drop(ws);
 
     // A rotated token reaches the container lock, which keeps no pid.
-    f.instance.rotate_token(&f.ws).await.unwrap();
-    let rotated = f.instance.pin(&f.ws).await.unwrap().auth_token;
+    f.instance.workspaces().rotate_token(&f.ws).await.unwrap();
+    let rotated = f.instance.workspaces().pin(&f.ws).await.unwrap().auth_token;
     assert_ne!(rotated, token);
     let lock: Value = serde_json::from_slice(&std::fs::read(&lock_file).unwrap()).unwrap();
     assert_eq!(lock["authToken"], rotated.as_str());
@@ -249,7 +263,7 @@ async fn the_container_lock_maps_paths_follows_rotation_and_restarts() {
     assert!(c
         .discovery_files
         .contains(&claude_src.join(format!("{port}.lock"))));
-    let token = again.pin(&f.ws).await.unwrap().auth_token;
+    let token = again.workspaces().pin(&f.ws).await.unwrap().auth_token;
     assert!(connect(BRIDGE, HDI, port, &token).await.is_ok());
     again.shutdown().await;
 }

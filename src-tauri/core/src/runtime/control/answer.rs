@@ -52,14 +52,14 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
         }
         // No verdict: the hook went away, and its reviews with it.
         Some(Ok(Request::Hook(call))) => match instance.hook(call, pid).await {
-            Ok(waiting) => match waiting.verdict(instance, gone(&mut stream)).await {
+            Ok(waiting) => match waiting.verdict(instance.reviews(), gone(&mut stream)).await {
                 Some(v) => Response::Ok(value(v)),
                 None => return,
             },
             Err(v) => Response::Ok(value(v)),
         },
         Some(Ok(Request::TurnReview(call))) => match instance.turn_review(call, pid).await {
-            Ok(waiting) => match waiting.verdict(instance, gone(&mut stream)).await {
+            Ok(waiting) => match waiting.verdict(instance.reviews(), gone(&mut stream)).await {
                 Some(v) => Response::Ok(value(v)),
                 None => return,
             },
@@ -126,6 +126,8 @@ async fn local<S: AsyncRead + AsyncWrite + Unpin>(
         Ok(o) => o,
         Err(e) => return Some(Response::Error((&e).into())),
     };
-    let answer = opened.answer(instance, wait, gone(stream)).await?;
+    let answer = opened
+        .answer(instance.reviews(), wait, gone(stream))
+        .await?;
     Some(Response::Ok(value(answer)))
 }

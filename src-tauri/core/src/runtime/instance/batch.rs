@@ -1,7 +1,7 @@
 //! A batch of reviews one request opened (a hook's edit, a turn's files, a `redline propose` or
 //! `redline diff`), waiting for their decisions: the one type hooks, turns and local commands use.
 
-use super::Instance;
+use super::reviews::Reviews;
 use crate::review::{Outcome, Reply, Review, ReviewId};
 use std::future::Future;
 use tokio::sync::mpsc;
@@ -104,18 +104,18 @@ impl Batch {
     /// either way the batch's reviews go, and `None` says it went away.
     pub async fn until<V>(
         ids: &[ReviewId],
-        instance: &Instance,
+        reviews: &Reviews,
         decided: impl Future<Output = V>,
         gone: impl Future<Output = ()>,
         asker: &str,
     ) -> Option<V> {
         tokio::select! {
             v = decided => {
-                instance.dismiss_local(ids);
+                reviews.dismiss_local(ids);
                 Some(v)
             }
             () = gone => {
-                let n = instance.dismiss_local(ids);
+                let n = reviews.dismiss_local(ids);
                 tracing::info!("{asker} went away: {n} review(s) withdrawn");
                 None
             }

@@ -1,9 +1,12 @@
-//! What an editor's messages do to the running workspaces: each file goes to the workspace that
-//! contains it, and that workspace's CLIs hear of it in their own terms.
+//! The open editor channels, and what an editor's messages do to the running workspaces: each
+//! file goes to the workspace that contains it, and that workspace's CLIs hear of it in their own
+//! terms.
 
-use super::Instance;
+use super::reviews::Reviews;
+use super::workspaces::{not_held, Workspaces};
 use crate::api::status::EditorChannel;
 use crate::error::{Error, Result};
+use crate::platform::clock::Clock;
 use crate::platform::peer::PeerProcess;
 use crate::review::editor::{EditorState, Message, OpenFile};
 use crate::review::editor_context::Owner;
@@ -20,21 +23,32 @@ pub struct Applied {
     pub reason_unsent: bool,
 }
 
-impl Instance {
-    /// The services of the running workspaces, taken under the lock and used outside it.
-    pub(super) async fn services(&self) -> Vec<Arc<Service>> {
-        let state = self.state.lock().await;
-        state
-            .companions
-            .values()
-            .map(|c| c.service.clone())
-            .collect()
+/// The open editor channels (`runtime::editor`), as the status lists them.
+pub struct Editors {
+    /// By id (ids grow, so oldest first).
+    channels: std::sync::Mutex<BTreeMap<u64, EditorChannel>>,
+    clock: Arc<dyn Clock>,
+}
+
+impl Editors {
+    pub(super) fn new(clock: Arc<dyn Clock>) -> Editors {
+        Editors {
+            channels: Default::default(),
+            clock,
+        }
     }
 
-    /// Applies one editor message. `owner` is the editor channel, or none for a one-shot command.
-    pub async fn editor_message(&self, owner: Owner, mut message: Message) -> Result<Applied> {
+    /// Applies one editor message to `workspaces`. `owner` is the editor channel, or none for a
+    /// one-shot command; `show` asks a surface to show the reviews (false: none listens).
+    pub(super) async fn message(
+        &self,
+        (workspaces, reviews): (&Workspaces, &Reviews),
+        owner: Owner,
+        mut message: Message,
+        show: impl FnOnce() -> bool,
+    ) -> Result<Applied> {
         message.check()?;
-        let services = self.services().await;
+        let services = workspaces.services().await;
         let done = Applied::default();
         match message {
             Message::Context { files, .. } => {
@@ -53,52 +67,17 @@ impl Instance {
             }
             // Only a surface that listens (the desktop's window) can show them: a headless
             // instance says so rather than answer `ok` for a window that never opens.
-            Message::Review { .. } if self.request_show() => Ok(done),
+            Message::Review { .. } if show() => Ok(done),
             Message::Review { .. } => Err(Error::NoWindow),
             Message::Reject { path, reason, .. } => {
                 let (service, path) = locate(&services, &path)?;
-                self.reject_file(&service, &path, reason)
+                reject_file(reviews, &service, &path, reason)
             }
         }
-    }
-
-    /// Rejects every pending review of `path` in `service`'s workspace (two CLIs may propose one
-    /// file; the editor names the file, not a review), each CLI told `reason` where its protocol
-    /// carries one. The reason is cleaned and bounded first, as `redline review reject --reason`
-    /// does: one too long rejects nothing.
-    fn reject_file(
-        &self,
-        service: &Service,
-        path: &Path,
-        reason: Option<String>,
-    ) -> Result<Applied> {
-        let reason = match reason {
-            Some(raw) => crate::review::reason::clean(&raw)?,
-            None => None,
-        };
-        let pending: Vec<_> = service
-            .pending()
-            .into_iter()
-            .filter(|r| r.path == path)
-            .collect();
-        if pending.is_empty() {
-            return Err(Error::NoReviewOf(path.to_owned()));
-        }
-        let applied = Applied {
-            reason_unsent: reason.is_some() && pending.iter().any(|r| !r.reason_heard),
-        };
-        for r in pending {
-            match self.reviews.reject(r.id, reason.clone()) {
-                // Decided meanwhile (in the window, by its CLI): nothing left to reject there.
-                Ok(_) | Err(Error::NoSuchReview(_)) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(applied)
     }
 
     /// Editor channel `owner` opened now.
-    pub fn editor_opened(&self, owner: u64) {
+    pub fn opened(&self, owner: u64) {
         let channel = EditorChannel {
             id: owner,
             editor: None,
@@ -109,23 +88,23 @@ impl Instance {
     }
 
     /// The program behind editor channel `owner`, once found.
-    pub fn editor_named(&self, owner: u64, editor: PeerProcess) {
+    pub fn named(&self, owner: u64, editor: PeerProcess) {
         if let Some(c) = self.channels().get_mut(&owner) {
             c.editor = Some(editor);
         }
     }
 
     /// The editor channel `owner` closed: what it said goes from every workspace.
-    pub async fn editor_closed(&self, owner: u64) {
-        for s in self.services().await {
+    pub(super) async fn closed(&self, owner: u64, workspaces: &Workspaces) {
+        for s in workspaces.services().await {
             s.clear_editor(owner);
         }
         self.channels().remove(&owner);
     }
 
     /// The open editor channels, oldest first, each with the workspaces its files are in.
-    pub(super) async fn editor_channels(&self) -> Vec<EditorChannel> {
-        let services = self.services().await;
+    pub(super) async fn list(&self, workspaces: &Workspaces) -> Vec<EditorChannel> {
+        let services = workspaces.services().await;
         let mut channels: Vec<EditorChannel> = self.channels().values().cloned().collect();
         for c in &mut channels {
             c.workspaces = services
@@ -138,12 +117,47 @@ impl Instance {
     }
 
     fn channels(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, EditorChannel>> {
-        self.editors.lock().unwrap_or_else(|e| e.into_inner())
+        self.channels.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn now(&self) -> u64 {
-        self.world.clock.now_ms()
+        self.clock.now_ms()
     }
+}
+
+/// Rejects every pending review of `path` in `service`'s workspace (two CLIs may propose one
+/// file; the editor names the file, not a review), each CLI told `reason` where its protocol
+/// carries one. The reason is cleaned and bounded first, as `redline review reject --reason`
+/// does: one too long rejects nothing.
+fn reject_file(
+    reviews: &Reviews,
+    service: &Service,
+    path: &Path,
+    reason: Option<String>,
+) -> Result<Applied> {
+    let reason = match reason {
+        Some(raw) => crate::review::reason::clean(&raw)?,
+        None => None,
+    };
+    let pending: Vec<_> = service
+        .pending()
+        .into_iter()
+        .filter(|r| r.path == path)
+        .collect();
+    if pending.is_empty() {
+        return Err(Error::NoReviewOf(path.to_owned()));
+    }
+    let applied = Applied {
+        reason_unsent: reason.is_some() && pending.iter().any(|r| !r.reason_heard),
+    };
+    for r in pending {
+        match reviews.queue().reject(r.id, reason.clone()) {
+            // Decided meanwhile (in the window, by its CLI): nothing left to reject there.
+            Ok(_) | Err(Error::NoSuchReview(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(applied)
 }
 
 /// Which running workspace holds `path` (its index), and the path as resolved there. Services
@@ -166,7 +180,7 @@ fn locate(services: &[Arc<Service>], path: &std::path::Path) -> Result<(Arc<Serv
                 .iter()
                 .flat_map(|s| s.workspace.roots.clone())
                 .collect();
-            super::local::not_held(path, &roots)
+            not_held(path, &roots)
         })
 }
 

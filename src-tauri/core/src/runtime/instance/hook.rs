@@ -1,13 +1,17 @@
 //! Reviews a CLI's pre-edit hook asks for (`redline hook`): one per file its edit touches, all
 //! of one run, the hook answered once every file is accepted or as soon as one is rejected.
 
+use super::asker::{absolute, asker};
 use super::batch::Batch;
-use super::local::{caller::caller, run};
-use super::Instance;
+use super::local::run;
+use super::reviews::Reviews;
+use super::turn;
+use super::workspaces::Workspaces;
 use crate::protocols::hook::patched::Patched;
 use crate::protocols::hook::{self, Accepted, FileChange, HookCall, HookCli, HookVerdict};
 use crate::review::service::{Ask, Service};
-use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, ReviewId};
+use crate::review::turn::Turns;
+use crate::review::{Origin, Outcome, ReadOnly, ReviewId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -19,56 +23,57 @@ pub struct Waiting {
     planned: Vec<Patched>,
 }
 
-impl Instance {
-    /// Opens the reviews `call`'s edit asks for, in the enabled workspace holding the CLI's
-    /// folder; `Err`: the verdict at once (not an edit, no workspace, a patch that does not
-    /// apply).
-    pub async fn hook(&self, call: HookCall, pid: Option<u32>) -> Result<Waiting, HookVerdict> {
-        let cli = call.cli;
-        let edit = hook::read(cli, &call.input)?;
-        let cwd = PathBuf::from(&edit.cwd);
-        let service = self
-            .service_holding(&cwd)
-            .await
-            .map_err(|e| not_served(cli, &cwd, e))?;
-        let texts = read_all(&service, &cwd, &edit.changes).await?;
-        let read = |p: &str| Ok::<_, String>(texts.get(p).cloned().flatten());
-        let outcomes = hook::plan::plan(&edit.changes, read).map_err(deny)?;
-        if call.record_turn {
-            self.record_turn(cli, &call.input, &cwd, &service, &texts, &outcomes)
-                .await;
-        }
-        let origin = Origin::Hook { run: run() };
-        let who = asker(cli, pid).await;
-        let mut waiting = Waiting {
-            cli,
-            batch: Batch::default(),
-            planned: Vec::new(),
-        };
-        for o in outcomes {
-            let reply = waiting.batch.reply();
-            let shown = absolute(&cwd, o.to.as_deref().unwrap_or(&o.path));
-            let ask = Ask {
-                origin: origin.clone(),
-                client: who.clone(),
-                file_path: shown,
-                original_from: None,
-                proposal: o.after.clone().unwrap_or_default(),
-                read_only: read_only(cli, &o),
-                reason_heard: true,
-            };
-            let original = o.before.clone().map(Into::into);
-            match service.propose_read(ask, original, reply) {
-                Ok(id) => waiting.batch.opened(id),
-                Err(e) => {
-                    self.dismiss_local(waiting.batch.ids());
-                    return Err(deny(e.to_string()));
-                }
-            }
-            waiting.planned.push(o);
-        }
-        Ok(waiting)
+/// Opens the reviews `call`'s edit asks for, in the enabled workspace holding the CLI's folder
+/// (recording the files in its session's turn, with `--record-turn`); `Err`: the verdict at once
+/// (not an edit, no workspace, a patch that does not apply).
+pub(super) async fn open(
+    (workspaces, turns, reviews): (&Workspaces, &Turns, &Reviews),
+    call: HookCall,
+    pid: Option<u32>,
+) -> Result<Waiting, HookVerdict> {
+    let cli = call.cli;
+    let edit = hook::read(cli, &call.input)?;
+    let cwd = PathBuf::from(&edit.cwd);
+    let service = workspaces
+        .service_holding(&cwd)
+        .await
+        .map_err(|e| not_served(cli, &cwd, e))?;
+    let texts = read_all(&service, &cwd, &edit.changes).await?;
+    let read = |p: &str| Ok::<_, String>(texts.get(p).cloned().flatten());
+    let outcomes = hook::plan::plan(&edit.changes, read).map_err(deny)?;
+    if call.record_turn {
+        turn::record(turns, cli, &call.input, &cwd, &service, &texts, &outcomes).await;
     }
+    let origin = Origin::Hook { run: run() };
+    let who = asker(cli, pid).await;
+    let mut waiting = Waiting {
+        cli,
+        batch: Batch::default(),
+        planned: Vec::new(),
+    };
+    for o in outcomes {
+        let reply = waiting.batch.reply();
+        let shown = absolute(&cwd, o.to.as_deref().unwrap_or(&o.path));
+        let ask = Ask {
+            origin: origin.clone(),
+            client: who.clone(),
+            file_path: shown,
+            original_from: None,
+            proposal: o.after.clone().unwrap_or_default(),
+            read_only: read_only(cli, &o),
+            reason_heard: true,
+        };
+        let original = o.before.clone().map(Into::into);
+        match service.propose_read(ask, original, reply) {
+            Ok(id) => waiting.batch.opened(id),
+            Err(e) => {
+                reviews.dismiss_local(waiting.batch.ids());
+                return Err(deny(e.to_string()));
+            }
+        }
+        waiting.planned.push(o);
+    }
+    Ok(waiting)
 }
 
 /// The verdict for an edit outside every workspace Redline has on: the CLI's own approval.
@@ -137,12 +142,12 @@ impl Waiting {
     /// in the CLI, its timeout): then the reviews are withdrawn and there is no verdict.
     pub async fn verdict(
         mut self,
-        instance: &Instance,
+        reviews: &Reviews,
         gone: impl std::future::Future<Output = ()>,
     ) -> Option<HookVerdict> {
         let ids = self.batch.ids().to_vec();
         // A rejection decides the whole edit: the other files' reviews go.
-        Batch::until(&ids, instance, self.decide(), gone, "a hook").await
+        Batch::until(&ids, reviews, self.decide(), gone, "a hook").await
     }
 
     async fn decide(&mut self) -> HookVerdict {
@@ -202,44 +207,4 @@ pub(crate) fn undecided(why: &str) -> HookVerdict {
              made. Ask the user before trying it again."
         ),
     }
-}
-
-/// Who asked: the CLI among the hook's ancestors (Claude Code and Qwen Code start their hooks in
-/// a session of their own, through a shell), with its version and terminal; else the process
-/// that ran the hook, under the CLI's name and no version (never Redline's own).
-pub(super) async fn asker(cli: HookCli, pid: Option<u32>) -> ClientInfo {
-    use crate::platform::{peer, process};
-    let who = cli.cli;
-    let found = match pid {
-        Some(pid) => peer::off_runtime(peer::LOOKUP, move || {
-            process::ancestors(pid)
-                .into_iter()
-                .map(peer::describe)
-                .find(|p| p.program == who.name || p.program == who.binary)
-        })
-        .await
-        .flatten(),
-        None => None,
-    };
-    let process = match found {
-        Some(p) => Some(p),
-        None => caller("redline hook", pid).await.process,
-    };
-    ClientInfo {
-        name: who.name.to_owned(),
-        version: process
-            .as_ref()
-            .filter(|p| p.program == who.name || p.program == who.binary)
-            .and_then(|p| p.version.clone())
-            .unwrap_or_default(),
-        process,
-        session_name: None,
-        // The CLI asked, through its hook: named as the CLI, not as `redline hook`.
-        command: false,
-    }
-}
-
-/// `path` as the CLI named it, from the folder it runs in.
-pub(super) fn absolute(cwd: &Path, path: &str) -> String {
-    cwd.join(path).to_string_lossy().into_owned()
 }

@@ -2,9 +2,10 @@
 //! protocol: the command waits on the control channel for the decision and prints it.
 
 use super::batch::Batch;
-use super::Instance;
+use super::reviews::Reviews;
+use super::workspaces::Workspaces;
 use crate::error::{Error, Result};
-use crate::review::service::{Ask, Service};
+use crate::review::service::Ask;
 use crate::review::{ClientInfo, OnDisk, Origin, Outcome, Proposal, ReadOnly, ReviewId};
 use caller::caller;
 // The command reads and bounds a diff's two sides (surfaces), the instance checks them again.
@@ -12,7 +13,6 @@ pub use crate::surfaces::diff_pair::{DiffFile, MAX_DIFF_BYTES, MAX_DIFF_FILES};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 pub(super) mod caller;
 
@@ -120,7 +120,7 @@ impl Opened {
     /// waits for its reviews, they are removed, and there is no answer.
     pub async fn answer(
         self,
-        instance: &Instance,
+        reviews: &Reviews,
         wait: bool,
         gone: impl std::future::Future<Output = ()>,
     ) -> Option<LocalAnswer> {
@@ -134,48 +134,11 @@ impl Opened {
         tokio::select! {
             settled = self.settled() => Some(LocalAnswer { opened, settled: Some(settled) }),
             () = gone => {
-                let n = instance.dismiss_local(&opened);
+                let n = reviews.dismiss_local(&opened);
                 tracing::info!("a local review's command went away: {n} review(s) removed");
                 None
             }
         }
-    }
-}
-
-impl Instance {
-    /// The service of the innermost enabled workspace holding `path` (as a CLI would name it);
-    /// `Err`: why none does.
-    pub(super) async fn service_holding(&self, path: &std::path::Path) -> Result<Arc<Service>> {
-        let shown = path.to_string_lossy();
-        let state = self.state.lock().await;
-        let roots: Vec<PathBuf> = state
-            .companions
-            .values()
-            .flat_map(|c| c.service.workspace.roots.clone())
-            .collect();
-        state
-            .companions
-            .values()
-            .filter(|c| c.service.resolve(&shown).is_ok())
-            .max_by_key(|c| c.service.workspace.id().as_os_str().len())
-            .map(|c| c.service.clone())
-            .ok_or_else(|| not_held(path, &roots))
-    }
-}
-
-/// Why no workspace takes `path`: it is outside them all, or it is inside one by name and a link
-/// on its way leads out (said so: the user sees the path inside and would not guess).
-pub(super) fn not_held(path: &std::path::Path, roots: &[PathBuf]) -> Error {
-    use std::path::Component;
-    let plain = path
-        .components()
-        .all(|c| !matches!(c, Component::ParentDir | Component::CurDir));
-    match roots.iter().find(|r| plain && path.starts_with(r)) {
-        Some(root) => Error::LeadsOutside {
-            path: path.to_owned(),
-            workspace: root.clone(),
-        },
-        None => Error::NotInWorkspace(path.to_owned()),
     }
 }
 
@@ -185,155 +148,127 @@ pub(super) fn run() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-impl Instance {
-    /// Opens `redline propose`'s review through the service of the innermost enabled workspace
-    /// holding the file, as a CLI's would be (confinement, original, size and quota checks).
-    pub async fn propose_local(&self, p: Propose, pid: Option<u32>) -> Result<Opened> {
-        let file_path = p.file.to_string_lossy().into_owned();
-        if p.content.len() > MAX_PROPOSAL_BYTES {
-            return Err(Error::TooLarge {
-                path: file_path,
-                size: p.content.len() as u64,
-                limit: MAX_PROPOSAL_BYTES as u64,
-            });
-        }
-        let service = match self.service_holding(&p.file).await {
-            Ok(service) => service,
-            Err(e) => return Err(self.with_way_in(e).await),
-        };
-        let mut opened = Opened::new();
-        let reply = opened.batch.reply();
-        let ask = Ask {
-            origin: Origin::Propose { run: run() },
-            client: caller("redline propose", pid).await,
-            original_from: Some(file_path.clone()),
-            file_path,
-            proposal: p.content,
-            // Edits would reach no one: say so where the user would make them.
-            read_only: (!p.wait).then_some(ReadOnly::NobodyWaits),
-            reason_heard: p.wait,
-        };
-        let id = service.propose(ask, reply).await?;
-        let path = self.review(id).map(|r| r.path.clone()).unwrap_or(p.file);
+/// Opens `redline propose`'s review through the service of the innermost enabled workspace
+/// holding the file, as a CLI's would be (confinement, original, size and quota checks).
+pub(super) async fn propose(
+    workspaces: &Workspaces,
+    reviews: &Reviews,
+    p: Propose,
+    pid: Option<u32>,
+) -> Result<Opened> {
+    let file_path = p.file.to_string_lossy().into_owned();
+    if p.content.len() > MAX_PROPOSAL_BYTES {
+        return Err(Error::TooLarge {
+            path: file_path,
+            size: p.content.len() as u64,
+            limit: MAX_PROPOSAL_BYTES as u64,
+        });
+    }
+    let service = match workspaces.service_holding(&p.file).await {
+        Ok(service) => service,
+        Err(e) => return Err(with_way_in(workspaces, e).await),
+    };
+    let mut opened = Opened::new();
+    let reply = opened.batch.reply();
+    let ask = Ask {
+        origin: Origin::Propose { run: run() },
+        client: caller("redline propose", pid).await,
+        original_from: Some(file_path.clone()),
+        file_path,
+        proposal: p.content,
+        // Edits would reach no one: say so where the user would make them.
+        read_only: (!p.wait).then_some(ReadOnly::NobodyWaits),
+        reason_heard: p.wait,
+    };
+    let id = service.propose(ask, reply).await?;
+    let path = reviews.review(id).map(|r| r.path.clone()).unwrap_or(p.file);
+    opened.batch.opened(id);
+    opened.named.push((path, None));
+    Ok(opened)
+}
+
+/// Opens one review per changed file of `redline diff`: read-only unless `edit`, and then
+/// only where RIGHT is in an enabled workspace (the command writes it on accept).
+pub(super) async fn diff(
+    workspaces: &Workspaces,
+    reviews: &Reviews,
+    d: Diff,
+    pid: Option<u32>,
+) -> Result<Opened> {
+    check_diff_bounds(reviews, &d)?;
+    let checked = match d.edit {
+        true => match workspaces.editable(&d.files).await {
+            Ok(checked) => checked,
+            Err(e) => return Err(with_way_in(workspaces, e).await),
+        },
+        false => vec![None; d.files.len()],
+    };
+    let origin = Origin::Diff {
+        run: run(),
+        shown_as: d.shown_as.clone(),
+    };
+    let client = caller("redline diff", pid).await;
+    let mut opened = Opened::new();
+    for (f, target) in d.files.into_iter().zip(checked) {
+        let path = f.path.clone();
+        let asked = (&d.root, &origin, &client);
+        let proposal = diff_proposal(asked, f, target.clone(), d.edit);
+        let id = reviews.queue().open(proposal, opened.batch.reply());
         opened.batch.opened(id);
-        opened.named.push((path, None));
-        Ok(opened)
+        opened.named.push((path, target));
     }
+    Ok(opened)
+}
 
-    /// Opens one review per changed file of `redline diff`: read-only unless `edit`, and then
-    /// only where RIGHT is in an enabled workspace (the command writes it on accept).
-    pub async fn diff_local(&self, d: Diff, pid: Option<u32>) -> Result<Opened> {
-        self.check_diff_bounds(&d)?;
-        let checked = match d.edit {
-            true => match self.check_editable(&d.files).await {
-                Ok(checked) => checked,
-                Err(e) => return Err(self.with_way_in(e).await),
-            },
-            false => vec![None; d.files.len()],
-        };
-        let origin = Origin::Diff {
-            run: run(),
-            shown_as: d.shown_as.clone(),
-        };
-        let client = caller("redline diff", pid).await;
-        let mut opened = Opened::new();
-        for (f, target) in d.files.into_iter().zip(checked) {
-            let path = f.path.clone();
-            let asked = (&d.root, &origin, &client);
-            let proposal = diff_proposal(asked, f, target.clone(), d.edit);
-            let id = self.reviews.open(proposal, opened.batch.reply());
-            opened.batch.opened(id);
-            opened.named.push((path, target));
-        }
-        Ok(opened)
-    }
+/// A file outside every enabled workspace, with the command that lets it in: the person at
+/// `redline propose` or `redline diff --edit` is told what to run, not just what failed.
+async fn with_way_in(workspaces: &Workspaces, e: Error) -> Error {
+    let Error::NotInWorkspace(path) = e else {
+        return e;
+    };
+    let home = &workspaces.world().dirs.home;
+    let fix = crate::workspace::way_in::way_in(&path, home, &workspaces.list().await);
+    Error::NotInWorkspaceFix { path, fix }
+}
 
-    /// A file outside every enabled workspace, with the command that lets it in: the person at
-    /// `redline propose` or `redline diff --edit` is told what to run, not just what failed.
-    async fn with_way_in(&self, e: Error) -> Error {
-        let Error::NotInWorkspace(path) = e else {
-            return e;
-        };
-        let workspaces = self.workspaces().await;
-        let fix = crate::workspace::way_in::way_in(&path, &self.world.dirs.home, &workspaces);
-        Error::NotInWorkspaceFix { path, fix }
+/// A `redline diff` within its bounds: its files, its bytes, and with the diffs already
+/// pending, what the queue holds for all `redline diff` commands together.
+fn check_diff_bounds(reviews: &Reviews, d: &Diff) -> Result<()> {
+    let root = d.root.to_string_lossy().into_owned();
+    if d.files.len() > MAX_DIFF_FILES {
+        return Err(Error::TooManyFiles {
+            root,
+            count: d.files.len(),
+            limit: MAX_DIFF_FILES,
+        });
     }
-
-    /// A `redline diff` within its bounds: its files, its bytes, and with the diffs already
-    /// pending, what the queue holds for all `redline diff` commands together.
-    fn check_diff_bounds(&self, d: &Diff) -> Result<()> {
-        let root = d.root.to_string_lossy().into_owned();
-        if d.files.len() > MAX_DIFF_FILES {
-            return Err(Error::TooManyFiles {
-                root,
-                count: d.files.len(),
-                limit: MAX_DIFF_FILES,
-            });
-        }
-        let size: usize = d.files.iter().map(diff_bytes).sum();
-        if size > MAX_DIFF_BYTES {
-            return Err(Error::TooLarge {
-                path: root,
-                size: size as u64,
-                limit: MAX_DIFF_BYTES as u64,
-            });
-        }
-        let pending: Vec<_> = self
-            .reviews
-            .list()
-            .into_iter()
-            .filter(|r| matches!(r.origin, Origin::Diff { .. }))
-            .collect();
-        let held: usize = pending
-            .iter()
-            .map(|r| r.original_text().len() + r.proposal.len())
-            .sum();
-        if pending.len() + d.files.len() > MAX_PENDING_DIFFS
-            || held.saturating_add(size) > crate::review::quota::MAX_QUEUED_BYTES
-        {
-            return Err(Error::QueueFull {
-                file: root,
-                bound: crate::error::QueueBound::Diffs,
-            });
-        }
-        Ok(())
+    let size: usize = d.files.iter().map(diff_bytes).sum();
+    if size > MAX_DIFF_BYTES {
+        return Err(Error::TooLarge {
+            path: root,
+            size: size as u64,
+            limit: MAX_DIFF_BYTES as u64,
+        });
     }
-
-    /// `--edit` writes RIGHT: each one there must be in an enabled workspace. RIGHT as checked,
-    /// per file (`None` for a file RIGHT does not have), is the one file the command may write.
-    /// The command read RIGHT at the path it gave, on this host: that path is checked as the
-    /// host's, never through a container mapping (a path a CLI in a container sends), which
-    /// would pass one file and have another written.
-    async fn check_editable(&self, files: &[DiffFile]) -> Result<Vec<Option<OnDisk>>> {
-        let state = self.state.lock().await;
-        let mut checked = Vec::with_capacity(files.len());
-        for f in files {
-            if f.right.is_none() {
-                checked.push(None);
-                continue;
-            }
-            let shown = f.path.to_string_lossy();
-            let inside = state
-                .companions
-                .values()
-                .filter_map(|c| {
-                    let ws = &c.service.workspace;
-                    let path = ws.resolve(&shown).ok()?;
-                    let root = ws.root_of(&path)?.to_path_buf();
-                    Some(OnDisk { root, path })
-                })
-                .max_by_key(|d| d.root.as_os_str().len());
-            checked.push(Some(
-                inside.ok_or_else(|| Error::NotInWorkspace(f.path.clone()))?,
-            ));
-        }
-        Ok(checked)
+    let pending: Vec<_> = reviews
+        .queue()
+        .list()
+        .into_iter()
+        .filter(|r| matches!(r.origin, Origin::Diff { .. }))
+        .collect();
+    let held: usize = pending
+        .iter()
+        .map(|r| r.original_text().len() + r.proposal.len())
+        .sum();
+    if pending.len() + d.files.len() > MAX_PENDING_DIFFS
+        || held.saturating_add(size) > crate::review::quota::MAX_QUEUED_BYTES
+    {
+        return Err(Error::QueueFull {
+            file: root,
+            bound: crate::error::QueueBound::Diffs,
+        });
     }
-
-    /// The command that opened these reviews is gone (Ctrl-C): nobody waits for them.
-    pub fn dismiss_local(&self, ids: &[ReviewId]) -> usize {
-        self.reviews.dismiss(|r| ids.contains(&r.id))
-    }
+    Ok(())
 }
 
 /// The review of one file of a `redline diff` (`asked`: its root, its run and who ran it): RIGHT

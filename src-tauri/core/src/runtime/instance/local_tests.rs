@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::platform::dirs::Dirs;
-use crate::runtime::instance::World;
+use crate::runtime::instance::{Instance, World};
 use std::sync::Arc;
 
 async fn instance(root: &std::path::Path) -> Arc<Instance> {
@@ -31,7 +31,7 @@ async fn the_instance_bounds_what_any_local_request_opens() {
     let ws = root.join("ws");
     std::fs::create_dir(&ws).unwrap();
     let i = instance(&root).await;
-    i.add_workspace(&ws, false).await.unwrap();
+    i.workspaces().add(&ws, false).await.unwrap();
     let propose = |file: PathBuf, content: String| Propose {
         file,
         content,
@@ -80,7 +80,7 @@ async fn the_instance_bounds_what_any_local_request_opens() {
         err.err().unwrap().code(),
         crate::error::FaultCode::NotInWorkspace
     );
-    assert!(i.list().is_empty(), "nothing refused was opened");
+    assert!(i.reviews().list().is_empty(), "nothing refused was opened");
 
     // Accepted: read-only unless edited inside a workspace, removed files always.
     let opened = i
@@ -103,18 +103,19 @@ async fn the_instance_bounds_what_any_local_request_opens() {
     let read_only: Vec<_> = opened
         .ids()
         .iter()
-        .map(|id| i.review(*id).unwrap().read_only.clone())
+        .map(|id| i.reviews().review(*id).unwrap().read_only.clone())
         .collect();
     assert_eq!(read_only, [None, Some(ReadOnly::DiffRemoved)]);
     assert_eq!(
-        i.review(opened.ids()[1])
+        i.reviews()
+            .review(opened.ids()[1])
             .unwrap()
             .detail()
             .read_only
             .as_deref(),
         Some("This file is not in RIGHT: there is nothing to edit.")
     );
-    assert_eq!(i.dismiss_local(opened.ids()), 2);
+    assert_eq!(i.reviews().dismiss_local(opened.ids()), 2);
     i.shutdown().await;
 }
 
@@ -133,7 +134,7 @@ async fn the_disk_check_of_a_dir_diff_follows_its_links_into_the_work_tree() {
     std::fs::create_dir_all(right.join("src")).unwrap();
     std::os::unix::fs::symlink(&work, right.join("src/a.rs")).unwrap();
     let i = instance(&root).await;
-    i.add_workspace(&ws, false).await.unwrap();
+    i.workspaces().add(&ws, false).await.unwrap();
     let mut ids = Vec::new();
     for edit in [true, false] {
         let d = Diff {
@@ -150,11 +151,17 @@ async fn the_disk_check_of_a_dir_diff_follows_its_links_into_the_work_tree() {
         ids.extend(i.diff_local(d, None).await.unwrap().ids().to_vec());
     }
     for id in &ids {
-        assert!(!i.disk_changed(*id).unwrap(), "unchanged, review {id}");
+        assert!(
+            !i.reviews().disk_changed(*id).unwrap(),
+            "unchanged, review {id}"
+        );
     }
     std::fs::write(&work, "fn b() {}\n").unwrap();
     for id in &ids {
-        assert!(i.disk_changed(*id).unwrap(), "changed, review {id}");
+        assert!(
+            i.reviews().disk_changed(*id).unwrap(),
+            "changed, review {id}"
+        );
     }
     i.shutdown().await;
 }

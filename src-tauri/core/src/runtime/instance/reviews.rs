@@ -1,22 +1,41 @@
-//! What a surface does with the pending reviews: list, show, edit, decide, mention, wait. None of
-//! it takes the instance's lock but to find a review's companion (mention, select).
+//! The review queue and what a surface does with its pending reviews: list, show, edit, decide,
+//! wait, withdraw. None of it takes a workspace's lock: a decision never waits on a workspace
+//! starting or stopping. (What reaches a review's CLI, a mention or a selection, goes through its
+//! workspace: `Instance::mention`, `select`.)
 
-use super::Instance;
 use crate::error::{Error, Result};
+use crate::platform::clock::Clock;
 use crate::review::diff;
-use crate::review::selection::Selection;
-use crate::review::{Origin, Review, ReviewEvent, ReviewId, Summary};
+use crate::review::{Origin, Review, ReviewEvent, ReviewId, ReviewQueue, Summary};
 use crate::runtime::companion::Decision;
 use std::sync::Arc;
 use std::time::Duration;
 
-impl Instance {
+/// The instance's one review queue, every workspace's and every local command's.
+pub struct Reviews {
+    queue: Arc<ReviewQueue>,
+    clock: Arc<dyn Clock>,
+}
+
+impl Reviews {
+    pub(super) fn new(clock: Arc<dyn Clock>) -> Reviews {
+        Reviews {
+            queue: Arc::new(ReviewQueue::new(clock.clone())),
+            clock,
+        }
+    }
+
+    /// The queue itself: its events, its sessions, what opens a review.
+    pub fn queue(&self) -> &Arc<ReviewQueue> {
+        &self.queue
+    }
+
     pub fn list(&self) -> Vec<Summary> {
-        self.reviews.list().iter().map(|r| r.summary()).collect()
+        self.queue.list().iter().map(|r| r.summary()).collect()
     }
 
     pub fn review(&self, id: ReviewId) -> Result<Arc<Review>> {
-        self.reviews.get(id).ok_or(Error::NoSuchReview(id))
+        self.queue.get(id).ok_or(Error::NoSuchReview(id))
     }
 
     /// A unified diff of the review's original and current text.
@@ -29,37 +48,21 @@ impl Instance {
 
     /// The user's edits of review `id`, made against its proposal `revision`.
     pub fn update(&self, id: ReviewId, revision: u64, content: String) -> Result<()> {
-        self.reviews.update(id, revision, content)
+        self.queue.update(id, revision, content)
     }
 
     /// Settles review `id`. It takes no lock: a decision never waits on any workspace starting
     /// or stopping (a stop drains peers, which may be slow).
     pub async fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
-        crate::runtime::companion::settle(&self.reviews, id, decision)
-    }
-
-    /// "Ask about this part": lines `a..=b` (0-based) of review `id` go to the CLI session that
-    /// proposed it, through its workspace's service, if its protocol can take a mention.
-    pub async fn mention(&self, id: ReviewId, a: u32, b: u32) -> Result<()> {
-        let review = self.review(id)?;
-        let state = self.state.lock().await;
-        state.companion_of(&review)?.service.mention(&review, a, b)
-    }
-
-    /// The user's selection in review `id`: kept for the CLIs that ask for it and sent to the
-    /// session that proposed it, if its protocol follows a selection.
-    pub async fn select(&self, id: ReviewId, sel: Selection) -> Result<()> {
-        let review = self.review(id)?;
-        let state = self.state.lock().await;
-        state.companion_of(&review)?.service.select(&review, sel)
+        crate::runtime::companion::settle(&self.queue, id, decision)
     }
 
     /// Waits for a pending review (of `file`, if given) and returns it.
     pub async fn wait(&self, file: Option<&str>, timeout: Duration) -> Result<Summary> {
         let matches = |r: &Review| file.is_none_or(|f| r.file_path == f);
         // Subscribe before looking, so a review added in between is not missed.
-        let mut events = self.reviews.subscribe();
-        if let Some(r) = self.reviews.list().iter().find(|r| matches(r)) {
+        let mut events = self.queue.subscribe();
+        if let Some(r) = self.queue.list().iter().find(|r| matches(r)) {
             return Ok(r.summary());
         }
         let found = async {
@@ -70,7 +73,7 @@ impl Instance {
                     }
                     Ok(_) => {}
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        if let Some(r) = self.reviews.list().iter().find(|r| matches(r)) {
+                        if let Some(r) = self.queue.list().iter().find(|r| matches(r)) {
                             return Ok(r.summary());
                         }
                     }
@@ -85,13 +88,13 @@ impl Instance {
 
     /// Every pending review as the review window shows it.
     pub fn details(&self) -> Vec<crate::review::Detail> {
-        self.reviews.list().iter().map(|r| r.detail()).collect()
+        self.queue.list().iter().map(|r| r.detail()).collect()
     }
 
     /// Milliseconds since the review arrived (its latest proposal), if it is still pending.
     pub fn since_added(&self, id: ReviewId) -> Option<u64> {
-        let r = self.reviews.get(id)?;
-        Some(self.world.clock.now_ms().saturating_sub(r.updated_at))
+        let r = self.queue.get(id)?;
+        Some(self.clock.now_ms().saturating_sub(r.updated_at))
     }
 
     /// Whether the file changed on disk since the review opened (created, edited or deleted).
@@ -129,12 +132,17 @@ impl Instance {
 
     /// Rejects every pending review (the window closed with "reject them").
     pub async fn reject_all(&self) -> Result<()> {
-        for r in self.reviews.list() {
+        for r in self.queue.list() {
             match self.decide(r.id, Decision::reject()).await {
                 Ok(()) | Err(Error::NoSuchReview(_)) => {}
                 Err(e) => return Err(e),
             }
         }
         Ok(())
+    }
+
+    /// The command that opened these reviews is gone (Ctrl-C): nobody waits for them.
+    pub fn dismiss_local(&self, ids: &[ReviewId]) -> usize {
+        self.queue.dismiss(|r| ids.contains(&r.id))
     }
 }

@@ -2,16 +2,17 @@
 //! edits touched, at the turn's start against now, read-only, answered Done or Continue with
 //! instructions; and the record the pre-edit hook keeps of those files (`--record-turn`).
 
+use super::asker::{absolute, asker};
 use super::batch::Batch;
-use super::hook::{absolute, asker};
 use super::local::run;
-use super::Instance;
+use super::reviews::Reviews;
+use super::workspaces::Workspaces;
 use crate::protocols::hook::patched::Patched;
 use crate::protocols::hook::turn::{self, TurnVerdict, CONTINUE_WITHOUT_WORDS};
 use crate::protocols::hook::{HookCall, HookCli};
 use crate::review::service::{Ask, Service};
 use crate::review::turn::MAX_TURN_TABS;
-use crate::review::turn::{TurnChange, TurnKey};
+use crate::review::turn::{TurnChange, TurnKey, Turns};
 use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, ReviewId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -21,133 +22,129 @@ pub struct TurnWaiting {
     batch: Batch,
 }
 
-impl Instance {
-    /// Records, for the turn of the session `input` names, each file the edit touches as it is
-    /// before the edit (`texts`, read for the review; a move's destination read here): only
-    /// the first time the turn touches it.
-    pub(super) async fn record_turn(
-        &self,
-        cli: HookCli,
-        input: &serde_json::Value,
-        cwd: &Path,
-        service: &Service,
-        texts: &HashMap<String, Option<String>>,
-        planned: &[Patched],
-    ) {
-        if turn::event(cli).is_none() {
-            return;
-        }
-        let Some(of) = turn::of(cli, input) else {
-            tracing::warn!(
-                "{}'s hook named no session: its turn is not recorded",
-                cli.name()
-            );
-            return;
-        };
-        let mut files: Vec<(String, Option<String>)> = texts
-            .iter()
-            .map(|(p, t)| (absolute(cwd, p), t.clone()))
-            .collect();
-        for to in planned
-            .iter()
-            .filter_map(|p| p.to.as_ref().filter(|to| **to != p.path))
-        {
-            let shown = absolute(cwd, to);
-            match service.original(&shown).await {
-                Ok(o) => files.push((shown, o.map(|o| o.text))),
-                Err(e) => tracing::warn!("{shown} is not recorded for the turn's review: {e}"),
-            }
-        }
-        // The order the edit named them in: the review's tabs follow it.
-        files.sort_by_key(|(p, _)| {
-            planned
-                .iter()
-                .position(|o| absolute(cwd, &o.path) == *p)
-                .unwrap_or(usize::MAX)
-        });
-        let key = TurnKey {
-            cli: cli.id().to_owned(),
-            session: of.session,
-        };
-        let done = self
-            .turns
-            .touch(key, of.turn.as_deref(), cwd.to_owned(), files);
-        if let Some(k) = done.evicted {
-            tracing::warn!(
-                "over {} sessions with a turn recorded: {} session {}'s turn is dropped and will \
-                 show nothing",
-                crate::review::turn::MAX_TURN_SESSIONS,
-                k.cli,
-                k.session
-            );
-        }
-        for p in done.unrecorded {
-            tracing::warn!("{p} is past the turn's bounds: the turn's review will not show it");
-        }
+/// Records in `turns`, for the turn of the session `input` names, each file the edit touches as
+/// it is before the edit (`texts`, read for the review; a move's destination read here): only the
+/// first time the turn touches it.
+pub(super) async fn record(
+    turns: &Turns,
+    cli: HookCli,
+    input: &serde_json::Value,
+    cwd: &Path,
+    service: &Service,
+    texts: &HashMap<String, Option<String>>,
+    planned: &[Patched],
+) {
+    if turn::event(cli).is_none() {
+        return;
     }
-
-    /// Opens the review of the turn `call` ends, one read-only tab per file it changed; `Err`:
-    /// the answer at once (nothing changed, nothing recorded, no workspace).
-    pub async fn turn_review(
-        &self,
-        call: HookCall,
-        pid: Option<u32>,
-    ) -> Result<TurnWaiting, TurnVerdict> {
-        let cli = call.cli;
-        let end = turn::read(cli, &call.input).map_err(|why| TurnVerdict::Pass { why })?;
-        let key = TurnKey {
-            cli: cli.id().to_owned(),
-            session: end.of.session.clone(),
-        };
-        // Answered once: whatever the user says, this turn's record is done.
-        let Some(record) = self.turns.take(&key, end.of.turn.as_deref()) else {
-            return Err(TurnVerdict::Done);
-        };
-        let cwd = PathBuf::from(&end.cwd);
-        let service = self
-            .service_holding(&record.cwd)
-            .await
-            .map_err(|e| TurnVerdict::Pass {
-                why: format!("{e}; the turn's changes are not reviewed"),
-            })?;
-        let now = read_now(&service, record.files.iter().map(|(path, _)| path)).await;
-        let mut changes = record.changes(&now);
-        if changes.is_empty() {
-            return Err(TurnVerdict::Done);
-        }
-        let past = bound_tabs(&mut changes);
-        let origin = Origin::Hook { run: run() };
-        let who = asker(cli, pid).await;
-        let mut waiting = TurnWaiting {
-            batch: Batch::default(),
-        };
-        let read_only = ReadOnly::Turn {
-            cli: cli.name().to_owned(),
-            not_shown: record.unrecorded.len() + past,
-        };
-        for c in changes {
-            let reply = waiting.batch.reply();
-            let start = c.start.clone();
-            let ask = tab(&origin, &who, &read_only, c);
-            match service.propose_read(ask, start.map(Into::into), reply) {
-                Ok(id) => waiting.batch.opened(id),
-                Err(e) => {
-                    self.dismiss_local(waiting.batch.ids());
-                    return Err(TurnVerdict::Pass {
-                        why: format!("cannot show the turn's changes: {e}"),
-                    });
-                }
-            }
-        }
-        tracing::info!(
-            "{}'s turn in {}: {} file(s) to review{}",
-            cli.name(),
-            cwd.display(),
-            waiting.batch.ids().len(),
-            if end.again { " (again)" } else { "" }
+    let Some(of) = turn::of(cli, input) else {
+        tracing::warn!(
+            "{}'s hook named no session: its turn is not recorded",
+            cli.name()
         );
-        Ok(waiting)
+        return;
+    };
+    let mut files: Vec<(String, Option<String>)> = texts
+        .iter()
+        .map(|(p, t)| (absolute(cwd, p), t.clone()))
+        .collect();
+    for to in planned
+        .iter()
+        .filter_map(|p| p.to.as_ref().filter(|to| **to != p.path))
+    {
+        let shown = absolute(cwd, to);
+        match service.original(&shown).await {
+            Ok(o) => files.push((shown, o.map(|o| o.text))),
+            Err(e) => tracing::warn!("{shown} is not recorded for the turn's review: {e}"),
+        }
     }
+    // The order the edit named them in: the review's tabs follow it.
+    files.sort_by_key(|(p, _)| {
+        planned
+            .iter()
+            .position(|o| absolute(cwd, &o.path) == *p)
+            .unwrap_or(usize::MAX)
+    });
+    let key = TurnKey {
+        cli: cli.id().to_owned(),
+        session: of.session,
+    };
+    let done = turns.touch(key, of.turn.as_deref(), cwd.to_owned(), files);
+    if let Some(k) = done.evicted {
+        tracing::warn!(
+            "over {} sessions with a turn recorded: {} session {}'s turn is dropped and will \
+             show nothing",
+            crate::review::turn::MAX_TURN_SESSIONS,
+            k.cli,
+            k.session
+        );
+    }
+    for p in done.unrecorded {
+        tracing::warn!("{p} is past the turn's bounds: the turn's review will not show it");
+    }
+}
+
+/// Opens the review of the turn `call` ends, one read-only tab per file it changed; `Err`: the
+/// answer at once (nothing changed, nothing recorded, no workspace).
+pub(super) async fn review(
+    (workspaces, turns, reviews): (&Workspaces, &Turns, &Reviews),
+    call: HookCall,
+    pid: Option<u32>,
+) -> Result<TurnWaiting, TurnVerdict> {
+    let cli = call.cli;
+    let end = turn::read(cli, &call.input).map_err(|why| TurnVerdict::Pass { why })?;
+    let key = TurnKey {
+        cli: cli.id().to_owned(),
+        session: end.of.session.clone(),
+    };
+    // Answered once: whatever the user says, this turn's record is done.
+    let Some(record) = turns.take(&key, end.of.turn.as_deref()) else {
+        return Err(TurnVerdict::Done);
+    };
+    let cwd = PathBuf::from(&end.cwd);
+    let service = workspaces
+        .service_holding(&record.cwd)
+        .await
+        .map_err(|e| TurnVerdict::Pass {
+            why: format!("{e}; the turn's changes are not reviewed"),
+        })?;
+    let now = read_now(&service, record.files.iter().map(|(path, _)| path)).await;
+    let mut changes = record.changes(&now);
+    if changes.is_empty() {
+        return Err(TurnVerdict::Done);
+    }
+    let past = bound_tabs(&mut changes);
+    let origin = Origin::Hook { run: run() };
+    let who = asker(cli, pid).await;
+    let mut waiting = TurnWaiting {
+        batch: Batch::default(),
+    };
+    let read_only = ReadOnly::Turn {
+        cli: cli.name().to_owned(),
+        not_shown: record.unrecorded.len() + past,
+    };
+    for c in changes {
+        let reply = waiting.batch.reply();
+        let start = c.start.clone();
+        let ask = tab(&origin, &who, &read_only, c);
+        match service.propose_read(ask, start.map(Into::into), reply) {
+            Ok(id) => waiting.batch.opened(id),
+            Err(e) => {
+                reviews.dismiss_local(waiting.batch.ids());
+                return Err(TurnVerdict::Pass {
+                    why: format!("cannot show the turn's changes: {e}"),
+                });
+            }
+        }
+    }
+    tracing::info!(
+        "{}'s turn in {}: {} file(s) to review{}",
+        cli.name(),
+        cwd.display(),
+        waiting.batch.ids().len(),
+        if end.again { " (again)" } else { "" }
+    );
+    Ok(waiting)
 }
 
 /// Keeps the first of the changes a review's tabs are bounded to, as any session's; returns how
@@ -202,7 +199,7 @@ impl TurnWaiting {
     /// tabs go; `None` when `gone` comes first (the CLI stopped the hook).
     pub async fn verdict(
         mut self,
-        instance: &Instance,
+        reviews: &Reviews,
         gone: impl std::future::Future<Output = ()>,
     ) -> Option<TurnVerdict> {
         let ids = self.batch.ids().to_vec();
@@ -221,6 +218,6 @@ impl TurnWaiting {
                 },
             }
         };
-        Batch::until(&ids, instance, decided, gone, "an end-of-turn hook").await
+        Batch::until(&ids, reviews, decided, gone, "an end-of-turn hook").await
     }
 }

@@ -72,8 +72,8 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
 ) {
     rebound(&mut stream, MAX_UP_LINE as usize);
     // Subscribed before the window can list the reviews, so none added in between is missed.
-    let mut events = instance.reviews().subscribe();
-    let mut workspaces = instance.changes();
+    let mut events = instance.reviews().queue().subscribe();
+    let mut workspaces = instance.workspaces().changes();
     let hub = instance.windows();
     let mut attached = hub.attach();
     if let Some(focus) = attached.pending.take() {

@@ -76,9 +76,9 @@ pub fn run(
     instance: Arc<Instance>,
     launch: WindowProgram,
 ) -> impl std::future::Future<Output = ()> {
-    let mut reviews = instance.reviews().subscribe();
+    let mut reviews = instance.reviews().queue().subscribe();
     let mut shows = instance.show_requests();
-    let mut sessions = instance.reviews().sessions_started();
+    let mut sessions = instance.reviews().queue().sessions_started();
     let mut presence = instance.windows().presence();
     async move {
         let hub = instance.windows();
@@ -94,7 +94,7 @@ pub fn run(
                 _ = instance.quit_requested() => break,
                 event = reviews.recv() => match event {
                     Ok(ReviewEvent::Added(_)) => {
-                        let Some(focus) = instance.settings().await.popup.pop_up() else {
+                        let Some(focus) = instance.workspaces().settings().await.popup.pop_up() else {
                             continue;
                         };
                         hub.show(focus);
@@ -124,8 +124,8 @@ pub fn run(
                     launcher.heard(hub, now);
                 }
                 status = exited(&mut launcher.running) => {
-                    let pending = !instance.reviews().list().is_empty();
-                    let pop_up = instance.settings().await.popup.pop_up();
+                    let pending = !instance.reviews().queue().list().is_empty();
+                    let pop_up = instance.workspaces().settings().await.popup.pop_up();
                     launcher.ended(hub, status, pending, pop_up);
                 }
             }

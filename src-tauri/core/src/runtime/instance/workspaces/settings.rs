@@ -1,11 +1,12 @@
-//! The instance's settings: the review window's choices and whether the welcome was shown.
+//! The settings saved with the workspaces' config: the review window's choices and whether the
+//! welcome was shown.
 
-use super::Instance;
+use super::Workspaces;
 use crate::error::Result;
 use crate::workspace::settings::Settings;
 
-impl Instance {
-    /// Read without the instance's lock: a pop-up asks for them on every review, and must not
+impl Workspaces {
+    /// Read without the workspaces' lock: a pop-up asks for them on every review, and must not
     /// wait behind a surface listing the status (the tray's menu, on the same review's event).
     pub async fn settings(&self) -> Settings {
         self.settings

@@ -1,16 +1,16 @@
 //! Workspaces whose folder is gone: not served (their discovery files removed, so no CLI finds a
 //! server for a folder that is not there), shown as missing, and served again if it comes back.
 
-use super::{finish, Instance};
+use super::{finish, Workspaces};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-impl Instance {
+impl Workspaces {
     /// Stops each workspace whose folder is gone and starts each missing one whose folder is
     /// back; returns the configured workspaces whose folder is gone now. Run when Redline starts,
     /// at every `status`, and with each look at the session folders (`folders::POLL`), so one
     /// deleted while Redline runs stops being announced within a second.
-    pub(super) async fn check_folders(&self) -> BTreeSet<PathBuf> {
+    pub(crate) async fn check_folders(&self) -> BTreeSet<PathBuf> {
         let paths: Vec<PathBuf> = {
             let state = self.state.lock().await;
             state

@@ -1,16 +1,17 @@
-//! What the running Redline says of itself: each workspace (served, off, or its folder gone),
-//! the keyring, and the editors connected.
+//! What each configured workspace says of itself: served (its companion's status), off, or its
+//! folder gone.
 
-use super::Instance;
-use crate::api::status::{ContainerStatus, Status, WorkspaceStatus};
+use super::Workspaces;
+use crate::api::status::{ContainerStatus, WorkspaceStatus};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
 
-impl Instance {
-    pub async fn status(&self) -> Status {
-        let gone = self.check_folders().await;
-        // Before the lock below: listing the editors takes it too.
-        let editors = self.editor_channels().await;
+impl Workspaces {
+    /// Each configured workspace's status; `gone`: those whose folder is gone
+    /// (`check_folders`).
+    pub(crate) async fn status(&self, gone: &BTreeSet<PathBuf>) -> Vec<WorkspaceStatus> {
         let state = self.state.lock().await;
-        let workspaces = state
+        state
             .config
             .workspaces
             .iter()
@@ -35,15 +36,6 @@ impl Instance {
                         .map(|c| ContainerStatus::not_listening(c.address, c.paths.clone())),
                 },
             })
-            .collect();
-        Status {
-            pid: self.world.pid,
-            keyring: self.world.tokens.state().into(),
-            workspaces,
-            editors,
-            window_problem: self.windows().problem().borrow().clone(),
-            codex_ide: self.codex.status(),
-            log_file: crate::platform::background::in_use(),
-        }
+            .collect()
     }
 }

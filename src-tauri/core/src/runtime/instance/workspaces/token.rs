@@ -1,10 +1,10 @@
 //! A workspace's token: rotated on request, read for the tray's "Copy token".
 
-use super::Instance;
+use super::Workspaces;
 use crate::error::Result;
 use std::path::Path;
 
-impl Instance {
+impl Workspaces {
     /// Rotates the token of workspace `path`, or of the innermost one holding it.
     pub async fn rotate_token(&self, path: &Path) -> Result<()> {
         let mut state = self.state.lock().await;
@@ -26,5 +26,14 @@ impl Instance {
             None => self.world.tokens.token_for(&path.to_string_lossy())?,
         };
         Ok(token.expose().to_owned())
+    }
+
+    /// Where the tokens are kept, as the status says it.
+    pub(super) fn token_store(&self) -> &'static str {
+        if self.world.tokens.state().available {
+            "keyring"
+        } else {
+            "memory"
+        }
     }
 }
