@@ -101,7 +101,9 @@ impl Instance {
         instance.workspaces.start_enabled().await;
         let held = Arc::downgrade(&instance.workspaces);
         crate::runtime::folders::follow(held.clone(), instance.quit.clone());
-        (instance.codex).serve(instance.world.codex_ipc.clone(), codex::source(held));
+        instance
+            .codex
+            .serve(instance.world.codex_ipc.clone(), codex::source(held));
         Ok(instance)
     }
 

@@ -2,12 +2,14 @@
 //! (tests/layers/table.rs), no cycle between files in the core or the shell, no source file over
 //! 400 lines outside tests, no type name with two meanings in the core, no CLI named outside its
 //! declaration and adapters (tests/layers/cli_names.rs), and docs/architecture.md's table
-//! generated from the same data and its CLI files listed.
+//! generated from the same data and its CLI files listed; `impl Instance` written only in
+//! runtime/instance.rs (tests/layers/impls.rs).
 //! `UPDATE_ARCHITECTURE=1` rewrites that table.
 
 mod cli_names;
 mod doc;
 mod graph;
+mod impls;
 mod lex;
 mod modules;
 mod names;
@@ -441,4 +443,46 @@ fn the_architecture_doc_names_every_cli_file() {
         "docs/architecture.md's CLI section does not name clients/{}",
         missing.join(", clients/")
     );
+}
+
+/// `Instance` is split by what it owns: each part is a type of its own, and only
+/// runtime/instance.rs, which holds and wires the parts, writes `impl Instance`.
+#[test]
+fn no_file_but_instance_rs_writes_impl_instance() {
+    const HOME: &str = "src-tauri/core/src/runtime/instance.rs";
+    let sources = product_sources();
+    let elsewhere: Vec<&str> = sources
+        .iter()
+        .filter(|(path, src)| path != HOME && impls::writes_impl_of(src, "Instance"))
+        .map(|(path, _)| path.as_str())
+        .collect();
+    assert!(
+        elsewhere.is_empty(),
+        "`impl Instance` outside {HOME}: {} (give the state a part of its own, or a function \
+         that takes only the parts it needs)",
+        elsewhere.join(", ")
+    );
+    let home = sources.iter().find(|(path, _)| path == HOME);
+    assert!(
+        home.is_some_and(|(_, src)| impls::writes_impl_of(src, "Instance")),
+        "{HOME} has no `impl Instance`: the check reads nothing"
+    );
+
+    // The checker itself: inherent impls, plain or by path, generic or not, are seen; a trait's
+    // impl, another type, a comment and a string are not.
+    for written in [
+        "impl Instance {\n}",
+        "impl crate::runtime::instance::Instance { fn f(&self) {} }",
+        "impl<F: Fn() -> u8> Instance<F> where F: Send {}",
+    ] {
+        assert!(impls::writes_impl_of(written, "Instance"), "{written}");
+    }
+    for not in [
+        "impl Handle<ReviewsList> for Instance {}",
+        "impl<T> From<T> for crate::Instance {}",
+        "impl Instances {}",
+        "// impl Instance {}\nconst S: &str = \"impl Instance {}\";",
+    ] {
+        assert!(!impls::writes_impl_of(not, "Instance"), "{not}");
+    }
 }

@@ -69,11 +69,12 @@ pub const LAYERS: &[Layer] = &[
             "api", "clients", "discovery", "doctor", "net", "platform", "protocols", "review", "surfaces",
             "workspace",
         ],
-        holds: "companion (one workspace's servers, wired), bridge (container listeners), instance (and \
-                Codex CLI's IDE socket, one per user), \
+        holds: "companion (one workspace's servers, wired), bridge (container listeners), instance (its \
+                parts: the workspaces and their companions, the review queue, the editor channels, \
+                Codex CLI's IDE socket, one per user, the turns), \
                 serving, control channel (Unix socket; named pipe on Windows), the editor channel, \
-                the review window's channel, hub and launcher, command, folders (Copilot CLI \
-                sessions' folders)",
+                the review window's channel, hub and launcher, command, folders (Copilot CLI's \
+                folder locks: the sessions' folders, the locks, their follower)",
     },
 ];
 
