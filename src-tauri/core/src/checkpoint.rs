@@ -6,6 +6,7 @@
 mod changes;
 mod error;
 mod git;
+mod hunks;
 mod object;
 // Against the real git, which the Windows tests under Wine do not have.
 #[cfg(all(test, unix))]
@@ -14,6 +15,7 @@ mod tests;
 pub use changes::{ChangeKind, Delta};
 use error::CheckpointResult as Result;
 pub use error::{CheckpointError, CheckpointResult};
+pub use hunks::{Hunk, Lines};
 pub use object::{Checkpoint, ObjectId};
 
 use git::Git;
