@@ -9,17 +9,17 @@ use std::time::{Duration, Instant};
 /// Beyond this the diff falls back to a coarser result (bigger hunks), still exact to undo.
 const DEADLINE: Duration = Duration::from_secs(2);
 
-/// Lines of one side: `first` is 1-based; `count` 0 is the gap before line `first` (a hunk that
+/// HunkLines of one side: `first` is 1-based; `count` 0 is the gap before line `first` (a hunk that
 /// only adds or only removes lines has no lines on one side).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct Lines {
+pub struct HunkLines {
     pub first: usize,
     pub count: usize,
 }
 
-impl Lines {
-    fn of(range: std::ops::Range<usize>) -> Lines {
-        Lines {
+impl HunkLines {
+    fn of(range: std::ops::Range<usize>) -> HunkLines {
+        HunkLines {
             first: range.start + 1,
             count: range.len(),
         }
@@ -36,16 +36,16 @@ impl Lines {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Hunk {
     /// Its lines in the file as the turn found it.
-    pub before: Lines,
+    pub before: HunkLines,
     /// Its lines in the file as the turn left it (the lines `turns undo ID PATH:LINE` names).
-    pub after: Lines,
+    pub after: HunkLines,
 }
 
 impl Hunk {
     /// Whether `line` (1-based, in the file as the turn left it) is one of this hunk's lines;
     /// for a hunk that only removed lines, a line either side of where they were.
     pub fn covers(&self, line: usize) -> bool {
-        let Lines { first, count } = self.after;
+        let HunkLines { first, count } = self.after;
         match count {
             0 => line == first || line + 1 == first,
             _ => line >= first && line < first + count,
@@ -79,8 +79,8 @@ pub fn hunks(before: &[u8], after: &[u8]) -> Vec<Hunk> {
             DiffOp::Equal { .. } if ol == 0 => {}
             DiffOp::Equal { .. } => {
                 out.extend(open.take().map(|(os, ns)| Hunk {
-                    before: Lines::of(os..o),
-                    after: Lines::of(ns..n),
+                    before: HunkLines::of(os..o),
+                    after: HunkLines::of(ns..n),
                 }));
             }
             // Adjacent changes (a removal then an addition) are one run.
@@ -91,8 +91,8 @@ pub fn hunks(before: &[u8], after: &[u8]) -> Vec<Hunk> {
         (o, n) = (o + ol, n + nl);
     }
     out.extend(open.map(|(os, ns)| Hunk {
-        before: Lines::of(os..o),
-        after: Lines::of(ns..n),
+        before: HunkLines::of(os..o),
+        after: HunkLines::of(ns..n),
     }));
     out
 }

@@ -81,7 +81,7 @@ fn undoing_every_hunk_gives_before_and_none_gives_after() {
         assert_eq!(hs.is_empty(), before == after, "case {case}");
         // Runs: an unchanged line between any two, on both sides.
         for w in hs.windows(2) {
-            let apart = |a: Lines, b: Lines| a.first + a.count < b.first;
+            let apart = |a: HunkLines, b: HunkLines| a.first + a.count < b.first;
             assert!(apart(w[0].before, w[1].before), "case {case}: {w:?}");
             assert!(apart(w[0].after, w[1].after), "case {case}: {w:?}");
         }
@@ -135,7 +135,7 @@ fn unique(lines: Vec<Vec<u8>>, side: &str) -> Vec<Vec<u8>> {
 }
 
 /// `inner`'s lines (or gap) lie within `outer`'s lines (or at its gap).
-fn within(inner: Lines, outer: Lines) -> bool {
+fn within(inner: HunkLines, outer: HunkLines) -> bool {
     inner.first >= outer.first && inner.first + inner.count <= outer.first + outer.count
 }
 
@@ -144,8 +144,8 @@ fn two_changes_three_lines_apart_are_two_hunks() {
     let before = b"a\nb\nc\nd\ne\nf\ng\n";
     let after = b"a\nB\nc\nd\ne\nF\ng\n";
     let hs = hunks(before, after);
-    let one = Lines { first: 2, count: 1 };
-    let two = Lines { first: 6, count: 1 };
+    let one = HunkLines { first: 2, count: 1 };
+    let two = HunkLines { first: 6, count: 1 };
     assert_eq!(
         hs,
         vec![
@@ -169,7 +169,10 @@ fn line_endings_a_bom_and_a_missing_final_newline_are_changes_of_their_lines() {
     let after = b"one\r\ntwo\r\nthree\n";
     let hs = hunks(before, after);
     assert_eq!(hs.len(), 2, "{hs:?}");
-    assert_eq!(undo(before, after, &hs[..1]), b"\xEF\xBB\xBFone\r\ntwo\r\nthree\n");
+    assert_eq!(
+        undo(before, after, &hs[..1]),
+        b"\xEF\xBB\xBFone\r\ntwo\r\nthree\n"
+    );
     assert_eq!(undo(before, after, &hs[1..]), b"one\r\ntwo\r\nthree");
     // An ending alone is a change of its line.
     assert_eq!(hunks(b"a\r\nb\n", b"a\nb\n").len(), 1);
@@ -178,9 +181,9 @@ fn line_endings_a_bom_and_a_missing_final_newline_are_changes_of_their_lines() {
 #[test]
 fn a_removal_is_covered_by_the_lines_either_side() {
     let hs = hunks(b"a\nb\nc\n", b"a\nc\n");
-    let gap = Lines { first: 2, count: 0 };
+    let gap = HunkLines { first: 2, count: 0 };
     assert_eq!(hs[0].after, gap);
-    assert_eq!(hs[0].before, Lines { first: 2, count: 1 });
+    assert_eq!(hs[0].before, HunkLines { first: 2, count: 1 });
     assert!(hs[0].covers(1) && hs[0].covers(2) && !hs[0].covers(3));
     assert_eq!(undo(b"a\nb\nc\n", b"a\nc\n", &hs), b"a\nb\nc\n");
 }
