@@ -44,7 +44,11 @@ pub enum CheckpointError {
     NotInWorkspace(PathBuf),
     #[error("could not undo {0:?}: {1}")]
     Write(PathBuf, std::io::Error),
-    #[error("the store {store} belongs to the workspace {other}, not this one", store = .0.display(), other = .1.display())]
+    #[error(
+        "the store {store} belongs to the workspace {other}, not this one",
+        store = .0.display(),
+        other = .1.display()
+    )]
     OtherWorkspace(PathBuf, PathBuf),
     #[error("the turn history {path} cannot be read: {1}", path = .0.display())]
     History(PathBuf, String),

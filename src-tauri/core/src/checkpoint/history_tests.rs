@@ -32,7 +32,8 @@ fn users_repository(root: &Path) -> PathBuf {
         &ws,
         "git init -q . && git config user.email u@example.com && git config user.name U \
          && seq 1 2000 > big.txt && printf 'a\\n' > a.txt && git add . && git commit -qm first \
-         && printf 'b\\n' >> a.txt && git stash -q && printf 's\\n' > staged.txt && git add staged.txt",
+         && printf 'b\\n' >> a.txt && git stash -q \
+         && printf 's\\n' > staged.txt && git add staged.txt",
     );
     ws
 }

@@ -53,8 +53,8 @@ struct Plan {
     write: Write,
 }
 
-/// A turn's change as undo reads it: the store, the workspace, the two trees, the turn's renames (where
-/// each moved file came from) and the size bound.
+/// A turn's change as undo reads it: the store, the workspace, the two trees, the turn's
+/// renames (where each moved file came from) and the size bound.
 pub(super) struct UndoScope<'a> {
     pub git: &'a Git,
     pub root: &'a Path,
