@@ -1,12 +1,16 @@
 //! A workspace's checkpoints (issue 39): every file the workspace's own ignore rules do not
 //! ignore, untracked ones included, kept as git trees in a private object store outside the
-//! workspace, and what changed between two of them. Written and read with the `git` program under
-//! an environment that keeps the user's repository, settings and hooks out of it (`git`).
+//! workspace, what changed between two of them, its hunks, undoing them (`undo`), and the
+//! workspace's turns (`history`). Written and read with the `git` program under an environment
+//! that keeps the user's repository, settings and hooks out of it (`git`).
 
 mod changes;
 mod error;
 mod git;
+mod history;
+mod hunks;
 mod object;
+mod undo;
 // Against the real git, which the Windows tests under Wine do not have.
 #[cfg(all(test, unix))]
 mod tests;
@@ -14,28 +18,107 @@ mod tests;
 pub use changes::{ChangeKind, Delta};
 use error::CheckpointResult as Result;
 pub use error::{CheckpointError, CheckpointResult};
+pub use history::{Bounds, TurnRecord};
+pub use hunks::{Hunk, HunkLines};
 pub use object::{Checkpoint, ObjectId};
+pub use undo::{Pick, Undo};
 
 use git::Git;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One workspace's checkpoint store: a git directory of Redline's own (`dir`), the workspace as
 /// its work tree, an index of its own. The user's `.git` is never read or written through it.
 pub struct Store {
     git: Git,
+    workspace: PathBuf,
     latest: Option<Checkpoint>,
+    /// The largest file undo reads (on disk or in the store); a larger one is refused unread.
+    file_limit: u64,
+    history: history::History,
+    bounds: Bounds,
 }
 
-/// The ref that keeps the newest checkpoint (and through its parents, the older ones) alive.
+/// The ref that keeps the newest checkpoint alive (a turn's are kept by the turn's own ref).
 const LATEST: &str = "refs/redline/latest";
 
+/// The largest file undo reads by default: as large as the review reads (32 MiB).
+pub const FILE_LIMIT: u64 = 32 * 1024 * 1024;
+
+/// Names the workspace a store belongs to, in the store: two workspaces never share one.
+const OWNER: &str = "redline-workspace";
+
 impl Store {
-    /// Opens the store at `dir` for `workspace`, making it on first use.
+    /// Opens the store at `dir` for `workspace`, making it on first use. A store made for
+    /// another workspace is refused.
     pub fn open(program: &Path, dir: &Path, workspace: &Path) -> Result<Store> {
         let git = Git::new(program, dir, workspace);
         git.init()?;
+        own(dir, workspace)?;
         let latest = git.resolve(LATEST)?;
-        Ok(Store { git, latest })
+        let history = history::History::load(dir)?;
+        let store = Store {
+            git,
+            workspace: workspace.to_owned(),
+            latest,
+            file_limit: FILE_LIMIT,
+            history,
+            bounds: Bounds::default(),
+        };
+        store.history.forget_stray(&store.git)?;
+        Ok(store)
+    }
+
+    /// Where `workspace`'s store is kept under Redline's data folder `data`:
+    /// `<data>/checkpoints/<hash of the workspace's path>`.
+    pub fn dir_for(data: &Path, workspace: &Path) -> PathBuf {
+        data.join("checkpoints").join(format!(
+            "{:016x}",
+            fnv1a(workspace.as_os_str().as_encoded_bytes())
+        ))
+    }
+
+    /// Opens `workspace`'s store under Redline's data folder `data` (see `dir_for`).
+    pub fn open_in(program: &Path, data: &Path, workspace: &Path) -> Result<Store> {
+        Store::open(program, &Store::dir_for(data, workspace), workspace)
+    }
+
+    /// The workspace's turns, oldest first.
+    pub fn turns(&self) -> &[TurnRecord] {
+        self.history.turns()
+    }
+
+    pub fn turn(&self, id: u64) -> Option<&TurnRecord> {
+        self.history.get(id)
+    }
+
+    /// A turn of `cli`'s `session` begins at `at` (ms since the Unix epoch): the workspace is
+    /// checkpointed and the turn recorded. Nothing is pruned here: the CLI waits on this.
+    pub fn begin_turn(&mut self, cli: &str, session: &str, at: u64) -> Result<TurnRecord> {
+        let start = self.checkpoint()?;
+        self.history.begin(&self.git, start, (cli, session), at)
+    }
+
+    /// Turn `id` ends at `at`: the workspace is checkpointed as its end, then the history
+    /// pruned to its bounds.
+    pub fn end_turn(&mut self, id: u64, at: u64) -> Result<TurnRecord> {
+        if self.turn(id).is_none() {
+            return Err(CheckpointError::NoSuchTurn(id));
+        }
+        let now = self.checkpoint()?;
+        let ended = self.history.end(&self.git, id, now, at)?;
+        self.history.prune(&self.git, self.bounds)?;
+        Ok(ended)
+    }
+
+    /// Sets how much history is kept, pruning at once what is past it.
+    pub fn set_bounds(&mut self, bounds: Bounds) -> Result<()> {
+        self.bounds = bounds;
+        self.history.prune(&self.git, bounds)
+    }
+
+    /// Sets the largest file undo reads.
+    pub fn set_file_limit(&mut self, bytes: u64) {
+        self.file_limit = bytes;
     }
 
     /// Records the workspace as it is now. Unchanged since the last checkpoint: that one again,
@@ -45,8 +128,9 @@ impl Store {
         if let Some(last) = self.latest.as_ref().filter(|c| c.tree == tree) {
             return Ok(last.clone());
         }
-        let parent = self.latest.as_ref().map(|c| &c.commit);
-        let commit = self.git.commit(&tree, parent)?;
+        // No parent: what keeps a checkpoint alive is a turn's ref (or `LATEST`), so a pruned
+        // turn's objects go.
+        let commit = self.git.commit(&tree, None)?;
         self.git.set_ref(LATEST, &commit)?;
         let made = Checkpoint { commit, tree };
         self.latest = Some(made.clone());
@@ -59,8 +143,90 @@ impl Store {
         self.git.changes(&before.tree, &after.tree)
     }
 
+    /// `path`'s hunks from `before` to `after`: each contiguous run of changed lines.
+    pub fn hunks(&self, before: &Checkpoint, after: &Checkpoint, path: &Path) -> Result<Vec<Hunk>> {
+        let renames = self.renames(before, after)?;
+        undo::hunks_of(&self.scope(before, after, &renames), path)
+    }
+
+    /// Undoes `files` of the change from `before` to `after` (a turn's start and end), back to
+    /// their bytes and modes at `before`. Refused, naming the file and writing nothing, when
+    /// any file is no longer what `after` holds (or is a link, no regular file, too large); the
+    /// paths written or removed.
+    pub fn undo(
+        &self,
+        before: &Checkpoint,
+        after: &Checkpoint,
+        files: &[Undo],
+    ) -> Result<Vec<PathBuf>> {
+        let renames = self.renames(before, after)?;
+        undo::run(&self.scope(before, after, &renames), files)
+    }
+
+    /// Undoes every file changed from `before` to `after`, as `undo` does.
+    pub fn undo_all(&self, before: &Checkpoint, after: &Checkpoint) -> Result<Vec<PathBuf>> {
+        let files: Vec<Undo> = self
+            .changes(before, after)?
+            .into_iter()
+            .map(|d| Undo {
+                path: d.path,
+                pick: Pick::Whole,
+            })
+            .collect();
+        self.undo(before, after, &files)
+    }
+
+    /// Where each file the change moved came from: `(to, from)`.
+    fn renames(&self, before: &Checkpoint, after: &Checkpoint) -> Result<Vec<(PathBuf, PathBuf)>> {
+        Ok(self
+            .changes(before, after)?
+            .into_iter()
+            .filter_map(|d| Some((d.path, d.from?)))
+            .collect())
+    }
+
+    fn scope<'a>(
+        &'a self,
+        before: &'a Checkpoint,
+        after: &'a Checkpoint,
+        renames: &'a [(PathBuf, PathBuf)],
+    ) -> undo::UndoScope<'a> {
+        undo::UndoScope {
+            git: &self.git,
+            root: &self.workspace,
+            start: &before.tree,
+            end: &after.tree,
+            renames,
+            limit: self.file_limit,
+        }
+    }
+
     /// The bytes `path` (relative to the workspace) had at `at`; `None`: it was not there.
     pub fn file_at(&self, at: &Checkpoint, path: &Path) -> Result<Option<Vec<u8>>> {
         self.git.blob(&at.tree, path)
     }
+}
+
+/// Records `workspace` as the owner of the store at `dir`, or refuses when another one is.
+fn own(dir: &Path, workspace: &Path) -> Result<()> {
+    let file = dir.join(OWNER);
+    let mine = workspace.as_os_str().as_encoded_bytes();
+    match std::fs::read(&file) {
+        Ok(theirs) if theirs == mine => Ok(()),
+        Ok(theirs) => Err(CheckpointError::OtherWorkspace(
+            dir.to_owned(),
+            PathBuf::from(String::from_utf8_lossy(&theirs).into_owned()),
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::write(&file, mine).map_err(|e| CheckpointError::Store(file, e))
+        }
+        Err(e) => Err(CheckpointError::Store(file, e)),
+    }
+}
+
+/// FNV-1a, 64 bits: a stable name for a path (a collision is caught by `own`).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }

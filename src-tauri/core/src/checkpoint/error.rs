@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-/// What went wrong with a checkpoint, for the user.
+/// What went wrong with a checkpoint, for the user. Paths are relative to the workspace, quoted
+/// (a name may hold a newline or bytes that are not UTF-8).
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
     #[error("the git program was not found ({0}); Redline's turn checkpoints need git installed")]
@@ -17,6 +18,42 @@ pub enum CheckpointError {
     Store(PathBuf, std::io::Error),
     #[error("git answered what Redline cannot read: {0}")]
     Unreadable(String),
+    #[error("{0:?} changed since the turn ended; nothing was undone")]
+    Changed(PathBuf),
+    #[error("{0:?} is {1}, not a regular file; Redline does not undo it (nothing was undone)")]
+    NotAFile(PathBuf, &'static str),
+    #[error("a folder on the way to {0:?} is a link or no folder; nothing was undone")]
+    NotBeneath(PathBuf),
+    #[error(
+        "{path:?} is too large to undo ({size} bytes, the limit is {limit}); nothing was undone"
+    )]
+    TooLarge {
+        path: PathBuf,
+        size: u64,
+        limit: u64,
+    },
+    #[error("{0:?} is binary: undo it whole, not by hunks (nothing was undone)")]
+    NotText(PathBuf),
+    #[error(
+        "{0:?} was added or deleted by the turn: undo it whole, not by hunks (nothing was undone)"
+    )]
+    NotBothSides(PathBuf),
+    #[error("{0:?} has no such hunk in this turn (its diff differs); nothing was undone")]
+    NoSuchHunk(PathBuf),
+    #[error("{0:?} is not a path inside the workspace")]
+    NotInWorkspace(PathBuf),
+    #[error("could not undo {0:?}: {1}")]
+    Write(PathBuf, std::io::Error),
+    #[error(
+        "the store {store} belongs to the workspace {other}, not this one",
+        store = .0.display(),
+        other = .1.display()
+    )]
+    OtherWorkspace(PathBuf, PathBuf),
+    #[error("the turn history {path} cannot be read: {1}", path = .0.display())]
+    History(PathBuf, String),
+    #[error("no turn {0} in this workspace's history")]
+    NoSuchTurn(u64),
 }
 
 pub type CheckpointResult<T> = std::result::Result<T, CheckpointError>;

@@ -77,11 +77,16 @@ impl Folder {
     /// then renamed over `name`. A reader sees the old file or the new one, never a part; a
     /// failure leaves `name` as it was and no temp file behind.
     pub fn replace(&self, name: &OsStr, bytes: &[u8], keep: &Metadata) -> io::Result<()> {
+        self.replace_as(name, bytes, Perms::Of(keep))
+    }
+
+    /// As `replace`, the new file given `perms`.
+    pub fn replace_as(&self, name: &OsStr, bytes: &[u8], perms: Perms) -> io::Result<()> {
         let mut tmp = OsString::from(".");
         tmp.push(name);
         tmp.push(format!(".redline-{}.tmp", random_tag()?));
         let written = self
-            .create(&tmp, bytes, Some(keep))
+            .create(&tmp, bytes, perms)
             .and_then(|()| self.rename(&tmp, name));
         if written.is_err() {
             let _ = self.remove(&tmp);
@@ -99,7 +104,12 @@ impl Folder {
         bytes: &[u8],
         keep: Option<&Metadata>,
     ) -> io::Result<()> {
-        let created = self.create(name, bytes, keep);
+        self.create_new_as(name, bytes, keep.map_or(Perms::Private, Perms::Of))
+    }
+
+    /// As `create_new`, the file given `perms`.
+    pub fn create_new_as(&self, name: &OsStr, bytes: &[u8], perms: Perms) -> io::Result<()> {
+        let created = self.create(name, bytes, perms);
         if let Err(e) = &created {
             // Created but not filled: take the part away; never anything that was there before.
             if e.kind() != io::ErrorKind::AlreadyExists {
@@ -111,17 +121,25 @@ impl Folder {
         Ok(())
     }
 
-    fn create(&self, name: &OsStr, bytes: &[u8], keep: Option<&Metadata>) -> io::Result<()> {
-        let mut file = self.create_exclusive(name)?;
+    fn create(&self, name: &OsStr, bytes: &[u8], perms: Perms) -> io::Result<()> {
+        let initial = match perms {
+            Perms::Default { exec: true } => 0o777,
+            Perms::Default { exec: false } => 0o666,
+            _ => 0o600,
+        };
+        let mut file = self.create_exclusive(name, initial)?;
         file.write_all(bytes)?;
-        if let Some(keep) = keep {
-            keep_owner_and_mode(&file, keep)?;
+        match perms {
+            Perms::Of(keep) => keep_owner_and_mode(&file, keep)?,
+            Perms::Exact(mode) => set_mode(&file, mode)?,
+            Perms::Private | Perms::Default { .. } => {}
         }
         file.sync_all()
     }
 
+    /// Creates `name` with `mode` (less the umask), failing if anything is there.
     #[cfg(unix)]
-    fn create_exclusive(&self, name: &OsStr) -> io::Result<File> {
+    fn create_exclusive(&self, name: &OsStr, mode: u32) -> io::Result<File> {
         use std::os::fd::{AsRawFd, FromRawFd};
         let c = super::beneath::c_name(name)?;
         let flags =
@@ -133,7 +151,7 @@ impl Folder {
                 self.dir.as_raw_fd(),
                 c.as_ptr(),
                 flags,
-                0o600 as libc::c_uint,
+                mode as libc::c_uint,
             )
         };
         if fd < 0 {
@@ -144,7 +162,7 @@ impl Folder {
     }
 
     #[cfg(not(unix))]
-    fn create_exclusive(&self, name: &OsStr) -> io::Result<File> {
+    fn create_exclusive(&self, name: &OsStr, _mode: u32) -> io::Result<File> {
         std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -168,8 +186,9 @@ impl Folder {
         std::fs::rename(self.path_of(from), self.path_of(to))
     }
 
+    /// Removes file `name` (a link itself, never what it points to).
     #[cfg(unix)]
-    fn remove(&self, name: &OsStr) -> io::Result<()> {
+    pub fn remove(&self, name: &OsStr) -> io::Result<()> {
         use std::os::fd::AsRawFd;
         let c = super::beneath::c_name(name)?;
         // SAFETY: `c` is NUL-terminated and outlives the call.
@@ -180,7 +199,7 @@ impl Folder {
     }
 
     #[cfg(not(unix))]
-    fn remove(&self, name: &OsStr) -> io::Result<()> {
+    pub fn remove(&self, name: &OsStr) -> io::Result<()> {
         std::fs::remove_file(self.path_of(name))
     }
 
@@ -190,6 +209,31 @@ impl Folder {
         #[cfg(unix)]
         let _ = self.dir.sync_all();
     }
+}
+
+/// The permissions a file written through a `Folder` gets.
+#[derive(Clone, Copy)]
+pub enum Perms<'a> {
+    /// Those of this file (and its owner, where that is allowed).
+    Of(&'a Metadata),
+    /// These mode bits (unix; elsewhere, the default).
+    Exact(u32),
+    /// What a new file gets by default (0666, 0777 when executable, less the umask), as git
+    /// gives a file it checks out.
+    Default { exec: bool },
+    /// 0600.
+    Private,
+}
+
+#[cfg(unix)]
+fn set_mode(file: &File, mode: u32) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(std::fs::Permissions::from_mode(mode & 0o7777))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_file: &File, _mode: u32) -> io::Result<()> {
+    Ok(())
 }
 
 #[cfg(unix)]

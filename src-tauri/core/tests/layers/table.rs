@@ -30,9 +30,10 @@ pub const LAYERS: &[Layer] = &[
     },
     Layer {
         name: "checkpoint",
-        imports: &[],
+        imports: &["platform"],
         holds: "a workspace's checkpoints (its files, ignore rules applied, as git trees in a private \
-                store, written with the `git` program) and what changed between two",
+                store, written with the `git` program), what changed between two, its hunks, undo \
+                (whole files or hunks, written beneath the workspace), and the turns' history",
     },
     Layer {
         name: "review",
