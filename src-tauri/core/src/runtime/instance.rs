@@ -11,6 +11,7 @@ use crate::runtime::bridge::ContainerPlan;
 use crate::runtime::companion::{Companion, Setup};
 use crate::workspace::config::{self, Config};
 use crate::workspace::container::{self, RunArgs};
+use crate::workspace::WorkspaceError;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -46,7 +47,7 @@ impl State {
     fn companion_of(&self, review: &Review) -> Result<&Companion> {
         self.companions
             .get(&review.workspace)
-            .ok_or_else(|| Error::WorkspaceOff(review.workspace.clone()))
+            .ok_or_else(|| WorkspaceError::WorkspaceOff(review.workspace.clone()).into())
     }
 }
 
@@ -116,7 +117,7 @@ impl Instance {
             let mut state = instance.state.lock().await;
             match instance.start_companion(&mut state, &entry.path).await {
                 Ok(()) => {}
-                Err(e @ Error::FolderGone(_)) => tracing::warn!("{e}"),
+                Err(e @ Error::Workspace(WorkspaceError::FolderGone(_))) => tracing::warn!("{e}"),
                 Err(e) => tracing::error!("workspace {} not started: {e}", entry.path.display()),
             }
         }
@@ -148,13 +149,13 @@ impl Instance {
         }
         if !path.is_dir() {
             state.missing.insert(path.to_owned());
-            return Err(Error::FolderGone(path.to_owned()));
+            return Err(WorkspaceError::FolderGone(path.to_owned()).into());
         }
         state.missing.remove(path);
         let entry = state
             .config
             .find(path)
-            .ok_or_else(|| Error::NoSuchWorkspace(path.to_owned()))?;
+            .ok_or_else(|| WorkspaceError::NoSuchWorkspace(path.to_owned()))?;
         let token = self.world.tokens.token_for(&path.to_string_lossy())?;
         let plan = entry.containers.as_ref().map(|c| ContainerPlan {
             address: container::bridge_address(c.address, self.world.interfaces.as_ref())
@@ -314,7 +315,7 @@ impl Instance {
                     .any(|r| resolved.starts_with(r))
             })
             .max_by_key(|c| c.service.workspace.id().as_os_str().len())
-            .ok_or_else(|| Error::NotInWorkspace(resolved.clone()))?;
+            .ok_or_else(|| WorkspaceError::NotInWorkspace(resolved.clone()))?;
         Ok(c.pin())
     }
 

@@ -8,6 +8,7 @@ use crate::protocols::hook::patched::Patched;
 use crate::protocols::hook::{self, Accepted, FileChange, HookCall, HookCli, HookVerdict};
 use crate::review::service::{Ask, Service};
 use crate::review::{ClientInfo, Origin, Outcome, ReadOnly, ReviewId};
+use crate::workspace::WorkspaceError;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -74,7 +75,7 @@ impl Instance {
 /// The verdict for an edit outside every workspace Redline has on: the CLI's own approval.
 fn not_served(cli: HookCli, cwd: &Path, e: crate::Error) -> HookVerdict {
     let why = match e {
-        crate::Error::NotInWorkspace(_) => {
+        crate::Error::Workspace(WorkspaceError::NotInWorkspace(_)) => {
             format!("{} is in no workspace Redline has on", cwd.display())
         }
         e => e.to_string(),

@@ -5,7 +5,10 @@ use super::batch::Batch;
 use super::Instance;
 use crate::error::{Error, Result};
 use crate::review::service::{Ask, Service};
-use crate::review::{ClientInfo, OnDisk, Origin, Outcome, Proposal, ReadOnly, ReviewId};
+use crate::review::{
+    ClientInfo, OnDisk, Origin, Outcome, Proposal, ReadOnly, ReviewError, ReviewId,
+};
+use crate::workspace::WorkspaceError;
 use caller::caller;
 // The command reads and bounds a diff's two sides (surfaces), the instance checks them again.
 pub use crate::surfaces::diff_pair::{DiffFile, MAX_DIFF_BYTES, MAX_DIFF_FILES};
@@ -159,23 +162,23 @@ impl Instance {
             .filter(|c| c.service.resolve(&shown).is_ok())
             .max_by_key(|c| c.service.workspace.id().as_os_str().len())
             .map(|c| c.service.clone())
-            .ok_or_else(|| not_held(path, &roots))
+            .ok_or_else(|| not_held(path, &roots).into())
     }
 }
 
 /// Why no workspace takes `path`: it is outside them all, or it is inside one by name and a link
 /// on its way leads out (said so: the user sees the path inside and would not guess).
-pub(super) fn not_held(path: &std::path::Path, roots: &[PathBuf]) -> Error {
+pub(super) fn not_held(path: &std::path::Path, roots: &[PathBuf]) -> WorkspaceError {
     use std::path::Component;
     let plain = path
         .components()
         .all(|c| !matches!(c, Component::ParentDir | Component::CurDir));
     match roots.iter().find(|r| plain && path.starts_with(r)) {
-        Some(root) => Error::LeadsOutside {
+        Some(root) => WorkspaceError::LeadsOutside {
             path: path.to_owned(),
             workspace: root.clone(),
         },
-        None => Error::NotInWorkspace(path.to_owned()),
+        None => WorkspaceError::NotInWorkspace(path.to_owned()),
     }
 }
 
@@ -191,11 +194,12 @@ impl Instance {
     pub async fn propose_local(&self, p: Propose, pid: Option<u32>) -> Result<Opened> {
         let file_path = p.file.to_string_lossy().into_owned();
         if p.content.len() > MAX_PROPOSAL_BYTES {
-            return Err(Error::TooLarge {
+            return Err(ReviewError::TooLarge {
                 path: file_path,
                 size: p.content.len() as u64,
                 limit: MAX_PROPOSAL_BYTES as u64,
-            });
+            }
+            .into());
         }
         let service = match self.service_holding(&p.file).await {
             Ok(service) => service,
@@ -251,12 +255,12 @@ impl Instance {
     /// A file outside every enabled workspace, with the command that lets it in: the person at
     /// `redline propose` or `redline diff --edit` is told what to run, not just what failed.
     async fn with_way_in(&self, e: Error) -> Error {
-        let Error::NotInWorkspace(path) = e else {
+        let Error::Workspace(WorkspaceError::NotInWorkspace(path)) = e else {
             return e;
         };
         let workspaces = self.workspaces().await;
         let fix = crate::workspace::way_in::way_in(&path, &self.world.dirs.home, &workspaces);
-        Error::NotInWorkspaceFix { path, fix }
+        WorkspaceError::NotInWorkspaceFix { path, fix }.into()
     }
 
     /// A `redline diff` within its bounds: its files, its bytes, and with the diffs already
@@ -272,11 +276,12 @@ impl Instance {
         }
         let size: usize = d.files.iter().map(diff_bytes).sum();
         if size > MAX_DIFF_BYTES {
-            return Err(Error::TooLarge {
+            return Err(ReviewError::TooLarge {
                 path: root,
                 size: size as u64,
                 limit: MAX_DIFF_BYTES as u64,
-            });
+            }
+            .into());
         }
         let pending: Vec<_> = self
             .reviews
@@ -291,10 +296,11 @@ impl Instance {
         if pending.len() + d.files.len() > MAX_PENDING_DIFFS
             || held.saturating_add(size) > crate::review::quota::MAX_QUEUED_BYTES
         {
-            return Err(Error::QueueFull {
+            return Err(ReviewError::QueueFull {
                 file: root,
-                bound: crate::error::QueueBound::Diffs,
-            });
+                bound: crate::review::QueueBound::Diffs,
+            }
+            .into());
         }
         Ok(())
     }
@@ -324,7 +330,7 @@ impl Instance {
                 })
                 .max_by_key(|d| d.root.as_os_str().len());
             checked.push(Some(
-                inside.ok_or_else(|| Error::NotInWorkspace(f.path.clone()))?,
+                inside.ok_or_else(|| WorkspaceError::NotInWorkspace(f.path.clone()))?,
             ));
         }
         Ok(checked)

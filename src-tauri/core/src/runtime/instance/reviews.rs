@@ -5,8 +5,10 @@ use super::Instance;
 use crate::error::{Error, Result};
 use crate::review::diff;
 use crate::review::selection::Selection;
+use crate::review::ReviewError;
 use crate::review::{Origin, Review, ReviewEvent, ReviewId, Summary};
 use crate::runtime::companion::Decision;
+use crate::workspace::WorkspaceError;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +18,9 @@ impl Instance {
     }
 
     pub fn review(&self, id: ReviewId) -> Result<Arc<Review>> {
-        self.reviews.get(id).ok_or(Error::NoSuchReview(id))
+        self.reviews
+            .get(id)
+            .ok_or(ReviewError::NoSuchReview(id).into())
     }
 
     /// A unified diff of the review's original and current text.
@@ -29,7 +33,7 @@ impl Instance {
 
     /// The user's edits of review `id`, made against its proposal `revision`.
     pub fn update(&self, id: ReviewId, revision: u64, content: String) -> Result<()> {
-        self.reviews.update(id, revision, content)
+        Ok(self.reviews.update(id, revision, content)?)
     }
 
     /// Settles review `id`. It takes no lock: a decision never waits on any workspace starting
@@ -118,10 +122,10 @@ impl Instance {
                 || now.is_some_and(|o| o.utf8 == r.original_not_utf8)),
             // What could not be an original (too big, not a file) is not the one read.
             Err(
-                Error::TooLarge { .. }
-                | Error::NotRegularFile(_)
-                | Error::IsDirectory(_)
-                | Error::BadPath { .. },
+                Error::Review(ReviewError::TooLarge { .. })
+                | Error::Review(ReviewError::NotRegularFile(_))
+                | Error::Review(ReviewError::IsDirectory(_))
+                | Error::Workspace(WorkspaceError::BadPath { .. }),
             ) => Ok(true),
             Err(e) => Err(e),
         }
@@ -131,7 +135,7 @@ impl Instance {
     pub async fn reject_all(&self) -> Result<()> {
         for r in self.reviews.list() {
             match self.decide(r.id, Decision::reject()).await {
-                Ok(()) | Err(Error::NoSuchReview(_)) => {}
+                Ok(()) | Err(Error::Review(ReviewError::NoSuchReview(_))) => {}
                 Err(e) => return Err(e),
             }
         }
