@@ -259,7 +259,7 @@ fn write_accepted(
         match diff_write::write(target, &s.path, before.as_bytes(), text.as_bytes(), spare) {
             Ok(Landed::Wrote(path)) => outln!(p, "wrote {}", path.display()),
             Ok(Landed::AlreadyThere) => {}
-            Err(e @ Error::Surface(SurfaceError::NotKept { .. })) => {
+            Err(e @ SurfaceError::NotKept { .. }) => {
                 // The last place left for the user's text is the terminal.
                 errln!(p, "redline: {e}; here it is on standard output");
                 out!(p, "{text}");

@@ -32,7 +32,7 @@ pub fn write(
     before: &[u8],
     accepted: &[u8],
     spare: &Path,
-) -> Result<Landed> {
+) -> Result<Landed, SurfaceError> {
     let mut beside = None;
     let (why, meta) = match target {
         None => (
@@ -56,13 +56,12 @@ pub fn write(
     };
     let path = target.map_or_else(|| shown.to_path_buf(), |t| t.path.clone());
     match keep(beside.as_ref(), meta.as_deref(), shown, accepted, spare) {
-        Ok(kept) => Err(SurfaceError::NotWritten { path, why, kept }.into()),
+        Ok(kept) => Err(SurfaceError::NotWritten { path, why, kept }),
         Err(e) => Err(SurfaceError::NotKept {
             path,
             why,
             error: e.to_string(),
-        }
-        .into()),
+        }),
     }
 }
 
@@ -198,9 +197,9 @@ mod tests {
         }
     }
 
-    fn kept(e: Error) -> PathBuf {
+    fn kept(e: SurfaceError) -> PathBuf {
         match e {
-            Error::Surface(SurfaceError::NotWritten { kept, .. }) => kept,
+            SurfaceError::NotWritten { kept, .. } => kept,
             e => panic!("not kept: {e}"),
         }
     }
