@@ -6,12 +6,14 @@ use crate::output::{errln, out, outln, Printer};
 use crate::resolve::{LocalDiff, LocalPropose};
 use redline_core::platform::dirs::Dirs;
 use redline_core::review::Outcome;
+use redline_core::review::ReviewError;
 use redline_core::runtime::control::{self, Request};
 use redline_core::runtime::instance::local::{
     Diff, LocalAnswer, Propose, Settled, MAX_PROPOSAL_BYTES,
 };
 use redline_core::surfaces::diff_pair;
 use redline_core::surfaces::diff_write::{self, Landed};
+use redline_core::surfaces::SurfaceError;
 use redline_core::{ControlFailure, Error, Result};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Read};
@@ -159,14 +161,16 @@ pub(crate) fn bounded_text(file: Option<&Path>) -> Result<String> {
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(&name, e))?;
     if bytes.len() > MAX_PROPOSAL_BYTES {
-        return Err(Error::TooLarge {
+        return Err(ReviewError::TooLarge {
             path: name.to_string_lossy().into_owned(),
             // A file's own size; of a stream only that it goes past the bound.
             size: size.unwrap_or(bytes.len() as u64),
             limit: MAX_PROPOSAL_BYTES as u64,
-        });
+        }
+        .into());
     }
-    String::from_utf8(bytes).map_err(|_| Error::NotText(name.to_string_lossy().into_owned()))
+    String::from_utf8(bytes)
+        .map_err(|_| ReviewError::NotText(name.to_string_lossy().into_owned()).into())
 }
 
 pub async fn diff(dirs: &Dirs, p: &mut Printer<'_>, a: LocalDiff) -> Result<Verdict> {
@@ -255,7 +259,7 @@ fn write_accepted(
         match diff_write::write(target, &s.path, before.as_bytes(), text.as_bytes(), spare) {
             Ok(Landed::Wrote(path)) => outln!(p, "wrote {}", path.display()),
             Ok(Landed::AlreadyThere) => {}
-            Err(e @ Error::NotKept { .. }) => {
+            Err(e @ SurfaceError::NotKept { .. }) => {
                 // The last place left for the user's text is the terminal.
                 errln!(p, "redline: {e}; here it is on standard output");
                 out!(p, "{text}");

@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use crate::clients::format::{IDE_DISPLAY_NAME, IDE_NAME};
+pub use error::DiscoveryError;
 
+pub mod error;
 pub mod hook_config;
 pub mod hook_created;
 mod hook_entry;

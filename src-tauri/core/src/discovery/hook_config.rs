@@ -5,6 +5,7 @@ pub use super::hook_entry::{command, command_recording, turn_command, Found, Hoo
 use super::hook_groups::{self, fresh, slot, Op};
 use super::{hook_file, hook_plugin, hook_turn};
 use crate::clients::{Entries, HookCli, IdeMode, Layout};
+use crate::discovery::DiscoveryError;
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -38,10 +39,11 @@ pub fn install_for(
         (Layout::Settings(Entries::Grouped), Some(_)) => {
             hook_turn::install(site, file, program, turn_review)
         }
-        _ if turn_review => Err(Error::HookConfig {
+        _ if turn_review => Err(DiscoveryError::HookConfig {
             path: file.to_owned(),
             why: format!("Redline does not review {}'s turns yet", site.name()),
-        }),
+        }
+        .into()),
         _ => install(site, file, program),
     }
 }

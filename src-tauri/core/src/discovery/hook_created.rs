@@ -4,6 +4,7 @@
 
 use super::hook_config;
 use crate::clients::HookCli;
+use crate::discovery::DiscoveryError;
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -24,7 +25,7 @@ fn read(config_dir: &Path) -> Result<Vec<PathBuf>> {
 
 fn write(config_dir: &Path, files: &[PathBuf]) -> Result<()> {
     let at = record_file(config_dir);
-    let text = serde_json::to_vec_pretty(files).map_err(|e| Error::HookConfig {
+    let text = serde_json::to_vec_pretty(files).map_err(|e| DiscoveryError::HookConfig {
         path: at.clone(),
         why: e.to_string(),
     })?;

@@ -2,6 +2,7 @@
 //! the config file read as a JSON object (never overwritten when it is not one).
 
 use crate::clients::{Entries, HookCli, Layout};
+use crate::discovery::DiscoveryError;
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -110,16 +111,18 @@ pub(super) fn bytes(file: &Path) -> Result<Option<Vec<u8>>> {
     match crate::platform::small_file::read_through(file, CAP) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => Err(Error::HookConfig {
+        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => Err(DiscoveryError::HookConfig {
             path: file.to_owned(),
             why: format!("it is larger than {} MiB, so it is not read", CAP >> 20),
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Err(Error::HookConfig {
+        }
+        .into()),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Err(DiscoveryError::HookConfig {
             path: file.to_owned(),
             why: "it is not a regular file (a FIFO, a device or a link to one), so it is \
                   neither read nor replaced"
                 .into(),
-        }),
+        }
+        .into()),
         Err(e) => Err(Error::io(file, e)),
     }
 }
@@ -130,23 +133,24 @@ pub(super) fn read(file: &Path) -> Result<Value> {
     let Some(bytes) = bytes(file)? else {
         return Ok(json!({}));
     };
-    let text = String::from_utf8(bytes).map_err(|_| Error::HookConfig {
+    let text = String::from_utf8(bytes).map_err(|_| DiscoveryError::HookConfig {
         path: file.to_owned(),
         why: "it is not UTF-8 text".into(),
     })?;
     if text.trim().is_empty() {
         return Ok(json!({}));
     }
-    let doc: Value = serde_json::from_str(&text).map_err(|e| Error::HookConfig {
+    let doc: Value = serde_json::from_str(&text).map_err(|e| DiscoveryError::HookConfig {
         path: file.to_owned(),
         why: format!("it is not valid JSON ({e})"),
     })?;
     match doc.is_object() {
         true => Ok(doc),
-        false => Err(Error::HookConfig {
+        false => Err(DiscoveryError::HookConfig {
             path: file.to_owned(),
             why: "it is not a JSON object".into(),
-        }),
+        }
+        .into()),
     }
 }
 
@@ -184,12 +188,13 @@ pub(super) fn text(file: &Path) -> Result<Option<String>> {
     let Some(bytes) = bytes(file)? else {
         return Ok(None);
     };
-    String::from_utf8(bytes)
-        .map(Some)
-        .map_err(|_| Error::HookConfig {
+    String::from_utf8(bytes).map(Some).map_err(|_| {
+        DiscoveryError::HookConfig {
             path: file.to_owned(),
             why: "it is not UTF-8 text".into(),
-        })
+        }
+        .into()
+    })
 }
 
 /// Where a write to `file` goes: what a link points to, so that a settings file linked from

@@ -3,6 +3,7 @@
 
 use super::hook_entry::{bytes, ours, read, Found, HookInstalled};
 use crate::clients::HookCli;
+use crate::discovery::DiscoveryError;
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -19,7 +20,7 @@ fn text(site: &HookCli, file: &Path, command: &str) -> Result<String> {
     entry["matcher"] = json!(site.matcher);
     entry["timeoutSec"] = json!(site.timeout_value());
     let doc = json!({ "version": 1, "hooks": { site.event: [entry] } });
-    let mut text = serde_json::to_string_pretty(&doc).map_err(|e| Error::HookConfig {
+    let mut text = serde_json::to_string_pretty(&doc).map_err(|e| DiscoveryError::HookConfig {
         path: file.to_owned(),
         why: e.to_string(),
     })?;
@@ -38,8 +39,8 @@ fn entry<'a>(site: &HookCli, doc: &'a Value) -> Option<&'a Value> {
     events.get(site.event)?.as_array()?.first()
 }
 
-fn foreign(file: &Path) -> Error {
-    Error::HookConfig {
+fn foreign(file: &Path) -> DiscoveryError {
+    DiscoveryError::HookConfig {
         path: file.to_owned(),
         why: "a file of that name is there and is not Redline's (it holds a hook of someone else's, or none)".into(),
     }
@@ -52,7 +53,7 @@ pub fn install(site: &HookCli, file: &Path, command: &str) -> Result<HookInstall
         Some(bytes) if bytes == want.as_bytes() => return Ok(HookInstalled::Already),
         Some(_) => match entry(site, &read(file)?) {
             Some(_) => HookInstalled::Replaced,
-            None => return Err(foreign(file)),
+            None => return Err(foreign(file).into()),
         },
         None => HookInstalled::Added,
     };
@@ -64,7 +65,7 @@ pub fn install(site: &HookCli, file: &Path, command: &str) -> Result<HookInstall
 pub fn uninstall(site: &HookCli, file: &Path) -> Result<bool> {
     if find(site, file)?.is_none() {
         return match file.exists() {
-            true => Err(foreign(file)),
+            true => Err(foreign(file).into()),
             false => Ok(false),
         };
     }

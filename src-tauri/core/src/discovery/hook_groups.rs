@@ -11,7 +11,8 @@ use super::hook_entry::{ours, text, HookInstalled};
 use super::json_text::{self as jt, Into, List};
 use super::keep_file;
 use crate::clients::{Entries, HookCli, Reads};
-use crate::error::{Error, Result};
+use crate::discovery::DiscoveryError;
+use crate::error::Result;
 use jsonc_parser::ast::Value as Node;
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -122,7 +123,7 @@ pub(super) fn edit_text(
     fresh: &Map<String, Value>,
     ops: &[Op],
 ) -> Result<Edited> {
-    let refuse = |why: String| Error::HookConfig {
+    let refuse = |why: String| DiscoveryError::HookConfig {
         path: file.to_owned(),
         why,
     };
@@ -162,7 +163,7 @@ pub(super) fn edit_text(
             }
         };
         if !matches!(left, Ok(None)) {
-            return Err(refuse("Redline could not edit it in place".into()));
+            return Err(refuse("Redline could not edit it in place".into()).into());
         }
     }
     let changed = body != original[bom.len()..];
@@ -371,7 +372,7 @@ fn remove_chain(body: &str, chain: &[(List, usize)]) -> String {
 
 /// Redline's entry in the slot, if it is there (anywhere in it).
 pub(super) fn find(slot: &Slot, file: &Path, reads: Reads) -> Result<Option<Value>> {
-    let refuse = |why: String| Error::HookConfig {
+    let refuse = |why: String| DiscoveryError::HookConfig {
         path: file.to_owned(),
         why,
     };

@@ -3,6 +3,7 @@
 
 use super::hook_entry::{Found, HookInstalled};
 use crate::clients::HookCli;
+use crate::discovery::DiscoveryError;
 use crate::error::{Error, Result};
 use std::path::Path;
 
@@ -19,7 +20,7 @@ fn mark() -> &'static str {
 /// The plugin that runs `program`. Its path goes in as a JSON string, so no quote or backslash
 /// in it can end the literal; a path that is not UTF-8 cannot be written in JavaScript.
 pub fn text(file: &Path, program: &Path) -> Result<String> {
-    let program = program.to_str().ok_or_else(|| Error::HookConfig {
+    let program = program.to_str().ok_or_else(|| DiscoveryError::HookConfig {
         path: file.to_owned(),
         why: format!(
             "the path of this redline ({}) is not UTF-8, which a plugin cannot name",
@@ -76,7 +77,7 @@ pub fn current(file: &Path, program: &Path) -> bool {
 /// The file's text if it is Redline's plugin; `None` if there is no file. A file that is not
 /// Redline's, or not a regular file, is an error: it is never overwritten or removed.
 fn read(site: &HookCli, file: &Path) -> Result<Option<String>> {
-    let refuse = |why: String| Error::HookConfig {
+    let refuse = |why: String| DiscoveryError::HookConfig {
         path: file.to_owned(),
         why,
     };
@@ -84,9 +85,9 @@ fn read(site: &HookCli, file: &Path) -> Result<Option<String>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::io(file, e)),
         Ok(m) if !m.file_type().is_file() => {
-            return Err(refuse(
-                "it is not a regular file, so it is not Redline's plugin".into(),
-            ))
+            return Err(
+                refuse("it is not a regular file, so it is not Redline's plugin".into()).into(),
+            )
         }
         Ok(_) => {}
     }
@@ -97,7 +98,8 @@ fn read(site: &HookCli, file: &Path) -> Result<Option<String>> {
             "it is a plugin that is not Redline's; move it away to let `redline hooks install {}` \
              write Redline's there",
             site.id()
-        ))),
+        ))
+        .into()),
     }
 }
 

@@ -6,7 +6,8 @@
 use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
 use super::hook_groups::{self, entry, fresh, group, slot as pre_slot, Op, Slot};
 use crate::clients::{Entries, HookCli};
-use crate::error::{Error, Result};
+use crate::discovery::DiscoveryError;
+use crate::error::Result;
 use serde_json::Value;
 use std::path::Path;
 
@@ -28,10 +29,11 @@ pub fn install(
     turn_review: bool,
 ) -> Result<HookInstalled> {
     let Some(event) = site.turn_event else {
-        return Err(Error::HookConfig {
+        return Err(DiscoveryError::HookConfig {
             path: file.to_owned(),
             why: format!("Redline does not review {}'s turns yet", site.name()),
-        });
+        }
+        .into());
     };
     let pre = match turn_review {
         true => command_recording(site, program),

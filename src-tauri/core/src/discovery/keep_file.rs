@@ -1,6 +1,7 @@
 //! A user's config file replaced with an edited text of itself, atomically, keeping what the
 //! user set on it: its mode and owner, and a link to it (the link's target gets the change).
 
+use crate::discovery::DiscoveryError;
 use crate::error::{Error, Result};
 use std::io::Write;
 use std::path::Path;
@@ -25,10 +26,11 @@ pub(super) fn write(file: &Path, text: &[u8]) -> Result<()> {
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp.0);
-        return Err(Error::HookConfig {
+        return Err(DiscoveryError::HookConfig {
             path: target.clone(),
             why: format!("it could not be replaced keeping its mode and owner ({e})"),
-        });
+        }
+        .into());
     }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! Why the OS keyring could not keep or give a workspace token (`Error::Keyring`).
+//! Why the OS keyring could not keep or give a workspace token (`PlatformError::Keyring`).
 
 #[derive(Debug, thiserror::Error)]
 pub enum KeyringFailure {

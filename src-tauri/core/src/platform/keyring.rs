@@ -1,7 +1,8 @@
 //! Where workspace tokens are kept: the OS keyring, or memory for this run when there is none.
 
-use crate::error::{Error, KeyringFailure, Result};
+use crate::error::{KeyringFailure, Result};
 use crate::platform::token::Token;
+use crate::platform::PlatformError;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -18,7 +19,7 @@ pub trait SecretStore: Send + Sync + 'static {
 pub struct OsKeyring;
 
 impl OsKeyring {
-    fn entry(account: &str) -> Result<keyring::Entry> {
+    fn entry(account: &str) -> Result<keyring::Entry, PlatformError> {
         keyring::Entry::new(SERVICE, account).map_err(os)
     }
 
@@ -26,7 +27,7 @@ impl OsKeyring {
     pub fn probe() -> Result<()> {
         match Self::entry("redline-probe")?.get_password() {
             Ok(_) | Err(keyring::Error::NoEntry) => Ok(()),
-            Err(e) => Err(Error::Keyring(why(e))),
+            Err(e) => Err(PlatformError::Keyring(why(e)).into()),
         }
     }
 }
@@ -40,8 +41,8 @@ fn why(e: keyring::Error) -> KeyringFailure {
 }
 
 /// What the keyring answered, as Redline's error.
-fn os(e: keyring::Error) -> Error {
-    Error::Keyring(KeyringFailure::Os(e))
+fn os(e: keyring::Error) -> PlatformError {
+    PlatformError::Keyring(KeyringFailure::Os(e))
 }
 
 /// A probe finding nothing falls back to the `default` collection; a Secret Service with no
@@ -67,18 +68,20 @@ impl SecretStore for OsKeyring {
         match Self::entry(account)?.get_password() {
             Ok(s) => Ok(Some(s)),
             Err(keyring::Error::NoEntry) => Ok(None),
-            Err(e) => Err(os(e)),
+            Err(e) => Err(os(e).into()),
         }
     }
 
     fn set(&self, account: &str, secret: &str) -> Result<()> {
-        Self::entry(account)?.set_password(secret).map_err(os)
+        Self::entry(account)?
+            .set_password(secret)
+            .map_err(|e| os(e).into())
     }
 
     fn delete(&self, account: &str) -> Result<()> {
         match Self::entry(account)?.delete_credential() {
             Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
-            Err(e) => Err(os(e)),
+            Err(e) => Err(os(e).into()),
         }
     }
 }

@@ -12,6 +12,7 @@ pub(crate) mod child;
 pub mod clock;
 pub mod dirs;
 pub mod display;
+pub mod error;
 pub(crate) mod file_uri;
 pub(crate) mod folder;
 pub mod keyring;
@@ -34,3 +35,5 @@ pub(crate) mod sid;
 pub(crate) mod small_file;
 pub mod stop;
 pub(crate) mod token;
+
+pub use error::PlatformError;

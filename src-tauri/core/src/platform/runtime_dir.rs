@@ -7,6 +7,7 @@
 
 use crate::error::{DirProblem, Error, Result};
 use crate::platform::own_user::own_uid;
+use crate::platform::PlatformError;
 use std::fs::Metadata;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
@@ -45,14 +46,15 @@ fn check_above(dir: &Path) -> Result<()> {
             return Err(Error::io(&e.at, std::io::Error::other(e.to_string())))
         }
     };
-    Err(Error::RuntimeDir {
+    Err(PlatformError::RuntimeDir {
         path: e.at,
         problem,
-    })
+    }
+    .into())
 }
 
-fn refuse(dir: &Path, problem: DirProblem) -> Error {
-    Error::RuntimeDir {
+fn refuse(dir: &Path, problem: DirProblem) -> PlatformError {
+    PlatformError::RuntimeDir {
         path: dir.to_path_buf(),
         problem,
     }
@@ -64,7 +66,7 @@ pub fn check(dir: &Path) -> Result<()> {
     match std::fs::symlink_metadata(dir) {
         Ok(meta) => match problem(&meta, own_uid()) {
             None => check_above(dir),
-            Some(p) => Err(refuse(dir, p)),
+            Some(p) => Err(refuse(dir, p).into()),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Error::NotRunning),
         Err(e) => Err(Error::io(dir, e)),
@@ -97,7 +99,7 @@ pub fn prepare(dir: &Path) -> Result<()> {
             );
             Ok(())
         }
-        Some(p) => Err(refuse(dir, p)),
+        Some(p) => Err(refuse(dir, p).into()),
     }
 }
 
@@ -111,16 +113,16 @@ fn tighten(dir: &Path) -> Result<()> {
     let handle = match opened {
         Ok(h) => h,
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-            return Err(refuse(dir, DirProblem::Symlink))
+            return Err(refuse(dir, DirProblem::Symlink).into())
         }
         Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {
-            return Err(refuse(dir, DirProblem::NotDirectory))
+            return Err(refuse(dir, DirProblem::NotDirectory).into())
         }
         Err(e) => return Err(Error::io(dir, e)),
     };
     let meta = handle.metadata().map_err(|e| Error::io(dir, e))?;
     if meta.uid() != own_uid() {
-        return Err(refuse(dir, DirProblem::OtherOwner { uid: meta.uid() }));
+        return Err(refuse(dir, DirProblem::OtherOwner { uid: meta.uid() }).into());
     }
     handle
         .set_permissions(std::fs::Permissions::from_mode(0o700))
@@ -138,7 +140,7 @@ pub(crate) mod tests {
 
     fn refused(r: Result<()>) -> (PathBuf, DirProblem) {
         match r {
-            Err(Error::RuntimeDir { path, problem }) => (path, problem),
+            Err(Error::Platform(PlatformError::RuntimeDir { path, problem })) => (path, problem),
             other => panic!("expected a refused runtime dir, got {other:?}"),
         }
     }

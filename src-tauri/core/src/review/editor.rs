@@ -3,6 +3,7 @@
 
 use crate::error::{BadEditorMessage, Error, Result};
 use crate::review::selection::{Region, Selection, Span};
+use crate::workspace::WorkspaceError;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -159,7 +160,7 @@ fn absolute(path: &std::path::Path) -> Result<()> {
     if path.is_absolute() {
         Ok(())
     } else {
-        Err(Error::RelativePath(path.to_string_lossy().into_owned()))
+        Err(WorkspaceError::RelativePath(path.to_string_lossy().into_owned()).into())
     }
 }
 

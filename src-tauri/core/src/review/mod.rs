@@ -8,6 +8,7 @@ pub(crate) mod detail;
 pub(crate) mod diff;
 pub mod editor;
 pub(crate) mod editor_context;
+pub mod error;
 pub(crate) mod id;
 pub mod origin;
 pub mod original;
@@ -25,6 +26,7 @@ pub mod turn;
 
 pub use client::ClientInfo;
 pub use detail::Detail;
+pub use error::{QueueBound, ReviewError, Sendable};
 pub use id::ReviewId;
 pub use origin::Origin;
 pub use outcome::{Outcome, Resolved};

@@ -2,7 +2,9 @@
 
 use crate::error::{Error, Result};
 use crate::platform::beneath;
+use crate::review::ReviewError;
 use crate::workspace::Workspace;
+use crate::workspace::WorkspaceError;
 use std::io::Read;
 use std::path::Path;
 
@@ -98,10 +100,11 @@ pub fn read_blocking(
         .iter()
         .find_map(|r| Some((r, path.strip_prefix(r).ok()?)))
     else {
-        return Err(Error::OutsideWorkspace {
+        return Err(WorkspaceError::OutsideWorkspace {
             path: file_path.to_owned(),
             roots: workspace.joined(),
-        });
+        }
+        .into());
     };
     read_now(root, rel, path, file_path)
 }
@@ -110,40 +113,43 @@ fn read_now(root: &Path, rel: &Path, path: &Path, file_path: &str) -> Result<Opt
     // A cheap early refusal that avoids even opening a device; the check that counts is the
     // fstat of the opened descriptor below (the path may change in between).
     match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => return Err(Error::IsDirectory(file_path.to_owned())),
+        Ok(m) if m.is_dir() => return Err(ReviewError::IsDirectory(file_path.to_owned()).into()),
         Ok(m) if !m.is_file() && !m.file_type().is_symlink() => {
-            return Err(Error::NotRegularFile(file_path.to_owned()))
+            return Err(ReviewError::NotRegularFile(file_path.to_owned()).into())
         }
         _ => {}
     }
     let file = match beneath::open(root, rel) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(_) if path.is_dir() => return Err(Error::IsDirectory(file_path.to_owned())),
+        Err(_) if path.is_dir() => {
+            return Err(ReviewError::IsDirectory(file_path.to_owned()).into())
+        }
         Err(e) => match link_refusal(&e) {
             Some(reason) => {
-                return Err(Error::BadPath {
+                return Err(WorkspaceError::BadPath {
                     path: file_path.to_owned(),
                     reason,
-                })
+                }
+                .into())
             }
             None => return Err(Error::io(path, e)),
         },
     };
     let meta = file.metadata().map_err(|e| Error::io(path, e))?;
     if meta.is_dir() {
-        return Err(Error::IsDirectory(file_path.to_owned()));
+        return Err(ReviewError::IsDirectory(file_path.to_owned()).into());
     }
     if !meta.is_file() {
-        return Err(Error::NotRegularFile(file_path.to_owned()));
+        return Err(ReviewError::NotRegularFile(file_path.to_owned()).into());
     }
-    let too_large = |size| Error::TooLarge {
+    let too_large = |size| ReviewError::TooLarge {
         path: file_path.to_owned(),
         size,
         limit: MAX_ORIGINAL_BYTES,
     };
     if meta.len() > MAX_ORIGINAL_BYTES {
-        return Err(too_large(meta.len()));
+        return Err(too_large(meta.len()).into());
     }
     // The file may grow after the fstat: read one byte past the limit at most.
     let mut bytes = Vec::with_capacity(meta.len() as usize);
@@ -151,7 +157,7 @@ fn read_now(root: &Path, rel: &Path, path: &Path, file_path: &str) -> Result<Opt
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(path, e))?;
     if bytes.len() as u64 > MAX_ORIGINAL_BYTES {
-        return Err(too_large(bytes.len() as u64));
+        return Err(too_large(bytes.len() as u64).into());
     }
     Ok(Some(Original::from_bytes(bytes)))
 }

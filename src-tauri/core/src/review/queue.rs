@@ -1,6 +1,6 @@
 //! The review queue: proposals waiting for the user's decision, and events for surfaces to follow.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::platform::clock::Clock;
 use crate::review::client::ClientInfo;
 use crate::review::diff;
@@ -10,6 +10,7 @@ use crate::review::original;
 use crate::review::outcome::Outcome;
 use crate::review::pending::{OnDisk, Review};
 use crate::review::read_only::ReadOnly;
+use crate::review::ReviewError;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -53,8 +54,8 @@ pub struct Proposal {
     pub reason_heard: bool,
 }
 
-fn superseded(review: &Review) -> Error {
-    Error::Superseded {
+fn superseded(review: &Review) -> ReviewError {
+    ReviewError::Superseded {
         id: review.id,
         file: review.file_path.clone(),
     }
@@ -228,10 +229,10 @@ impl ReviewQueue {
     /// Records the user's edits, made against proposal `revision`, so a terminal-side answer gets
     /// them. Refused once the CLI has proposed a newer revision: the edits were made to text the
     /// CLI no longer proposes, and must not replace the new proposal.
-    pub fn update(&self, id: ReviewId, revision: u64, content: String) -> Result<()> {
-        let seen = self.get(id).ok_or(Error::NoSuchReview(id))?;
+    pub fn update(&self, id: ReviewId, revision: u64, content: String) -> Result<(), ReviewError> {
+        let seen = self.get(id).ok_or(ReviewError::NoSuchReview(id))?;
         if let Some(reason) = &seen.read_only {
-            return Err(Error::ReadOnly {
+            return Err(ReviewError::ReadOnly {
                 id,
                 reason: reason.to_string(),
             });
@@ -244,7 +245,8 @@ impl ReviewQueue {
         let stats = diff::stats(seen.shown_original(), &content);
         let now = self.clock.now_ms();
         let mut state = self.lock();
-        let slot = state.reviews.get_mut(&id).ok_or(Error::NoSuchReview(id))?;
+        let slot = state.reviews.get_mut(&id);
+        let slot = slot.ok_or(ReviewError::NoSuchReview(id))?;
         if slot.revision != revision || slot.revision != seen.revision {
             return Err(superseded(slot));
         }
@@ -284,14 +286,14 @@ impl ReviewQueue {
     }
 
     /// Removes a review, reporting how it ended, and tells its asker.
-    pub fn resolve(&self, id: ReviewId, outcome: Outcome) -> Result<Arc<Review>> {
+    pub fn resolve(&self, id: ReviewId, outcome: Outcome) -> Result<Arc<Review>, ReviewError> {
         self.settle(id, outcome, None, None, None)
     }
 
     /// Rejects a review, its asker told the user's `reason` with it where its protocol can
     /// carry one. The reason is cleaned and bounded first (`review::reason`): one too long is
     /// refused and the review stays pending; a blank one is a plain rejection.
-    pub fn reject(&self, id: ReviewId, reason: Option<String>) -> Result<Arc<Review>> {
+    pub fn reject(&self, id: ReviewId, reason: Option<String>) -> Result<Arc<Review>, ReviewError> {
         let reason = match reason {
             Some(raw) => crate::review::reason::clean(&raw)?,
             None => None,
@@ -308,7 +310,7 @@ impl ReviewQueue {
         id: ReviewId,
         content: Option<String>,
         revision: Option<u64>,
-    ) -> Result<Arc<Review>> {
+    ) -> Result<Arc<Review>, ReviewError> {
         self.settle(id, Outcome::Accepted, content, revision, None)
     }
 
@@ -321,16 +323,19 @@ impl ReviewQueue {
         content: Option<String>,
         revision: Option<u64>,
         reason: Option<String>,
-    ) -> Result<Arc<Review>> {
+    ) -> Result<Arc<Review>, ReviewError> {
         let mut state = self.lock();
-        let review = state.reviews.get(&id).ok_or(Error::NoSuchReview(id))?;
+        let review = state
+            .reviews
+            .get(&id)
+            .ok_or(ReviewError::NoSuchReview(id))?;
         if revision.is_some_and(|r| r != review.revision) {
             return Err(superseded(review));
         }
         // A read-only proposal goes back as it came (the asker writes its own): no edited text,
         // and an empty one (a file a diff shows removed) is what the asker proposed.
         if let (Some(reason), Some(_)) = (&review.read_only, &content) {
-            return Err(Error::ReadOnly {
+            return Err(ReviewError::ReadOnly {
                 id,
                 reason: reason.to_string(),
             });
@@ -339,9 +344,12 @@ impl ReviewQueue {
             && review.read_only.is_none()
             && content.as_deref().unwrap_or(&review.current).is_empty()
         {
-            return Err(Error::EmptyContent);
+            return Err(ReviewError::EmptyContent);
         }
-        let mut review = state.reviews.remove(&id).ok_or(Error::NoSuchReview(id))?;
+        let mut review = state
+            .reviews
+            .remove(&id)
+            .ok_or(ReviewError::NoSuchReview(id))?;
         if let Some(content) = content {
             Arc::make_mut(&mut review).current = content;
         }

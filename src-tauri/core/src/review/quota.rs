@@ -1,8 +1,10 @@
 //! How much a CLI may queue: a bound on pending reviews and their text, for every protocol.
 
-use crate::error::{Error, QueueBound, Result};
+use crate::error::Result;
 use crate::review::origin::Origin;
 use crate::review::queue::ReviewQueue;
+use crate::review::QueueBound;
+use crate::review::ReviewError;
 use std::path::Path;
 
 /// Pending reviews one CLI session may hold (the CLIs open one at a time; a re-proposal of the
@@ -21,7 +23,7 @@ pub fn admit(
     origin: &Origin,
     file_path: &str,
     incoming: usize,
-) -> Result<()> {
+) -> Result<(), ReviewError> {
     let (mut in_session, mut in_workspace, mut bytes) = (0, 0, 0usize);
     for r in reviews.list().iter().filter(|r| r.workspace == workspace) {
         if r.origin == *origin && r.file_path == file_path {
@@ -33,7 +35,7 @@ pub fn admit(
         bytes = bytes.saturating_add(r.original_text().len() + r.proposal.len() + r.current.len());
     }
     let full = |bound| {
-        Err(Error::QueueFull {
+        Err(ReviewError::QueueFull {
             file: file_path.into(),
             bound,
         })

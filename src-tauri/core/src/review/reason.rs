@@ -1,7 +1,8 @@
 //! Why the user rejected a review, made fit for where it goes: into a model's prompt (a hook's
 //! deny) and onto a terminal (`redline propose --wait` prints it).
 
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::review::ReviewError;
 
 /// The longest reason passed on, in characters (not bytes, so a reason in any script gets the
 /// same room): a few paragraphs, well under what a CLI's hook output or a prompt takes.
@@ -14,7 +15,7 @@ pub const MAX_REASON_CHARS: usize = 2000;
 /// Control characters are removed, not refused: a pasted reason may carry a stray one that
 /// means nothing to a model, and the user could not see it to take it out. Removed, an escape
 /// sequence can no longer move the cursor or recolour the terminal that prints the reason.
-pub fn clean(raw: &str) -> Result<Option<String>> {
+pub fn clean(raw: &str) -> Result<Option<String>, ReviewError> {
     let unified = raw.replace("\r\n", "\n").replace('\r', "\n");
     let kept: String = unified
         .chars()
@@ -23,7 +24,7 @@ pub fn clean(raw: &str) -> Result<Option<String>> {
     let trimmed = kept.trim();
     let chars = trimmed.chars().count();
     if chars > MAX_REASON_CHARS {
-        return Err(Error::ReasonTooLong {
+        return Err(ReviewError::ReasonTooLong {
             chars,
             limit: MAX_REASON_CHARS,
         });
@@ -68,7 +69,7 @@ mod tests {
         assert!(clean(&format!("  {at}\u{1b}\n")).unwrap().is_some());
         let past = "é".repeat(MAX_REASON_CHARS + 1);
         match clean(&past) {
-            Err(e @ Error::ReasonTooLong { chars, limit }) => {
+            Err(e @ ReviewError::ReasonTooLong { chars, limit }) => {
                 assert_eq!((chars, limit), (MAX_REASON_CHARS + 1, MAX_REASON_CHARS));
                 assert_eq!(e.code(), crate::error::FaultCode::ReasonTooLong);
                 assert!(e.to_string().contains("2001"), "{e}");

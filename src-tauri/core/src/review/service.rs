@@ -1,7 +1,7 @@
 //! The protocol-free service of one workspace: proposes reviews (path mapping, confinement,
 //! original, quota) and settles them; each protocol adapter only translates its wire format.
 
-use crate::error::{Error, Result, Sendable};
+use crate::error::{Error, Result};
 use crate::platform::peer::PeerLookup;
 use crate::review::client::ClientInfo;
 use crate::review::context::{Context, ContextFile};
@@ -17,12 +17,15 @@ use crate::review::quota;
 use crate::review::read_only::ReadOnly;
 use crate::review::registry::Registry;
 use crate::review::selection::{Mention, Selection};
+use crate::review::Sendable;
 use crate::workspace::container;
 use crate::workspace::Workspace;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 
 pub use crate::review::decision::{settle, Decision};
+use crate::review::ReviewError;
+use crate::workspace::WorkspaceError;
 
 /// A CLI's proposal, with paths exactly as the CLI sent them (its messages and notifications
 /// echo them, container paths included).
@@ -106,10 +109,13 @@ impl Service {
         };
         match self.workspace.resolve(&host) {
             Ok(p) => Ok((p, container)),
-            Err(Error::OutsideWorkspace { roots, .. }) => Err(Error::OutsideWorkspace {
-                path: file_path.to_owned(),
-                roots,
-            }),
+            Err(Error::Workspace(WorkspaceError::OutsideWorkspace { roots, .. })) => {
+                Err(WorkspaceError::OutsideWorkspace {
+                    path: file_path.to_owned(),
+                    roots,
+                }
+                .into())
+            }
             Err(e) => Err(e),
         }
     }
@@ -171,7 +177,7 @@ impl Service {
 
     /// The CLI closed review `id` itself (its tab, or an answer given in its terminal): no
     /// decision is sent back. The review as it was, with the user's edits.
-    pub fn close(&self, id: ReviewId) -> Result<Arc<Review>> {
+    pub fn close(&self, id: ReviewId) -> Result<Arc<Review>, ReviewError> {
         self.reviews.resolve(id, Outcome::Closed)
     }
 
@@ -307,11 +313,12 @@ impl Service {
         if taken {
             Ok(())
         } else {
-            Err(Error::CannotTake {
+            Err(ReviewError::CannotTake {
                 id: review.id,
                 client: review.client.label(),
                 what,
-            })
+            }
+            .into())
         }
     }
 

@@ -3,6 +3,8 @@
 use super::*;
 use crate::platform::clock::SystemClock;
 use crate::review::Outcome;
+use crate::review::ReviewError;
+use crate::workspace::WorkspaceError;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Counts what the service asks of a protocol's registry.
@@ -66,7 +68,7 @@ async fn a_container_path_is_read_from_the_host_and_kept_as_sent() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::OutsideWorkspace { path, .. } if path == escape),
+        matches!(&err, Error::Workspace(WorkspaceError::OutsideWorkspace { path, .. }) if path == escape),
         "{err}"
     );
 }
@@ -97,7 +99,10 @@ async fn the_original_comes_from_where_the_cli_says_or_is_none() {
     std::fs::write(&secret, "secret\n").unwrap();
     let secret = secret.to_string_lossy().into_owned();
     let outside = s.propose(ask("s", &new, Some(&secret)), Box::new(|_, _| {}));
-    assert!(matches!(outside.await, Err(Error::OutsideWorkspace { .. })));
+    assert!(matches!(
+        outside.await,
+        Err(Error::Workspace(WorkspaceError::OutsideWorkspace { .. }))
+    ));
 }
 
 #[tokio::test]
@@ -205,16 +210,16 @@ async fn a_review_reaches_only_the_registry_owning_its_session_and_says_whether_
 
     let refused = s.mention(&rb, 0, 0).unwrap_err();
     assert!(
-        matches!(refused, Error::CannotTake { id, what: Sendable::Mention, .. } if id == from_b),
+        matches!(refused, Error::Review(ReviewError::CannotTake { id, what: Sendable::Mention, .. }) if id == from_b),
         "{refused}"
     );
     assert_eq!(refused.code(), crate::error::FaultCode::CannotTake);
     assert!(matches!(
         s.select(&rb, sel).unwrap_err(),
-        Error::CannotTake {
+        Error::Review(ReviewError::CannotTake {
             what: Sendable::Selection,
             ..
-        }
+        })
     ));
     assert_eq!(owns.mentions.lock().unwrap().len(), 1, "b's went nowhere");
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::platform::clock::Clock;
+use crate::review::ReviewError;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -317,6 +318,6 @@ fn a_rejection_hands_its_reason_to_the_reply_once() {
     );
     assert!(matches!(
         queue.reject(id, Some("again".into())),
-        Err(crate::Error::NoSuchReview(_))
+        Err(ReviewError::NoSuchReview(_))
     ));
 }

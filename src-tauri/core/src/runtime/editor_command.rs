@@ -4,6 +4,7 @@
 use crate::error::{Error, Result};
 use crate::review::editor::{Message, OpenFile, Position, Range, MAX_RANGES, MAX_SELECTION_CHARS};
 use crate::review::selection::Selection;
+use crate::review::ReviewError;
 use std::path::{Path, PathBuf};
 
 /// What `redline mention` takes, in the words of its help.
@@ -73,10 +74,10 @@ fn line_count(path: &Path, shown: &str) -> Result<u32> {
         _ => Error::io(path, e),
     })?;
     if meta.is_dir() {
-        return Err(Error::IsDirectory(shown.to_owned()));
+        return Err(ReviewError::IsDirectory(shown.to_owned()).into());
     }
     if !meta.is_file() {
-        return Err(Error::NotRegularFile(shown.to_owned()));
+        return Err(ReviewError::NotRegularFile(shown.to_owned()).into());
     }
     let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut buf = vec![0u8; 64 * 1024];

@@ -2,6 +2,8 @@
 //! workspace): two files, or two directories walked into their changed files, all bounded.
 
 use crate::error::{Error, Result};
+use crate::review::ReviewError;
+use crate::surfaces::SurfaceError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::io::Read;
@@ -42,10 +44,11 @@ pub fn read(left: &Path, right: &Path) -> Result<Pair> {
     match (absent(left), absent(right)) {
         (true, true) => Ok(Pair::default()),
         (false, false) if left.is_dir() && right.is_dir() => read_dirs(left, right, &mut budget),
-        (false, false) if left.is_dir() || right.is_dir() => Err(Error::MixedPair {
+        (false, false) if left.is_dir() || right.is_dir() => Err(SurfaceError::MixedPair {
             left: left.to_path_buf(),
             right: right.to_path_buf(),
-        }),
+        }
+        .into()),
         _ => {
             let shown = if absent(right) { left } else { right };
             let root = shown.parent().map_or_else(PathBuf::new, Path::to_path_buf);
@@ -82,11 +85,12 @@ fn read_dirs(left: &Path, right: &Path, budget: &mut Budget) -> Result<Pair> {
         let r = r.is_file().then_some(r);
         pair.add(right.join(&rel), l.as_deref(), r.as_deref(), budget)?;
         if pair.files.len() > MAX_DIFF_FILES {
-            return Err(Error::TreesTooWide {
+            return Err(SurfaceError::TreesTooWide {
                 left: left.to_path_buf(),
                 right: right.to_path_buf(),
                 limit: MAX_DIFF_FILES,
-            });
+            }
+            .into());
         }
     }
     Ok(pair)
@@ -101,10 +105,11 @@ fn walk(dir: &Path, rel: &Path, out: &mut BTreeSet<PathBuf>, entries: &mut usize
         let entry = entry.map_err(|e| Error::io(dir.join(rel), e))?;
         *entries += 1;
         if *entries > MAX_ENTRIES {
-            return Err(Error::TooManyEntries {
+            return Err(SurfaceError::TooManyEntries {
                 dir: dir.to_path_buf(),
                 limit: MAX_ENTRIES,
-            });
+            }
+            .into());
         }
         let name = rel.join(entry.file_name());
         let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;
@@ -198,11 +203,12 @@ fn read_text(path: &Path, budget: &mut Budget) -> Result<Text> {
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(path, e))?;
     if bytes.len() > budget.0 {
-        return Err(Error::TooLarge {
+        return Err(ReviewError::TooLarge {
             path: path.to_string_lossy().into_owned(),
             size: std::fs::metadata(path).map_or(bytes.len() as u64, |m| m.len()),
             limit: MAX_DIFF_BYTES as u64,
-        });
+        }
+        .into());
     }
     budget.0 -= bytes.len();
     Ok(match String::from_utf8(bytes) {

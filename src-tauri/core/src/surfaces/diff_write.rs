@@ -5,6 +5,7 @@ use crate::error::{Error, Result};
 use crate::platform::folder::Folder;
 use crate::platform::private_file;
 use crate::review::OnDisk;
+use crate::surfaces::SurfaceError;
 use std::ffi::{OsStr, OsString};
 use std::fs::Metadata;
 use std::path::{Path, PathBuf};
@@ -31,7 +32,7 @@ pub fn write(
     before: &[u8],
     accepted: &[u8],
     spare: &Path,
-) -> Result<Landed> {
+) -> Result<Landed, SurfaceError> {
     let mut beside = None;
     let (why, meta) = match target {
         None => (
@@ -55,8 +56,8 @@ pub fn write(
     };
     let path = target.map_or_else(|| shown.to_path_buf(), |t| t.path.clone());
     match keep(beside.as_ref(), meta.as_deref(), shown, accepted, spare) {
-        Ok(kept) => Err(Error::NotWritten { path, why, kept }),
-        Err(e) => Err(Error::NotKept {
+        Ok(kept) => Err(SurfaceError::NotWritten { path, why, kept }),
+        Err(e) => Err(SurfaceError::NotKept {
             path,
             why,
             error: e.to_string(),
@@ -196,9 +197,9 @@ mod tests {
         }
     }
 
-    fn kept(e: Error) -> PathBuf {
+    fn kept(e: SurfaceError) -> PathBuf {
         match e {
-            Error::NotWritten { kept, .. } => kept,
+            SurfaceError::NotWritten { kept, .. } => kept,
             e => panic!("not kept: {e}"),
         }
     }

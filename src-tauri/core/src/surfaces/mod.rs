@@ -6,5 +6,8 @@ pub mod bindings;
 pub mod diff_pair;
 pub mod diff_write;
 pub mod editor_jump;
+pub mod error;
 pub mod menu;
 pub mod shell;
+
+pub use error::SurfaceError;

@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::platform::private_file;
+use crate::workspace::WorkspaceError;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -38,9 +39,12 @@ impl Config {
     /// Reads the config; a missing file is an empty config.
     pub fn load(path: &Path) -> Result<Config> {
         match std::fs::read(path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| Error::Config {
-                path: path.to_owned(),
-                message: e.to_string(),
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+                WorkspaceError::Config {
+                    path: path.to_owned(),
+                    message: e.to_string(),
+                }
+                .into()
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(e) => Err(Error::io(path, e)),
@@ -48,7 +52,7 @@ impl Config {
     }
 
     pub fn save(&self, path: &Path) -> Result<()> {
-        let mut bytes = serde_json::to_vec_pretty(self).map_err(|e| Error::Config {
+        let mut bytes = serde_json::to_vec_pretty(self).map_err(|e| WorkspaceError::Config {
             path: path.to_owned(),
             message: e.to_string(),
         })?;
@@ -70,10 +74,10 @@ impl Config {
         path: &Path,
     ) -> Result<&mut crate::workspace::container::Containers> {
         self.find_mut(path)
-            .ok_or_else(|| Error::NoSuchWorkspace(path.to_owned()))?
+            .ok_or_else(|| WorkspaceError::NoSuchWorkspace(path.to_owned()))?
             .containers
             .as_mut()
-            .ok_or_else(|| Error::ContainersOff(path.to_owned()))
+            .ok_or_else(|| WorkspaceError::ContainersOff(path.to_owned()).into())
     }
 
     /// The config's spelling of a user-given workspace path: as given, or canonical (the
@@ -84,7 +88,7 @@ impl Config {
         }
         match dunce::canonicalize(path) {
             Ok(p) if self.find(&p).is_some() => Ok(p),
-            _ => Err(Error::NoSuchWorkspace(path.to_owned())),
+            _ => Err(WorkspaceError::NoSuchWorkspace(path.to_owned()).into()),
         }
     }
 
@@ -96,13 +100,13 @@ impl Config {
             .filter(|w| resolved.starts_with(&w.path))
             .max_by_key(|w| w.path.as_os_str().len())
             .map(|w| w.path.clone())
-            .ok_or(Error::NotInWorkspace(resolved))
+            .ok_or(WorkspaceError::NotInWorkspace(resolved).into())
     }
 
     /// Adds a workspace (enabled); the path must already be canonical.
     pub fn add(&mut self, path: PathBuf) -> Result<()> {
         if self.find(&path).is_some() {
-            return Err(Error::WorkspaceExists(path));
+            return Err(WorkspaceError::WorkspaceExists(path).into());
         }
         self.workspaces.push(WorkspaceEntry {
             path,
@@ -117,7 +121,7 @@ impl Config {
         let before = self.workspaces.len();
         self.workspaces.retain(|w| w.path != path);
         if self.workspaces.len() == before {
-            return Err(Error::NoSuchWorkspace(path.to_owned()));
+            return Err(WorkspaceError::NoSuchWorkspace(path.to_owned()).into());
         }
         Ok(())
     }
@@ -158,7 +162,7 @@ pub fn refuse_broad(path: &Path, home: &Path, workspaces: &[WorkspaceEntry]) -> 
 /// The canonical form of a user-given workspace path: absolute, symlinks resolved, a directory.
 pub fn canonical_dir(path: &Path) -> Result<PathBuf> {
     let canonical = dunce::canonicalize(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Error::NoFolder(path.to_owned()),
+        std::io::ErrorKind::NotFound => WorkspaceError::NoFolder(path.to_owned()).into(),
         _ => Error::io(path, e),
     })?;
     if !canonical.is_dir() {
@@ -181,7 +185,10 @@ mod tests {
         assert_eq!(Config::load(&file).unwrap(), Config::default());
         let mut c = Config::default();
         c.add("/a".into()).unwrap();
-        assert!(matches!(c.add("/a".into()), Err(Error::WorkspaceExists(_))));
+        assert!(matches!(
+            c.add("/a".into()),
+            Err(Error::Workspace(WorkspaceError::WorkspaceExists(_)))
+        ));
         c.save(&file).unwrap();
         let loaded = Config::load(&file).unwrap();
         assert_eq!(loaded, c);
@@ -189,7 +196,7 @@ mod tests {
         let mut loaded = loaded;
         assert!(matches!(
             loaded.remove(Path::new("/b")),
-            Err(Error::NoSuchWorkspace(_))
+            Err(Error::Workspace(WorkspaceError::NoSuchWorkspace(_)))
         ));
         loaded.remove(Path::new("/a")).unwrap();
         assert!(loaded.workspaces.is_empty());

@@ -3,8 +3,9 @@
 //! container-path mapping, and the `docker run` arguments that wire it all).
 
 use crate::clients::{self, Cli};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::platform::dirs::Dirs;
+use crate::workspace::WorkspaceError;
 use serde::{Deserialize, Serialize};
 use std::net::Ipv4Addr;
 use std::path::{Component, Path, PathBuf};
@@ -58,15 +59,18 @@ impl Interfaces for OsInterfaces {
 }
 
 /// An address a listener may use: a single host address, never a wildcard or a group.
-pub fn check_address(addr: Ipv4Addr) -> Result<Ipv4Addr> {
+pub fn check_address(addr: Ipv4Addr) -> Result<Ipv4Addr, WorkspaceError> {
     if addr.is_unspecified() || addr.is_broadcast() || addr.is_multicast() {
-        return Err(Error::ContainerAddress(addr.to_string()));
+        return Err(WorkspaceError::ContainerAddress(addr.to_string()));
     }
     Ok(addr)
 }
 
 /// The address the workspace's container listener binds: `given`, else the first bridge found.
-pub fn bridge_address(given: Option<Ipv4Addr>, ifaces: &dyn Interfaces) -> Result<Ipv4Addr> {
+pub fn bridge_address(
+    given: Option<Ipv4Addr>,
+    ifaces: &dyn Interfaces,
+) -> Result<Ipv4Addr, WorkspaceError> {
     if let Some(addr) = given {
         return check_address(addr);
     }
@@ -79,14 +83,14 @@ pub fn bridge_address(given: Option<Ipv4Addr>, ifaces: &dyn Interfaces) -> Resul
                 .find(|(name, addr)| name == bridge && check_address(*addr).is_ok())
         })
         .map(|(_, addr)| *addr)
-        .ok_or(Error::NoContainerBridge)
+        .ok_or(WorkspaceError::NoContainerBridge)
 }
 
 /// A container path as the config keeps it: absolute, no `.`/`..`, no trailing slash, not `/`,
 /// and neither inside nor around the host path (a path under both would be ambiguous).
 /// `None` when it is the host path itself (nothing to map).
-pub fn check_path(container_path: &str, host: &Path) -> Result<Option<String>> {
-    let bad = || Error::ContainerPath(container_path.to_owned());
+pub fn check_path(container_path: &str, host: &Path) -> Result<Option<String>, WorkspaceError> {
+    let bad = || WorkspaceError::ContainerPath(container_path.to_owned());
     let p = Path::new(container_path);
     if !container_path.starts_with('/') {
         return Err(bad());
@@ -314,11 +318,11 @@ pub async fn turned_on(
     })
 }
 
-pub async fn probe(addr: Ipv4Addr) -> Result<()> {
+pub async fn probe(addr: Ipv4Addr) -> Result<(), WorkspaceError> {
     tokio::net::TcpListener::bind((addr, 0))
         .await
         .map(drop)
-        .map_err(|e| Error::ContainerAddress(format!("{addr} ({e})")))
+        .map_err(|e| WorkspaceError::ContainerAddress(format!("{addr} ({e})")))
 }
 
 /// The run arguments for workspace `ws` from its container settings (a running instance passes

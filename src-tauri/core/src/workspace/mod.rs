@@ -3,9 +3,11 @@
 pub mod config;
 mod config_change;
 pub mod container;
+pub mod error;
 pub mod settings;
 pub mod way_in;
 use crate::error::{Error, Result};
+pub use error::WorkspaceError;
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 
@@ -41,10 +43,11 @@ impl Workspace {
         if self.roots.iter().any(|r| resolved.starts_with(r)) {
             Ok(resolved)
         } else {
-            Err(Error::OutsideWorkspace {
+            Err(WorkspaceError::OutsideWorkspace {
                 path: file_path.to_owned(),
                 roots: self.joined(),
-            })
+            }
+            .into())
         }
     }
 
@@ -71,7 +74,7 @@ impl Workspace {
 pub fn follow(file_path: &str) -> Result<PathBuf> {
     let path = Path::new(file_path);
     if !path.is_absolute() {
-        return Err(Error::RelativePath(file_path.to_owned()));
+        return Err(WorkspaceError::RelativePath(file_path.to_owned()).into());
     }
     resolve_as_the_os_will(path, file_path)
 }
@@ -88,13 +91,13 @@ pub const MAX_SYMLINK_HOPS: u32 = 40;
 pub fn resolve(path: &Path) -> Result<PathBuf> {
     let text = path.to_string_lossy();
     if !path.is_absolute() {
-        return Err(Error::RelativePath(text.into_owned()));
+        return Err(WorkspaceError::RelativePath(text.into_owned()).into());
     }
     resolve_as_the_os_will(path, &text)
 }
 
-fn bad(file_path: &str, reason: &'static str) -> Error {
-    Error::BadPath {
+fn bad(file_path: &str, reason: &'static str) -> WorkspaceError {
+    WorkspaceError::BadPath {
         path: file_path.to_owned(),
         reason,
     }
@@ -107,7 +110,7 @@ fn bad(file_path: &str, reason: &'static str) -> Error {
 /// at once, so the cost is linear in the path's length.
 fn resolve_as_the_os_will(path: &Path, file_path: &str) -> Result<PathBuf> {
     if file_path.len() > MAX_PATH_BYTES {
-        return Err(bad(file_path, "the path is longer than any OS allows"));
+        return Err(bad(file_path, "the path is longer than any OS allows").into());
     }
     let mut base = PathBuf::new();
     // Components still to walk, the next one last.
@@ -131,19 +134,18 @@ fn resolve_as_the_os_will(path: &Path, file_path: &str) -> Result<PathBuf> {
             Ok(m) if m.file_type().is_symlink() => {
                 hops += 1;
                 if hops > MAX_SYMLINK_HOPS {
-                    return Err(bad(file_path, "too many levels of symbolic links"));
+                    return Err(bad(file_path, "too many levels of symbolic links").into());
                 }
                 let target = std::fs::read_link(&candidate).map_err(|e| Error::io(path, e))?;
                 if target.as_os_str().len() > MAX_PATH_BYTES {
-                    return Err(bad(file_path, "a symbolic link on the way is too long"));
+                    return Err(bad(file_path, "a symbolic link on the way is too long").into());
                 }
                 if cfg!(target_os = "linux") && points_into_proc(&base, &target) {
                     // procfs links (/proc/self/environ, /proc/self/fd/N, cwd, root) name
                     // objects, not files in the workspace.
-                    return Err(bad(
-                        file_path,
-                        "a symbolic link on the way points into /proc",
-                    ));
+                    return Err(
+                        bad(file_path, "a symbolic link on the way points into /proc").into(),
+                    );
                 }
                 push_components(&target, &mut base, &mut pending);
             }

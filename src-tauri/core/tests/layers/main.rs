@@ -8,6 +8,7 @@
 
 mod cli_names;
 mod doc;
+mod errors;
 mod graph;
 mod impls;
 mod lex;
@@ -19,7 +20,8 @@ mod table;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use table::{
-    Layer, Part, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES, PARTS, SAME_MEANING, SHELL_SEES,
+    Layer, Part, ERRORS_APART, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES, PARTS, SAME_MEANING,
+    SHELL_SEES,
 };
 
 fn core() -> PathBuf {
@@ -84,6 +86,8 @@ fn layer_problems(base: &Path, layers: &[Layer], parts: &[Part], known: &[&[&str
                     shown(&e.to, base)
                 ));
             }
+        } else if from == "error" && is_layer_error_file(&e.to, base) {
+            // `Error` composes each layer's own error enum, and nothing else of the layer.
         } else if to != "error" && !layer.imports.contains(&to.as_str()) {
             problems.push(format!(
                 "{}:{}: `{from}` imports `{to}` ({}), which the layer table does not allow",
@@ -95,6 +99,13 @@ fn layer_problems(base: &Path, layers: &[Layer], parts: &[Part], known: &[&[&str
     }
     problems.extend(cycle_problems(&krate.edges, base, known));
     problems
+}
+
+/// A layer's own errors, `src/<layer>/error.rs`: the one file of a layer `error` may import.
+fn is_layer_error_file(file: &Path, base: &Path) -> bool {
+    let shown = shown(file, base);
+    let parts: Vec<&str> = shown.split('/').collect();
+    matches!(parts[..], ["src", layer, "error.rs"] if layer != "error")
 }
 
 fn cycle_problems(edges: &[modules::Edge], base: &Path, known: &[&[&str]]) -> Vec<String> {
@@ -113,6 +124,25 @@ fn cycle_problems(edges: &[modules::Edge], base: &Path, known: &[&[&str]]) -> Ve
 #[test]
 fn the_core_keeps_its_layers_and_has_no_cycles() {
     let problems = layer_problems(&core(), LAYERS, PARTS, KNOWN_CYCLES);
+    assert!(
+        problems.is_empty(),
+        "redline-core:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// Each layer below the runtime raises its own errors (`src/<layer>/error.rs`, its `code()`
+/// beside it), composed once in `Error`; `Error`'s own variants are what several layers raise,
+/// or the runtime's. A layer cannot name a higher layer's enum (the table forbids the import).
+#[test]
+fn each_layer_raises_its_own_errors() {
+    let krate = modules::read(&core().join("src/lib.rs"));
+    let files: Vec<(PathBuf, String)> = krate
+        .files
+        .iter()
+        .filter_map(|(f, m)| Some((f.clone(), m.first()?.clone())))
+        .collect();
+    let problems = errors::problems(&core(), &files, ERRORS_APART);
     assert!(
         problems.is_empty(),
         "redline-core:\n{}",
@@ -485,4 +515,46 @@ fn no_file_but_instance_rs_writes_impl_instance() {
     ] {
         assert!(!impls::writes_impl_of(not, "Instance"), "{not}");
     }
+}
+
+#[test]
+fn the_error_check_reports_a_lone_layers_variant_and_an_enum_not_composed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path();
+    let write = |rel: &str, text: &str| {
+        let p = base.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    write(
+        "src/error.rs",
+        "use crate::review::ReviewError;\npub enum Error {\n    #[error(transparent)]\n    Review(#[from] ReviewError),\n    \
+         #[error(\"{0}\")]\n    Lone(String),\n    Shared,\n    Own { at: u32 },\n}\n",
+    );
+    write(
+        "src/review/error.rs",
+        "use crate::error::FaultCode;\npub enum ReviewError { Gone }\nimpl ReviewError {\n    pub fn code(&self) -> FaultCode { todo!() }\n}\n",
+    );
+    write(
+        "src/workspace/error.rs",
+        "pub enum WorkspaceError { Off }\n",
+    );
+    let files = vec![
+        // Named in a comment and in tests only: not raised there.
+        (write("src/review/a.rs", "fn f() -> Error { Error::Lone(String::new()) }\n// Error::Shared\n"), "review".to_string()),
+        (write("src/workspace/b.rs", "fn f() -> Error { keyring::Error::Shared }\n#[cfg(test)]\nmod t { fn g() { Error::Shared; } }\n"), "workspace".to_string()),
+        (write("src/net/c.rs", "fn f() { crate::error::Error::Shared; }\n"), "net".to_string()),
+        (write("src/review/d.rs", "fn f() { Error::Shared; }\n"), "review".to_string()),
+        (write("src/runtime/e.rs", "fn f() { Error::Own { at: 1 }; }\n"), "runtime".to_string()),
+    ];
+    let problems = errors::problems(base, &files, &["apart"]);
+    assert_eq!(
+        problems,
+        [
+            "src/workspace/error.rs: `WorkspaceError` is not composed in `Error` (src/error.rs): `WorkspaceError`s reach no edge",
+            "src/workspace/error.rs: `WorkspaceError` has no `code()` beside it (layer `workspace`)",
+            "`Error::Lone` is raised only in `review`: it belongs in review's own error enum (src/review/error.rs)",
+        ]
+    );
 }

@@ -11,7 +11,13 @@ pub struct Layer {
 
 /// Lowest first. `error` is below all: every layer may import it.
 pub const LAYERS: &[Layer] = &[
-    Layer { name: "error", imports: &[], holds: "the typed errors (`Error`, `Result`); every layer may import it" },
+    Layer {
+        name: "error",
+        imports: &[],
+        holds: "the typed errors (`Error`, `Result`) and their codes (`FaultCode`); every layer may import \
+                it, and `Error` composes each layer's own errors (`src/<layer>/error.rs`, the one file of a \
+                layer it imports)",
+    },
     Layer { name: "clients", imports: &[], holds: "each CLI as data" },
     Layer {
         name: "platform",
@@ -136,6 +142,11 @@ pub const PARTS: &[Part] = &[
         imports: &["jsonrpc", "mcp", "mcp_http", "selection_changed"],
     },
 ];
+
+/// Layers whose own errors do not reach an edge through `Error`, so `Error` does not compose
+/// them (`each_layer_raises_its_own_errors`): `checkpoint` imports nothing, not even `error`, and
+/// its `CheckpointError` stays its own until a caller maps it.
+pub const ERRORS_APART: &[&str] = &["checkpoint"];
 
 /// Cycles let through while a change that removes them is under way (one strongly connected
 /// component each, exactly, paths under src-tauri/core). Empty: every cycle fails.

@@ -36,8 +36,8 @@ pub fn schema<T: JsonSchema>() -> JsonObject {
 }
 
 /// A tool that ran and failed: the user reads this in the CLI.
-pub fn failed(e: Error) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(mcp::failure(&e))])
+pub fn failed(e: impl Into<Error>) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(mcp::failure(&e.into()))])
 }
 
 /// A success without `isError`, with `content` as given.

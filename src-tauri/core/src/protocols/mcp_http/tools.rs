@@ -1,13 +1,13 @@
 //! The MCP tools Gemini CLI and Qwen Code call (`openDiff`, `closeDiff`, `acceptDiff`,
 //! `rejectDiff`), each declared once for rmcp's tool router, apart from the HTTP transport.
 
-use crate::error::Error;
 use crate::protocols::mcp_http::call::{done, failed, schema, Args, Session};
 use crate::protocols::mcp_http::caller;
 use crate::protocols::mcp_http::handler::ToolSet;
 use crate::protocols::mcp_http::session::{sse_event, Sessions};
 use crate::protocols::mcp_http::site::Site;
 use crate::review::service::{Ask, Decision};
+use crate::review::ReviewError;
 use crate::review::{Outcome, Reply, Review};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, ContentBlock, Extensions};
@@ -141,7 +141,7 @@ impl Tools {
             .find(&session, &a.file_path)
             .filter(|r| r.origin.is_session(&session))
         else {
-            return failed(Error::NoOpenDiff(a.file_path));
+            return failed(ReviewError::NoOpenDiff(a.file_path));
         };
         match self.ws.service.close(review.id) {
             // The CLI parses this text as JSON; no notification may race the user's answer.
@@ -174,7 +174,7 @@ impl Tools {
 impl Tools {
     fn decide(&self, session: &str, a: FileArgs, decision: Decision) -> CallToolResult {
         let Some(review) = self.ws.service.find(session, &a.file_path) else {
-            return failed(Error::NoOpenDiff(a.file_path));
+            return failed(ReviewError::NoOpenDiff(a.file_path));
         };
         let verb = match decision {
             Decision::Accept { .. } => "accepted",

@@ -5,6 +5,7 @@ use super::request::MAX_REQUEST_BYTES;
 use super::*;
 use crate::error::Error;
 use crate::platform::dirs::Dirs;
+use crate::platform::PlatformError;
 use crate::runtime::instance::{Instance, World};
 use crate::surfaces::action::{ReviewShow, StatusGet};
 #[cfg(unix)]
@@ -188,7 +189,7 @@ async fn nothing_is_sent_into_another_users_runtime_dir() {
         ("connect", connected.map(|r| r.err())),
     ] {
         match refused {
-            Ok(Some(Error::RuntimeDir { path, problem })) => {
+            Ok(Some(Error::Platform(PlatformError::RuntimeDir { path, problem }))) => {
                 assert_eq!(path, dirs.runtime);
                 assert_eq!(problem, crate::error::DirProblem::OtherOwner { uid: other });
             }
@@ -200,7 +201,10 @@ async fn nothing_is_sent_into_another_users_runtime_dir() {
         other => panic!("the squatter was reached: {other:?}"),
     }
     // Nor does a server listen there.
-    assert!(matches!(bind(&dirs).await, Err(Error::RuntimeDir { .. })));
+    assert!(matches!(
+        bind(&dirs).await,
+        Err(Error::Platform(PlatformError::RuntimeDir { .. }))
+    ));
 }
 
 /// The uid read from a real connection is the listening process's (ours here); any other

@@ -12,6 +12,8 @@ use crate::review::editor::{EditorState, Message, OpenFile};
 use crate::review::editor_context::Owner;
 use crate::review::selection::Mention;
 use crate::review::service::Service;
+use crate::review::ReviewError;
+use crate::workspace::WorkspaceError;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -145,7 +147,7 @@ fn reject_file(
         .filter(|r| r.path == path)
         .collect();
     if pending.is_empty() {
-        return Err(Error::NoReviewOf(path.to_owned()));
+        return Err(ReviewError::NoReviewOf(path.to_owned()).into());
     }
     let applied = Applied {
         reason_unsent: reason.is_some() && pending.iter().any(|r| !r.reason_heard),
@@ -153,8 +155,8 @@ fn reject_file(
     for r in pending {
         match reviews.queue().reject(r.id, reason.clone()) {
             // Decided meanwhile (in the window, by its CLI): nothing left to reject there.
-            Ok(_) | Err(Error::NoSuchReview(_)) => {}
-            Err(e) => return Err(e),
+            Ok(_) | Err(ReviewError::NoSuchReview(_)) => {}
+            Err(e) => return Err(e.into()),
         }
     }
     Ok(applied)
@@ -196,14 +198,14 @@ fn context(services: &[Arc<Service>], owner: Owner, files: Vec<OpenFile>, at: u6
             None if f.active => {
                 return Err(locate(services, &f.path)
                     .err()
-                    .unwrap_or(Error::NotInWorkspace(f.path)))
+                    .unwrap_or(WorkspaceError::NotInWorkspace(f.path).into()))
             }
             None => outside = outside.or(Some(f.path)),
         }
     }
     if per.iter().all(Vec::is_empty) {
         if let Some(path) = outside {
-            return Err(Error::NotInWorkspace(path));
+            return Err(WorkspaceError::NotInWorkspace(path).into());
         }
     }
     for (service, files) in services.iter().zip(per) {

@@ -12,6 +12,7 @@ use crate::protocols::hook::{self, Accepted, FileChange, HookCall, HookCli, Hook
 use crate::review::service::{Ask, Service};
 use crate::review::turn::Turns;
 use crate::review::{Origin, Outcome, ReadOnly, ReviewId};
+use crate::workspace::WorkspaceError;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -79,7 +80,7 @@ pub(super) async fn open(
 /// The verdict for an edit outside every workspace Redline has on: the CLI's own approval.
 fn not_served(cli: HookCli, cwd: &Path, e: crate::Error) -> HookVerdict {
     let why = match e {
-        crate::Error::NotInWorkspace(_) => {
+        crate::Error::Workspace(WorkspaceError::NotInWorkspace(_)) => {
             format!("{} is in no workspace Redline has on", cwd.display())
         }
         e => e.to_string(),

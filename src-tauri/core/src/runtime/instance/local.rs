@@ -5,6 +5,8 @@ use super::batch::Batch;
 use super::reviews::Reviews;
 use super::workspaces::Workspaces;
 use crate::error::{Error, Result};
+use crate::review::ReviewError;
+use crate::workspace::WorkspaceError;
 use crate::review::service::Ask;
 use crate::review::{ClientInfo, OnDisk, Origin, Outcome, Proposal, ReadOnly, ReviewId};
 use caller::caller;
@@ -158,11 +160,12 @@ pub(super) async fn propose(
 ) -> Result<Opened> {
     let file_path = p.file.to_string_lossy().into_owned();
     if p.content.len() > MAX_PROPOSAL_BYTES {
-        return Err(Error::TooLarge {
+        return Err(ReviewError::TooLarge {
             path: file_path,
             size: p.content.len() as u64,
             limit: MAX_PROPOSAL_BYTES as u64,
-        });
+        }
+        .into());
     }
     let service = match workspaces.service_holding(&p.file).await {
         Ok(service) => service,
@@ -223,12 +226,12 @@ pub(super) async fn diff(
 /// A file outside every enabled workspace, with the command that lets it in: the person at
 /// `redline propose` or `redline diff --edit` is told what to run, not just what failed.
 async fn with_way_in(workspaces: &Workspaces, e: Error) -> Error {
-    let Error::NotInWorkspace(path) = e else {
+    let Error::Workspace(WorkspaceError::NotInWorkspace(path)) = e else {
         return e;
     };
     let home = &workspaces.world().dirs.home;
     let fix = crate::workspace::way_in::way_in(&path, home, &workspaces.list().await);
-    Error::NotInWorkspaceFix { path, fix }
+    WorkspaceError::NotInWorkspaceFix { path, fix }.into()
 }
 
 /// A `redline diff` within its bounds: its files, its bytes, and with the diffs already
@@ -244,11 +247,12 @@ fn check_diff_bounds(reviews: &Reviews, d: &Diff) -> Result<()> {
     }
     let size: usize = d.files.iter().map(diff_bytes).sum();
     if size > MAX_DIFF_BYTES {
-        return Err(Error::TooLarge {
+        return Err(ReviewError::TooLarge {
             path: root,
             size: size as u64,
             limit: MAX_DIFF_BYTES as u64,
-        });
+        }
+        .into());
     }
     let pending: Vec<_> = reviews
         .queue()
@@ -263,10 +267,11 @@ fn check_diff_bounds(reviews: &Reviews, d: &Diff) -> Result<()> {
     if pending.len() + d.files.len() > MAX_PENDING_DIFFS
         || held.saturating_add(size) > crate::review::quota::MAX_QUEUED_BYTES
     {
-        return Err(Error::QueueFull {
+        return Err(ReviewError::QueueFull {
             file: root,
-            bound: crate::error::QueueBound::Diffs,
-        });
+            bound: crate::review::QueueBound::Diffs,
+        }
+        .into());
     }
     Ok(())
 }

@@ -6,8 +6,10 @@
 use crate::error::{Error, Result};
 use crate::platform::clock::Clock;
 use crate::review::diff;
+use crate::review::ReviewError;
 use crate::review::{Origin, Review, ReviewEvent, ReviewId, ReviewQueue, Summary};
 use crate::runtime::companion::Decision;
+use crate::workspace::WorkspaceError;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -35,7 +37,9 @@ impl Reviews {
     }
 
     pub fn review(&self, id: ReviewId) -> Result<Arc<Review>> {
-        self.queue.get(id).ok_or(Error::NoSuchReview(id))
+        self.queue
+            .get(id)
+            .ok_or(ReviewError::NoSuchReview(id).into())
     }
 
     /// A unified diff of the review's original and current text.
@@ -48,7 +52,7 @@ impl Reviews {
 
     /// The user's edits of review `id`, made against its proposal `revision`.
     pub fn update(&self, id: ReviewId, revision: u64, content: String) -> Result<()> {
-        self.queue.update(id, revision, content)
+        Ok(self.queue.update(id, revision, content)?)
     }
 
     /// Settles review `id`. It takes no lock: a decision never waits on any workspace starting
@@ -121,10 +125,10 @@ impl Reviews {
                 || now.is_some_and(|o| o.utf8 == r.original_not_utf8)),
             // What could not be an original (too big, not a file) is not the one read.
             Err(
-                Error::TooLarge { .. }
-                | Error::NotRegularFile(_)
-                | Error::IsDirectory(_)
-                | Error::BadPath { .. },
+                Error::Review(ReviewError::TooLarge { .. })
+                | Error::Review(ReviewError::NotRegularFile(_))
+                | Error::Review(ReviewError::IsDirectory(_))
+                | Error::Workspace(WorkspaceError::BadPath { .. }),
             ) => Ok(true),
             Err(e) => Err(e),
         }
@@ -134,7 +138,7 @@ impl Reviews {
     pub async fn reject_all(&self) -> Result<()> {
         for r in self.queue.list() {
             match self.decide(r.id, Decision::reject()).await {
-                Ok(()) | Err(Error::NoSuchReview(_)) => {}
+                Ok(()) | Err(Error::Review(ReviewError::NoSuchReview(_))) => {}
                 Err(e) => return Err(e),
             }
         }

@@ -12,6 +12,7 @@ use crate::runtime::companion::{Companion, Setup, Stopping};
 use crate::workspace::config::{self, Config};
 use crate::workspace::container;
 use crate::workspace::settings::Settings;
+use crate::workspace::WorkspaceError;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -38,7 +39,7 @@ impl State {
     fn companion_of(&self, review: &Review) -> Result<&Companion> {
         self.companions
             .get(&review.workspace)
-            .ok_or_else(|| Error::WorkspaceOff(review.workspace.clone()))
+            .ok_or_else(|| WorkspaceError::WorkspaceOff(review.workspace.clone()).into())
     }
 }
 
@@ -89,7 +90,7 @@ impl Workspaces {
         for path in enabled {
             match self.start_companion(&mut state, &path).await {
                 Ok(()) => {}
-                Err(e @ Error::FolderGone(_)) => tracing::warn!("{e}"),
+                Err(e @ Error::Workspace(WorkspaceError::FolderGone(_))) => tracing::warn!("{e}"),
                 Err(e) => tracing::error!("workspace {} not started: {e}", path.display()),
             }
         }
@@ -107,13 +108,13 @@ impl Workspaces {
         }
         if !path.is_dir() {
             state.missing.insert(path.to_owned());
-            return Err(Error::FolderGone(path.to_owned()));
+            return Err(WorkspaceError::FolderGone(path.to_owned()).into());
         }
         state.missing.remove(path);
         let entry = state
             .config
             .find(path)
-            .ok_or_else(|| Error::NoSuchWorkspace(path.to_owned()))?;
+            .ok_or_else(|| WorkspaceError::NoSuchWorkspace(path.to_owned()))?;
         let token = self.world.tokens.token_for(&path.to_string_lossy())?;
         let plan = entry.containers.as_ref().map(|c| ContainerPlan {
             address: container::bridge_address(c.address, self.world.interfaces.as_ref())

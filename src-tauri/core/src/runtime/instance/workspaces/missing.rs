@@ -2,6 +2,7 @@
 //! server for a folder that is not there), shown as missing, and served again if it comes back.
 
 use super::{finish, Workspaces};
+use crate::workspace::WorkspaceError;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -35,7 +36,7 @@ impl Workspaces {
             let mut state = self.state.lock().await;
             for path in &gone {
                 if let Some(c) = state.companions.remove(path) {
-                    tracing::warn!("{}", crate::error::Error::FolderGone(path.clone()));
+                    tracing::warn!("{}", WorkspaceError::FolderGone(path.clone()));
                     stopping.push(c.halt());
                     state.missing.insert(path.clone());
                 }

@@ -9,6 +9,7 @@ use crate::review::selection::Selection;
 use crate::review::service::Service;
 use crate::review::{OnDisk, Review};
 use crate::surfaces::diff_pair::DiffFile;
+use crate::workspace::WorkspaceError;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -58,7 +59,7 @@ impl Workspaces {
                     .any(|r| resolved.starts_with(r))
             })
             .max_by_key(|c| c.service.workspace.id().as_os_str().len())
-            .ok_or_else(|| Error::NotInWorkspace(resolved.clone()))?;
+            .ok_or_else(|| WorkspaceError::NotInWorkspace(resolved.clone()))?;
         Ok(c.pin())
     }
 
@@ -87,7 +88,7 @@ impl Workspaces {
                 })
                 .max_by_key(|d| d.root.as_os_str().len());
             checked.push(Some(
-                inside.ok_or_else(|| Error::NotInWorkspace(f.path.clone()))?,
+                inside.ok_or_else(|| WorkspaceError::NotInWorkspace(f.path.clone()))?,
             ));
         }
         Ok(checked)
@@ -127,10 +128,11 @@ pub(crate) fn not_held(path: &Path, roots: &[PathBuf]) -> Error {
         .components()
         .all(|c| !matches!(c, Component::ParentDir | Component::CurDir));
     match roots.iter().find(|r| plain && path.starts_with(r)) {
-        Some(root) => Error::LeadsOutside {
+        Some(root) => WorkspaceError::LeadsOutside {
             path: path.to_owned(),
             workspace: root.clone(),
-        },
-        None => Error::NotInWorkspace(path.to_owned()),
+        }
+        .into(),
+        None => WorkspaceError::NotInWorkspace(path.to_owned()).into(),
     }
 }
