@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use table::{
     Layer, Part, ERRORS_APART, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES, PARTS, SAME_MEANING,
+    SAME_MODULE,
     SHELL_SEES,
 };
 
@@ -216,6 +217,24 @@ fn a_type_name_means_one_thing_in_the_core() {
     sources(&core().join("src"), "rs", true, &mut files);
     let found = names::problems(&files, &core(), SAME_MEANING);
     assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn a_module_name_means_one_thing_in_the_core() {
+    let mut files = Vec::new();
+    sources(&core().join("src"), "rs", true, &mut files);
+    let found = names::module_problems(&files, &core(), SAME_MODULE);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    // The check itself: two unrelated `answer` modules are reported, a listed name is not.
+    let two = [
+        PathBuf::from("src/a/answer.rs"),
+        PathBuf::from("src/b/answer.rs"),
+    ];
+    assert_eq!(
+        names::module_problems(&two, Path::new(""), SAME_MODULE).len(),
+        1
+    );
+    assert!(names::module_problems(&two, Path::new(""), &[("answer", "")]).is_empty());
 }
 
 #[test]

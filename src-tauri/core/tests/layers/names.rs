@@ -54,3 +54,33 @@ pub fn problems(files: &[PathBuf], base: &Path, same: &[&str]) -> Vec<String> {
         })
         .collect()
 }
+
+/// Every module name (a file's stem; `mod.rs` and test files aside) with the files that use it.
+pub fn modules(files: &[PathBuf]) -> BTreeMap<String, Vec<PathBuf>> {
+    let mut by_name: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for f in files {
+        let Some(stem) = f.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        if stem == "mod" || stem == "lib" || stem == "tests" || stem.ends_with("_tests") {
+            continue;
+        }
+        by_name.entry(stem.to_owned()).or_default().push(f.clone());
+    }
+    by_name
+}
+
+/// Module names used by more than one file, but for `same` (names that mean one thing).
+pub fn module_problems(files: &[PathBuf], base: &Path, same: &[(&str, &str)]) -> Vec<String> {
+    modules(files)
+        .into_iter()
+        .filter(|(name, at)| at.len() > 1 && !same.iter().any(|(n, _)| n == name))
+        .map(|(name, at)| {
+            let at: Vec<String> = at.iter().map(|p| super::shown(p, base)).collect();
+            format!(
+                "module `{name}` names different things in {}: give each its own name",
+                at.join(" and ")
+            )
+        })
+        .collect()
+}

@@ -209,6 +209,75 @@ pub const SAME_MEANING: &[&str] = &[
     "Listener", // the control channel's listener: a unix socket, or a named pipe on Windows
 ];
 
+/// Module names (a file's stem) used by more than one file of the core, and the one thing each
+/// names: a CLI's declaration, adapter and probe; one protocol adapter's part of a role each
+/// adapter has; one layer's side of one thing. Any other name used twice fails
+/// (`a_module_name_means_one_thing_in_the_core`): "answer", "verdict" and "editor" each named
+/// unrelated things before issue 38.
+pub const SAME_MODULE: &[(&str, &str)] = &[
+    ("amp", "Amp: its declaration, its server, its probe"),
+    ("claude", "Claude Code: its declaration, its hook"),
+    (
+        "codex",
+        "Codex CLI: its declaration, its hook, the instance's channel to it",
+    ),
+    (
+        "copilot",
+        "Copilot CLI: its declaration, its hook, its server",
+    ),
+    ("cursor", "Cursor CLI: its declaration, its hook"),
+    ("gemini", "Gemini CLI: its declaration, its hook"),
+    ("kiro", "Kiro CLI: its declaration, its hook"),
+    ("opencode", "opencode: its declaration, its hook"),
+    ("qwen", "Qwen Code: its declaration, its hook"),
+    ("wire", "one protocol's messages as serde types"),
+    (
+        "server",
+        "one protocol's server, and the doctor's finding on a server",
+    ),
+    ("session", "one connected CLI session of a protocol"),
+    ("guard", "one adapter's check of a request's Host and token"),
+    ("connections", "one WebSocket adapter's open connections"),
+    ("tools", "one adapter's MCP tools"),
+    ("socket", "a channel's unix socket"),
+    ("pipe", "a channel's named pipe (Windows)"),
+    ("http", "the HTTP MCP server: bound, probed"),
+    ("hub", "where a channel's peers meet"),
+    (
+        "launcher",
+        "what starts a process: the review window's, a terminal editor's",
+    ),
+    ("caller", "who made a request"),
+    (
+        "context",
+        "the IDE context a CLI reads: kept, or probed by doctor",
+    ),
+    ("control", "the control channel, and its failures"),
+    (
+        "action",
+        "an action on the instance: declared (surfaces), carried out (runtime)",
+    ),
+    (
+        "editor",
+        "the user's editor: what its plugin says, its channel, what that does",
+    ),
+    (
+        "folders",
+        "the folders CLIs run in, and the Copilot locks kept for them",
+    ),
+    (
+        "settings",
+        "the user's window settings: stored, kept by the instance, checked by doctor",
+    ),
+    (
+        "status",
+        "what the running Redline says of itself: the type, and its making",
+    ),
+    ("token", "a workspace's token: made and compared, rotated"),
+    ("turn", "a CLI's turn: its files, its end hook, its review"),
+    ("error", "a layer's typed errors"),
+];
+
 /// What the shell (both programs) takes from the core, and why: any other core module it names
 /// fails `the_shell_takes_from_the_core_only_what_the_table_says`, and so does an entry it no
 /// longer uses. docs/architecture.md's `shell` block is generated from it.
