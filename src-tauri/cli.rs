@@ -74,7 +74,7 @@ fn run_action(runtime: Runtime, p: &mut Printer, action: Action) -> ExitCode {
     };
     match local {
         Ok(_) if p.out_failed() => ExitCode::from(2),
-        Ok(verdict) => verdict.into(),
+        Ok(ending) => ending.into(),
         Err(e) => failed(p, &e),
     }
 }

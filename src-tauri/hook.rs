@@ -1,4 +1,4 @@
-//! `redline hook CLI`: a CLI's pre-edit hook, carried to the running instance and its verdict
+//! `redline hook CLI`: a CLI's pre-edit hook, carried to the running instance and its ruling
 //! put in the CLI's words; with no Redline to ask, the CLI's own approval runs. Anything else
 //! that leaves the edit undecided (the channel dropping, an answer it cannot read, input that is
 //! not JSON) is a no: an edit goes through only on the user's accept.
@@ -6,8 +6,8 @@
 use crate::args::HookArgs;
 use crate::output::{errln, out, Printer};
 use redline_core::platform::dirs::Dirs;
-use redline_core::protocols::hook::turn::{self, TurnVerdict};
-use redline_core::protocols::hook::{self, HookCall, HookVerdict};
+use redline_core::protocols::hook::turn::{self, TurnRuling};
+use redline_core::protocols::hook::{self, HookCall, HookRuling};
 use redline_core::runtime::control::{self, Request, MAX_REQUEST_BYTES};
 use redline_core::{ControlFailure, Error};
 use std::io::Read;
@@ -18,11 +18,11 @@ pub async fn run(dirs: &Dirs, p: &mut Printer<'_>, a: HookArgs) -> ExitCode {
     if a.turn_review {
         return turn_review(dirs, p, &a).await;
     }
-    let (input, verdict) = match input() {
+    let (input, ruling) = match input() {
         Ok(input) => (input.clone(), ask(dirs, p, &a, input).await),
         Err(why) => (serde_json::Value::Null, refused(p, &why)),
     };
-    let answer = hook::answer(a.cli, &input, &verdict);
+    let answer = hook::answer(a.cli, &input, &ruling);
     if let Some(line) = &answer.stderr {
         errln!(p, "{line}");
     }
@@ -45,7 +45,7 @@ async fn ask(
     p: &mut Printer<'_>,
     a: &HookArgs,
     input: serde_json::Value,
-) -> HookVerdict {
+) -> HookRuling {
     let req = Request::Hook(HookCall {
         cli: a.cli,
         input,
@@ -65,7 +65,7 @@ async fn ask(
             Ok(answered) => answered,
             // Dropping the connection withdraws the review.
             Err(_) => {
-                return HookVerdict::Deny {
+                return HookRuling::Deny {
                     reason: format!(
                         "Nobody decided on this edit in Redline within {}: it was not made. \
                          Ask the user before trying it again.",
@@ -76,17 +76,17 @@ async fn ask(
         },
         None => asked.await,
     };
-    verdict_of(p, a.cli, answered)
+    ruling_of(p, a.cli, answered)
 }
 
-/// The verdict from what the instance answered. Only "no Redline to ask" passes (and "no
+/// The ruling from what the instance answered. Only "no Redline to ask" passes (and "no
 /// workspace", which the instance itself answers as a pass); every other failure denies, and the
 /// terminal is told why either way.
-fn verdict_of(
+fn ruling_of(
     p: &mut Printer,
     cli: hook::HookCli,
     answered: Result<serde_json::Value, Error>,
-) -> HookVerdict {
+) -> HookRuling {
     match answered {
         Ok(v) => serde_json::from_value(v).unwrap_or_else(|e| {
             refused(
@@ -94,7 +94,7 @@ fn verdict_of(
                 &format!("Redline answered something this hook cannot read ({e})"),
             )
         }),
-        Err(Error::NotRunning) => HookVerdict::Pass {
+        Err(Error::NotRunning) => HookRuling::Pass {
             why: format!(
                 "Redline is not running, so this edit is not reviewed there; {}'s own approval \
                  runs",
@@ -110,9 +110,9 @@ fn verdict_of(
 
 /// A deny for an edit this hook could not get decided: the model reads why, and so does the
 /// terminal.
-fn refused(p: &mut Printer, why: &str) -> HookVerdict {
+fn refused(p: &mut Printer, why: &str) -> HookRuling {
     errln!(p, "redline: {why}; the edit is denied");
-    HookVerdict::Deny {
+    HookRuling::Deny {
         reason: format!(
             "Redline did not let this edit through: {why}, so nobody accepted it and it was not \
              made. Ask the user before trying it again."
@@ -123,7 +123,7 @@ fn refused(p: &mut Printer, why: &str) -> HookVerdict {
 /// The end of the turn: the user's answer on the turn's changes in the CLI's words; with no
 /// Redline to ask (or nothing changed), the turn ends as it would.
 async fn turn_review(dirs: &Dirs, p: &mut Printer<'_>, a: &HookArgs) -> ExitCode {
-    let verdict = match input() {
+    let ruling = match input() {
         Ok(input) => {
             let req = Request::TurnReview(HookCall {
                 cli: a.cli,
@@ -137,21 +137,21 @@ async fn turn_review(dirs: &Dirs, p: &mut Printer<'_>, a: &HookArgs) -> ExitCode
                 }
             };
             match asked.await {
-                Ok(v) => serde_json::from_value(v).unwrap_or_else(|e| TurnVerdict::Pass {
+                Ok(v) => serde_json::from_value(v).unwrap_or_else(|e| TurnRuling::Pass {
                     why: format!("Redline answered something this hook cannot read ({e})"),
                 }),
-                Err(Error::NotRunning) => TurnVerdict::Pass {
+                Err(Error::NotRunning) => TurnRuling::Pass {
                     why: "Redline is not running, so this turn's changes are not reviewed there"
                         .into(),
                 },
-                Err(e) => TurnVerdict::Pass {
+                Err(e) => TurnRuling::Pass {
                     why: format!("{e}; the turn's changes are not reviewed"),
                 },
             }
         }
-        Err(why) => TurnVerdict::Pass { why },
+        Err(why) => TurnRuling::Pass { why },
     };
-    let answer = turn::answer(a.cli, &verdict);
+    let answer = turn::answer(a.cli, &ruling);
     if let Some(line) = &answer.stderr {
         errln!(p, "{line}");
     }

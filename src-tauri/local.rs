@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// How a local review command ended, as its exit status.
-pub enum Verdict {
+pub enum Ending {
     Accepted,
     Rejected,
     /// Files differ but none could be shown (not text): "no" to "are they the same?".
@@ -30,24 +30,24 @@ pub enum Verdict {
     Undecided,
 }
 
-impl From<Verdict> for ExitCode {
-    fn from(v: Verdict) -> ExitCode {
+impl From<Ending> for ExitCode {
+    fn from(v: Ending) -> ExitCode {
         match v {
-            Verdict::Accepted => ExitCode::SUCCESS,
-            Verdict::Rejected | Verdict::Differ => ExitCode::from(1),
-            Verdict::Undecided => ExitCode::from(2),
+            Ending::Accepted => ExitCode::SUCCESS,
+            Ending::Rejected | Ending::Differ => ExitCode::from(1),
+            Ending::Undecided => ExitCode::from(2),
         }
     }
 }
 
 /// All accepted, else any rejected, else undecided.
-fn verdict(settled: &[Settled]) -> Verdict {
+fn ending(settled: &[Settled]) -> Ending {
     if settled.iter().all(|s| s.decision == Outcome::Accepted) {
-        Verdict::Accepted
+        Ending::Accepted
     } else if settled.iter().any(|s| s.decision == Outcome::Rejected) {
-        Verdict::Rejected
+        Ending::Rejected
     } else {
-        Verdict::Undecided
+        Ending::Undecided
     }
 }
 
@@ -56,7 +56,7 @@ async fn send(dirs: &Dirs, req: Request) -> Result<LocalAnswer> {
     serde_json::from_value(value).map_err(|e| Error::Control(ControlFailure::UnexpectedAnswer(e)))
 }
 
-pub async fn propose(dirs: &Dirs, p: &mut Printer<'_>, a: LocalPropose) -> Result<Verdict> {
+pub async fn propose(dirs: &Dirs, p: &mut Printer<'_>, a: LocalPropose) -> Result<Ending> {
     let content = proposed_text(&a)?;
     let req = Request::Propose(Propose {
         file: a.file,
@@ -73,13 +73,13 @@ pub async fn propose(dirs: &Dirs, p: &mut Printer<'_>, a: LocalPropose) -> Resul
                 "review {id} opened; `redline propose --wait` waits for the decision"
             ),
         }
-        return Ok(Verdict::Accepted);
+        return Ok(Ending::Accepted);
     };
     let Some(s) = settled.first() else {
-        return Ok(Verdict::Undecided);
+        return Ok(Ending::Undecided);
     };
     print_settled(p, a.format, s);
-    Ok(verdict(&settled))
+    Ok(ending(&settled))
 }
 
 /// The decision on a proposal: as one JSON line, or said on stderr with the final text on stdout.
@@ -173,7 +173,7 @@ pub(crate) fn bounded_text(file: Option<&Path>) -> Result<String> {
         .map_err(|_| ReviewError::NotText(name.to_string_lossy().into_owned()).into())
 }
 
-pub async fn diff(dirs: &Dirs, p: &mut Printer<'_>, a: LocalDiff) -> Result<Verdict> {
+pub async fn diff(dirs: &Dirs, p: &mut Printer<'_>, a: LocalDiff) -> Result<Ending> {
     let pair = diff_pair::read(&a.left, &a.right).map_err(absent_side)?;
     for s in &pair.skipped {
         errln!(
@@ -185,11 +185,11 @@ pub async fn diff(dirs: &Dirs, p: &mut Printer<'_>, a: LocalDiff) -> Result<Verd
     if pair.files.is_empty() && !pair.skipped.is_empty() {
         // As diff(1) answers "Binary files differ": a difference, though none can be shown.
         errln!(p, "redline: they differ, but not as text: nothing to show");
-        return Ok(Verdict::Differ);
+        return Ok(Ending::Differ);
     }
     if pair.files.is_empty() {
         errln!(p, "redline: no differences");
-        return Ok(Verdict::Accepted);
+        return Ok(Ending::Accepted);
     }
     // What RIGHT held when read: only that is overwritten.
     let sent: HashMap<PathBuf, Option<String>> = match a.edit {
@@ -210,7 +210,7 @@ pub async fn diff(dirs: &Dirs, p: &mut Printer<'_>, a: LocalDiff) -> Result<Verd
     let answer = send(dirs, req).await?;
     let Some(settled) = answer.settled else {
         outln!(p, "opened {} review(s)", answer.opened.len());
-        return Ok(Verdict::Accepted);
+        return Ok(Ending::Accepted);
     };
     for s in &settled {
         outln!(p, "{}  {}", said(s.decision), s.path.display());
@@ -218,8 +218,8 @@ pub async fn diff(dirs: &Dirs, p: &mut Printer<'_>, a: LocalDiff) -> Result<Verd
     // Where accepted text goes when RIGHT cannot take it and no file beside it can either.
     let spare = dirs.config.join("accepted");
     let wrote_all = !a.edit || write_accepted(p, &settled, &sent, &spare);
-    match verdict(&settled) {
-        Verdict::Accepted if !wrote_all => Ok(Verdict::Undecided),
+    match ending(&settled) {
+        Ending::Accepted if !wrote_all => Ok(Ending::Undecided),
         v => Ok(v),
     }
 }

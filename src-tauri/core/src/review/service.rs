@@ -51,7 +51,7 @@ pub struct Service {
     /// Finds the process behind a connection, to name the CLI that asked.
     pub peers: Arc<dyn PeerLookup>,
     /// Every protocol's connected CLIs.
-    clients: Vec<Arc<dyn Registry>>,
+    registries: Vec<Arc<dyn Registry>>,
     last_context: Mutex<Option<Context>>,
     /// What the user's editor shows in this workspace.
     pub editor: EditorContext,
@@ -64,14 +64,14 @@ impl Service {
         workspace: Workspace,
         reviews: Arc<ReviewQueue>,
         trusted: Option<bool>,
-        clients: Vec<Arc<dyn Registry>>,
+        registries: Vec<Arc<dyn Registry>>,
     ) -> Self {
         Service {
             workspace,
             reviews,
             trusted,
             peers: Arc::new(crate::platform::peer::OsPeers),
-            clients,
+            registries,
             last_context: Mutex::new(None),
             editor: EditorContext::default(),
             container_paths: RwLock::new(Vec::new()),
@@ -149,7 +149,7 @@ impl Service {
         let can_mention = ask
             .origin
             .session()
-            .is_some_and(|s| self.clients.iter().any(|c| c.can_mention(s)));
+            .is_some_and(|s| self.registries.iter().any(|c| c.can_mention(s)));
         Ok(self.reviews.open(
             Proposal {
                 workspace: ws.to_owned(),
@@ -223,8 +223,8 @@ impl Service {
     }
 
     /// Every protocol's connected CLIs, for status.
-    pub fn clients(&self) -> Vec<(String, ClientInfo)> {
-        self.clients.iter().flat_map(|c| c.list()).collect()
+    pub fn connected(&self) -> Vec<(String, ClientInfo)> {
+        self.registries.iter().flat_map(|c| c.list()).collect()
     }
 
     /// The workspace's context: the editor's files, its active one with cursor and selection,
@@ -260,7 +260,7 @@ impl Service {
         let span = state.span();
         if self.editor.set(owner, state) {
             if let Some(span) = span {
-                for c in &self.clients {
+                for c in &self.registries {
                     c.push_selection(&span);
                 }
             }
@@ -272,7 +272,7 @@ impl Service {
     /// made since stays).
     pub fn clear_editor(&self, owner: u64) {
         if let Some(span) = self.editor.clear(owner).and_then(|s| s.span()) {
-            for c in &self.clients {
+            for c in &self.registries {
                 c.forget_selection(&span);
             }
         }
@@ -280,7 +280,7 @@ impl Service {
 
     /// The user pointed every CLI of the workspace at lines of a file.
     pub fn mention_all(&self, mention: &Mention) {
-        for c in &self.clients {
+        for c in &self.registries {
             c.push_mention(mention);
         }
     }
@@ -309,7 +309,7 @@ impl Service {
         let taken = review
             .origin
             .session()
-            .is_some_and(|s| self.clients.iter().any(|c| send(c.as_ref(), s)));
+            .is_some_and(|s| self.registries.iter().any(|c| send(c.as_ref(), s)));
         if taken {
             Ok(())
         } else {
@@ -327,7 +327,7 @@ impl Service {
         let now = self.context();
         let mut last = self.last_context.lock().unwrap_or_else(|e| e.into_inner());
         if last.as_ref() != Some(&now) {
-            for c in &self.clients {
+            for c in &self.registries {
                 c.push_context(&now);
             }
             *last = Some(now);

@@ -122,7 +122,7 @@ async fn sessions_settle_and_dismiss_only_their_own_and_clients_hear_changes_onc
         .await
         .unwrap();
     }
-    assert_eq!(s.clients().len(), 2, "every registry's clients");
+    assert_eq!(s.connected().len(), 2, "every registry's clients");
     assert_eq!(s.settle_session("a", Outcome::Rejected), 2);
     assert_eq!(*outcome.lock().unwrap(), [Outcome::Rejected; 2]);
     assert_eq!(s.dismiss_session("b"), 1);

@@ -292,7 +292,7 @@ impl Companion {
                 .collect(),
             clients: self
                 .service
-                .clients()
+                .connected()
                 .into_iter()
                 .map(|(session, c)| ClientStatus {
                     session,

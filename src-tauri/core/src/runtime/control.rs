@@ -3,7 +3,7 @@
 //!
 //! The channel itself is a Unix socket (`socket.rs`), or on Windows a named pipe (`pipe.rs`).
 
-mod answer;
+mod connection;
 #[cfg(windows)]
 mod pipe;
 mod request;

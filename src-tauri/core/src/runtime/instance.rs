@@ -18,8 +18,8 @@ use crate::discovery;
 use crate::error::Result;
 use crate::net::limits::Limits;
 use crate::platform::dirs::Dirs;
-use crate::protocols::hook::turn::TurnVerdict;
-use crate::protocols::hook::{HookCall, HookVerdict};
+use crate::protocols::hook::turn::TurnRuling;
+use crate::protocols::hook::{HookCall, HookRuling};
 use crate::review::editor::Message;
 use crate::review::editor_context::Owner;
 use crate::review::selection::Selection;
@@ -171,7 +171,7 @@ impl Instance {
         &self,
         call: HookCall,
         pid: Option<u32>,
-    ) -> Result<hook::Waiting, HookVerdict> {
+    ) -> Result<hook::Waiting, HookRuling> {
         let parts = (&*self.workspaces, &self.turns, &self.reviews);
         hook::open(parts, call, pid).await
     }
@@ -181,7 +181,7 @@ impl Instance {
         &self,
         call: HookCall,
         pid: Option<u32>,
-    ) -> Result<turn::TurnWaiting, TurnVerdict> {
+    ) -> Result<turn::TurnWaiting, TurnRuling> {
         let parts = (&*self.workspaces, &self.turns, &self.reviews);
         turn::review(parts, call, pid).await
     }

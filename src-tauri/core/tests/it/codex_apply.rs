@@ -6,7 +6,7 @@
 //! `.ci/setup` runs). Without it the test fails under `CI` and is skipped otherwise.
 //! `REDLINE_CODEX_SEED` and `REDLINE_CODEX_CASES` choose the run (default seed 37, 10,000 cases).
 
-use redline_core::protocols::hook::{self, plan, Accepted, HookCli, HookVerdict};
+use redline_core::protocols::hook::{self, plan, Accepted, HookCli, HookRuling};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -306,12 +306,12 @@ fn one(bin: &Path, seed: u64, i: u64, tally: &Tally) {
         ));
     };
     let mut edited_case = false;
-    let verdict = match hook::read(HookCli::of("codex").unwrap(), &input) {
+    let ruling = match hook::read(HookCli::of("codex").unwrap(), &input) {
         Err(v) => v,
         Ok(edit) => {
             let read = |p: &str| Ok::<_, String>(files.get(&key(p)).cloned());
             match plan::plan(&edit.changes, read) {
-                Err(reason) => HookVerdict::Deny { reason },
+                Err(reason) => HookRuling::Deny { reason },
                 Ok(outcomes) => {
                     // Some accepts carry the user's edit: a line added, or the final newline
                     // taken away (which Codex cannot write).
@@ -369,7 +369,7 @@ fn one(bin: &Path, seed: u64, i: u64, tally: &Tally) {
                     }
                     let files_accepted = accepted.clone();
                     let v = hook::settle(HookCli::of("codex").unwrap(), accepted);
-                    if let HookVerdict::AllowEdited { .. } = &v {
+                    if let HookRuling::AllowEdited { .. } = &v {
                         check_answer(bin, &files, &input, &v, &files_accepted, &diverge);
                     }
                     v
@@ -377,14 +377,14 @@ fn one(bin: &Path, seed: u64, i: u64, tally: &Tally) {
             }
         }
     };
-    match verdict {
-        HookVerdict::AllowEdited { .. } => {
+    match ruling {
+        HookRuling::AllowEdited { .. } => {
             tally.allowed.fetch_add(1, Ordering::Relaxed);
             if edited_case {
                 tally.edited.fetch_add(1, Ordering::Relaxed);
             }
         }
-        HookVerdict::Deny { reason } if model_ok => {
+        HookRuling::Deny { reason } if model_ok => {
             tally.denied_codex_applies.fetch_add(1, Ordering::Relaxed);
             let why: String = match reason
                 .strip_prefix("Redline could not be sure what this edit writes: ")
@@ -408,7 +408,7 @@ fn one(bin: &Path, seed: u64, i: u64, tally: &Tally) {
             };
             *tally.denied_why.lock().unwrap().entry(why).or_default() += 1;
         }
-        HookVerdict::Deny { .. } => {
+        HookRuling::Deny { .. } => {
             tally.denied_codex_fails.fetch_add(1, Ordering::Relaxed);
         }
         other => diverge(format!(
@@ -422,11 +422,11 @@ fn check_answer(
     bin: &Path,
     files: &BTreeMap<String, String>,
     input: &serde_json::Value,
-    verdict: &HookVerdict,
+    ruling: &HookRuling,
     accepted: &[Accepted],
     diverge: &impl Fn(String),
 ) {
-    let out = hook::answer(HookCli::of("codex").unwrap(), input, verdict);
+    let out = hook::answer(HookCli::of("codex").unwrap(), input, ruling);
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let specific = &v["hookSpecificOutput"];
     assert_eq!(specific["permissionDecision"], "allow");

@@ -3,7 +3,7 @@
 //! only the user's accept lets an edit through.
 
 use crate::common::{eventually, start, Fixture, WAIT};
-use redline_core::protocols::hook::{HookCall, HookCli, HookVerdict};
+use redline_core::protocols::hook::{HookCall, HookCli, HookRuling};
 use serde_json::json;
 
 fn claude_write(f: &Fixture, content: &str) -> HookCall {
@@ -16,8 +16,8 @@ fn claude_write(f: &Fixture, content: &str) -> HookCall {
     }
 }
 
-/// The verdict of a hook call, awaited in the background.
-async fn asked(f: &Fixture, content: &str) -> tokio::task::JoinHandle<Option<HookVerdict>> {
+/// The ruling of a hook call, awaited in the background.
+async fn asked(f: &Fixture, content: &str) -> tokio::task::JoinHandle<Option<HookRuling>> {
     let waiting = match f.instance.hook(claude_write(f, content), None).await {
         Ok(w) => w,
         Err(v) => panic!("no review opened: {v:?}"),
@@ -25,14 +25,14 @@ async fn asked(f: &Fixture, content: &str) -> tokio::task::JoinHandle<Option<Hoo
     let instance = f.instance.clone();
     tokio::spawn(async move {
         waiting
-            .verdict(instance.reviews(), std::future::pending())
+            .ruling(instance.reviews(), std::future::pending())
             .await
     })
 }
 
-fn denied(v: Option<HookVerdict>) -> String {
+fn denied(v: Option<HookRuling>) -> String {
     match v {
-        Some(HookVerdict::Deny { reason }) => reason,
+        Some(HookRuling::Deny { reason }) => reason,
         other => panic!("not a deny: {other:?}"),
     }
 }
@@ -50,19 +50,19 @@ async fn a_review_replaced_by_another_is_a_deny_with_why() {
             "args": { "patchText": patch } }),
         record_turn: false,
     };
-    let verdict = match f.instance.hook(call, None).await {
+    let ruling = match f.instance.hook(call, None).await {
         Ok(waiting) => {
             let instance = f.instance.clone();
             tokio::time::timeout(
                 WAIT,
-                waiting.verdict(instance.reviews(), std::future::pending()),
+                waiting.ruling(instance.reviews(), std::future::pending()),
             )
             .await
-            .expect("a verdict without anyone deciding")
+            .expect("a ruling without anyone deciding")
         }
         Err(v) => Some(v),
     };
-    let reason = denied(verdict);
+    let reason = denied(ruling);
     assert!(!reason.is_empty());
     assert_eq!(
         std::fs::read_to_string(f.ws.join("a.txt")).unwrap(),

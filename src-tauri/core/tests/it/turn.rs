@@ -5,7 +5,7 @@
 
 use crate::common::{eventually, start, Fixture, WAIT};
 use crate::editor::serve_control;
-use redline_core::protocols::hook::turn::TurnVerdict;
+use redline_core::protocols::hook::turn::TurnRuling;
 use redline_core::protocols::hook::{HookCall, HookCli};
 use redline_core::review::turn::{MAX_TURN_FILES, MAX_TURN_TABS};
 use redline_core::runtime::control::{self, Request};
@@ -59,7 +59,7 @@ async fn written(f: &Fixture, window: &link::Link, name: &str, content: &str, re
     std::fs::write(f.ws.join(name), content).unwrap();
 }
 
-fn turn_end(f: &Fixture, again: bool) -> JoinHandle<TurnVerdict> {
+fn turn_end(f: &Fixture, again: bool) -> JoinHandle<TurnRuling> {
     let dirs = f.dirs.clone();
     let input = json!({ "session_id": "s1", "transcript_path": "/dev/null", "cwd": f.ws,
         "hook_event_name": "Stop", "stop_hook_active": again });
@@ -70,7 +70,7 @@ fn turn_end(f: &Fixture, again: bool) -> JoinHandle<TurnVerdict> {
     })
 }
 
-async fn answered(h: JoinHandle<TurnVerdict>) -> TurnVerdict {
+async fn answered(h: JoinHandle<TurnRuling>) -> TurnRuling {
     tokio::time::timeout(WAIT, h)
         .await
         .expect("in time")
@@ -130,7 +130,7 @@ async fn a_two_file_turn_is_shown_start_against_now_and_continue_carries_the_use
     assert_eq!(answer, Ok(Value::Null));
     assert_eq!(
         answered(ending).await,
-        TurnVerdict::Continue {
+        TurnRuling::Continue {
             instructions: "Also handle the empty file".into()
         }
     );
@@ -163,7 +163,7 @@ async fn a_two_file_turn_is_shown_start_against_now_and_continue_carries_the_use
         )
         .await;
     assert_eq!(answer, Ok(Value::Null));
-    assert_eq!(answered(ending).await, TurnVerdict::Done);
+    assert_eq!(answered(ending).await, TurnRuling::Done);
 }
 
 #[tokio::test]
@@ -172,9 +172,9 @@ async fn nothing_changed_or_unrecorded_ends_the_turn_at_once_and_a_big_turn_says
     let f = start().await;
     serve_control(&f).await;
     let (window, _events) = link::connect(&f.dirs).await.unwrap();
-    assert_eq!(answered(turn_end(&f, false)).await, TurnVerdict::Done);
+    assert_eq!(answered(turn_end(&f, false)).await, TurnRuling::Done);
     written(&f, &window, "a.txt", "x\n", false).await;
-    assert_eq!(answered(turn_end(&f, false)).await, TurnVerdict::Done);
+    assert_eq!(answered(turn_end(&f, false)).await, TurnRuling::Done);
     written(&f, &window, "a.txt", "y\n", true).await;
     std::fs::remove_file(f.ws.join("a.txt")).unwrap();
     // Deleted since: the tab shows it going.
@@ -196,7 +196,7 @@ async fn nothing_changed_or_unrecorded_ends_the_turn_at_once_and_a_big_turn_says
         )
         .await
         .unwrap();
-    assert_eq!(answered(ending).await, TurnVerdict::Done);
+    assert_eq!(answered(ending).await, TurnRuling::Done);
 
     // One Codex patch adding more files than a turn records: the rest are named as left out.
     let n = MAX_TURN_FILES + 2;

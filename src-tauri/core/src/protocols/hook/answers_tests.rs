@@ -39,10 +39,7 @@ fn an_unedited_accept_still_carries_the_whole_reviewed_text_for_claude_gemini_co
         HookCli::of("opencode").unwrap(),
     ] {
         let v = settle(cli, vec![file(Some(BEFORE), AFTER, false)]);
-        assert!(
-            matches!(&v, HookVerdict::AllowEdited { .. }),
-            "{cli}: {v:?}"
-        );
+        assert!(matches!(&v, HookRuling::AllowEdited { .. }), "{cli}: {v:?}");
     }
     for cli in [
         HookCli::of("qwen").unwrap(),
@@ -51,7 +48,7 @@ fn an_unedited_accept_still_carries_the_whole_reviewed_text_for_claude_gemini_co
     ] {
         assert_eq!(
             settle(cli, vec![file(Some(BEFORE), AFTER, false)]),
-            HookVerdict::Allow
+            HookRuling::Allow
         );
     }
     let v = settle(
@@ -137,7 +134,7 @@ fn what_no_replace_can_write_exactly_is_denied_with_a_reason_the_model_reads() {
         "Edit",
         json!({ "file_path": "/ws/a.txt", "old_string": "a", "new_string": "b" }),
     );
-    let deny = |v: &HookVerdict| {
+    let deny = |v: &HookRuling| {
         let out =
             said(&answer(HookCli::of("claude").unwrap(), &edit, v))["hookSpecificOutput"].clone();
         assert_eq!(out["permissionDecision"], "deny", "{out}");
@@ -156,7 +153,7 @@ fn what_no_replace_can_write_exactly_is_denied_with_a_reason_the_model_reads() {
     );
     assert!(deny(&same).contains("nothing was written"));
     // An answer naming no file is a no, never a silent allow.
-    let none = HookVerdict::AllowEdited { files: vec![] };
+    let none = HookRuling::AllowEdited { files: vec![] };
     for cli in [
         HookCli::of("claude").unwrap(),
         HookCli::of("gemini").unwrap(),
@@ -179,7 +176,7 @@ fn line_endings_or_a_final_newline_the_replace_would_change_are_denied() {
         "replace",
         json!({ "file_path": "/ws/a.txt", "old_string": "a", "new_string": "b" }),
     );
-    let verdict = |before: &str, after: &str| {
+    let ruling = |before: &str, after: &str| {
         let v = settle(
             HookCli::of("gemini").unwrap(),
             vec![file(Some(before), after, true)],
@@ -195,14 +192,14 @@ fn line_endings_or_a_final_newline_the_replace_would_change_are_denied() {
         ("a\nb\n", "a\nc"),
         ("a\nb", "a\nc\n"),
     ] {
-        let out = verdict(before, after);
+        let out = ruling(before, after);
         assert_eq!(out["decision"], "deny", "{before:?} -> {after:?}: {out}");
         assert!(out["reason"]
             .as_str()
             .unwrap()
             .starts_with("Redline could not be sure what this edit writes"));
     }
-    let out = verdict("a\r\nb\r\n", "a\r\nc\r\n");
+    let out = ruling("a\r\nb\r\n", "a\r\nc\r\n");
     assert_eq!(
         out["hookSpecificOutput"]["tool_input"]["new_string"], "a\nc\n",
         "{out}"
@@ -222,7 +219,7 @@ fn line_endings_or_a_final_newline_the_replace_would_change_are_denied() {
 
 #[test]
 fn every_adapter_s_deny_blocks_in_its_cli_s_words() {
-    let deny = HookVerdict::Deny {
+    let deny = HookRuling::Deny {
         reason: "Redline did not let this edit through".into(),
     };
     for cli in HookCli::all() {

@@ -1,8 +1,8 @@
-//! Claude Code's `PreToolUse` hook for Write and Edit: its input read, and Redline's verdict in
+//! Claude Code's `PreToolUse` hook for Write and Edit: its input read, and Redline's ruling in
 //! the JSON Claude Code takes (`../shared/specs/cli-hooks.md`).
 
 use super::edit_tool::{self, Tools};
-use super::verdict::{Edit, HookOutput, HookVerdict};
+use super::ruling::{Edit, HookOutput, HookRuling};
 use serde_json::{json, Value};
 
 pub const TOOLS: Tools = Tools {
@@ -12,14 +12,14 @@ pub const TOOLS: Tools = Tools {
     keeps_final_newline: false,
 };
 
-pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
+pub fn read(input: &Value) -> Result<Edit, HookRuling> {
     edit_tool::read(&TOOLS, "Claude Code", input)
 }
 
-/// `verdict` as Claude Code's hook output. An accepted edit is allowed outright (the user has
+/// `ruling` as Claude Code's hook output. An accepted edit is allowed outright (the user has
 /// reviewed it, and Claude Code's own prompt would only ask again), always with the tool input
 /// that writes exactly the reviewed text.
-pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
+pub fn answer(input: &Value, ruling: &HookRuling) -> HookOutput {
     let decide = |specific: Value| HookOutput {
         stdout: json!({ "hookSpecificOutput": specific }).to_string(),
         stderr: None,
@@ -32,13 +32,13 @@ pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
             "permissionDecisionReason": reason,
         }))
     };
-    match verdict {
-        HookVerdict::Allow => decide(json!({
+    match ruling {
+        HookRuling::Allow => decide(json!({
             "hookEventName": "PreToolUse",
             "permissionDecision": "allow",
             "permissionDecisionReason": "Accepted in Redline",
         })),
-        HookVerdict::AllowEdited { files } => {
+        HookRuling::AllowEdited { files } => {
             match edit_tool::answer_one(files, |f| edit_tool::accepted_input(&TOOLS, input, f)) {
                 Ok((args, note)) => {
                     let mut specific = json!({
@@ -57,7 +57,7 @@ pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
                 Err(reason) => deny(&reason),
             }
         }
-        HookVerdict::Deny { reason } => deny(reason),
-        HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+        HookRuling::Deny { reason } => deny(reason),
+        HookRuling::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
     }
 }

@@ -1,10 +1,10 @@
-//! Codex CLI's `PreToolUse` hook for `apply_patch`: its input read, and Redline's verdict in the
+//! Codex CLI's `PreToolUse` hook for `apply_patch`: its input read, and Redline's ruling in the
 //! JSON Codex takes (`../shared/specs/cli-hooks.md`).
 
 use super::own_patch;
 use super::patch::{self, Change};
 use super::patched;
-use super::verdict::{Accepted, Edit, FileChange, HookOutput, HookVerdict};
+use super::ruling::{Accepted, Edit, FileChange, HookOutput, HookRuling};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -22,19 +22,19 @@ struct ToolInput {
 
 /// The edit Codex is about to make. Another tool, or input that is not Codex's, passes (Codex
 /// goes on as it would); a patch that cannot be read is denied with why, as Codex would fail it.
-pub fn read(input: &serde_json::Value) -> Result<Edit, HookVerdict> {
-    let input = Input::deserialize(input).map_err(|e| HookVerdict::Pass {
+pub fn read(input: &serde_json::Value) -> Result<Edit, HookRuling> {
+    let input = Input::deserialize(input).map_err(|e| HookRuling::Pass {
         why: format!("this is not Codex's apply_patch hook input ({e})"),
     })?;
     if input.tool_name != "apply_patch" {
-        return Err(HookVerdict::Pass {
+        return Err(HookRuling::Pass {
             why: format!("`{}` is not an edit Redline reviews", input.tool_name),
         });
     }
-    let changes = patch::parse(&input.tool_input.command).map_err(|e| HookVerdict::Deny {
+    let changes = patch::parse(&input.tool_input.command).map_err(|e| HookRuling::Deny {
         reason: format!("Redline cannot read this patch: {e}"),
     })?;
-    one_review_per_file(&changes).map_err(|reason| HookVerdict::Deny { reason })?;
+    one_review_per_file(&changes).map_err(|reason| HookRuling::Deny { reason })?;
     Ok(Edit {
         cwd: input.cwd,
         changes: changes.into_iter().map(FileChange::Patch).collect(),
@@ -99,17 +99,17 @@ fn lexical(p: &str) -> std::path::PathBuf {
     out
 }
 
-/// `verdict` as Codex's hook output.
-pub fn answer(verdict: &HookVerdict) -> HookOutput {
+/// `ruling` as Codex's hook output.
+pub fn answer(ruling: &HookRuling) -> HookOutput {
     let output = |specific: serde_json::Value| HookOutput {
         stdout: json!({ "hookSpecificOutput": specific }).to_string(),
         stderr: None,
         exit: 0,
     };
-    match verdict {
+    match ruling {
         // Codex logs a bare `allow` as unsupported: saying nothing lets the patch go on.
-        HookVerdict::Allow => HookOutput::silent(None),
-        HookVerdict::AllowEdited { files } => {
+        HookRuling::Allow => HookOutput::silent(None),
+        HookRuling::AllowEdited { files } => {
             let mut specific = json!({
                 "hookEventName": "PreToolUse",
                 "permissionDecision": "allow",
@@ -120,19 +120,19 @@ pub fn answer(verdict: &HookVerdict) -> HookOutput {
             }
             output(specific)
         }
-        HookVerdict::Deny { reason } => output(json!({
+        HookRuling::Deny { reason } => output(json!({
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
             "permissionDecisionReason": reason,
         })),
-        HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+        HookRuling::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
     }
 }
 
 /// Allowed with a patch of Redline's own that makes Codex write exactly the accepted text of
 /// each file, edited or not (Codex's own reading of the model's patch never decides what is
 /// written); denied with why if no patch can (never a near miss of what the user accepted).
-pub fn settle(files: Vec<Accepted>) -> HookVerdict {
+pub fn settle(files: Vec<Accepted>) -> HookRuling {
     let patch = patch(&files);
     let before = |p: &str| {
         Ok::<_, String>(
@@ -148,14 +148,14 @@ pub fn settle(files: Vec<Accepted>) -> HookVerdict {
     let ends = match ends {
         Ok(ends) if ends.len() == files.len() => ends,
         Ok(_) => {
-            return HookVerdict::Deny {
+            return HookRuling::Deny {
                 reason: "Redline could not put the accepted edit into a patch Codex reads as \
                          Redline does: nothing was written."
                     .into(),
             }
         }
         Err(e) => {
-            return HookVerdict::Deny {
+            return HookRuling::Deny {
                 reason: format!("Redline could not put the accepted edit into a patch: {e}"),
             }
         }
@@ -167,7 +167,7 @@ pub fn settle(files: Vec<Accepted>) -> HookVerdict {
             .map(|_| f.to.clone().unwrap_or_else(|| f.path.clone()));
         if end.after != f.after || end.path != f.path || end.to != to {
             let name = f.to.as_deref().unwrap_or(&f.path);
-            return HookVerdict::Deny {
+            return HookRuling::Deny {
                 reason: format!(
                     "The user accepted this edit of {name} as a text that apply_patch cannot \
                      write exactly (it ends every line it writes, the last one too, as the \
@@ -177,7 +177,7 @@ pub fn settle(files: Vec<Accepted>) -> HookVerdict {
             };
         }
     }
-    HookVerdict::AllowEdited { files }
+    HookRuling::AllowEdited { files }
 }
 
 /// A patch that leaves every file exactly as accepted.
@@ -237,24 +237,24 @@ mod tests {
         assert_eq!(edit.changes.len(), 1);
         assert!(matches!(
             read(&input("shell", "ls")),
-            Err(HookVerdict::Pass { .. })
+            Err(HookRuling::Pass { .. })
         ));
         assert!(matches!(
             read(&json!({"x": 1})),
-            Err(HookVerdict::Pass { .. })
+            Err(HookRuling::Pass { .. })
         ));
         match read(&input(
             "apply_patch",
             "*** Begin Patch\nnonsense\n*** End Patch",
         )) {
-            Err(HookVerdict::Deny { reason }) => assert!(reason.contains("line 2"), "{reason}"),
+            Err(HookRuling::Deny { reason }) => assert!(reason.contains("line 2"), "{reason}"),
             other => panic!("{other:?}"),
         }
     }
 
     #[test]
     fn a_deny_carries_the_reason_and_a_pass_says_nothing_to_codex() {
-        let deny = answer(&HookVerdict::Deny {
+        let deny = answer(&HookRuling::Deny {
             reason: "use tabs".into(),
         });
         let v: serde_json::Value = serde_json::from_str(&deny.stdout).unwrap();
@@ -263,7 +263,7 @@ mod tests {
             v["hookSpecificOutput"]["permissionDecisionReason"],
             "use tabs"
         );
-        let pass = answer(&HookVerdict::Pass { why: "off".into() });
+        let pass = answer(&HookRuling::Pass { why: "off".into() });
         assert_eq!((pass.stdout.as_str(), pass.exit), ("", 0));
         assert_eq!(pass.stderr.as_deref(), Some("redline: off"));
     }
@@ -293,7 +293,7 @@ mod tests {
                 edited: false,
             },
         ];
-        let out = answer(&HookVerdict::AllowEdited {
+        let out = answer(&HookRuling::AllowEdited {
             files: files.clone(),
         });
         let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
@@ -327,11 +327,11 @@ mod tests {
         };
         assert!(matches!(
             settle(vec![file("ONE\r\ntwo\r\n")]),
-            HookVerdict::AllowEdited { .. }
+            HookRuling::AllowEdited { .. }
         ));
         for inexact in ["ONE\r\ntwo", "ONE\ntwo\n", "ONE\r\ntwo\n"] {
             match settle(vec![file(inexact)]) {
-                HookVerdict::Deny { reason } => assert!(reason.contains("a.txt"), "{reason}"),
+                HookRuling::Deny { reason } => assert!(reason.contains("a.txt"), "{reason}"),
                 other => panic!("{inexact:?}: {other:?}"),
             }
         }

@@ -1,7 +1,7 @@
 //! Copilot CLI's `preToolUse` hook for its `edit` and `create` tools: its input read, and
-//! Redline's verdict in the JSON Copilot CLI takes (`tests/interop/copilot-hook.test.mjs`).
+//! Redline's ruling in the JSON Copilot CLI takes (`tests/interop/copilot-hook.test.mjs`).
 
-use super::verdict::{Accepted, Edit, FileChange, HookOutput, HookVerdict};
+use super::ruling::{Accepted, Edit, FileChange, HookOutput, HookRuling};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -35,14 +35,14 @@ fn args(input: &Input) -> Result<Value, serde_json::Error> {
     }
 }
 
-pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
-    let pass = |why: String| HookVerdict::Pass { why };
+pub fn read(input: &Value) -> Result<Edit, HookRuling> {
+    let pass = |why: String| HookRuling::Pass { why };
     let input = Input::deserialize(input).map_err(|e| {
         pass(format!(
             "this is not Copilot CLI's pre-edit hook input ({e})"
         ))
     })?;
-    let bad = |e: serde_json::Error| HookVerdict::Deny {
+    let bad = |e: serde_json::Error| HookRuling::Deny {
         reason: format!("Redline cannot read this {} call: {e}", input.tool_name),
     };
     let change = match input.tool_name.as_str() {
@@ -72,10 +72,10 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
     })
 }
 
-/// `verdict` as Copilot CLI's hook output. An accepted edit is allowed outright (the user has
+/// `ruling` as Copilot CLI's hook output. An accepted edit is allowed outright (the user has
 /// reviewed it, and Copilot's own prompt would only ask again), always with the arguments that
 /// write exactly the reviewed text.
-pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
+pub fn answer(input: &Value, ruling: &HookRuling) -> HookOutput {
     let say = |v: Value| HookOutput {
         stdout: v.to_string(),
         stderr: None,
@@ -87,12 +87,12 @@ pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
             "permissionDecisionReason": reason,
         }))
     };
-    match verdict {
-        HookVerdict::Allow => say(json!({
+    match ruling {
+        HookRuling::Allow => say(json!({
             "permissionDecision": "allow",
             "permissionDecisionReason": "Accepted in Redline",
         })),
-        HookVerdict::AllowEdited { files } => {
+        HookRuling::AllowEdited { files } => {
             match super::edit_tool::answer_one(files, |f| accepted_args(input, f)) {
                 Ok((args, note)) => {
                     let mut out = json!({
@@ -110,8 +110,8 @@ pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
                 Err(reason) => deny(&reason),
             }
         }
-        HookVerdict::Deny { reason } => deny(reason),
-        HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+        HookRuling::Deny { reason } => deny(reason),
+        HookRuling::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
     }
 }
 

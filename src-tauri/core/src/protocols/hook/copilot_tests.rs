@@ -1,4 +1,4 @@
-//! Copilot CLI's hook input read, and each verdict put in its words, as 1.0.102 sends and reads them.
+//! Copilot CLI's hook input read, and each ruling put in its words, as 1.0.102 sends and reads them.
 
 use super::*;
 
@@ -43,16 +43,16 @@ fn an_edit_is_one_replace_and_a_create_one_create_whether_args_are_an_object_or_
 fn another_tool_passes_and_unreadable_args_are_denied_with_why() {
     let mut view = edit_input();
     view["toolName"] = json!("view");
-    assert!(matches!(read(&view), Err(HookVerdict::Pass { why }) if why.contains("`view`")));
+    assert!(matches!(read(&view), Err(HookRuling::Pass { why }) if why.contains("`view`")));
     assert!(matches!(
         read(&json!({ "tool_name": "edit" })),
-        Err(HookVerdict::Pass { why }) if why.contains("not Copilot CLI's")
+        Err(HookRuling::Pass { why }) if why.contains("not Copilot CLI's")
     ));
     for args in [json!({ "path": "/ws/a.txt" }), json!("{not json")] {
         let mut bad = edit_input();
         bad["toolArgs"] = args;
         match read(&bad) {
-            Err(HookVerdict::Deny { reason }) => {
+            Err(HookRuling::Deny { reason }) => {
                 assert!(
                     reason.starts_with("Redline cannot read this edit call"),
                     "{reason}"
@@ -67,20 +67,20 @@ fn another_tool_passes_and_unreadable_args_are_denied_with_why() {
 fn each_verdict_in_copilots_words() {
     let input = edit_input();
     let said =
-        |v: &HookVerdict| -> Value { serde_json::from_str(&answer(&input, v).stdout).unwrap() };
+        |v: &HookRuling| -> Value { serde_json::from_str(&answer(&input, v).stdout).unwrap() };
     assert_eq!(
-        said(&HookVerdict::Allow),
+        said(&HookRuling::Allow),
         json!({ "permissionDecision": "allow", "permissionDecisionReason": "Accepted in Redline" })
     );
     assert_eq!(
-        said(&HookVerdict::Deny {
+        said(&HookRuling::Deny {
             reason: "keep it lowercase".into()
         }),
         json!({ "permissionDecision": "deny", "permissionDecisionReason": "keep it lowercase" })
     );
     let pass = answer(
         &input,
-        &HookVerdict::Pass {
+        &HookRuling::Pass {
             why: "Redline is not running".into(),
         },
     );
@@ -93,7 +93,7 @@ fn each_verdict_in_copilots_words() {
 
 #[test]
 fn the_users_text_comes_back_as_the_whole_file_for_the_whole_file() {
-    let edited = HookVerdict::AllowEdited {
+    let edited = HookRuling::AllowEdited {
         files: vec![Accepted {
             path: "/ws/a.txt".into(),
             to: None,
@@ -117,13 +117,13 @@ fn the_users_text_comes_back_as_the_whole_file_for_the_whole_file() {
     let mut create = edit_input();
     create["toolName"] = json!("create");
     create["toolArgs"] = json!(r#"{"path":"/ws/n.txt","file_text":"theirs"}"#);
-    let HookVerdict::AllowEdited { mut files } = edited else {
+    let HookRuling::AllowEdited { mut files } = edited else {
         unreachable!()
     };
     files[0].path = "/ws/n.txt".into();
     files[0].before = None;
     let out: Value =
-        serde_json::from_str(&answer(&create, &HookVerdict::AllowEdited { files }).stdout).unwrap();
+        serde_json::from_str(&answer(&create, &HookRuling::AllowEdited { files }).stdout).unwrap();
     assert_eq!(
         out["modifiedArgs"],
         json!({ "path": "/ws/n.txt", "file_text": "one\nmine\nthree\n" })

@@ -1,9 +1,9 @@
 //! Cursor's `preToolUse` hook for Write, Edit and StrReplace: its input read, and Redline's
-//! verdict in the JSON Cursor takes (`permission`, `agent_message`, `user_message`). Whether
+//! ruling in the JSON Cursor takes (`permission`, `agent_message`, `user_message`). Whether
 //! Cursor takes a changed input back is not settled in its docs, so its reviews are read-only.
 //! Built from Cursor's docs, not proven against the real CLI (`../shared/specs/cli-hooks.md`).
 
-use super::verdict::{Edit, FileChange, HookOutput, HookVerdict};
+use super::ruling::{Edit, FileChange, HookOutput, HookRuling};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -25,8 +25,8 @@ fn text(args: &Value, keys: &[&str]) -> Option<String> {
         .map(str::to_owned)
 }
 
-pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
-    let pass = |why: String| HookVerdict::Pass { why };
+pub fn read(input: &Value) -> Result<Edit, HookRuling> {
+    let pass = |why: String| HookRuling::Pass { why };
     let input = Input::deserialize(input)
         .map_err(|e| pass(format!("this is not Cursor's pre-edit hook input ({e})")))?;
     let tool = input.tool_name.as_str();
@@ -34,7 +34,7 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
         return Err(pass(format!("`{tool}` is not an edit Redline reviews")));
     }
     let args = &input.tool_input;
-    let cannot = |what: &str| HookVerdict::Deny {
+    let cannot = |what: &str| HookRuling::Deny {
         reason: format!("Redline cannot read this {tool} call: it has no {what}"),
     };
     let path = text(args, &["file_path", "path"]).ok_or_else(|| cannot("file path"))?;
@@ -64,24 +64,22 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
     })
 }
 
-/// `verdict` as Cursor's hook output: `permission` allow or deny, a deny's reason to the agent
+/// `ruling` as Cursor's hook output: `permission` allow or deny, a deny's reason to the agent
 /// (`agent_message`) and to the user (`user_message`).
-pub fn answer(verdict: &HookVerdict) -> HookOutput {
+pub fn answer(ruling: &HookRuling) -> HookOutput {
     let say = |v: Value| HookOutput {
         stdout: v.to_string(),
         stderr: None,
         exit: 0,
     };
-    match verdict {
-        HookVerdict::Allow | HookVerdict::AllowEdited { .. } => {
-            say(json!({ "permission": "allow" }))
-        }
-        HookVerdict::Deny { reason } => say(json!({
+    match ruling {
+        HookRuling::Allow | HookRuling::AllowEdited { .. } => say(json!({ "permission": "allow" })),
+        HookRuling::Deny { reason } => say(json!({
             "permission": "deny",
             "agent_message": reason,
             "user_message": format!("Redline: {reason}"),
         })),
-        HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+        HookRuling::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
     }
 }
 
@@ -138,20 +136,20 @@ mod tests {
     fn other_tools_pass_and_an_edit_without_its_arguments_is_denied() {
         assert!(matches!(
             read(&call("Shell", json!({ "command": "ls" }))),
-            Err(HookVerdict::Pass { .. })
+            Err(HookRuling::Pass { .. })
         ));
         match read(&call("StrReplace", json!({ "path": "/w/a" }))) {
-            Err(HookVerdict::Deny { reason }) => assert!(reason.contains("StrReplace"), "{reason}"),
+            Err(HookRuling::Deny { reason }) => assert!(reason.contains("StrReplace"), "{reason}"),
             _ => panic!("an edit Redline cannot read must be denied"),
         }
         let mut nowhere = call("Write", json!({ "file_path": "/w/a", "contents": "" }));
         nowhere["workspace_roots"] = json!([]);
-        assert!(matches!(read(&nowhere), Err(HookVerdict::Pass { .. })));
+        assert!(matches!(read(&nowhere), Err(HookRuling::Pass { .. })));
     }
 
     #[test]
     fn a_deny_carries_the_reason_to_the_agent_and_the_user() {
-        let out = answer(&HookVerdict::Deny {
+        let out = answer(&HookRuling::Deny {
             reason: "too risky".into(),
         });
         let v: Value = serde_json::from_str(&out.stdout).unwrap();
@@ -159,7 +157,7 @@ mod tests {
         assert_eq!(v["permission"], "deny");
         assert_eq!(v["agent_message"], "too risky");
         assert_eq!(v["user_message"], "Redline: too risky");
-        let v: Value = serde_json::from_str(&answer(&HookVerdict::Allow).stdout).unwrap();
+        let v: Value = serde_json::from_str(&answer(&HookRuling::Allow).stdout).unwrap();
         assert_eq!(v, json!({ "permission": "allow" }));
     }
 }

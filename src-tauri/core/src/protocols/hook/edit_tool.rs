@@ -2,7 +2,7 @@
 //! a whole new text, or one text replaced by another, and the tool input that carries the
 //! user's accepted text back.
 
-use super::verdict::{Accepted, Edit, FileChange, HookVerdict};
+use super::ruling::{Accepted, Edit, FileChange, HookRuling};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -38,11 +38,11 @@ struct Replace {
 }
 
 /// The edit a hook's input asks about; another tool passes (the CLI goes on as it would).
-pub fn read(tools: &Tools, cli: &str, input: &Value) -> Result<Edit, HookVerdict> {
-    let pass = |why: String| HookVerdict::Pass { why };
+pub fn read(tools: &Tools, cli: &str, input: &Value) -> Result<Edit, HookRuling> {
+    let pass = |why: String| HookRuling::Pass { why };
     let input = Input::deserialize(input)
         .map_err(|e| pass(format!("this is not {cli}'s pre-edit hook input ({e})")))?;
-    let bad = |e: serde_json::Error| HookVerdict::Deny {
+    let bad = |e: serde_json::Error| HookRuling::Deny {
         reason: format!("Redline cannot read this {} call: {e}", input.tool_name),
     };
     let change = if input.tool_name == tools.write {

@@ -1,9 +1,9 @@
-//! Kiro CLI's `PreToolUse` hook for fs_write: its input read, and Redline's verdict in Kiro's
+//! Kiro CLI's `PreToolUse` hook for fs_write: its input read, and Redline's ruling in Kiro's
 //! terms (exit 2 blocks, stderr is what the model reads). Kiro takes no changed input back, so
 //! its reviews are read-only. Built from Kiro's docs and its tool's published source, not
 //! proven against the real CLI (`../shared/specs/cli-hooks.md`).
 
-use super::verdict::{Edit, FileChange, HookOutput, HookVerdict};
+use super::ruling::{Edit, FileChange, HookOutput, HookRuling};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -44,8 +44,8 @@ enum FsWrite {
     },
 }
 
-pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
-    let pass = |why: String| HookVerdict::Pass { why };
+pub fn read(input: &Value) -> Result<Edit, HookRuling> {
+    let pass = |why: String| HookRuling::Pass { why };
     let input = Input::deserialize(input)
         .map_err(|e| pass(format!("this is not Kiro CLI's pre-edit hook input ({e})")))?;
     if !TOOLS.contains(&input.tool_name.as_str()) {
@@ -61,7 +61,7 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
             o.insert("command".into(), "str_replace".into());
         }
     }
-    let call = FsWrite::deserialize(&args).map_err(|e| HookVerdict::Deny {
+    let call = FsWrite::deserialize(&args).map_err(|e| HookRuling::Deny {
         reason: format!("Redline cannot read this {} call: {e}", input.tool_name),
     })?;
     let change = match call {
@@ -104,17 +104,17 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
     })
 }
 
-/// `verdict` as Kiro CLI reads a hook: a deny is exit 2 with the reason on stderr (the model
+/// `ruling` as Kiro CLI reads a hook: a deny is exit 2 with the reason on stderr (the model
 /// reads it); anything else is exit 0 and nothing on stdout.
-pub fn answer(verdict: &HookVerdict) -> HookOutput {
-    match verdict {
-        HookVerdict::Allow | HookVerdict::AllowEdited { .. } => HookOutput::silent(None),
-        HookVerdict::Deny { reason } => HookOutput {
+pub fn answer(ruling: &HookRuling) -> HookOutput {
+    match ruling {
+        HookRuling::Allow | HookRuling::AllowEdited { .. } => HookOutput::silent(None),
+        HookRuling::Deny { reason } => HookOutput {
             stdout: String::new(),
             stderr: Some(reason.clone()),
             exit: 2,
         },
-        HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+        HookRuling::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
     }
 }
 
@@ -188,33 +188,33 @@ mod tests {
     #[test]
     fn another_tool_passes_and_an_unreadable_write_is_denied_with_why() {
         let other = read(&call("execute_bash", json!({ "command": "ls" })));
-        assert!(matches!(other, Err(HookVerdict::Pass { .. })));
+        assert!(matches!(other, Err(HookRuling::Pass { .. })));
         let odd = read(&call(
             "fs_write",
             json!({ "command": "chmod", "path": "a" }),
         ));
         match odd {
-            Err(HookVerdict::Deny { reason }) => assert!(reason.contains("chmod"), "{reason}"),
+            Err(HookRuling::Deny { reason }) => assert!(reason.contains("chmod"), "{reason}"),
             _ => panic!("an fs_write Redline cannot read must be denied"),
         }
         assert!(matches!(
             read(&json!({ "x": 1 })),
-            Err(HookVerdict::Pass { .. })
+            Err(HookRuling::Pass { .. })
         ));
     }
 
     #[test]
     fn a_deny_is_exit_2_with_the_reason_on_stderr_and_an_allow_says_nothing() {
-        let out = answer(&HookVerdict::Deny {
+        let out = answer(&HookRuling::Deny {
             reason: "too risky".into(),
         });
         assert_eq!(
             (out.stdout.as_str(), out.stderr.as_deref(), out.exit),
             ("", Some("too risky"), 2)
         );
-        let out = answer(&HookVerdict::Allow);
+        let out = answer(&HookRuling::Allow);
         assert_eq!((out.stdout.as_str(), out.stderr, out.exit), ("", None, 0));
-        let out = answer(&HookVerdict::Pass { why: "off".into() });
+        let out = answer(&HookRuling::Pass { why: "off".into() });
         assert_eq!((out.exit, out.stderr.as_deref()), (0, Some("redline: off")));
     }
 }

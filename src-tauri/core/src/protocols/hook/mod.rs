@@ -14,10 +14,10 @@ pub mod patch;
 pub mod patched;
 pub mod plan;
 pub mod qwen;
+mod ruling;
 pub mod turn;
-mod verdict;
 
-pub use verdict::{Accepted, Edit, FileChange, HookOutput, HookVerdict};
+pub use ruling::{Accepted, Edit, FileChange, HookOutput, HookRuling};
 
 use crate::clients::Dialect;
 pub use crate::clients::HookCli;
@@ -35,9 +35,9 @@ pub struct HookCall {
     pub record_turn: bool,
 }
 
-/// The edit `cli`'s hook input asks about; `Err`: the verdict without asking anyone (not an
+/// The edit `cli`'s hook input asks about; `Err`: the ruling without asking anyone (not an
 /// edit, or one Redline cannot read).
-pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, HookVerdict> {
+pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, HookRuling> {
     match cli.dialect {
         Dialect::Codex => codex::read(input),
         Dialect::Claude => claude::read(input),
@@ -50,21 +50,21 @@ pub fn read(cli: HookCli, input: &serde_json::Value) -> Result<Edit, HookVerdict
     }
 }
 
-/// `verdict` in `cli`'s words, for the hook that sent `input`.
-pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) -> HookOutput {
+/// `ruling` in `cli`'s words, for the hook that sent `input`.
+pub fn answer(cli: HookCli, input: &serde_json::Value, ruling: &HookRuling) -> HookOutput {
     match cli.dialect {
-        Dialect::Codex => codex::answer(verdict),
-        Dialect::Claude => claude::answer(input, verdict),
-        Dialect::Gemini => gemini::answer(input, verdict),
-        Dialect::Qwen => qwen::answer(verdict),
-        Dialect::Copilot => copilot::answer(input, verdict),
-        Dialect::Kiro => kiro::answer(verdict),
-        Dialect::Cursor => cursor::answer(verdict),
-        Dialect::Opencode => opencode::answer(input, verdict),
+        Dialect::Codex => codex::answer(ruling),
+        Dialect::Claude => claude::answer(input, ruling),
+        Dialect::Gemini => gemini::answer(input, ruling),
+        Dialect::Qwen => qwen::answer(ruling),
+        Dialect::Copilot => copilot::answer(input, ruling),
+        Dialect::Kiro => kiro::answer(ruling),
+        Dialect::Cursor => cursor::answer(ruling),
+        Dialect::Opencode => opencode::answer(input, ruling),
     }
 }
 
-/// The verdict on an edit whose every file the user accepted: as proposed, or with the user's
+/// The ruling on an edit whose every file the user accepted: as proposed, or with the user's
 /// text where the CLI can write exactly that.
 ///
 /// Where a CLI's hook can replace the tool's input (Codex, Claude Code, Gemini CLI, Copilot CLI,
@@ -72,9 +72,9 @@ pub fn answer(cli: HookCli, input: &serde_json::Value, verdict: &HookVerdict) ->
 /// Codex a patch of its own, for the others the whole reviewed original for the whole accepted
 /// text): the CLI's own reading of the model's input (loose whitespace, line endings, quotes)
 /// never decides what is written.
-pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
+pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookRuling {
     if files.iter().all(|f| !f.edited) && !cli.takes_edits {
-        return HookVerdict::Allow;
+        return HookRuling::Allow;
     }
     match cli.dialect {
         Dialect::Codex => codex::settle(files),
@@ -86,7 +86,7 @@ pub fn settle(cli: HookCli, files: Vec<Accepted>) -> HookVerdict {
         | Dialect::Copilot
         | Dialect::Kiro
         | Dialect::Cursor
-        | Dialect::Opencode => HookVerdict::AllowEdited { files },
+        | Dialect::Opencode => HookRuling::AllowEdited { files },
     }
 }
 

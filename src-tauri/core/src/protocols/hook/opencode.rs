@@ -1,10 +1,10 @@
 //! opencode's edits as Redline's plugin for it reports them (`tool.execute.before` of write,
-//! edit and apply_patch), and the verdict in the small JSON the plugin acts on
+//! edit and apply_patch), and the ruling in the small JSON the plugin acts on
 //! (`discovery/opencode_plugin.js`).
 
 use super::codex;
 use super::patch;
-use super::verdict::{Accepted, Edit, FileChange, HookOutput, HookVerdict};
+use super::ruling::{Accepted, Edit, FileChange, HookOutput, HookRuling};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -40,11 +40,11 @@ struct Patch {
 }
 
 /// The edit opencode is about to make; another tool, or input that is not the plugin's, passes.
-pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
-    let input = Input::deserialize(input).map_err(|e| HookVerdict::Pass {
+pub fn read(input: &Value) -> Result<Edit, HookRuling> {
+    let input = Input::deserialize(input).map_err(|e| HookRuling::Pass {
         why: format!("this is not Redline's opencode plugin's input ({e})"),
     })?;
-    let bad = |e: serde_json::Error| HookVerdict::Deny {
+    let bad = |e: serde_json::Error| HookRuling::Deny {
         reason: format!("Redline cannot read this {} call: {e}", input.tool),
     };
     let changes = match input.tool.as_str() {
@@ -73,7 +73,7 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
         "apply_patch" => {
             let p = Patch::deserialize(&input.args).map_err(bad)?;
             patch::parse(&p.patch_text)
-                .map_err(|e| HookVerdict::Deny {
+                .map_err(|e| HookRuling::Deny {
                     reason: format!("Redline cannot read this patch: {e}"),
                 })?
                 .into_iter()
@@ -81,7 +81,7 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
                 .collect()
         }
         tool => {
-            return Err(HookVerdict::Pass {
+            return Err(HookRuling::Pass {
                 why: format!("`{tool}` is not an edit Redline reviews"),
             })
         }
@@ -92,27 +92,27 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
     })
 }
 
-/// `verdict` as the plugin's answer: allow (with the arguments to set on the tool's call, which
+/// `ruling` as the plugin's answer: allow (with the arguments to set on the tool's call, which
 /// every accept carries, and a note for the model when the user changed the text), deny with the reason the model reads, or pass (opencode goes on as it
 /// would, and the terminal is told why).
-pub fn answer(input: &Value, verdict: &HookVerdict) -> HookOutput {
+pub fn answer(input: &Value, ruling: &HookRuling) -> HookOutput {
     let say = |v: Value| HookOutput {
         stdout: v.to_string(),
         stderr: None,
         exit: 0,
     };
     let deny = |reason: &str| say(json!({ "verdict": "deny", "reason": reason }));
-    match verdict {
-        HookVerdict::Allow => say(json!({ "verdict": "allow" })),
-        HookVerdict::AllowEdited { files } => match edited_args(input, files) {
+    match ruling {
+        HookRuling::Allow => say(json!({ "verdict": "allow" })),
+        HookRuling::AllowEdited { files } => match edited_args(input, files) {
             Ok(args) => match note(files) {
                 Some(note) => say(json!({ "verdict": "allow", "args": args, "note": note })),
                 None => say(json!({ "verdict": "allow", "args": args })),
             },
             Err(reason) => deny(&reason),
         },
-        HookVerdict::Deny { reason } => deny(reason),
-        HookVerdict::Pass { why } => HookOutput {
+        HookRuling::Deny { reason } => deny(reason),
+        HookRuling::Pass { why } => HookOutput {
             stdout: json!({ "verdict": "pass" }).to_string(),
             stderr: Some(format!("redline: {why}")),
             exit: 0,
@@ -126,8 +126,8 @@ fn edited_args(input: &Value, files: &[Accepted]) -> Result<Value, String> {
     let tool = input["tool"].as_str().unwrap_or_default();
     if tool == "apply_patch" {
         return match codex::settle(files.to_vec()) {
-            HookVerdict::AllowEdited { files } => Ok(json!({ "patchText": codex::patch(&files) })),
-            HookVerdict::Deny { reason } => Err(reason),
+            HookRuling::AllowEdited { files } => Ok(json!({ "patchText": codex::patch(&files) })),
+            HookRuling::Deny { reason } => Err(reason),
             _ => Err("Redline could not put the user's edits into a patch".into()),
         };
     }

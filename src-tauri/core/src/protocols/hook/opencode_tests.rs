@@ -62,14 +62,14 @@ fn write_edit_and_apply_patch_are_read_and_other_tools_pass() {
 
     assert!(matches!(
         read(&call("bash", json!({ "command": "ls" }))),
-        Err(HookVerdict::Pass { .. })
+        Err(HookRuling::Pass { .. })
     ));
     assert!(matches!(
         read(&json!({ "tool_name": "Write" })),
-        Err(HookVerdict::Pass { .. })
+        Err(HookRuling::Pass { .. })
     ));
     match read(&call("write", json!({ "filePath": 3 }))) {
-        Err(HookVerdict::Deny { reason }) => assert!(reason.contains("write"), "{reason}"),
+        Err(HookRuling::Deny { reason }) => assert!(reason.contains("write"), "{reason}"),
         other => panic!("{other:?}"),
     }
 }
@@ -78,12 +78,12 @@ fn write_edit_and_apply_patch_are_read_and_other_tools_pass() {
 fn allow_deny_and_pass_are_the_plugin_s_small_json() {
     let input = call("write", json!({ "filePath": "a", "content": "x" }));
     assert_eq!(
-        said(&answer(&input, &HookVerdict::Allow)),
+        said(&answer(&input, &HookRuling::Allow)),
         json!({ "verdict": "allow" })
     );
     let deny = answer(
         &input,
-        &HookVerdict::Deny {
+        &HookRuling::Deny {
             reason: "use tabs".into(),
         },
     );
@@ -91,7 +91,7 @@ fn allow_deny_and_pass_are_the_plugin_s_small_json() {
         said(&deny),
         json!({ "verdict": "deny", "reason": "use tabs" })
     );
-    let pass = answer(&input, &HookVerdict::Pass { why: "off".into() });
+    let pass = answer(&input, &HookRuling::Pass { why: "off".into() });
     assert_eq!(said(&pass), json!({ "verdict": "pass" }));
     assert_eq!(pass.stderr.as_deref(), Some("redline: off"));
 }
@@ -102,7 +102,7 @@ fn an_edited_write_or_edit_carries_the_user_s_whole_text() {
     let files = vec![accepted(Some("old\n"), "mine\n")];
     let v = said(&answer(
         &input,
-        &HookVerdict::AllowEdited {
+        &HookRuling::AllowEdited {
             files: files.clone(),
         },
     ));
@@ -114,14 +114,14 @@ fn an_edited_write_or_edit_carries_the_user_s_whole_text() {
         "edit",
         json!({ "filePath": "/w/a.txt", "oldString": "old", "newString": "new" }),
     );
-    let v = said(&answer(&input, &HookVerdict::AllowEdited { files }));
+    let v = said(&answer(&input, &HookRuling::AllowEdited { files }));
     assert_eq!(
         v["args"],
         json!({ "oldString": "old\n", "newString": "mine\n", "replaceAll": false })
     );
     let v = said(&answer(
         &input,
-        &HookVerdict::AllowEdited {
+        &HookRuling::AllowEdited {
             files: vec![accepted(None, "made\n")],
         },
     ));
@@ -140,7 +140,7 @@ fn an_edit_opencode_would_not_write_exactly_is_denied() {
     let deny = |before: &str, after: &str| {
         let v = said(&answer(
             &input,
-            &HookVerdict::AllowEdited {
+            &HookRuling::AllowEdited {
                 files: vec![accepted(Some(before), after)],
             },
         ));
@@ -159,7 +159,7 @@ fn an_edit_opencode_would_not_write_exactly_is_denied() {
     // The byte-order mark is opencode's to keep: it is not part of the text it replaces.
     let v = said(&answer(
         &input,
-        &HookVerdict::AllowEdited {
+        &HookRuling::AllowEdited {
             files: vec![accepted(Some("\u{feff}a\n"), "\u{feff}b\n")],
         },
     ));
@@ -172,7 +172,7 @@ fn an_edited_apply_patch_is_a_patch_of_the_user_s_text() {
     let input = call("apply_patch", json!({ "patchText": "ignored" }));
     let v = said(&answer(
         &input,
-        &HookVerdict::AllowEdited {
+        &HookRuling::AllowEdited {
             files: vec![accepted(Some("one\ntwo\n"), "one\nTWO mine\n")],
         },
     ));

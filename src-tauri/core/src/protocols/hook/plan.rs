@@ -2,7 +2,7 @@
 //! would fail is an error here too, never a guess.
 
 use super::patched::{self, Patched, PatchedError};
-use super::verdict::FileChange;
+use super::ruling::FileChange;
 
 /// Every file of `changes` as the edit leaves it, each read with `read` (`Ok(None)`: missing).
 pub fn plan<E: std::fmt::Display>(

@@ -1,9 +1,9 @@
-//! Qwen Code's `PreToolUse` hook for write_file and edit: its input read, and Redline's verdict
+//! Qwen Code's `PreToolUse` hook for write_file and edit: its input read, and Redline's ruling
 //! in the JSON Qwen Code takes. Its PreToolUse takes no changed input, so Qwen's reviews are
 //! read-only (`../shared/specs/cli-hooks.md`).
 
 use super::edit_tool::{self, Tools};
-use super::verdict::{Edit, FileChange, HookOutput, HookVerdict};
+use super::ruling::{Edit, FileChange, HookOutput, HookRuling};
 use serde_json::{json, Value};
 
 pub const TOOLS: Tools = Tools {
@@ -18,7 +18,7 @@ pub const TOOLS: Tools = Tools {
 /// `calculateEdit` matches in the file with CRLF read as LF, and an empty `new_string` whose
 /// `old_string` ends without a newline takes the newline after it too
 /// (`maybeAugmentOldStringForDeletion`).
-pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
+pub fn read(input: &Value) -> Result<Edit, HookRuling> {
     let edit = edit_tool::read(&TOOLS, "Qwen Code", input)?;
     for change in &edit.changes {
         if let FileChange::Replace { path, old, new, .. } = change {
@@ -33,7 +33,7 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
                 None
             };
             if let Some(why) = why {
-                return Err(HookVerdict::Deny {
+                return Err(HookRuling::Deny {
                     reason: format!(
                         "Redline could not be sure what this edit of {path} writes: {why}."
                     ),
@@ -44,12 +44,12 @@ pub fn read(input: &Value) -> Result<Edit, HookVerdict> {
     Ok(edit)
 }
 
-/// `verdict` as Qwen Code's hook output: a deny with its reason, else nothing (Qwen Code asked
+/// `ruling` as Qwen Code's hook output: a deny with its reason, else nothing (Qwen Code asked
 /// its own approval before its hooks ran).
-pub fn answer(verdict: &HookVerdict) -> HookOutput {
-    match verdict {
-        HookVerdict::Allow | HookVerdict::AllowEdited { .. } => HookOutput::silent(None),
-        HookVerdict::Deny { reason } => HookOutput {
+pub fn answer(ruling: &HookRuling) -> HookOutput {
+    match ruling {
+        HookRuling::Allow | HookRuling::AllowEdited { .. } => HookOutput::silent(None),
+        HookRuling::Deny { reason } => HookOutput {
             stdout: json!({
                 "hookSpecificOutput": {
                     "hookEventName": "PreToolUse",
@@ -61,7 +61,7 @@ pub fn answer(verdict: &HookVerdict) -> HookOutput {
             stderr: None,
             exit: 0,
         },
-        HookVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+        HookRuling::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
     }
 }
 
@@ -78,7 +78,7 @@ mod tests {
     fn an_edit_qwen_reads_otherwise_is_denied_as_not_sure_and_the_rest_read() {
         for (old, new) in [("foo", ""), ("a\r\nb", "c"), ("a", "b\r\n")] {
             match read(&edit(old, new)) {
-                Err(HookVerdict::Deny { reason }) => assert!(
+                Err(HookRuling::Deny { reason }) => assert!(
                     reason.starts_with("Redline could not be sure what this edit of /ws/a.txt"),
                     "{reason}"
                 ),

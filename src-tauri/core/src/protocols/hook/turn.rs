@@ -1,7 +1,7 @@
 //! The end of a CLI's turn (Codex and Claude Code `Stop`, Gemini CLI `AfterAgent`): whose turn
 //! its hooks name, and the user's answer in the words each takes (`../shared/specs/cli-hooks.md`).
 
-use super::verdict::HookOutput;
+use super::ruling::HookOutput;
 use super::HookCli;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -73,11 +73,12 @@ pub fn read(cli: HookCli, input: &Value) -> Result<TurnEnd, String> {
 /// The user's answer at the end of a turn.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(
+    // The wire keeps its first name: a `redline hook` and an instance a version apart still agree.
     tag = "verdict",
     rename_all = "camelCase",
     rename_all_fields = "camelCase"
 )]
-pub enum TurnVerdict {
+pub enum TurnRuling {
     /// The turn ends (nothing changed, or the user said Done).
     Done,
     /// The model goes on, with the user's words.
@@ -91,16 +92,16 @@ pub enum TurnVerdict {
 pub const CONTINUE_WITHOUT_WORDS: &str =
     "The user reviewed this turn's changes in Redline and asked you to continue.";
 
-/// `verdict` as the end-of-turn hook's output. The three CLIs take the same block.
-pub fn answer(_cli: HookCli, verdict: &TurnVerdict) -> HookOutput {
-    match verdict {
-        TurnVerdict::Done => HookOutput::silent(None),
-        TurnVerdict::Continue { instructions } => HookOutput {
+/// `ruling` as the end-of-turn hook's output. The three CLIs take the same block.
+pub fn answer(_cli: HookCli, ruling: &TurnRuling) -> HookOutput {
+    match ruling {
+        TurnRuling::Done => HookOutput::silent(None),
+        TurnRuling::Continue { instructions } => HookOutput {
             stdout: json!({ "decision": "block", "reason": instructions }).to_string(),
             stderr: None,
             exit: 0,
         },
-        TurnVerdict::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+        TurnRuling::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
     }
 }
 
@@ -140,13 +141,13 @@ mod tests {
     fn continue_blocks_with_the_users_words_and_done_says_nothing() {
         let out = answer(
             HookCli::of("claude").unwrap(),
-            &TurnVerdict::Continue {
+            &TurnRuling::Continue {
                 instructions: "Also add a test".into(),
             },
         );
         let v: Value = serde_json::from_str(&out.stdout).unwrap();
         assert_eq!(v, json!({"decision":"block","reason":"Also add a test"}));
-        let done = answer(HookCli::of("gemini").unwrap(), &TurnVerdict::Done);
+        let done = answer(HookCli::of("gemini").unwrap(), &TurnRuling::Done);
         assert_eq!(
             (done.stdout.as_str(), done.stderr, done.exit),
             ("", None, 0)

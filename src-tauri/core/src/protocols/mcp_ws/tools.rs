@@ -6,10 +6,10 @@
 use crate::error::Error;
 use crate::protocols::jsonrpc::{RpcError, INVALID_PARAMS};
 use crate::protocols::mcp;
-use crate::protocols::mcp_ws::answer::{
+use crate::protocols::mcp_ws::conn::Conn;
+use crate::protocols::mcp_ws::tool_result::{
     DocumentState, NotDone, Tab, Tabs, ToolAnswer, Unsuccessful, WorkspaceFolder, WorkspaceFolders,
 };
-use crate::protocols::mcp_ws::conn::Conn;
 use crate::review::service::{Ask, Decision};
 use crate::review::{Outcome, Reply, Review};
 use rmcp::model::JsonObject;

@@ -5,7 +5,7 @@
 // keeps other users out of ours; the owner check keeps our requests (and the contents they
 // carry) out of theirs.
 
-use super::answer::answer;
+use super::connection::answer;
 use super::request::{request, Request};
 use crate::error::{ControlFailure, Error, Result};
 use crate::platform::dirs::Dirs;

@@ -21,7 +21,7 @@ pub enum Request {
     Propose(crate::runtime::instance::local::Propose),
     /// `redline diff`: answered at once, or with `wait` when every file is decided.
     Diff(crate::runtime::instance::local::Diff),
-    /// `redline hook`: a CLI's pre-edit hook, answered with its verdict once the user decides.
+    /// `redline hook`: a CLI's pre-edit hook, answered with its ruling once the user decides.
     Hook(crate::protocols::hook::HookCall),
     /// `redline hook --turn-review`: a CLI's end of turn, answered once the user has seen the
     /// turn's changes (at once when there are none).

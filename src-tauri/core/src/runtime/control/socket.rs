@@ -1,7 +1,7 @@
 //! The control channel on Unix: a socket in the user's own 0700 runtime dir, served and reached
 //! only by processes of that user.
 
-use super::answer::answer_from;
+use super::connection::answer_from;
 use super::request::{request, Request};
 use crate::error::{ControlFailure, Error, Result};
 use crate::platform::dirs::Dirs;

@@ -8,7 +8,7 @@ use super::reviews::Reviews;
 use super::turn;
 use super::workspaces::Workspaces;
 use crate::protocols::hook::patched::Patched;
-use crate::protocols::hook::{self, Accepted, FileChange, HookCall, HookCli, HookVerdict};
+use crate::protocols::hook::{self, Accepted, FileChange, HookCall, HookCli, HookRuling};
 use crate::review::service::{Ask, Service};
 use crate::review::turn::Turns;
 use crate::review::{Origin, Outcome, ReadOnly, ReviewId};
@@ -25,13 +25,13 @@ pub struct Waiting {
 }
 
 /// Opens the reviews `call`'s edit asks for, in the enabled workspace holding the CLI's folder
-/// (recording the files in its session's turn, with `--record-turn`); `Err`: the verdict at once
+/// (recording the files in its session's turn, with `--record-turn`); `Err`: the ruling at once
 /// (not an edit, no workspace, a patch that does not apply).
 pub(super) async fn open(
     (workspaces, turns, reviews): (&Workspaces, &Turns, &Reviews),
     call: HookCall,
     pid: Option<u32>,
-) -> Result<Waiting, HookVerdict> {
+) -> Result<Waiting, HookRuling> {
     let cli = call.cli;
     let edit = hook::read(cli, &call.input)?;
     let cwd = PathBuf::from(&edit.cwd);
@@ -77,21 +77,21 @@ pub(super) async fn open(
     Ok(waiting)
 }
 
-/// The verdict for an edit outside every workspace Redline has on: the CLI's own approval.
-fn not_served(cli: HookCli, cwd: &Path, e: crate::Error) -> HookVerdict {
+/// The ruling for an edit outside every workspace Redline has on: the CLI's own approval.
+fn not_served(cli: HookCli, cwd: &Path, e: crate::Error) -> HookRuling {
     let why = match e {
         crate::Error::Workspace(WorkspaceError::NotInWorkspace(_)) => {
             format!("{} is in no workspace Redline has on", cwd.display())
         }
         e => e.to_string(),
     };
-    HookVerdict::Pass {
+    HookRuling::Pass {
         why: format!("{why}; {}'s own approval runs", cli.name()),
     }
 }
 
-fn deny(reason: String) -> HookVerdict {
-    HookVerdict::Deny {
+fn deny(reason: String) -> HookRuling {
+    HookRuling::Deny {
         reason: format!("Redline refused this edit: {reason}"),
     }
 }
@@ -101,7 +101,7 @@ async fn read_all(
     service: &Service,
     cwd: &Path,
     changes: &[FileChange],
-) -> Result<HashMap<String, Option<String>>, HookVerdict> {
+) -> Result<HashMap<String, Option<String>>, HookRuling> {
     let mut texts: HashMap<String, Option<String>> = HashMap::new();
     for path in changes.iter().flat_map(|c| c.reads()) {
         if texts.contains_key(path) {
@@ -139,19 +139,19 @@ impl Waiting {
         self.batch.ids()
     }
 
-    /// The verdict once the user decides, unless `gone` comes first (the hook was killed: Ctrl-C
-    /// in the CLI, its timeout): then the reviews are withdrawn and there is no verdict.
-    pub async fn verdict(
+    /// The ruling once the user decides, unless `gone` comes first (the hook was killed: Ctrl-C
+    /// in the CLI, its timeout): then the reviews are withdrawn and there is no ruling.
+    pub async fn ruling(
         mut self,
         reviews: &Reviews,
         gone: impl std::future::Future<Output = ()>,
-    ) -> Option<HookVerdict> {
+    ) -> Option<HookRuling> {
         let ids = self.batch.ids().to_vec();
         // A rejection decides the whole edit: the other files' reviews go.
         Batch::until(&ids, reviews, self.decide(), gone, "a hook").await
     }
 
-    async fn decide(&mut self) -> HookVerdict {
+    async fn decide(&mut self) -> HookRuling {
         let mut accepted: Vec<Option<String>> = vec![None; self.planned.len()];
         while accepted.iter().any(Option::is_none) {
             // Every sender gone: the reviews went without a word (Redline stopping).
@@ -165,7 +165,7 @@ impl Waiting {
                 Outcome::Accepted => accepted[d.index] = Some(d.text),
                 Outcome::Rejected => {
                     let shown = p.to.as_deref().unwrap_or(&p.path);
-                    return HookVerdict::Deny {
+                    return HookRuling::Deny {
                         reason: d.reason.unwrap_or_else(|| hook::rejected(shown)),
                     };
                 }
@@ -200,9 +200,9 @@ impl Waiting {
     }
 }
 
-/// The verdict on an edit whose review ended without the user's decision: a no, with why.
-pub(crate) fn undecided(why: &str) -> HookVerdict {
-    HookVerdict::Deny {
+/// The ruling on an edit whose review ended without the user's decision: a no, with why.
+pub(crate) fn undecided(why: &str) -> HookRuling {
+    HookRuling::Deny {
         reason: format!(
             "Redline did not let this edit through: {why}, so nobody accepted it and it was not \
              made. Ask the user before trying it again."

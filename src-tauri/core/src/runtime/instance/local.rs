@@ -5,10 +5,10 @@ use super::batch::Batch;
 use super::reviews::Reviews;
 use super::workspaces::Workspaces;
 use crate::error::{Error, Result};
-use crate::review::ReviewError;
-use crate::workspace::WorkspaceError;
 use crate::review::service::Ask;
+use crate::review::ReviewError;
 use crate::review::{ClientInfo, OnDisk, Origin, Outcome, Proposal, ReadOnly, ReviewId};
+use crate::workspace::WorkspaceError;
 use caller::caller;
 // The command reads and bounds a diff's two sides (surfaces), the instance checks them again.
 pub use crate::surfaces::diff_pair::{DiffFile, MAX_DIFF_BYTES, MAX_DIFF_FILES};

@@ -8,7 +8,7 @@ use super::local::run;
 use super::reviews::Reviews;
 use super::workspaces::Workspaces;
 use crate::protocols::hook::patched::Patched;
-use crate::protocols::hook::turn::{self, TurnVerdict, CONTINUE_WITHOUT_WORDS};
+use crate::protocols::hook::turn::{self, TurnRuling, CONTINUE_WITHOUT_WORDS};
 use crate::protocols::hook::{HookCall, HookCli};
 use crate::review::service::{Ask, Service};
 use crate::review::turn::MAX_TURN_TABS;
@@ -90,28 +90,28 @@ pub(super) async fn review(
     (workspaces, turns, reviews): (&Workspaces, &Turns, &Reviews),
     call: HookCall,
     pid: Option<u32>,
-) -> Result<TurnWaiting, TurnVerdict> {
+) -> Result<TurnWaiting, TurnRuling> {
     let cli = call.cli;
-    let end = turn::read(cli, &call.input).map_err(|why| TurnVerdict::Pass { why })?;
+    let end = turn::read(cli, &call.input).map_err(|why| TurnRuling::Pass { why })?;
     let key = TurnKey {
         cli: cli.id().to_owned(),
         session: end.of.session.clone(),
     };
     // Answered once: whatever the user says, this turn's record is done.
     let Some(record) = turns.take(&key, end.of.turn.as_deref()) else {
-        return Err(TurnVerdict::Done);
+        return Err(TurnRuling::Done);
     };
     let cwd = PathBuf::from(&end.cwd);
     let service = workspaces
         .service_holding(&record.cwd)
         .await
-        .map_err(|e| TurnVerdict::Pass {
+        .map_err(|e| TurnRuling::Pass {
             why: format!("{e}; the turn's changes are not reviewed"),
         })?;
     let now = read_now(&service, record.files.iter().map(|(path, _)| path)).await;
     let mut changes = record.changes(&now);
     if changes.is_empty() {
-        return Err(TurnVerdict::Done);
+        return Err(TurnRuling::Done);
     }
     let past = bound_tabs(&mut changes);
     let origin = Origin::Hook { run: run() };
@@ -131,7 +131,7 @@ pub(super) async fn review(
             Ok(id) => waiting.batch.opened(id),
             Err(e) => {
                 reviews.dismiss_local(waiting.batch.ids());
-                return Err(TurnVerdict::Pass {
+                return Err(TurnRuling::Pass {
                     why: format!("cannot show the turn's changes: {e}"),
                 });
             }
@@ -197,21 +197,21 @@ impl TurnWaiting {
 
     /// The user's one answer, for every tab: the first decided answers the turn and the other
     /// tabs go; `None` when `gone` comes first (the CLI stopped the hook).
-    pub async fn verdict(
+    pub async fn ruling(
         mut self,
         reviews: &Reviews,
         gone: impl std::future::Future<Output = ()>,
-    ) -> Option<TurnVerdict> {
+    ) -> Option<TurnRuling> {
         let ids = self.batch.ids().to_vec();
         let decided = async {
             match self.batch.next().await.map(|d| (d.outcome, d.reason)) {
-                Some((Outcome::Accepted, _)) => TurnVerdict::Done,
-                Some((Outcome::Rejected, reason)) => TurnVerdict::Continue {
+                Some((Outcome::Accepted, _)) => TurnRuling::Done,
+                Some((Outcome::Rejected, reason)) => TurnRuling::Continue {
                     instructions: reason
                         .filter(|r| !r.trim().is_empty())
                         .unwrap_or_else(|| CONTINUE_WITHOUT_WORDS.to_owned()),
                 },
-                Some((Outcome::Closed | Outcome::Dismissed, _)) | None => TurnVerdict::Pass {
+                Some((Outcome::Closed | Outcome::Dismissed, _)) | None => TurnRuling::Pass {
                     why: "the turn's review ended without an answer (its workspace was turned \
                           off or Redline stopped)"
                         .into(),

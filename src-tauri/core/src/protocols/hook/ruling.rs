@@ -69,11 +69,12 @@ impl FileChange {
 /// What the hook answers the CLI.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(
+    // The wire keeps its first name: a `redline hook` and an instance a version apart still agree.
     tag = "verdict",
     rename_all = "camelCase",
     rename_all_fields = "camelCase"
 )]
-pub enum HookVerdict {
+pub enum HookRuling {
     /// Accepted as proposed.
     Allow,
     /// Accepted, to be written as the tool input Redline makes: every file of the edit, as

@@ -50,16 +50,16 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
                 None => return,
             }
         }
-        // No verdict: the hook went away, and its reviews with it.
+        // No ruling: the hook went away, and its reviews with it.
         Some(Ok(Request::Hook(call))) => match instance.hook(call, pid).await {
-            Ok(waiting) => match waiting.verdict(instance.reviews(), gone(&mut stream)).await {
+            Ok(waiting) => match waiting.ruling(instance.reviews(), gone(&mut stream)).await {
                 Some(v) => Response::Ok(value(v)),
                 None => return,
             },
             Err(v) => Response::Ok(value(v)),
         },
         Some(Ok(Request::TurnReview(call))) => match instance.turn_review(call, pid).await {
-            Ok(waiting) => match waiting.verdict(instance.reviews(), gone(&mut stream)).await {
+            Ok(waiting) => match waiting.ruling(instance.reviews(), gone(&mut stream)).await {
                 Some(v) => Response::Ok(value(v)),
                 None => return,
             },
