@@ -66,7 +66,7 @@ fn turn_end(f: &Fixture, again: bool) -> JoinHandle<TurnRuling> {
     let req = Request::TurnReview(claude(input, false));
     tokio::spawn(async move {
         let v = control::call(&dirs, &req).await.expect("the turn's answer");
-        serde_json::from_value(v).expect("a turn verdict")
+        serde_json::from_value(v).expect("a turn ruling")
     })
 }
 

@@ -21,8 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use table::{
     Layer, Part, ERRORS_APART, KNOWN_CYCLES, LAYERS, LONG_FILES, MAX_LINES, PARTS, SAME_MEANING,
-    SAME_MODULE,
-    SHELL_SEES,
+    SAME_MODULE, SHELL_SEES,
 };
 
 fn core() -> PathBuf {

@@ -64,7 +64,7 @@ fn another_tool_passes_and_unreadable_args_are_denied_with_why() {
 }
 
 #[test]
-fn each_verdict_in_copilots_words() {
+fn each_ruling_in_copilots_words() {
     let input = edit_input();
     let said =
         |v: &HookRuling| -> Value { serde_json::from_str(&answer(&input, v).stdout).unwrap() };
