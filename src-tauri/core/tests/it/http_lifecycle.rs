@@ -291,6 +291,30 @@ async fn an_idle_stream_gets_keep_alive_traffic() {
     assert_eq!(next, ": keep-alive");
 }
 
+/// Whether the workspace's server still answers on its port. A refused connection is the plain
+/// no; but the other tests of this process bind ports all the time, and one may be given the port
+/// just freed: whatever listens there then must not answer this workspace's token.
+async fn served(f: &crate::common::Fixture) -> bool {
+    if tokio::net::TcpStream::connect(("127.0.0.1", f.port))
+        .await
+        .is_err()
+    {
+        return false;
+    }
+    let asked = f
+        .client()
+        .request(reqwest::Method::POST)
+        .json(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "probe", "version": "0"}}}),
+        )
+        .timeout(WAIT)
+        .send()
+        .await;
+    asked.is_ok_and(|r| r.status().is_success())
+}
+
 #[tokio::test]
 async fn turning_a_workspace_off_removes_its_files_and_refuses_connections() {
     let f = start().await;
@@ -304,14 +328,17 @@ async fn turning_a_workspace_off_removes_its_files_and_refuses_connections() {
         "Gemini's, Qwen's, Claude Code's, Amp's (and Copilot CLI's)"
     );
     assert!(files.iter().all(|p| p.exists()));
+    assert!(
+        served(&f).await,
+        "the probe sees the workspace's server while it is on"
+    );
     f.instance
         .workspaces()
         .set_enabled(&f.ws, false)
         .await
         .unwrap();
     assert!(files.iter().all(|p| !p.exists()));
-    let refused = tokio::net::TcpStream::connect(("127.0.0.1", f.port)).await;
-    assert!(refused.is_err(), "the listener is closed");
+    assert!(!served(&f).await, "the listener is closed");
     f.instance
         .workspaces()
         .set_enabled(&f.ws, true)

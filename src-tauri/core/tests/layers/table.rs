@@ -236,7 +236,10 @@ pub const SAME_MODULE: &[(&str, &str)] = &[
         "one protocol's server, and the doctor's finding on a server",
     ),
     ("session", "one connected CLI session of a protocol"),
-    ("sessions", "CLI sessions: a protocol's connected ones, the ones Copilot CLI records on disk"),
+    (
+        "sessions",
+        "CLI sessions: a protocol's connected ones, the ones Copilot CLI records on disk",
+    ),
     ("guard", "one adapter's check of a request's Host and token"),
     ("connections", "one WebSocket adapter's open connections"),
     ("tools", "one adapter's MCP tools"),
