@@ -5,6 +5,7 @@ use super::request::MAX_REQUEST_BYTES;
 use super::*;
 use crate::error::Error;
 use crate::platform::dirs::Dirs;
+#[cfg(unix)]
 use crate::platform::PlatformError;
 use crate::runtime::instance::{Instance, World};
 use crate::surfaces::action::{ReviewShow, StatusGet};
