@@ -2,15 +2,20 @@
 //! --turn-start`) and ended by the end-of-turn hook, its files changed by plain writes as a
 //! shell command would, then listed, shown and undone against a real workspace and the real git.
 
-use super::local_review::{serving, stop};
+use super::local_review::{serving, stop, until_reviews};
 use super::Env;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
-use std::process::{Output, Stdio};
+use std::process::{Child, Output, Stdio};
 
 /// Runs `redline ARGS` in `dir` with `stdin` written and closed, as a CLI runs its hook.
 fn run_in(env: &Env, dir: &Path, args: &[&str], stdin: &str) -> Output {
+    spawn_in(env, dir, args, stdin).wait_with_output().unwrap()
+}
+
+/// As `run_in`, not waiting for it.
+fn spawn_in(env: &Env, dir: &Path, args: &[&str], stdin: &str) -> Child {
     let mut child = env
         .cmd(args)
         .current_dir(dir)
@@ -22,7 +27,7 @@ fn run_in(env: &Env, dir: &Path, args: &[&str], stdin: &str) -> Output {
     let mut input = child.stdin.take().unwrap();
     input.write_all(stdin.as_bytes()).unwrap();
     drop(input);
-    child.wait_with_output().unwrap()
+    child
 }
 
 /// Claude Code's `UserPromptSubmit` input.
@@ -35,13 +40,17 @@ fn prompt_input(cwd: &Path, session: &str) -> String {
     .to_string()
 }
 
-/// Claude Code's `Stop` input.
-fn stop_input(cwd: &Path, session: &str) -> String {
+/// Claude Code's `Stop` input (`again`: after a Continue).
+fn stop_input_again(cwd: &Path, session: &str, again: bool) -> String {
     json!({
         "session_id": session, "transcript_path": "/dev/null", "cwd": cwd,
-        "hook_event_name": "Stop", "stop_hook_active": false,
+        "hook_event_name": "Stop", "stop_hook_active": again,
     })
     .to_string()
+}
+
+fn stop_input(cwd: &Path, session: &str) -> String {
+    stop_input_again(cwd, session, false)
 }
 
 fn text(b: &[u8]) -> String {
@@ -216,5 +225,79 @@ fn the_prompt_hook_never_holds_the_prompt_up() {
         "{}",
         text(&out.stderr)
     );
+    stop(&env, child);
+}
+
+/// The files of `turn` (one of `turns list --json`), by path.
+fn paths(turn: &Value) -> Vec<&str> {
+    let mut p: Vec<&str> = turn["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    p.sort_unstable();
+    p
+}
+
+#[test]
+fn after_a_continue_the_models_further_work_is_a_turn_of_its_own() {
+    let env = Env::new();
+    let ws = env.ws();
+    let a = ws.join("a.py");
+    std::fs::write(&a, "x = 1\n").unwrap();
+    let child = serving(&env);
+    assert_eq!(prompt(&env, &ws, "s"), "");
+
+    // An edit through Claude Code's edit tool, recorded for the turn's review and accepted.
+    let edit = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": ws,
+        "hook_event_name": "PreToolUse", "tool_name": "Edit",
+        "tool_input": { "file_path": a, "old_string": "x = 1", "new_string": "x = 2" },
+    });
+    let pre = spawn_in(
+        &env,
+        &ws,
+        &["hook", "claude", "--record-turn"],
+        &edit.to_string(),
+    );
+    let list = until_reviews(&env, |l| l.len() == 1);
+    env.ok(&["review", "accept", &list[0]["id"].to_string()]);
+    assert_eq!(pre.wait_with_output().unwrap().status.code(), Some(0));
+    std::fs::write(&a, "x = 2\n").unwrap();
+
+    // Its end: the review says Continue.
+    let end = spawn_in(
+        &env,
+        &ws,
+        &["hook", "claude", "--turn-review"],
+        &stop_input(&ws, "s"),
+    );
+    let list = until_reviews(&env, |l| l.len() == 1);
+    let id = list[0]["id"].to_string();
+    env.ok(&["review", "reject", &id, "--reason", "add b too"]);
+    let out = end.wait_with_output().unwrap();
+    assert!(
+        text(&out.stdout).contains("add b too"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // The model goes on with no prompt of its own: that work is the next turn.
+    std::fs::write(ws.join("b.py"), "b = 1\n").unwrap();
+    let again = stop_input_again(&ws, "s", true);
+    let out = run_in(&env, &ws, &["hook", "claude", "--turn-review"], &again);
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), "".into()));
+
+    let list: Value =
+        serde_json::from_str(&env.ok(&["turns", "list", ws.to_str().unwrap(), "--json"])).unwrap();
+    let turns = list.as_array().unwrap();
+    assert_eq!(turns.len(), 2, "{list}");
+    assert!(turns.iter().all(|t| t["state"] == "ended"), "{list}");
+    assert_eq!(
+        (paths(&turns[0]), paths(&turns[1])),
+        (vec!["b.py"], vec!["a.py"])
+    );
+    assert!(turns[0]["id"].as_u64() > turns[1]["id"].as_u64());
     stop(&env, child);
 }
