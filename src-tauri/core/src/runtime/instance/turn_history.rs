@@ -230,3 +230,58 @@ pub(super) async fn checkpoint(
         commit: made.commit.0,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checkpoint::{Hunk, HunkLines};
+
+    #[test]
+    fn a_line_is_split_off_unless_the_whole_names_a_changed_file() {
+        let none = |_: &Path| false;
+        assert_eq!(split_line("src/a.rs:12", none), ("src/a.rs", Some(12)));
+        assert_eq!(split_line("src/a.rs", none), ("src/a.rs", None));
+        assert_eq!(split_line("a.rs:0", none), ("a.rs:0", None));
+        assert_eq!(split_line("a.rs:x", none), ("a.rs:x", None));
+        let colon = |p: &Path| p == Path::new("notes:3");
+        assert_eq!(split_line("notes:3", colon), ("notes:3", None));
+    }
+
+    #[test]
+    fn a_file_named_twice_is_undone_once_whole_winning() {
+        let hunk = |first| Hunk {
+            before: HunkLines { first, count: 1 },
+            after: HunkLines { first, count: 1 },
+        };
+        let undo = |pick| Undo {
+            path: "a".into(),
+            pick,
+        };
+        let mut files = Vec::new();
+        merge(&mut files, undo(Pick::Hunks(vec![hunk(1)])));
+        merge(&mut files, undo(Pick::Hunks(vec![hunk(1), hunk(5)])));
+        assert_eq!(files, [undo(Pick::Hunks(vec![hunk(1), hunk(5)]))]);
+        merge(&mut files, undo(Pick::Whole));
+        merge(&mut files, undo(Pick::Hunks(vec![hunk(9)])));
+        assert_eq!(files, [undo(Pick::Whole)]);
+    }
+
+    // Unix paths: "/ws" is no absolute path on Windows.
+    #[cfg(unix)]
+    #[test]
+    fn a_path_is_relative_to_the_workspace_or_absolute_inside_it() {
+        let roots = [PathBuf::from("/ws")];
+        assert_eq!(
+            relative(&roots, Path::new("a/b")).unwrap(),
+            Path::new("a/b")
+        );
+        assert_eq!(
+            relative(&roots, Path::new("/ws/a/b")).unwrap(),
+            Path::new("a/b")
+        );
+        assert!(matches!(
+            relative(&roots, Path::new("/elsewhere/a")),
+            Err(CheckpointError::NotInWorkspace(_))
+        ));
+    }
+}
