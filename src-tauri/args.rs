@@ -3,6 +3,7 @@
 use crate::format::{json_help, JsonFlag};
 use crate::help_text::{doctor_about, hooks_about, long_about};
 pub use crate::hook_args::{HookArgs, HooksCmd};
+pub use crate::turns_args::TurnsCmd;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use redline_core::surfaces::shell::Shell;
@@ -65,6 +66,12 @@ pub enum Command {
                            redline review accept 3"
     )]
     Review(ReviewCmd),
+    /// Each CLI turn's change in a workspace: list, show, undo; and a checkpoint on demand.
+    #[command(
+        subcommand,
+        after_long_help = "Example:\n  redline turns list\n  redline turns show 4\n  redline turns undo 4"
+    )]
+    Turns(TurnsCmd),
     /// Workspace tokens.
     #[command(
         subcommand,

@@ -199,6 +199,7 @@ async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: Action) -> Result<bool> {
             p.show(format, &status, text::status);
         }
         Action::Review(a) => crate::review_cli::run(dirs, p, a).await?,
+        Action::Turns(a) => return crate::turns_cli::run(dirs, p, a).await,
         Action::TokenRotate { path } => {
             ask(dirs, TokenRotate { path }).await?;
             outln!(

@@ -6,7 +6,7 @@
 use crate::args::HookArgs;
 use crate::output::{errln, out, Printer};
 use redline_core::platform::dirs::Dirs;
-use redline_core::protocols::hook::turn::{self, TurnRuling};
+use redline_core::protocols::hook::turn::{self, TurnBegun, TurnRuling};
 use redline_core::protocols::hook::{self, HookCall, HookRuling};
 use redline_core::runtime::control::{self, Request, MAX_REQUEST_BYTES};
 use redline_core::{ControlFailure, Error};
@@ -17,6 +17,9 @@ use std::time::Duration;
 pub async fn run(dirs: &Dirs, p: &mut Printer<'_>, a: HookArgs) -> ExitCode {
     if a.turn_review {
         return turn_review(dirs, p, &a).await;
+    }
+    if a.turn_start {
+        return turn_start(dirs, p, &a).await;
     }
     let (input, ruling) = match input() {
         Ok(input) => (input.clone(), ask(dirs, p, &a, input).await),
@@ -152,6 +155,38 @@ async fn turn_review(dirs: &Dirs, p: &mut Printer<'_>, a: &HookArgs) -> ExitCode
         Err(why) => TurnRuling::Pass { why },
     };
     let answer = turn::answer(a.cli, &ruling);
+    if let Some(line) = &answer.stderr {
+        errln!(p, "{line}");
+    }
+    out!(p, "{}", answer.stdout);
+    ExitCode::from(answer.exit)
+}
+
+/// The turn's start: the workspace checkpointed before the prompt goes on. Whatever fails, the
+/// prompt goes on (exit 0, nothing on standard output), and standard error says why.
+async fn turn_start(dirs: &Dirs, p: &mut Printer<'_>, a: &HookArgs) -> ExitCode {
+    let begun = match input() {
+        Ok(input) => {
+            let req = Request::TurnStart(HookCall {
+                cli: a.cli,
+                input,
+                record_turn: false,
+            });
+            match control::call(dirs, &req).await {
+                Ok(v) => serde_json::from_value(v).unwrap_or_else(|e| TurnBegun::Pass {
+                    why: format!("Redline answered something this hook cannot read ({e})"),
+                }),
+                Err(Error::NotRunning) => TurnBegun::Pass {
+                    why: "Redline is not running, so this turn is not checkpointed".into(),
+                },
+                Err(e) => TurnBegun::Pass {
+                    why: format!("{e}; the turn is not checkpointed"),
+                },
+            }
+        }
+        Err(why) => TurnBegun::Pass { why },
+    };
+    let answer = turn::begun_answer(&begun);
     if let Some(line) = &answer.stderr {
         errln!(p, "{line}");
     }

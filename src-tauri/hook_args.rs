@@ -21,13 +21,19 @@ pub struct HookArgs {
     pub deny_after: Option<u64>,
     /// Also record the files the edit touches, as they are before it, for the review at the end
     /// of the turn (`redline hooks install CLI --turn-review` sets it).
-    #[arg(long, conflicts_with = "turn_review")]
+    #[arg(long, conflicts_with_all = ["turn_review", "turn_start"])]
     pub record_turn: bool,
     /// Run as the CLI's end-of-turn hook (Codex and Claude Code `Stop`, Gemini CLI
     /// `AfterAgent`): show every file the turn changed, and answer Done or Continue with the
     /// user's instructions.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "turn_start")]
     pub turn_review: bool,
+    /// Run as the CLI's prompt hook (Codex and Claude Code `UserPromptSubmit`, Gemini CLI
+    /// `BeforeAgent`, Copilot CLI `userPromptSubmitted`): the workspace is checkpointed as the
+    /// turn's start before the prompt goes on (`redline turns`). Never holds the prompt up: a
+    /// failed checkpoint is said on standard error.
+    #[arg(long)]
+    pub turn_start: bool,
 }
 
 #[derive(Subcommand)]

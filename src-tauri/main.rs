@@ -37,6 +37,8 @@ mod review_cli;
 mod text;
 #[cfg(feature = "desktop")]
 mod tray;
+mod turns_args;
+mod turns_cli;
 
 fn main() -> std::process::ExitCode {
     cli::main()

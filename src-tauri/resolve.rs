@@ -8,6 +8,7 @@ use crate::args::{
 use crate::format::Format;
 use crate::here::{utf8, Here};
 use crate::hook_args::{HookArgs, HooksCmd};
+use crate::turns_args::TurnsCmd;
 use redline_core::surfaces::shell::Shell;
 use redline_core::workspace::config;
 use redline_core::{Error, Result};
@@ -27,6 +28,7 @@ pub(crate) enum Action {
     },
     Workspace(WorkspaceAction),
     Review(ReviewAction),
+    Turns(TurnsAction),
     TokenRotate {
         path: PathBuf,
     },
@@ -45,6 +47,28 @@ pub(crate) enum Action {
         shell: clap_complete::Shell,
     },
     Man,
+}
+
+/// `redline turns`: `dir` is the folder that names the workspace (the current one where no
+/// DIR is given); a turn's PATH stays as typed, relative to the workspace's root.
+pub(crate) enum TurnsAction {
+    List {
+        dir: PathBuf,
+        format: Format,
+    },
+    Show {
+        dir: PathBuf,
+        id: u64,
+        path: Option<String>,
+    },
+    Undo {
+        dir: PathBuf,
+        id: u64,
+        picks: Vec<String>,
+    },
+    Checkpoint {
+        dir: PathBuf,
+    },
 }
 
 pub(crate) enum WorkspaceAction {
@@ -156,6 +180,7 @@ pub(crate) fn resolve(command: Command, here: &Here) -> Result<Action> {
         },
         Command::Workspace(cmd) => Action::Workspace(workspace(cmd, here)?),
         Command::Review(cmd) => Action::Review(review(cmd, here)?),
+        Command::Turns(cmd) => Action::Turns(turns(cmd, here)?),
         Command::Token(TokenCmd::Rotate { workspace }) => Action::TokenRotate {
             path: here.or_dir(workspace)?,
         },
@@ -188,6 +213,28 @@ pub(crate) fn resolve(command: Command, here: &Here) -> Result<Action> {
             selection,
             cwd: here.dir()?,
         }),
+    })
+}
+
+fn turns(cmd: TurnsCmd, here: &Here) -> Result<TurnsAction> {
+    Ok(match cmd {
+        TurnsCmd::List { dir, output } => TurnsAction::List {
+            dir: here.or_dir(dir)?,
+            format: output.format(),
+        },
+        TurnsCmd::Show { id, path } => TurnsAction::Show {
+            dir: here.dir()?,
+            id,
+            path,
+        },
+        TurnsCmd::Undo { id, picks } => TurnsAction::Undo {
+            dir: here.dir()?,
+            id,
+            picks,
+        },
+        TurnsCmd::Checkpoint { dir } => TurnsAction::Checkpoint {
+            dir: here.or_dir(dir)?,
+        },
     })
 }
 

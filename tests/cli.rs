@@ -1248,3 +1248,6 @@ mod doctor_fixes;
 
 #[path = "cli/hooks_twice.rs"]
 mod hooks_twice;
+
+#[path = "cli/turns.rs"]
+mod turns;

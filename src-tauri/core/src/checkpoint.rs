@@ -143,6 +143,26 @@ impl Store {
         self.git.changes(&before.tree, &after.tree)
     }
 
+    /// The unified diff from `before` to `after` (git style, renames named), of every file or
+    /// of `path` (relative to the workspace) alone.
+    pub fn patch(
+        &self,
+        before: &Checkpoint,
+        after: &Checkpoint,
+        path: Option<&Path>,
+    ) -> Result<Vec<u8>> {
+        let Some(path) = path else {
+            return self.git.patch(&before.tree, &after.tree, &[]);
+        };
+        // A rename shows only when both its names are asked for.
+        let renames = self.renames(before, after)?;
+        let from = renames.iter().find(|(to, _)| to == path).map(|(_, f)| f);
+        let paths: Vec<&Path> = std::iter::once(path)
+            .chain(from.map(PathBuf::as_path))
+            .collect();
+        self.git.patch(&before.tree, &after.tree, &paths)
+    }
+
     /// `path`'s hunks from `before` to `after`: each contiguous run of changed lines.
     pub fn hunks(&self, before: &Checkpoint, after: &Checkpoint, path: &Path) -> Result<Vec<Hunk>> {
         let renames = self.renames(before, after)?;

@@ -1,5 +1,6 @@
 //! Typed errors of the core, each with a stable code that every edge maps once.
 
+use crate::checkpoint::CheckpointError;
 use crate::discovery::DiscoveryError;
 use crate::platform::PlatformError;
 use crate::review::ReviewError;
@@ -35,6 +36,10 @@ pub enum Error {
     Discovery(#[from] DiscoveryError),
     #[error(transparent)]
     Surface(#[from] SurfaceError),
+    /// A checkpoint, a turn or its undo (`checkpoint` names no code: it imports nothing, so
+    /// its codes are given here, in `checkpoint_code`).
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
     /// A diff sent with more changed files than `redline diff` opens.
     #[error("{root}: {count} changed files; `redline diff` opens at most {limit}")]
     TooManyFiles {
@@ -102,6 +107,7 @@ impl Error {
             Error::Review(e) => e.code(),
             Error::Discovery(e) => e.code(),
             Error::Surface(e) => e.code(),
+            Error::Checkpoint(e) => checkpoint_code(e),
             // One code for every bound the instance holds reviews to: the UI and scripts read "busy".
             Error::TooManyFiles { .. } => FaultCode::Busy,
             Error::Usage(_) => FaultCode::Usage,
@@ -116,6 +122,31 @@ impl Error {
             Error::Control(_) => FaultCode::Control,
             Error::EditorMessage(_) => FaultCode::BadMessage,
         }
+    }
+}
+
+/// The code of a checkpoint's error: what the command was given and cannot take is `usage`, a
+/// file undo will not write is `refused`, the store and git `io`.
+fn checkpoint_code(e: &CheckpointError) -> FaultCode {
+    use CheckpointError as C;
+    match e {
+        C::NoSuchTurn(_)
+        | C::NotEnded(_)
+        | C::NotInTurn(_)
+        | C::NoSuchHunk(_)
+        | C::NotText(_)
+        | C::NotBothSides(_) => FaultCode::Usage,
+        C::NotInWorkspace(_) => FaultCode::NotInWorkspace,
+        C::Changed(_) | C::NotAFile(..) | C::NotBeneath(_) | C::OtherWorkspace(..) => {
+            FaultCode::Refused
+        }
+        C::TooLarge { .. } => FaultCode::TooLarge,
+        C::GitMissing(_)
+        | C::Git { .. }
+        | C::Store(..)
+        | C::Unreadable(_)
+        | C::Write(..)
+        | C::History(..) => FaultCode::Io,
     }
 }
 

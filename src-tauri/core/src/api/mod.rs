@@ -1,4 +1,5 @@
-//! The types every surface sees: statuses, the pin `redline env` prints, faults.
+//! The types every surface sees: statuses, the pin `redline env` prints, faults, turns.
 
 pub mod fault;
 pub mod status;
+pub mod turns;

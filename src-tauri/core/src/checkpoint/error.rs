@@ -54,6 +54,10 @@ pub enum CheckpointError {
     History(PathBuf, String),
     #[error("no turn {0} in this workspace's history")]
     NoSuchTurn(u64),
+    #[error("turn {0} has not ended yet: it has no change to show or undo")]
+    NotEnded(u64),
+    #[error("{0:?} was not changed by this turn")]
+    NotInTurn(PathBuf),
 }
 
 pub type CheckpointResult<T> = std::result::Result<T, CheckpointError>;

@@ -200,6 +200,25 @@ impl Git {
         )
     }
 
+    /// The unified diff (git's, renames named, binary files marked) from tree `a` to tree `b`,
+    /// of `path` alone when one is named (and, for a rename, where it came from).
+    pub fn patch(&self, a: &ObjectId, b: &ObjectId, paths: &[&Path]) -> Result<Vec<u8>> {
+        let mut a = args(&[
+            "diff-tree",
+            "-r",
+            "-p",
+            "-M",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--no-color",
+            &a.0,
+            &b.0,
+            "--",
+        ]);
+        a.extend(paths.iter().map(|p| p.as_os_str().to_owned()));
+        self.run_literal("diff-tree", &a)
+    }
+
     /// The bytes of `path` in `tree`; `None` if it has no such file.
     pub fn blob(&self, tree: &ObjectId, path: &Path) -> Result<Option<Vec<u8>>> {
         let mut spec = OsString::from(format!("{}:", tree.0));

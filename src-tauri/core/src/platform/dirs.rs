@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 pub struct Dirs {
     /// Holds `config.json`.
     pub config: PathBuf,
+    /// Holds what Redline keeps that is no setting: the workspaces' checkpoints and turns.
+    pub data: PathBuf,
     /// Holds the control socket; private to the user (0700).
     pub runtime: PathBuf,
     /// The user's home directory.
@@ -37,6 +39,7 @@ impl Dirs {
             .collect();
         Dirs {
             config: config_dir(&var, &home),
+            data: data_dir(&var, &home),
             runtime: runtime_dir(&var, &tmp),
             home,
             tmp,
@@ -54,6 +57,7 @@ impl Dirs {
             .unwrap_or_default();
         Dirs {
             config: root.join("config"),
+            data: root.join("data"),
             runtime: root.join(format!("run-{tag}")),
             home: root.join("home"),
             tmp: root.join("tmp"),
@@ -99,6 +103,17 @@ fn config_dir(var: &impl Fn(&str) -> Option<PathBuf>, home: &Path) -> PathBuf {
         home.join("Library").join("Application Support")
     } else {
         var("XDG_CONFIG_HOME").unwrap_or_else(|| home.join(".config"))
+    };
+    base.join("redline")
+}
+
+fn data_dir(var: &impl Fn(&str) -> Option<PathBuf>, home: &Path) -> PathBuf {
+    let base = if cfg!(windows) {
+        var("LOCALAPPDATA").unwrap_or_else(|| home.join("AppData").join("Local"))
+    } else if cfg!(target_os = "macos") {
+        home.join("Library").join("Application Support")
+    } else {
+        var("XDG_DATA_HOME").unwrap_or_else(|| home.join(".local").join("share"))
     };
     base.join("redline")
 }

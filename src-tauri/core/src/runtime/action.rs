@@ -217,3 +217,27 @@ impl Handle<Quit> for Instance {
         Ok(())
     }
 }
+
+impl Handle<TurnsList> for Instance {
+    async fn handle(&self, r: TurnsList) -> Result<Vec<crate::api::turns::TurnSummary>> {
+        self.turns_list(&r.dir).await
+    }
+}
+
+impl Handle<TurnsShow> for Instance {
+    async fn handle(&self, r: TurnsShow) -> Result<String> {
+        self.turns_show(&r.dir, r.id, r.path).await
+    }
+}
+
+impl Handle<TurnsUndo> for Instance {
+    async fn handle(&self, r: TurnsUndo) -> Result<crate::api::turns::TurnUndone> {
+        self.turns_undo(&r.dir, r.id, r.picks).await
+    }
+}
+
+impl Handle<TurnsCheckpoint> for Instance {
+    async fn handle(&self, r: TurnsCheckpoint) -> Result<crate::api::turns::Checkpointed> {
+        self.turns_checkpoint(&r.dir).await
+    }
+}

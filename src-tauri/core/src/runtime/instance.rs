@@ -6,6 +6,9 @@
 //! - `Editors` (`editor.rs`): the open editor channels;
 //! - `CodexChannel` (`codex_channel.rs`): Redline on Codex CLI's IDE socket, one per user;
 //! - `Turns` (`review::turn`): what each CLI session's turn has touched;
+//! - `Checkpoints` (`checkpoints.rs`): each workspace's checkpoint store and the turns running,
+//!   begun and ended by the CLIs' hooks (`turn_start.rs`), read by `redline turns`
+//!   (`turn_history.rs`);
 //! - `WindowHub` (`runtime::window::hub`): the review windows attached;
 //! - Copilot CLI's folder locks (`runtime::folders`): a task following the CLIs' sessions.
 //!
@@ -14,11 +17,12 @@
 //! the others take only the parts they need.
 
 use crate::api::status::Status;
+use crate::api::turns::{Checkpointed, TurnSummary, TurnUndone};
 use crate::discovery;
 use crate::error::Result;
 use crate::net::limits::Limits;
 use crate::platform::dirs::Dirs;
-use crate::protocols::hook::turn::TurnRuling;
+use crate::protocols::hook::turn::{TurnBegun, TurnRuling};
 use crate::protocols::hook::{HookCall, HookRuling};
 use crate::review::editor::Message;
 use crate::review::editor_context::Owner;
@@ -32,6 +36,7 @@ use tokio_util::sync::CancellationToken;
 
 mod asker;
 mod batch;
+pub mod checkpoints;
 mod codex;
 mod codex_channel;
 mod editor;
@@ -39,6 +44,8 @@ pub mod hook;
 pub mod local;
 pub mod reviews;
 pub mod turn;
+mod turn_history;
+mod turn_start;
 pub mod workspaces;
 mod world;
 
@@ -54,6 +61,8 @@ pub struct Instance {
     codex: codex_channel::CodexChannel,
     /// What each CLI session's turn has touched, for its end-of-turn review (`--turn-review`).
     turns: Turns,
+    /// Each workspace's checkpoints and turns (`redline turns`).
+    checkpoints: checkpoints::Checkpoints,
     windows: WindowHub,
     quit: CancellationToken,
     /// Asks a surface to show the reviews (a second launch, the tray, a command).
@@ -93,6 +102,10 @@ impl Instance {
             editors: Editors::new(world.clock.clone()),
             codex: Default::default(),
             turns: Default::default(),
+            checkpoints: checkpoints::Checkpoints::new(
+                world.dirs.data.clone(),
+                world.clock.clone(),
+            ),
             windows: Default::default(),
             quit: CancellationToken::new(),
             show: tokio::sync::broadcast::channel(4).0,
@@ -176,12 +189,56 @@ impl Instance {
         hook::open(parts, call, pid).await
     }
 
-    /// Opens the review of the turn a CLI's end-of-turn hook ends (`turn::review`).
+    /// A CLI's prompt hook: its turn begins, the workspace checkpointed (`turn_start::begin`).
+    pub async fn turn_start(&self, call: HookCall) -> TurnBegun {
+        turn_start::begin(&self.workspaces, &self.checkpoints, &call).await
+    }
+
+    /// The user answered a turn's review: after a Continue the next turn begins.
+    pub async fn turn_answered(&self, call: &HookCall, ruling: &TurnRuling) {
+        turn_start::answered(&self.workspaces, &self.checkpoints, call, ruling).await
+    }
+
+    /// The turns of the workspace holding `dir`, newest first (`turn_history::list`).
+    pub async fn turns_list(&self, dir: &std::path::Path) -> Result<Vec<TurnSummary>> {
+        turn_history::list(&self.workspaces, &self.checkpoints, dir).await
+    }
+
+    /// Turn `id`'s unified diff (`turn_history::show`).
+    pub async fn turns_show(
+        &self,
+        dir: &std::path::Path,
+        id: u64,
+        path: Option<String>,
+    ) -> Result<String> {
+        let parts = (&*self.workspaces, &self.checkpoints);
+        turn_history::show(parts, dir, id, path).await
+    }
+
+    /// Undoes turn `id`, or what `picks` name of it (`turn_history::undo`).
+    pub async fn turns_undo(
+        &self,
+        dir: &std::path::Path,
+        id: u64,
+        picks: Vec<String>,
+    ) -> Result<TurnUndone> {
+        let parts = (&*self.workspaces, &self.checkpoints);
+        turn_history::undo(parts, dir, id, picks).await
+    }
+
+    /// A checkpoint of the workspace holding `dir`, now.
+    pub async fn turns_checkpoint(&self, dir: &std::path::Path) -> Result<Checkpointed> {
+        turn_history::checkpoint(&self.workspaces, &self.checkpoints, dir).await
+    }
+
+    /// Opens the review of the turn a CLI's end-of-turn hook ends (`turn::review`), once the
+    /// turn's checkpoint is taken (`turn_start::end`).
     pub async fn turn_review(
         &self,
         call: HookCall,
         pid: Option<u32>,
     ) -> Result<turn::TurnWaiting, TurnRuling> {
+        turn_start::end(&self.checkpoints, &call).await;
         let parts = (&*self.workspaces, &self.turns, &self.reviews);
         turn::review(parts, call, pid).await
     }

@@ -28,7 +28,12 @@ pub const LAYERS: &[Layer] = &[
                 bundle identifier, the display and its GTK/WebKit settings, Windows users (SIDs) and \
                 named pipes only this user may open",
     },
-    Layer { name: "api", imports: &["platform"], holds: "Status, WorkspaceStatus, Pin, Fault (what surfaces read)" },
+    Layer {
+        name: "api",
+        imports: &["platform"],
+        holds: "Status, WorkspaceStatus, Pin, Fault, a workspace's turns as `redline turns` shows them \
+                (what surfaces read)",
+    },
     Layer {
         name: "workspace",
         imports: &["clients", "platform"],
@@ -73,12 +78,13 @@ pub const LAYERS: &[Layer] = &[
     Layer {
         name: "runtime",
         imports: &[
-            "api", "clients", "discovery", "doctor", "net", "platform", "protocols", "review", "surfaces",
-            "workspace",
+            "api", "checkpoint", "clients", "discovery", "doctor", "net", "platform", "protocols", "review",
+            "surfaces", "workspace",
         ],
         holds: "companion (one workspace's servers, wired), bridge (container listeners), instance (its \
                 parts: the workspaces and their companions, the review queue, the editor channels, \
-                Codex CLI's IDE socket, one per user, the turns), \
+                Codex CLI's IDE socket, one per user, the turns, the checkpoint stores and the turns \
+                running in them), \
                 serving, control channel (Unix socket; named pipe on Windows), the editor channel, \
                 the review window's channel, hub and launcher, command, folders (Copilot CLI's \
                 folder locks: the sessions' folders, the locks, their follower)",
@@ -144,8 +150,9 @@ pub const PARTS: &[Part] = &[
 ];
 
 /// Layers whose own errors do not reach an edge through `Error`, so `Error` does not compose
-/// them (`each_layer_raises_its_own_errors`): `checkpoint` imports nothing, not even `error`, and
-/// its `CheckpointError` stays its own until a caller maps it.
+/// them (`each_layer_raises_its_own_errors`): `checkpoint` imports nothing, not even `error`, so
+/// its `CheckpointError` has no `code()` beside it: `Error::Checkpoint` composes it and gives its
+/// codes in `src/error.rs`.
 pub const ERRORS_APART: &[&str] = &["checkpoint"];
 
 /// Cycles let through while a change that removes them is under way (one strongly connected
@@ -287,7 +294,7 @@ pub const SAME_MODULE: &[(&str, &str)] = &[
 /// longer uses. docs/architecture.md's `shell` block is generated from it.
 pub const SHELL_SEES: &[(&str, &str)] = &[
     ("runtime", "the instance it serves, every command it sends (`runtime::command`), the window's channel"),
-    ("api", "what it prints and shows: status, the UI's error"),
+    ("api", "what it prints and shows: status, the UI's error, a workspace's turns"),
     ("review", "a review's summary, outcome and events, printed or put in the tray"),
     ("surfaces", "the tray menu as data, the shell's quoting (`redline env`), diff's two sides and its write"),
     ("workspace", "the config's path, a container's arguments, the settings the window edits"),

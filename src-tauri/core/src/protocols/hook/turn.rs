@@ -1,8 +1,11 @@
-//! The end of a CLI's turn (Codex and Claude Code `Stop`, Gemini CLI `AfterAgent`): whose turn
-//! its hooks name, and the user's answer in the words each takes (`../shared/specs/cli-hooks.md`).
+//! The start and end of a CLI's turn (its prompt hook: Codex and Claude Code
+//! `UserPromptSubmit`, Gemini CLI `BeforeAgent`, Copilot CLI `userPromptSubmitted`; its end:
+//! Codex and Claude Code `Stop`, Gemini CLI `AfterAgent`): whose turn its hooks name, and the
+//! user's answer in the words each takes (`../shared/specs/cli-hooks.md`).
 
 use super::ruling::HookOutput;
 use super::HookCli;
+use crate::clients::Dialect;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -70,6 +73,71 @@ pub fn read(cli: HookCli, input: &Value) -> Result<TurnEnd, String> {
     })
 }
 
+/// The event a CLI's prompt hook runs on, where it has one: the turn's start.
+pub fn start_event(cli: HookCli) -> Option<&'static str> {
+    match cli.dialect {
+        Dialect::Codex | Dialect::Claude => Some("UserPromptSubmit"),
+        Dialect::Gemini => Some("BeforeAgent"),
+        Dialect::Copilot => Some("userPromptSubmitted"),
+        Dialect::Qwen | Dialect::Kiro | Dialect::Cursor | Dialect::Opencode => None,
+    }
+}
+
+/// A prompt hook's input: whose turn starts, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnStart {
+    /// The CLI's session; empty where the CLI names none (Copilot CLI's prompt hook).
+    pub session: String,
+    pub cwd: String,
+}
+
+#[derive(Deserialize)]
+struct StartFields {
+    #[serde(default)]
+    session_id: Option<String>,
+    cwd: String,
+}
+
+/// The prompt hook's input; `Err`: why it is not one (the prompt goes on, no checkpoint taken).
+pub fn read_start(cli: HookCli, input: &Value) -> Result<TurnStart, String> {
+    let name = cli.name();
+    let Some(event) = start_event(cli) else {
+        return Err(format!(
+            "Redline takes no turn checkpoint from {name}'s hooks yet"
+        ));
+    };
+    let f = StartFields::deserialize(input)
+        .map_err(|e| format!("this is not {name}'s {event} hook input ({e})"))?;
+    Ok(TurnStart {
+        session: f.session_id.unwrap_or_default(),
+        cwd: f.cwd,
+    })
+}
+
+/// What the instance answers a prompt hook: the turn recorded, or why not. Either way the
+/// prompt goes on: a checkpoint that failed never holds up the user.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(
+    tag = "turn",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum TurnBegun {
+    /// The workspace's turn `id` starts: its files are checkpointed.
+    Recorded { id: u64 },
+    /// No checkpoint was taken; `why` goes to the terminal.
+    Pass { why: String },
+}
+
+/// The prompt hook's output: nothing on standard output (Claude Code and Codex would add it to
+/// the prompt), exit 0, and on a pass why on standard error.
+pub fn begun_answer(begun: &TurnBegun) -> HookOutput {
+    match begun {
+        TurnBegun::Recorded { .. } => HookOutput::silent(None),
+        TurnBegun::Pass { why } => HookOutput::silent(Some(format!("redline: {why}"))),
+    }
+}
+
 /// The user's answer at the end of a turn.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(
@@ -135,6 +203,34 @@ mod tests {
         assert!(read(HookCli::of("claude").unwrap(), &json!({"cwd":"/w"}))
             .unwrap_err()
             .contains("Stop hook input"));
+    }
+
+    #[test]
+    fn each_clis_prompt_input_is_read_and_the_answer_never_adds_to_the_prompt() {
+        let claude = json!({"session_id":"s","cwd":"/w","hook_event_name":"UserPromptSubmit",
+            "prompt":"hi","transcript_path":"/t"});
+        let start = read_start(HookCli::of("claude").unwrap(), &claude).unwrap();
+        assert_eq!((start.session.as_str(), start.cwd.as_str()), ("s", "/w"));
+        let copilot = json!({"timestamp":1,"cwd":"/w","prompt":"hi"});
+        let start = read_start(HookCli::of("copilot").unwrap(), &copilot).unwrap();
+        assert_eq!(start.session, "");
+        assert!(read_start(HookCli::of("qwen").unwrap(), &claude)
+            .unwrap_err()
+            .contains("no turn checkpoint"));
+        assert!(
+            read_start(HookCli::of("gemini").unwrap(), &json!({"session_id":"s"}))
+                .unwrap_err()
+                .contains("BeforeAgent hook input")
+        );
+        let out = begun_answer(&TurnBegun::Recorded { id: 3 });
+        assert_eq!((out.stdout.as_str(), out.stderr, out.exit), ("", None, 0));
+        let out = begun_answer(&TurnBegun::Pass {
+            why: "no git".into(),
+        });
+        assert_eq!(
+            (out.stdout.as_str(), out.stderr.as_deref(), out.exit),
+            ("", Some("redline: no git"), 0)
+        );
     }
 
     #[test]

@@ -58,13 +58,18 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
             },
             Err(v) => Response::Ok(value(v)),
         },
-        Some(Ok(Request::TurnReview(call))) => match instance.turn_review(call, pid).await {
-            Ok(waiting) => match waiting.ruling(instance.reviews(), gone(&mut stream)).await {
-                Some(v) => Response::Ok(value(v)),
-                None => return,
-            },
-            Err(v) => Response::Ok(value(v)),
-        },
+        Some(Ok(Request::TurnReview(call))) => {
+            let ruling = match instance.turn_review(call.clone(), pid).await {
+                Ok(waiting) => match waiting.ruling(instance.reviews(), gone(&mut stream)).await {
+                    Some(v) => v,
+                    None => return,
+                },
+                Err(v) => v,
+            };
+            instance.turn_answered(&call, &ruling).await;
+            Response::Ok(value(ruling))
+        }
+        Some(Ok(Request::TurnStart(call))) => Response::Ok(value(instance.turn_start(call).await)),
         Some(Ok(Request::Editor)) => {
             return crate::runtime::editor::serve(instance, stream, pid).await
         }

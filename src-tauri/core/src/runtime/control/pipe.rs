@@ -155,6 +155,7 @@ mod tests {
     fn dirs(root: &std::path::Path, tag: &str) -> Dirs {
         Dirs {
             config: root.join("config"),
+            data: root.join("data"),
             runtime: root.join(format!("redline-pipe-{tag}-{}", std::process::id())),
             home: root.join("home"),
             tmp: root.join("tmp"),

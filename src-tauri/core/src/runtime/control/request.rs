@@ -26,6 +26,9 @@ pub enum Request {
     /// `redline hook --turn-review`: a CLI's end of turn, answered once the user has seen the
     /// turn's changes (at once when there are none).
     TurnReview(crate::protocols::hook::HookCall),
+    /// `redline hook --turn-start`: a CLI's prompt hook, answered once the workspace is
+    /// checkpointed (or why not: the prompt goes on either way).
+    TurnStart(crate::protocols::hook::HookCall),
     /// Turns this connection into an editor channel (runtime::editor): no reply line, JSON lines
     /// both ways until either side closes.
     Editor,

@@ -25,6 +25,7 @@ fn world(dirs: &Dirs) -> World {
 fn dirs(root: &std::path::Path) -> Dirs {
     Dirs {
         config: root.join("config"),
+        data: root.join("data"),
         runtime: root.join(format!("redline-test-{}", std::process::id())),
         home: root.join("home"),
         tmp: root.join("tmp"),

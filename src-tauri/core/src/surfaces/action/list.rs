@@ -4,6 +4,7 @@
 
 use super::declare::actions;
 use crate::api::status::{ContainersOn, Pin, Status};
+use crate::api::turns::{Checkpointed, TurnSummary, TurnUndone};
 use crate::doctor::Welcome;
 use crate::review::editor::Message;
 use crate::review::selection::Selection;
@@ -103,5 +104,15 @@ actions! {
     Control "show" WindowShow {} -> bool;
     /// One editor message from a one-shot command (`redline mention`, `redline context`).
     Control "editorSend" EditorSend { message: Message } -> ();
+    /// The turns of the workspace holding `dir`, newest first, each with the files it changed.
+    Control "turnsList" TurnsList { dir: PathBuf } -> Vec<TurnSummary>;
+    /// Turn `id`'s unified diff (git style), of `path` alone if named (relative to the
+    /// workspace's root, or absolute).
+    Control "turnsShow" TurnsShow { dir: PathBuf, id: u64, path: Option<String> } -> String;
+    /// Undoes turn `id`: whole when `picks` is empty, else each `PATH` whole and each
+    /// `PATH:LINE` by the hunk covering LINE (1-based, in the file as the turn left it).
+    Control "turnsUndo" TurnsUndo { dir: PathBuf, id: u64, picks: Vec<String> } -> TurnUndone;
+    /// A checkpoint of the workspace holding `dir`, now.
+    Control "turnsCheckpoint" TurnsCheckpoint { dir: PathBuf } -> Checkpointed;
     Control "quit" Quit {} -> ();
 }

@@ -117,6 +117,7 @@ fn maps_container_paths_to_the_host_by_components() {
 fn run_args_one_per_line_with_read_only_discovery_mounts() {
     let dirs = crate::platform::dirs::Dirs {
         config: "/c".into(),
+        data: "/d".into(),
         runtime: "/r".into(),
         home: "/h".into(),
         tmp: "/t".into(),

@@ -1,0 +1,86 @@
+//! A turn's checkpoints from the CLI's hooks: its prompt hook (`redline hook CLI --turn-start`)
+//! has the workspace holding its `cwd` checkpointed before it is answered, so the turn's first
+//! edit lands after the checkpoint holds the files; its end-of-turn hook ends the turn; a
+//! Continue begins the next. Never in the user's way: a checkpoint that fails lets the prompt go
+//! on and says why (in the log and on the hook's standard error).
+
+use super::checkpoints::Checkpoints;
+use super::workspaces::Workspaces;
+use crate::protocols::hook::turn::{self, TurnBegun, TurnRuling};
+use crate::protocols::hook::HookCall;
+use std::path::Path;
+
+/// The prompt hook `call`: the turn begins in the workspace holding its `cwd`.
+pub(super) async fn begin(
+    workspaces: &Workspaces,
+    checkpoints: &Checkpoints,
+    call: &HookCall,
+) -> TurnBegun {
+    let start = match turn::read_start(call.cli, &call.input) {
+        Ok(start) => start,
+        Err(why) => return TurnBegun::Pass { why },
+    };
+    let cli = call.cli.name();
+    let service = match workspaces.service_holding(Path::new(&start.cwd)).await {
+        Ok(service) => service,
+        Err(e) => {
+            return TurnBegun::Pass {
+                why: format!("{e}; {cli}'s turn is not checkpointed"),
+            }
+        }
+    };
+    let root = service.workspace.id();
+    match checkpoints.begin(root, call.cli.id(), &start.session).await {
+        Ok(turn) => {
+            tracing::info!("{cli}'s turn {} begins in {}", turn.id, root.display());
+            TurnBegun::Recorded { id: turn.id }
+        }
+        Err(e) => {
+            tracing::warn!(
+                "{cli}'s turn in {} is not checkpointed: {e}",
+                root.display()
+            );
+            TurnBegun::Pass {
+                why: format!("{cli}'s turn is not checkpointed ({e}); the prompt goes on"),
+            }
+        }
+    }
+}
+
+/// The end-of-turn hook `call`: the session's running turn (if its prompt hook began one) ends.
+pub(super) async fn end(checkpoints: &Checkpoints, call: &HookCall) {
+    let Ok(end) = turn::read(call.cli, &call.input) else {
+        return;
+    };
+    match checkpoints.end(call.cli.id(), &end.of.session).await {
+        Some(Ok(turn)) => tracing::info!("{}'s turn {} ended", call.cli.name(), turn.id),
+        Some(Err(e)) => tracing::warn!("{}'s turn did not end well: {e}", call.cli.name()),
+        None => {}
+    }
+}
+
+/// The user answered the turn's review: a Continue is a new turn, from the workspace as it is
+/// now (the model's work after it is its change).
+pub(super) async fn answered(
+    workspaces: &Workspaces,
+    checkpoints: &Checkpoints,
+    call: &HookCall,
+    ruling: &TurnRuling,
+) {
+    if !matches!(ruling, TurnRuling::Continue { .. }) {
+        return;
+    }
+    let Ok(end) = turn::read(call.cli, &call.input) else {
+        return;
+    };
+    let Ok(service) = workspaces.service_holding(Path::new(&end.cwd)).await else {
+        return;
+    };
+    let root = service.workspace.id();
+    if let Err(e) = checkpoints
+        .begin(root, call.cli.id(), &end.of.session)
+        .await
+    {
+        tracing::warn!("the turn after a Continue is not checkpointed: {e}");
+    }
+}
