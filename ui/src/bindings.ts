@@ -100,7 +100,7 @@ keepOpen: boolean,
  */
 editor?: string, };
 
-export type FaultCode = "usage" | "relative_path" | "outside_workspace" | "not_in_workspace" | "bad_path" | "not_text" | "is_directory" | "not_regular_file" | "empty_content" | "reason_too_long" | "container_address" | "container_path" | "too_large" | "busy" | "no_such_review" | "no_review" | "no_open_diff" | "cannot_take" | "read_only" | "superseded" | "no_such_workspace" | "workspace_exists" | "workspace_off" | "folder_gone" | "no_folder" | "containers_off" | "no_container_bridge" | "not_written" | "not_kept" | "io" | "config" | "hook_config" | "keyring" | "no_display" | "no_window" | "window" | "timeout" | "not_running" | "already_running" | "runtime_dir" | "foreign_server" | "refused" | "control" | "bad_request" | "bad_message" | "internal";
+export type FaultCode = "usage" | "relative_path" | "outside_workspace" | "not_in_workspace" | "bad_path" | "not_text" | "is_directory" | "not_regular_file" | "empty_content" | "reason_too_long" | "bad_comment" | "container_address" | "container_path" | "too_large" | "busy" | "no_such_review" | "no_review" | "no_open_diff" | "cannot_take" | "read_only" | "superseded" | "no_such_workspace" | "workspace_exists" | "workspace_off" | "folder_gone" | "no_folder" | "containers_off" | "no_container_bridge" | "not_written" | "not_kept" | "io" | "config" | "hook_config" | "keyring" | "no_display" | "no_window" | "window" | "timeout" | "not_running" | "already_running" | "runtime_dir" | "foreign_server" | "refused" | "control" | "bad_request" | "bad_message" | "internal";
 
 export type Fault = { code: FaultCode, message: string, };
 

@@ -21,6 +21,7 @@ pub enum FaultCode {
     NotRegularFile,
     EmptyContent,
     ReasonTooLong,
+    BadComment,
     ContainerAddress,
     ContainerPath,
     // A bound: the request, or what waits for decisions, is over it.

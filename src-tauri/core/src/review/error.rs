@@ -46,6 +46,9 @@ pub enum ReviewError {
     /// A rejection's reason longer than is passed on (`review::reason`).
     #[error("the reason is {chars} characters long; at most {limit} are passed on: shorten it")]
     ReasonTooLong { chars: usize, limit: usize },
+    /// A comment on a diff's line that cannot be sent (`review::comment::clean`).
+    #[error("{0}")]
+    BadComment(String),
 }
 
 impl ReviewError {
@@ -65,6 +68,7 @@ impl ReviewError {
             ReviewError::Superseded { .. } => FaultCode::Superseded,
             ReviewError::EmptyContent => FaultCode::EmptyContent,
             ReviewError::ReasonTooLong { .. } => FaultCode::ReasonTooLong,
+            ReviewError::BadComment(_) => FaultCode::BadComment,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! fills it, and the domain values (context, selection, mention) the protocol adapters shape.
 
 pub(crate) mod client;
+pub mod comment;
 pub(crate) mod context;
 pub(crate) mod decision;
 pub(crate) mod detail;
