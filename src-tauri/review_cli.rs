@@ -41,7 +41,15 @@ pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: ReviewAction) 
         ReviewAction::Reject { id, reason } => {
             // Looked up first, as for accept: once decided, the review is gone.
             let note = unheard_note(dirs, id, reason.as_deref()).await;
-            ask(dirs, ReviewReject { id, reason }).await?;
+            ask(
+                dirs,
+                ReviewReject {
+                    id,
+                    reason,
+                    comments: None,
+                },
+            )
+            .await?;
             outln!(p, "rejected review {id}{note}");
         }
         ReviewAction::Wait { file, timeout } => {

@@ -28,8 +28,8 @@ export const reviewUpdate = (id: ReviewUpdate['id'], revision: ReviewUpdate['rev
 export const reviewAccept = (id: ReviewAccept['id'], revision?: ReviewAccept['revision'], content?: ReviewAccept['content']) =>
   invokeAction<void>('reviewAccept', { id, revision, content });
 
-export const reviewReject = (id: ReviewReject['id'], reason?: ReviewReject['reason']) =>
-  invokeAction<void>('reviewReject', { id, reason });
+export const reviewReject = (id: ReviewReject['id'], reason?: ReviewReject['reason'], comments?: ReviewReject['comments']) =>
+  invokeAction<void>('reviewReject', { id, reason, comments });
 
 export const reviewOpenInEditor = (id: ReviewOpenInEditor['id'], line: ReviewOpenInEditor['line']) =>
   invokeAction<void>('reviewOpenInEditor', { id, line });

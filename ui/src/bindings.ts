@@ -133,7 +133,11 @@ export type ReviewUpdate = { id: number, revision: number, content: string, };
 
 export type ReviewAccept = { id: number, revision?: number | null, content: string | null, };
 
-export type ReviewReject = { id: number, reason?: string, };
+export type ReviewReject = { id: number, reason?: string, 
+/**
+ * Comments on lines of the diff, sent before the reason (`review::comment::message`).
+ */
+comments?: Array<Comment>, };
 
 export type ReviewOpenInEditor = { id: number, line: number, };
 

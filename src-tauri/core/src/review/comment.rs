@@ -14,7 +14,7 @@ pub const MAX_COMMENT_CHARS: usize = 2000;
 pub const MAX_QUOTE_CHARS: usize = 300;
 
 /// One comment on a line of a diff.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Comment {
     /// The file, relative to the workspace root, `/`-separated.

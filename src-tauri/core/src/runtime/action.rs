@@ -45,8 +45,10 @@ impl Handle<ReviewAccept> for Instance {
 
 impl Handle<ReviewReject> for Instance {
     async fn handle(&self, r: ReviewReject) -> Result<()> {
+        let comments = crate::review::comment::clean(r.comments.unwrap_or_default())?;
+        let reason = crate::review::comment::message(&comments, r.reason.as_deref());
         self.reviews()
-            .decide(r.id, Decision::Reject { reason: r.reason })
+            .decide(r.id, Decision::Reject { reason })
             .await
     }
 }

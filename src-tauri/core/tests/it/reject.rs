@@ -56,6 +56,7 @@ async fn a_waiting_propose_hears_the_reason_cleaned_and_a_too_long_one_leaves_it
         &ReviewReject {
             id,
             reason: Some(long),
+            comments: None,
         }
         .into(),
     )
@@ -80,6 +81,7 @@ async fn a_waiting_propose_hears_the_reason_cleaned_and_a_too_long_one_leaves_it
         &ReviewReject {
             id,
             reason: Some(reason.into()),
+            comments: None,
         }
         .into(),
     )
@@ -128,6 +130,7 @@ async fn the_windows_reject_with_a_reason_reaches_the_waiting_propose_and_a_blan
             ReviewReject {
                 id,
                 reason: Some("keep the old name".into()),
+                comments: None,
             }
             .into(),
         )
@@ -141,6 +144,7 @@ async fn the_windows_reject_with_a_reason_reaches_the_waiting_propose_and_a_blan
             ReviewReject {
                 id,
                 reason: Some(" \n\t".into()),
+                comments: None,
             }
             .into(),
         )

@@ -123,6 +123,7 @@ async fn a_two_file_turn_is_shown_start_against_now_and_continue_carries_the_use
             ReviewReject {
                 id: a.id,
                 reason: Some("Also handle the empty file".into()),
+                comments: None,
             }
             .into(),
         )

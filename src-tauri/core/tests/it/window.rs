@@ -68,7 +68,14 @@ async fn a_window_shows_a_proposal_and_its_edited_accept_reaches_the_cli_byte_fo
 
     // A call that fails is answered with the fault the page shows, and the channel serves on.
     let again = window
-        .forward(ReviewReject { id, reason: None }.into())
+        .forward(
+            ReviewReject {
+                id,
+                reason: None,
+                comments: None,
+            }
+            .into(),
+        )
         .await
         .unwrap_err();
     assert_eq!(

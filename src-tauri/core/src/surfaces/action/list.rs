@@ -6,6 +6,7 @@ use super::declare::actions;
 use crate::api::status::{ContainersOn, Pin, Status};
 use crate::api::turns::{Checkpointed, TurnSummary, TurnUndone};
 use crate::doctor::Welcome;
+use crate::review::comment::Comment;
 use crate::review::editor::Message;
 use crate::review::selection::Selection;
 use crate::review::{Detail, ReviewId, Summary};
@@ -40,6 +41,10 @@ actions! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         reason: Option<String>,
+        /// Comments on lines of the diff, sent before the reason (`review::comment::message`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        comments: Option<Vec<Comment>>,
     } -> ();
     /// Opens the file at `line` (1-based, in the file on disk) in the user's editor, on the
     /// core's machine.
