@@ -1043,7 +1043,7 @@ fn a_turns_files_are_shown_start_against_now_and_continue_blocks_with_the_users_
     let list = until_reviews(&env, |l| l.len() == 2);
     assert!(list
         .iter()
-        .all(|r| r["turn"] == true && r["readOnly"].is_string()));
+        .all(|r| r["kind"] == "turn" && r["readOnly"].is_string()));
     let shown = env.ok(&["review", "show", &id_of(&list, "a.py").to_string()]);
     assert!(
         shown.contains("-x = 1") && shown.contains("+x = 3") && !shown.contains("x = 2"),

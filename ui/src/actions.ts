@@ -1,6 +1,6 @@
 // Generated from the action list by `redline_core::surfaces::action`; do not edit.
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings
-import type { ReviewAccept, ReviewDetail, ReviewDiskChanged, ReviewMention, ReviewOpenInEditor, ReviewReject, ReviewSelect, ReviewShown, ReviewUpdate, Settings, SettingsSet, Welcome } from './bindings';
+import type { ReviewAccept, ReviewDetail, ReviewDiskChanged, ReviewMention, ReviewOpenInEditor, ReviewReject, ReviewSelect, ReviewShown, ReviewUpdate, Settings, SettingsSet, TurnFileGet, TurnFileView, TurnFiles, TurnFilesGet, TurnUndo, TurnUndone, Welcome } from './bindings';
 import { invokeAction } from './invoke';
 
 /** The actions the page may ask, by wire name. */
@@ -14,6 +14,9 @@ export const PAGE_ACTIONS = [
   'reviewMention',
   'reviewSelect',
   'reviewShown',
+  'turnFiles',
+  'turnFile',
+  'turnUndo',
   'settingsGet',
   'settingsSet',
   'welcome',
@@ -45,6 +48,15 @@ export const reviewSelect = (id: ReviewSelect['id'], selection: ReviewSelect['se
 
 export const reviewShown = (id: ReviewShown['id']) =>
   invokeAction<void>('reviewShown', { id });
+
+export const turnFiles = (id: TurnFilesGet['id']) =>
+  invokeAction<TurnFiles>('turnFiles', { id });
+
+export const turnFile = (id: TurnFileGet['id'], path: TurnFileGet['path']) =>
+  invokeAction<TurnFileView>('turnFile', { id, path });
+
+export const turnUndo = (id: TurnUndo['id'], picks: TurnUndo['picks']) =>
+  invokeAction<TurnUndone>('turnUndo', { id, picks });
 
 export const settingsGet = () =>
   invokeAction<Settings>('settingsGet', {});

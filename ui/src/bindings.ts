@@ -76,10 +76,16 @@ canMention: boolean,
  */
 reasonHeard: boolean, 
 /**
- * The end of a CLI's turn: its answers are Done and Continue with instructions (a
- * rejection whose reason the CLI goes on with).
+ * `turn`: the end of a CLI's turn, answered Done and Continue with instructions (a
+ * rejection whose reason the CLI goes on with); `edit`: one proposed change.
  */
-turn: boolean, };
+kind: ReviewKind, 
+/**
+ * A whole turn's review (every file, from its checkpoints: `turnFiles`, `turnFile`,
+ * `turnUndo`): the turn's id in the workspace's history; `None`: an edit, or one file's tab
+ * of a turn that was not checkpointed.
+ */
+turnId: number | null, };
 
 export type Outcome = "accepted" | "rejected" | "closed" | "dismissed";
 
@@ -100,7 +106,7 @@ keepOpen: boolean,
  */
 editor?: string, };
 
-export type FaultCode = "usage" | "relative_path" | "outside_workspace" | "not_in_workspace" | "bad_path" | "not_text" | "is_directory" | "not_regular_file" | "empty_content" | "reason_too_long" | "bad_comment" | "container_address" | "container_path" | "too_large" | "busy" | "no_such_review" | "no_review" | "no_open_diff" | "cannot_take" | "read_only" | "superseded" | "no_such_workspace" | "workspace_exists" | "workspace_off" | "folder_gone" | "no_folder" | "containers_off" | "no_container_bridge" | "not_written" | "not_kept" | "io" | "config" | "hook_config" | "keyring" | "no_display" | "no_window" | "window" | "timeout" | "not_running" | "already_running" | "runtime_dir" | "foreign_server" | "refused" | "control" | "bad_request" | "bad_message" | "internal";
+export type FaultCode = "usage" | "relative_path" | "outside_workspace" | "not_in_workspace" | "bad_path" | "not_text" | "is_directory" | "not_regular_file" | "empty_content" | "reason_too_long" | "bad_comment" | "not_whole_turn" | "container_address" | "container_path" | "too_large" | "busy" | "no_such_review" | "no_review" | "no_open_diff" | "cannot_take" | "read_only" | "superseded" | "no_such_workspace" | "workspace_exists" | "workspace_off" | "folder_gone" | "no_folder" | "containers_off" | "no_container_bridge" | "not_written" | "not_kept" | "io" | "config" | "hook_config" | "keyring" | "no_display" | "no_window" | "window" | "timeout" | "not_running" | "already_running" | "runtime_dir" | "foreign_server" | "refused" | "control" | "bad_request" | "bad_message" | "internal";
 
 export type Fault = { code: FaultCode, message: string, };
 
@@ -148,6 +154,12 @@ export type ReviewMention = { id: number, lineStart: number, lineEnd: number, };
 export type ReviewSelect = { id: number, selection: Selection, };
 
 export type ReviewShown = { id: number, };
+
+export type TurnFilesGet = { id: number, };
+
+export type TurnFileGet = { id: number, path: string, };
+
+export type TurnUndo = { id: number, picks: Array<TurnPick>, };
 
 export type SettingsGet = Record<symbol, never>;
 

@@ -29,7 +29,7 @@ pub enum TurnState {
 }
 
 /// One file a turn changed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnFile {
     /// Relative to the workspace, where the turn left it (where it was, when deleted).
@@ -40,11 +40,13 @@ pub struct TurnFile {
     pub status: FileStatus,
     /// Binary on either side: no lines counted.
     pub binary: bool,
+    #[ts(type = "number")]
     pub added: u64,
+    #[ts(type = "number")]
     pub removed: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub enum FileStatus {
     Added,
@@ -67,8 +69,8 @@ impl FileStatus {
     }
 }
 
-/// What `redline turns undo` did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What `redline turns undo` (and the window's `turnUndo`) did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(
     tag = "undo",
     rename_all = "camelCase",
@@ -87,4 +89,58 @@ pub enum TurnUndone {
 pub struct Checkpointed {
     pub workspace: PathBuf,
     pub commit: String,
+}
+
+/// The files a turn's review lists (the window's `turnFiles`), as the review shows the turn now
+/// (its end, or the workspace after the undos made in the review).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnFiles {
+    /// The turn's id in the workspace's history.
+    #[ts(type = "number")]
+    pub turn: u64,
+    pub files: Vec<TurnFile>,
+    /// Files past the bound of the list (`MAX_LISTED`): changed, counted, not listed.
+    #[ts(type = "number")]
+    pub not_listed: usize,
+}
+
+/// The most files a turn's review lists: past it they are counted, and the review says so.
+pub const MAX_LISTED: usize = 10_000;
+
+/// One file of a turn's review, opened (the window's `turnFile`): its text at the turn's start
+/// and as the review shows it, and its hunks; no text for a binary or too large file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnFileView {
+    pub path: PathBuf,
+    pub from: Option<PathBuf>,
+    /// At the turn's start; `None`: the file was not there (or is not shown).
+    pub start: Option<String>,
+    /// As the review shows it; `None`: the file is gone (or is not shown).
+    pub end: Option<String>,
+    /// Each contiguous run of changed lines, as `turnUndo` takes them back.
+    pub hunks: Vec<crate::checkpoint::Hunk>,
+    /// Why no text is shown; `None`: it is.
+    pub unshown: Option<Unshown>,
+}
+
+/// Why a file of a turn is listed but its text not shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Unshown {
+    Binary,
+    /// Larger than Redline reads (`checkpoint::FILE_LIMIT`): undo it whole.
+    TooLarge,
+}
+
+/// What of a turn the window's `turnUndo` takes back: a file whole (`hunks` absent) or some of
+/// its hunks (as `turnFile` gave them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnPick {
+    pub path: PathBuf,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub hunks: Option<Vec<crate::checkpoint::Hunk>>,
 }

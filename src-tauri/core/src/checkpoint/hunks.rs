@@ -11,9 +11,13 @@ const DEADLINE: Duration = Duration::from_secs(2);
 
 /// HunkLines of one side: `first` is 1-based; `count` 0 is the gap before line `first` (a hunk that
 /// only adds or only removes lines has no lines on one side).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, ts_rs::TS,
+)]
 pub struct HunkLines {
+    #[ts(type = "number")]
     pub first: usize,
+    #[ts(type = "number")]
     pub count: usize,
 }
 
@@ -33,7 +37,9 @@ impl HunkLines {
 }
 
 /// One contiguous run of changed lines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, ts_rs::TS,
+)]
 pub struct Hunk {
     /// Its lines in the file as the turn found it.
     pub before: HunkLines,

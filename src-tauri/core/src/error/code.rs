@@ -22,6 +22,7 @@ pub enum FaultCode {
     EmptyContent,
     ReasonTooLong,
     BadComment,
+    NotWholeTurn,
     ContainerAddress,
     ContainerPath,
     // A bound: the request, or what waits for decisions, is over it.

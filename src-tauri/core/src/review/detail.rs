@@ -2,6 +2,7 @@
 
 use crate::review::client::ClientInfo;
 use crate::review::id::ReviewId;
+use crate::review::kind::ReviewKind;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -52,7 +53,12 @@ pub struct Detail {
     /// Whoever asked hears a rejection's reason ("Reject with reason…" says so when not: the
     /// IDE protocols carry none).
     pub reason_heard: bool,
-    /// The end of a CLI's turn: its answers are Done and Continue with instructions (a
-    /// rejection whose reason the CLI goes on with).
-    pub turn: bool,
+    /// `turn`: the end of a CLI's turn, answered Done and Continue with instructions (a
+    /// rejection whose reason the CLI goes on with); `edit`: one proposed change.
+    pub kind: ReviewKind,
+    /// A whole turn's review (every file, from its checkpoints: `turnFiles`, `turnFile`,
+    /// `turnUndo`): the turn's id in the workspace's history; `None`: an edit, or one file's tab
+    /// of a turn that was not checkpointed.
+    #[ts(type = "number | null")]
+    pub turn_id: Option<u64>,
 }

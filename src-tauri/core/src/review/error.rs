@@ -20,6 +20,9 @@ pub enum ReviewError {
     QueueFull { file: String, bound: QueueBound },
     #[error("no review with id {0}")]
     NoSuchReview(u64),
+    /// A whole turn's action (`turnFiles`, `turnFile`, `turnUndo`) on a review that is not one.
+    #[error("review {0} is not a whole turn's review (the turn was not checkpointed)")]
+    NotWholeTurn(u64),
     /// An editor rejected a file no CLI has a review pending for.
     #[error("no review of {} is pending", .0.display())]
     NoReviewOf(std::path::PathBuf),
@@ -61,6 +64,7 @@ impl ReviewError {
             // One code for every bound the instance holds reviews to: the UI and scripts read "busy".
             ReviewError::QueueFull { .. } => FaultCode::Busy,
             ReviewError::NoSuchReview(_) => FaultCode::NoSuchReview,
+            ReviewError::NotWholeTurn(_) => FaultCode::NotWholeTurn,
             ReviewError::NoReviewOf(_) => FaultCode::NoReview,
             ReviewError::NoOpenDiff(_) => FaultCode::NoOpenDiff,
             ReviewError::CannotTake { .. } => FaultCode::CannotTake,

@@ -4,6 +4,7 @@ use crate::review::client::ClientInfo;
 use crate::review::detail::Detail;
 use crate::review::diff::Stats;
 use crate::review::id::ReviewId;
+use crate::review::kind::ReviewKind;
 use crate::review::origin::Origin;
 use crate::review::read_only::ReadOnly;
 use crate::review::summary::Summary;
@@ -108,13 +109,26 @@ impl Review {
             read_only: self.read_only.as_ref().map(ToString::to_string),
             can_mention: self.can_mention,
             reason_heard: self.reason_heard,
-            turn: self.is_turn(),
+            kind: self.kind(),
+            turn_id: self.turn_id(),
         }
     }
 
     /// The end of a CLI's turn, answered Done or Continue with instructions.
     pub fn is_turn(&self) -> bool {
         self.read_only.as_ref().is_some_and(ReadOnly::is_turn)
+    }
+
+    pub fn kind(&self) -> ReviewKind {
+        match self.is_turn() {
+            true => ReviewKind::Turn,
+            false => ReviewKind::Edit,
+        }
+    }
+
+    /// The turn a whole turn's review shows (its id in the workspace's history).
+    pub fn turn_id(&self) -> Option<u64> {
+        self.read_only.as_ref().and_then(ReadOnly::checkpointed)
     }
 
     /// The folder the review is shown under: its root, or the one the user knows it by.
@@ -137,7 +151,8 @@ impl Review {
             read_only: self.read_only.as_ref().map(ToString::to_string),
             can_mention: self.can_mention,
             reason_heard: self.reason_heard,
-            turn: self.is_turn(),
+            kind: self.kind(),
+            turn_id: self.turn_id(),
         }
     }
 }

@@ -18,13 +18,28 @@ pub enum ReadOnly {
     /// What a CLI's turn changed, start against now, shown at the end of the turn: nothing is
     /// written; the answers are Done and Continue with instructions. `not_shown`: files the
     /// turn touched past the record's bounds or changed past the tabs one review shows.
-    Turn { cli: String, not_shown: usize },
+    /// `checkpointed`: the turn's id in its workspace's history when the review is the whole
+    /// turn's change (its checkpoints, start against end), one review for every file; `None`: a
+    /// tab of one file the edit tools touched (no checkpoint was taken).
+    Turn {
+        cli: String,
+        not_shown: usize,
+        checkpointed: Option<u64>,
+    },
 }
 
 impl ReadOnly {
     /// A turn review: its answers are Done and Continue with instructions.
     pub fn is_turn(&self) -> bool {
         matches!(self, ReadOnly::Turn { .. })
+    }
+
+    /// The turn (its id in the workspace's history) a whole turn's review shows.
+    pub fn checkpointed(&self) -> Option<u64> {
+        match self {
+            ReadOnly::Turn { checkpointed, .. } => *checkpointed,
+            _ => None,
+        }
     }
 }
 
@@ -52,7 +67,16 @@ impl std::fmt::Display for ReadOnly {
                 f,
                 "{cli} deletes this file: accept lets it, reject keeps the file."
             ),
-            ReadOnly::Turn { cli, not_shown } => {
+            ReadOnly::Turn {
+                cli,
+                checkpointed: Some(_),
+                ..
+            } => write!(
+                f,
+                "Everything {cli} changed this turn, by any tool: keep or undo each hunk or \
+                 file. Done ends the turn; Continue sends {cli} your comments and words."
+            ),
+            ReadOnly::Turn { cli, not_shown, .. } => {
                 write!(
                     f,
                     "What {cli} changed this turn: the file at the turn's start, and now. Done \

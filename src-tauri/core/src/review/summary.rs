@@ -2,6 +2,7 @@
 
 use crate::review::client::ClientInfo;
 use crate::review::id::ReviewId;
+use crate::review::kind::ReviewKind;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -30,7 +31,10 @@ pub struct Summary {
     /// Whoever asked hears a rejection's reason (`redline review reject --reason`).
     #[serde(default)]
     pub reason_heard: bool,
-    /// The end of a CLI's turn: accept is Done, reject with a reason continues with it.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub turn: bool,
+    /// `turn`: the end of a CLI's turn (accept is Done, reject with a reason continues with it);
+    /// `edit`: one proposed change.
+    pub kind: ReviewKind,
+    /// A whole turn's review: the turn's id in the workspace's history (`redline turns`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_id: Option<u64>,
 }

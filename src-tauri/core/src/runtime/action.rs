@@ -238,6 +238,24 @@ impl Handle<TurnsUndo> for Instance {
     }
 }
 
+impl Handle<TurnFilesGet> for Instance {
+    async fn handle(&self, r: TurnFilesGet) -> Result<crate::api::turns::TurnFiles> {
+        self.turn_files(r.id).await
+    }
+}
+
+impl Handle<TurnFileGet> for Instance {
+    async fn handle(&self, r: TurnFileGet) -> Result<crate::api::turns::TurnFileView> {
+        self.turn_file(r.id, r.path).await
+    }
+}
+
+impl Handle<TurnUndo> for Instance {
+    async fn handle(&self, r: TurnUndo) -> Result<crate::api::turns::TurnUndone> {
+        self.turn_undo(r.id, r.picks).await
+    }
+}
+
 impl Handle<TurnsCheckpoint> for Instance {
     async fn handle(&self, r: TurnsCheckpoint) -> Result<crate::api::turns::Checkpointed> {
         self.turns_checkpoint(&r.dir).await

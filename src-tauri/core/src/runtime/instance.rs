@@ -46,6 +46,7 @@ pub mod reviews;
 pub mod turn;
 mod turn_history;
 mod turn_start;
+mod turn_view;
 pub mod workspaces;
 mod world;
 
@@ -194,9 +195,11 @@ impl Instance {
         turn_start::begin(&self.workspaces, &self.checkpoints, &call).await
     }
 
-    /// The user answered a turn's review: after a Continue the next turn begins.
-    pub async fn turn_answered(&self, call: &HookCall, ruling: &TurnRuling) {
-        turn_start::answered(&self.workspaces, &self.checkpoints, call, ruling).await
+    /// The user answered a turn's review (`whole`: the whole turn's): after a Continue the
+    /// next turn begins.
+    pub async fn turn_answered(&self, call: &HookCall, ruling: &TurnRuling, whole: bool) {
+        let parts = (&*self.workspaces, &self.checkpoints);
+        turn_start::answered(parts, call, ruling, whole).await
     }
 
     /// The turns of the workspace holding `dir`, newest first (`turn_history::list`).
@@ -226,6 +229,29 @@ impl Instance {
         turn_history::undo(parts, dir, id, picks).await
     }
 
+    /// The files whole turn review `id` lists (`turn_view::files`).
+    pub async fn turn_files(&self, id: ReviewId) -> Result<crate::api::turns::TurnFiles> {
+        turn_view::files((&self.reviews, &self.checkpoints), id).await
+    }
+
+    /// One file of whole turn review `id`, opened (`turn_view::file`).
+    pub async fn turn_file(
+        &self,
+        id: ReviewId,
+        path: std::path::PathBuf,
+    ) -> Result<crate::api::turns::TurnFileView> {
+        turn_view::file((&self.reviews, &self.checkpoints), id, path).await
+    }
+
+    /// Undoes what `picks` name of whole turn review `id` (`turn_view::undo`).
+    pub async fn turn_undo(
+        &self,
+        id: ReviewId,
+        picks: Vec<crate::api::turns::TurnPick>,
+    ) -> Result<TurnUndone> {
+        turn_view::undo((&self.reviews, &self.checkpoints), id, picks).await
+    }
+
     /// A checkpoint of the workspace holding `dir`, now.
     pub async fn turns_checkpoint(&self, dir: &std::path::Path) -> Result<Checkpointed> {
         turn_history::checkpoint(&self.workspaces, &self.checkpoints, dir).await
@@ -238,9 +264,13 @@ impl Instance {
         call: HookCall,
         pid: Option<u32>,
     ) -> Result<turn::TurnWaiting, TurnRuling> {
-        turn_start::end(&self.checkpoints, &call).await;
-        let parts = (&*self.workspaces, &self.turns, &self.reviews);
-        turn::review(parts, call, pid).await
+        let ended = turn_start::end(&self.checkpoints, &call).await;
+        let Some(ended) = ended else {
+            let parts = (&*self.workspaces, &self.turns, &self.reviews);
+            return turn::review(parts, call, pid).await;
+        };
+        let parts = (&*self.workspaces, &self.turns, &self.checkpoints);
+        turn::review_whole(parts, call, pid, ended).await
     }
 
     /// Opens `redline propose`'s review (`local::propose`).

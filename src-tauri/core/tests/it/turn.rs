@@ -8,6 +8,7 @@ use crate::editor::serve_control;
 use redline_core::protocols::hook::turn::TurnRuling;
 use redline_core::protocols::hook::{HookCall, HookCli};
 use redline_core::review::turn::{MAX_TURN_FILES, MAX_TURN_TABS};
+use redline_core::review::ReviewKind;
 use redline_core::runtime::control::{self, Request};
 use redline_core::runtime::window::link;
 use redline_core::runtime::window::message::Down;
@@ -100,7 +101,9 @@ async fn a_two_file_turn_is_shown_start_against_now_and_continue_carries_the_use
     );
     let b = details.iter().find(|d| d.relative_path == "b.txt").unwrap();
     assert!(b.new_file && b.proposal == "new\n");
-    assert!(details.iter().all(|d| d.turn && d.reason_heard));
+    assert!(details
+        .iter()
+        .all(|d| d.kind == ReviewKind::Turn && d.reason_heard));
     assert!(a
         .read_only
         .as_deref()
@@ -114,7 +117,7 @@ async fn a_two_file_turn_is_shown_start_against_now_and_continue_carries_the_use
             .unwrap()
             .unwrap();
         if let Down::Added { review } = e {
-            turn_added += usize::from(review["turn"] == true);
+            turn_added += usize::from(review["kind"] == "turn");
         }
     }
 

@@ -59,14 +59,17 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
             Err(v) => Response::Ok(value(v)),
         },
         Some(Ok(Request::TurnReview(call))) => {
-            let ruling = match instance.turn_review(call.clone(), pid).await {
-                Ok(waiting) => match waiting.ruling(instance.reviews(), gone(&mut stream)).await {
-                    Some(v) => v,
-                    None => return,
-                },
-                Err(v) => v,
+            let (ruling, whole) = match instance.turn_review(call.clone(), pid).await {
+                Ok(waiting) => {
+                    let whole = waiting.whole();
+                    match waiting.ruling(instance.reviews(), gone(&mut stream)).await {
+                        Some(v) => (v, whole),
+                        None => return,
+                    }
+                }
+                Err(v) => (v, false),
             };
-            instance.turn_answered(&call, &ruling).await;
+            instance.turn_answered(&call, &ruling, whole).await;
             Response::Ok(value(ruling))
         }
         Some(Ok(Request::TurnStart(call))) => Response::Ok(value(instance.turn_start(call).await)),

@@ -3,7 +3,7 @@
 //! begun again when the user says Continue). Each store's git runs on a blocking thread, one
 //! call at a time per store.
 
-use crate::checkpoint::{CheckpointResult, Store, TurnRecord};
+use crate::checkpoint::{Checkpoint, CheckpointResult, Store, TurnRecord};
 use crate::error::{Error, Result};
 use crate::platform::clock::Clock;
 use std::collections::HashMap;
@@ -27,9 +27,28 @@ pub struct Checkpoints {
     git: PathBuf,
     clock: Arc<dyn Clock>,
     stores: tokio::sync::Mutex<HashMap<PathBuf, Shared>>,
-    /// Each session's running turn: its workspace and the turn's id there.
-    running: Mutex<HashMap<SessionKey, (PathBuf, u64)>>,
+    /// Each session's running turn: its workspace, the turn's id there, and whether its end is
+    /// reviewed whole (`Running::whole`).
+    running: Mutex<HashMap<SessionKey, Running>>,
+    /// What a turn's review shows as its end once an undo was made there: the workspace after
+    /// that undo, so the next undo checks the files against it (keyed by workspace and turn).
+    shown: Mutex<HashMap<(PathBuf, u64), Checkpoint>>,
 }
+
+/// A session's running turn.
+#[derive(Clone)]
+struct Running {
+    root: PathBuf,
+    id: u64,
+    /// Its end is reviewed as one whole turn (its checkpoints): begun by the prompt hook, or by
+    /// a Continue on a whole turn's review. A Continue on the edit tools' tabs (no prompt hook
+    /// checkpointed the turn before) keeps those tabs for the turn after it.
+    whole: bool,
+}
+
+/// The most turns whose review's undos are remembered: past it the oldest are forgotten (their
+/// review then shows the turn's end again, and an undo there is refused as changed since).
+const MAX_SHOWN: usize = 64;
 
 impl Checkpoints {
     pub fn new(data: PathBuf, clock: Arc<dyn Clock>) -> Checkpoints {
@@ -39,6 +58,7 @@ impl Checkpoints {
             clock,
             stores: Default::default(),
             running: Default::default(),
+            shown: Default::default(),
         }
     }
 
@@ -70,9 +90,19 @@ impl Checkpoints {
         .await
     }
 
-    /// A turn of `cli`'s `session` begins in the workspace `root`: checkpointed and recorded.
-    /// A turn of that session still running (no end-of-turn hook came) ends here first.
+    /// A turn of `cli`'s `session` begins in the workspace `root`: checkpointed and recorded,
+    /// its end reviewed whole. A turn of that session still running ends here first.
     pub async fn begin(&self, root: &Path, cli: &str, session: &str) -> Result<TurnRecord> {
+        self.begin_as(root, (cli, session), true).await
+    }
+
+    /// As `begin`; `whole`: its end is reviewed as one whole turn (`Running::whole`).
+    pub async fn begin_as(
+        &self,
+        root: &Path,
+        (cli, session): (&str, &str),
+        whole: bool,
+    ) -> Result<TurnRecord> {
         let key: SessionKey = (cli.to_owned(), session.to_owned());
         if let Some(Err(e)) = self.end(cli, session).await {
             tracing::warn!("{cli} session {session}'s previous turn did not end well: {e}");
@@ -82,7 +112,14 @@ impl Checkpoints {
         let begun = self.with(root, move |st| st.begin_turn(&c, &s, at)).await?;
         let mut running = self.running();
         match running.len() < MAX_RUNNING {
-            true => drop(running.insert(key, (root.to_owned(), begun.id))),
+            true => drop(running.insert(
+                key,
+                Running {
+                    root: root.to_owned(),
+                    id: begun.id,
+                    whole,
+                },
+            )),
             false => tracing::warn!(
                 "over {MAX_RUNNING} sessions with a turn running: {cli} session {session}'s \
                  turn {} will not be ended by its hook",
@@ -94,13 +131,33 @@ impl Checkpoints {
 
     /// `cli`'s `session`'s running turn ends now; `None`: it has none.
     pub async fn end(&self, cli: &str, session: &str) -> Option<Result<TurnRecord>> {
-        let key: SessionKey = (cli.to_owned(), session.to_owned());
-        let (root, id) = self.running().remove(&key)?;
-        let at = self.clock.now_ms();
-        Some(self.with(&root, move |st| st.end_turn(id, at)).await)
+        Some(self.end_as(cli, session).await?.0)
     }
 
-    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<SessionKey, (PathBuf, u64)>> {
+    /// As `end`, with whether the turn's end is reviewed whole (`Running::whole`).
+    pub async fn end_as(&self, cli: &str, session: &str) -> Option<(Result<TurnRecord>, bool)> {
+        let key: SessionKey = (cli.to_owned(), session.to_owned());
+        let Running { root, id, whole } = self.running().remove(&key)?;
+        let at = self.clock.now_ms();
+        Some((self.with(&root, move |st| st.end_turn(id, at)).await, whole))
+    }
+
+    /// What turn `id`'s review in `root` shows as the turn's end, when an undo changed it.
+    pub fn shown(&self, root: &Path, id: u64) -> Option<Checkpoint> {
+        let shown = self.shown.lock().unwrap_or_else(PoisonError::into_inner);
+        shown.get(&(root.to_owned(), id)).cloned()
+    }
+
+    /// Turn `id`'s review in `root` shows `now` from here on (an undo was made there).
+    pub fn set_shown(&self, root: &Path, id: u64, now: Checkpoint) {
+        let mut shown = self.shown.lock().unwrap_or_else(PoisonError::into_inner);
+        if shown.len() >= MAX_SHOWN && !shown.contains_key(&(root.to_owned(), id)) {
+            shown.clear();
+        }
+        shown.insert((root.to_owned(), id), now);
+    }
+
+    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<SessionKey, Running>> {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

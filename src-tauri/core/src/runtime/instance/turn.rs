@@ -1,12 +1,16 @@
-//! The review at the end of a CLI's turn (`redline hook --turn-review`): every file the turn's
-//! edits touched, at the turn's start against now, read-only, answered Done or Continue with
-//! instructions; and the record the pre-edit hook keeps of those files (`--record-turn`).
+//! The review at the end of a CLI's turn (`redline hook --turn-review`), answered Done or
+//! Continue with instructions: when the turn was checkpointed, one review of the whole turn
+//! (every file any tool changed, start against end checkpoint, `review_whole`); else every file
+//! the turn's edits touched, at the turn's start against now, one read-only tab each; and the
+//! record the pre-edit hook keeps of those files (`--record-turn`).
 
 use super::asker::{absolute, asker};
 use super::batch::Batch;
+use super::checkpoints::Checkpoints;
 use super::local::run;
 use super::reviews::Reviews;
 use super::workspaces::Workspaces;
+use crate::checkpoint::TurnRecord;
 use crate::protocols::hook::patched::Patched;
 use crate::protocols::hook::turn::{self, TurnRuling, CONTINUE_WITHOUT_WORDS};
 use crate::protocols::hook::{HookCall, HookCli};
@@ -20,6 +24,8 @@ use std::path::{Path, PathBuf};
 /// A turn review's tabs, waiting for the user's one answer.
 pub struct TurnWaiting {
     batch: Batch,
+    /// One review of the whole turn (`review_whole`), not the edit tools' tabs.
+    whole: bool,
 }
 
 /// Records in `turns`, for the turn of the session `input` names, each file the edit touches as
@@ -118,10 +124,12 @@ pub(super) async fn review(
     let who = asker(cli, pid).await;
     let mut waiting = TurnWaiting {
         batch: Batch::default(),
+        whole: false,
     };
     let read_only = ReadOnly::Turn {
         cli: cli.name().to_owned(),
         not_shown: record.unrecorded.len() + past,
+        checkpointed: None,
     };
     for c in changes {
         let reply = waiting.batch.reply();
@@ -143,6 +151,75 @@ pub(super) async fn review(
         cwd.display(),
         waiting.batch.ids().len(),
         if end.again { " (again)" } else { "" }
+    );
+    Ok(waiting)
+}
+
+/// Opens the one review of the checkpointed turn `ended`, which the hook `call` ends: every
+/// file changed from its start to its end checkpoint, by whatever tool; `Err`: the answer at
+/// once (nothing changed, no workspace, the review cannot open).
+pub(super) async fn review_whole(
+    (workspaces, turns, checkpoints): (&Workspaces, &Turns, &Checkpoints),
+    call: HookCall,
+    pid: Option<u32>,
+    ended: TurnRecord,
+) -> Result<TurnWaiting, TurnRuling> {
+    let cli = call.cli;
+    let end = turn::read(cli, &call.input).map_err(|why| TurnRuling::Pass { why })?;
+    let key = TurnKey {
+        cli: cli.id().to_owned(),
+        session: end.of.session.clone(),
+    };
+    // The edit tools' record is not needed: the checkpoints hold every file.
+    drop(turns.take(&key, end.of.turn.as_deref()));
+    let pass = |e: crate::error::Error| TurnRuling::Pass {
+        why: format!("{e}; the turn's changes are not reviewed"),
+    };
+    let service = workspaces
+        .service_holding(Path::new(&end.cwd))
+        .await
+        .map_err(pass)?;
+    let root = service.workspace.id().to_owned();
+    let (start, stop) = (ended.start.clone(), ended.end.clone());
+    let changed = checkpoints
+        .with(&root, move |st| match stop {
+            Some(stop) => st.changes(&start, &stop),
+            None => Ok(Vec::new()),
+        })
+        .await
+        .map_err(pass)?;
+    if changed.is_empty() {
+        return Err(TurnRuling::Done);
+    }
+    let mut waiting = TurnWaiting {
+        batch: Batch::default(),
+        whole: true,
+    };
+    let ask = Ask {
+        origin: Origin::Hook { run: run() },
+        client: asker(cli, pid).await,
+        file_path: root.to_string_lossy().into_owned(),
+        original_from: None,
+        proposal: String::new(),
+        read_only: Some(ReadOnly::Turn {
+            cli: cli.name().to_owned(),
+            not_shown: 0,
+            checkpointed: Some(ended.id),
+        }),
+        reason_heard: true,
+    };
+    let id = service
+        .propose_read(ask, None, waiting.batch.reply())
+        .map_err(|e| TurnRuling::Pass {
+            why: format!("cannot show the turn's changes: {e}"),
+        })?;
+    waiting.batch.opened(id);
+    tracing::info!(
+        "{}'s turn {} in {}: {} file(s) to review",
+        cli.name(),
+        ended.id,
+        root.display(),
+        changed.len()
     );
     Ok(waiting)
 }
@@ -191,6 +268,11 @@ async fn read_now<'a>(
 }
 
 impl TurnWaiting {
+    /// One review of the whole turn: a Continue on it is reviewed whole too.
+    pub fn whole(&self) -> bool {
+        self.whole
+    }
+
     pub fn ids(&self) -> &[ReviewId] {
         self.batch.ids()
     }

@@ -59,7 +59,7 @@ fn summary(store: &Store, t: &TurnRecord) -> CheckpointResult<TurnSummary> {
     })
 }
 
-fn file(d: Delta) -> TurnFile {
+pub(super) fn file(d: Delta) -> TurnFile {
     TurnFile {
         path: d.path,
         from: d.from,

@@ -6,6 +6,7 @@
 
 use super::checkpoints::Checkpoints;
 use super::workspaces::Workspaces;
+use crate::checkpoint::TurnRecord;
 use crate::protocols::hook::turn::{self, TurnBegun, TurnRuling};
 use crate::protocols::hook::HookCall;
 use std::path::Path;
@@ -47,25 +48,29 @@ pub(super) async fn begin(
     }
 }
 
-/// The end-of-turn hook `call`: the session's running turn (if its prompt hook began one) ends.
-pub(super) async fn end(checkpoints: &Checkpoints, call: &HookCall) {
-    let Ok(end) = turn::read(call.cli, &call.input) else {
-        return;
-    };
-    match checkpoints.end(call.cli.id(), &end.of.session).await {
-        Some(Ok(turn)) => tracing::info!("{}'s turn {} ended", call.cli.name(), turn.id),
-        Some(Err(e)) => tracing::warn!("{}'s turn did not end well: {e}", call.cli.name()),
-        None => {}
+/// The end-of-turn hook `call`: the session's running turn (if its prompt hook began one) ends;
+/// the turn ended, checkpointed at both ends, when it is reviewed whole.
+pub(super) async fn end(checkpoints: &Checkpoints, call: &HookCall) -> Option<TurnRecord> {
+    let end = turn::read(call.cli, &call.input).ok()?;
+    match checkpoints.end_as(call.cli.id(), &end.of.session).await? {
+        (Ok(turn), whole) => {
+            tracing::info!("{}'s turn {} ended", call.cli.name(), turn.id);
+            whole.then_some(turn)
+        }
+        (Err(e), _) => {
+            tracing::warn!("{}'s turn did not end well: {e}", call.cli.name());
+            None
+        }
     }
 }
 
 /// The user answered the turn's review: a Continue is a new turn, from the workspace as it is
-/// now (the model's work after it is its change).
+/// now (the model's work after it is its change), reviewed whole if this one was (`whole`).
 pub(super) async fn answered(
-    workspaces: &Workspaces,
-    checkpoints: &Checkpoints,
+    (workspaces, checkpoints): (&Workspaces, &Checkpoints),
     call: &HookCall,
     ruling: &TurnRuling,
+    whole: bool,
 ) {
     if !matches!(ruling, TurnRuling::Continue { .. }) {
         return;
@@ -78,7 +83,7 @@ pub(super) async fn answered(
     };
     let root = service.workspace.id();
     if let Err(e) = checkpoints
-        .begin(root, call.cli.id(), &end.of.session)
+        .begin_as(root, (call.cli.id(), &end.of.session), whole)
         .await
     {
         tracing::warn!("the turn after a Continue is not checkpointed: {e}");

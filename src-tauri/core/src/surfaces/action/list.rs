@@ -4,7 +4,7 @@
 
 use super::declare::actions;
 use crate::api::status::{ContainersOn, Pin, Status};
-use crate::api::turns::{Checkpointed, TurnSummary, TurnUndone};
+use crate::api::turns::{Checkpointed, TurnFileView, TurnFiles, TurnPick, TurnSummary, TurnUndone};
 use crate::doctor::Welcome;
 use crate::review::comment::Comment;
 use crate::review::editor::Message;
@@ -66,6 +66,16 @@ actions! {
     } -> ();
     /// The page painted a review (the core logs how long it took).
     Page "reviewShown" ReviewShown { #[ts(type = "number")] id: ReviewId } -> ();
+    /// The files turn review `id` lists (a whole turn's review: `turnId` set).
+    Page "turnFiles" TurnFilesGet { #[ts(type = "number")] id: ReviewId } -> TurnFiles;
+    /// One file of turn review `id`, opened: its text at the start and now, and its hunks.
+    Page "turnFile" TurnFileGet { #[ts(type = "number")] id: ReviewId, path: PathBuf } -> TurnFileView;
+    /// Undoes what `picks` name of turn review `id` (empty: every file), back to the turn's
+    /// start; refused, writing nothing, when a file is no longer what the review shows.
+    Page "turnUndo" TurnUndo {
+        #[ts(type = "number")] id: ReviewId,
+        picks: Vec<TurnPick>,
+    } -> TurnUndone;
     Page "settingsGet" SettingsGet {} -> Settings;
     Page "settingsSet" SettingsSet { settings: Settings } -> ();
     /// The welcome page's live check: what `redline doctor` says for the newest workspace.

@@ -72,7 +72,8 @@ fn pending(n: usize) -> Vec<Summary> {
             read_only: None,
             can_mention: false,
             reason_heard: false,
-            turn: false,
+            kind: crate::review::ReviewKind::Edit,
+            turn_id: None,
         })
         .collect()
 }
