@@ -163,7 +163,8 @@ export function review(
     canMention: client[0] === 'Claude Code',
     // As the core says of the IDE protocols: none carries a rejection's reason.
     reasonHeard: false,
-    turn: false,
+    kind: 'edit',
+    turnId: null,
   };
 }
 

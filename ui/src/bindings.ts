@@ -30,6 +30,8 @@ sessionName?: string,
  */
 command?: boolean, };
 
+export type ReviewKind = "edit" | "turn";
+
 export type ReviewDetail = { id: number, workspace: string, 
 /**
  * The path relative to the workspace, for labels.
@@ -86,6 +88,87 @@ kind: ReviewKind,
  * of a turn that was not checkpointed.
  */
 turnId: number | null, };
+
+export type Comment = { 
+/**
+ * The file, relative to the workspace root, `/`-separated.
+ */
+path: string, 
+/**
+ * 1-based, in the file as the change left it (the right side of the diff); for a line
+ * the change removed, its line in the file as it was.
+ */
+line: number, 
+/**
+ * The line commented on, as the diff shows it.
+ */
+quote: string, 
+/**
+ * What the user wrote.
+ */
+text: string, };
+
+export type FileStatus = "added" | "deleted" | "modified" | "renamed" | "typeChanged";
+
+export type TurnFile = { 
+/**
+ * Relative to the workspace, where the turn left it (where it was, when deleted).
+ */
+path: string, 
+/**
+ * Where a renamed file was.
+ */
+from?: string | null, status: FileStatus, 
+/**
+ * Binary on either side: no lines counted.
+ */
+binary: boolean, added: number, removed: number, };
+
+export type TurnFiles = { 
+/**
+ * The turn's id in the workspace's history.
+ */
+turn: number, files: Array<TurnFile>, 
+/**
+ * Files past the bound of the list (`MAX_LISTED`): changed, counted, not listed.
+ */
+notListed: number, };
+
+export type HunkLines = { first: number, count: number, };
+
+export type Hunk = { 
+/**
+ * Its lines in the file as the turn found it.
+ */
+before: HunkLines, 
+/**
+ * Its lines in the file as the turn left it (the lines `turns undo ID PATH:LINE` names).
+ */
+after: HunkLines, };
+
+export type Unshown = "binary" | "tooLarge";
+
+export type TurnFileView = { path: string, from: string | null, 
+/**
+ * At the turn's start; `None`: the file was not there (or is not shown).
+ */
+start: string | null, 
+/**
+ * As the review shows it; `None`: the file is gone (or is not shown).
+ */
+end: string | null, 
+/**
+ * Each contiguous run of changed lines, as `turnUndo` takes them back.
+ */
+hunks: Array<Hunk>, 
+/**
+ * Why no text is shown; `None`: it is.
+ */
+unshown: Unshown | null, };
+
+export type TurnPick = { path: string, hunks?: Array<Hunk>, };
+
+export type TurnUndone = { "undo": "done", files: Array<string>, } | { "undo": "refused", why: string, };
 
 export type Outcome = "accepted" | "rejected" | "closed" | "dismissed";
 

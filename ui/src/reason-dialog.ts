@@ -36,8 +36,8 @@ export interface ReasonAsk {
 export function reasonAsk(review: Review): ReasonAsk {
   const d = review.detail;
   // A turn is continued by the CLI itself, named as its hook's site names it.
-  const client = d.turn ? d.client.name : clientLabel(d.client);
-  return { file: baseName(d.relativePath), client, heard: d.reasonHeard, turn: d.turn, command: d.client.command };
+  const client = d.kind === 'turn' ? d.client.name : clientLabel(d.client);
+  return { file: baseName(d.relativePath), client, heard: d.reasonHeard, turn: d.kind === 'turn', command: d.client.command };
 }
 
 /** The note under the text: where the reason goes, or that it goes nowhere. */

@@ -2,6 +2,7 @@
 // editor, shown for the selected review.
 import { binaryLabel, type Layout, renderSummary, type Review } from './reviews';
 import { ALT, MOD } from './shortcuts';
+import { TURN_VIEW_HTML } from './turn-view';
 
 const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
 const REASON_TITLE = `Reject this proposal and say why: the CLI is told your reason (${MOD}${ALT}R)`;
@@ -38,6 +39,7 @@ export const REVIEW_HTML = `
   <div class="banner read-only" role="note" hidden></div>
   <div class="columns" aria-hidden="true"><span class="original-label">Original</span><span class="proposal-label">Proposal · editable</span></div>
   <div class="review-editor-host"></div>
+  ${TURN_VIEW_HTML}
 </section>`;
 
 /** What the pane's buttons ask of the window. */
@@ -116,7 +118,9 @@ export class ReviewPane {
       : review.detail.client.command
         ? REASON_UNHEARD_COMMAND_TITLE
         : REASON_UNHEARD_TITLE;
-    this.showTurn(review.detail.turn);
+    this.showTurn(review.detail.kind === 'turn');
+    // A whole turn's review: its own view (turn-view.ts) in place of the one file's editor.
+    this.section.classList.toggle('whole', review.detail.turnId !== null);
     const binary = review.detail.originalBinary;
     if (binary !== null) this.el.originalLabel.textContent = `Original · ${binaryLabel(binary)}`;
   }

@@ -226,8 +226,8 @@ export class ReviewTabs {
       close.type = 'button';
       close.tabIndex = -1;
       // A turn's tab closes as Done: a rejection would continue the turn without words.
-      close.title = d.turn ? 'Done: the turn ends' : 'Reject and close';
-      close.setAttribute('aria-label', d.turn ? `Done with the turn (${d.relativePath})` : `Reject ${d.relativePath}`);
+      close.title = d.kind === 'turn' ? 'Done: the turn ends' : 'Reject and close';
+      close.setAttribute('aria-label', d.kind === 'turn' ? `Done with the turn (${d.relativePath})` : `Reject ${d.relativePath}`);
       tab.append(label, counts(review.added, review.removed), close);
       return tab;
     });

@@ -30,7 +30,7 @@ export function detail(id: number, over: Partial<ReviewDetail> = {}): ReviewDeta
     container: false, client: { name: 'gemini-cli', version: '0.9.1', process: null },
     newFile: false, original, originalNotUtf8: false, originalBinary: null, revision: 1, proposal, current: proposal, added: 1, removed: 1,
     createdAt: 1_700_000_000_000 + id, updatedAt: 1_700_000_000_000 + id, readOnly: null, canMention: false,
-    reasonHeard: false, turn: false,
+    reasonHeard: false, kind: 'edit', turnId: null,
     ...over,
   };
 }

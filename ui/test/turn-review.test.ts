@@ -5,7 +5,7 @@ import { detail, fakeBackend, key, mount, reset, settle, tabs } from './helpers'
 afterEach(reset);
 
 const turnOf = (id: number, name: string) => detail(id, {
-  relativePath: `src/${name}`, reasonHeard: true, turn: true,
+  relativePath: `src/${name}`, reasonHeard: true, kind: 'turn',
   readOnly: 'What Claude Code changed this turn: the file at the turn\'s start, and now.',
   client: { name: 'Claude Code', version: '2.1.332', process: null },
 });

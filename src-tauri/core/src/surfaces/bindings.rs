@@ -2,11 +2,16 @@
 //! the Rust types so neither side is copied by hand (`ui/src/bindings.ts`, kept current by a test).
 
 use crate::api::fault::Fault;
+use crate::api::turns::{
+    FileStatus, TurnFile, TurnFileView, TurnFiles, TurnPick, TurnUndone, Unshown,
+};
+use crate::checkpoint::{Hunk, HunkLines};
 use crate::doctor::{Line, Place, Welcome};
 use crate::error::FaultCode;
 use crate::platform::peer::PeerProcess;
 use crate::review::selection::Selection;
-use crate::review::{ClientInfo, Detail, Outcome, Resolved};
+use crate::review::comment::Comment;
+use crate::review::{ClientInfo, Detail, Outcome, Resolved, ReviewKind};
 use crate::workspace::settings::{PopupMode, Settings};
 use ts_rs::TS;
 
@@ -16,7 +21,18 @@ pub fn typescript() -> String {
     let fixed = [
         PeerProcess::decl(&cfg),
         ClientInfo::decl(&cfg),
+        ReviewKind::decl(&cfg),
         Detail::decl(&cfg),
+        Comment::decl(&cfg),
+        FileStatus::decl(&cfg),
+        TurnFile::decl(&cfg),
+        TurnFiles::decl(&cfg),
+        HunkLines::decl(&cfg),
+        Hunk::decl(&cfg),
+        Unshown::decl(&cfg),
+        TurnFileView::decl(&cfg),
+        TurnPick::decl(&cfg),
+        TurnUndone::decl(&cfg),
         Outcome::decl(&cfg),
         Resolved::decl(&cfg),
         Selection::decl(&cfg),

@@ -1,0 +1,358 @@
+// A whole turn's review: the files the turn changed as a filterable, virtualised tree beside the
+// opened file's diff, each hunk kept or undone, file Undo, Undo all, comments on lines, and
+// Continue with comments or Done. The core builds a file's diff only when it is opened.
+import type { Comment, Hunk, TurnFile, TurnFiles, TurnFileView, TurnPick, TurnUndone } from './types';
+
+/** One row of the file tree: a folder or a file, indented by `depth`. */
+export interface Row {
+  depth: number;
+  /** The folder's or file's own name. */
+  name: string;
+  /** The file, for a file's row. */
+  file?: TurnFile;
+}
+
+/** The tree's rows for `files` whose path holds `filter` (any case): folders first, by name. */
+export function treeRows(files: TurnFile[], filter = ''): Row[] {
+  const wanted = filter.trim().toLowerCase();
+  const shown = files.filter((f) => wanted === '' || f.path.toLowerCase().includes(wanted));
+  shown.sort((a, b) => comparePaths(a.path, b.path));
+  const rows: Row[] = [];
+  let open: string[] = [];
+  for (const file of shown) {
+    const parts = file.path.split('/');
+    const dirs = parts.slice(0, -1);
+    let same = 0;
+    while (same < open.length && same < dirs.length && open[same] === dirs[same]) same++;
+    for (let d = same; d < dirs.length; d++) rows.push({ depth: d, name: `${dirs[d]}/` });
+    open = dirs;
+    rows.push({ depth: dirs.length, name: parts[parts.length - 1], file });
+  }
+  return rows;
+}
+
+/** Paths in tree order: a folder's files after its subfolders' (as a tree lists them). */
+function comparePaths(a: string, b: string): number {
+  const pa = a.split('/'), pb = b.split('/');
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const lastA = i === pa.length - 1, lastB = i === pb.length - 1;
+    if (lastA !== lastB) return lastA ? 1 : -1;
+    if (pa[i] !== pb[i]) return pa[i] < pb[i] ? -1 : 1;
+  }
+  return pa.length - pb.length;
+}
+
+/** The rows to render for a list scrolled to `scrollTop`: only those in view, plus `overscan`. */
+export function visibleRows(scrollTop: number, height: number, rowHeight: number, total: number, overscan = 8):
+  { start: number; end: number } {
+  const start = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
+  const end = Math.min(total, Math.ceil((scrollTop + height) / rowHeight) + overscan);
+  return { start, end: Math.max(start, end) };
+}
+
+/** What a key does in the turn's review. */
+export type TurnKey = 'nextFile' | 'previousFile' | 'nextHunk' | 'previousHunk' | 'keep' | 'undo' | 'comment'
+  | 'continue';
+
+/** The turn review's keys (docs/window.md), when no text box has the focus. */
+export function turnKey(e: { key: string; altKey?: boolean; ctrlKey?: boolean; metaKey?: boolean }): TurnKey | null {
+  if (e.altKey || e.ctrlKey || e.metaKey) return null;
+  const keys: Record<string, TurnKey> = {
+    ']': 'nextFile', '[': 'previousFile', j: 'nextHunk', k: 'previousHunk',
+    a: 'keep', u: 'undo', c: 'comment', C: 'continue',
+  };
+  return keys[e.key] ?? null;
+}
+
+/** The next index from `at` by `step` among `count`, staying inside. */
+export function stepIndex(at: number, step: number, count: number): number {
+  if (count === 0) return -1;
+  return Math.min(count - 1, Math.max(0, at + step));
+}
+
+/** What the view asks of the core. */
+export interface TurnDeps {
+  files(id: number): Promise<TurnFiles>;
+  file(id: number, path: string): Promise<TurnFileView>;
+  undo(id: number, picks: TurnPick[]): Promise<TurnUndone>;
+  /** Continue with these comments and instructions; `done`: Done instead. */
+  answer(comments: Comment[], instructions: string | null, done: boolean): void;
+  error(err: unknown, what: string): void;
+}
+
+const ROW_HEIGHT = 22;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function lines(text: string | null): string[] {
+  if (text === null || text === '') return [];
+  const all = text.split(/(?<=\n)/);
+  return all.map((l) => l.replace(/\r?\n$/, ''));
+}
+
+export const TURN_VIEW_HTML = `
+<section class="turn-view" hidden>
+  <aside class="turn-files">
+    <input class="turn-filter" type="search" placeholder="Filter files" aria-label="Filter files">
+    <div class="turn-note" hidden></div>
+    <div class="turn-list" tabindex="0" role="tree" aria-label="Files the turn changed"><div class="turn-rows"></div></div>
+    <button type="button" class="turn-undo-all" title="Undo every file of the turn">Undo all</button>
+  </aside>
+  <div class="turn-main">
+    <div class="turn-file-bar"><span class="turn-file-name"></span>
+      <button type="button" class="turn-undo-file" title="Undo this file back to the turn's start (u on the file)">Undo file</button></div>
+    <div class="turn-diff" tabindex="0"></div>
+    <div class="turn-comments"><h3>Comments</h3><ul class="turn-comment-list"></ul>
+      <textarea class="turn-instructions" rows="2" placeholder="Instructions for the CLI (optional)"></textarea>
+      <div class="turn-answer">
+        <button type="button" class="turn-continue" title="Send the comments and instructions: the CLI goes on (Shift+C)">Continue with comments</button>
+        <button type="button" class="turn-done" title="The turn ends">Done</button>
+      </div>
+    </div>
+  </div>
+</section>`;
+
+/** The view of one whole turn's review, in `section` (TURN_VIEW_HTML's `.turn-view`). */
+export class TurnView {
+  id: number | null = null;
+  private files: TurnFile[] = [];
+  private rows: Row[] = [];
+  private opened: TurnFileView | null = null;
+  private hunk = 0;
+  private readonly kept = new Set<string>();
+  readonly comments: Comment[] = [];
+  private readonly q: <T extends HTMLElement>(sel: string) => T;
+
+  constructor(private section: HTMLElement, private deps: TurnDeps) {
+    this.q = <T extends HTMLElement>(sel: string) => section.querySelector<T>(sel)!;
+    this.q<HTMLInputElement>('.turn-filter').addEventListener('input', () => this.renderList());
+    this.q('.turn-list').addEventListener('scroll', () => this.renderRows());
+    this.q('.turn-undo-all').addEventListener('click', () => void this.undo([]));
+    this.q('.turn-undo-file').addEventListener('click', () => {
+      if (this.opened) void this.undo([{ path: this.opened.path }]);
+    });
+    this.q('.turn-continue').addEventListener('click', () => this.answer(false));
+    this.q('.turn-done').addEventListener('click', () => this.answer(true));
+  }
+
+  set hidden(hidden: boolean) {
+    this.section.hidden = hidden;
+  }
+
+  /** Shows review `id` (a new one: from its first file, its comments cleared). */
+  async open(id: number): Promise<void> {
+    if (this.id !== id) {
+      this.id = id;
+      this.comments.length = 0;
+      this.kept.clear();
+      this.opened = null;
+      this.renderComments();
+    }
+    await this.refresh();
+  }
+
+  /** Fetches the file list again, and the opened file (or the first). */
+  async refresh(): Promise<void> {
+    const id = this.id;
+    if (id === null) return;
+    try {
+      const listed = await this.deps.files(id);
+      this.files = listed.files;
+      const note = this.q('.turn-note');
+      note.hidden = listed.notListed === 0;
+      note.textContent = `${listed.notListed} more changed file(s) are not listed.`;
+      this.renderList();
+      const path = this.opened?.path ?? this.files[0]?.path;
+      const still = this.files.find((f) => f.path === path) ?? this.files[0];
+      if (still) await this.openFile(still.path);
+      else this.showFile(null);
+    } catch (err) {
+      this.deps.error(err, 'Could not list the turn\'s files');
+    }
+  }
+
+  async openFile(path: string): Promise<void> {
+    if (this.id === null) return;
+    try {
+      const view = await this.deps.file(this.id, path);
+      if (this.opened?.path !== path) this.hunk = 0;
+      this.showFile(view);
+    } catch (err) {
+      this.deps.error(err, `Could not open ${path}`);
+    }
+  }
+
+  /** Runs what `key` names. */
+  act(key: TurnKey): void {
+    const at = this.files.findIndex((f) => f.path === this.opened?.path);
+    const hunks = this.opened?.hunks ?? [];
+    if (key === 'nextFile' || key === 'previousFile') {
+      const next = this.files[stepIndex(at, key === 'nextFile' ? 1 : -1, this.files.length)];
+      if (next) void this.openFile(next.path);
+    } else if (key === 'nextHunk' || key === 'previousHunk') {
+      this.hunk = stepIndex(this.hunk, key === 'nextHunk' ? 1 : -1, hunks.length);
+      this.renderDiff();
+    } else if (key === 'keep' && hunks[this.hunk]) {
+      this.keep(hunks[this.hunk]);
+    } else if (key === 'undo' && hunks[this.hunk] && this.opened) {
+      void this.undo([{ path: this.opened.path, hunks: [hunks[this.hunk]] }]);
+    } else if (key === 'comment' && hunks[this.hunk]) {
+      this.comment(hunks[this.hunk].after.first);
+    } else if (key === 'continue') {
+      this.answer(false);
+    }
+  }
+
+  private hunkKey(h: Hunk): string {
+    return `${this.opened?.path}\u0000${h.after.first}:${h.after.count}:${h.before.first}`;
+  }
+
+  private keep(h: Hunk): void {
+    this.kept.add(this.hunkKey(h));
+    this.renderDiff();
+  }
+
+  private async undo(picks: TurnPick[]): Promise<void> {
+    if (this.id === null) return;
+    try {
+      const done = await this.deps.undo(this.id, picks);
+      if (done.undo === 'refused') this.deps.error(new Error(done.why), 'Nothing was undone');
+      await this.refresh();
+    } catch (err) {
+      this.deps.error(err, 'Could not undo');
+    }
+  }
+
+  private answer(done: boolean): void {
+    const words = this.q<HTMLTextAreaElement>('.turn-instructions').value.trim();
+    this.deps.answer([...this.comments], words === '' ? null : words, done);
+  }
+
+  /** Asks for a comment on `line` (1-based, in the file as the turn left it). */
+  comment(line: number, text?: string): void {
+    const file = this.opened;
+    if (!file) return;
+    const said = text ?? window.prompt(`Comment on ${file.path}:${line}`) ?? '';
+    if (said.trim() === '') return;
+    const quote = lines(file.end)[line - 1] ?? '';
+    this.comments.push({ path: file.path, line, quote, text: said.trim() });
+    this.renderComments();
+  }
+
+  private renderComments(): void {
+    const list = this.q('.turn-comment-list');
+    list.replaceChildren(...this.comments.map((c, i) => {
+      const item = el('li', 'turn-comment', `${c.path}:${c.line} ${c.text}`);
+      const remove = el('button', 'icon', '×');
+      remove.type = 'button';
+      remove.title = 'Remove this comment';
+      remove.addEventListener('click', () => {
+        this.comments.splice(i, 1);
+        this.renderComments();
+      });
+      item.append(remove);
+      return item;
+    }));
+  }
+
+  private renderList(): void {
+    this.rows = treeRows(this.files, this.q<HTMLInputElement>('.turn-filter').value);
+    this.q('.turn-rows').style.height = `${this.rows.length * ROW_HEIGHT}px`;
+    this.renderRows();
+  }
+
+  /** Only the rows in view are in the page: 500 files stay responsive. */
+  private renderRows(): void {
+    const list = this.q('.turn-list');
+    const { start, end } = visibleRows(list.scrollTop, list.clientHeight || 400, ROW_HEIGHT, this.rows.length);
+    const holder = this.q('.turn-rows');
+    holder.replaceChildren(...this.rows.slice(start, end).map((row, i) => this.rowElement(row, start + i)));
+  }
+
+  private rowElement(row: Row, index: number): HTMLElement {
+    const e = el('div', row.file ? 'turn-row file' : 'turn-row dir');
+    e.style.top = `${index * ROW_HEIGHT}px`;
+    e.style.paddingLeft = `${8 + row.depth * 14}px`;
+    const f = row.file;
+    if (!f) {
+      e.textContent = row.name;
+      return e;
+    }
+    e.classList.toggle('selected', f.path === this.opened?.path);
+    e.append(el('span', `status ${f.status}`, statusLetter(f.status)), el('span', 'name', row.name));
+    e.append(el('span', 'counts', f.binary ? 'binary' : `+${f.added} −${f.removed}`));
+    e.title = f.from ? `${f.from} → ${f.path}` : f.path;
+    e.addEventListener('click', () => void this.openFile(f.path));
+    return e;
+  }
+
+  private showFile(view: TurnFileView | null): void {
+    this.opened = view;
+    this.q('.turn-file-name').textContent = view ? (view.from ? `${view.from} → ${view.path}` : view.path) : '';
+    this.renderRows();
+    this.renderDiff();
+  }
+
+  private renderDiff(): void {
+    const diff = this.q('.turn-diff');
+    const view = this.opened;
+    if (!view) return void diff.replaceChildren();
+    if (view.unshown) {
+      diff.replaceChildren(el('p', 'turn-unshown', view.unshown === 'binary'
+        ? 'Binary file: not shown. Undo file takes it back whole.'
+        : 'Too large to show: Undo file takes it back whole.'));
+      return;
+    }
+    diff.replaceChildren(...diffRows(view, this.hunk, (h) => this.kept.has(this.hunkKey(h)), {
+      keep: (h) => this.keep(h),
+      undo: (h) => void this.undo([{ path: view.path, hunks: [h] }]),
+      comment: (line) => this.comment(line),
+    }));
+    diff.querySelector('.hunk.current')?.scrollIntoView?.({ block: 'nearest' });
+  }
+}
+
+function statusLetter(status: TurnFile['status']): string {
+  return { added: 'A', deleted: 'D', modified: 'M', renamed: 'R', typeChanged: 'T' }[status];
+}
+
+interface HunkActions { keep(h: Hunk): void; undo(h: Hunk): void; comment(line: number): void }
+
+/** The file as the turn left it, each hunk's removed lines above its added ones, with its buttons. */
+function diffRows(view: TurnFileView, current: number, kept: (h: Hunk) => boolean, act: HunkActions): HTMLElement[] {
+  const before = lines(view.start), after = lines(view.end);
+  const out: HTMLElement[] = [];
+  const line = (cls: string, n: number | null, text: string) => {
+    const e = el('div', `turn-line ${cls}`);
+    const num = el('span', 'num', n === null ? '' : String(n));
+    if (n !== null) {
+      num.title = 'Comment on this line';
+      num.addEventListener('click', () => act.comment(n));
+    }
+    e.append(num, el('span', 'text', text));
+    return e;
+  };
+  let at = 1;
+  view.hunks.forEach((h, i) => {
+    for (; at < h.after.first && at <= after.length; at++) out.push(line('same', at, after[at - 1]));
+    const box = el('div', `hunk${i === current ? ' current' : ''}${kept(h) ? ' kept' : ''}`);
+    const bar = el('div', 'hunk-bar');
+    const keep = el('button', 'hunk-keep', kept(h) ? 'Kept' : 'Keep');
+    const undo = el('button', 'hunk-undo', 'Undo');
+    keep.addEventListener('click', () => act.keep(h));
+    undo.addEventListener('click', () => act.undo(h));
+    bar.append(keep, undo);
+    box.append(bar);
+    for (let b = 0; b < h.before.count; b++) box.append(line('del', null, before[h.before.first - 1 + b] ?? ''));
+    for (let a = 0; a < h.after.count; a++) box.append(line('add', h.after.first + a, after[h.after.first - 1 + a] ?? ''));
+    out.push(box);
+    at = h.after.first + h.after.count;
+  });
+  for (; at <= after.length; at++) out.push(line('same', at, after[at - 1]));
+  return out;
+}
