@@ -53,6 +53,15 @@ fn stop_input(cwd: &Path, session: &str) -> String {
     stop_input_again(cwd, session, false)
 }
 
+/// The checkpointed turn's end is one review of the whole turn (every file, whatever tool made
+/// it): answered Done, so the end-of-turn hook ends.
+fn done_with_the_whole_turn(env: &Env) {
+    let list = until_reviews(env, |l| l.len() == 1);
+    assert_eq!(list[0]["kind"], "turn", "{list:?}");
+    assert!(list[0]["turnId"].is_u64(), "{list:?}");
+    env.ok(&["review", "accept", &list[0]["id"].to_string()]);
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -90,12 +99,14 @@ fn a_turn_from_the_prompt_hook_lists_every_file_and_undo_gives_back_exact_bytes(
     std::fs::write(ws.join("crlf.txt"), CRLF_AFTER).unwrap();
     std::fs::write(ws.join("new.txt"), "made\n").unwrap();
     std::fs::remove_file(ws.join("gone.txt")).unwrap();
-    let out = run_in(
+    let end = spawn_in(
         &env,
         &ws,
         &["hook", "claude", "--turn-review"],
         &stop_input(&ws, "s1"),
     );
+    done_with_the_whole_turn(&env);
+    let out = end.wait_with_output().unwrap();
     assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), "".into()));
 
     let list: Value = serde_json::from_slice(
@@ -286,7 +297,9 @@ fn after_a_continue_the_models_further_work_is_a_turn_of_its_own() {
     // The model goes on with no prompt of its own: that work is the next turn.
     std::fs::write(ws.join("b.py"), "b = 1\n").unwrap();
     let again = stop_input_again(&ws, "s", true);
-    let out = run_in(&env, &ws, &["hook", "claude", "--turn-review"], &again);
+    let end = spawn_in(&env, &ws, &["hook", "claude", "--turn-review"], &again);
+    done_with_the_whole_turn(&env);
+    let out = end.wait_with_output().unwrap();
     assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), "".into()));
 
     let list: Value =

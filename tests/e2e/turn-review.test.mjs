@@ -84,7 +84,7 @@ test('a two-file turn is one read-only review, and "Continue with instructionsâ€
       throw err;
     });
     const listed = await d.json(['review', 'list', '--json']);
-    assert.deepEqual(listed.map((r) => [r.client.name, r.turn, typeof r.readOnly]),
+    assert.deepEqual(listed.map((r) => [r.client.name, r.kind === 'turn', typeof r.readOnly]),
       [['Codex CLI', true, 'string'], ['Codex CLI', true, 'string']]);
     const labels = await wd.execute(`return [...document.querySelectorAll('.review .actions button')]
       .filter((b) => !b.hidden).map((b) => b.textContent.trim())`);

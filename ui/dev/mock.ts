@@ -3,7 +3,9 @@ import { mockIPC } from '@tauri-apps/api/mocks';
 import { emit } from '@tauri-apps/api/event';
 import { EditorView } from '@codemirror/view';
 import type { DoctorLine, Fault, FaultCode, ReviewDetail, Settings } from '../src/types';
-import { bigReview, sampleReviews } from './samples';
+import { bigReview, sampleReviews, turnSample, type TurnSampleFile } from './samples';
+import { lineBlocks } from '../src/linediff';
+import type { Hunk, TurnFile, TurnPick } from '../src/types';
 
 // ?big adds a 20,000-line file; ?empty starts with nothing (the welcome page, with a workspace);
 // ?first is a first run (no workspace yet); ?disk=1,2 marks files changed on disk;
@@ -13,6 +15,9 @@ const params = new URLSearchParams(location.search);
 const reviews = new Map<number, ReviewDetail>();
 if (!params.has('empty') && !params.has('first')) for (const r of sampleReviews()) reviews.set(r.id, r);
 if (params.has('big')) reviews.set(3, bigReview(3));
+// ?turn adds a whole turn's review (?turn=500: with 500 more files).
+const turn = params.has('turn') ? turnSample(7, Number(params.get('turn') || 0)) : null;
+if (turn) reviews.set(7, turn.detail);
 const first = reviews.get(1);
 if (params.has('container') && first) {
   Object.assign(first, { filePath: `/workspace/${first.relativePath}`, container: true });
@@ -50,6 +55,42 @@ function resolveLater(id: number, outcome: 'accepted' | 'rejected') {
 
 type Answer = (args: Record<string, unknown>) => unknown;
 
+const textLines = (t: string | null) => (t ?? '').split(/(?<=\n)/).filter((l) => l !== '');
+
+/** The file's hunks as the core gives them: each contiguous run of changed lines. */
+function turnHunks(f: TurnSampleFile): Hunk[] {
+  const intern = new Map<string, number>();
+  const ids = (t: string | null) => textLines(t).map((l) => intern.get(l) ?? (intern.set(l, intern.size), intern.size - 1));
+  const blocks = lineBlocks(ids(f.start), ids(f.end)) ?? [];
+  return blocks.map(([a0, a1, b0, b1]) => ({ before: { first: a0 + 1, count: a1 - a0 }, after: { first: b0 + 1, count: b1 - b0 } }));
+}
+
+function turnFileOf(path: string): TurnSampleFile {
+  return turn?.files.get(path) ?? fail('bad_request', `${path} was not changed by this turn`);
+}
+
+function turnListed(path: string, f: TurnSampleFile): TurnFile {
+  const hunks = f.binary ? [] : turnHunks(f);
+  const status = f.start === null ? 'added' : f.end === null ? 'deleted' : f.from ? 'renamed' : 'modified';
+  return { path, from: f.from, status, binary: f.binary === true,
+    added: hunks.reduce((n, h) => n + h.after.count, 0), removed: hunks.reduce((n, h) => n + h.before.count, 0) };
+}
+
+/** Takes `pick` back to the turn's start, as the core's undo does. */
+function turnUndoOne(pick: TurnPick): void {
+  const f = turnFileOf(pick.path);
+  if (!pick.hunks) {
+    f.end = f.start;
+    return;
+  }
+  const before = textLines(f.start), after = textLines(f.end);
+  const undone = [...pick.hunks].sort((a, b) => b.after.first - a.after.first);
+  for (const h of undone) {
+    after.splice(h.after.first - 1, h.after.count, ...before.slice(h.before.first - 1, h.before.first - 1 + h.before.count));
+  }
+  f.end = after.join('');
+}
+
 // The answer to each action (by its wire name, ui/src/actions.ts) and each window command (by its
 // Tauri name); one missing fails as the backend would.
 const answers: Record<string, Answer> = {
@@ -62,6 +103,20 @@ const answers: Record<string, Answer> = {
   reviewMention: () => null,
   reviewSelect: () => null,
   reviewShown: () => null,
+  turnFiles: () => ({ turn: 12, notListed: 0,
+    files: [...(turn?.files ?? new Map<string, TurnSampleFile>())].filter(([, f]) => f.start !== f.end || f.from)
+      .map(([p, f]) => turnListed(p, f)) }),
+  turnFile: (a) => {
+    const f = turnFileOf(a.path as string);
+    return { path: a.path, from: f.from ?? null, hunks: f.binary ? [] : turnHunks(f), unshown: f.binary ? 'binary' : null,
+      start: f.binary ? null : f.start, end: f.binary ? null : f.end };
+  },
+  turnUndo: (a) => {
+    const picks = a.picks as TurnPick[];
+    const all = picks.length ? picks : [...(turn?.files.keys() ?? [])].map((path) => ({ path }));
+    all.forEach(turnUndoOne);
+    return { undo: 'done', files: all.map((p) => p.path) };
+  },
   settingsGet: () => settings,
   settingsSet: (a) => { settings = a.settings as Settings; return null; },
   welcome: () => ({ workspace, lines: workspace ? doctorLines : [] }),

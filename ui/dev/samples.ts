@@ -188,3 +188,28 @@ export function bigReview(id: number, lines = 20_000): ReviewDetail {
   return review(id, '/home/ana/src/big', 'src/generated.rs', ['gemini-cli', '0.9.1'],
     original.join('\n') + '\n', proposal.join('\n') + '\n');
 }
+
+/** One file of the mock's turn: its text at the turn's start and now (`null`: not there). */
+export interface TurnSampleFile { start: string | null; end: string | null; from?: string; binary?: boolean }
+
+/** A whole turn's review (`?turn`; `?turn=500` adds that many generated files) and its files. */
+export function turnSample(id: number, extra = 0): { detail: ReviewDetail; files: Map<string, TurnSampleFile> } {
+  const detail = review(id, '/home/ana/src/webapp', '', ['Claude Code', '2.1.332'], '', '');
+  Object.assign(detail, {
+    kind: 'turn', turnId: 12, reasonHeard: true, added: 0, removed: 0,
+    readOnly: 'Everything Claude Code changed this turn, by any tool: keep or undo each hunk or file. Done ends the turn; Continue sends Claude Code your comments and words.',
+  });
+  const retry = 'export async function retry(f, times = 3) {\n  for (let i = 0; i < times; i++) {\n    try {\n      return await f();\n    } catch (e) {\n      if (i === times - 1) throw e;\n    }\n  }\n}\n';
+  const retryNow = 'export async function retry(f, times = 5, delay = 100) {\n  for (let i = 0; i < times; i++) {\n    try {\n      return await f();\n    } catch (e) {\n      if (i === times - 1) throw e;\n      await sleep(delay * 2 ** i);\n    }\n  }\n}\n';
+  const files = new Map<string, TurnSampleFile>([
+    ['src/lib/retry.ts', { start: retry, end: retryNow }],
+    ['src/lib/sleep.ts', { start: null, end: 'export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\n' }],
+    ['src/old-retry.ts', { start: 'export {};\n', end: null }],
+    ['docs/retry.md', { start: '# Retry\n\nThree tries.\n', end: '# Retry\n\nThree tries.\n', from: 'RETRY.md' }],
+    ['assets/logo.png', { start: '\u0000PNG', end: '\u0000PNG2', binary: true }],
+  ]);
+  for (let i = 0; i < extra; i++) {
+    files.set(`gen/part${Math.floor(i / 50)}/file${i}.ts`, { start: `export const n = ${i};\n`, end: `export const n = ${i + 1};\n` });
+  }
+  return { detail, files };
+}

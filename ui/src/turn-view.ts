@@ -96,7 +96,7 @@ function lines(text: string | null): string[] {
 }
 
 export const TURN_VIEW_HTML = `
-<section class="turn-view" hidden>
+<section class="turn-view">
   <aside class="turn-files">
     <input class="turn-filter" type="search" placeholder="Filter files" aria-label="Filter files">
     <div class="turn-note" hidden></div>
@@ -107,7 +107,11 @@ export const TURN_VIEW_HTML = `
     <div class="turn-file-bar"><span class="turn-file-name"></span>
       <button type="button" class="turn-undo-file" title="Undo this file back to the turn's start (u on the file)">Undo file</button></div>
     <div class="turn-diff" tabindex="0"></div>
+    <p class="turn-keys">Keys: <kbd>]</kbd> <kbd>[</kbd> next/previous file · <kbd>j</kbd> <kbd>k</kbd> next/previous hunk ·
+      <kbd>a</kbd> keep · <kbd>u</kbd> undo · <kbd>c</kbd> comment · <kbd>Shift+C</kbd> continue · a line number: comment on it</p>
     <div class="turn-comments"><h3>Comments</h3><ul class="turn-comment-list"></ul>
+      <label class="turn-comment-box" hidden><span class="turn-comment-at"></span>
+        <input class="turn-comment-input" type="text" placeholder="Your comment (Enter adds it, Escape drops it)"></label>
       <textarea class="turn-instructions" rows="2" placeholder="Instructions for the CLI (optional)"></textarea>
       <div class="turn-answer">
         <button type="button" class="turn-continue" title="Send the comments and instructions: the CLI goes on (Shift+C)">Continue with comments</button>
@@ -128,7 +132,7 @@ export class TurnView {
   readonly comments: Comment[] = [];
   private readonly q: <T extends HTMLElement>(sel: string) => T;
 
-  constructor(private section: HTMLElement, private deps: TurnDeps) {
+  constructor(section: HTMLElement, private deps: TurnDeps) {
     this.q = <T extends HTMLElement>(sel: string) => section.querySelector<T>(sel)!;
     this.q<HTMLInputElement>('.turn-filter').addEventListener('input', () => this.renderList());
     this.q('.turn-list').addEventListener('scroll', () => this.renderRows());
@@ -137,11 +141,8 @@ export class TurnView {
       if (this.opened) void this.undo([{ path: this.opened.path }]);
     });
     this.q('.turn-continue').addEventListener('click', () => this.answer(false));
+    this.q<HTMLInputElement>('.turn-comment-input').addEventListener('keydown', (e) => this.onCommentKey(e));
     this.q('.turn-done').addEventListener('click', () => this.answer(true));
-  }
-
-  set hidden(hidden: boolean) {
-    this.section.hidden = hidden;
   }
 
   /** Shows review `id` (a new one: from its first file, its comments cleared). */
@@ -233,14 +234,38 @@ export class TurnView {
     this.deps.answer([...this.comments], words === '' ? null : words, done);
   }
 
-  /** Asks for a comment on `line` (1-based, in the file as the turn left it). */
-  comment(line: number, text?: string): void {
+  /** The line the comment box is for. */
+  private commentLine = 0;
+
+  /** Opens the comment box for `line` (1-based, in the file as the turn left it). */
+  comment(line: number): void {
     const file = this.opened;
     if (!file) return;
-    const said = text ?? window.prompt(`Comment on ${file.path}:${line}`) ?? '';
-    if (said.trim() === '') return;
+    this.commentLine = line;
+    this.q('.turn-comment-at').textContent = `${file.path}:${line}`;
+    this.q('.turn-comment-box').hidden = false;
+    this.q<HTMLInputElement>('.turn-comment-input').focus();
+  }
+
+  private onCommentKey(e: KeyboardEvent): void {
+    const input = e.target as HTMLInputElement;
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      this.q('.turn-comment-box').hidden = true;
+    }
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    this.addComment(this.commentLine, input.value);
+    input.value = '';
+    this.q('.turn-comment-box').hidden = true;
+  }
+
+  /** Adds `text` as a comment on `line` of the opened file (nothing for empty words). */
+  addComment(line: number, text: string): void {
+    const file = this.opened;
+    if (!file || text.trim() === '') return;
     const quote = lines(file.end)[line - 1] ?? '';
-    this.comments.push({ path: file.path, line, quote, text: said.trim() });
+    this.comments.push({ path: file.path, line, quote, text: text.trim() });
     this.renderComments();
   }
 
