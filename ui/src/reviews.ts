@@ -217,18 +217,19 @@ export class ReviewTabs {
       tab.tabIndex = selected ? 0 : -1;
       tab.title = describe(review);
       if (review.fresh) tab.classList.add('fresh');
-      const name = baseName(d.relativePath);
+      // A whole turn's review is of the workspace, not of one file.
+      const name = d.turnId !== null ? `Turn ${d.turnId}` : baseName(d.relativePath);
       const label = el('span', 'tab-label');
       label.append(el('span', 'tab-name', name));
       if (multiWorkspace || (names.get(name) ?? 0) > 1) label.append(el('span', 'tab-ws', workspaceLabel(d.workspace)));
-      if (d.newFile) label.append(el('span', 'badge new', 'new'));
+      if (d.newFile && d.turnId === null) label.append(el('span', 'badge new', 'new'));
       const close = el('button', 'tab-close', '×');
       close.type = 'button';
       close.tabIndex = -1;
       // A turn's tab closes as Done: a rejection would continue the turn without words.
       close.title = d.kind === 'turn' ? 'Done: the turn ends' : 'Reject and close';
       close.setAttribute('aria-label', d.kind === 'turn' ? `Done with the turn (${d.relativePath})` : `Reject ${d.relativePath}`);
-      tab.append(label, counts(review.added, review.removed), close);
+      tab.append(label, ...(d.turnId === null ? [counts(review.added, review.removed)] : []), close);
       return tab;
     });
     this.strip.replaceChildren(...tabs);
@@ -266,7 +267,7 @@ export function renderSummary(box: HTMLElement, review: Review): void {
   const path = el('div', 'path');
   const ws = el('span', 'ws', workspaceLabel(d.workspace));
   ws.title = d.workspace;
-  const rel = el('span', 'rel', d.relativePath);
+  const rel = el('span', 'rel', d.turnId !== null ? `turn ${d.turnId}` : d.relativePath);
   // The host's file; a CLI in a container named it by its own path.
   rel.title = d.container ? `${d.path}\n(the CLI in the container sent ${d.filePath})` : d.filePath;
   path.append(ws, el('span', 'sep', '/'), rel);
@@ -280,6 +281,7 @@ export function renderSummary(box: HTMLElement, review: Review): void {
     badge.title = `Proposed by a CLI in a container, as ${d.filePath}; this is ${d.path} on this machine`;
     meta.append(badge);
   }
+  if (d.turnId !== null) return void box.replaceChildren(path, meta);
   if (d.newFile) meta.append(el('span', 'badge new', 'new file'));
   if (d.originalBinary !== null) {
     const badge = el('span', 'badge binary', binaryLabel(d.originalBinary));

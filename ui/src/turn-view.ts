@@ -115,7 +115,7 @@ export const TURN_VIEW_HTML = `
       <textarea class="turn-instructions" rows="2" placeholder="Instructions for the CLI (optional)"></textarea>
       <div class="turn-answer">
         <button type="button" class="turn-continue" title="Send the comments and instructions: the CLI goes on (Shift+C)">Continue with comments</button>
-        <button type="button" class="turn-done" title="The turn ends">Done</button>
+        <button type="button" class="turn-done primary" title="The turn ends (Ctrl/⌘+S)">Done</button>
       </div>
     </div>
   </div>
