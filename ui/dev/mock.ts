@@ -5,7 +5,7 @@ import { EditorView } from '@codemirror/view';
 import type { DoctorLine, Fault, FaultCode, ReviewDetail, Settings } from '../src/types';
 import { bigReview, sampleReviews, turnSample, type TurnSampleFile } from './samples';
 import { lineBlocks } from '../src/linediff';
-import type { Hunk, TurnFile, TurnPick } from '../src/types';
+import type { TurnHunk as Hunk, TurnFile, TurnPick } from '../src/types';
 
 // ?big adds a 20,000-line file; ?empty starts with nothing (the welcome page, with a workspace);
 // ?first is a first run (no workspace yet); ?disk=1,2 marks files changed on disk;

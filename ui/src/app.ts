@@ -15,7 +15,6 @@ import { DiskCheck } from './disk-check';
 import { askAbout, openInEditor } from './asks';
 import { EMPTY_HTML, WelcomePage } from './welcome';
 import { pageTitle } from './title';
-import { TurnView, turnKey } from './turn-view';
 import type { Comment, Resolved, ReviewDetail } from './types';
 
 export interface AppOptions {
@@ -57,8 +56,6 @@ export class ReviewWindow {
   private readonly layout: LayoutChoice;
   private readonly empty: HTMLElement;
   private readonly pane: ReviewPane;
-  /** The whole turn's review, hosted in the pane in place of the review editor. */
-  private readonly turnView: TurnView;
   private readonly settings: SettingsMenu;
   private tabs: ReviewTabs;
   readonly welcome: WelcomePage;
@@ -92,21 +89,13 @@ export class ReviewWindow {
     });
     this.pane = new ReviewPane(q('.review'), {
       accept: () => void this.accept(),
-      reject: () => void this.reject(),
+      reject: (reason, comments) => void this.reject(undefined, reason, comments),
       rejectWithReason: () => void this.rejectWithReason(),
       ask: () => void this.askAbout(),
       openInEditor: () => void this.openInEditor(),
       setLayout: (layout) => this.setLayout(layout),
       moveToChange: (step) => this.moveToChange(step),
     });
-    this.turnView = new TurnView(q('.turn-view'), {
-      files: ipc.turnFiles,
-      file: ipc.turnFile,
-      undo: ipc.turnUndo,
-      answer: (comments, instructions, done) => void this.answerTurn(comments, instructions, done),
-      error: (err, what) => this.toasts.error(err, what),
-    });
-    window.addEventListener('keydown', (e) => this.onTurnKey(e), { signal });
     this.settings = new SettingsMenu(q('.topbar'), this.toasts, signal);
     listenForShortcuts(window, anyModal(this.dialog, this.reasonDialog), {
       accept: () => void this.accept(),
@@ -123,26 +112,6 @@ export class ReviewWindow {
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') this.onShown();
     }, { signal });
-  }
-
-  /** The turn review's keys (turn-view.ts `turnKey`), while a whole turn is shown and no box is typed in. */
-  private onTurnKey(e: KeyboardEvent): void {
-    if (this.turnView.id === null || this.list.current?.detail.turnId == null) return;
-    const target = e.target as HTMLElement | null;
-    if (target?.closest('input, textarea, [contenteditable="true"]') || anyModal(this.dialog, this.reasonDialog).open) return;
-    const key = turnKey(e);
-    if (key === null) return;
-    e.preventDefault();
-    this.turnView.act(key);
-  }
-
-  /** A whole turn's answer: Done, or Continue with the comments and instructions. */
-  private async answerTurn(comments: Comment[], instructions: string | null, done: boolean): Promise<void> {
-    const review = this.list.current;
-    if (!review || review.busy) return;
-    if (done) return this.accept(review.detail.id);
-    const id = review.detail.id;
-    await this.decide(review, 'continue', () => ipc.reviewReject(id, instructions ?? undefined, comments));
   }
 
   /** Back in view: what it shows may have changed meanwhile (a file on disk, a CLI's set-up). */
@@ -276,11 +245,11 @@ export class ReviewWindow {
     await this.decide(review, 'accept', () => ipc.reviewAccept(id, revision, content));
   }
 
-  async reject(id = this.list.selected, reason?: string): Promise<void> {
+  async reject(id = this.list.selected, reason?: string, comments?: Comment[]): Promise<void> {
     const review = this.list.get(id);
     if (!review || review.busy || id === null) return;
-    if (review.detail.kind === 'turn' && reason === undefined) return this.rejectWithReason(id); // only with words
-    await this.decide(review, 'reject', () => ipc.reviewReject(id, reason));
+    if (review.detail.kind === 'turn' && reason === undefined && !comments?.length) return this.rejectWithReason(id); // only with words
+    await this.decide(review, 'reject', () => ipc.reviewReject(id, reason, comments));
   }
 
   /** "Reject with reason…": asks why first; the reason is sent only where it is heard. */
@@ -402,11 +371,7 @@ export class ReviewWindow {
       return;
     }
     this.pane.show(review, this.layout.of(review), review.detail.canMention);
-    if (review.detail.turnId !== null) {
-      this.closeReviewEditor(true);
-      if (this.turnView.id !== review.detail.id) void this.turnView.open(review.detail.id);
-      return;
-    }
+    if (review.detail.turnId !== null) return this.closeReviewEditor(true); // the pane shows the turn
     if (this.reviewEditorFor !== review.detail.id) {
       this.closeReviewEditor(true);
       this.openReviewEditor(review);

@@ -134,17 +134,17 @@ turn: number, files: Array<TurnFile>,
  */
 notListed: number, };
 
-export type HunkLines = { first: number, count: number, };
+export type LineSpan = { first: number, count: number, };
 
-export type Hunk = { 
+export type TurnHunk = { 
 /**
  * Its lines in the file as the turn found it.
  */
-before: HunkLines, 
+before: LineSpan, 
 /**
- * Its lines in the file as the turn left it (the lines `turns undo ID PATH:LINE` names).
+ * Its lines in the file as the turn left it.
  */
-after: HunkLines, };
+after: LineSpan, };
 
 export type Unshown = "binary" | "tooLarge";
 
@@ -160,13 +160,13 @@ end: string | null,
 /**
  * Each contiguous run of changed lines, as `turnUndo` takes them back.
  */
-hunks: Array<Hunk>, 
+hunks: Array<TurnHunk>, 
 /**
  * Why no text is shown; `None`: it is.
  */
 unshown: Unshown | null, };
 
-export type TurnPick = { path: string, hunks?: Array<Hunk>, };
+export type TurnPick = { path: string, hunks?: Array<TurnHunk>, };
 
 export type TurnUndone = { "undo": "done", files: Array<string>, } | { "undo": "refused", why: string, };
 

@@ -2,7 +2,8 @@
 // editor, shown for the selected review.
 import { binaryLabel, type Layout, renderSummary, type Review } from './reviews';
 import { ALT, MOD } from './shortcuts';
-import { TURN_VIEW_HTML } from './turn-view';
+import { TURN_VIEW_HTML, TurnView } from './turn-view';
+import type { Comment } from './types';
 
 const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
 const REASON_TITLE = `Reject this proposal and say why: the CLI is told your reason (${MOD}${ALT}R)`;
@@ -45,7 +46,8 @@ export const REVIEW_HTML = `
 /** What the pane's buttons ask of the window. */
 export interface PaneActions {
   accept(): void;
-  reject(): void;
+  /** `reason` and `comments`: a whole turn's Continue (turn-view.ts). */
+  reject(reason?: string, comments?: Comment[]): void;
   rejectWithReason(): void;
   ask(): void;
   openInEditor(): void;
@@ -62,6 +64,8 @@ function kbd(text: string): HTMLElement {
 export class ReviewPane {
   /** Where the review editor goes. */
   readonly host: HTMLElement;
+  /** A whole turn's review, in place of the review editor. */
+  readonly turnView: TurnView;
   private readonly el: {
     summary: HTMLElement; banner: HTMLElement; readOnly: HTMLElement; proposalLabel: HTMLElement;
     originalLabel: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement; ask: HTMLButtonElement;
@@ -78,6 +82,13 @@ export class ReviewPane {
       accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'),
       rejectWithReason: q('.actions .reject-reason'),
     };
+    this.turnView = new TurnView(q('.turn-view'), {
+      done: () => actions.accept(),
+      continue: (words, comments) => actions.reject(words, comments),
+      // Its keys while a whole turn shows and no dialog is up.
+      active: () => !section.hidden && section.classList.contains('whole')
+        && !document.querySelector('.backdrop:not([hidden])'),
+    });
     this.el.accept.addEventListener('click', () => actions.accept());
     this.el.reject.addEventListener('click', () => actions.reject());
     this.el.rejectWithReason.addEventListener('click', () => actions.rejectWithReason());
@@ -121,6 +132,7 @@ export class ReviewPane {
     this.showTurn(review.detail.kind === 'turn');
     // A whole turn's review: its own view (turn-view.ts) in place of the one file's editor.
     this.section.classList.toggle('whole', review.detail.turnId !== null);
+    if (review.detail.turnId !== null) this.turnView.show(review.detail.id);
     const binary = review.detail.originalBinary;
     if (binary !== null) this.el.originalLabel.textContent = `Original · ${binaryLabel(binary)}`;
   }

@@ -1,83 +1,22 @@
 // A whole turn's review: the files the turn changed as a filterable, virtualised tree beside the
 // opened file's diff, each hunk kept or undone, file Undo, Undo all, comments on lines, and
 // Continue with comments or Done. The core builds a file's diff only when it is opened.
-import type { Comment, Hunk, TurnFile, TurnFiles, TurnFileView, TurnPick, TurnUndone } from './types';
+import * as ipc from './ipc';
+import { type Row, stepIndex, treeRows, turnKey, type TurnKey, visibleRows } from './turn-list';
+import type { Comment, TurnFile, TurnFiles, TurnFileView, TurnHunk as Hunk, TurnPick, TurnUndone } from './types';
 
-/** One row of the file tree: a folder or a file, indented by `depth`. */
-export interface Row {
-  depth: number;
-  /** The folder's or file's own name. */
-  name: string;
-  /** The file, for a file's row. */
-  file?: TurnFile;
-}
-
-/** The tree's rows for `files` whose path holds `filter` (any case): folders first, by name. */
-export function treeRows(files: TurnFile[], filter = ''): Row[] {
-  const wanted = filter.trim().toLowerCase();
-  const shown = files.filter((f) => wanted === '' || f.path.toLowerCase().includes(wanted));
-  shown.sort((a, b) => comparePaths(a.path, b.path));
-  const rows: Row[] = [];
-  let open: string[] = [];
-  for (const file of shown) {
-    const parts = file.path.split('/');
-    const dirs = parts.slice(0, -1);
-    let same = 0;
-    while (same < open.length && same < dirs.length && open[same] === dirs[same]) same++;
-    for (let d = same; d < dirs.length; d++) rows.push({ depth: d, name: `${dirs[d]}/` });
-    open = dirs;
-    rows.push({ depth: dirs.length, name: parts[parts.length - 1], file });
-  }
-  return rows;
-}
-
-/** Paths in tree order: a folder's files after its subfolders' (as a tree lists them). */
-function comparePaths(a: string, b: string): number {
-  const pa = a.split('/'), pb = b.split('/');
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    const lastA = i === pa.length - 1, lastB = i === pb.length - 1;
-    if (lastA !== lastB) return lastA ? 1 : -1;
-    if (pa[i] !== pb[i]) return pa[i] < pb[i] ? -1 : 1;
-  }
-  return pa.length - pb.length;
-}
-
-/** The rows to render for a list scrolled to `scrollTop`: only those in view, plus `overscan`. */
-export function visibleRows(scrollTop: number, height: number, rowHeight: number, total: number, overscan = 8):
-  { start: number; end: number } {
-  const start = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
-  const end = Math.min(total, Math.ceil((scrollTop + height) / rowHeight) + overscan);
-  return { start, end: Math.max(start, end) };
-}
-
-/** What a key does in the turn's review. */
-export type TurnKey = 'nextFile' | 'previousFile' | 'nextHunk' | 'previousHunk' | 'keep' | 'undo' | 'comment'
-  | 'continue';
-
-/** The turn review's keys (docs/window.md), when no text box has the focus. */
-export function turnKey(e: { key: string; altKey?: boolean; ctrlKey?: boolean; metaKey?: boolean }): TurnKey | null {
-  if (e.altKey || e.ctrlKey || e.metaKey) return null;
-  const keys: Record<string, TurnKey> = {
-    ']': 'nextFile', '[': 'previousFile', j: 'nextHunk', k: 'previousHunk',
-    a: 'keep', u: 'undo', c: 'comment', C: 'continue',
-  };
-  return keys[e.key] ?? null;
-}
-
-/** The next index from `at` by `step` among `count`, staying inside. */
-export function stepIndex(at: number, step: number, count: number): number {
-  if (count === 0) return -1;
-  return Math.min(count - 1, Math.max(0, at + step));
-}
-
-/** What the view asks of the core. */
+/** What the view asks of the core (the window's actions, by default) and of the window. */
 export interface TurnDeps {
-  files(id: number): Promise<TurnFiles>;
-  file(id: number, path: string): Promise<TurnFileView>;
-  undo(id: number, picks: TurnPick[]): Promise<TurnUndone>;
-  /** Continue with these comments and instructions; `done`: Done instead. */
-  answer(comments: Comment[], instructions: string | null, done: boolean): void;
-  error(err: unknown, what: string): void;
+  files?(id: number): Promise<TurnFiles>;
+  file?(id: number, path: string): Promise<TurnFileView>;
+  undo?(id: number, picks: TurnPick[]): Promise<TurnUndone>;
+  done(): void;
+  /** Continue with these instructions (none: `undefined`) and comments. */
+  continue(words: string | undefined, comments: Comment[]): void;
+  /** Says what went wrong (by default in the view, above the diff). */
+  error?(err: unknown, what: string): void;
+  /** A whole turn is shown and no dialog is open: the keys are the view's. */
+  active(): boolean;
 }
 
 const ROW_HEIGHT = 22;
@@ -106,6 +45,7 @@ export const TURN_VIEW_HTML = `
   <div class="turn-main">
     <div class="turn-file-bar"><span class="turn-file-name"></span>
       <button type="button" class="turn-undo-file" title="Undo this file back to the turn's start (u on the file)">Undo file</button></div>
+    <div class="turn-error" role="alert" hidden></div>
     <div class="turn-diff" tabindex="0"></div>
     <p class="turn-keys">Keys: <kbd>]</kbd> <kbd>[</kbd> next/previous file · <kbd>j</kbd> <kbd>k</kbd> next/previous hunk ·
       <kbd>a</kbd> keep · <kbd>u</kbd> undo · <kbd>c</kbd> comment · <kbd>Shift+C</kbd> continue · a line number: comment on it</p>
@@ -132,7 +72,17 @@ export class TurnView {
   readonly comments: Comment[] = [];
   private readonly q: <T extends HTMLElement>(sel: string) => T;
 
-  constructor(section: HTMLElement, private deps: TurnDeps) {
+  private readonly say: (err: unknown, what: string) => void;
+  private readonly core: Required<Pick<TurnDeps, 'files' | 'file' | 'undo'>>;
+
+  constructor(section: HTMLElement, private deps: TurnDeps, signal?: AbortSignal) {
+    this.core = { files: deps.files ?? ipc.turnFiles, file: deps.file ?? ipc.turnFile, undo: deps.undo ?? ipc.turnUndo };
+    window.addEventListener('keydown', (e) => this.onKey(e), { signal });
+    this.say = deps.error ?? ((err, what) => {
+      const box = this.q('.turn-error');
+      box.hidden = false;
+      box.textContent = `${what}: ${err instanceof Error ? err.message : (err as { message?: string })?.message ?? String(err)}`;
+    });
     this.q = <T extends HTMLElement>(sel: string) => section.querySelector<T>(sel)!;
     this.q<HTMLInputElement>('.turn-filter').addEventListener('input', () => this.renderList());
     this.q('.turn-list').addEventListener('scroll', () => this.renderRows());
@@ -143,6 +93,21 @@ export class TurnView {
     this.q('.turn-continue').addEventListener('click', () => this.answer(false));
     this.q<HTMLInputElement>('.turn-comment-input').addEventListener('keydown', (e) => this.onCommentKey(e));
     this.q('.turn-done').addEventListener('click', () => this.answer(true));
+  }
+
+  /** Shows review `id`, fetched when it is not the one shown. */
+  show(id: number): void {
+    if (this.id !== id) void this.open(id);
+  }
+
+  /** The view's keys (`turnKey`), while it is active and no text box has the focus. */
+  private onKey(e: KeyboardEvent): void {
+    const target = e.target as HTMLElement | null;
+    if (!this.deps.active() || target?.closest?.('input, textarea, [contenteditable="true"]')) return;
+    const key = turnKey(e);
+    if (key === null) return;
+    e.preventDefault();
+    this.act(key);
   }
 
   /** Shows review `id` (a new one: from its first file, its comments cleared). */
@@ -162,7 +127,7 @@ export class TurnView {
     const id = this.id;
     if (id === null) return;
     try {
-      const listed = await this.deps.files(id);
+      const listed = await this.core.files(id);
       this.files = listed.files;
       const note = this.q('.turn-note');
       note.hidden = listed.notListed === 0;
@@ -173,18 +138,18 @@ export class TurnView {
       if (still) await this.openFile(still.path);
       else this.showFile(null);
     } catch (err) {
-      this.deps.error(err, 'Could not list the turn\'s files');
+      this.say(err, 'Could not list the turn\'s files');
     }
   }
 
   async openFile(path: string): Promise<void> {
     if (this.id === null) return;
     try {
-      const view = await this.deps.file(this.id, path);
+      const view = await this.core.file(this.id, path);
       if (this.opened?.path !== path) this.hunk = 0;
       this.showFile(view);
     } catch (err) {
-      this.deps.error(err, `Could not open ${path}`);
+      this.say(err, `Could not open ${path}`);
     }
   }
 
@@ -220,18 +185,20 @@ export class TurnView {
 
   private async undo(picks: TurnPick[]): Promise<void> {
     if (this.id === null) return;
+    this.q('.turn-error').hidden = true;
     try {
-      const done = await this.deps.undo(this.id, picks);
-      if (done.undo === 'refused') this.deps.error(new Error(done.why), 'Nothing was undone');
+      const done = await this.core.undo(this.id, picks);
+      if (done.undo === 'refused') this.say(new Error(done.why), 'Nothing was undone');
       await this.refresh();
     } catch (err) {
-      this.deps.error(err, 'Could not undo');
+      this.say(err, 'Could not undo');
     }
   }
 
   private answer(done: boolean): void {
+    if (done) return this.deps.done();
     const words = this.q<HTMLTextAreaElement>('.turn-instructions').value.trim();
-    this.deps.answer([...this.comments], words === '' ? null : words, done);
+    this.deps.continue(words === '' ? undefined : words, [...this.comments]);
   }
 
   /** The line the comment box is for. */

@@ -9,7 +9,7 @@ export type {
   TurnFileView,
   TurnPick,
   TurnUndone,
-  Hunk,
+  TurnHunk,
   Outcome,
   Resolved,
   Selection,

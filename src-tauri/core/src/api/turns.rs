@@ -120,7 +120,7 @@ pub struct TurnFileView {
     /// As the review shows it; `None`: the file is gone (or is not shown).
     pub end: Option<String>,
     /// Each contiguous run of changed lines, as `turnUndo` takes them back.
-    pub hunks: Vec<crate::checkpoint::Hunk>,
+    pub hunks: Vec<TurnHunk>,
     /// Why no text is shown; `None`: it is.
     pub unshown: Option<Unshown>,
 }
@@ -142,5 +142,26 @@ pub struct TurnPick {
     pub path: PathBuf,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub hunks: Option<Vec<crate::checkpoint::Hunk>>,
+    pub hunks: Option<Vec<TurnHunk>>,
+}
+
+/// One contiguous run of changed lines of a turn's file (`checkpoint::Hunk`, as the window and
+/// `turnUndo` carry it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnHunk {
+    /// Its lines in the file as the turn found it.
+    pub before: LineSpan,
+    /// Its lines in the file as the turn left it.
+    pub after: LineSpan,
+}
+
+/// Lines of one side of a hunk: `first` is 1-based; `count` 0 is the gap before line `first`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LineSpan {
+    #[ts(type = "number")]
+    pub first: usize,
+    #[ts(type = "number")]
+    pub count: usize,
 }

@@ -11,13 +11,9 @@ const DEADLINE: Duration = Duration::from_secs(2);
 
 /// HunkLines of one side: `first` is 1-based; `count` 0 is the gap before line `first` (a hunk that
 /// only adds or only removes lines has no lines on one side).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, ts_rs::TS,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct HunkLines {
-    #[ts(type = "number")]
     pub first: usize,
-    #[ts(type = "number")]
     pub count: usize,
 }
 
@@ -37,9 +33,7 @@ impl HunkLines {
 }
 
 /// One contiguous run of changed lines.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, ts_rs::TS,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Hunk {
     /// Its lines in the file as the turn found it.
     pub before: HunkLines,

@@ -3,14 +3,14 @@
 
 use crate::api::fault::Fault;
 use crate::api::turns::{
-    FileStatus, TurnFile, TurnFileView, TurnFiles, TurnPick, TurnUndone, Unshown,
+    FileStatus, LineSpan, TurnFile, TurnFileView, TurnFiles, TurnHunk, TurnPick, TurnUndone,
+    Unshown,
 };
-use crate::checkpoint::{Hunk, HunkLines};
 use crate::doctor::{Line, Place, Welcome};
 use crate::error::FaultCode;
 use crate::platform::peer::PeerProcess;
-use crate::review::selection::Selection;
 use crate::review::comment::Comment;
+use crate::review::selection::Selection;
 use crate::review::{ClientInfo, Detail, Outcome, Resolved, ReviewKind};
 use crate::workspace::settings::{PopupMode, Settings};
 use ts_rs::TS;
@@ -27,8 +27,8 @@ pub fn typescript() -> String {
         FileStatus::decl(&cfg),
         TurnFile::decl(&cfg),
         TurnFiles::decl(&cfg),
-        HunkLines::decl(&cfg),
-        Hunk::decl(&cfg),
+        LineSpan::decl(&cfg),
+        TurnHunk::decl(&cfg),
         Unshown::decl(&cfg),
         TurnFileView::decl(&cfg),
         TurnPick::decl(&cfg),

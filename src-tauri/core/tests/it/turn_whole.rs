@@ -80,7 +80,10 @@ async fn a_shell_made_turn_is_one_review_with_hunks_undone_exactly_and_comments_
 
     let listed: TurnFiles = ask(&window, TurnFilesGet { id }.into()).await;
     let status = |p: &str| {
-        let file = listed.files.iter().find(|t| t.path == PathBuf::from(p));
+        let file = listed
+            .files
+            .iter()
+            .find(|t| t.path == std::path::Path::new(p));
         file.map(|t| (t.status, t.from.clone()))
     };
     assert_eq!(status("a.txt"), Some((FileStatus::Modified, None)));

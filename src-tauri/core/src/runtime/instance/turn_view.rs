@@ -5,8 +5,9 @@
 
 use super::checkpoints::Checkpoints;
 use super::reviews::Reviews;
+use crate::api::turns::{LineSpan, TurnHunk};
 use crate::api::turns::{TurnFileView, TurnFiles, TurnPick, TurnUndone, Unshown, MAX_LISTED};
-use crate::checkpoint::{Checkpoint, CheckpointError, Pick, Store, Undo};
+use crate::checkpoint::{Checkpoint, CheckpointError, Hunk, HunkLines, Pick, Store, Undo};
 use crate::error::{Error, Result};
 use crate::review::{ReviewError, ReviewId};
 use std::path::PathBuf;
@@ -80,7 +81,7 @@ pub(super) async fn file(
             };
             // The hunks read both sides within the size bound: only then are the texts read.
             match store.hunks(&start, &end, &path) {
-                Ok(hunks) => view.hunks = hunks,
+                Ok(hunks) => view.hunks = hunks.into_iter().map(shown_hunk).collect(),
                 Err(CheckpointError::NotText(_)) => view.unshown = Some(Unshown::Binary),
                 Err(CheckpointError::TooLarge { .. }) => view.unshown = Some(Unshown::TooLarge),
                 Err(e) => return Err(e),
@@ -140,9 +141,31 @@ fn pick(p: TurnPick) -> Undo {
     Undo {
         path: p.path,
         pick: match p.hunks {
-            Some(hunks) => Pick::Hunks(hunks),
+            Some(hunks) => Pick::Hunks(hunks.into_iter().map(store_hunk).collect()),
             None => Pick::Whole,
         },
+    }
+}
+
+fn shown_hunk(h: Hunk) -> TurnHunk {
+    let span = |l: HunkLines| LineSpan {
+        first: l.first,
+        count: l.count,
+    };
+    TurnHunk {
+        before: span(h.before),
+        after: span(h.after),
+    }
+}
+
+fn store_hunk(h: TurnHunk) -> Hunk {
+    let lines = |l: LineSpan| HunkLines {
+        first: l.first,
+        count: l.count,
+    };
+    Hunk {
+        before: lines(h.before),
+        after: lines(h.after),
     }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stepIndex, treeRows, turnKey, visibleRows } from '../src/turn-view';
+import { stepIndex, treeRows, turnKey, visibleRows } from '../src/turn-list';
 import type { TurnFile } from '../src/types';
 
 const file = (path: string, status: TurnFile['status'] = 'modified'): TurnFile =>
