@@ -44,6 +44,11 @@ pub(crate) fn containers_on(p: &mut Printer, via: Via, on: &ContainersOn) {
 }
 
 pub(crate) fn summary(p: &mut Printer, r: &Summary) {
+    // A whole turn's review is of its workspace: `redline turns show ID` has its files.
+    if let Some(turn) = r.turn_id {
+        let (ws, who) = (r.workspace.display(), r.client.label());
+        return outln!(p, "{:>4}  turn {turn} of {ws}  [{who}]", r.id);
+    }
     let new = if r.new_file { " (new file)" } else { "" };
     let file = if r.container {
         format!("{} (container: {})", r.path.display(), r.file_path)

@@ -32,7 +32,8 @@ pub struct Summary {
     #[serde(default)]
     pub reason_heard: bool,
     /// `turn`: the end of a CLI's turn (accept is Done, reject with a reason continues with it);
-    /// `edit`: one proposed change.
+    /// `edit`: one proposed change (also what a summary without it is).
+    #[serde(default)]
     pub kind: ReviewKind,
     /// A whole turn's review: the turn's id in the workspace's history (`redline turns`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
