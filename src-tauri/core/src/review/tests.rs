@@ -346,7 +346,10 @@ fn the_bounds_hold_for_the_words_and_each_comment_not_for_the_composed_message()
     let long_comment = vec![comment("a.rs", "c".repeat(MAX_COMMENT_CHARS + 1))];
     let err = queue.reject_commented(id, long_comment, None).unwrap_err();
     assert!(matches!(err, ReviewError::BadComment(_)), "{err}");
-    assert!(queue.get(id).is_some(), "a refused reject leaves it pending");
+    assert!(
+        queue.get(id).is_some(),
+        "a refused reject leaves it pending"
+    );
     // Each part at its bound: the message is far longer than either, and sent whole.
     let comments = vec![
         comment("a.rs", "a".repeat(MAX_COMMENT_CHARS)),
