@@ -299,22 +299,15 @@ impl ReviewQueue {
     }
 
     /// Rejects a review with the user's `comments` on its lines and their `reason`, composed
-    /// into the one message its asker is told (`comment::message`). Each part is cleaned and
-    /// bounded on its own (`reason::clean`, `comment::clean`), not the composed message: with
-    /// comments it is longer than any one bound. What is too long is refused, never cut, and
-    /// the review stays pending.
+    /// into the one message its asker is told (`comment::compose`: each part bounded, not the
+    /// message). What is too long is refused, never cut, and the review stays pending.
     pub fn reject_commented(
         &self,
         id: ReviewId,
         comments: Vec<Comment>,
         reason: Option<String>,
     ) -> Result<Arc<Review>, ReviewError> {
-        let reason = match reason {
-            Some(raw) => crate::review::reason::clean(&raw)?,
-            None => None,
-        };
-        let comments = crate::review::comment::clean(comments)?;
-        let message = crate::review::comment::message(&comments, reason.as_deref());
+        let message = crate::review::comment::compose(comments, reason.as_deref())?;
         self.settle(id, Outcome::Rejected, None, None, message)
     }
 

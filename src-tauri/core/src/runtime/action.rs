@@ -53,6 +53,15 @@ impl Handle<ReviewReject> for Instance {
     }
 }
 
+impl Handle<CommentsMessage> for Instance {
+    async fn handle(&self, r: CommentsMessage) -> Result<Option<String>> {
+        Ok(crate::review::comment::compose(
+            r.comments,
+            r.reason.as_deref(),
+        )?)
+    }
+}
+
 impl Handle<ReviewOpenInEditor> for Instance {
     async fn handle(&self, r: ReviewOpenInEditor) -> Result<()> {
         let review = self.reviews().review(r.id)?;
