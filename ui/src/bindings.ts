@@ -87,6 +87,25 @@ export type Resolved = { id: number, outcome: Outcome, };
 
 export type Selection = { startLine: number, startCharacter: number, endLine: number, endCharacter: number, };
 
+export type Comment = { 
+/**
+ * The file, relative to the workspace root, `/`-separated.
+ */
+path: string, 
+/**
+ * 1-based, in the file as the change left it (the right side of the diff); for a line
+ * the change removed, its line in the file as it was.
+ */
+line: number, 
+/**
+ * The line commented on, as the diff shows it.
+ */
+quote: string, 
+/**
+ * What the user wrote.
+ */
+text: string, };
+
 export type PopupMode = "focus" | "noFocus" | "trayOnly";
 
 export type Settings = { popup: PopupMode, 

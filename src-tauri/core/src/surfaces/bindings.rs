@@ -5,6 +5,7 @@ use crate::api::fault::Fault;
 use crate::doctor::{Line, Place, Welcome};
 use crate::error::FaultCode;
 use crate::platform::peer::PeerProcess;
+use crate::review::comment::Comment;
 use crate::review::selection::Selection;
 use crate::review::{ClientInfo, Detail, Outcome, Resolved};
 use crate::workspace::settings::{PopupMode, Settings};
@@ -20,6 +21,7 @@ pub fn typescript() -> String {
         Outcome::decl(&cfg),
         Resolved::decl(&cfg),
         Selection::decl(&cfg),
+        Comment::decl(&cfg),
         PopupMode::decl(&cfg),
         Settings::decl(&cfg),
         FaultCode::decl(&cfg),
