@@ -2,6 +2,7 @@
 // editor, shown for the selected review.
 import { binaryLabel, type Layout, renderSummary, type Review } from './reviews';
 import { ALT, MOD } from './shortcuts';
+import { COMMENTS_HTML } from './comments-panel';
 
 const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
 const REASON_TITLE = `Reject this proposal and say why: the CLI is told your reason (${MOD}${ALT}R)`;
@@ -26,6 +27,7 @@ export const REVIEW_HTML = `
         <button type="button" class="icon" data-nav="1" title="Next change (Alt+↓ or F7)" aria-label="Next change">↓</button>
       </div>
       <button type="button" class="ask" hidden title="Send the selected lines to Claude Code, to ask about them (${MOD}${ALT}K)">Ask Claude <kbd>${MOD}${ALT}K</kbd></button>
+      <button type="button" class="comment" title="Comment on the line of the cursor in the proposal: Reject sends the comments to the CLI (${MOD}${ALT}M)">Comment</button>
       <button type="button" class="open-editor" title="Open the file at this change in your editor (the one in ⚙ Settings, else $VISUAL or $EDITOR) (${MOD}${ALT}E)">Open in editor</button>
       <button type="button" class="reject-reason" title="${REASON_TITLE}">Reject with reason…</button>
       <button type="button" class="reject" title="Reject this proposal: the file stays as it is">Reject</button>
@@ -37,7 +39,7 @@ export const REVIEW_HTML = `
   </div>
   <div class="banner read-only" role="note" hidden></div>
   <div class="columns" aria-hidden="true"><span class="original-label">Original</span><span class="proposal-label">Proposal · editable</span></div>
-  <div class="review-editor-host"></div>
+  <div class="review-editor-host"></div>${COMMENTS_HTML}
 </section>`;
 
 /** What the pane's buttons ask of the window. */
@@ -45,6 +47,8 @@ export interface PaneActions {
   accept(): void;
   reject(): void;
   rejectWithReason(): void;
+  /** A comment on the cursor's line. */
+  comment(): void;
   ask(): void;
   openInEditor(): void;
   setLayout(layout: Layout): void;
@@ -60,26 +64,30 @@ function kbd(text: string): HTMLElement {
 export class ReviewPane {
   /** Where the review editor goes. */
   readonly host: HTMLElement;
+  /** COMMENTS_HTML's `.comments`, under the review editor. */
+  readonly comments: HTMLElement;
   private readonly el: {
     summary: HTMLElement; banner: HTMLElement; readOnly: HTMLElement; proposalLabel: HTMLElement;
     originalLabel: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement; ask: HTMLButtonElement;
-    rejectWithReason: HTMLButtonElement;
+    rejectWithReason: HTMLButtonElement; comment: HTMLButtonElement;
   };
 
   /** `section` is REVIEW_HTML's `.review`. */
   constructor(private section: HTMLElement, actions: PaneActions) {
     const q = <T extends HTMLElement>(sel: string) => section.querySelector<T>(sel)!;
     this.host = q('.review-editor-host');
+    this.comments = q('.comments');
     this.el = {
       summary: q('.summary'), banner: q('.disk-changed'), columns: q('.columns'),
       readOnly: q('.banner.read-only'), proposalLabel: q('.proposal-label'), originalLabel: q('.original-label'),
       accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'),
-      rejectWithReason: q('.actions .reject-reason'),
+      rejectWithReason: q('.actions .reject-reason'), comment: q('.actions .comment'),
     };
     this.el.accept.addEventListener('click', () => actions.accept());
     this.el.reject.addEventListener('click', () => actions.reject());
     this.el.rejectWithReason.addEventListener('click', () => actions.rejectWithReason());
     this.el.ask.addEventListener('click', () => actions.ask());
+    this.el.comment.addEventListener('click', () => actions.comment());
     q('.actions .open-editor').addEventListener('click', () => actions.openInEditor());
     q('.segmented').addEventListener('click', (e) => {
       const layout = (e.target as HTMLElement).closest<HTMLElement>('[data-layout]')?.dataset.layout;
@@ -117,6 +125,8 @@ export class ReviewPane {
         ? REASON_UNHEARD_COMMAND_TITLE
         : REASON_UNHEARD_TITLE;
     this.showTurn(review.detail.turn);
+    // A turn's review is answered Done or Continue in its own window: comments here are an edit's.
+    this.el.comment.hidden = review.detail.turn;
     const binary = review.detail.originalBinary;
     if (binary !== null) this.el.originalLabel.textContent = `Original · ${binaryLabel(binary)}`;
   }
