@@ -69,6 +69,14 @@ impl CommentArg {
                 root.display()
             ))
         })?;
+        // A link inside that leads out: its line is not read, let alone sent to a model.
+        let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+        if full.exists() && !real(&full).starts_with(real(root)) {
+            return Err(Error::Usage(format!(
+                "{typed:?} leads outside the workspace {}; comment on its files only",
+                root.display()
+            )));
+        }
         Ok(Comment {
             path,
             line,
@@ -188,5 +196,11 @@ mod tests {
             .resolve(d.path())
             .unwrap_err();
         assert!(e.to_string().contains("has 2 lines: line 3"), "{e}");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/etc/passwd", d.path().join("out")).unwrap();
+            let e = parse("out:1:t").unwrap().resolve(d.path()).unwrap_err();
+            assert!(e.to_string().contains("\"out\" leads outside"), "{e}");
+        }
     }
 }

@@ -44,37 +44,14 @@ pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: ReviewAction) 
             id,
             reason,
             comments,
-        } => {
-            // Looked up first, as for accept: once decided, the review is gone.
-            let (comments, note) = commented(dirs, id, &comments, reason.as_deref()).await?;
-            ask(
-                dirs,
-                ReviewReject {
-                    id,
-                    reason,
-                    comments,
-                },
-            )
-            .await?;
-            outln!(p, "rejected review {id}{note}");
-        }
+        } => reject(dirs, p, id, reason, &comments, "rejected").await?,
         ReviewAction::Continue {
             id,
             reason,
             comments,
         } => {
             turn_review(dirs, id, "reject").await?;
-            let (comments, note) = commented(dirs, id, &comments, reason.as_deref()).await?;
-            ask(
-                dirs,
-                ReviewReject {
-                    id,
-                    reason,
-                    comments,
-                },
-            )
-            .await?;
-            outln!(p, "continued review {id}{note}");
+            reject(dirs, p, id, reason, &comments, "continued").await?;
         }
         ReviewAction::Done { id } => {
             turn_review(dirs, id, "accept").await?;
@@ -92,6 +69,31 @@ pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: ReviewAction) 
             outln!(p, "{}", serde_json::to_string(&r.value).unwrap_or_default());
         }
     }
+    Ok(())
+}
+
+/// Rejects review `id` (a turn's: Continue) with the `comments` and `reason`, and says so as
+/// `{done} review ID`, with why they reach nobody when its asker hears none.
+async fn reject(
+    dirs: &Dirs,
+    p: &mut Printer<'_>,
+    id: u64,
+    reason: Option<String>,
+    comments: &[CommentArg],
+    done: &str,
+) -> Result<()> {
+    // Looked up first, as for accept: once decided, the review is gone.
+    let (comments, note) = commented(dirs, id, comments, reason.as_deref()).await?;
+    ask(
+        dirs,
+        ReviewReject {
+            id,
+            reason,
+            comments,
+        },
+    )
+    .await?;
+    outln!(p, "{done} review {id}{note}");
     Ok(())
 }
 
