@@ -1,5 +1,6 @@
 //! The command line's grammar: every `redline` command and its arguments, with their help.
 
+use crate::comment_arg::CommentArg;
 use crate::format::{json_help, JsonFlag};
 use crate::help_text::{doctor_about, hooks_about, long_about};
 pub use crate::hook_args::{HookArgs, HooksCmd};
@@ -359,6 +360,35 @@ pub enum ReviewCmd {
         /// characters, control characters removed.
         #[arg(long, value_name = "TEXT")]
         reason: Option<String>,
+        /// A comment on a line, sent before the reason: PATH relative to the workspace's root
+        /// (or absolute inside it), LINE 1-based in the file as it is now (it is quoted from
+        /// it), TEXT what to say. Repeatable.
+        #[arg(long = "comment", value_name = "PATH:LINE:TEXT", value_parser = crate::comment_arg::parse)]
+        comments: Vec<CommentArg>,
+    },
+    /// Answer a turn's review with Continue: the CLI's model goes on with the comments and the
+    /// reason (an edit's review: use `reject`).
+    #[command(
+        after_long_help = "Examples:\n  redline review continue 7 --reason 'add a test'\n  \
+        redline review continue 7 --comment 'src/a.rs:12:name it count' --comment 'b.md:3:typo'"
+    )]
+    Continue {
+        /// The turn review's id, from `redline review list`.
+        id: u64,
+        /// A comment on a line, as `reject --comment` takes it. Repeatable.
+        #[arg(long = "comment", value_name = "PATH:LINE:TEXT", value_parser = crate::comment_arg::parse)]
+        comments: Vec<CommentArg>,
+        /// Instructions after the comments: at most 2000 characters, control characters
+        /// removed.
+        #[arg(long, value_name = "TEXT")]
+        reason: Option<String>,
+    },
+    /// Answer a turn's review with Done: the turn ends as it is (an edit's review: use
+    /// `accept`).
+    #[command(after_long_help = "Example:\n  redline review done 7")]
+    Done {
+        /// The turn review's id, from `redline review list`.
+        id: u64,
     },
     /// Wait for a pending review and print it as JSON.
     #[command(after_long_help = "Example:\n  \

@@ -9,6 +9,7 @@ mod args;
 #[cfg(feature = "desktop")]
 mod autostart;
 mod cli;
+mod comment_arg;
 #[cfg(feature = "desktop")]
 mod desktop;
 #[cfg(feature = "desktop")]

@@ -5,6 +5,7 @@
 use crate::args::{
     Command, ContainerCmd, DiffArgs, ProposeArgs, ReviewCmd, TokenCmd, WorkspaceCmd,
 };
+use crate::comment_arg::CommentArg;
 use crate::format::Format;
 use crate::here::{utf8, Here};
 use crate::hook_args::{HookArgs, HooksCmd};
@@ -104,6 +105,17 @@ pub(crate) enum ReviewAction {
     Reject {
         id: u64,
         reason: Option<String>,
+        comments: Vec<CommentArg>,
+    },
+    /// A turn review's Continue: a reject whose reason is the model's instructions.
+    Continue {
+        id: u64,
+        reason: Option<String>,
+        comments: Vec<CommentArg>,
+    },
+    /// A turn review's Done.
+    Done {
+        id: u64,
     },
     Wait {
         file: Option<String>,
@@ -269,7 +281,25 @@ fn review(cmd: ReviewCmd, here: &Here) -> Result<ReviewAction> {
         },
         ReviewCmd::Show { id } => ReviewAction::Show { id },
         ReviewCmd::Accept { id, content_file } => ReviewAction::Accept { id, content_file },
-        ReviewCmd::Reject { id, reason } => ReviewAction::Reject { id, reason },
+        ReviewCmd::Reject {
+            id,
+            reason,
+            comments,
+        } => ReviewAction::Reject {
+            id,
+            reason,
+            comments,
+        },
+        ReviewCmd::Continue {
+            id,
+            comments,
+            reason,
+        } => ReviewAction::Continue {
+            id,
+            reason,
+            comments,
+        },
+        ReviewCmd::Done { id } => ReviewAction::Done { id },
         // As `propose` and `mention` take it: relative to where the command runs.
         ReviewCmd::Wait { file, timeout } => {
             let file = match file {

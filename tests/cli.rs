@@ -1198,6 +1198,9 @@ mod local_review;
 #[path = "cli/hook.rs"]
 mod hook;
 
+#[path = "cli/review_comments.rs"]
+mod review_comments;
+
 #[path = "cli/diff_edit.rs"]
 mod diff_edit;
 

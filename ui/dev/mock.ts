@@ -98,6 +98,14 @@ const answers: Record<string, Answer> = {
   reviewUpdate: (a) => { known(a.id as number).current = a.content as string; return null; },
   reviewAccept: (a) => { known(a.id as number); resolveLater(a.id as number, 'accepted'); return null; },
   reviewReject: (a) => { known(a.id as number); resolveLater(a.id as number, 'rejected'); return null; },
+  // As review::comment::message makes it (the page only shows and copies it).
+  commentsMessage: (a) => {
+    const comments = a.comments as { path: string; line: number; quote: string; text: string }[];
+    const words = ((a.reason as string | undefined) ?? '').trim();
+    if (comments.length === 0) return words || null;
+    const each = comments.map((c) => `- ${c.path}:${c.line}\n  > ${c.quote}\n  ${c.text.trim().split('\n').join('\n  ')}`);
+    return ['Review comments on your changes:', ...each, ...(words ? [words] : [])].join('\n\n');
+  },
   reviewDiskChanged: (a) => diskChanged.has(a.id as number),
   reviewOpenInEditor: () => null,
   reviewMention: () => null,

@@ -1,6 +1,6 @@
 // Generated from the action list by `redline_core::surfaces::action`; do not edit.
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings
-import type { ReviewAccept, ReviewDetail, ReviewDiskChanged, ReviewMention, ReviewOpenInEditor, ReviewReject, ReviewSelect, ReviewShown, ReviewUpdate, Settings, SettingsSet, TurnFileGet, TurnFileView, TurnFiles, TurnFilesGet, TurnUndo, TurnUndone, Welcome } from './bindings';
+import type { CommentsMessage, ReviewAccept, ReviewDetail, ReviewDiskChanged, ReviewMention, ReviewOpenInEditor, ReviewReject, ReviewSelect, ReviewShown, ReviewUpdate, Settings, SettingsSet, TurnFileGet, TurnFileView, TurnFiles, TurnFilesGet, TurnUndo, TurnUndone, Welcome } from './bindings';
 import { invokeAction } from './invoke';
 
 /** The actions the page may ask, by wire name. */
@@ -9,6 +9,7 @@ export const PAGE_ACTIONS = [
   'reviewUpdate',
   'reviewAccept',
   'reviewReject',
+  'commentsMessage',
   'reviewOpenInEditor',
   'reviewDiskChanged',
   'reviewMention',
@@ -33,6 +34,9 @@ export const reviewAccept = (id: ReviewAccept['id'], revision?: ReviewAccept['re
 
 export const reviewReject = (id: ReviewReject['id'], reason?: ReviewReject['reason'], comments?: ReviewReject['comments']) =>
   invokeAction<void>('reviewReject', { id, reason, comments });
+
+export const commentsMessage = (comments: CommentsMessage['comments'], reason?: CommentsMessage['reason']) =>
+  invokeAction<string | null>('commentsMessage', { comments, reason });
 
 export const reviewOpenInEditor = (id: ReviewOpenInEditor['id'], line: ReviewOpenInEditor['line']) =>
   invokeAction<void>('reviewOpenInEditor', { id, line });

@@ -228,6 +228,8 @@ export type ReviewReject = { id: number, reason?: string,
  */
 comments?: Array<Comment>, };
 
+export type CommentsMessage = { comments: Array<Comment>, reason?: string, };
+
 export type ReviewOpenInEditor = { id: number, line: number, };
 
 export type ReviewDiskChanged = { id: number, };

@@ -4,6 +4,7 @@ import { binaryLabel, type Layout, renderSummary, type Review } from './reviews'
 import { ALT, MOD } from './shortcuts';
 import { TURN_VIEW_HTML, TurnView } from './turn-view';
 import type { Comment } from './types';
+import { COMMENTS_HTML } from './comments-panel';
 
 const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
 const REASON_TITLE = `Reject this proposal and say why: the CLI is told your reason (${MOD}${ALT}R)`;
@@ -28,6 +29,7 @@ export const REVIEW_HTML = `
         <button type="button" class="icon" data-nav="1" title="Next change (Alt+↓ or F7)" aria-label="Next change">↓</button>
       </div>
       <button type="button" class="ask" hidden title="Send the selected lines to Claude Code, to ask about them (${MOD}${ALT}K)">Ask Claude <kbd>${MOD}${ALT}K</kbd></button>
+      <button type="button" class="comment" title="Comment on the line of the cursor in the proposal: Reject sends the comments to the CLI (${MOD}${ALT}M)">Comment</button>
       <button type="button" class="open-editor" title="Open the file at this change in your editor (the one in ⚙ Settings, else $VISUAL or $EDITOR) (${MOD}${ALT}E)">Open in editor</button>
       <button type="button" class="reject-reason" title="${REASON_TITLE}">Reject with reason…</button>
       <button type="button" class="reject" title="Reject this proposal: the file stays as it is">Reject</button>
@@ -39,7 +41,7 @@ export const REVIEW_HTML = `
   </div>
   <div class="banner read-only" role="note" hidden></div>
   <div class="columns" aria-hidden="true"><span class="original-label">Original</span><span class="proposal-label">Proposal · editable</span></div>
-  <div class="review-editor-host"></div>
+  <div class="review-editor-host"></div>${COMMENTS_HTML}
   ${TURN_VIEW_HTML}
 </section>`;
 
@@ -49,6 +51,8 @@ export interface PaneActions {
   /** `reason` and `comments`: a whole turn's Continue (turn-view.ts). */
   reject(reason?: string, comments?: Comment[]): void;
   rejectWithReason(): void;
+  /** A comment on the cursor's line. */
+  comment(): void;
   ask(): void;
   openInEditor(): void;
   setLayout(layout: Layout): void;
@@ -66,21 +70,24 @@ export class ReviewPane {
   readonly host: HTMLElement;
   /** A whole turn's review, in place of the review editor. */
   readonly turnView: TurnView;
+  /** COMMENTS_HTML's `.comments`, under the review editor. */
+  readonly comments: HTMLElement;
   private readonly el: {
     summary: HTMLElement; banner: HTMLElement; readOnly: HTMLElement; proposalLabel: HTMLElement;
     originalLabel: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement; ask: HTMLButtonElement;
-    rejectWithReason: HTMLButtonElement;
+    rejectWithReason: HTMLButtonElement; comment: HTMLButtonElement;
   };
 
   /** `section` is REVIEW_HTML's `.review`. */
   constructor(private section: HTMLElement, actions: PaneActions) {
     const q = <T extends HTMLElement>(sel: string) => section.querySelector<T>(sel)!;
     this.host = q('.review-editor-host');
+    this.comments = q('.comments');
     this.el = {
       summary: q('.summary'), banner: q('.disk-changed'), columns: q('.columns'),
       readOnly: q('.banner.read-only'), proposalLabel: q('.proposal-label'), originalLabel: q('.original-label'),
       accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'),
-      rejectWithReason: q('.actions .reject-reason'),
+      rejectWithReason: q('.actions .reject-reason'), comment: q('.actions .comment'),
     };
     this.turnView = new TurnView(q('.turn-view'), {
       done: () => actions.accept(),
@@ -93,6 +100,7 @@ export class ReviewPane {
     this.el.reject.addEventListener('click', () => actions.reject());
     this.el.rejectWithReason.addEventListener('click', () => actions.rejectWithReason());
     this.el.ask.addEventListener('click', () => actions.ask());
+    this.el.comment.addEventListener('click', () => actions.comment());
     q('.actions .open-editor').addEventListener('click', () => actions.openInEditor());
     q('.segmented').addEventListener('click', (e) => {
       const layout = (e.target as HTMLElement).closest<HTMLElement>('[data-layout]')?.dataset.layout;
@@ -133,6 +141,8 @@ export class ReviewPane {
     // A whole turn's review: its own view (turn-view.ts) in place of the one file's editor.
     this.section.classList.toggle('whole', review.detail.turnId !== null);
     if (review.detail.turnId !== null) this.turnView.show(review.detail.id);
+    // A turn's review is answered Done or Continue: comments under the editor are an edit's.
+    this.el.comment.hidden = review.detail.kind === 'turn';
     const binary = review.detail.originalBinary;
     if (binary !== null) this.el.originalLabel.textContent = `Original · ${binaryLabel(binary)}`;
   }

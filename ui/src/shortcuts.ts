@@ -7,7 +7,7 @@ export const ALT = isMac ? '⌥' : 'Alt+';
 
 /** What a key press asks of the review window. */
 export type Shortcut =
-  | 'accept' | 'rejectWithReason' | 'ask' | 'openInEditor'
+  | 'accept' | 'rejectWithReason' | 'ask' | 'openInEditor' | 'comment'
   | 'previousChange' | 'nextChange'
   | 'previousTab' | 'nextTab'
   | 'escape';
@@ -23,6 +23,7 @@ export function shortcutOf(e: Keys): Shortcut | null {
   // synthesised event carries no code.
   if (mod && e.altKey && !e.shiftKey && (e.code === 'KeyR' || e.key === 'r' || e.key === 'R')) return 'rejectWithReason';
   if (mod && e.altKey && !e.shiftKey && e.code === 'KeyE') return 'openInEditor';
+  if (mod && e.altKey && !e.shiftKey && (e.code === 'KeyM' || e.key === 'm' || e.key === 'M')) return 'comment';
   if (e.key === 'F7' && !mod && !e.altKey) return e.shiftKey ? 'previousChange' : 'nextChange';
   if (e.altKey && !mod && !e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
     return e.key === 'ArrowUp' ? 'previousChange' : 'nextChange';

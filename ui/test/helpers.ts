@@ -55,6 +55,8 @@ export function fakeBackend(reviews: ReviewDetail[], settings: Settings = { popu
       case 'reviews_list': return reviews;
       case 'review_disk_changed': return backend.diskChanged.has(a.id as number);
       case 'settings_get': return backend.settings;
+      // The core composes it (review::comment::message); the page only copies what it answers.
+      case 'comments_message': return `message of ${(a.comments as unknown[]).length} comments`;
       case 'welcome': return backend.welcome;
       case 'workspace_add':
         if (backend.folder) backend.welcome = { ...backend.welcome, workspace: backend.folder };

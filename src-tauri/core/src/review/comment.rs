@@ -55,6 +55,20 @@ pub fn message(comments: &[Comment], instructions: Option<&str>) -> Option<Strin
     Some(out.trim_end().to_owned())
 }
 
+/// The message of an answer with `comments` and the user's `reason`, each cleaned and bounded
+/// on its own (`reason::clean`, `clean`) rather than the message: with comments it is longer
+/// than any one bound, and what the user wrote is refused, never cut. `None`: nothing to say.
+pub fn compose(
+    comments: Vec<Comment>,
+    reason: Option<&str>,
+) -> Result<Option<String>, ReviewError> {
+    let reason = match reason {
+        Some(raw) => crate::review::reason::clean(raw)?,
+        None => None,
+    };
+    Ok(message(&clean(comments)?, reason.as_deref()))
+}
+
 /// Checks `comments` before they are sent: within the bounds, each with text and a line.
 /// Their text is cleaned as a reason is (`reason::clean`: line endings, control characters).
 pub fn clean(comments: Vec<Comment>) -> Result<Vec<Comment>, ReviewError> {

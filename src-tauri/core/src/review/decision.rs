@@ -1,6 +1,7 @@
 //! The user's decision on a review, and how it settles the review through the queue alone.
 
 use crate::error::Result;
+use crate::review::comment::Comment;
 use crate::review::id::ReviewId;
 use crate::review::queue::ReviewQueue;
 
@@ -16,8 +17,11 @@ pub enum Decision {
         revision: Option<u64>,
     },
     Reject {
-        /// Why, for whoever asked (where its protocol can carry it).
+        /// Why, for whoever asked (where its protocol can carry it): the user's own words.
         reason: Option<String>,
+        /// Comments on lines of the proposal, sent before the reason as one message
+        /// (`comment::message`).
+        comments: Vec<Comment>,
     },
 }
 
@@ -32,7 +36,10 @@ impl Decision {
 
     /// A rejection without a reason.
     pub fn reject() -> Decision {
-        Decision::Reject { reason: None }
+        Decision::Reject {
+            reason: None,
+            comments: Vec::new(),
+        }
     }
 }
 
@@ -41,7 +48,7 @@ impl Decision {
 pub fn settle(reviews: &ReviewQueue, id: ReviewId, decision: Decision) -> Result<()> {
     match decision {
         Decision::Accept { content, revision } => reviews.accept(id, content, revision)?,
-        Decision::Reject { reason } => reviews.reject(id, reason)?,
+        Decision::Reject { reason, comments } => reviews.reject_commented(id, comments, reason)?,
     };
     Ok(())
 }

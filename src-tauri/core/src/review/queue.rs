@@ -3,6 +3,7 @@
 use crate::error::Result;
 use crate::platform::clock::Clock;
 use crate::review::client::ClientInfo;
+use crate::review::comment::Comment;
 use crate::review::diff;
 use crate::review::id::ReviewId;
 use crate::review::origin::Origin;
@@ -294,11 +295,20 @@ impl ReviewQueue {
     /// carry one. The reason is cleaned and bounded first (`review::reason`): one too long is
     /// refused and the review stays pending; a blank one is a plain rejection.
     pub fn reject(&self, id: ReviewId, reason: Option<String>) -> Result<Arc<Review>, ReviewError> {
-        let reason = match reason {
-            Some(raw) => crate::review::reason::clean(&raw)?,
-            None => None,
-        };
-        self.settle(id, Outcome::Rejected, None, None, reason)
+        self.reject_commented(id, Vec::new(), reason)
+    }
+
+    /// Rejects a review with the user's `comments` on its lines and their `reason`, composed
+    /// into the one message its asker is told (`comment::compose`: each part bounded, not the
+    /// message). What is too long is refused, never cut, and the review stays pending.
+    pub fn reject_commented(
+        &self,
+        id: ReviewId,
+        comments: Vec<Comment>,
+        reason: Option<String>,
+    ) -> Result<Arc<Review>, ReviewError> {
+        let message = crate::review::comment::compose(comments, reason.as_deref())?;
+        self.settle(id, Outcome::Rejected, None, None, message)
     }
 
     /// Accepts a review with `content`, or its current text, and tells its asker. An empty text

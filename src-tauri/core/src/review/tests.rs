@@ -321,3 +321,48 @@ fn a_rejection_hands_its_reason_to_the_reply_once() {
         Err(ReviewError::NoSuchReview(_))
     ));
 }
+
+#[test]
+fn the_bounds_hold_for_the_words_and_each_comment_not_for_the_composed_message() {
+    use crate::review::comment::{Comment, MAX_COMMENT_CHARS};
+    use crate::review::reason::MAX_REASON_CHARS;
+    let comment = |path: &str, text: String| Comment {
+        path: path.into(),
+        line: 3,
+        quote: "let x = 1;".into(),
+        text,
+    };
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let told = heard.clone();
+    let queue = queue();
+    let id = queue.open(
+        proposal("s", "a.rs", "new"),
+        Box::new(move |r: &Review, o| told.lock().unwrap().push((o, r.reason.clone()))),
+    );
+    // Each part one past its bound: refused, the review still pending.
+    let long_words = Some("w".repeat(MAX_REASON_CHARS + 1));
+    let err = queue.reject_commented(id, vec![], long_words).unwrap_err();
+    assert!(matches!(err, ReviewError::ReasonTooLong { .. }), "{err}");
+    let long_comment = vec![comment("a.rs", "c".repeat(MAX_COMMENT_CHARS + 1))];
+    let err = queue.reject_commented(id, long_comment, None).unwrap_err();
+    assert!(matches!(err, ReviewError::BadComment(_)), "{err}");
+    assert!(
+        queue.get(id).is_some(),
+        "a refused reject leaves it pending"
+    );
+    // Each part at its bound: the message is far longer than either, and sent whole.
+    let comments = vec![
+        comment("a.rs", "a".repeat(MAX_COMMENT_CHARS)),
+        comment("b.rs", "b".repeat(MAX_COMMENT_CHARS)),
+    ];
+    let words = "w".repeat(MAX_REASON_CHARS);
+    queue
+        .reject_commented(id, comments.clone(), Some(format!(" {words}\r\n")))
+        .unwrap();
+    let message = crate::review::comment::message(&comments, Some(&words)).unwrap();
+    assert!(message.chars().count() > 3 * MAX_REASON_CHARS);
+    assert_eq!(
+        *heard.lock().unwrap(),
+        vec![(Outcome::Rejected, Some(message))]
+    );
+}

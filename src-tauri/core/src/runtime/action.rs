@@ -45,11 +45,20 @@ impl Handle<ReviewAccept> for Instance {
 
 impl Handle<ReviewReject> for Instance {
     async fn handle(&self, r: ReviewReject) -> Result<()> {
-        let comments = crate::review::comment::clean(r.comments.unwrap_or_default())?;
-        let reason = crate::review::comment::message(&comments, r.reason.as_deref());
-        self.reviews()
-            .decide(r.id, Decision::Reject { reason })
-            .await
+        let decision = Decision::Reject {
+            reason: r.reason,
+            comments: r.comments.unwrap_or_default(),
+        };
+        self.reviews().decide(r.id, decision).await
+    }
+}
+
+impl Handle<CommentsMessage> for Instance {
+    async fn handle(&self, r: CommentsMessage) -> Result<Option<String>> {
+        Ok(crate::review::comment::compose(
+            r.comments,
+            r.reason.as_deref(),
+        )?)
     }
 }
 

@@ -22,6 +22,7 @@ mod discovery_dirs;
 mod doctor;
 mod editor;
 mod editor_state;
+mod hook_comments;
 mod hook_undecided;
 mod http_container;
 mod http_fuzz;

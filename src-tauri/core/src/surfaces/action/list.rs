@@ -46,6 +46,15 @@ actions! {
         #[ts(optional)]
         comments: Option<Vec<Comment>>,
     } -> ();
+    /// The one message a reject (or a turn's Continue) with these comments and `reason` sends
+    /// (`review::comment::compose`), for the user to copy as a prompt where the review's CLI
+    /// hears no reason; `None`: nothing to say. Too long a part is refused as in a reject.
+    Page "commentsMessage" CommentsMessage {
+        comments: Vec<Comment>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
+    } -> Option<String>;
     /// Opens the file at `line` (1-based, in the file on disk) in the user's editor, on the
     /// core's machine.
     Page "reviewOpenInEditor" ReviewOpenInEditor {
