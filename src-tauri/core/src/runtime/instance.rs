@@ -189,6 +189,12 @@ impl Instance {
         hook::open(parts, call, pid).await
     }
 
+    /// A CLI's pre-edit hook in the turn mode: the edit's files recorded for the turn's
+    /// review, nothing asked (`hook::record_only`).
+    pub async fn hook_record(&self, call: HookCall) {
+        hook::record_only(&self.workspaces, &self.turns, call).await
+    }
+
     /// A CLI's prompt hook: its turn begins, the workspace checkpointed (`turn_start::begin`).
     pub async fn turn_start(&self, call: HookCall) -> TurnBegun {
         turn_start::begin(&self.workspaces, &self.checkpoints, &call).await
