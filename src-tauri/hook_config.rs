@@ -80,7 +80,8 @@ fn install(
     if let Some(needs) = site.trust.filter(|_| done != HookInstalled::Already) {
         outln!(p, "still to do: {needs}");
     }
-    if config::ide_reviews(&site) {
+    // The turn mode's hook asks nothing: the IDE connection's per-edit diff is the only one.
+    if config::ide_reviews(&site) && mode != ReviewMode::Turn {
         errln!(
             p,
             "redline: {name}'s IDE connection to Redline already reviews every edit: while it \

@@ -243,6 +243,13 @@ pub fn status(site: &HookCli, file: &Path, program: &Path) -> Result<HookStatus>
     })
 }
 
+/// The review mode `site`'s hooks in `file` say; `None`: no hook of Redline's.
+pub fn mode(site: &HookCli, file: &Path) -> Result<Option<ReviewMode>> {
+    let found = find(site, file)?;
+    let turn = hook_turn::find(site, file)?;
+    Ok(mode_of(site, found.as_ref(), turn.is_some()))
+}
+
 /// The review mode the hooks found say: the pre-edit hook recording only is the turn mode; an
 /// end-of-turn hook beside a reviewing one is both.
 fn mode_of(site: &HookCli, pre: Option<&Found>, turn: bool) -> Option<ReviewMode> {

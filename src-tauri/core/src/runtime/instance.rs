@@ -43,6 +43,7 @@ mod editor;
 pub mod hook;
 pub mod local;
 pub mod reviews;
+mod serve_checkpoint;
 pub mod turn;
 mod turn_history;
 mod turn_start;
@@ -62,7 +63,7 @@ pub struct Instance {
     /// What each CLI session's turn has touched, for its end-of-turn review (`--turn-review`).
     turns: Turns,
     /// Each workspace's checkpoints and turns (`redline turns`).
-    checkpoints: checkpoints::Checkpoints,
+    checkpoints: Arc<checkpoints::Checkpoints>,
     windows: WindowHub,
     quit: CancellationToken,
     /// Asks a surface to show the reviews (a second launch, the tray, a command).
@@ -102,10 +103,10 @@ impl Instance {
             editors: Editors::new(world.clock.clone()),
             codex: Default::default(),
             turns: Default::default(),
-            checkpoints: checkpoints::Checkpoints::new(
+            checkpoints: Arc::new(checkpoints::Checkpoints::new(
                 world.dirs.data.clone(),
                 world.clock.clone(),
-            ),
+            )),
             windows: Default::default(),
             quit: CancellationToken::new(),
             show: tokio::sync::broadcast::channel(4).0,
@@ -114,6 +115,8 @@ impl Instance {
         instance.workspaces.start_enabled().await;
         let held = Arc::downgrade(&instance.workspaces);
         crate::runtime::folders::follow(held.clone(), instance.quit.clone());
+        let quit = instance.quit.clone();
+        serve_checkpoint::follow(held.clone(), instance.checkpoints.clone(), quit);
         instance
             .codex
             .serve(instance.world.codex_ipc.clone(), codex::source(held));
@@ -217,7 +220,7 @@ impl Instance {
         id: u64,
         path: Option<String>,
     ) -> Result<String> {
-        let parts = (&*self.workspaces, &self.checkpoints);
+        let parts = (&*self.workspaces, &*self.checkpoints);
         turn_history::show(parts, dir, id, path).await
     }
 
@@ -228,7 +231,7 @@ impl Instance {
         id: u64,
         picks: Vec<String>,
     ) -> Result<TurnUndone> {
-        let parts = (&*self.workspaces, &self.checkpoints);
+        let parts = (&*self.workspaces, &*self.checkpoints);
         turn_history::undo(parts, dir, id, picks).await
     }
 

@@ -39,6 +39,7 @@ mod reject;
 mod sessions_started;
 mod settings;
 mod turn;
+mod turn_modes;
 mod window;
 mod ws_claude;
 mod ws_container;
