@@ -64,6 +64,14 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
             autostart::toggle().map_err(|e| Error::Control(ControlFailure::Autostart(e)))?;
         }
         Action::Quit => core.request_quit(),
+        // On the store's blocking thread; the menu waits for nothing (a task per click).
+        Action::CheckpointNow { path } => {
+            core.turns_checkpoint(&path).await?;
+        }
+        // The window opens where it opens today; the turn itself is `redline turns show ID`.
+        Action::OpenTurn { .. } => {
+            core.request_show();
+        }
     }
     Ok(())
 }

@@ -213,6 +213,11 @@ impl Instance {
         turn_history::list(&self.workspaces, &self.checkpoints, dir).await
     }
 
+    /// The newest `n` turns of the workspace holding `dir` (`turn_history::recent`).
+    pub async fn turns_recent(&self, dir: &std::path::Path, n: usize) -> Result<Vec<TurnSummary>> {
+        turn_history::recent(&self.workspaces, &self.checkpoints, dir, n).await
+    }
+
     /// Turn `id`'s unified diff (`turn_history::show`).
     pub async fn turns_show(
         &self,
