@@ -1198,6 +1198,9 @@ mod local_review;
 #[path = "cli/hook.rs"]
 mod hook;
 
+#[path = "cli/hooks_modes.rs"]
+mod hooks_modes;
+
 #[path = "cli/diff_edit.rs"]
 mod diff_edit;
 
