@@ -11,8 +11,9 @@ use std::cell::RefCell;
 
 pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<()> {
     match action {
-        // The launcher starts the window process if none runs, and it shows the reviews.
-        Action::OpenReviews => {
+        // The launcher starts the window process if none runs, and it shows the reviews (a
+        // recent turn opens it too: the turn itself is `redline turns show ID`).
+        Action::OpenReviews | Action::OpenTurn { .. } => {
             core.request_show();
         }
         Action::ToggleWorkspace { path } => {
@@ -65,13 +66,7 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
         }
         Action::Quit => core.request_quit(),
         // On the store's blocking thread; the menu waits for nothing (a task per click).
-        Action::CheckpointNow { path } => {
-            core.turns_checkpoint(&path).await?;
-        }
-        // The window opens where it opens today; the turn itself is `redline turns show ID`.
-        Action::OpenTurn { .. } => {
-            core.request_show();
-        }
+        Action::CheckpointNow { path } => drop(core.turns_checkpoint(&path).await?),
     }
     Ok(())
 }
