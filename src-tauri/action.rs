@@ -11,8 +11,9 @@ use std::cell::RefCell;
 
 pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<()> {
     match action {
-        // The launcher starts the window process if none runs, and it shows the reviews.
-        Action::OpenReviews => {
+        // The launcher starts the window process if none runs, and it shows the reviews (a
+        // recent turn opens it too: the turn itself is `redline turns show ID`).
+        Action::OpenReviews | Action::OpenTurn { .. } => {
             core.request_show();
         }
         Action::ToggleWorkspace { path } => {
@@ -64,6 +65,8 @@ pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<(
             autostart::toggle().map_err(|e| Error::Control(ControlFailure::Autostart(e)))?;
         }
         Action::Quit => core.request_quit(),
+        // On the store's blocking thread; the menu waits for nothing (a task per click).
+        Action::CheckpointNow { path } => drop(core.turns_checkpoint(&path).await?),
     }
     Ok(())
 }

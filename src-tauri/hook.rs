@@ -21,6 +21,9 @@ pub async fn run(dirs: &Dirs, p: &mut Printer<'_>, a: HookArgs) -> ExitCode {
     if a.turn_start {
         return turn_start(dirs, p, &a).await;
     }
+    if a.record_only {
+        return record_only(dirs, p, &a).await;
+    }
     let (input, ruling) = match input() {
         Ok(input) => (input.clone(), ask(dirs, p, &a, input).await),
         Err(why) => (serde_json::Value::Null, refused(p, &why)),
@@ -158,6 +161,26 @@ async fn turn_review(dirs: &Dirs, p: &mut Printer<'_>, a: &HookArgs) -> ExitCode
     if let Some(line) = &answer.stderr {
         errln!(p, "{line}");
     }
+    out!(p, "{}", answer.stdout);
+    ExitCode::from(answer.exit)
+}
+
+/// The turn mode's pre-edit hook: the edit's files recorded for the turn's review, and the edit
+/// left to the CLI's own approval (a pass, in its words) whatever happened: Redline asks nothing
+/// and never holds an edit up here.
+async fn record_only(dirs: &Dirs, p: &mut Printer<'_>, a: &HookArgs) -> ExitCode {
+    let input = input().unwrap_or_default();
+    if !input.is_null() {
+        let req = Request::HookRecord(HookCall {
+            cli: a.cli,
+            input: input.clone(),
+            record_turn: true,
+        });
+        // Not running, or gone: nothing to record in, and nothing to say on every edit.
+        let _ = control::call(dirs, &req).await;
+    }
+    let pass = HookRuling::Pass { why: String::new() };
+    let answer = hook::answer(a.cli, &input, &pass);
     out!(p, "{}", answer.stdout);
     ExitCode::from(answer.exit)
 }

@@ -21,8 +21,13 @@ pub struct HookArgs {
     pub deny_after: Option<u64>,
     /// Also record the files the edit touches, as they are before it, for the review at the end
     /// of the turn (`redline hooks install CLI --turn-review` sets it).
-    #[arg(long, conflicts_with_all = ["turn_review", "turn_start"])]
+    #[arg(long, conflicts_with_all = ["turn_review", "turn_start", "record_only"])]
     pub record_turn: bool,
+    /// The turn mode's pre-edit hook (`redline hooks install CLI --review turn` sets it): record
+    /// the files the edit touches for the review at the end of the turn, and ask nothing: the
+    /// edit goes on to the CLI's own approval.
+    #[arg(long, conflicts_with_all = ["turn_review", "turn_start", "deny_after"])]
+    pub record_only: bool,
     /// Run as the CLI's end-of-turn hook (Codex and Claude Code `Stop`, Gemini CLI
     /// `AfterAgent`): show every file the turn changed, and answer Done or Continue with the
     /// user's instructions.
@@ -40,13 +45,17 @@ pub struct HookArgs {
 pub enum HooksCmd {
     /// Add `redline hook CLI` to the CLI's hook config, beside any other hook (again: no change).
     #[command(
-        after_long_help = "Examples:\n  redline hooks install codex\n  redline hooks install claude --turn-review"
+        after_long_help = "Examples:\n  redline hooks install codex\n  redline hooks install claude --review turn\n  redline hooks install gemini --review both"
     )]
     Install {
         #[arg(help = cli_help("whose config to change"))]
         cli: redline_core::protocols::hook::HookCli,
-        /// Also review each turn's changes together at its end (codex, claude, gemini), with
-        /// Done or Continue with instructions for the model.
+        /// What Redline reviews: each edit before it lands (edit), each turn's changes together
+        /// at its end, edits going through without Redline asking (turn), or both; turn and
+        /// both for codex, claude and gemini.
+        #[arg(long, value_name = "MODE", value_parser = ["edit", "turn", "both"], conflicts_with = "turn_review")]
+        review: Option<String>,
+        /// The same as `--review both`.
         #[arg(long)]
         turn_review: bool,
     },

@@ -1,10 +1,11 @@
-//! `redline hooks install|uninstall|status`: Redline's pre-edit hook in each CLI's own config.
+//! `redline hooks install|uninstall|status`: Redline's hooks in each CLI's own config, as its
+//! review mode (`--review edit|turn|both`) needs them.
 
 use crate::args::HooksCmd;
 use crate::format::Format;
 use crate::output::{errln, outln, Printer};
 use redline_core::clients::HookCli;
-use redline_core::discovery::hook_config::{self as config, HookInstalled, HookStatus};
+use redline_core::discovery::hook_config::{self as config, HookInstalled, HookStatus, ReviewMode};
 use redline_core::discovery::hook_created;
 use redline_core::platform::dirs::Dirs;
 use redline_core::{Error, Result};
@@ -13,28 +14,38 @@ use std::path::{Path, PathBuf};
 pub fn run(dirs: &Dirs, p: &mut Printer, cmd: HooksCmd) -> Result<()> {
     let program = program()?;
     match cmd {
-        HooksCmd::Install { cli, turn_review } => install(dirs, p, cli, &program, turn_review),
+        HooksCmd::Install {
+            cli,
+            review,
+            turn_review,
+        } => install(dirs, p, cli, &program, mode(review.as_deref(), turn_review)),
         HooksCmd::Uninstall { cli } => uninstall(dirs, p, cli),
         HooksCmd::Status { output } => status(dirs, p, &program, output.format()),
     }
 }
 
-/// `hooks install`: writes the hook, then says what it does and what is left to the user.
+/// The review mode `--review` names (`--turn-review`: both; neither: edit).
+fn mode(review: Option<&str>, turn_review: bool) -> ReviewMode {
+    match (review, turn_review) {
+        (Some("turn"), _) => ReviewMode::Turn,
+        (Some("both"), _) | (None, true) => ReviewMode::Both,
+        _ => ReviewMode::Edit,
+    }
+}
+
+/// `hooks install`: writes the hooks, then says what they do and what is left to the user.
 fn install(
     dirs: &Dirs,
     p: &mut Printer,
     site: HookCli,
     program: &Path,
-    turn_review: bool,
+    mode: ReviewMode,
 ) -> Result<()> {
     let file = dirs.locate(&site.config);
-    let command = match turn_review {
-        true => config::command_recording(&site, program),
-        false => config::command(&site, program),
-    };
+    let command = config::pre_command(&site, program, mode);
     // Through a link too: a link the user made is theirs, like a file.
     let created = file.symlink_metadata().is_err();
-    let done = config::install_for(&site, &file, program, turn_review)?;
+    let done = config::install_mode(&site, &file, program, mode)?;
     if created {
         hook_created::record(&dirs.config, &file)?;
     }
@@ -49,19 +60,28 @@ fn install(
         site.name(),
         file.display()
     );
-    explain_wait(p, site);
-    if let (true, Some(event)) = (turn_review, site.turn_event) {
-        let turn = config::turn_command(&site, program);
+    match mode {
+        ReviewMode::Turn => outln!(
+            p,
+            "{} records the files each edit touches for the turn's review, and asks Redline \
+             nothing about it",
+            site.name()
+        ),
+        ReviewMode::Edit | ReviewMode::Both => explain_wait(p, site),
+    }
+    explain_turn(p, site, program, mode);
+    if let Some(asks) = config::own_questions(&site, mode) {
         outln!(
             p,
-            "and at the end of each turn ({event}: {turn}) shows the turn's changes, \
-             answered Done or Continue with instructions"
+            "{asks} (Redline never changes {}'s permission settings)",
+            site.name()
         );
     }
     if let Some(needs) = site.trust.filter(|_| done != HookInstalled::Already) {
         outln!(p, "still to do: {needs}");
     }
-    if config::ide_reviews(&site) {
+    // The turn mode's hook asks nothing: the IDE connection's per-edit diff is the only one.
+    if config::ide_reviews(&site) && mode != ReviewMode::Turn {
         errln!(
             p,
             "redline: {name}'s IDE connection to Redline already reviews every edit: while it \
@@ -72,6 +92,26 @@ fn install(
         );
     }
     Ok(())
+}
+
+/// What the turn's hooks do, in the modes that have them.
+fn explain_turn(p: &mut Printer, site: HookCli, program: &Path, mode: ReviewMode) {
+    let Some(event) = site.turn_event.filter(|_| mode.turns()) else {
+        return;
+    };
+    if let Some(start) = site.start_event() {
+        let command = config::start_command(&site, program);
+        outln!(
+            p,
+            "at the start of each turn ({start}: {command}) Redline checkpoints the workspace"
+        );
+    }
+    let turn = config::turn_command(&site, program);
+    outln!(
+        p,
+        "and at the end of each turn ({event}: {turn}) shows the turn's changes, \
+         answered Done or Continue with instructions"
+    );
 }
 
 /// How long the CLI waits for a decision, and what it does with an edit whose hook runs out.
@@ -167,17 +207,29 @@ fn print_status(p: &mut Printer, s: &HookStatus) {
         ),
         Some(_) => outln!(
             p,
-            "{}: installed in {}{}{}",
+            "{}: installed in {}, {}{}{}",
             s.name,
             s.file.display(),
-            match s.turn_review {
-                true => ", with the end-of-turn review",
-                false => "",
-            },
+            mode_words(s.review),
             s.needs
                 .map(|n| format!("; if not done yet: {n}"))
+                .unwrap_or_default(),
+            s.own_questions
+                .as_deref()
+                .map(|q| format!("; {q}"))
                 .unwrap_or_default()
         ),
+    }
+}
+
+/// A review mode as `hooks status` says it.
+fn mode_words(mode: Option<ReviewMode>) -> &'static str {
+    match mode {
+        Some(ReviewMode::Turn) => "reviewing each turn (--review turn)",
+        Some(ReviewMode::Both) => {
+            "reviewing each edit, with the end-of-turn review (--review both)"
+        }
+        Some(ReviewMode::Edit) | None => "reviewing each edit (--review edit)",
     }
 }
 

@@ -152,10 +152,23 @@ pub async fn model(core: &Instance) -> (Vec<Item>, bool) {
         }
     }
     let pending = core.reviews().list();
+    let mut turns = Vec::new();
+    for w in status.workspaces.iter().filter(|w| w.port.is_some()) {
+        // A store that cannot be read lists no turns; `redline turns list` says why.
+        let list = core
+            .turns_recent(&w.path, menu::RECENT_PER_WORKSPACE)
+            .await
+            .unwrap_or_default();
+        turns.push((w.path.clone(), list));
+    }
     // The status says why the review window cannot start, if it cannot.
-    let items = menu::tray(&status, &pending, autostart::is_enabled(), |p: &Path| {
-        hints.get(p).cloned()
-    });
+    let items = menu::tray_with_turns(
+        &status,
+        &pending,
+        Some(&turns),
+        autostart::is_enabled(),
+        |p: &Path| hints.get(p).cloned(),
+    );
     (items, !pending.is_empty())
 }
 

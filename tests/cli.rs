@@ -1201,6 +1201,9 @@ mod hook;
 #[path = "cli/review_comments.rs"]
 mod review_comments;
 
+#[path = "cli/hooks_modes.rs"]
+mod hooks_modes;
+
 #[path = "cli/diff_edit.rs"]
 mod diff_edit;
 

@@ -95,6 +95,51 @@ pub enum Entries {
 }
 
 impl HookSite {
+    /// The event a CLI's prompt hook runs on, where it has one: the turn's start, its
+    /// checkpoint (`redline hook CLI --turn-start`). Qwen Code, Kiro CLI, Cursor CLI and
+    /// opencode: none Redline hooks (docs/hooks.md says why).
+    pub fn start_event(&self) -> Option<&'static str> {
+        match self.dialect {
+            Dialect::Codex | Dialect::Claude => Some("UserPromptSubmit"),
+            Dialect::Gemini => Some("BeforeAgent"),
+            Dialect::Copilot => Some("userPromptSubmitted"),
+            Dialect::Qwen | Dialect::Kiro | Dialect::Cursor | Dialect::Opencode => None,
+        }
+    }
+
+    /// Whether, and by which of its own settings, the CLI still asks its own question about an
+    /// edit Redline's pre-edit hook accepted (`../shared/specs/cli-hooks.md`); `None`: an accept
+    /// answers for it. Redline never changes these settings.
+    pub fn asks_after_accept(&self) -> Option<&'static str> {
+        match self.dialect {
+            Dialect::Codex => Some("unless its approval policy lets writes through"),
+            Dialect::Gemini => Some("unless its approval mode is auto_edit or yolo"),
+            Dialect::Qwen => {
+                Some("before its hook runs, unless its approval mode lets edits through")
+            }
+            Dialect::Claude
+            | Dialect::Copilot
+            | Dialect::Kiro
+            | Dialect::Cursor
+            | Dialect::Opencode => None,
+        }
+    }
+
+    /// The CLI's own setting that decides whether it asks before an edit no hook answered (the
+    /// turn mode's edits).
+    pub fn own_questions(&self) -> &'static str {
+        match self.dialect {
+            Dialect::Codex => "its approval policy (approval_policy in config.toml)",
+            Dialect::Claude => "its permission mode (acceptEdits lets edits through; Shift+Tab)",
+            Dialect::Gemini => "its approval mode (auto_edit or yolo let edits through)",
+            Dialect::Qwen => "its approval mode",
+            Dialect::Copilot => "its tool permissions (--allow-tool)",
+            Dialect::Kiro => "its trusted tools",
+            Dialect::Cursor => "its permissions",
+            Dialect::Opencode => "its permission settings",
+        }
+    }
+
     /// How long the CLI waits for its hook, if it stops waiting at all.
     pub fn timeout(&self) -> Option<u64> {
         match self.layout {

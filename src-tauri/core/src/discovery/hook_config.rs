@@ -1,7 +1,10 @@
 //! Redline's hook in a CLI's own hook config: merged in beside whatever else is there, found,
 //! and taken out again, never touching another hook.
 
-pub use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
+pub use super::hook_entry::{
+    command, command_record_only, command_recording, pre_command, start_command, turn_command,
+    Found, HookInstalled, ReviewMode,
+};
 use super::hook_groups::{self, fresh, slot, Op};
 use super::{hook_file, hook_plugin, hook_turn};
 use crate::clients::{Entries, HookCli, IdeMode, Layout};
@@ -35,11 +38,26 @@ pub fn install_for(
     program: &Path,
     turn_review: bool,
 ) -> Result<HookInstalled> {
+    let mode = match turn_review {
+        true => ReviewMode::Both,
+        false => ReviewMode::Edit,
+    };
+    install_mode(site, file, program, mode)
+}
+
+/// The hooks review `mode` needs (`--review`): the turn and both modes only for a CLI whose
+/// turns Redline reviews; the edit mode takes out the turn's hooks installed before.
+pub fn install_mode(
+    site: &HookCli,
+    file: &Path,
+    program: &Path,
+    mode: ReviewMode,
+) -> Result<HookInstalled> {
     match (site.layout, site.turn_event) {
         (Layout::Settings(Entries::Grouped), Some(_)) => {
-            hook_turn::install(site, file, program, turn_review)
+            hook_turn::install(site, file, program, mode)
         }
-        _ if turn_review => Err(DiscoveryError::HookConfig {
+        _ if mode.turns() => Err(DiscoveryError::HookConfig {
             path: file.to_owned(),
             why: format!("Redline does not review {}'s turns yet", site.name()),
         }
@@ -69,6 +87,7 @@ pub fn uninstall(site: &HookCli, file: &Path) -> Result<bool> {
     let mut ops = vec![Op::Take(slot(site, entries))];
     if let (Some(event), Entries::Grouped) = (site.turn_event, entries) {
         ops.push(Op::Take(hook_turn::slot(site, event)));
+        ops.extend(hook_turn::start_slot(site).map(Op::Take));
     }
     let edited = hook_groups::edit(file, site.reads, &fresh(entries), &ops)?;
     if !edited.changed {
@@ -170,6 +189,12 @@ pub struct HookStatus {
     pub needs: Option<&'static str>,
     /// The end-of-turn review is installed too (`--turn-review`).
     pub turn_review: bool,
+    /// What Redline reviews, as the hooks in the file say: each edit, each turn, or both;
+    /// `None`: no hook of Redline's.
+    pub review: Option<ReviewMode>,
+    /// When the CLI still asks its own question about an edit, in this mode (Redline never
+    /// changes the CLI's permission settings); `None`: no hook, or Redline's accept answers.
+    pub own_questions: Option<String>,
     /// The CLI's IDE connection to Redline reviews every edit already: no hook is needed, and
     /// with one every edit is asked twice while that connection is up.
     pub ide_reviews: bool,
@@ -187,19 +212,22 @@ pub fn ide_reviews(site: &HookCli) -> bool {
 pub fn status(site: &HookCli, file: &Path, program: &Path) -> Result<HookStatus> {
     let found = find(site, file)?;
     let turn = hook_turn::find(site, file)?;
-    let turn_review = turn.as_ref().is_some_and(|t| {
-        t.command == turn_command(site, program) && t.timeout == Some(site.timeout_value())
-    });
-    let expected = match turn.is_some() {
-        true => command_recording(site, program),
-        false => command(site, program),
+    let start = hook_turn::find_start(site, file)?;
+    let is = |f: &Option<Found>, command: String| {
+        f.as_ref()
+            .is_some_and(|f| f.command == command && f.timeout == Some(site.timeout_value()))
     };
+    let turn_review = is(&turn, turn_command(site, program));
+    let review = mode_of(site, found.as_ref(), turn.is_some());
+    let start_current = start.is_none() || is(&start, start_command(site, program));
     let current = (turn.is_none() || turn_review)
+        && start_current
         && found.as_ref().is_some_and(|f| match site.layout {
             Layout::Plugin => hook_plugin::current(file, program),
-            Layout::Settings(_) | Layout::OwnFile => {
-                f.command == expected && f.timeout == Some(site.timeout_value())
-            }
+            Layout::Settings(_) | Layout::OwnFile => review.is_some_and(|mode| {
+                f.command == pre_command(site, program, mode)
+                    && f.timeout == Some(site.timeout_value())
+            }),
         });
     Ok(HookStatus {
         cli: site.id(),
@@ -209,8 +237,46 @@ pub fn status(site: &HookCli, file: &Path, program: &Path) -> Result<HookStatus>
         command: found.map(|f| f.command),
         current,
         turn_review,
+        own_questions: review.and_then(|mode| own_questions(site, mode)),
+        review,
         ide_reviews: ide_reviews(site),
     })
+}
+
+/// The review mode `site`'s hooks in `file` say; `None`: no hook of Redline's.
+pub fn mode(site: &HookCli, file: &Path) -> Result<Option<ReviewMode>> {
+    let found = find(site, file)?;
+    let turn = hook_turn::find(site, file)?;
+    Ok(mode_of(site, found.as_ref(), turn.is_some()))
+}
+
+/// The review mode the hooks found say: the pre-edit hook recording only is the turn mode; an
+/// end-of-turn hook beside a reviewing one is both.
+fn mode_of(site: &HookCli, pre: Option<&Found>, turn: bool) -> Option<ReviewMode> {
+    let pre = pre?;
+    let record_only = pre.command.ends_with(" --record-only")
+        && site.layout == Layout::Settings(Entries::Grouped);
+    Some(match (record_only, turn) {
+        (true, _) => ReviewMode::Turn,
+        (false, true) => ReviewMode::Both,
+        (false, false) => ReviewMode::Edit,
+    })
+}
+
+/// When `site` still asks its own question about an edit in `mode`, and by which of its
+/// settings.
+pub fn own_questions(site: &HookCli, mode: ReviewMode) -> Option<String> {
+    let name = site.name();
+    match (mode, site.asks_after_accept()) {
+        (ReviewMode::Turn, _) => Some(format!(
+            "Redline answers no edit, so {name} asks before each edit as {} says",
+            site.own_questions()
+        )),
+        (_, Some(unless)) => Some(format!(
+            "{name} still asks its own question after you accept in Redline, {unless}"
+        )),
+        (_, None) => None,
+    }
 }
 
 #[cfg(test)]

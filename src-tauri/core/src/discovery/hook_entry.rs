@@ -60,7 +60,7 @@ pub(super) fn runs_redline(command: &str, site: &HookCli) -> bool {
     let Some(rest) = rest.strip_prefix(&format!(" hook {}", site.id())) else {
         return false;
     };
-    if rest == " --turn-review" {
+    if matches!(rest, " --turn-review" | " --turn-start" | " --record-only") {
         return true;
     }
     let rest = rest.strip_suffix(" --record-turn").unwrap_or(rest);
@@ -176,6 +176,53 @@ pub fn command(site: &HookCli, program: &Path) -> String {
 /// the end-of-turn review.
 pub fn command_recording(site: &HookCli, program: &Path) -> String {
     format!("{} --record-turn", command(site, program))
+}
+
+/// The pre-edit command line of the turn mode (`--record-only`): the turn's files recorded for
+/// its review, no review of the edit, no waiting (so no `--deny-after`).
+pub fn command_record_only(site: &HookCli, program: &Path) -> String {
+    format!("{} hook {} --record-only", quote(program), site.id())
+}
+
+/// The pre-edit command line `mode` installs.
+pub fn pre_command(site: &HookCli, program: &Path, mode: ReviewMode) -> String {
+    match mode {
+        ReviewMode::Edit => command(site, program),
+        ReviewMode::Turn => command_record_only(site, program),
+        ReviewMode::Both => command_recording(site, program),
+    }
+}
+
+/// The command line the prompt hook runs (`--turn-start`): the turn's checkpoint.
+pub fn start_command(site: &HookCli, program: &Path) -> String {
+    format!("{} hook {} --turn-start", quote(program), site.id())
+}
+
+/// What Redline reviews of a CLI's work, as its installed hooks say (never stored elsewhere):
+/// each edit before it lands (today's pre-edit review), each turn at its end (edits go through
+/// without Redline asking), or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ReviewMode {
+    Edit,
+    Turn,
+    Both,
+}
+
+impl ReviewMode {
+    /// Whether the turn's hooks (prompt and end of turn) go in.
+    pub fn turns(self) -> bool {
+        self != ReviewMode::Edit
+    }
+
+    /// The mode's word, as `--review` takes it and `hooks status --json` says it.
+    pub fn word(self) -> &'static str {
+        match self {
+            ReviewMode::Edit => "edit",
+            ReviewMode::Turn => "turn",
+            ReviewMode::Both => "both",
+        }
+    }
 }
 
 /// The command line the end-of-turn hook runs (`--turn-review`).

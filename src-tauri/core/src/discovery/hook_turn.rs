@@ -1,9 +1,13 @@
-//! The end-of-turn hook (`--turn-review`) beside the pre-edit one, for a CLI whose settings file
-//! holds groups of hooks per event (Codex CLI's `Stop`, Claude Code's `Stop`, Gemini CLI's
-//! `AfterAgent`): put in, found and taken out together with the pre-edit hook, in a group of
-//! Redline's own (no matcher: the event has none), every other byte of the file kept.
+//! A CLI's review mode in its hooks (`--review edit|turn|both`), for a CLI whose settings file
+//! holds groups of hooks per event: the end-of-turn hook (`--turn-review`: Codex CLI's `Stop`,
+//! Claude Code's `Stop`, Gemini CLI's `AfterAgent`) and the prompt hook (`--turn-start`:
+//! `UserPromptSubmit`, `BeforeAgent`) beside the pre-edit one, put in, found and taken out
+//! together, each in a group of Redline's own (no matcher: the events have none), every other
+//! byte of the file kept.
 
-use super::hook_entry::{command, command_recording, turn_command, Found, HookInstalled};
+use super::hook_entry::{
+    pre_command, start_command, turn_command, Found, HookInstalled, ReviewMode,
+};
 use super::hook_groups::{self, entry, fresh, group, slot as pre_slot, Op, Slot};
 use crate::clients::{Entries, HookCli};
 use crate::discovery::DiscoveryError;
@@ -20,13 +24,19 @@ pub(super) fn slot<'s>(site: &'s HookCli, event: &'s str) -> Slot<'s> {
     }
 }
 
-/// Redline's pre-edit hook (recording the turn's files when `turn_review`) and its end-of-turn
-/// hook (or, without `turn_review`, none: one installed before is taken out), in one write.
-pub fn install(
-    site: &HookCli,
+/// Where Redline's prompt-hook group goes, for a CLI that has a prompt hook.
+pub(super) fn start_slot(site: &HookCli) -> Option<Slot<'_>> {
+    site.start_event().map(|event| slot(site, event))
+}
+
+/// The hooks `mode` needs, in one write: the pre-edit hook (reviewing, recording the turn's
+/// files, or recording only), and the end-of-turn and prompt hooks (or, in the edit mode, none:
+/// ones installed before are taken out).
+pub fn install<'s>(
+    site: &'s HookCli,
     file: &Path,
     program: &Path,
-    turn_review: bool,
+    mode: ReviewMode,
 ) -> Result<HookInstalled> {
     let Some(event) = site.turn_event else {
         return Err(DiscoveryError::HookConfig {
@@ -35,22 +45,27 @@ pub fn install(
         }
         .into());
     };
-    let pre = match turn_review {
-        true => command_recording(site, program),
-        false => command(site, program),
-    };
     let pre = Op::Put(
         pre_slot(site, Entries::Grouped),
-        group(Some(site.matcher), entry(site, &pre)),
-    );
-    let turn = match turn_review {
-        true => Op::Put(
-            slot(site, event),
-            group(None, entry(site, &turn_command(site, program))),
+        group(
+            Some(site.matcher),
+            entry(site, &pre_command(site, program, mode)),
         ),
-        false => Op::Take(slot(site, event)),
+    );
+    let put_or_take = |slot: Slot<'s>, command: String| -> Op<'s> {
+        match mode.turns() {
+            true => Op::Put(slot, group(None, entry(site, &command))),
+            false => Op::Take(slot),
+        }
     };
-    let edited = hook_groups::edit(file, site.reads, &fresh(Entries::Grouped), &[pre, turn])?;
+    let mut ops = vec![
+        pre,
+        put_or_take(slot(site, event), turn_command(site, program)),
+    ];
+    if let Some(start) = start_slot(site) {
+        ops.push(put_or_take(start, start_command(site, program)));
+    }
+    let edited = hook_groups::edit(file, site.reads, &fresh(Entries::Grouped), &ops)?;
     if !edited.changed {
         return Ok(HookInstalled::Already);
     }
@@ -66,7 +81,20 @@ pub fn find(site: &HookCli, file: &Path) -> Result<Option<Found>> {
     let Some(event) = site.turn_event else {
         return Ok(None);
     };
-    let found = hook_groups::find(&slot(site, event), file, site.reads)?;
+    find_in(&slot(site, event), file)
+}
+
+/// Redline's prompt hook in `file`, if the CLI has one and it is there.
+pub fn find_start(site: &HookCli, file: &Path) -> Result<Option<Found>> {
+    match start_slot(site) {
+        Some(start) => find_in(&start, file),
+        None => Ok(None),
+    }
+}
+
+/// Redline's entry in a group of its own at `slot`.
+fn find_in(slot: &Slot<'_>, file: &Path) -> Result<Option<Found>> {
+    let found = hook_groups::find(slot, file, slot.site.reads)?;
     Ok(found.map(|h| Found {
         command: h["command"].as_str().unwrap_or_default().to_owned(),
         timeout: h.get("timeout").and_then(Value::as_u64),

@@ -5,7 +5,7 @@ use super::install::{find_program, resolve};
 use super::report::{shell, CliReport, Fix, HookReport, Verdict};
 use super::Facts;
 use crate::clients::HookCli;
-use crate::discovery::hook_config::{self, Found};
+use crate::discovery::hook_config::{self, Found, ReviewMode};
 use crate::error::Result;
 
 /// Each hook CLI's report; `clis` are the IDE protocols' verdicts, for a CLI served by both.
@@ -24,6 +24,7 @@ pub fn check(facts: &Facts, clis: &[CliReport]) -> Vec<HookReport> {
                 installed: installed.is_some(),
                 ide_protocol,
                 connects,
+                mode: hook_config::mode(&site, &file).ok().flatten(),
             };
             let (hook, reason, fix) = judge(site, &found, seen);
             HookReport {
@@ -48,6 +49,17 @@ struct Seen {
     ide_protocol: bool,
     /// It connects over that protocol.
     connects: bool,
+    /// The review mode its hooks say.
+    mode: Option<ReviewMode>,
+}
+
+/// A review mode as doctor and the welcome page say it.
+fn mode_words(mode: Option<ReviewMode>) -> &'static str {
+    match mode {
+        Some(ReviewMode::Turn) => "review each turn",
+        Some(ReviewMode::Both) => "review each edit and each turn",
+        Some(ReviewMode::Edit) | None => "review each edit",
+    }
 }
 
 /// The hook found in the CLI's config (`found`), what that means, and what to run about it.
@@ -58,8 +70,9 @@ fn judge(
 ) -> (Option<String>, String, Option<Fix>) {
     match (found, seen.installed) {
         (Err(e), _) => (None, e.to_string(), None),
-        // Served by its IDE connection too: every edit would be asked twice.
-        (Ok(Some(f)), _) if seen.connects => (
+        // Served by its IDE connection too: every edit would be asked twice (not in the turn
+        // mode, whose hook asks nothing).
+        (Ok(Some(f)), _) if seen.connects && seen.mode != Some(ReviewMode::Turn) => (
             Some(f.command.clone()),
             format!(
                 "Redline's hook is installed and {} connects over its IDE protocol \
@@ -71,8 +84,11 @@ fn judge(
         (Ok(Some(f)), _) => (
             Some(f.command.clone()),
             match site.trust {
-                Some(needs) => format!("Redline's hook is installed; if not done yet: {needs}"),
-                None => "Redline's hook is installed".into(),
+                Some(needs) => format!(
+                    "Redline's hook is installed ({}); if not done yet: {needs}",
+                    mode_words(seen.mode)
+                ),
+                None => format!("Redline's hook is installed ({})", mode_words(seen.mode)),
             },
             None,
         ),

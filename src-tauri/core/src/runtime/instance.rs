@@ -43,6 +43,7 @@ mod editor;
 pub mod hook;
 pub mod local;
 pub mod reviews;
+mod serve_checkpoint;
 pub mod turn;
 mod turn_history;
 mod turn_start;
@@ -63,7 +64,7 @@ pub struct Instance {
     /// What each CLI session's turn has touched, for its end-of-turn review (`--turn-review`).
     turns: Turns,
     /// Each workspace's checkpoints and turns (`redline turns`).
-    checkpoints: checkpoints::Checkpoints,
+    checkpoints: Arc<checkpoints::Checkpoints>,
     windows: WindowHub,
     quit: CancellationToken,
     /// Asks a surface to show the reviews (a second launch, the tray, a command).
@@ -103,10 +104,10 @@ impl Instance {
             editors: Editors::new(world.clock.clone()),
             codex: Default::default(),
             turns: Default::default(),
-            checkpoints: checkpoints::Checkpoints::new(
+            checkpoints: Arc::new(checkpoints::Checkpoints::new(
                 world.dirs.data.clone(),
                 world.clock.clone(),
-            ),
+            )),
             windows: Default::default(),
             quit: CancellationToken::new(),
             show: tokio::sync::broadcast::channel(4).0,
@@ -115,6 +116,8 @@ impl Instance {
         instance.workspaces.start_enabled().await;
         let held = Arc::downgrade(&instance.workspaces);
         crate::runtime::folders::follow(held.clone(), instance.quit.clone());
+        let quit = instance.quit.clone();
+        serve_checkpoint::follow(held.clone(), instance.checkpoints.clone(), quit);
         instance
             .codex
             .serve(instance.world.codex_ipc.clone(), codex::source(held));
@@ -190,6 +193,12 @@ impl Instance {
         hook::open(parts, call, pid).await
     }
 
+    /// A CLI's pre-edit hook in the turn mode: the edit's files recorded for the turn's
+    /// review, nothing asked (`hook::record_only`).
+    pub async fn hook_record(&self, call: HookCall) {
+        hook::record_only(&self.workspaces, &self.turns, call).await
+    }
+
     /// A CLI's prompt hook: its turn begins, the workspace checkpointed (`turn_start::begin`).
     pub async fn turn_start(&self, call: HookCall) -> TurnBegun {
         turn_start::begin(&self.workspaces, &self.checkpoints, &call).await
@@ -207,6 +216,11 @@ impl Instance {
         turn_history::list(&self.workspaces, &self.checkpoints, dir).await
     }
 
+    /// The newest `n` turns of the workspace holding `dir` (`turn_history::recent`).
+    pub async fn turns_recent(&self, dir: &std::path::Path, n: usize) -> Result<Vec<TurnSummary>> {
+        turn_history::recent(&self.workspaces, &self.checkpoints, dir, n).await
+    }
+
     /// Turn `id`'s unified diff (`turn_history::show`).
     pub async fn turns_show(
         &self,
@@ -214,7 +228,7 @@ impl Instance {
         id: u64,
         path: Option<String>,
     ) -> Result<String> {
-        let parts = (&*self.workspaces, &self.checkpoints);
+        let parts = (&*self.workspaces, &*self.checkpoints);
         turn_history::show(parts, dir, id, path).await
     }
 
@@ -225,7 +239,7 @@ impl Instance {
         id: u64,
         picks: Vec<String>,
     ) -> Result<TurnUndone> {
-        let parts = (&*self.workspaces, &self.checkpoints);
+        let parts = (&*self.workspaces, &*self.checkpoints);
         turn_history::undo(parts, dir, id, picks).await
     }
 
@@ -269,7 +283,7 @@ impl Instance {
             let parts = (&*self.workspaces, &self.turns, &self.reviews);
             return turn::review(parts, call, pid).await;
         };
-        let parts = (&*self.workspaces, &self.turns, &self.checkpoints);
+        let parts = (&*self.workspaces, &self.turns, &*self.checkpoints);
         turn::review_whole(parts, call, pid, ended).await
     }
 

@@ -5,20 +5,44 @@ use crate::review::Summary;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+mod recent;
+pub use recent::{recent_turns, RECENT_PER_WORKSPACE};
+
 /// What a menu item does when clicked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "do", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Action {
     OpenReviews,
-    ToggleWorkspace { path: PathBuf },
-    ToggleContainers { path: PathBuf },
+    ToggleWorkspace {
+        path: PathBuf,
+    },
+    ToggleContainers {
+        path: PathBuf,
+    },
     AddWorkspace,
-    RemoveWorkspace { path: PathBuf },
-    CopyToken { path: PathBuf },
-    RotateToken { path: PathBuf },
-    OpenFolder { path: PathBuf },
+    RemoveWorkspace {
+        path: PathBuf,
+    },
+    CopyToken {
+        path: PathBuf,
+    },
+    RotateToken {
+        path: PathBuf,
+    },
+    OpenFolder {
+        path: PathBuf,
+    },
     ToggleAutostart,
     Quit,
+    /// A checkpoint of the workspace now (`redline turns checkpoint`).
+    CheckpointNow {
+        path: PathBuf,
+    },
+    /// One of the workspace's recent turns: opens the review window.
+    OpenTurn {
+        path: PathBuf,
+        id: u64,
+    },
 }
 
 impl Action {
@@ -76,6 +100,18 @@ pub fn tray(
     autostart: bool,
     token_hint: impl Fn(&Path) -> Option<String>,
 ) -> Vec<Item> {
+    tray_with_turns(status, reviews, None, autostart, token_hint)
+}
+
+/// [`tray`], with *Recent turns* after the workspaces: each served workspace's turns, newest
+/// first (`None`: no such submenu).
+pub fn tray_with_turns(
+    status: &Status,
+    reviews: &[Summary],
+    turns: Option<&[(PathBuf, Vec<crate::api::turns::TurnSummary>)]>,
+    autostart: bool,
+    token_hint: impl Fn(&Path) -> Option<String>,
+) -> Vec<Item> {
     let window_problem = status.window_problem.as_deref();
     if status.workspaces.is_empty() {
         // First run: nothing is served until a workspace exists, so that comes first.
@@ -85,6 +121,7 @@ pub fn tray(
     items.extend(window_problem.into_iter().flat_map(problem_notes));
     items.push(Item::Separator);
     items.extend(workspaces(status));
+    items.extend(turns.map(recent_turns));
     items.push(Item::Separator);
     items.push(tokens(status, token_hint));
     items.push(Item::Submenu {

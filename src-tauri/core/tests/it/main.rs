@@ -40,6 +40,7 @@ mod reject;
 mod sessions_started;
 mod settings;
 mod turn;
+mod turn_modes;
 mod turn_whole;
 mod window;
 mod ws_claude;

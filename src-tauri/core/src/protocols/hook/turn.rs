@@ -5,7 +5,6 @@
 
 use super::ruling::HookOutput;
 use super::HookCli;
-use crate::clients::Dialect;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -75,12 +74,7 @@ pub fn read(cli: HookCli, input: &Value) -> Result<TurnEnd, String> {
 
 /// The event a CLI's prompt hook runs on, where it has one: the turn's start.
 pub fn start_event(cli: HookCli) -> Option<&'static str> {
-    match cli.dialect {
-        Dialect::Codex | Dialect::Claude => Some("UserPromptSubmit"),
-        Dialect::Gemini => Some("BeforeAgent"),
-        Dialect::Copilot => Some("userPromptSubmitted"),
-        Dialect::Qwen | Dialect::Kiro | Dialect::Cursor | Dialect::Opencode => None,
-    }
+    cli.site().start_event()
 }
 
 /// A prompt hook's input: whose turn starts, and where.

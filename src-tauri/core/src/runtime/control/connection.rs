@@ -72,6 +72,10 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
             instance.turn_answered(&call, &ruling, whole).await;
             Response::Ok(value(ruling))
         }
+        Some(Ok(Request::HookRecord(call))) => {
+            instance.hook_record(call).await;
+            Response::Ok(Value::Null)
+        }
         Some(Ok(Request::TurnStart(call))) => Response::Ok(value(instance.turn_start(call).await)),
         Some(Ok(Request::Editor)) => {
             return crate::runtime::editor::serve(instance, stream, pid).await

@@ -23,6 +23,9 @@ pub enum Request {
     Diff(crate::runtime::instance::local::Diff),
     /// `redline hook`: a CLI's pre-edit hook, answered with its ruling once the user decides.
     Hook(crate::protocols::hook::HookCall),
+    /// `redline hook --record-only`: a CLI's pre-edit hook in the turn mode, answered at once
+    /// once the edit's files are recorded for the turn's review (no review opened).
+    HookRecord(crate::protocols::hook::HookCall),
     /// `redline hook --turn-review`: a CLI's end of turn, answered once the user has seen the
     /// turn's changes (at once when there are none).
     TurnReview(crate::protocols::hook::HookCall),

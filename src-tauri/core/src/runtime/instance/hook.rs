@@ -33,18 +33,7 @@ pub(super) async fn open(
     pid: Option<u32>,
 ) -> Result<Waiting, HookRuling> {
     let cli = call.cli;
-    let edit = hook::read(cli, &call.input)?;
-    let cwd = PathBuf::from(&edit.cwd);
-    let service = workspaces
-        .service_holding(&cwd)
-        .await
-        .map_err(|e| not_served(cli, &cwd, e))?;
-    let texts = read_all(&service, &cwd, &edit.changes).await?;
-    let read = |p: &str| Ok::<_, String>(texts.get(p).cloned().flatten());
-    let outcomes = hook::plan::plan(&edit.changes, read).map_err(deny)?;
-    if call.record_turn {
-        turn::record(turns, cli, &call.input, &cwd, &service, &texts, &outcomes).await;
-    }
+    let (cwd, service, outcomes) = planned(workspaces, turns, &call).await?;
     let origin = Origin::Hook { run: run() };
     let who = asker(cli, pid).await;
     let mut waiting = Waiting {
@@ -75,6 +64,43 @@ pub(super) async fn open(
         waiting.planned.push(o);
     }
     Ok(waiting)
+}
+
+/// The edit `call` asks about, read and worked out file by file in the workspace holding its
+/// folder (and recorded in its session's turn, with `--record-turn`).
+async fn planned(
+    workspaces: &Workspaces,
+    turns: &Turns,
+    call: &HookCall,
+) -> Result<(PathBuf, std::sync::Arc<Service>, Vec<Patched>), HookRuling> {
+    let cli = call.cli;
+    let edit = hook::read(cli, &call.input)?;
+    let cwd = PathBuf::from(&edit.cwd);
+    let service = workspaces
+        .service_holding(&cwd)
+        .await
+        .map_err(|e| not_served(cli, &cwd, e))?;
+    let texts = read_all(&service, &cwd, &edit.changes).await?;
+    let read = |p: &str| Ok::<_, String>(texts.get(p).cloned().flatten());
+    let outcomes = hook::plan::plan(&edit.changes, read).map_err(deny)?;
+    if call.record_turn {
+        turn::record(turns, cli, &call.input, &cwd, &service, &texts, &outcomes).await;
+    }
+    Ok((cwd, service, outcomes))
+}
+
+/// The turn mode's pre-edit hook (`--record-only`): the edit's files recorded for the turn's
+/// review, no review opened; the edit goes on to the CLI's own approval, whatever happened.
+pub(super) async fn record_only(workspaces: &Workspaces, turns: &Turns, mut call: HookCall) {
+    call.record_turn = true;
+    if let Err(HookRuling::Deny { reason } | HookRuling::Pass { why: reason }) =
+        planned(workspaces, turns, &call).await
+    {
+        tracing::info!(
+            "{}'s edit is not recorded for its turn: {reason}",
+            call.cli.name()
+        );
+    }
 }
 
 /// The ruling for an edit outside every workspace Redline has on: the CLI's own approval.

@@ -23,13 +23,25 @@ pub(super) async fn list(
     checkpoints: &Checkpoints,
     dir: &Path,
 ) -> Result<Vec<TurnSummary>> {
+    recent(workspaces, checkpoints, dir, usize::MAX).await
+}
+
+/// The newest `n` turns of the workspace holding `dir`, newest first (the tray's few: each
+/// turn's change is a `git diff`, so only those are worked out).
+pub(super) async fn recent(
+    workspaces: &Workspaces,
+    checkpoints: &Checkpoints,
+    dir: &Path,
+    n: usize,
+) -> Result<Vec<TurnSummary>> {
     let roots = workspace_of(workspaces, dir).await?;
     checkpoints
-        .with(&roots[0], |store| {
+        .with(&roots[0], move |store| {
             store
                 .turns()
                 .iter()
                 .rev()
+                .take(n)
                 .map(|t| summary(store, t))
                 .collect()
         })

@@ -5,11 +5,13 @@
 //! on and says why (in the log and on the hook's standard error).
 
 use super::checkpoints::Checkpoints;
+use super::serve_checkpoint::spawn_checkpoint;
 use super::workspaces::Workspaces;
 use crate::checkpoint::TurnRecord;
 use crate::protocols::hook::turn::{self, TurnBegun, TurnRuling};
 use crate::protocols::hook::HookCall;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The prompt hook `call`: the turn begins in the workspace holding its `cwd`.
 pub(super) async fn begin(
@@ -30,6 +32,9 @@ pub(super) async fn begin(
             }
         }
     };
+    // The turn's review may come at its end: the window gets ready now, hidden, as when a CLI
+    // connects (the launcher follows this signal), so it does not pay a cold start then.
+    service.session_started();
     let root = service.workspace.id();
     match checkpoints.begin(root, call.cli.id(), &start.session).await {
         Ok(turn) => {
@@ -65,16 +70,15 @@ pub(super) async fn end(checkpoints: &Checkpoints, call: &HookCall) -> Option<Tu
 }
 
 /// The user answered the turn's review: a Continue is a new turn, from the workspace as it is
-/// now (the model's work after it is its change), reviewed whole if this one was (`whole`).
+/// now (the model's work after it is its change), reviewed whole if this one was (`whole`);
+/// any other answer leaves a checkpoint of the workspace as the user left it, taken in the
+/// background (the answer never waits for it).
 pub(super) async fn answered(
-    (workspaces, checkpoints): (&Workspaces, &Checkpoints),
+    (workspaces, checkpoints): (&Workspaces, &Arc<Checkpoints>),
     call: &HookCall,
     ruling: &TurnRuling,
     whole: bool,
 ) {
-    if !matches!(ruling, TurnRuling::Continue { .. }) {
-        return;
-    }
     let Ok(end) = turn::read(call.cli, &call.input) else {
         return;
     };
@@ -82,6 +86,10 @@ pub(super) async fn answered(
         return;
     };
     let root = service.workspace.id();
+    if !matches!(ruling, TurnRuling::Continue { .. }) {
+        spawn_checkpoint(checkpoints.clone(), root.to_owned(), "its turn reviewed");
+        return;
+    }
     if let Err(e) = checkpoints
         .begin_as(root, (call.cli.id(), &end.of.session), whole)
         .await

@@ -419,3 +419,97 @@ fn the_first_run_menu_names_the_log_file_too() {
     let label = "Log file: /state/redline/redline.log";
     assert!(find(&tray(&s, &[], false, |_| None), label).is_some());
 }
+
+fn turn(id: u64, cli: &str, ended: bool) -> crate::api::turns::TurnSummary {
+    use crate::api::turns::{FileStatus, TurnFile, TurnState, TurnSummary};
+    let file = |path: &str, added, removed| TurnFile {
+        path: path.into(),
+        from: None,
+        status: FileStatus::Modified,
+        binary: false,
+        added,
+        removed,
+    };
+    TurnSummary {
+        id,
+        cli: cli.into(),
+        session: "s".into(),
+        // 2026-11-29 08:41:12 UTC.
+        started: 1_795_941_672_000,
+        ended: ended.then_some(1_795_941_700_000),
+        state: match ended {
+            true => TurnState::Ended,
+            false => TurnState::Running,
+        },
+        files: match ended {
+            true => vec![file("a.rs", 10, 3), file("b.rs", 2, 1)],
+            false => vec![],
+        },
+    }
+}
+
+#[test]
+fn recent_turns_list_a_few_per_workspace_newest_first_each_opening_the_window() {
+    let app = PathBuf::from("/src/app");
+    let many: Vec<_> = (1..=8).rev().map(|id| turn(id, "codex", true)).collect();
+    let turns = vec![
+        (app.clone(), many),
+        (PathBuf::from("/src/lib"), vec![turn(2, "claude", false)]),
+    ];
+    let items = tray_with_turns(&status(true), &[], Some(&turns), false, |_| None);
+    let Some(Item::Submenu { items: sub, .. }) = items
+        .iter()
+        .find(|i| matches!(i, Item::Submenu { label, .. } if label == "Recent turns"))
+    else {
+        panic!("no Recent turns in {items:?}");
+    };
+    // After the workspaces, before the tokens.
+    let at = |label: &str| {
+        items
+            .iter()
+            .position(|i| matches!(i, Item::Submenu { label: l, .. } if l == label))
+    };
+    assert!(at("Remove workspace") < at("Recent turns"));
+    assert!(at("Recent turns") < at("Tokens"));
+    assert_eq!(sub[0], Item::Note("app".into()));
+    let rows: Vec<_> = sub
+        .iter()
+        .filter_map(|i| match i {
+            Item::Action {
+                label,
+                action: Action::OpenTurn { path, id },
+            } => Some((label.clone(), path.clone(), *id)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rows.len(), RECENT_PER_WORKSPACE + 1, "{rows:?}");
+    assert_eq!(
+        rows[0],
+        ("codex 08:41Z — 2 files +12 −4".to_owned(), app.clone(), 8)
+    );
+    assert_eq!(rows[RECENT_PER_WORKSPACE - 1].2, 4);
+    assert_eq!(rows[RECENT_PER_WORKSPACE].0, "claude 08:41Z — running");
+    let checkpoints: Vec<_> = sub
+        .iter()
+        .filter_map(|i| match i {
+            Item::Action {
+                label,
+                action: Action::CheckpointNow { path },
+            } if label == "Checkpoint now" => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checkpoints, [app, PathBuf::from("/src/lib")]);
+    // A click's id maps back to the action.
+    let open = Action::OpenTurn {
+        path: "/src/app".into(),
+        id: 8,
+    };
+    assert_eq!(Action::from_id(&open.id()), Some(open));
+    // Without turns given, the menu is as before.
+    assert!(at("Recent turns").is_some());
+    let plain = tray(&status(true), &[], false, |_| None);
+    assert!(!plain
+        .iter()
+        .any(|i| matches!(i, Item::Submenu { label, .. } if label == "Recent turns")));
+}

@@ -1,0 +1,206 @@
+//! `redline hooks install CLI --review edit|turn|both` (issue 39's modes): the hooks each mode
+//! needs, written into the CLI's settings as exact bytes beside the user's own, the mode read
+//! back from the file by `hooks status` (and `--json`'s `review`) and doctor, and uninstall
+//! giving the file back as it was.
+
+use super::{Env, BIN};
+use serde_json::{json, Value};
+
+/// The user's Claude Code settings: a setting and a Stop hook of their own.
+const THEIRS: &str = "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"notify.sh\"}]}]\n  }\n}\n";
+
+/// Redline's group of one entry running `command`, as the settings file lays it out at `indent`.
+fn group(indent: &str, command: &str, matcher: Option<&str>) -> String {
+    let matcher = matcher
+        .map(|m| format!(",\n{indent}  \"matcher\": \"{m}\""))
+        .unwrap_or_default();
+    format!(
+        "{indent}{{\n{indent}  \"hooks\": [\n{indent}    {{\n{indent}      \"type\": \"command\",\n\
+         {indent}      \"command\": \"{BIN} hook claude {command}\",\n{indent}      \"timeout\": 3600\n\
+         {indent}    }}\n{indent}  ]{matcher}\n{indent}}}"
+    )
+}
+
+/// `hooks status --json`'s entry for `cli`.
+fn status_of(env: &Env, cli: &str) -> Value {
+    let all = env.json(&["hooks", "status", "--json"]);
+    all.as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["cli"] == cli)
+        .cloned()
+        .unwrap()
+}
+
+#[test]
+fn each_mode_writes_exactly_its_hooks_and_uninstall_gives_the_file_back() {
+    let env = Env::new();
+    let file = env.root.join("home/.claude/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, THEIRS).unwrap();
+    assert_eq!(status_of(&env, "claude")["review"], Value::Null);
+
+    let said = env.ok(&["hooks", "install", "claude", "--review", "turn"]);
+    assert!(said.contains("asks Redline nothing"), "{said}");
+    assert!(
+        said.contains("never changes Claude Code's permission settings"),
+        "{said}"
+    );
+    let stop = group("    ", "--turn-review", None);
+    let pre = group("      ", "--record-only", Some("Write|Edit"));
+    let start = group("      ", "--turn-start", None);
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        written,
+        format!(
+            "{{\n  \"model\": \"opus\",\n  \"hooks\": {{\n    \"Stop\": [{{\"hooks\": [{{\"type\": \
+             \"command\", \"command\": \"notify.sh\"}}]}}, {}],\n    \"PreToolUse\": [\n{pre}\n    \
+             ],\n    \"UserPromptSubmit\": [\n{start}\n    ]\n  }}\n}}\n",
+            stop.trim_start()
+        )
+    );
+    let st = status_of(&env, "claude");
+    assert_eq!(
+        (&st["review"], &st["current"]),
+        (&json!("turn"), &json!(true))
+    );
+    assert!(st["ownQuestions"]
+        .as_str()
+        .unwrap()
+        .contains("Redline answers no edit"));
+    let line = env.ok(&["hooks", "status"]);
+    assert!(
+        line.contains("reviewing each turn (--review turn)"),
+        "{line}"
+    );
+    // Again: not a byte changes.
+    assert!(env
+        .ok(&["hooks", "install", "claude", "--review", "turn"])
+        .contains("already in"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), written);
+
+    // Both: the pre-edit hook reviews and records; the turn's hooks stay.
+    env.ok(&["hooks", "install", "claude", "--review", "both"]);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+        format!("{BIN} hook claude --deny-after 3540 --record-turn")
+    );
+    assert_eq!(
+        doc["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
+        format!("{BIN} hook claude --turn-start")
+    );
+    assert_eq!(status_of(&env, "claude")["review"], "both");
+    // --turn-review is --review both: nothing to change.
+    assert!(env
+        .ok(&["hooks", "install", "claude", "--turn-review"])
+        .contains("already in"));
+
+    // Edit: the turn's hooks go, the user's Stop hook stays.
+    env.ok(&["hooks", "install", "claude", "--review", "edit"]);
+    let edit = std::fs::read_to_string(&file).unwrap();
+    let pre = group("      ", "--deny-after 3540", Some("Write|Edit"));
+    assert_eq!(
+        edit,
+        format!(
+            "{{\n  \"model\": \"opus\",\n  \"hooks\": {{\n    \"Stop\": [{{\"hooks\": [{{\"type\": \
+             \"command\", \"command\": \"notify.sh\"}}]}}],\n    \"PreToolUse\": [\n{pre}\n    ]\n  }}\n}}\n"
+        )
+    );
+    assert_eq!(status_of(&env, "claude")["review"], "edit");
+    env.ok(&["hooks", "uninstall", "claude"]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), THEIRS);
+
+    // Round trips from each mode straight to uninstall.
+    for mode in ["turn", "both", "edit"] {
+        env.ok(&["hooks", "install", "claude", "--review", mode]);
+        env.ok(&["hooks", "uninstall", "claude"]);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), THEIRS, "{mode}");
+    }
+}
+
+#[test]
+fn codex_and_gemini_get_their_own_prompt_events_and_a_cli_without_turns_is_refused() {
+    let env = Env::new();
+    env.ok(&["hooks", "install", "codex", "--review", "turn"]);
+    let codex = env.root.join("home/.codex/hooks.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&codex).unwrap()).unwrap();
+    assert_eq!(
+        doc["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
+        format!("{BIN} hook codex --turn-start")
+    );
+    assert_eq!(
+        doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+        format!("{BIN} hook codex --record-only")
+    );
+    env.ok(&["hooks", "install", "gemini", "--review", "both"]);
+    let gemini = env.root.join("home/.gemini/settings.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&gemini).unwrap()).unwrap();
+    assert_eq!(
+        doc["hooks"]["BeforeAgent"][0]["hooks"][0]["command"],
+        format!("{BIN} hook gemini --turn-start")
+    );
+    assert_eq!(status_of(&env, "codex")["review"], "turn");
+    assert_eq!(status_of(&env, "gemini")["review"], "both");
+    assert!(status_of(&env, "gemini")["ownQuestions"]
+        .as_str()
+        .unwrap()
+        .contains("approval mode"));
+    // Files install created, with nothing else in them: uninstall removes them.
+    env.ok(&["hooks", "uninstall", "codex"]);
+    env.ok(&["hooks", "uninstall", "gemini"]);
+    assert!(!codex.exists() && !gemini.exists());
+
+    let out = env.run(&["hooks", "install", "qwen", "--review", "turn"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = env.run(&["hooks", "install", "codex", "--review", "sometimes"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_turn_modes_pre_edit_hook_says_nothing_and_leaves_the_edit_to_the_cli() {
+    let env = Env::new();
+    // No Redline running: the edit goes on, silently (no review, no words on every edit).
+    let input = json!({ "session_id": "s", "cwd": env.ws(), "tool_name": "Write",
+        "hook_event_name": "PreToolUse",
+        "tool_input": { "file_path": env.ws().join("a.txt"), "content": "x\n" } });
+    let out = env
+        .cmd(&["hook", "claude", "--record-only"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(input.to_string().as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        (out.stdout.as_slice(), out.stderr.as_slice()),
+        (&b""[..], &b""[..])
+    );
+}
+
+#[test]
+fn doctor_says_which_mode_a_hooked_cli_is_in() {
+    let env = Env::new();
+    env.ok(&["hooks", "install", "codex", "--review", "turn"]);
+    let out = env
+        .cmd(&["doctor"])
+        .env("REDLINE_CONTAINER", "0")
+        .current_dir(env.ws())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.lines()
+            .any(|l| l.contains("Codex")
+                && l.contains("Redline's hook is installed (review each turn)")),
+        "{said}"
+    );
+}
