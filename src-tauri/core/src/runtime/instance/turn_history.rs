@@ -36,14 +36,19 @@ pub(super) async fn list(
         .await
 }
 
+/// The most files a turn lists: past it the rest are counted (`unlisted`), not listed, so a
+/// turn that made 100,000 files answers with a bounded list and says so.
+pub const LISTED_FILES: usize = 10_000;
+
 fn summary(store: &Store, t: &TurnRecord) -> CheckpointResult<TurnSummary> {
-    let files = match &t.end {
-        Some(end) => store
-            .changes(&t.start, end)?
-            .into_iter()
-            .map(file)
-            .collect(),
-        None => Vec::new(),
+    let (files, unlisted) = match &t.end {
+        Some(end) => {
+            let mut changes = store.changes(&t.start, end)?;
+            let unlisted = changes.len().saturating_sub(LISTED_FILES);
+            changes.truncate(LISTED_FILES);
+            (listed(store, (&t.start, end), changes)?, unlisted as u64)
+        }
+        None => (Vec::new(), 0),
     };
     Ok(TurnSummary {
         id: t.id,
@@ -56,10 +61,39 @@ fn summary(store: &Store, t: &TurnRecord) -> CheckpointResult<TurnSummary> {
             None => TurnState::Running,
         },
         files,
+        unlisted,
     })
 }
 
-fn file(d: Delta) -> TurnFile {
+/// `changes` as listed, each binary one marked too large when its bytes (as the turn left it,
+/// or as it was when deleted) pass the bound undo reads: sizes from the store, no file read.
+fn listed(
+    store: &Store,
+    (start, end): (&Checkpoint, &Checkpoint),
+    changes: Vec<Delta>,
+) -> CheckpointResult<Vec<TurnFile>> {
+    // Git counts no lines of a file past its own big-file bound: only a binary one can be too
+    // large, so a turn of text files costs no size lookup.
+    let sizes = |at: &Checkpoint, wanted: bool| match wanted {
+        true => store.sizes(at),
+        false => Ok(Vec::new()),
+    };
+    let deleted = |d: &Delta| d.status == ChangeKind::Deleted;
+    let after = sizes(end, changes.iter().any(|d| d.binary && !deleted(d)))?;
+    let before = sizes(start, changes.iter().any(|d| d.binary && deleted(d)))?;
+    let limit = store.file_limit();
+    Ok(changes
+        .into_iter()
+        .map(|d| {
+            let side = if deleted(&d) { &before } else { &after };
+            let size = side.iter().find(|(p, _)| *p == d.path).map(|(_, s)| *s);
+            let too_large = d.binary && size.is_some_and(|s| s > limit);
+            file(d, too_large)
+        })
+        .collect())
+}
+
+fn file(d: Delta, too_large: bool) -> TurnFile {
     TurnFile {
         path: d.path,
         from: d.from,
@@ -71,6 +105,7 @@ fn file(d: Delta) -> TurnFile {
             ChangeKind::TypeChanged => FileStatus::TypeChanged,
         },
         binary: d.binary,
+        too_large,
         added: d.added,
         removed: d.removed,
     }
