@@ -2,7 +2,8 @@
 // the turn hooks installed (UserPromptSubmit `--turn-start`, Stop `--turn-review`), the edits let
 // through by claude's own permissions. One turn edits a CRLF file with the Write tool, then one
 // Bash command creates a file, deletes one with `rm` and renames one with `mv`: `turns list`
-// lists all four, and undoing one hunk of the CRLF file gives back exactly its bytes.
+// lists all four, and undoing one hunk of the CRLF file gives back exactly its bytes. The real
+// codex 0.171.0 the same way, its one apply_patch editing, adding, deleting and moving a file.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +15,8 @@ import { realTmpDir, removeDirs } from './lib/dirs.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
 import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
+import { startFakeApi as startCodexApi } from './codex-fake-api.mjs';
+import { codexHome, codexInstalled, codexTempDir, startCodex, trustHooks, CODEX_VERSION } from './codex-driver.mjs';
 
 const STEP_MS = 45_000;
 const log = process.env.REDLINE_IT_VERBOSE ? (m) => console.log(m) : () => {};
@@ -86,6 +89,65 @@ describe('Claude Code (real claude): a turn\'s every change in `redline turns`',
       assert.deepEqual(fs.readFileSync(crlf), Buffer.from(lines.join('\n'), 'latin1'));
     } catch (err) {
       err.message += `\n--- screen ---\n${await c?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
+      throw err;
+    }
+  });
+});
+
+describe(`Codex CLI (real codex ${CODEX_VERSION}): a turn's every change in \`redline turns\``, { skip: !codexInstalled() && 'codex not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  let api, r, ws, home, codex;
+
+  before(async () => {
+    api = await startCodexApi({ log });
+    ws = await codexTempDir('rl-turns-codex-ws-');
+    r = await startRedline({ workspaces: [ws] });
+    home = await codexHome({ api, workspaces: [ws] });
+    await ok(r, ['hooks', 'install', 'codex', '--turn-review'], { env: { ...r.env, HOME: home.home, CODEX_HOME: home.codexHome } });
+    // The turn hooks alone (no per-edit review; codex runs with no approvals), then trusted.
+    const hooks = JSON.parse(fs.readFileSync(home.hooksFile, 'utf8'));
+    const stop = hooks.hooks.Stop[0].hooks[0].command;
+    assert.match(stop, / hook codex --turn-review$/);
+    delete hooks.hooks.PreToolUse;
+    hooks.hooks.UserPromptSubmit = [{ hooks: [{ type: 'command', command: stop.replace(/--turn-review$/, '--turn-start') }] }];
+    fs.writeFileSync(home.hooksFile, JSON.stringify(hooks, null, 2));
+    trustHooks(home.codexHome);
+  });
+
+  after(async () => {
+    await codex?.stop();
+    await r?.stop();
+    await home?.stop();
+    await api?.close();
+    if (ws) fs.rmSync(ws, { recursive: true, force: true });
+  });
+
+  test('edit, add, delete and move in one turn: all four listed, one hunk undone', async () => {
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'one\ntwo\nthree\nfour\nfive\n');
+    fs.writeFileSync(path.join(ws, 'gone.txt'), 'bye\n');
+    fs.writeFileSync(path.join(ws, 'old.txt'), 'moved along\n');
+    codex = await startCodex({
+      cwd: ws, home, api,
+      env: { PATH: `${path.dirname(r.bin)}:${process.env.PATH}`, XDG_RUNTIME_DIR: r.env.XDG_RUNTIME_DIR, XDG_CONFIG_HOME: r.env.XDG_CONFIG_HOME },
+    });
+    try {
+      await codex.waitReady();
+      const trigger = `TURNS-${Date.now()}`;
+      const patch = '*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+TWO\n three\n four\n-five\n+FIVE\n'
+        + '*** Add File: made.txt\n+made\n*** Delete File: gone.txt\n'
+        + '*** Update File: old.txt\n*** Move to: moved.txt\n@@\n-moved along\n+moved along\n*** End Patch\n';
+      api.addPlan({ trigger, patch, final: `done ${trigger}` });
+      await codex.submit(`${trigger} please`);
+      const turns = await pollUntil(async () => {
+        const list = await r.json(['turns', 'list', ws, '--json']);
+        return { ok: list.length === 1 && list[0].state === 'ended', value: list };
+      }, STEP_MS, 'the turn to end');
+      const files = turns[0].files.map((f) => [f.path, f.status]).sort();
+      assert.deepEqual(files, [['a.txt', 'modified'], ['gone.txt', 'deleted'], ['made.txt', 'added'], ['moved.txt', 'renamed']]);
+      assert.equal(turns[0].cli, 'codex');
+      await ok(r, ['turns', 'undo', String(turns[0].id), 'a.txt:2'], { cwd: ws });
+      assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'one\ntwo\nthree\nfour\nFIVE\n');
+    } catch (err) {
+      err.message += `\n--- screen ---\n${await codex?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
       throw err;
     }
   });
