@@ -70,12 +70,13 @@ fn list_text(p: &mut Printer, list: &Vec<TurnSummary>) {
             t.id,
             t.cli,
             utc(t.started),
-            t.files.len()
+            t.files.len() as u64 + t.unlisted
         );
         for f in &t.files {
-            let lines = match f.binary {
-                true => "binary".to_owned(),
-                false => format!("+{} −{}", f.added, f.removed),
+            let lines = match (f.too_large, f.binary) {
+                (true, _) => "binary, too large to undo".to_owned(),
+                (false, true) => "binary".to_owned(),
+                (false, false) => format!("+{} −{}", f.added, f.removed),
             };
             let from = match &f.from {
                 Some(from) => format!(" (from {})", from.display()),
@@ -86,6 +87,14 @@ fn list_text(p: &mut Printer, list: &Vec<TurnSummary>) {
                 "    {} {}{from}  {lines}",
                 f.status.letter(),
                 f.path.display()
+            );
+        }
+        if t.unlisted > 0 {
+            outln!(
+                p,
+                "    … and {} more file(s), not listed: a turn lists at most {}",
+                t.unlisted,
+                t.files.len()
             );
         }
     }

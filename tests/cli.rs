@@ -1257,3 +1257,6 @@ mod hooks_twice;
 
 #[path = "cli/turns.rs"]
 mod turns;
+
+#[path = "cli/turns_proofs.rs"]
+mod turns_proofs;

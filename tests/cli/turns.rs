@@ -10,12 +10,12 @@ use std::path::Path;
 use std::process::{Child, Output, Stdio};
 
 /// Runs `redline ARGS` in `dir` with `stdin` written and closed, as a CLI runs its hook.
-fn run_in(env: &Env, dir: &Path, args: &[&str], stdin: &str) -> Output {
+pub(super) fn run_in(env: &Env, dir: &Path, args: &[&str], stdin: &str) -> Output {
     spawn_in(env, dir, args, stdin).wait_with_output().unwrap()
 }
 
 /// As `run_in`, not waiting for it.
-fn spawn_in(env: &Env, dir: &Path, args: &[&str], stdin: &str) -> Child {
+pub(super) fn spawn_in(env: &Env, dir: &Path, args: &[&str], stdin: &str) -> Child {
     let mut child = env
         .cmd(args)
         .current_dir(dir)
@@ -49,7 +49,7 @@ fn stop_input_again(cwd: &Path, session: &str, again: bool) -> String {
     .to_string()
 }
 
-fn stop_input(cwd: &Path, session: &str) -> String {
+pub(super) fn stop_input(cwd: &Path, session: &str) -> String {
     stop_input_again(cwd, session, false)
 }
 
@@ -62,13 +62,13 @@ fn done_with_the_whole_turn(env: &Env) {
     env.ok(&["review", "accept", &list[0]["id"].to_string()]);
 }
 
-fn text(b: &[u8]) -> String {
+pub(super) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
 /// The prompt hook's answer: exit 0 and nothing on standard output, whatever happened (the CLI
 /// would add standard output to the prompt); its standard error.
-fn prompt(env: &Env, cwd: &Path, session: &str) -> String {
+pub(super) fn prompt(env: &Env, cwd: &Path, session: &str) -> String {
     let out = run_in(
         env,
         cwd,

@@ -9,6 +9,8 @@
 //   - a request whose last message is the result of that Read gets a `Write` tool_use with
 //     plan.content (or plan.tool with plan.input: an `Edit`): claude asks for permission and,
 //     connected to an IDE, calls `openDiff`;
+//   - with plan.then ({tool, input}, e.g. a `Bash` command), the Write's result gets that call,
+//     and its result plan.final;
 //   - a request whose last message is the result of that Write gets plan.final as text;
 //   - anything else gets "ok".
 // Answers are streamed (SSE) when asked, plain JSON otherwise. Every request is recorded and
@@ -52,7 +54,7 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
       };
     }
     const result = blocks(last.content).find((b) => b?.type === 'tool_result');
-    const m = result && /^toolu_rl_(read|write)_(\d+)_/.exec(String(result.tool_use_id));
+    const m = result && /^toolu_rl_(read|write|then)_(\d+)_/.exec(String(result.tool_use_id));
     const plan = m && plans[Number(m[2])];
     if (plan && m[1] === 'read') {
       return {
@@ -65,7 +67,15 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
         },
       };
     }
-    if (plan && m[1] === 'write') return { kind: 'final', plan: Number(m[2]), text: plan.final, result };
+    // plan.then (e.g. a `Bash` tool_use): one more call after the write, before the final text.
+    if (plan && m[1] === 'write' && plan.then) {
+      return {
+        kind: 'then',
+        plan: Number(m[2]),
+        call: { id: `toolu_rl_then_${m[2]}_${++seq}`, name: plan.then.tool, input: plan.then.input },
+      };
+    }
+    if (plan && (m[1] === 'write' || m[1] === 'then')) return { kind: 'final', plan: Number(m[2]), text: plan.final, result };
     return { kind: 'text', text: 'ok' };
   }
 
@@ -129,7 +139,7 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
     port: server.port,
     baseURL: `http://${host}:${server.port}`,
     requests: seen.requests,
-    /** Adds a plan {trigger, filePath, content, final, tool?, input?}; returns its index. */
+    /** Adds a plan {trigger, filePath, content, final, tool?, input?, then?: {tool, input}}; returns its index. */
     addPlan(p) {
       plans.push(p);
       return plans.length - 1;

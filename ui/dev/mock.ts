@@ -111,7 +111,7 @@ const answers: Record<string, Answer> = {
   reviewMention: () => null,
   reviewSelect: () => null,
   reviewShown: () => null,
-  turnFiles: () => ({ turn: 12, notListed: 0,
+  turnFiles: () => ({ turn: 12, unlisted: 0,
     files: [...(turn?.files ?? new Map<string, TurnSampleFile>())].filter(([, f]) => f.start !== f.end || f.from)
       .map(([p, f]) => turnListed(p, f)) }),
   turnFile: (a) => {

@@ -122,7 +122,11 @@ from?: string | null, status: FileStatus,
 /**
  * Binary on either side: no lines counted.
  */
-binary: boolean, added: number, removed: number, };
+binary: boolean, 
+/**
+ * Larger than undo reads (32 MiB): listed, never read whole, not undone.
+ */
+tooLarge: boolean, added: number, removed: number, };
 
 export type TurnFiles = { 
 /**
@@ -132,7 +136,7 @@ turn: number, files: Array<TurnFile>,
 /**
  * Files past the bound of the list (`MAX_LISTED`): changed, counted, not listed.
  */
-notListed: number, };
+unlisted: number, };
 
 export type LineSpan = { first: number, count: number, };
 

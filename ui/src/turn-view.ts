@@ -130,8 +130,8 @@ export class TurnView {
       const listed = await this.core.files(id);
       this.files = listed.files;
       const note = this.q('.turn-note');
-      note.hidden = listed.notListed === 0;
-      note.textContent = `${listed.notListed} more changed file(s) are not listed.`;
+      note.hidden = listed.unlisted === 0;
+      note.textContent = `${listed.unlisted} more changed file(s) are not listed.`;
       this.renderList();
       const path = this.opened?.path ?? this.files[0]?.path;
       const still = this.files.find((f) => f.path === path) ?? this.files[0];

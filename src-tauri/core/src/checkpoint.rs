@@ -121,6 +121,17 @@ impl Store {
         self.file_limit = bytes;
     }
 
+    /// The largest file undo reads.
+    pub fn file_limit(&self) -> u64 {
+        self.file_limit
+    }
+
+    /// The size in bytes of every file `at` holds, by path relative to the workspace (read
+    /// from the store: no file is opened).
+    pub fn sizes(&self, at: &Checkpoint) -> Result<Vec<(PathBuf, u64)>> {
+        self.git.sizes(&at.tree)
+    }
+
     /// Records the workspace as it is now. Unchanged since the last checkpoint: that one again,
     /// at the cost of a `git status`.
     pub fn checkpoint(&mut self) -> Result<Checkpoint> {

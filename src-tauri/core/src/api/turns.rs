@@ -16,8 +16,10 @@ pub struct TurnSummary {
     pub started: u64,
     pub ended: Option<u64>,
     pub state: TurnState,
-    /// What the turn changed, at its end (none while it runs).
+    /// What the turn changed, at its end (none while it runs): at most the first 10,000.
     pub files: Vec<TurnFile>,
+    /// How many more files the turn changed than `files` lists (past its bound).
+    pub unlisted: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,17 +35,43 @@ pub enum TurnState {
 #[serde(rename_all = "camelCase")]
 pub struct TurnFile {
     /// Relative to the workspace, where the turn left it (where it was, when deleted).
+    #[serde(serialize_with = "lossy")]
     pub path: PathBuf,
     /// Where a renamed file was.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "lossy_some"
+    )]
     pub from: Option<PathBuf>,
     pub status: FileStatus,
     /// Binary on either side: no lines counted.
     pub binary: bool,
+    /// Larger than undo reads (32 MiB): listed, never read whole, not undone.
+    pub too_large: bool,
     #[ts(type = "number")]
     pub added: u64,
     #[ts(type = "number")]
     pub removed: u64,
+}
+
+/// A path as JSON text: a name with bytes that are not UTF-8 (which serde would refuse, failing
+/// the whole list) has each such byte shown as U+FFFD.
+fn lossy<S: serde::Serializer>(path: &std::path::Path, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&path.to_string_lossy())
+}
+
+/// `lossy`, for a path that is there (`skip_serializing_if` leaves out `None`).
+fn lossy_some<S: serde::Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+    match path {
+        Some(p) => lossy(p, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// `lossy`, for each of `paths`.
+fn lossy_all<S: serde::Serializer>(paths: &[PathBuf], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(paths.iter().map(|p| p.to_string_lossy()))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
@@ -78,7 +106,10 @@ impl FileStatus {
 )]
 pub enum TurnUndone {
     /// These files (relative to the workspace) were written or removed.
-    Done { files: Vec<PathBuf> },
+    Done {
+        #[serde(serialize_with = "lossy_all")]
+        files: Vec<PathBuf>,
+    },
     /// Nothing was written: a file is no longer what the turn left (`why` names it).
     Refused { why: String },
 }
@@ -102,7 +133,7 @@ pub struct TurnFiles {
     pub files: Vec<TurnFile>,
     /// Files past the bound of the list (`MAX_LISTED`): changed, counted, not listed.
     #[ts(type = "number")]
-    pub not_listed: usize,
+    pub unlisted: u64,
 }
 
 /// The most files a turn's review lists: past it they are counted, and the review says so.

@@ -125,12 +125,12 @@ fn numstat_entries(numstat: &[u8]) -> Result<Vec<Option<(u64, u64)>>> {
 }
 
 #[cfg(unix)]
-fn path_of(bytes: &[u8]) -> PathBuf {
+pub(super) fn path_of(bytes: &[u8]) -> PathBuf {
     use std::os::unix::ffi::OsStrExt;
     PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
 }
 
 #[cfg(not(unix))]
-fn path_of(bytes: &[u8]) -> PathBuf {
+pub(super) fn path_of(bytes: &[u8]) -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }

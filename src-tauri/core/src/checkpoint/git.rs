@@ -20,6 +20,10 @@ const CONFIG: &[(&str, &str)] = &[
     ("core.untrackedCache", "true"),
     ("core.hooksPath", "/dev/null"),
     ("gc.auto", "0"),
+    // A file past git's big-file bound (512 MiB) is streamed into a pack at this level, not
+    // read whole: level 1 hashes a 2 GB file in half the time of the default (the store never
+    // repacks, so nothing else is written at it).
+    ("pack.compression", "1"),
     ("maintenance.auto", "false"),
     ("diff.renames", "true"),
     // The store's refs keep no log: a pruned turn's objects are unreachable at once.
@@ -281,6 +285,27 @@ impl Git {
         text.trim()
             .parse()
             .map_err(|_| CheckpointError::Unreadable(format!("git cat-file -s: {text:?}")))
+    }
+
+    /// The size in bytes of every file in `tree`, by path (`git ls-tree -r -l`: one process,
+    /// no file read).
+    pub fn sizes(&self, tree: &ObjectId) -> Result<Vec<(PathBuf, u64)>> {
+        let out = self.run("ls-tree", &args(&["ls-tree", "-r", "-l", "-z", &tree.0]))?;
+        // `<mode> <type> <id> <size>\t<path>\0`; a submodule's size is `-`.
+        let mut sizes = Vec::new();
+        for entry in out.split(|b| *b == 0).filter(|e| !e.is_empty()) {
+            let mut cols = entry.splitn(2, |b| *b == b'\t');
+            let (Some(head), Some(path)) = (cols.next(), cols.next()) else {
+                return Err(CheckpointError::Unreadable(
+                    "git ls-tree -l: no path".into(),
+                ));
+            };
+            let head = String::from_utf8_lossy(head);
+            if let Some(Ok(size)) = head.split_whitespace().nth(3).map(str::parse::<u64>) {
+                sizes.push((changes::path_of(path), size));
+            }
+        }
+        Ok(sizes)
     }
 
     /// The bytes of blob `id`.

@@ -93,7 +93,7 @@ async fn a_shell_made_turn_is_one_review_with_hunks_undone_exactly_and_comments_
         status("moved.txt"),
         Some((FileStatus::Renamed, Some(PathBuf::from("old.txt"))))
     );
-    assert_eq!((listed.files.len(), listed.not_listed), (4, 0));
+    assert_eq!((listed.files.len(), listed.unlisted), (4, 0));
 
     let a = TurnFileGet {
         id,

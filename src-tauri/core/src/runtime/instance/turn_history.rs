@@ -4,7 +4,9 @@
 
 use super::checkpoints::Checkpoints;
 use super::workspaces::Workspaces;
-use crate::api::turns::{Checkpointed, FileStatus, TurnFile, TurnState, TurnSummary, TurnUndone};
+use crate::api::turns::{
+    Checkpointed, FileStatus, TurnFile, TurnState, TurnSummary, TurnUndone, MAX_LISTED,
+};
 use crate::checkpoint::{
     ChangeKind, Checkpoint, CheckpointError, CheckpointResult, Delta, Pick, Store, TurnRecord, Undo,
 };
@@ -48,14 +50,22 @@ pub(super) async fn recent(
         .await
 }
 
+/// What a turn changed between `start` and `end`, listed: at most `MAX_LISTED` files, and how
+/// many more there are (a turn that made 100,000 files answers a bounded list and says so).
+pub(super) fn changed_files(
+    store: &Store,
+    (start, end): (&Checkpoint, &Checkpoint),
+) -> CheckpointResult<(Vec<TurnFile>, u64)> {
+    let mut changes = store.changes(start, end)?;
+    let unlisted = changes.len().saturating_sub(MAX_LISTED);
+    changes.truncate(MAX_LISTED);
+    Ok((listed(store, (start, end), changes)?, unlisted as u64))
+}
+
 fn summary(store: &Store, t: &TurnRecord) -> CheckpointResult<TurnSummary> {
-    let files = match &t.end {
-        Some(end) => store
-            .changes(&t.start, end)?
-            .into_iter()
-            .map(file)
-            .collect(),
-        None => Vec::new(),
+    let (files, unlisted) = match &t.end {
+        Some(end) => changed_files(store, (&t.start, end))?,
+        None => (Vec::new(), 0),
     };
     Ok(TurnSummary {
         id: t.id,
@@ -68,10 +78,39 @@ fn summary(store: &Store, t: &TurnRecord) -> CheckpointResult<TurnSummary> {
             None => TurnState::Running,
         },
         files,
+        unlisted,
     })
 }
 
-pub(super) fn file(d: Delta) -> TurnFile {
+/// `changes` as listed, each binary one marked too large when its bytes (as the turn left it,
+/// or as it was when deleted) pass the bound undo reads: sizes from the store, no file read.
+fn listed(
+    store: &Store,
+    (start, end): (&Checkpoint, &Checkpoint),
+    changes: Vec<Delta>,
+) -> CheckpointResult<Vec<TurnFile>> {
+    // Git counts no lines of a file past its own big-file bound: only a binary one can be too
+    // large, so a turn of text files costs no size lookup.
+    let sizes = |at: &Checkpoint, wanted: bool| match wanted {
+        true => store.sizes(at),
+        false => Ok(Vec::new()),
+    };
+    let deleted = |d: &Delta| d.status == ChangeKind::Deleted;
+    let after = sizes(end, changes.iter().any(|d| d.binary && !deleted(d)))?;
+    let before = sizes(start, changes.iter().any(|d| d.binary && deleted(d)))?;
+    let limit = store.file_limit();
+    Ok(changes
+        .into_iter()
+        .map(|d| {
+            let side = if deleted(&d) { &before } else { &after };
+            let size = side.iter().find(|(p, _)| *p == d.path).map(|(_, s)| *s);
+            let too_large = d.binary && size.is_some_and(|s| s > limit);
+            file(d, too_large)
+        })
+        .collect())
+}
+
+fn file(d: Delta, too_large: bool) -> TurnFile {
     TurnFile {
         path: d.path,
         from: d.from,
@@ -83,6 +122,7 @@ pub(super) fn file(d: Delta) -> TurnFile {
             ChangeKind::TypeChanged => FileStatus::TypeChanged,
         },
         binary: d.binary,
+        too_large,
         added: d.added,
         removed: d.removed,
     }

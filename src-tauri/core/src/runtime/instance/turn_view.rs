@@ -6,7 +6,7 @@
 use super::checkpoints::Checkpoints;
 use super::reviews::Reviews;
 use crate::api::turns::{LineSpan, TurnHunk};
-use crate::api::turns::{TurnFileView, TurnFiles, TurnPick, TurnUndone, Unshown, MAX_LISTED};
+use crate::api::turns::{TurnFileView, TurnFiles, TurnPick, TurnUndone, Unshown};
 use crate::checkpoint::{Checkpoint, CheckpointError, Hunk, HunkLines, Pick, Store, Undo};
 use crate::error::{Error, Result};
 use crate::review::{ReviewError, ReviewId};
@@ -37,21 +37,16 @@ pub(super) async fn files(
 ) -> Result<TurnFiles> {
     let (root, turn) = turn_of(reviews, id)?;
     let shown = checkpoints.shown(&root, turn);
-    let mut files: Vec<_> = checkpoints
+    let (files, unlisted) = checkpoints
         .with(&root, move |store| {
             let (start, end) = ends(store, turn, shown)?;
-            store.changes(&start, &end)
+            super::turn_history::changed_files(store, (&start, &end))
         })
-        .await?
-        .into_iter()
-        .map(super::turn_history::file)
-        .collect();
-    let not_listed = files.len().saturating_sub(MAX_LISTED);
-    files.truncate(MAX_LISTED);
+        .await?;
     Ok(TurnFiles {
         turn,
         files,
-        not_listed,
+        unlisted,
     })
 }
 

@@ -427,6 +427,7 @@ fn turn(id: u64, cli: &str, ended: bool) -> crate::api::turns::TurnSummary {
         from: None,
         status: FileStatus::Modified,
         binary: false,
+        too_large: false,
         added,
         removed,
     };
@@ -441,6 +442,7 @@ fn turn(id: u64, cli: &str, ended: bool) -> crate::api::turns::TurnSummary {
             true => TurnState::Ended,
             false => TurnState::Running,
         },
+        unlisted: 0,
         files: match ended {
             true => vec![file("a.rs", 10, 3), file("b.rs", 2, 1)],
             false => vec![],

@@ -1,0 +1,154 @@
+// `redline turns` with the real claude 2.1.332 (offline, a local fake of the Messages API): only
+// the turn hooks installed (UserPromptSubmit `--turn-start`, Stop `--turn-review`), the edits let
+// through by claude's own permissions. One turn edits a CRLF file with the Write tool, then one
+// Bash command creates a file, deletes one with `rm` and renames one with `mv`: `turns list`
+// lists all four, and undoing one hunk of the CRLF file gives back exactly its bytes. The real
+// codex 0.171.0 the same way, its one apply_patch editing, adding, deleting and moving a file.
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { ok, startRedline } from './lib/redline.mjs';
+import { realTmpDir, removeDirs } from './lib/dirs.mjs';
+import { pollUntil } from './lib/wait.mjs';
+import { startFakeApi } from './claude-fake-api.mjs';
+import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
+import { startFakeApi as startCodexApi } from './codex-fake-api.mjs';
+import { codexHome, codexInstalled, codexTempDir, startCodex, trustHooks, CODEX_VERSION } from './codex-driver.mjs';
+
+const STEP_MS = 45_000;
+const log = process.env.REDLINE_IT_VERBOSE ? (m) => console.log(m) : () => {};
+const CRLF = 'one\r\ntwo\r\nthree\r\nfour\r\nfive\r\n';
+const CRLF_AFTER = 'one\r\nTWO\r\nthree\r\nfour\r\nFIVE\r\n';
+
+describe('Claude Code (real claude): a turn\'s every change in `redline turns`', { skip: !claudeInstalled() && 'claude not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  const API_KEY = 'sk-ant-api03-redline-turns-0123456789abcdefghijklmnop';
+  let ws, home, r, api, tmux, c;
+
+  before(async () => {
+    ws = realTmpDir('rl-turns-claude-ws-');
+    home = realTmpDir('rl-turns-claude-home-');
+    api = await startFakeApi({ log });
+    r = await startRedline({ workspaces: [ws] });
+    await writeClaudeConfig(home, { workspaces: [ws], apiKey: API_KEY });
+    await ok(r, ['hooks', 'install', 'claude', '--turn-review'], { env: { ...r.env, HOME: home } });
+    // The turn hooks alone: no per-edit review (its PreToolUse entry taken out), the prompt hook
+    // beside the Stop one, and claude's own permissions letting the edits and the command run.
+    const file = path.join(home, '.claude', 'settings.json');
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const stop = settings.hooks.Stop[0].hooks[0].command;
+    assert.match(stop, / hook claude --turn-review$/);
+    delete settings.hooks.PreToolUse;
+    settings.hooks.UserPromptSubmit = [{ hooks: [{ type: 'command', command: stop.replace(/--turn-review$/, '--turn-start') }] }];
+    settings.permissions = { ...settings.permissions, defaultMode: 'acceptEdits', allow: ['Bash'] };
+    fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+    tmux = await startTmux();
+    const env = claudeEnv({ home, apiBaseUrl: api.baseURL, apiKey: API_KEY, extra: { XDG_RUNTIME_DIR: r.dirs.runtime } });
+    c = await tmux.claude({ name: 'turns', cwd: ws, env, args: [] });
+    await c.waitForScreen(/accept edits on/, STEP_MS, 'claude to be ready (edits accepted by its own setting)');
+  });
+
+  after(async () => {
+    await tmux?.stop();
+    await r?.stop();
+    await api?.close();
+    await removeDirs(ws, home);
+  });
+
+  test('edit, create, rm and mv in one turn: all four listed; one CRLF hunk undone byte for byte', async (t) => {
+    const crlf = path.join(ws, 'crlf.txt');
+    fs.writeFileSync(crlf, CRLF);
+    fs.writeFileSync(path.join(ws, 'gone.txt'), 'bye\n');
+    fs.writeFileSync(path.join(ws, 'old.txt'), 'moved along\n');
+    try {
+      const trigger = 'REDLINE-TURNS-C';
+      api.addPlan({
+        trigger, filePath: crlf, content: CRLF_AFTER, final: 'done C',
+        then: { tool: 'Bash', input: { command: 'printf "made\\n" > made.txt && rm gone.txt && mv old.txt moved.txt', description: 'tidy' } },
+      });
+      await c.submit(`${trigger} please`);
+      const turns = await pollUntil(async () => {
+        const list = await r.json(['turns', 'list', ws, '--json']);
+        return { ok: list.length === 1 && list[0].state === 'ended', value: list };
+      }, STEP_MS, 'the turn to end');
+      const files = turns[0].files.map((f) => [f.path, f.status]).sort();
+      t.diagnostic(JSON.stringify(turns[0].files));
+      assert.deepEqual(files, [['crlf.txt', 'modified'], ['gone.txt', 'deleted'], ['made.txt', 'added'], ['moved.txt', 'renamed']]);
+      assert.equal(turns[0].files.find((f) => f.path === 'moved.txt').from, 'old.txt');
+      assert.equal(turns[0].cli, 'claude');
+      // What claude wrote, CRLF kept or not: the hunk covering line 2 goes back to the start's
+      // bytes, the other hunk stays as claude left it.
+      const after = fs.readFileSync(crlf);
+      assert.notDeepEqual(after, Buffer.from(CRLF));
+      assert.ok(after.includes('TWO\r\n'), `claude kept the CRLF line endings: ${JSON.stringify(after.toString())}`);
+      await ok(r, ['turns', 'undo', String(turns[0].id), 'crlf.txt:2'], { cwd: ws });
+      const lines = after.toString('latin1').split('\n');
+      lines[1] = 'two\r';
+      assert.deepEqual(fs.readFileSync(crlf), Buffer.from(lines.join('\n'), 'latin1'));
+    } catch (err) {
+      err.message += `\n--- screen ---\n${await c?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
+      throw err;
+    }
+  });
+});
+
+describe(`Codex CLI (real codex ${CODEX_VERSION}): a turn's every change in \`redline turns\``, { skip: !codexInstalled() && 'codex not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  let api, r, ws, home, codex;
+
+  before(async () => {
+    api = await startCodexApi({ log });
+    ws = await codexTempDir('rl-turns-codex-ws-');
+    r = await startRedline({ workspaces: [ws] });
+    home = await codexHome({ api, workspaces: [ws] });
+    await ok(r, ['hooks', 'install', 'codex', '--turn-review'], { env: { ...r.env, HOME: home.home, CODEX_HOME: home.codexHome } });
+    // The turn hooks alone (no per-edit review; codex runs with no approvals), then trusted.
+    const hooks = JSON.parse(fs.readFileSync(home.hooksFile, 'utf8'));
+    const stop = hooks.hooks.Stop[0].hooks[0].command;
+    assert.match(stop, / hook codex --turn-review$/);
+    delete hooks.hooks.PreToolUse;
+    hooks.hooks.UserPromptSubmit = [{ hooks: [{ type: 'command', command: stop.replace(/--turn-review$/, '--turn-start') }] }];
+    fs.writeFileSync(home.hooksFile, JSON.stringify(hooks, null, 2));
+    trustHooks(home.codexHome);
+  });
+
+  after(async () => {
+    await codex?.stop();
+    await r?.stop();
+    await home?.stop();
+    await api?.close();
+    if (ws) fs.rmSync(ws, { recursive: true, force: true });
+  });
+
+  test('edit, add, delete and move in one turn: all four listed, one hunk undone', async () => {
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'one\ntwo\nthree\nfour\nfive\n');
+    fs.writeFileSync(path.join(ws, 'gone.txt'), 'bye\n');
+    fs.writeFileSync(path.join(ws, 'old.txt'), 'moved along\n');
+    codex = await startCodex({
+      cwd: ws, home, api,
+      env: { PATH: `${path.dirname(r.bin)}:${process.env.PATH}`, XDG_RUNTIME_DIR: r.env.XDG_RUNTIME_DIR, XDG_CONFIG_HOME: r.env.XDG_CONFIG_HOME },
+    });
+    try {
+      await codex.waitReady();
+      const trigger = `TURNS-${Date.now()}`;
+      const patch = '*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+TWO\n three\n four\n-five\n+FIVE\n'
+        + '*** Add File: made.txt\n+made\n*** Delete File: gone.txt\n'
+        + '*** Update File: old.txt\n*** Move to: moved.txt\n@@\n-moved along\n+moved along\n*** End Patch\n';
+      api.addPlan({ trigger, patch, final: `done ${trigger}` });
+      await codex.submit(`${trigger} please`);
+      const turns = await pollUntil(async () => {
+        const list = await r.json(['turns', 'list', ws, '--json']);
+        return { ok: list.length === 1 && list[0].state === 'ended', value: list };
+      }, STEP_MS, 'the turn to end');
+      const files = turns[0].files.map((f) => [f.path, f.status]).sort();
+      assert.deepEqual(files, [['a.txt', 'modified'], ['gone.txt', 'deleted'], ['made.txt', 'added'], ['moved.txt', 'renamed']]);
+      assert.equal(turns[0].cli, 'codex');
+      await ok(r, ['turns', 'undo', String(turns[0].id), 'a.txt:2'], { cwd: ws });
+      assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'one\ntwo\nthree\nfour\nFIVE\n');
+    } catch (err) {
+      err.message += `\n--- screen ---\n${await codex?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
+      throw err;
+    }
+  });
+});
