@@ -411,6 +411,7 @@ fn each_json_output_has_the_documented_shape() {
             "canMention",
             "reasonHeard",
             "readOnly",
+            "kind",
         ],
     );
     for key in ["name", "version", "process"] {

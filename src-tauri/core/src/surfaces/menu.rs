@@ -2,88 +2,16 @@
 
 use crate::api::status::{Status, WorkspaceStatus};
 use crate::review::Summary;
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+mod item;
 mod recent;
+use item::name;
+pub use item::{Action, Item};
 pub use recent::{recent_turns, RECENT_PER_WORKSPACE};
-
-/// What a menu item does when clicked.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "do", rename_all = "camelCase", rename_all_fields = "camelCase")]
-pub enum Action {
-    OpenReviews,
-    ToggleWorkspace {
-        path: PathBuf,
-    },
-    ToggleContainers {
-        path: PathBuf,
-    },
-    AddWorkspace,
-    RemoveWorkspace {
-        path: PathBuf,
-    },
-    CopyToken {
-        path: PathBuf,
-    },
-    RotateToken {
-        path: PathBuf,
-    },
-    OpenFolder {
-        path: PathBuf,
-    },
-    ToggleAutostart,
-    Quit,
-    /// A checkpoint of the workspace now (`redline turns checkpoint`).
-    CheckpointNow {
-        path: PathBuf,
-    },
-    /// One of the workspace's recent turns: opens the review window.
-    OpenTurn {
-        path: PathBuf,
-        id: u64,
-    },
-}
-
-impl Action {
-    /// A menu item id that maps back to the action.
-    pub fn id(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
-    }
-
-    pub fn from_id(id: &str) -> Option<Action> {
-        serde_json::from_str(id).ok()
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Item {
-    Action {
-        label: String,
-        action: Action,
-    },
-    Check {
-        label: String,
-        checked: bool,
-        action: Action,
-    },
-    /// A line to read, not to click.
-    Note(String),
-    Submenu {
-        label: String,
-        items: Vec<Item>,
-    },
-    Separator,
-}
 
 /// Pending reviews listed by name in the menu; the rest are counted.
 const MAX_LISTED: usize = 5;
-
-fn name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.to_string_lossy().into_owned())
-}
 
 fn plural(n: usize, one: &str, many: &str) -> String {
     if n == 1 {

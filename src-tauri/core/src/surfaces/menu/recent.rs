@@ -1,7 +1,7 @@
 //! The tray's *Recent turns*: per workspace its newest turns (CLI, time, files, +/−), each
 //! opening the review window, and *Checkpoint now*.
 
-use super::{name, Action, Item};
+use super::item::{name, Action, Item};
 use crate::api::turns::{TurnState, TurnSummary};
 use std::path::PathBuf;
 
