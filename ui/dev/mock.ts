@@ -72,7 +72,7 @@ function turnFileOf(path: string): TurnSampleFile {
 function turnListed(path: string, f: TurnSampleFile): TurnFile {
   const hunks = f.binary ? [] : turnHunks(f);
   const status = f.start === null ? 'added' : f.end === null ? 'deleted' : f.from ? 'renamed' : 'modified';
-  return { path, from: f.from, status, binary: f.binary === true,
+  return { path, from: f.from, status, binary: f.binary === true, tooLarge: false,
     added: hunks.reduce((n, h) => n + h.after.count, 0), removed: hunks.reduce((n, h) => n + h.before.count, 0) };
 }
 

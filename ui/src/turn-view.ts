@@ -277,7 +277,7 @@ export class TurnView {
     }
     e.classList.toggle('selected', f.path === this.opened?.path);
     e.append(el('span', `status ${f.status}`, statusLetter(f.status)), el('span', 'name', row.name));
-    e.append(el('span', 'counts', f.binary ? 'binary' : `+${f.added} −${f.removed}`));
+    e.append(el('span', 'counts', f.tooLarge ? 'too large' : f.binary ? 'binary' : `+${f.added} −${f.removed}`));
     e.title = f.from ? `${f.from} → ${f.path}` : f.path;
     e.addEventListener('click', () => void this.openFile(f.path));
     return e;

@@ -3,7 +3,7 @@ import { stepIndex, treeRows, turnKey, visibleRows } from '../src/turn-list';
 import type { TurnFile } from '../src/types';
 
 const file = (path: string, status: TurnFile['status'] = 'modified'): TurnFile =>
-  ({ path, status, binary: false, added: 1, removed: 0 });
+  ({ path, status, binary: false, tooLarge: false, added: 1, removed: 0 });
 
 describe('the turn review file tree', () => {
   it('lists folders before their files, each folder once, files under it indented', () => {
