@@ -1,68 +1,118 @@
-//! `redline-bench checkpoint`: what a turn's checkpoint costs on a large git workspace, against
-//! git itself in the same run (issue 39): the first checkpoint against `git add -A` into a temp
-//! index plus `git write-tree`, one of an unchanged workspace against `git status --porcelain`.
+//! `redline-bench checkpoint`: what a turn's checkpoint costs on a large git workspace (issue
+//! 39), against git itself in the same run: the first checkpoint against `git add -A` into a temp
+//! index plus `git write-tree`, one of an unchanged workspace against `git status --porcelain`;
+//! then the turn-start hook's round trip against a running headless Redline serving it.
+
+mod turn_start;
+mod workspace;
 
 use crate::report_text::percentile;
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use redline_core::checkpoint::Store;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
+use workspace::git;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Files committed in the workspace's repository
-    #[arg(long, default_value = "9000")]
-    tracked: usize,
-    /// Files never added (a checkpoint keeps them too)
-    #[arg(long, default_value = "1000")]
-    untracked: usize,
-    /// Bytes in all, spread over the files
-    #[arg(long, default_value = "100000000")]
-    bytes: usize,
-    /// Timed runs of each (the median is reported)
-    #[arg(long, default_value = "5")]
+    #[command(flatten)]
+    shape: workspace::Shape,
+    /// Timed runs of each checkpoint (the median is reported)
+    #[arg(long, default_value = "7")]
     runs: usize,
-    /// The most Redline may take, as a multiple of git's time
+    /// The most a checkpoint may take, as a multiple of git's time
     #[arg(long, default_value = "1.5")]
     budget: f64,
+    /// Timed turn-start hooks of each kind (0: none, no Redline started)
+    #[arg(long, default_value = "30")]
+    hook_runs: usize,
+    /// The most the turn-start hook's median round trip may take, in ms
+    #[arg(long, default_value = "50")]
+    hook_budget_ms: f64,
+    /// The redline binary the hook runs against (default: $REDLINE_BIN, else
+    /// target/release/redline)
+    #[arg(long)]
+    redline_bin: Option<PathBuf>,
+    /// Generate the workspace here and keep it (default: a temp folder, removed)
+    #[arg(long)]
+    workspace: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> Result<()> {
     let scratch = tempfile::tempdir()?;
-    let ws = scratch.path().join("ws");
-    make_workspace(&ws, &a)?;
-    let git = PathBuf::from("git");
+    let ws = match &a.workspace {
+        Some(dir) => std::path::absolute(dir)?,
+        None => scratch.path().join("ws"),
+    };
+    let started = Instant::now();
+    let head = workspace::generate(&ws, &a.shape)?;
+    println!(
+        "workspace {} (HEAD {head}) generated in {:.1} s; git {}",
+        ws.display(),
+        started.elapsed().as_secs_f64(),
+        String::from_utf8_lossy(&git(&ws, &["version"])?).trim()
+    );
+    let [first, again] = checkpoints(scratch.path(), &ws, a.runs)?;
+    let hooks = match a.hook_runs {
+        0 => None,
+        n => {
+            let bin = crate::target::redline_bin(a.redline_bin.as_deref());
+            Some(turn_start::measure(&bin, scratch.path(), &ws, n, 3)?)
+        }
+    };
+    print_report(&a, [first, again], hooks.as_ref());
+    Ok(())
+}
+
+/// The medians (µs) of the first checkpoint of a fresh store against `git add -A` into a temp
+/// index + `write-tree`, and of a checkpoint of the unchanged workspace against `git status`.
+fn checkpoints(scratch: &Path, ws: &Path, runs: usize) -> Result<[(u64, u64); 2]> {
+    let program = PathBuf::from("git");
     // Each pair run back to back, so a load that comes and goes weighs on both alike.
     let first = paired(
-        a.runs,
+        runs,
         |i| {
-            let mut store = Store::open(&git, &scratch.path().join(format!("first-{i}")), &ws)?;
+            let mut store = Store::open(&program, &scratch.join(format!("first-{i}")), ws)?;
             store.checkpoint()?;
             Ok(())
         },
         |i| {
-            let index = scratch.path().join(format!("index-{i}"));
-            git_in(&ws, &["add", "-A"], Some(&index))?;
-            git_in(&ws, &["write-tree"], Some(&index))
+            let index = scratch.join(format!("index-{i}"));
+            let env = |c: &mut std::process::Command| {
+                c.env("GIT_INDEX_FILE", &index);
+            };
+            git_with(ws, &["add", "-A"], env)?;
+            git_with(ws, &["write-tree"], env)
         },
     )?;
-    let mut store = Store::open(&git, &scratch.path().join("warm"), &ws)?;
+    let mut store = Store::open(&program, &scratch.join("warm"), ws)?;
     store.checkpoint()?;
     let again = paired(
-        a.runs,
+        runs,
         |_| store.checkpoint().map(|_| ()).map_err(Into::into),
-        |_| git_in(&ws, &["status", "--porcelain"], None),
+        |_| git(ws, &["status", "--porcelain"]).map(|_| ()),
     )?;
-    print_report(&a, [first, again])
+    Ok([first, again])
 }
 
-fn print_report(a: &Args, [first, again]: [(u64, u64); 2]) -> Result<()> {
+fn git_with(ws: &Path, args: &[&str], env: impl Fn(&mut std::process::Command)) -> Result<()> {
+    let mut c = workspace::base(ws);
+    env(&mut c);
+    let out = c.args(args).output()?;
+    if !out.status.success() {
+        anyhow::bail!("git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    Ok(())
+}
+
+fn print_report(a: &Args, [first, again]: [(u64, u64); 2], hooks: Option<&turn_start::HookTimes>) {
+    let s = &a.shape;
     println!(
-        "checkpoint of {} tracked + {} untracked files, {} MB, median of {} runs",
-        a.tracked,
-        a.untracked,
-        a.bytes / 1_000_000,
+        "{} tracked + {} untracked files, {} MB, {} commits; median of {} runs",
+        s.tracked,
+        s.untracked,
+        s.bytes / 1_000_000,
+        s.commits + 1,
         a.runs
     );
     let line = |what: &str, (ours, git): (u64, u64), anchor: &str| {
@@ -80,13 +130,40 @@ fn print_report(a: &Args, [first, again]: [(u64, u64); 2]) -> Result<()> {
         "git add -A (temp index) + write-tree",
     );
     let r2 = line("unchanged checkpoint", again, "git status --porcelain");
-    let met = r1 <= a.budget && r2 <= a.budget;
+    let mut met = r1 <= a.budget && r2 <= a.budget;
+    if let Some(h) = hooks {
+        met &= print_hooks(h, a.hook_budget_ms);
+    }
     println!(
-        "verdict: {} (budget {:.1}× git)",
+        "verdict: {} (budget {:.1}× git, a turn start's hook p50 {} ms)",
         if met { "met" } else { "not met" },
-        a.budget
+        a.budget,
+        a.hook_budget_ms
     );
-    Ok(())
+}
+
+/// The hook's figures; whether a turn's start (a prompt after the previous turn ended, as the
+/// end-of-turn hook ends it) is within `budget_ms` at the median. The same session's next
+/// prompt with no end-of-turn hook between also ends the previous turn: shown beside it.
+fn print_hooks(h: &turn_start::HookTimes, budget_ms: f64) -> bool {
+    let ms = |us: u64| us as f64 / 1e3;
+    let row = |what: &str, v: &[u64]| {
+        println!(
+            "turn-start hook, {what:<38} p50 {:>6.1} ms   p90 {:>6.1} ms   max {:>6.1} ms   ({} runs)",
+            ms(percentile(v, 50.0)),
+            ms(percentile(v, 90.0)),
+            ms(v.last().copied().unwrap_or(0)),
+            v.len()
+        );
+    };
+    row("a session's first prompt", &h.fresh);
+    row("its next (ends the previous turn)", &h.next);
+    println!("turns recorded: {}", h.turns_recorded);
+    let (fresh, next) = h.p50();
+    if ms(next) > budget_ms {
+        println!("(the next prompt's median is over {budget_ms} ms: it takes two checkpoints)");
+    }
+    ms(fresh) <= budget_ms
 }
 
 /// The medians of `runs` timings of `ours` and of `theirs`, each run right after the other, in µs.
@@ -109,59 +186,4 @@ fn timed(job: impl FnOnce() -> Result<()>) -> Result<u64> {
     let start = Instant::now();
     job()?;
     Ok(start.elapsed().as_micros() as u64)
-}
-
-fn git_in(ws: &Path, args: &[&str], index: Option<&Path>) -> Result<()> {
-    let mut c = Command::new("git");
-    c.args(args)
-        .current_dir(ws)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null");
-    if let Some(i) = index {
-        c.env("GIT_INDEX_FILE", i);
-    }
-    let out = c.output().context("running git")?;
-    if !out.status.success() {
-        bail!("git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    }
-    Ok(())
-}
-
-/// A repository of `tracked` committed files and `untracked` others, in 100 folders, `bytes`
-/// of text in all.
-fn make_workspace(ws: &Path, a: &Args) -> Result<()> {
-    let total = a.tracked + a.untracked;
-    let each = a.bytes / total.max(1);
-    for i in 0..total {
-        let dir = ws.join(format!("dir{:03}", i % 100));
-        std::fs::create_dir_all(&dir)?;
-        let line = format!("file {i}: the quick brown fox jumps over the lazy dog\n");
-        let body = line.repeat(each / line.len() + 1);
-        let name = if i < a.tracked {
-            format!("f{i}.txt")
-        } else {
-            format!("u{i}.txt")
-        };
-        std::fs::write(dir.join(name), &body.as_bytes()[..each.min(body.len())])?;
-    }
-    git_in(ws, &["init", "-q"], None)?;
-    std::fs::write(ws.join(".git/info/exclude"), "u*.txt\n")?;
-    git_in(ws, &["add", "-A"], None)?;
-    git_in(
-        ws,
-        &[
-            "-c",
-            "user.name=b",
-            "-c",
-            "user.email=b@b",
-            "commit",
-            "-qm",
-            "base",
-        ],
-        None,
-    )?;
-    // The untracked files are untracked, not ignored: only this repository's exclude hid them
-    // from the commit.
-    std::fs::write(ws.join(".git/info/exclude"), "")?;
-    Ok(())
 }

@@ -164,7 +164,7 @@ impl Drop for Scratch {
     }
 }
 
-/// Redline started isolated: its own HOME, TMPDIR, XDG_CONFIG_HOME, XDG_RUNTIME_DIR,
+/// Redline started isolated: its own HOME, TMPDIR, XDG_CONFIG_HOME, XDG_RUNTIME_DIR, XDG_DATA_HOME,
 /// QWEN_HOME under `scratch`, one workspace `ws`.
 pub struct RedlineTarget {
     pub server: Server,
@@ -180,6 +180,8 @@ pub(crate) fn redline_cmd(bin: &Path, dirs: &RedlineDirs) -> Command {
         .env("TMPDIR", &dirs.tmp)
         .env("XDG_CONFIG_HOME", &dirs.config)
         .env("XDG_RUNTIME_DIR", &dirs.runtime)
+        // Where Redline keeps its data (the workspaces' checkpoint stores): never the user's.
+        .env("XDG_DATA_HOME", dirs.home.join(".local").join("share"))
         .env("QWEN_HOME", dirs.home.join(".qwen"))
         .env("CLAUDE_CONFIG_DIR", dirs.home.join(".claude"))
         // Node's os.tmpdir() reads TMPDIR first; drop the others so nothing disagrees.

@@ -133,8 +133,15 @@ impl Store {
     }
 
     /// Records the workspace as it is now. Unchanged since the last checkpoint: that one again,
-    /// at the cost of a `git status`.
+    /// at the cost of one `git status` in the store.
     pub fn checkpoint(&mut self) -> Result<Checkpoint> {
+        self.git.sync_excludes()?;
+        if let Some(last) = &self.latest {
+            // A status that fails says nothing: the whole `add` below then runs, and tells why.
+            if self.git.unchanged().unwrap_or(false) {
+                return Ok(last.clone());
+            }
+        }
         let tree = self.git.snapshot()?;
         if let Some(last) = self.latest.as_ref().filter(|c| c.tree == tree) {
             return Ok(last.clone());

@@ -113,7 +113,50 @@ impl Git {
         let info = self.dir.join("info");
         std::fs::create_dir_all(&info).map_err(store)?;
         std::fs::write(info.join("attributes"), ATTRIBUTES).map_err(store)?;
+        // The store's HEAD is its newest checkpoint, so `git status` in the store compares the
+        // workspace with it.
+        let head = format!("ref: {}\n", super::LATEST);
+        write_if_changed(&self.dir.join("HEAD"), head.as_bytes()).map_err(store)?;
         self.borrow_objects().map_err(store)
+    }
+
+    /// The store's `info/exclude` made the workspace repository's own `.git/info/exclude` (read,
+    /// never written), so what the user excludes there stays out of a checkpoint; none when the
+    /// workspace has none.
+    pub fn sync_excludes(&self) -> Result<()> {
+        let theirs = self.work_tree.join(".git").join("info").join("exclude");
+        let rules = match std::fs::symlink_metadata(&theirs) {
+            Ok(m) if m.is_file() => {
+                std::fs::read(&theirs).map_err(|e| CheckpointError::Store(theirs.clone(), e))?
+            }
+            _ => Vec::new(),
+        };
+        let ours = self.dir.join("info").join("exclude");
+        write_if_changed(&ours, &rules).map_err(|e| CheckpointError::Store(ours, e))
+    }
+
+    /// Whether the workspace is exactly the newest checkpoint (`HEAD`), in one `git status`:
+    /// nothing staged against it, nothing changed against the index, nothing untracked. Its
+    /// untracked cache and the files' stat data are kept in the store's own index between
+    /// checkpoints, so an unchanged workspace costs a walk of stats, no reading of files.
+    pub fn unchanged(&self) -> Result<bool> {
+        let out = self
+            .command()
+            .args([
+                "status",
+                "--porcelain",
+                "-z",
+                "--no-renames",
+                "--untracked-files=normal",
+                // A submodule's commit is compared (as `add` records it), its own work tree is
+                // never entered.
+                "--ignore-submodules=dirty",
+            ])
+            // The index written back is the store's own: the user's is never opened.
+            .env("GIT_OPTIONAL_LOCKS", "1")
+            .output()
+            .map_err(CheckpointError::GitMissing)?;
+        Ok(out.status.success() && out.stdout.is_empty())
     }
 
     /// Reads objects the workspace's own repository already has instead of writing them again
@@ -355,6 +398,14 @@ impl Git {
             .filter_map(|(_, v)| v.trim().parse::<u64>().ok())
             .sum();
         Ok(kib * 1024)
+    }
+}
+
+/// Writes `bytes` to `path` unless it holds them already.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    match std::fs::read(path) {
+        Ok(now) if now == bytes => Ok(()),
+        _ => std::fs::write(path, bytes),
     }
 }
 

@@ -235,3 +235,147 @@ fn the_users_repository_is_untouched() {
     );
     assert_eq!(s.file_at(&first, Path::new(".git/index")).unwrap(), None);
 }
+
+/// A `git` that notes each command's name in `git.log` beside it, then runs the real one.
+fn noting_git(dir: &Path) -> (PathBuf, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let log = dir.join("git.log");
+    let program = dir.join("git-noted");
+    let script = format!(
+        "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in -*|*=*) ;; *) echo \"$a\" >> '{}'; break;; esac; done\nexec git \"$@\"\n",
+        log.display()
+    );
+    fs::write(&program, script).unwrap();
+    fs::set_permissions(&program, fs::Permissions::from_mode(0o755)).unwrap();
+    (program, log)
+}
+
+fn noted(log: &Path) -> Vec<String> {
+    let text = fs::read_to_string(log).unwrap_or_default();
+    let _ = fs::remove_file(log);
+    text.lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn an_unchanged_workspace_costs_one_git_status() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(ws.join("src/deep")).unwrap();
+    fs::write(ws.join("src/deep/a.txt"), "a\n").unwrap();
+    let (program, log) = noting_git(tmp.path());
+    let mut s = Store::open(&program, &tmp.path().join("store"), &ws).unwrap();
+    let first = s.checkpoint().unwrap();
+    noted(&log);
+    assert_eq!(s.checkpoint().unwrap(), first);
+    assert_eq!(noted(&log), ["status"]);
+    // Reopened (Redline restarted), the same.
+    let mut again = Store::open(&program, &tmp.path().join("store"), &ws).unwrap();
+    noted(&log);
+    assert_eq!(again.checkpoint().unwrap(), first);
+    assert_eq!(noted(&log), ["status"]);
+    fs::write(ws.join("src/deep/b.txt"), "b\n").unwrap();
+    assert_ne!(again.checkpoint().unwrap(), first);
+    assert_eq!(
+        noted(&log),
+        ["status", "add", "write-tree", "commit-tree", "update-ref"]
+    );
+}
+
+/// What the one `git status` must not miss: each change after a checkpoint makes a new one
+/// holding it, at once (within the same second as the checkpoint, where stat data can lie).
+#[test]
+fn every_change_after_a_checkpoint_is_seen_at_once() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(ws.join("src/deep")).unwrap();
+    fs::create_dir_all(ws.join("build")).unwrap();
+    fs::write(ws.join(".gitignore"), "build/\n").unwrap();
+    fs::write(ws.join("src/deep/a.txt"), "aaaa\n").unwrap();
+    fs::write(ws.join("src/run.sh"), "echo\n").unwrap();
+    let mut s = store(tmp.path(), &ws);
+    let mut last = s.checkpoint().unwrap();
+    let mut step = |what: &str, change: &dyn Fn(), path: &str, want: Option<&[u8]>| {
+        change();
+        let now = s.checkpoint().unwrap();
+        assert_eq!(
+            s.file_at(&now, Path::new(path)).unwrap().as_deref(),
+            want,
+            "{what}"
+        );
+        let changed = now != last;
+        last = now;
+        changed
+    };
+    let ws2 = ws.clone();
+    let same_size = move || fs::write(ws2.join("src/deep/a.txt"), "bbbb\n").unwrap();
+    assert!(step(
+        "same size, same second",
+        &same_size,
+        "src/deep/a.txt",
+        Some(b"bbbb\n")
+    ));
+    let ws2 = ws.clone();
+    let new_deep = move || fs::write(ws2.join("src/deep/new.txt"), "n\n").unwrap();
+    assert!(step(
+        "a new file deep down",
+        &new_deep,
+        "src/deep/new.txt",
+        Some(b"n\n")
+    ));
+    let ws2 = ws.clone();
+    let ignored = move || fs::write(ws2.join("build/out.o"), "o\n").unwrap();
+    assert!(!step("an ignored file", &ignored, "build/out.o", None));
+    let ws2 = ws.clone();
+    let unignore = move || fs::write(ws2.join(".gitignore"), "").unwrap();
+    assert!(step(
+        "its rule gone",
+        &unignore,
+        "build/out.o",
+        Some(b"o\n")
+    ));
+    let ws2 = ws.clone();
+    let gone = move || fs::remove_file(ws2.join("src/deep/new.txt")).unwrap();
+    assert!(step("a file deleted", &gone, "src/deep/new.txt", None));
+    let ws2 = ws.clone();
+    let exec = move || {
+        fs::set_permissions(ws2.join("src/run.sh"), fs::Permissions::from_mode(0o755)).unwrap()
+    };
+    assert!(step(
+        "made executable",
+        &exec,
+        "src/run.sh",
+        Some(b"echo\n")
+    ));
+    let nothing = || {};
+    assert!(!step("nothing", &nothing, "src/run.sh", Some(b"echo\n")));
+}
+
+/// The workspace repository's `.git/info/exclude` is one of its ignore rules: read, never
+/// written, and followed when it changes.
+#[test]
+fn the_workspace_repositorys_own_excludes_are_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(&ws).unwrap();
+    sh(
+        &ws,
+        "git init -q . && printf 'secret.txt\\n' > .git/info/exclude \
+         && printf 'mine\\n' > secret.txt && printf 'a\\n' > a.txt",
+    );
+    let before = hashed(&ws.join(".git"));
+    let mut s = store(tmp.path(), &ws);
+    let first = s.checkpoint().unwrap();
+    assert_eq!(s.file_at(&first, Path::new("secret.txt")).unwrap(), None);
+    assert_eq!(
+        s.file_at(&first, Path::new("a.txt")).unwrap(),
+        Some(b"a\n".to_vec())
+    );
+    assert_eq!(hashed(&ws.join(".git")), before);
+    fs::write(ws.join(".git/info/exclude"), "").unwrap();
+    let now = s.checkpoint().unwrap();
+    assert_eq!(
+        s.file_at(&now, Path::new("secret.txt")).unwrap(),
+        Some(b"mine\n".to_vec())
+    );
+}
