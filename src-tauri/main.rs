@@ -34,6 +34,7 @@ mod outcome;
 mod output;
 mod request;
 mod resolve;
+mod review_args;
 mod review_cli;
 mod text;
 #[cfg(feature = "desktop")]

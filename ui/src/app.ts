@@ -15,8 +15,6 @@ import { DiskCheck } from './disk-check';
 import { askAbout, openInEditor } from './asks';
 import { EMPTY_HTML, WelcomePage } from './welcome';
 import { pageTitle } from './title';
-import { lineOf, PendingComments } from './comments';
-import { CommentsPanel } from './comments-panel';
 import type { Comment, Resolved, ReviewDetail } from './types';
 
 export interface AppOptions {
@@ -58,11 +56,6 @@ export class ReviewWindow {
   private readonly layout: LayoutChoice;
   private readonly empty: HTMLElement;
   private readonly pane: ReviewPane;
-  /** Comments on lines of per-edit reviews, sent with their reject. */
-  readonly comments = new PendingComments();
-  private readonly commentsPanel: CommentsPanel;
-  /** The review whose Accept already warned that its comments are not sent. */
-  private acceptWarned: number | null = null;
   private readonly settings: SettingsMenu;
   private tabs: ReviewTabs;
   readonly welcome: WelcomePage;
@@ -98,21 +91,16 @@ export class ReviewWindow {
       accept: () => void this.accept(),
       reject: (reason, comments) => void this.reject(undefined, reason, comments),
       rejectWithReason: () => void this.rejectWithReason(),
-      comment: () => this.commentOnLine(),
+      comment: () => this.pane.comments.start(this.list.current, this.reviewEditorFor === this.list.selected ? this.reviewEditor : null),
       ask: () => void this.askAbout(),
       openInEditor: () => void this.openInEditor(),
       setLayout: (layout) => this.setLayout(layout),
       moveToChange: (step) => this.moveToChange(step),
-    });
-    this.commentsPanel = new CommentsPanel(this.pane.comments, this.comments, {
-      changed: () => { this.acceptWarned = null; },
-      copyPrompt: () => void this.copyPrompt(),
-    });
+    }, this.toasts);
     this.settings = new SettingsMenu(q('.topbar'), this.toasts, signal);
     listenForShortcuts(window, anyModal(this.dialog, this.reasonDialog), {
       accept: () => void this.accept(),
       rejectWithReason: () => void this.rejectWithReason(),
-      comment: () => this.commentOnLine(),
       ask: () => void this.askAbout(),
       openInEditor: () => void this.openInEditor(),
       previousChange: () => this.moveToChange(-1),
@@ -250,59 +238,19 @@ export class ReviewWindow {
 
   async accept(id = this.list.selected): Promise<void> {
     const review = this.list.get(id);
-    if (!review || review.busy || id === null) return;
+    if (!review || review.busy || id === null || this.pane.comments.holdAccept(id)) return;
     // A read-only proposal goes back as it came: there is no edited text to send.
     const content = review.detail.readOnly !== null ? null
       : id === this.reviewEditorFor && this.reviewEditor ? this.reviewEditor.getText() : review.text;
     const { revision } = review.detail;
-    if (this.warnCommentsUnsent(id)) return;
     await this.decide(review, 'accept', () => ipc.reviewAccept(id, revision, content));
   }
 
-  /** An Accept with comments pending sends none of them: the first one says so and waits, so
-   * what the user wrote is not dropped unnoticed; a second Accept accepts without them. */
-  private warnCommentsUnsent(id: number): boolean {
-    const count = this.comments.list(id).length;
-    if (count === 0 || this.acceptWarned === id) return false;
-    this.acceptWarned = id;
-    const them = count === 1 ? 'Your comment is' : `Your ${count} comments are`;
-    this.toasts.info(`${them} not sent with Accept: Reject sends them to the CLI. Accept again to accept without them.`, reviewTopic(id));
-    return true;
-  }
-
-  /** "Comment": a comment on the cursor's line of the proposal, written under the editor. */
-  commentOnLine(): void {
-    const review = this.list.current;
-    const editor = this.reviewEditor;
-    if (!review || review.detail.kind === 'turn' || !editor || this.reviewEditorFor !== review.detail.id) return;
-    const line = editor.selection().startLine;
-    this.commentsPanel.start({ path: review.detail.relativePath, line: line + 1, quote: lineOf(editor.getText(), line) });
-  }
-
-  /** "Copy as prompt": the message the comments make (the core's, as a reject sends it), for a
-   * CLI that hears no reason, to paste into its prompt. */
-  private async copyPrompt(): Promise<void> {
-    const id = this.list.selected;
-    const comments = id === null ? undefined : this.comments.toSend(id);
-    if (id === null || !comments) return;
-    try {
-      const message = await ipc.commentsMessage(comments);
-      if (message === null) return;
-      await navigator.clipboard.writeText(message);
-      this.toasts.info('Copied: paste it into the CLI\'s prompt', reviewTopic(id));
-    } catch (err) {
-      this.toasts.error(err, 'Could not copy the comments', reviewTopic(id));
-    }
-  }
-
-  /** `comments`: a whole turn's (turn-view.ts); an edit's review sends those written under its
-   * editor. */
   async reject(id = this.list.selected, reason?: string, comments?: Comment[]): Promise<void> {
     const review = this.list.get(id);
     if (!review || review.busy || id === null) return;
     if (review.detail.kind === 'turn' && reason === undefined && !comments?.length) return this.rejectWithReason(id); // only with words
-    const sent = comments ?? this.comments.toSend(id);
-    await this.decide(review, 'reject', () => ipc.reviewReject(id, reason, sent));
+    await this.decide(review, 'reject', () => this.pane.comments.sent(id, (edits) => ipc.reviewReject(id, reason, comments ?? edits)));
   }
 
   /** "Reject with reason…": asks why first; the reason is sent only where it is heard. */
@@ -383,7 +331,6 @@ export class ReviewWindow {
     this.outbox.cancel(id);
     if (id === this.reviewEditorFor) this.closeReviewEditor(false);
     this.list.remove(id);
-    this.comments.forget(id);
     // What was said about it is moot now: an error left up would sit over the next review.
     this.toasts.clear(reviewTopic(id));
     this.render();
@@ -418,15 +365,12 @@ export class ReviewWindow {
     // The welcome page's errors were about the page: they go when it does.
     if (review) this.toasts.clear('welcome');
     this.tabs.render(this.list);
-    this.commentsPanel.show(review && review.detail.kind !== 'turn' ? { id: review.detail.id, heard: review.detail.reasonHeard } : null);
-    if (!review) {
-      this.closeReviewEditor(true);
-      // The welcome page's check is live: run it whenever the page comes into view.
-      if (wasHidden) void this.welcome.refresh();
-      return;
-    }
+    // No review: the welcome page's check is live, run whenever it comes into view. A whole
+    // turn: the pane shows it, with no review editor.
+    if (!review || review.detail.turnId !== null) this.closeReviewEditor(true);
+    if (!review) return void (wasHidden && this.welcome.refresh());
     this.pane.show(review, this.layout.of(review), review.detail.canMention);
-    if (review.detail.turnId !== null) return this.closeReviewEditor(true); // the pane shows the turn
+    if (review.detail.turnId !== null) return;
     if (this.reviewEditorFor !== review.detail.id) {
       this.closeReviewEditor(true);
       this.openReviewEditor(review);

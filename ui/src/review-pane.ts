@@ -1,10 +1,12 @@
 // The review pane: the summary bar and its buttons, the banners and column labels around the review
 // editor, shown for the selected review.
 import { binaryLabel, type Layout, renderSummary, type Review } from './reviews';
-import { ALT, MOD } from './shortcuts';
+import { ALT, isCommentKey, MOD } from './shortcuts';
 import { TURN_VIEW_HTML, TurnView } from './turn-view';
 import type { Comment } from './types';
 import { COMMENTS_HTML } from './comments-panel';
+import { ReviewComments } from './review-comments';
+import type { Toasts } from './toast';
 
 const ACCEPT_TITLE = `Write the proposal, with your edits, to the file (${MOD}S or ${MOD}Enter)`;
 const REASON_TITLE = `Reject this proposal and say why: the CLI is told your reason (${MOD}${ALT}R)`;
@@ -70,8 +72,8 @@ export class ReviewPane {
   readonly host: HTMLElement;
   /** A whole turn's review, in place of the review editor. */
   readonly turnView: TurnView;
-  /** COMMENTS_HTML's `.comments`, under the review editor. */
-  readonly comments: HTMLElement;
+  /** The comments on the shown review's lines, listed under the review editor. */
+  readonly comments: ReviewComments;
   private readonly el: {
     summary: HTMLElement; banner: HTMLElement; readOnly: HTMLElement; proposalLabel: HTMLElement;
     originalLabel: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement; ask: HTMLButtonElement;
@@ -79,10 +81,10 @@ export class ReviewPane {
   };
 
   /** `section` is REVIEW_HTML's `.review`. */
-  constructor(private section: HTMLElement, actions: PaneActions) {
+  constructor(private section: HTMLElement, actions: PaneActions, toasts: Toasts) {
     const q = <T extends HTMLElement>(sel: string) => section.querySelector<T>(sel)!;
     this.host = q('.review-editor-host');
-    this.comments = q('.comments');
+    this.comments = new ReviewComments(q('.comments'), toasts);
     this.el = {
       summary: q('.summary'), banner: q('.disk-changed'), columns: q('.columns'),
       readOnly: q('.banner.read-only'), proposalLabel: q('.proposal-label'), originalLabel: q('.original-label'),
@@ -101,6 +103,11 @@ export class ReviewPane {
     this.el.rejectWithReason.addEventListener('click', () => actions.rejectWithReason());
     this.el.ask.addEventListener('click', () => actions.ask());
     this.el.comment.addEventListener('click', () => actions.comment());
+    section.addEventListener('keydown', (e) => {
+      if (!isCommentKey(e)) return;
+      e.preventDefault();
+      actions.comment();
+    });
     q('.actions .open-editor').addEventListener('click', () => actions.openInEditor());
     q('.segmented').addEventListener('click', (e) => {
       const layout = (e.target as HTMLElement).closest<HTMLElement>('[data-layout]')?.dataset.layout;
@@ -143,6 +150,7 @@ export class ReviewPane {
     if (review.detail.turnId !== null) this.turnView.show(review.detail.id);
     // A turn's review is answered Done or Continue: comments under the editor are an edit's.
     this.el.comment.hidden = review.detail.kind === 'turn';
+    this.comments.show(review);
     const binary = review.detail.originalBinary;
     if (binary !== null) this.el.originalLabel.textContent = `Original · ${binaryLabel(binary)}`;
   }

@@ -7,7 +7,7 @@ export const ALT = isMac ? '⌥' : 'Alt+';
 
 /** What a key press asks of the review window. */
 export type Shortcut =
-  | 'accept' | 'rejectWithReason' | 'ask' | 'openInEditor' | 'comment'
+  | 'accept' | 'rejectWithReason' | 'ask' | 'openInEditor'
   | 'previousChange' | 'nextChange'
   | 'previousTab' | 'nextTab'
   | 'escape';
@@ -23,7 +23,6 @@ export function shortcutOf(e: Keys): Shortcut | null {
   // synthesised event carries no code.
   if (mod && e.altKey && !e.shiftKey && (e.code === 'KeyR' || e.key === 'r' || e.key === 'R')) return 'rejectWithReason';
   if (mod && e.altKey && !e.shiftKey && e.code === 'KeyE') return 'openInEditor';
-  if (mod && e.altKey && !e.shiftKey && (e.code === 'KeyM' || e.key === 'm' || e.key === 'M')) return 'comment';
   if (e.key === 'F7' && !mod && !e.altKey) return e.shiftKey ? 'previousChange' : 'nextChange';
   if (e.altKey && !mod && !e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
     return e.key === 'ArrowUp' ? 'previousChange' : 'nextChange';
@@ -33,6 +32,11 @@ export function shortcutOf(e: Keys): Shortcut | null {
   }
   if (e.key === 'Escape') return 'escape';
   return null;
+}
+
+/** Ctrl/⌘+Alt+M: a comment on the cursor's line (the review pane listens for it itself). */
+export function isCommentKey(e: Keys): boolean {
+  return (e.ctrlKey || e.metaKey) && e.altKey && !e.shiftKey && (e.code === 'KeyM' || e.key === 'm' || e.key === 'M');
 }
 
 /** What each shortcut does; `escape` says whether it took the key (else the page keeps it). */

@@ -3,7 +3,11 @@
 use crate::error::Result;
 use crate::review::comment::Comment;
 use crate::review::id::ReviewId;
+use crate::review::outcome::Outcome;
+use crate::review::pending::Review;
 use crate::review::queue::ReviewQueue;
+use crate::review::ReviewError;
+use std::sync::Arc;
 
 /// The user's decision on a review: one of two choices, each with what the user may add to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,4 +55,19 @@ pub fn settle(reviews: &ReviewQueue, id: ReviewId, decision: Decision) -> Result
         Decision::Reject { reason, comments } => reviews.reject_commented(id, comments, reason)?,
     };
     Ok(())
+}
+
+impl ReviewQueue {
+    /// Rejects a review with the user's `comments` on its lines and their `reason`, composed
+    /// into the one message its asker is told (`comment::compose`: each part bounded, not the
+    /// message). What is too long is refused, never cut, and the review stays pending.
+    pub fn reject_commented(
+        &self,
+        id: ReviewId,
+        comments: Vec<Comment>,
+        reason: Option<String>,
+    ) -> Result<Arc<Review>, ReviewError> {
+        let message = crate::review::comment::compose(comments, reason.as_deref())?;
+        self.settle(id, Outcome::Rejected, None, None, message)
+    }
 }

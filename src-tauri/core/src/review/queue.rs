@@ -3,7 +3,6 @@
 use crate::error::Result;
 use crate::platform::clock::Clock;
 use crate::review::client::ClientInfo;
-use crate::review::comment::Comment;
 use crate::review::diff;
 use crate::review::id::ReviewId;
 use crate::review::origin::Origin;
@@ -293,22 +292,10 @@ impl ReviewQueue {
 
     /// Rejects a review, its asker told the user's `reason` with it where its protocol can
     /// carry one. The reason is cleaned and bounded first (`review::reason`): one too long is
-    /// refused and the review stays pending; a blank one is a plain rejection.
+    /// refused and the review stays pending; a blank one is a plain rejection. With comments:
+    /// `reject_commented` (review::decision).
     pub fn reject(&self, id: ReviewId, reason: Option<String>) -> Result<Arc<Review>, ReviewError> {
         self.reject_commented(id, Vec::new(), reason)
-    }
-
-    /// Rejects a review with the user's `comments` on its lines and their `reason`, composed
-    /// into the one message its asker is told (`comment::compose`: each part bounded, not the
-    /// message). What is too long is refused, never cut, and the review stays pending.
-    pub fn reject_commented(
-        &self,
-        id: ReviewId,
-        comments: Vec<Comment>,
-        reason: Option<String>,
-    ) -> Result<Arc<Review>, ReviewError> {
-        let message = crate::review::comment::compose(comments, reason.as_deref())?;
-        self.settle(id, Outcome::Rejected, None, None, message)
     }
 
     /// Accepts a review with `content`, or its current text, and tells its asker. An empty text
@@ -326,7 +313,7 @@ impl ReviewQueue {
 
     /// Takes the review out and tells its asker: with the final `content` on accept, the user's
     /// `reason` on reject, both set under the same lock hold as the removal.
-    fn settle(
+    pub(super) fn settle(
         &self,
         id: ReviewId,
         outcome: Outcome,
