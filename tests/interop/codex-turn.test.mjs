@@ -69,9 +69,9 @@ describe(`redline hook codex --turn-review under codex ${CODEX_VERSION}`, { skip
       api.addPlan({ trigger, patch: '*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+TWO\n*** End Patch\n', final: `done ${trigger}` });
       await codex.submit(`${trigger} please`);
       const [edit] = await listed((l) => l.length === 1, 'the patch\'s review');
-      assert.equal(edit.turn ?? false, false);
+      assert.equal(edit.kind, 'edit');
       await ok(['review', 'accept', String(edit.id)]);
-      const [turn] = await listed((l) => l.length === 1 && l[0].turn === true, 'the turn\'s review at codex\'s Stop');
+      const [turn] = await listed((l) => l.length === 1 && l[0].kind === 'turn', 'the turn\'s review at codex\'s Stop');
       assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'one\nTWO\n');
       assert.match(await ok(['review', 'show', String(turn.id)]), /^\+TWO$/m);
       const words = 'REDLINE-CONTINUE: also add a line three';

@@ -58,12 +58,12 @@ describe('Claude Code (real claude): the turn\'s changes in one review at its St
       await c.submit(`${trigger} please`);
       // The edit's own review first (PreToolUse), accepted: claude writes it.
       const edit = JSON.parse(await ok(r, ['review', 'wait', '--file', file, '--timeout', String(STEP_MS / 1000)]));
-      assert.equal(edit.turn ?? false, false);
+      assert.equal(edit.kind, 'edit');
       await ok(r, ['review', 'accept', String(edit.id)]);
       // The turn ends: its Stop hook opens the turn's review.
       const turn = await pollUntil(async () => {
         const list = await r.json(['review', 'list', '--json']);
-        return { ok: list.length === 1 && list[0].turn === true, value: list };
+        return { ok: list.length === 1 && list[0].kind === 'turn', value: list };
       }, STEP_MS, 'the turn\'s review');
       assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\n');
       const shown = await ok(r, ['review', 'show', String(turn[0].id)]);
@@ -126,12 +126,12 @@ describe('Gemini CLI (real gemini): the turn\'s changes in one review at its Aft
       await submitUntilSent(g, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'write' && x.n > before, ms, `gemini to send ${trigger}`));
       // The edit's own review first (BeforeTool), accepted: gemini writes it.
       const edit = JSON.parse(await ok(r, ['review', 'wait', '--file', file, '--timeout', String(STEP_MS / 1000)]));
-      assert.equal(edit.turn ?? false, false);
+      assert.equal(edit.kind, 'edit');
       await ok(r, ['review', 'accept', String(edit.id)]);
       // The turn ends: its AfterAgent hook opens the turn's review.
       const turn = await pollUntil(async () => {
         const list = await r.json(['review', 'list', '--json']);
-        return { ok: list.length === 1 && list[0].turn === true, value: list };
+        return { ok: list.length === 1 && list[0].kind === 'turn', value: list };
       }, STEP_MS, 'the turn\'s review');
       assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\n');
       const shown = await ok(r, ['review', 'show', String(turn[0].id)]);

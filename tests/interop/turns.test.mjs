@@ -2,7 +2,8 @@
 // the turn hooks installed (UserPromptSubmit `--turn-start`, Stop `--turn-review`), the edits let
 // through by claude's own permissions. One turn edits a CRLF file with the Write tool, then one
 // Bash command creates a file, deletes one with `rm` and renames one with `mv`: `turns list`
-// lists all four, and undoing one hunk of the CRLF file gives back exactly its bytes. The real
+// lists all four, and undoing one hunk of the CRLF file gives back exactly its bytes; the turn's
+// review Continued with two comments gives the model both. The real
 // codex 0.171.0 the same way, its one apply_patch editing, adding, deleting and moving a file.
 
 import { test, describe, before, after } from 'node:test';
@@ -87,6 +88,20 @@ describe('Claude Code (real claude): a turn\'s every change in `redline turns`',
       const lines = after.toString('latin1').split('\n');
       lines[1] = 'two\r';
       assert.deepEqual(fs.readFileSync(crlf), Buffer.from(lines.join('\n'), 'latin1'));
+      // The turn's review, Continued with two comments: the model's next request carries both
+      // anchors, their quotes and texts (claude passes the Stop hook's block on to the model).
+      const [review] = await r.json(['review', 'list', '--json']);
+      assert.equal(review.kind, 'turn');
+      assert.equal(review.turnId, turns[0].id);
+      await ok(r, ['review', 'continue', String(review.id),
+        '--comment', 'crlf.txt:5:REDLINE-C1 make FIVE lower case again',
+        '--comment', 'made.txt:1:REDLINE-C2 name it made.md', '--reason', 'then stop']);
+      const next = await api.waitFor((q) => JSON.stringify(q.body.messages ?? []).includes('REDLINE-C2'), STEP_MS, 'the next request with the comments');
+      const said = JSON.stringify(next.body.messages);
+      t.diagnostic(`the model's next request carries: ${said.slice(said.indexOf('Review comments'), said.indexOf('Review comments') + 300)}`);
+      for (const want of ['crlf.txt:5', '> FIVE', 'REDLINE-C1 make FIVE lower case again', 'made.txt:1', '> made', 'REDLINE-C2 name it made.md', 'then stop']) {
+        assert.ok(said.includes(want), `${want} in ${said.slice(-1500)}`);
+      }
     } catch (err) {
       err.message += `\n--- screen ---\n${await c?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
       throw err;

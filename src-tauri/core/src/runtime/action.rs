@@ -157,7 +157,7 @@ impl Handle<WorkspaceList> for Instance {
 
 impl Handle<ReviewShow> for Instance {
     async fn handle(&self, r: ReviewShow) -> Result<String> {
-        self.reviews().show(r.id)
+        self.review_show(r.id).await
     }
 }
 

@@ -243,6 +243,11 @@ impl Instance {
         turn_history::undo(parts, dir, id, picks).await
     }
 
+    /// Review `id`'s diff, a whole turn's included (`turn_view::show`).
+    pub async fn review_show(&self, id: ReviewId) -> Result<String> {
+        turn_view::show((&self.reviews, &self.checkpoints), id).await
+    }
+
     /// The files whole turn review `id` lists (`turn_view::files`).
     pub async fn turn_files(&self, id: ReviewId) -> Result<crate::api::turns::TurnFiles> {
         turn_view::files((&self.reviews, &self.checkpoints), id).await

@@ -94,6 +94,11 @@ async fn a_shell_made_turn_is_one_review_with_hunks_undone_exactly_and_comments_
         Some((FileStatus::Renamed, Some(PathBuf::from("old.txt"))))
     );
     assert_eq!((listed.files.len(), listed.unlisted), (4, 0));
+    // `redline review show` prints the whole turn's diff (it printed nothing before).
+    let shown = f.instance.review_show(id).await.unwrap();
+    assert!(shown.contains("+++ b/new.txt"), "{shown}");
+    assert!(shown.contains("rename from old.txt"), "{shown}");
+    assert!(shown.contains("deleted file mode"), "{shown}");
 
     let a = TurnFileGet {
         id,

@@ -30,6 +30,25 @@ fn ends(
     Ok((t.start.clone(), shown.unwrap_or(end)))
 }
 
+/// Review `id`'s diff as `redline review show` prints it: a whole turn's is the turn's unified
+/// diff (git style, renames named) as the review shows it, every other review's its proposal's.
+pub(super) async fn show(
+    (reviews, checkpoints): (&Reviews, &Checkpoints),
+    id: ReviewId,
+) -> Result<String> {
+    let Ok((root, turn)) = turn_of(reviews, id) else {
+        return reviews.show(id);
+    };
+    let shown = checkpoints.shown(&root, turn);
+    let patch = checkpoints
+        .with(&root, move |store| {
+            let (start, end) = ends(store, turn, shown)?;
+            store.patch(&start, &end, None)
+        })
+        .await?;
+    Ok(String::from_utf8_lossy(&patch).into_owned())
+}
+
 /// The files review `id` lists, bounded (`MAX_LISTED`).
 pub(super) async fn files(
     (reviews, checkpoints): (&Reviews, &Checkpoints),
