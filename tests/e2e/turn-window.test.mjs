@@ -3,7 +3,7 @@
 // would), and its Stop hook (`--turn-review`) opens ONE review of the whole turn: the file tree,
 // one hunk kept, one undone (the file on disk gets those lines back), a comment on a line, and
 // Continue, whose message reaches Codex with the comment's `path:line` (screenshot
-// docs/turn-review.png).
+// docs/screenshots/turn-window.png).
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -12,8 +12,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { poll } from './lib/poll.mjs';
-import { repoRoot } from './lib/desktop.mjs';
-import { cleanups, desktop, makeWorkspace, TEST_TIMEOUT_MS, UI_TIMEOUT_MS, withAppLog } from './lib/fixtures.mjs';
+import { cleanups, desktop, makeWorkspace, SHOTS_DIR, TEST_TIMEOUT_MS, UI_TIMEOUT_MS, withAppLog } from './lib/fixtures.mjs';
 import { Key } from './lib/webdriver.mjs';
 import { reviewWindow, windowShot } from './lib/x11.mjs';
 
@@ -93,9 +92,8 @@ test('a whole turn: tree, a hunk kept, a hunk undone, a comment, Continue', { ti
         && document.querySelectorAll('.toasts > *').length === 0`),
     { timeoutMs: UI_TIMEOUT_MS, what: 'the review fully drawn' });
     const win = await poll(() => reviewWindow(d), { timeoutMs: UI_TIMEOUT_MS, what: 'the review window on screen' });
-    const shot = process.env.REDLINE_E2E_SCREENSHOTS
-      ? path.join(process.env.REDLINE_E2E_SCREENSHOTS, 'turn-review.png')
-      : path.join(repoRoot, 'docs', 'turn-review.png');
+    // Its own name: turn-review.test.mjs's shot is the per-file tabs' turn review.
+    const shot = path.join(SHOTS_DIR, 'turn-window.png');
     await windowShot(d, win, shot);
     t.diagnostic(`screenshot ${shot}`);
 
