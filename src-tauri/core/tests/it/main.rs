@@ -41,6 +41,7 @@ mod sessions_started;
 mod settings;
 mod turn;
 mod turn_modes;
+mod turn_past;
 mod turn_whole;
 mod window;
 mod ws_claude;
