@@ -1,6 +1,6 @@
 // Generated from the action list by `redline_core::surfaces::action`; do not edit.
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings
-import type { CommentsMessage, HistoryTurn, PastTurnFile, PastTurnFiles, PastTurnUndo, ReviewAccept, ReviewDetail, ReviewDiskChanged, ReviewMention, ReviewOpenInEditor, ReviewReject, ReviewSelect, ReviewShown, ReviewUpdate, Settings, SettingsSet, TurnFileGet, TurnFileView, TurnFiles, TurnFilesGet, TurnUndo, TurnUndone, Welcome } from './bindings';
+import type { CommentsMessage, HistoryTurn, PastTurnFile, PastTurnFiles, PastTurnUndo, ReviewAccept, ReviewDetail, ReviewDiskChanged, ReviewMention, ReviewOpenInEditor, ReviewReject, ReviewSelect, ReviewShown, ReviewUpdate, Settings, SettingsSet, TurnAsked, TurnFileGet, TurnFileView, TurnFiles, TurnFilesGet, TurnUndo, TurnUndone, Welcome } from './bindings';
 import { invokeAction } from './invoke';
 
 /** The actions the page may ask, by wire name. */
@@ -22,6 +22,7 @@ export const PAGE_ACTIONS = [
   'pastTurnFiles',
   'pastTurnFile',
   'pastTurnUndo',
+  'turnAsked',
   'settingsGet',
   'settingsSet',
   'welcome',
@@ -77,6 +78,9 @@ export const pastTurnFile = (workspace: PastTurnFile['workspace'], turn: PastTur
 
 export const pastTurnUndo = (workspace: PastTurnUndo['workspace'], turn: PastTurnUndo['turn'], picks: PastTurnUndo['picks']) =>
   invokeAction<TurnUndone>('pastTurnUndo', { workspace, turn, picks });
+
+export const turnAsked = () =>
+  invokeAction<TurnAsked | null>('turnAsked', {});
 
 export const settingsGet = () =>
   invokeAction<Settings>('settingsGet', {});

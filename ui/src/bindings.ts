@@ -198,6 +198,8 @@ running: boolean,
  */
 files: number, added: number, removed: number, };
 
+export type TurnAsked = { workspace: string, turn: number, };
+
 export type Outcome = "accepted" | "rejected" | "closed" | "dismissed";
 
 export type Resolved = { id: number, outcome: Outcome, };
@@ -281,6 +283,8 @@ export type PastTurnFiles = { workspace: string, turn: number, };
 export type PastTurnFile = { workspace: string, turn: number, path: string, };
 
 export type PastTurnUndo = { workspace: string, turn: number, picks: Array<TurnPick>, };
+
+export type TurnAskedGet = Record<symbol, never>;
 
 export type SettingsGet = Record<symbol, never>;
 

@@ -158,6 +158,16 @@ pub struct HistoryTurn {
     pub removed: u64,
 }
 
+/// A past turn the window is asked to open (the tray's *Recent turns*): turn `turn` of the
+/// workspace `workspace`, as a Turns row names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnAsked {
+    pub workspace: PathBuf,
+    #[ts(type = "number")]
+    pub turn: u64,
+}
+
 /// The newest turns of each workspace the Turns view lists: each row is a `git diff` worked
 /// out when the view opens, so an older turn is reached by `redline turns list`.
 pub const HISTORY_PER_WORKSPACE: usize = 50;

@@ -289,6 +289,13 @@ impl Handle<PastTurnUndo> for Instance {
     }
 }
 
+impl Handle<TurnAskedGet> for Instance {
+    async fn handle(&self, _: TurnAskedGet) -> Result<Option<crate::api::turns::TurnAsked>> {
+        let asked = self.windows().take_turn();
+        Ok(asked.map(|(workspace, turn)| crate::api::turns::TurnAsked { workspace, turn }))
+    }
+}
+
 /// Turn `turn` of the workspace `workspace`, as the Turns view names it.
 fn past(workspace: PathBuf, turn: u64) -> TurnTarget {
     TurnTarget::Past { workspace, turn }

@@ -154,6 +154,13 @@ impl Instance {
         self.show.send(()).is_ok()
     }
 
+    /// Shows the window with turn `turn` of `workspace` opened in its Turns view (the tray's
+    /// *Recent turns*); false as `request_show`.
+    pub fn request_open_turn(&self, workspace: std::path::PathBuf, turn: u64) -> bool {
+        self.windows.ask_turn(workspace, turn);
+        self.request_show()
+    }
+
     pub fn show_requests(&self) -> tokio::sync::broadcast::Receiver<()> {
         self.show.subscribe()
     }

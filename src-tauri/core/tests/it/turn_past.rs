@@ -1,17 +1,17 @@
 //! A past turn from the window's Turns view, over the real control socket and the window's
 //! channel: the turn is listed (newest first, its files and lines counted), opened file by
 //! file, and undone whole after one of its files changed since: that file is named and left as
-//! it is, the others are back byte for byte.
+//! it is, the others are back byte for byte; the tray's Recent turns asks the page to open one.
 
 use crate::common::{eventually, start, WAIT};
 use crate::editor::serve_control;
-use redline_core::api::turns::{HistoryTurn, TurnFileView, TurnFiles, TurnUndone};
+use redline_core::api::turns::{HistoryTurn, TurnAsked, TurnFileView, TurnFiles, TurnUndone};
 use redline_core::protocols::hook::turn::TurnRuling;
 use redline_core::protocols::hook::{HookCall, HookCli};
 use redline_core::runtime::control::{self, Request};
 use redline_core::runtime::window::link;
 use redline_core::surfaces::action::{
-    Call, PastTurnFile, PastTurnFiles, PastTurnUndo, ReviewAccept, TurnsHistory,
+    Call, PastTurnFile, PastTurnFiles, PastTurnUndo, ReviewAccept, TurnAskedGet, TurnsHistory,
 };
 use serde_json::{json, Value};
 use std::path::Path;
@@ -78,6 +78,17 @@ async fn a_past_turn_is_listed_and_undone_where_it_still_applies() {
     assert_eq!((row.cli.as_str(), row.session.as_str()), ("claude", "s1"));
     assert_eq!((row.files, row.added, row.removed), (3, 6, 6));
     let (workspace, turn) = (row.workspace.clone(), row.turn);
+
+    // The tray's Recent turns: the page, shown, takes the turn asked once.
+    f.instance.request_open_turn(workspace.clone(), turn);
+    let asked: Option<TurnAsked> = ask(&window, TurnAskedGet {}.into()).await;
+    let expected = TurnAsked {
+        workspace: workspace.clone(),
+        turn,
+    };
+    assert_eq!(asked, Some(expected));
+    let again: Option<TurnAsked> = ask(&window, TurnAskedGet {}.into()).await;
+    assert_eq!(again, None);
 
     let listed: TurnFiles = ask(
         &window,

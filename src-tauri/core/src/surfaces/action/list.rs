@@ -5,7 +5,8 @@
 use super::declare::actions;
 use crate::api::status::{ContainersOn, Pin, Status};
 use crate::api::turns::{
-    Checkpointed, HistoryTurn, TurnFileView, TurnFiles, TurnPick, TurnSummary, TurnUndone,
+    Checkpointed, HistoryTurn, TurnAsked, TurnFileView, TurnFiles, TurnPick, TurnSummary,
+    TurnUndone,
 };
 use crate::doctor::Welcome;
 use crate::review::comment::Comment;
@@ -108,6 +109,8 @@ actions! {
         #[ts(type = "number")] turn: u64,
         picks: Vec<TurnPick>,
     } -> TurnUndone;
+    /// The past turn the tray asked the window to open, taken (`None`: none asked since).
+    Page "turnAsked" TurnAskedGet {} -> Option<TurnAsked>;
     Page "settingsGet" SettingsGet {} -> Settings;
     Page "settingsSet" SettingsSet { settings: Settings } -> ();
     /// The welcome page's live check: what `redline doctor` says for the newest workspace.
