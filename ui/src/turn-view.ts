@@ -17,6 +17,8 @@ export interface TurnDeps {
   error?(err: unknown, what: string): void;
   /** A whole turn is shown and no dialog is open: the keys are the view's. */
   active(): boolean;
+  /** A past turn (the Turns view): undo only, no comments nor Done/Continue. */
+  past?: boolean;
 }
 
 const ROW_HEIGHT = 22;
@@ -78,6 +80,7 @@ export class TurnView {
   constructor(section: HTMLElement, private deps: TurnDeps, signal?: AbortSignal) {
     this.core = { files: deps.files ?? ipc.turnFiles, file: deps.file ?? ipc.turnFile, undo: deps.undo ?? ipc.turnUndo };
     window.addEventListener('keydown', (e) => this.onKey(e), { signal });
+    section.classList.toggle('past', deps.past === true);
     this.say = deps.error ?? ((err, what) => {
       const box = this.q('.turn-error');
       box.hidden = false;
@@ -105,7 +108,7 @@ export class TurnView {
     const target = e.target as HTMLElement | null;
     if (!this.deps.active() || target?.closest?.('input, textarea, [contenteditable="true"]')) return;
     const key = turnKey(e);
-    if (key === null) return;
+    if (key === null || (this.deps.past && (key === 'comment' || key === 'continue'))) return;
     e.preventDefault();
     this.act(key);
   }
@@ -189,6 +192,7 @@ export class TurnView {
     try {
       const done = await this.core.undo(this.id, picks);
       if (done.undo === 'refused') this.say(new Error(done.why), 'Nothing was undone');
+      if (done.undo === 'partly') this.say(new Error(done.left.map((l) => l.why).join('; ')), `Undone: ${done.files.length} file(s); left`);
       await this.refresh();
     } catch (err) {
       this.say(err, 'Could not undo');
