@@ -119,21 +119,37 @@ fn inside(root: &Path, typed: &str) -> Option<(String, PathBuf)> {
     Some((parts.join("/"), full))
 }
 
-/// Line `line` (1-based) of the file at `full`, without its line ending.
+/// The most of a file read for a quote: a line past it is said to be past the end, so a huge
+/// file costs at most this much (the checkpoint store's bound for a file it reads).
+const QUOTE_READ_LIMIT: u64 = 32 * 1024 * 1024;
+
+/// Line `line` (1-based) of the file at `full`, without its line ending. Only a regular file is
+/// read (a FIFO would hold the command forever, a device never end), and at most
+/// `QUOTE_READ_LIMIT` of it.
 fn quoted(full: &Path, typed: &str, line: u32) -> Result<String> {
-    let bytes = std::fs::read(full).map_err(|source| Error::Io {
+    use std::io::BufRead;
+    let io = |source| Error::Io {
         path: full.to_owned(),
         source,
-    })?;
-    let text = String::from_utf8_lossy(&bytes);
-    let lines: Vec<&str> = text.lines().collect();
-    let index = usize::try_from(line).unwrap_or(usize::MAX) - 1;
-    lines.get(index).map(|l| (*l).to_owned()).ok_or_else(|| {
-        Error::Usage(format!(
-            "{typed} has {} lines: line {line} is past its end",
-            lines.len()
-        ))
-    })
+    };
+    if !std::fs::metadata(full).map_err(io)?.is_file() {
+        return Err(Error::Usage(format!(
+            "{typed} is not a regular file: Redline quotes no line of it"
+        )));
+    }
+    let file = std::fs::File::open(full).map_err(io)?;
+    let mut lines = 0;
+    for read in std::io::BufReader::new(std::io::Read::take(file, QUOTE_READ_LIMIT)).split(b'\n') {
+        let bytes = read.map_err(io)?;
+        lines += 1;
+        if lines == line {
+            let text = String::from_utf8_lossy(&bytes);
+            return Ok(text.strip_suffix('\r').unwrap_or(&text).to_owned());
+        }
+    }
+    Err(Error::Usage(format!(
+        "{typed} has {lines} lines: line {line} is past its end"
+    )))
 }
 
 #[cfg(test)]
@@ -202,5 +218,27 @@ mod tests {
             let e = parse("out:1:t").unwrap().resolve(d.path()).unwrap_err();
             assert!(e.to_string().contains("\"out\" leads outside"), "{e}");
         }
+    }
+
+    /// A FIFO held the command forever (its line was read with fs::read): now refused at once.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_not_read() {
+        let d = ws();
+        let made = std::process::Command::new("mkfifo")
+            .arg(d.path().join("pipe"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let root = d.path().to_owned();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(parse("pipe:1:t").unwrap().resolve(&root).map(|_| ()));
+        });
+        let done = rx.recv_timeout(std::time::Duration::from_secs(20));
+        let e = done
+            .expect("resolving a comment on a FIFO hung")
+            .unwrap_err();
+        assert!(e.to_string().contains("pipe is not a regular file"), "{e}");
     }
 }

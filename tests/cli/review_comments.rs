@@ -152,7 +152,7 @@ fn a_turns_review_continues_with_comments_and_words_and_done_ends_it() {
 
     let running = hook(&env, &["--turn-review"], &stop_input(&ws, false));
     let list = until_reviews(&env, |l| l.len() == 1);
-    assert_eq!(list[0]["turn"], true);
+    assert_eq!(list[0]["kind"], "turn");
     let id = list[0]["id"].as_u64().unwrap().to_string();
     let out = env.ok(&[
         "review",

@@ -83,12 +83,7 @@ fn user_repository(env: &Env, ws: &Path) {
 fn turn(env: &Env, ws: &Path, session: &str, work: impl FnOnce()) {
     assert_eq!(prompt(env, ws, session), "");
     work();
-    let out = run_in(
-        env,
-        ws,
-        &["hook", "claude", "--turn-review"],
-        &stop_input(ws, session),
-    );
+    let out = end_turn(env, ws, session, LIMIT);
     assert_eq!(
         (out.status.code(), text(&out.stdout)),
         (Some(0), String::new()),
@@ -208,6 +203,32 @@ fn within(env: &Env, dir: &Path, args: &[&str], stdin: &str, limit: Duration) ->
     }
 }
 
+/// Claude session `session`'s end-of-turn hook, within `limit`: a checkpointed turn that changed
+/// files opens one review of the whole turn, which the hook waits for: answered Done here.
+fn end_turn(env: &Env, ws: &Path, session: &str, limit: Duration) -> Output {
+    let args = ["hook", "claude", "--turn-review"];
+    let mut child = spawn_in(env, ws, &args, &stop_input(ws, session));
+    let deadline = std::time::Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        let list = env.json(&["review", "list", "--json"]);
+        let whole = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["kind"] == "turn");
+        if let Some(review) = whole {
+            env.ok(&["review", "done", &review["id"].to_string()]);
+            break;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the end-of-turn hook did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
 /// The peak memory (VmHWM, KiB) of process `pid`.
 fn peak_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
@@ -236,14 +257,7 @@ fn a_link_a_fifo_and_a_2_gb_file_are_listed_and_never_read_or_written_through() 
     assert_eq!(unsafe { libc::mkfifo(fifo.unwrap().as_ptr(), 0o644) }, 0);
     let big = std::fs::File::create(ws.join("big.bin")).unwrap();
     big.set_len(2 << 30).unwrap();
-    let stop_in = stop_input(&ws, "h");
-    let out = within(
-        &env,
-        &ws,
-        &["hook", "claude", "--turn-review"],
-        &stop_in,
-        BIG_LIMIT,
-    );
+    let out = end_turn(&env, &ws, "h", BIG_LIMIT);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 
     let out = within(&env, &ws, &["turns", "list", "--json"], "", LIMIT);

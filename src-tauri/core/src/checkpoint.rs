@@ -23,7 +23,7 @@ pub use hunks::{Hunk, HunkLines};
 pub use object::{Checkpoint, ObjectId};
 pub use undo::{Pick, Undo};
 
-use git::Git;
+use git::{Git, LATEST};
 use std::path::{Path, PathBuf};
 
 /// One workspace's checkpoint store: a git directory of Redline's own (`dir`), the workspace as
@@ -37,9 +37,6 @@ pub struct Store {
     history: history::History,
     bounds: Bounds,
 }
-
-/// The ref that keeps the newest checkpoint alive (a turn's are kept by the turn's own ref).
-const LATEST: &str = "refs/redline/latest";
 
 /// The largest file undo reads by default: as large as the review reads (32 MiB).
 pub const FILE_LIMIT: u64 = 32 * 1024 * 1024;

@@ -9,6 +9,13 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+mod tree;
+pub use tree::{TreeEntry, EXECUTABLE, REGULAR};
+
+/// The ref that keeps the newest checkpoint alive (a turn's are kept by the turn's own ref), and
+/// the store's HEAD, so `git status` in the store compares the workspace with it.
+pub const LATEST: &str = "refs/redline/latest";
+
 /// Git's configuration for the store's commands: the bytes go in as they are on disk (no line-ending or
 /// filter conversion), nothing runs in the background, paths print as they are.
 const CONFIG: &[(&str, &str)] = &[
@@ -115,7 +122,7 @@ impl Git {
         std::fs::write(info.join("attributes"), ATTRIBUTES).map_err(store)?;
         // The store's HEAD is its newest checkpoint, so `git status` in the store compares the
         // workspace with it.
-        let head = format!("ref: {}\n", super::LATEST);
+        let head = format!("ref: {LATEST}\n");
         write_if_changed(&self.dir.join("HEAD"), head.as_bytes()).map_err(store)?;
         self.borrow_objects().map_err(store)
     }
@@ -282,122 +289,12 @@ impl Git {
     }
 }
 
-/// A file as a tree holds it: its git mode and blob.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TreeEntry {
-    pub mode: u32,
-    pub id: ObjectId,
-}
-
-/// Git's mode of an executable file; 0o100644 is a file that is not.
-pub const EXECUTABLE: u32 = 0o100755;
-pub const REGULAR: u32 = 0o100644;
-
 impl Git {
-    /// `path`'s entry in `tree`: `None` if there is none (or it is a folder).
-    pub fn entry(&self, tree: &ObjectId, path: &Path) -> Result<Option<TreeEntry>> {
-        let mut a = args(&["ls-tree", "-z", "--full-tree", &tree.0, "--"]);
-        a.push(path.as_os_str().to_owned());
-        let out = self.run_literal("ls-tree", &a)?;
-        // `<mode> <type> <id>\t<path>\0`, nothing when there is no such entry.
-        let Some(head) = out.split(|b| *b == b'\t').next().filter(|h| !h.is_empty()) else {
-            return Ok(None);
-        };
-        let head = String::from_utf8_lossy(head);
-        let mut parts = head.split(' ');
-        let (Some(mode), Some(kind), Some(oid)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(CheckpointError::Unreadable(format!(
-                "git ls-tree: {head:?}"
-            )));
-        };
-        if kind == "tree" {
-            return Ok(None);
-        }
-        let mode = u32::from_str_radix(mode, 8)
-            .map_err(|_| CheckpointError::Unreadable(format!("git ls-tree: mode {mode:?}")))?;
-        Ok(Some(TreeEntry {
-            mode,
-            id: id(oid.as_bytes())?,
-        }))
-    }
-
-    /// The size in bytes of object `id`, read without reading the object.
-    pub fn size(&self, oid: &ObjectId) -> Result<u64> {
-        let out = self.run("cat-file", &args(&["cat-file", "-s", &oid.0]))?;
-        let text = String::from_utf8_lossy(&out);
-        text.trim()
-            .parse()
-            .map_err(|_| CheckpointError::Unreadable(format!("git cat-file -s: {text:?}")))
-    }
-
-    /// The size in bytes of every file in `tree`, by path (`git ls-tree -r -l`: one process,
-    /// no file read).
-    pub fn sizes(&self, tree: &ObjectId) -> Result<Vec<(PathBuf, u64)>> {
-        let out = self.run("ls-tree", &args(&["ls-tree", "-r", "-l", "-z", &tree.0]))?;
-        // `<mode> <type> <id> <size>\t<path>\0`; a submodule's size is `-`.
-        let mut sizes = Vec::new();
-        for entry in out.split(|b| *b == 0).filter(|e| !e.is_empty()) {
-            let mut cols = entry.splitn(2, |b| *b == b'\t');
-            let (Some(head), Some(path)) = (cols.next(), cols.next()) else {
-                return Err(CheckpointError::Unreadable(
-                    "git ls-tree -l: no path".into(),
-                ));
-            };
-            let head = String::from_utf8_lossy(head);
-            if let Some(Ok(size)) = head.split_whitespace().nth(3).map(str::parse::<u64>) {
-                sizes.push((changes::path_of(path), size));
-            }
-        }
-        Ok(sizes)
-    }
-
-    /// The bytes of blob `id`.
-    pub fn read_blob(&self, oid: &ObjectId) -> Result<Vec<u8>> {
-        self.run("cat-file", &args(&["cat-file", "blob", &oid.0]))
-    }
-
     /// Runs git with `args`, its paths taken literally (no wildcard or pathspec magic).
     fn run_literal(&self, step: &'static str, a: &[OsString]) -> Result<Vec<u8>> {
         let mut all = args(&["--literal-pathspecs"]);
         all.extend_from_slice(a);
         self.run(step, &all)
-    }
-
-    /// The refs under `prefix` (e.g. `refs/redline/turns/`), by full name.
-    pub fn refs(&self, prefix: &str) -> Result<Vec<String>> {
-        let out = self.run(
-            "for-each-ref",
-            &args(&["for-each-ref", "--format=%(refname)", prefix]),
-        )?;
-        Ok(String::from_utf8_lossy(&out)
-            .lines()
-            .map(str::to_owned)
-            .collect())
-    }
-
-    pub fn delete_ref(&self, name: &str) -> Result<()> {
-        self.run("update-ref", &args(&["update-ref", "-d", name]))
-            .map(|_| ())
-    }
-
-    /// Removes the store's own objects no ref or index entry reaches. Only ever the store's:
-    /// git prunes its own object folder, never one it borrows from (`alternates`).
-    pub fn prune(&self) -> Result<()> {
-        self.run("prune", &args(&["prune", "--expire=now"]))
-            .map(|_| ())
-    }
-
-    /// The bytes the store's own objects take (loose and packed; borrowed ones not counted).
-    pub fn own_bytes(&self) -> Result<u64> {
-        let out = self.run("count-objects", &args(&["count-objects", "-v"]))?;
-        let text = String::from_utf8_lossy(&out);
-        let kib: u64 = text
-            .lines()
-            .filter_map(|l| l.split_once(": "))
-            .filter(|(k, _)| matches!(*k, "size" | "size-pack" | "size-garbage"))
-            .filter_map(|(_, v)| v.trim().parse::<u64>().ok())
-            .sum();
-        Ok(kib * 1024)
     }
 }
 

@@ -1,17 +1,24 @@
 //! Issue 39's modes in the running instance: serving a workspace checkpoints it (for the CLIs
 //! without a prompt hook), a turn's start gets the review window ready as a CLI connecting
 //! does, and the turn mode's pre-edit hook records the edit for the turn's review and asks
-//! nothing.
+//! nothing. Checkpoints need the `git` program: the tests that take one are Unix-only, as Wine
+//! (where the Windows build's tests run here) has no Windows git.
 
-use crate::common::{eventually, start, WAIT};
+#[cfg(unix)]
+use crate::common::eventually;
+use crate::common::{start, WAIT};
 use crate::editor::serve_control;
+#[cfg(unix)]
 use redline_core::checkpoint::Store;
+#[cfg(unix)]
 use redline_core::protocols::hook::turn::TurnBegun;
 use redline_core::protocols::hook::{HookCall, HookCli};
 use redline_core::runtime::control::{self, Request};
 use serde_json::json;
+#[cfg(unix)]
 use std::path::Path;
 
+#[cfg(unix)]
 /// Whether the store under `data` for `ws` holds a checkpoint (its newest kept by a ref).
 fn checkpointed(data: &Path, ws: &Path) -> bool {
     std::process::Command::new("git")
@@ -21,6 +28,7 @@ fn checkpointed(data: &Path, ws: &Path) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+#[cfg(unix)]
 #[tokio::test]
 async fn serving_a_workspace_takes_a_checkpoint_in_the_background() {
     let f = start().await;
@@ -40,6 +48,7 @@ async fn serving_a_workspace_takes_a_checkpoint_in_the_background() {
     .await;
 }
 
+#[cfg(unix)]
 #[tokio::test]
 async fn a_turns_start_gets_the_review_window_ready_as_a_cli_connecting_does() {
     let f = start().await;
