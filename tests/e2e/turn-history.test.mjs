@@ -1,6 +1,6 @@
 // A past turn in the real webview's Turns page: Codex's prompt hook checkpoints the workspace,
 // plain writes change two files, its Stop hook's review is answered Done; one file then changes
-// again. The Turns button lists the turn; opened, Undo all takes back the file still as the turn
+// again. `redline` run again shows the window, whose Turns button lists the turn; opened, Undo all takes back the file still as the turn
 // left it and names the other, left as it is on disk (screenshot docs/screenshots/turn-history.png).
 
 import assert from 'node:assert/strict';
@@ -56,6 +56,12 @@ test('a past turn: listed, opened, undone where it still applies', { timeout: TE
     assert.equal((await ended(stop)).code, 0);
     await fsp.writeFile(path.join(ws, 'NOTES.md'), SINCE);
 
+    // Nothing waits, so the window went away: `redline` run again brings it back, as the
+    // started line tells a user without a tray, and its Turns button lists the past turn.
+    const again = spawn(d.bin, [], { env: d.env, stdio: 'ignore' });
+    const shown = await new Promise((resolve) => again.on('close', resolve));
+    assert.equal(shown, 0);
+    await poll(() => reviewWindow(d), { timeoutMs: UI_TIMEOUT_MS, what: 'the window back on screen' });
     await click(wd, '.turns-open');
     await wd.until(async () => (await count(wd, '.turns-page .history-row:not(.running)')) >= 1,
       { timeoutMs: UI_TIMEOUT_MS, what: 'the turn listed' });
@@ -65,14 +71,20 @@ test('a past turn: listed, opened, undone where it still applies', { timeout: TE
     await click(wd, '.turns-page .history-row:not(.running)');
     await wd.until(async () => (await count(wd, '.history-turn .turn-row.file')) === 2,
       { timeoutMs: UI_TIMEOUT_MS, what: 'the past turn\'s two files' });
+    // On screen, not only in the page: the tree and the diff have room under the list.
+    const box = await wd.execute(`const r = (s) => document.querySelector(s).getBoundingClientRect();
+      return { view: r('.history-turn .turn-view').height, row: r('.history-turn .turn-row.file').height,
+        diff: r('.history-turn .turn-diff').height, page: innerHeight }`);
+    assert.ok(box.view > box.page / 3 && box.row > 0 && box.diff > 0, JSON.stringify(box));
     assert.equal(await wd.execute(
       "return getComputedStyle(document.querySelector('.history-turn .turn-comments')).display"), 'none');
+    assert.doesNotMatch(await wd.execute("return document.querySelector('.history-turn .turn-keys').innerText"), /comment|continue/);
 
     await click(wd, '.history-turn .turn-undo-all');
     await poll(async () => (await fsp.readFile(path.join(ws, 'config.toml'), 'utf8')) === CONFIG || null,
       { timeoutMs: UI_TIMEOUT_MS, what: 'config.toml back as the turn found it' });
     await wd.until(() => wd.execute(
-      "const e = document.querySelector('.history-turn .turn-error'); return !e.hidden && e.textContent.includes('NOTES.md')"),
+      "const e = document.querySelector('.history-turn .turn-error'); return !e.hidden && e.textContent.includes('NOTES.md') && e.textContent.startsWith('Undid 1 file(s); left as they are')"),
     { timeoutMs: UI_TIMEOUT_MS, what: 'NOTES.md named as left' });
     assert.equal(await fsp.readFile(path.join(ws, 'NOTES.md'), 'utf8'), SINCE);
 

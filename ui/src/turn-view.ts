@@ -50,7 +50,7 @@ export const TURN_VIEW_HTML = `
     <div class="turn-error" role="alert" hidden></div>
     <div class="turn-diff" tabindex="0"></div>
     <p class="turn-keys">Keys: <kbd>]</kbd> <kbd>[</kbd> next/previous file · <kbd>j</kbd> <kbd>k</kbd> next/previous hunk ·
-      <kbd>a</kbd> keep · <kbd>u</kbd> undo · <kbd>c</kbd> comment · <kbd>Shift+C</kbd> continue · a line number: comment on it</p>
+      <kbd>a</kbd> keep · <kbd>u</kbd> undo<span class="turn-answer-keys"> · <kbd>c</kbd> comment · <kbd>Shift+C</kbd> continue · a line number: comment on it</span></p>
     <div class="turn-comments"><h3>Comments</h3><ul class="turn-comment-list"></ul>
       <label class="turn-comment-box" hidden><span class="turn-comment-at"></span>
         <input class="turn-comment-input" type="text" placeholder="Your comment (Enter adds it, Escape drops it)"></label>
@@ -192,7 +192,7 @@ export class TurnView {
     try {
       const done = await this.core.undo(this.id, picks);
       if (done.undo === 'refused') this.say(new Error(done.why), 'Nothing was undone');
-      if (done.undo === 'partly') this.say(new Error(done.left.map((l) => l.why).join('; ')), `Undone: ${done.files.length} file(s); left`);
+      if (done.undo === 'partly') this.say(new Error(done.left.map((l) => l.why).join('; ')), `Undid ${done.files.length} file(s); left as they are`);
       await this.refresh();
     } catch (err) {
       this.say(err, 'Could not undo');

@@ -121,6 +121,15 @@ pub enum TurnUndone {
     },
 }
 
+impl TurnUndone {
+    /// The whole undo refused for `why` (a file's reason, as `TurnLeft` has it for one file).
+    pub fn refused(why: &impl std::fmt::Display) -> Self {
+        TurnUndone::Refused {
+            why: format!("{why}; nothing was undone"),
+        }
+    }
+}
+
 /// A file a past turn's undo left as it is, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]

@@ -185,7 +185,7 @@ pub(super) async fn undo(
             checkpoints.set_shown(&root, turn, now);
             Ok(TurnUndone::Done { files })
         }
-        Err(Error::Checkpoint(e)) if refusal(&e) => Ok(TurnUndone::Refused { why: e.to_string() }),
+        Err(Error::Checkpoint(e)) if refusal(&e) => Ok(TurnUndone::refused(&e)),
         Err(e) => Err(e),
     }
 }
