@@ -11,10 +11,13 @@ use std::cell::RefCell;
 
 pub async fn act(core: &Instance, main: &MainThread, action: Action) -> Result<()> {
     match action {
-        // The launcher starts the window process if none runs, and it shows the reviews (a
-        // recent turn opens it too: the turn itself is `redline turns show ID`).
-        Action::OpenReviews | Action::OpenTurn { .. } => {
+        // The launcher starts the window process if none runs, and it shows the reviews.
+        Action::OpenReviews => {
             core.request_show();
+        }
+        // As Open reviews, the page then opening the turn in its Turns view (`turnAsked`).
+        Action::OpenTurn { path, id } => {
+            core.request_open_turn(path, id);
         }
         Action::ToggleWorkspace { path } => {
             let on = core

@@ -32,6 +32,16 @@ pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: TurnsAction) -
                     errln!(p, "redline: {why}");
                     return Ok(false);
                 }
+                // Only the window's past-turn undo answers so; said as undone and refused.
+                TurnUndone::Partly { files, left } => {
+                    for f in files {
+                        outln!(p, "undone {}", f.display());
+                    }
+                    for l in left {
+                        errln!(p, "redline: {}", l.why);
+                    }
+                    return Ok(false);
+                }
             }
         }
         TurnsAction::Checkpoint { dir } => {

@@ -125,6 +125,17 @@ const answers: Record<string, Answer> = {
     all.forEach(turnUndoOne);
     return { undo: 'done', files: all.map((p) => p.path) };
   },
+  // The Turns view: the sample turn as a past one (its actions are the review's, by workspace).
+  turnsHistory: () => {
+    const files = (answers.turnFiles({}) as { files: TurnFile[] }).files;
+    return turn ? [{ workspace: '/home/ana/src/webapp', turn: 12, cli: 'codex', session: 'mock', started: Date.UTC(2026, 10, 29, 8, 41),
+      ended: Date.UTC(2026, 10, 29, 8, 43), running: false, files: files.length,
+      added: files.reduce((n, f) => n + f.added, 0), removed: files.reduce((n, f) => n + f.removed, 0) }] : [];
+  },
+  turnAsked: () => null,
+  pastTurnFiles: (a) => answers.turnFiles(a),
+  pastTurnFile: (a) => answers.turnFile(a),
+  pastTurnUndo: (a) => answers.turnUndo(a),
   settingsGet: () => settings,
   settingsSet: (a) => { settings = a.settings as Settings; return null; },
   welcome: () => ({ workspace, lines: workspace ? doctorLines : [] }),

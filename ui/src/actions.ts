@@ -1,6 +1,6 @@
 // Generated from the action list by `redline_core::surfaces::action`; do not edit.
 // Regenerate: UPDATE_BINDINGS=1 cargo test -p redline-core --test it bindings
-import type { CommentsMessage, ReviewAccept, ReviewDetail, ReviewDiskChanged, ReviewMention, ReviewOpenInEditor, ReviewReject, ReviewSelect, ReviewShown, ReviewUpdate, Settings, SettingsSet, TurnFileGet, TurnFileView, TurnFiles, TurnFilesGet, TurnUndo, TurnUndone, Welcome } from './bindings';
+import type { CommentsMessage, HistoryTurn, PastTurnFile, PastTurnFiles, PastTurnUndo, ReviewAccept, ReviewDetail, ReviewDiskChanged, ReviewMention, ReviewOpenInEditor, ReviewReject, ReviewSelect, ReviewShown, ReviewUpdate, Settings, SettingsSet, TurnAsked, TurnFileGet, TurnFileView, TurnFiles, TurnFilesGet, TurnUndo, TurnUndone, Welcome } from './bindings';
 import { invokeAction } from './invoke';
 
 /** The actions the page may ask, by wire name. */
@@ -18,6 +18,11 @@ export const PAGE_ACTIONS = [
   'turnFiles',
   'turnFile',
   'turnUndo',
+  'turnsHistory',
+  'pastTurnFiles',
+  'pastTurnFile',
+  'pastTurnUndo',
+  'turnAsked',
   'settingsGet',
   'settingsSet',
   'welcome',
@@ -61,6 +66,21 @@ export const turnFile = (id: TurnFileGet['id'], path: TurnFileGet['path']) =>
 
 export const turnUndo = (id: TurnUndo['id'], picks: TurnUndo['picks']) =>
   invokeAction<TurnUndone>('turnUndo', { id, picks });
+
+export const turnsHistory = () =>
+  invokeAction<Array<HistoryTurn>>('turnsHistory', {});
+
+export const pastTurnFiles = (workspace: PastTurnFiles['workspace'], turn: PastTurnFiles['turn']) =>
+  invokeAction<TurnFiles>('pastTurnFiles', { workspace, turn });
+
+export const pastTurnFile = (workspace: PastTurnFile['workspace'], turn: PastTurnFile['turn'], path: PastTurnFile['path']) =>
+  invokeAction<TurnFileView>('pastTurnFile', { workspace, turn, path });
+
+export const pastTurnUndo = (workspace: PastTurnUndo['workspace'], turn: PastTurnUndo['turn'], picks: PastTurnUndo['picks']) =>
+  invokeAction<TurnUndone>('pastTurnUndo', { workspace, turn, picks });
+
+export const turnAsked = () =>
+  invokeAction<TurnAsked | null>('turnAsked', {});
 
 export const settingsGet = () =>
   invokeAction<Settings>('settingsGet', {});

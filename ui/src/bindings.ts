@@ -172,7 +172,33 @@ unshown: Unshown | null, };
 
 export type TurnPick = { path: string, hunks?: Array<TurnHunk>, };
 
-export type TurnUndone = { "undo": "done", files: Array<string>, } | { "undo": "refused", why: string, };
+export type TurnLeft = { path: string, why: string, };
+
+export type TurnUndone = { "undo": "done", files: Array<string>, } | { "undo": "refused", why: string, } | { "undo": "partly", files: Array<string>, left: Array<TurnLeft>, };
+
+export type HistoryTurn = { 
+/**
+ * The workspace's root, as its checkpoint store is keyed (the past-turn actions take it).
+ */
+workspace: string, 
+/**
+ * The turn's id in that workspace's history.
+ */
+turn: number, cli: string, session: string, 
+/**
+ * Milliseconds since the Unix epoch.
+ */
+started: number, ended: number | null, 
+/**
+ * Still running: nothing to show or undo yet.
+ */
+running: boolean, 
+/**
+ * Files changed (the listed ones and those past the bound).
+ */
+files: number, added: number, removed: number, };
+
+export type TurnAsked = { workspace: string, turn: number, };
 
 export type Outcome = "accepted" | "rejected" | "closed" | "dismissed";
 
@@ -249,6 +275,16 @@ export type TurnFilesGet = { id: number, };
 export type TurnFileGet = { id: number, path: string, };
 
 export type TurnUndo = { id: number, picks: Array<TurnPick>, };
+
+export type TurnsHistory = Record<symbol, never>;
+
+export type PastTurnFiles = { workspace: string, turn: number, };
+
+export type PastTurnFile = { workspace: string, turn: number, path: string, };
+
+export type PastTurnUndo = { workspace: string, turn: number, picks: Array<TurnPick>, };
+
+export type TurnAskedGet = Record<symbol, never>;
 
 export type SettingsGet = Record<symbol, never>;
 

@@ -17,6 +17,8 @@ export interface TurnDeps {
   error?(err: unknown, what: string): void;
   /** A whole turn is shown and no dialog is open: the keys are the view's. */
   active(): boolean;
+  /** A past turn (the Turns view): undo only, no comments nor Done/Continue. */
+  past?: boolean;
 }
 
 const ROW_HEIGHT = 22;
@@ -48,7 +50,7 @@ export const TURN_VIEW_HTML = `
     <div class="turn-error" role="alert" hidden></div>
     <div class="turn-diff" tabindex="0"></div>
     <p class="turn-keys">Keys: <kbd>]</kbd> <kbd>[</kbd> next/previous file · <kbd>j</kbd> <kbd>k</kbd> next/previous hunk ·
-      <kbd>a</kbd> keep · <kbd>u</kbd> undo · <kbd>c</kbd> comment · <kbd>Shift+C</kbd> continue · a line number: comment on it</p>
+      <kbd>a</kbd> keep · <kbd>u</kbd> undo<span class="turn-answer-keys"> · <kbd>c</kbd> comment · <kbd>Shift+C</kbd> continue · a line number: comment on it</span></p>
     <div class="turn-comments"><h3>Comments</h3><ul class="turn-comment-list"></ul>
       <label class="turn-comment-box" hidden><span class="turn-comment-at"></span>
         <input class="turn-comment-input" type="text" placeholder="Your comment (Enter adds it, Escape drops it)"></label>
@@ -78,6 +80,7 @@ export class TurnView {
   constructor(section: HTMLElement, private deps: TurnDeps, signal?: AbortSignal) {
     this.core = { files: deps.files ?? ipc.turnFiles, file: deps.file ?? ipc.turnFile, undo: deps.undo ?? ipc.turnUndo };
     window.addEventListener('keydown', (e) => this.onKey(e), { signal });
+    section.classList.toggle('past', deps.past === true);
     this.say = deps.error ?? ((err, what) => {
       const box = this.q('.turn-error');
       box.hidden = false;
@@ -105,7 +108,7 @@ export class TurnView {
     const target = e.target as HTMLElement | null;
     if (!this.deps.active() || target?.closest?.('input, textarea, [contenteditable="true"]')) return;
     const key = turnKey(e);
-    if (key === null) return;
+    if (key === null || (this.deps.past && (key === 'comment' || key === 'continue'))) return;
     e.preventDefault();
     this.act(key);
   }
@@ -189,6 +192,7 @@ export class TurnView {
     try {
       const done = await this.core.undo(this.id, picks);
       if (done.undo === 'refused') this.say(new Error(done.why), 'Nothing was undone');
+      if (done.undo === 'partly') this.say(new Error(done.left.map((l) => l.why).join('; ')), `Undid ${done.files.length} file(s); left as they are`);
       await this.refresh();
     } catch (err) {
       this.say(err, 'Could not undo');

@@ -9,6 +9,7 @@ export type {
   TurnFileView,
   TurnPick,
   TurnUndone,
+  HistoryTurn,
   TurnHunk,
   Outcome,
   Resolved,

@@ -112,6 +112,91 @@ pub enum TurnUndone {
     },
     /// Nothing was written: a file is no longer what the turn left (`why` names it).
     Refused { why: String },
+    /// A past turn's undo (the window's Turns view): `files` were written or removed, the
+    /// files in `left` were not (each changed since, or cannot be undone: `why`).
+    Partly {
+        #[serde(serialize_with = "lossy_all")]
+        files: Vec<PathBuf>,
+        left: Vec<TurnLeft>,
+    },
+}
+
+impl TurnUndone {
+    /// The whole undo refused for `why` (a file's reason, as `TurnLeft` has it for one file).
+    pub fn refused(why: &impl std::fmt::Display) -> Self {
+        TurnUndone::Refused {
+            why: format!("{why}; nothing was undone"),
+        }
+    }
+}
+
+/// A file a past turn's undo left as it is, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnLeft {
+    #[serde(serialize_with = "lossy")]
+    pub path: PathBuf,
+    pub why: String,
+}
+
+/// One row of the window's Turns view: a turn kept in a served workspace's history, its
+/// files and lines counted (the files themselves are `pastTurnFiles`' to list).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryTurn {
+    /// The workspace's root, as its checkpoint store is keyed (the past-turn actions take it).
+    pub workspace: PathBuf,
+    /// The turn's id in that workspace's history.
+    #[ts(type = "number")]
+    pub turn: u64,
+    pub cli: String,
+    pub session: String,
+    /// Milliseconds since the Unix epoch.
+    #[ts(type = "number")]
+    pub started: u64,
+    #[ts(type = "number | null")]
+    pub ended: Option<u64>,
+    /// Still running: nothing to show or undo yet.
+    pub running: bool,
+    /// Files changed (the listed ones and those past the bound).
+    #[ts(type = "number")]
+    pub files: u64,
+    #[ts(type = "number")]
+    pub added: u64,
+    #[ts(type = "number")]
+    pub removed: u64,
+}
+
+/// A past turn the window is asked to open (the tray's *Recent turns*): turn `turn` of the
+/// workspace `workspace`, as a Turns row names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnAsked {
+    pub workspace: PathBuf,
+    #[ts(type = "number")]
+    pub turn: u64,
+}
+
+/// The newest turns of each workspace the Turns view lists: each row is a `git diff` worked
+/// out when the view opens, so an older turn is reached by `redline turns list`.
+pub const HISTORY_PER_WORKSPACE: usize = 50;
+
+impl HistoryTurn {
+    /// `t`'s row, of the workspace `workspace`.
+    pub fn of(workspace: PathBuf, t: &TurnSummary) -> HistoryTurn {
+        HistoryTurn {
+            workspace,
+            turn: t.id,
+            cli: t.cli.clone(),
+            session: t.session.clone(),
+            started: t.started,
+            ended: t.ended,
+            running: t.state == TurnState::Running,
+            files: t.files.len() as u64 + t.unlisted,
+            added: t.files.iter().map(|f| f.added).sum(),
+            removed: t.files.iter().map(|f| f.removed).sum(),
+        }
+    }
 }
 
 /// A checkpoint taken on demand: its commit in the workspace's store.

@@ -18,27 +18,23 @@ pub enum CheckpointError {
     Store(PathBuf, std::io::Error),
     #[error("git answered what Redline cannot read: {0}")]
     Unreadable(String),
-    #[error("{0:?} changed since the turn ended; nothing was undone")]
+    #[error("{0:?} changed since the turn ended")]
     Changed(PathBuf),
-    #[error("{0:?} is {1}, not a regular file; Redline does not undo it (nothing was undone)")]
+    #[error("{0:?} is {1}, not a regular file; Redline does not undo it")]
     NotAFile(PathBuf, &'static str),
-    #[error("a folder on the way to {0:?} is a link or no folder; nothing was undone")]
+    #[error("a folder on the way to {0:?} is a link or no folder")]
     NotBeneath(PathBuf),
-    #[error(
-        "{path:?} is too large to undo ({size} bytes, the limit is {limit}); nothing was undone"
-    )]
+    #[error("{path:?} is too large to undo ({size} bytes, the limit is {limit})")]
     TooLarge {
         path: PathBuf,
         size: u64,
         limit: u64,
     },
-    #[error("{0:?} is binary: undo it whole, not by hunks (nothing was undone)")]
+    #[error("{0:?} is binary: undo it whole, not by hunks")]
     NotText(PathBuf),
-    #[error(
-        "{0:?} was added or deleted by the turn: undo it whole, not by hunks (nothing was undone)"
-    )]
+    #[error("{0:?} was added or deleted by the turn: undo it whole, not by hunks")]
     NotBothSides(PathBuf),
-    #[error("{0:?} has no such hunk in this turn (its diff differs); nothing was undone")]
+    #[error("{0:?} has no such hunk in this turn (its diff differs)")]
     NoSuchHunk(PathBuf),
     #[error("{0:?} is not a path inside the workspace")]
     NotInWorkspace(PathBuf),

@@ -6,7 +6,7 @@ use crate::doctor::Welcome;
 use crate::error::Result;
 use crate::review::{Detail, Summary};
 use crate::runtime::companion::Decision;
-use crate::runtime::instance::Instance;
+use crate::runtime::instance::{Instance, TurnTarget};
 use crate::surfaces::action::*;
 use crate::surfaces::editor_jump;
 use crate::workspace::config::{Config, WorkspaceEntry};
@@ -249,20 +249,56 @@ impl Handle<TurnsUndo> for Instance {
 
 impl Handle<TurnFilesGet> for Instance {
     async fn handle(&self, r: TurnFilesGet) -> Result<crate::api::turns::TurnFiles> {
-        self.turn_files(r.id).await
+        self.turn_files(TurnTarget::Review(r.id)).await
     }
 }
 
 impl Handle<TurnFileGet> for Instance {
     async fn handle(&self, r: TurnFileGet) -> Result<crate::api::turns::TurnFileView> {
-        self.turn_file(r.id, r.path).await
+        self.turn_file(TurnTarget::Review(r.id), r.path).await
     }
 }
 
 impl Handle<TurnUndo> for Instance {
     async fn handle(&self, r: TurnUndo) -> Result<crate::api::turns::TurnUndone> {
-        self.turn_undo(r.id, r.picks).await
+        self.turn_undo(TurnTarget::Review(r.id), r.picks).await
     }
+}
+
+impl Handle<TurnsHistory> for Instance {
+    async fn handle(&self, _: TurnsHistory) -> Result<Vec<crate::api::turns::HistoryTurn>> {
+        Ok(self.turns_history().await)
+    }
+}
+
+impl Handle<PastTurnFiles> for Instance {
+    async fn handle(&self, r: PastTurnFiles) -> Result<crate::api::turns::TurnFiles> {
+        self.turn_files(past(r.workspace, r.turn)).await
+    }
+}
+
+impl Handle<PastTurnFile> for Instance {
+    async fn handle(&self, r: PastTurnFile) -> Result<crate::api::turns::TurnFileView> {
+        self.turn_file(past(r.workspace, r.turn), r.path).await
+    }
+}
+
+impl Handle<PastTurnUndo> for Instance {
+    async fn handle(&self, r: PastTurnUndo) -> Result<crate::api::turns::TurnUndone> {
+        self.turn_undo(past(r.workspace, r.turn), r.picks).await
+    }
+}
+
+impl Handle<TurnAskedGet> for Instance {
+    async fn handle(&self, _: TurnAskedGet) -> Result<Option<crate::api::turns::TurnAsked>> {
+        let asked = self.windows().take_turn();
+        Ok(asked.map(|(workspace, turn)| crate::api::turns::TurnAsked { workspace, turn }))
+    }
+}
+
+/// Turn `turn` of the workspace `workspace`, as the Turns view names it.
+fn past(workspace: PathBuf, turn: u64) -> TurnTarget {
+    TurnTarget::Past { workspace, turn }
 }
 
 impl Handle<TurnsCheckpoint> for Instance {

@@ -52,6 +52,7 @@ pub mod workspaces;
 mod world;
 
 pub use editor::{Applied, Editors};
+pub use turn_view::Target as TurnTarget;
 pub use world::World;
 
 pub struct Instance {
@@ -153,6 +154,13 @@ impl Instance {
         self.show.send(()).is_ok()
     }
 
+    /// Shows the window with turn `turn` of `workspace` opened in its Turns view (the tray's
+    /// *Recent turns*); false as `request_show`.
+    pub fn request_open_turn(&self, workspace: std::path::PathBuf, turn: u64) -> bool {
+        self.windows.ask_turn(workspace, turn);
+        self.request_show()
+    }
+
     pub fn show_requests(&self) -> tokio::sync::broadcast::Receiver<()> {
         self.show.subscribe()
     }
@@ -248,27 +256,36 @@ impl Instance {
         turn_view::show((&self.reviews, &self.checkpoints), id).await
     }
 
-    /// The files whole turn review `id` lists (`turn_view::files`).
-    pub async fn turn_files(&self, id: ReviewId) -> Result<crate::api::turns::TurnFiles> {
-        turn_view::files((&self.reviews, &self.checkpoints), id).await
+    /// The files the turn `target` names lists (`turn_view::files`).
+    pub async fn turn_files(&self, target: TurnTarget) -> Result<crate::api::turns::TurnFiles> {
+        turn_view::files(self.turn_parts(), target).await
     }
 
-    /// One file of whole turn review `id`, opened (`turn_view::file`).
+    /// One file of the turn `target` names, opened (`turn_view::file`).
     pub async fn turn_file(
         &self,
-        id: ReviewId,
+        target: TurnTarget,
         path: std::path::PathBuf,
     ) -> Result<crate::api::turns::TurnFileView> {
-        turn_view::file((&self.reviews, &self.checkpoints), id, path).await
+        turn_view::file(self.turn_parts(), target, path).await
     }
 
-    /// Undoes what `picks` name of whole turn review `id` (`turn_view::undo`).
+    /// Undoes what `picks` name of the turn `target` names (`turn_view::undo`).
     pub async fn turn_undo(
         &self,
-        id: ReviewId,
+        target: TurnTarget,
         picks: Vec<crate::api::turns::TurnPick>,
     ) -> Result<TurnUndone> {
-        turn_view::undo((&self.reviews, &self.checkpoints), id, picks).await
+        turn_view::undo(self.turn_parts(), target, picks).await
+    }
+
+    /// The Turns view's rows: every served workspace's kept turns, newest first.
+    pub async fn turns_history(&self) -> Vec<crate::api::turns::HistoryTurn> {
+        turn_view::history(&self.workspaces, &self.checkpoints).await
+    }
+
+    fn turn_parts(&self) -> turn_view::Parts<'_> {
+        (&self.reviews, &self.workspaces, &self.checkpoints)
     }
 
     /// A checkpoint of the workspace holding `dir`, now.

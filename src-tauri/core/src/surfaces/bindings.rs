@@ -3,8 +3,8 @@
 
 use crate::api::fault::Fault;
 use crate::api::turns::{
-    FileStatus, LineSpan, TurnFile, TurnFileView, TurnFiles, TurnHunk, TurnPick, TurnUndone,
-    Unshown,
+    FileStatus, HistoryTurn, LineSpan, TurnAsked, TurnFile, TurnFileView, TurnFiles, TurnHunk,
+    TurnLeft, TurnPick, TurnUndone, Unshown,
 };
 use crate::doctor::{Line, Place, Welcome};
 use crate::error::FaultCode;
@@ -32,7 +32,10 @@ pub fn typescript() -> String {
         Unshown::decl(&cfg),
         TurnFileView::decl(&cfg),
         TurnPick::decl(&cfg),
+        TurnLeft::decl(&cfg),
         TurnUndone::decl(&cfg),
+        HistoryTurn::decl(&cfg),
+        TurnAsked::decl(&cfg),
         Outcome::decl(&cfg),
         Resolved::decl(&cfg),
         Selection::decl(&cfg),

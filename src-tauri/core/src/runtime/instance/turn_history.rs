@@ -176,9 +176,7 @@ pub(super) async fn undo(
         .await;
     match done {
         Ok(files) => Ok(TurnUndone::Done { files }),
-        Err(Error::Checkpoint(e @ CheckpointError::Changed(_))) => {
-            Ok(TurnUndone::Refused { why: e.to_string() })
-        }
+        Err(Error::Checkpoint(e @ CheckpointError::Changed(_))) => Ok(TurnUndone::refused(&e)),
         Err(e) => Err(e),
     }
 }

@@ -1,22 +1,68 @@
-//! A whole turn's review in the window (`turnFiles`, `turnFile`, `turnUndo`): the files the turn
-//! changed, one file's text and hunks when it is opened, and undoing hunks, files or all of it,
-//! through the workspace's checkpoint store. After an undo the review shows the workspace as the
-//! undo left it, and the next undo is checked against that.
+//! A whole turn's review in the window (`turnFiles`, `turnFile`, `turnUndo`), and a past turn
+//! opened from the Turns view (`pastTurnFiles`, `pastTurnFile`, `pastTurnUndo`): the files the
+//! turn changed, one file's text and hunks when it is opened, and undoing hunks, files or all of
+//! it, through the workspace's checkpoint store. After an undo in a review the review shows the
+//! workspace as the undo left it, and the next undo is checked against that; a past turn's undo
+//! takes back each file that is still what the turn left and names the others.
 
 use super::checkpoints::Checkpoints;
 use super::reviews::Reviews;
-use crate::api::turns::{LineSpan, TurnHunk};
+use super::workspaces::Workspaces;
+use crate::api::turns::{HistoryTurn, LineSpan, TurnHunk, TurnLeft, HISTORY_PER_WORKSPACE};
 use crate::api::turns::{TurnFileView, TurnFiles, TurnPick, TurnUndone, Unshown};
 use crate::checkpoint::{Checkpoint, CheckpointError, Hunk, HunkLines, Pick, Store, Undo};
 use crate::error::{Error, Result};
 use crate::review::{ReviewError, ReviewId};
 use std::path::PathBuf;
 
+/// The parts a turn's view reads: the reviews (a review's turn), the workspaces (a past turn's
+/// workspace, served) and the checkpoint stores.
+pub(super) type Parts<'a> = (&'a Reviews, &'a Workspaces, &'a Checkpoints);
+
+/// The turn a view action names: a whole turn's pending review, or a past turn of a workspace
+/// (a row of the Turns view).
+#[derive(Debug, Clone)]
+pub enum Target {
+    Review(ReviewId),
+    Past { workspace: PathBuf, turn: u64 },
+}
+
 /// The workspace and the turn a whole turn's review `id` shows.
 fn turn_of(reviews: &Reviews, id: ReviewId) -> Result<(PathBuf, u64)> {
     let review = reviews.review(id)?;
     let turn = review.turn_id().ok_or(ReviewError::NotWholeTurn(id))?;
     Ok((review.workspace.clone(), turn))
+}
+
+/// The workspace's root (as its store is keyed) and the turn `target` names; a past turn's
+/// workspace must be one Redline serves.
+async fn resolve((reviews, workspaces, _): Parts<'_>, target: &Target) -> Result<(PathBuf, u64)> {
+    match target {
+        Target::Review(id) => turn_of(reviews, *id),
+        Target::Past { workspace, turn } => {
+            let service = workspaces.service_holding(workspace).await?;
+            Ok((service.workspace.roots[0].clone(), *turn))
+        }
+    }
+}
+
+/// The Turns view's rows: each served workspace's newest `HISTORY_PER_WORKSPACE` turns, all
+/// newest first (a workspace whose store cannot be read is left out, and logged).
+pub(super) async fn history(
+    workspaces: &Workspaces,
+    checkpoints: &Checkpoints,
+) -> Vec<HistoryTurn> {
+    let mut rows = Vec::new();
+    for w in workspaces.list().await.into_iter().filter(|w| w.enabled) {
+        let recent =
+            super::turn_history::recent(workspaces, checkpoints, &w.path, HISTORY_PER_WORKSPACE);
+        match recent.await {
+            Ok(turns) => rows.extend(turns.iter().map(|t| HistoryTurn::of(w.path.clone(), t))),
+            Err(e) => tracing::warn!("the turns of {} are not listed: {e}", w.path.display()),
+        }
+    }
+    rows.sort_by(|a, b| b.started.cmp(&a.started).then(b.turn.cmp(&a.turn)));
+    rows
 }
 
 /// Turn `turn`'s start, and its end as the review shows it (`shown`, after an undo there).
@@ -49,12 +95,10 @@ pub(super) async fn show(
     Ok(String::from_utf8_lossy(&patch).into_owned())
 }
 
-/// The files review `id` lists, bounded (`MAX_LISTED`).
-pub(super) async fn files(
-    (reviews, checkpoints): (&Reviews, &Checkpoints),
-    id: ReviewId,
-) -> Result<TurnFiles> {
-    let (root, turn) = turn_of(reviews, id)?;
+/// The files `target`'s turn lists, bounded (`MAX_LISTED`).
+pub(super) async fn files(parts: Parts<'_>, target: Target) -> Result<TurnFiles> {
+    let (root, turn) = resolve(parts, &target).await?;
+    let checkpoints = parts.2;
     let shown = checkpoints.shown(&root, turn);
     let (files, unlisted) = checkpoints
         .with(&root, move |store| {
@@ -69,13 +113,11 @@ pub(super) async fn files(
     })
 }
 
-/// `path` of review `id`, opened: its texts and hunks; a binary or too large file without them.
-pub(super) async fn file(
-    (reviews, checkpoints): (&Reviews, &Checkpoints),
-    id: ReviewId,
-    path: PathBuf,
-) -> Result<TurnFileView> {
-    let (root, turn) = turn_of(reviews, id)?;
+/// `path` of `target`'s turn, opened: its texts and hunks; a binary or too large file without
+/// them.
+pub(super) async fn file(parts: Parts<'_>, target: Target, path: PathBuf) -> Result<TurnFileView> {
+    let (root, turn) = resolve(parts, &target).await?;
+    let checkpoints = parts.2;
     let shown = checkpoints.shown(&root, turn);
     checkpoints
         .with(&root, move |store| {
@@ -114,14 +156,19 @@ pub(super) async fn file(
         .await
 }
 
-/// Undoes what `picks` name of review `id` (none: every file); a refusal (a file changed since
-/// the review showed it, or cannot be undone) writes nothing and says why.
+/// Undoes what `picks` name of `target`'s turn (none: every file). In a review a refusal (a
+/// file changed since the review showed it, or cannot be undone) writes nothing and says why;
+/// of a past turn each file that can be is undone and the others are named (`past_undo`).
 pub(super) async fn undo(
-    (reviews, checkpoints): (&Reviews, &Checkpoints),
-    id: ReviewId,
+    parts: Parts<'_>,
+    target: Target,
     picks: Vec<TurnPick>,
 ) -> Result<TurnUndone> {
-    let (root, turn) = turn_of(reviews, id)?;
+    let (root, turn) = resolve(parts, &target).await?;
+    let checkpoints = parts.2;
+    if matches!(target, Target::Past { .. }) {
+        return past_undo(checkpoints, &root, turn, picks).await;
+    }
     let shown = checkpoints.shown(&root, turn);
     let done = checkpoints
         .with(&root, move |store| {
@@ -138,9 +185,51 @@ pub(super) async fn undo(
             checkpoints.set_shown(&root, turn, now);
             Ok(TurnUndone::Done { files })
         }
-        Err(Error::Checkpoint(e)) if refusal(&e) => Ok(TurnUndone::Refused { why: e.to_string() }),
+        Err(Error::Checkpoint(e)) if refusal(&e) => Ok(TurnUndone::refused(&e)),
         Err(e) => Err(e),
     }
+}
+
+/// A past turn's undo: file by file, each one still as the turn left it undone (whole or by
+/// the hunks picked), each other one left and named with why; `Done` when none was left.
+async fn past_undo(
+    checkpoints: &Checkpoints,
+    root: &std::path::Path,
+    turn: u64,
+    picks: Vec<TurnPick>,
+) -> Result<TurnUndone> {
+    let shown = checkpoints.shown(root, turn);
+    let (files, left) = checkpoints
+        .with(root, move |store| {
+            let (start, end) = ends(store, turn, shown)?;
+            let wanted: Vec<Undo> = match picks.is_empty() {
+                true => (store.changes(&start, &end)?.into_iter())
+                    .map(|d| Undo {
+                        path: d.path,
+                        pick: Pick::Whole,
+                    })
+                    .collect(),
+                false => picks.into_iter().map(pick).collect(),
+            };
+            let (mut files, mut left) = (Vec::new(), Vec::new());
+            for u in wanted {
+                let path = u.path.clone();
+                match store.undo(&start, &end, &[u]) {
+                    Ok(written) => files.extend(written),
+                    Err(e) if refusal(&e) => left.push(TurnLeft {
+                        path,
+                        why: e.to_string(),
+                    }),
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok((files, left))
+        })
+        .await?;
+    Ok(match left.is_empty() {
+        true => TurnUndone::Done { files },
+        false => TurnUndone::Partly { files, left },
+    })
 }
 
 /// The files an undo wrote, and the workspace after it, which the review shows from now on.

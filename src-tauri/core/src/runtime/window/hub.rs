@@ -1,6 +1,8 @@
 //! Where the review window meets the core: the windows attached to the channel, what they said
-//! (loaded, shown), and the requests to show one, kept for the next window when none is attached.
+//! (loaded, shown), and the requests to show one, kept for the next window when none is attached;
+//! and the past turn the tray asked the window to open, kept until the page takes it.
 
+use std::path::PathBuf;
 use std::sync::Mutex;
 use tokio::sync::{broadcast, watch};
 
@@ -33,6 +35,9 @@ pub struct WindowHub {
     pending: Mutex<Option<bool>>,
     /// Why the window cannot start, while it cannot (for the tray and the log).
     problem: watch::Sender<Option<String>>,
+    /// The past turn the tray's *Recent turns* asked to open (workspace, turn): the page takes
+    /// it when shown (`turnAsked`), so it reaches a window that was not running yet too.
+    turn_asked: Mutex<Option<(PathBuf, u64)>>,
 }
 
 impl Default for WindowHub {
@@ -42,6 +47,7 @@ impl Default for WindowHub {
             presence: watch::channel(Presence::default()).0,
             pending: Mutex::new(None),
             problem: watch::channel(None).0,
+            turn_asked: Mutex::new(None),
         }
     }
 }
@@ -139,6 +145,19 @@ impl WindowHub {
         self.problem.subscribe()
     }
 
+    /// The window is to open turn `turn` of `workspace` when next shown (the newest ask wins).
+    pub fn ask_turn(&self, workspace: PathBuf, turn: u64) {
+        *self.turn_asked.lock().unwrap_or_else(|e| e.into_inner()) = Some((workspace, turn));
+    }
+
+    /// The turn asked to be opened, taken: the next take has none until asked again.
+    pub fn take_turn(&self) -> Option<(PathBuf, u64)> {
+        self.turn_asked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
     fn lock_pending(&self) -> std::sync::MutexGuard<'_, Option<bool>> {
         // A panic while holding it leaves an Option: still a valid value.
         self.pending.lock().unwrap_or_else(|e| e.into_inner())
@@ -158,6 +177,16 @@ mod tests {
         let a = hub.attach();
         assert_eq!(a.pending, Some(true));
         assert!(!hub.show_pending());
+    }
+
+    #[test]
+    fn a_turn_asked_is_taken_once_the_newest_winning() {
+        let hub = WindowHub::default();
+        assert_eq!(hub.take_turn(), None);
+        hub.ask_turn("/a".into(), 1);
+        hub.ask_turn("/b".into(), 2);
+        assert_eq!(hub.take_turn(), Some(("/b".into(), 2)));
+        assert_eq!(hub.take_turn(), None);
     }
 
     #[test]

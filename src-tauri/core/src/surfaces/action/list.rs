@@ -4,7 +4,10 @@
 
 use super::declare::actions;
 use crate::api::status::{ContainersOn, Pin, Status};
-use crate::api::turns::{Checkpointed, TurnFileView, TurnFiles, TurnPick, TurnSummary, TurnUndone};
+use crate::api::turns::{
+    Checkpointed, HistoryTurn, TurnAsked, TurnFileView, TurnFiles, TurnPick, TurnSummary,
+    TurnUndone,
+};
 use crate::doctor::Welcome;
 use crate::review::comment::Comment;
 use crate::review::editor::Message;
@@ -85,6 +88,29 @@ actions! {
         #[ts(type = "number")] id: ReviewId,
         picks: Vec<TurnPick>,
     } -> TurnUndone;
+    /// The Turns view: every served workspace's kept turns, newest first (the newest
+    /// `HISTORY_PER_WORKSPACE` of each).
+    Page "turnsHistory" TurnsHistory {} -> Vec<HistoryTurn>;
+    /// `turnFiles` of a past turn: turn `turn` of the workspace `workspace` (a Turns row).
+    Page "pastTurnFiles" PastTurnFiles {
+        workspace: PathBuf,
+        #[ts(type = "number")] turn: u64,
+    } -> TurnFiles;
+    /// `turnFile` of a past turn.
+    Page "pastTurnFile" PastTurnFile {
+        workspace: PathBuf,
+        #[ts(type = "number")] turn: u64,
+        path: PathBuf,
+    } -> TurnFileView;
+    /// `turnUndo` of a past turn: each file that is still what the turn left is undone (whole
+    /// or by the hunks picked), each other one named and left (`partly`).
+    Page "pastTurnUndo" PastTurnUndo {
+        workspace: PathBuf,
+        #[ts(type = "number")] turn: u64,
+        picks: Vec<TurnPick>,
+    } -> TurnUndone;
+    /// The past turn the tray asked the window to open, taken (`None`: none asked since).
+    Page "turnAsked" TurnAskedGet {} -> Option<TurnAsked>;
     Page "settingsGet" SettingsGet {} -> Settings;
     Page "settingsSet" SettingsSet { settings: Settings } -> ();
     /// The welcome page's live check: what `redline doctor` says for the newest workspace.
