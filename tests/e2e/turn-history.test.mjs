@@ -1,7 +1,9 @@
 // A past turn in the real webview's Turns page: Codex's prompt hook checkpoints the workspace,
 // plain writes change two files, its Stop hook's review is answered Done; one file then changes
-// again. `redline` run again shows the window, whose Turns button lists the turn; opened, Undo all takes back the file still as the turn
-// left it and names the other, left as it is on disk (screenshot docs/screenshots/turn-history.png).
+// again. `redline` run again shows the window, whose Turns button lists the turn; opened, Undo all
+// takes back the file still as the turn left it and names the other, left as it is on disk
+// (screenshot docs/screenshots/turn-history.png).
+// Then the settings menu keeps 20 turns: saved in the config file.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -94,5 +96,21 @@ test('a past turn: listed, opened, undone where it still applies', { timeout: TE
     const shot = path.join(SHOTS_DIR, 'turn-history.png');
     await windowShot(d, win, shot);
     t.diagnostic(`screenshot ${shot}`);
+
+    // How many turns are kept: the settings menu's field, saved to the config file.
+    await click(wd, '.turns-close');
+    await click(wd, '.settings-toggle');
+    await wd.until(() => wd.execute(
+      "const i = document.querySelector('input[name=historyTurns]'); return !!i && i.offsetParent !== null && i.value === '200'"),
+    { timeoutMs: UI_TIMEOUT_MS, what: 'the turns kept shown in the settings' });
+    await wd.execute(`const i = document.querySelector('input[name=historyTurns]');
+      i.value = '20'; i.dispatchEvent(new Event('change', { bubbles: true }));`);
+    const config = path.join(d.dirs.config, 'redline', 'config.json');
+    const saved = await poll(async () => {
+      const c = JSON.parse(await fsp.readFile(config, 'utf8'));
+      return c.settings?.history?.turns === 20 ? c.settings.history : null;
+    }, { timeoutMs: UI_TIMEOUT_MS, what: 'the turns kept saved' });
+    assert.deepEqual(saved, { turns: 20, mib: 1024 });
+    await windowShot(d, win, path.join(SHOTS_DIR, 'settings-history.png'));
   });
 });

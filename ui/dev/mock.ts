@@ -37,7 +37,7 @@ const doctorLines: DoctorLine[] = [
     reason: "after `/ide on`, Redline answers on /tmp/codex-ipc/ipc-1000.sock, with your editor's file and selection",
     fix: null, fixWhere: 'shell' },
 ];
-let settings: Settings = { popup: 'focus', keepOpen: true };
+let settings: Settings = { popup: 'focus', keepOpen: true, history: { turns: 200, mib: 1024 } };
 const calls: { cmd: string; args: unknown }[] = [];
 
 function fail(code: FaultCode, message: string): never {

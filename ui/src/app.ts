@@ -191,7 +191,8 @@ export class ReviewWindow {
     this.resolved.add(id);
     const review = this.list.get(id);
     if (!review) return;
-    this.toasts.info(`${baseName(review.detail.relativePath)} was ${outcome} elsewhere`);
+    // Busy: this window's own answer is on its way, and the event is its echo.
+    if (!review.busy) this.toasts.info(`${baseName(review.detail.relativePath)} was ${outcome} elsewhere`);
     this.drop(id);
   }
 

@@ -208,6 +208,8 @@ export type Selection = { startLine: number, startCharacter: number, endLine: nu
 
 export type PopupMode = "focus" | "noFocus" | "trayOnly";
 
+export type HistoryBounds = { turns: number, mib: number, };
+
 export type Settings = { popup: PopupMode, 
 /**
  * Keep the window open when the last review is answered.
@@ -217,9 +219,13 @@ keepOpen: boolean,
  * The command "Open in editor" runs (`code --wait`, `nvim`); `None` or blank: `$VISUAL`,
  * else `$EDITOR`.
  */
-editor?: string, };
+editor?: string, 
+/**
+ * How much turn history each workspace keeps.
+ */
+history: HistoryBounds, };
 
-export type FaultCode = "usage" | "relative_path" | "outside_workspace" | "not_in_workspace" | "bad_path" | "not_text" | "is_directory" | "not_regular_file" | "empty_content" | "reason_too_long" | "bad_comment" | "not_whole_turn" | "container_address" | "container_path" | "too_large" | "busy" | "no_such_review" | "no_review" | "no_open_diff" | "cannot_take" | "read_only" | "superseded" | "no_such_workspace" | "workspace_exists" | "workspace_off" | "folder_gone" | "no_folder" | "containers_off" | "no_container_bridge" | "not_written" | "not_kept" | "io" | "config" | "hook_config" | "keyring" | "no_display" | "no_window" | "window" | "timeout" | "not_running" | "already_running" | "runtime_dir" | "foreign_server" | "refused" | "control" | "bad_request" | "bad_message" | "internal";
+export type FaultCode = "usage" | "relative_path" | "outside_workspace" | "not_in_workspace" | "bad_path" | "not_text" | "is_directory" | "not_regular_file" | "empty_content" | "reason_too_long" | "bad_comment" | "not_whole_turn" | "container_address" | "container_path" | "bad_setting" | "too_large" | "busy" | "no_such_review" | "no_review" | "no_open_diff" | "cannot_take" | "read_only" | "superseded" | "no_such_workspace" | "workspace_exists" | "workspace_off" | "folder_gone" | "no_folder" | "containers_off" | "no_container_bridge" | "not_written" | "not_kept" | "io" | "config" | "hook_config" | "keyring" | "no_display" | "no_window" | "window" | "timeout" | "not_running" | "already_running" | "runtime_dir" | "foreign_server" | "refused" | "control" | "bad_request" | "bad_message" | "internal";
 
 export type Fault = { code: FaultCode, message: string, };
 

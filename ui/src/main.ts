@@ -22,7 +22,7 @@ const turns = mountTurnsPage(document.body, (holder, row, signal) => {
     active: () => !holder.closest<HTMLElement>('.turns-page')!.hidden,
   }, signal);
   void view.open(row.turn);
-});
+}, document.querySelector('.topbar .settings-toggle'));
 // A turn the tray's Recent turns asked for: taken when the page loads and each time it is shown.
 const openAsked = () => void ipc.turnAsked().then((t) => t && turns.openTurn(t.workspace, t.turn), () => {});
 openAsked();

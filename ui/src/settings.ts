@@ -18,6 +18,11 @@ export const SETTINGS_HTML = `
       <input type="text" name="editor" placeholder="$VISUAL, else $EDITOR" spellcheck="false" autocomplete="off">
     </label>
     <p class="editor-hint">A command, e.g. <code>code --wait</code> or <code>nvim</code>; empty: <code>$VISUAL</code>, else <code>$EDITOR</code>.</p>
+    <fieldset class="history-setting">
+      <legend>Turn history, per workspace</legend>
+      <label>Keep the last <input type="number" name="historyTurns" min="1" max="100000" step="1" required> turns</label>
+      <label>within <input type="number" name="historyMib" min="1" max="1048576" step="1" required> MiB</label>
+    </fieldset>
   </form>`;
 
 export class SettingsMenu {
@@ -46,6 +51,10 @@ export class SettingsMenu {
     return this.form.elements.namedItem('editor') as HTMLInputElement;
   }
 
+  private number(name: string): HTMLInputElement {
+    return this.form.elements.namedItem(name) as HTMLInputElement;
+  }
+
   get open(): boolean {
     return !this.form.hidden;
   }
@@ -60,6 +69,8 @@ export class SettingsMenu {
       const s = await ipc.settingsGet();
       (form.elements.namedItem('keepOpen') as HTMLInputElement).checked = s.keepOpen;
       this.editorInput.value = s.editor ?? '';
+      this.number('historyTurns').value = String(s.history.turns);
+      this.number('historyMib').value = String(s.history.mib);
       for (const input of form.querySelectorAll<HTMLInputElement>('input[name=popup]')) {
         input.checked = input.value === s.popup;
       }
@@ -89,6 +100,8 @@ export class SettingsMenu {
     const settings: Settings = {
       popup: popup ?? 'focus',
       keepOpen: (form.elements.namedItem('keepOpen') as HTMLInputElement).checked,
+      // Out of range (or empty: 0) the core refuses it, saying the range, and saves nothing.
+      history: { turns: this.number('historyTurns').valueAsNumber || 0, mib: this.number('historyMib').valueAsNumber || 0 },
       // Empty: none chosen, so `$VISUAL`/`$EDITOR` again.
       ...(editor ? { editor } : {}),
     };

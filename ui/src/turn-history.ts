@@ -90,10 +90,11 @@ export interface TurnsPage {
 }
 
 /**
- * The Turns page, over the window: a "Turns" button (Tab reaches it) opens the list; a row opens
+ * The Turns page, over the window: a "Turns" button (Tab reaches it; before `buttonBefore`) opens the list; a row opens
  * that turn below it in a turn view of its own; Escape or Close goes back to the reviews.
  */
-export function mountTurnsPage(root: HTMLElement, makeView: (section: HTMLElement, row: HistoryTurn, signal: AbortSignal) => void): TurnsPage {
+export function mountTurnsPage(root: HTMLElement, makeView: (section: HTMLElement, row: HistoryTurn, signal: AbortSignal) => void,
+  buttonBefore: Element | null = null): TurnsPage {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'turns-open';
@@ -104,7 +105,10 @@ export function mountTurnsPage(root: HTMLElement, makeView: (section: HTMLElemen
   page.hidden = true;
   page.innerHTML = '<div class="turns-bar"><strong>Turns</strong> <button type="button" class="turns-close">Close</button></div>'
     + '<div class="history-list" role="list"></div><div class="history-turn"></div>';
-  root.append(button, page);
+  // In the top bar beside the settings when there is one (never over it), else at the top.
+  if (buttonBefore) buttonBefore.before(button);
+  else root.append(button);
+  root.append(page);
   let opened: AbortController | null = null;
   const close = () => {
     opened?.abort();

@@ -15,6 +15,7 @@ export type {
   Resolved,
   Selection,
   PopupMode,
+  HistoryBounds,
   Settings,
   Fault,
   FaultCode,

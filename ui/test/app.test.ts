@@ -227,8 +227,20 @@ describe('resolved elsewhere', () => {
     await vi.waitFor(() => expect(backend.named('window_hide')).toHaveLength(1));
   });
 
+  test('the echo of this window\'s own answer is not said to come from elsewhere', async () => {
+    const backend = fakeBackend([rust, ts]);
+    const { app, root } = await mount();
+    const accepting = app.accept(1);
+    await backend.emit('review-resolved', { id: 1, outcome: 'accepted' });
+    await accepting;
+    expect(tabs(root).map((t) => t.dataset.id)).toEqual(['2']);
+    expect(root.querySelector('.toasts')!.textContent).not.toContain('elsewhere');
+    await backend.emit('review-resolved', { id: 2, outcome: 'rejected' });
+    expect(root.querySelector('.toasts')!.textContent).toContain('was rejected elsewhere');
+  });
+
   test('with keepOpen on, the empty window stays', async () => {
-    const backend = fakeBackend([rust], { popup: 'focus', keepOpen: true });
+    const backend = fakeBackend([rust], { popup: 'focus', keepOpen: true, history: { turns: 200, mib: 1024 } });
     const { root } = await mount();
     await backend.emit('review-resolved', { id: 1, outcome: 'closed' });
     await vi.waitFor(() => expect(backend.named('settings_get')).toHaveLength(1));
@@ -484,7 +496,7 @@ describe('the diff view', () => {
 
 describe('settings', () => {
   test('the settings form reads and writes the backend settings', async () => {
-    const backend = fakeBackend([rust], { popup: 'noFocus', keepOpen: true });
+    const backend = fakeBackend([rust], { popup: 'noFocus', keepOpen: true, history: { turns: 7, mib: 64 } });
     const { root } = await mount();
     root.querySelector<HTMLButtonElement>('.settings-toggle')!.click();
     const form = root.querySelector<HTMLFormElement>('.settings')!;
@@ -495,14 +507,33 @@ describe('settings', () => {
     trayOnly.checked = true;
     trayOnly.dispatchEvent(new Event('change', { bubbles: true }));
     await vi.waitFor(() => expect(backend.named('settings_set')).toEqual([
-      { settings: { popup: 'trayOnly', keepOpen: true } },
+      { settings: { popup: 'trayOnly', keepOpen: true, history: { turns: 7, mib: 64 } } },
     ]));
+  });
+
+  test('the turn history kept: shown, saved, and an empty field sent as 0 for the core to refuse', async () => {
+    const backend = fakeBackend([rust], { popup: 'focus', keepOpen: false, history: { turns: 7, mib: 64 } });
+    const { root } = await mount();
+    root.querySelector<HTMLButtonElement>('.settings-toggle')!.click();
+    const form = root.querySelector<HTMLFormElement>('.settings')!;
+    await vi.waitFor(() => expect(form.hidden).toBe(false));
+    const turns = form.querySelector<HTMLInputElement>('input[name=historyTurns]')!;
+    const mib = form.querySelector<HTMLInputElement>('input[name=historyMib]')!;
+    expect([turns.value, mib.value]).toEqual(['7', '64']);
+    turns.value = '50';
+    turns.dispatchEvent(new Event('change', { bubbles: true }));
+    await vi.waitFor(() => expect(backend.named('settings_set')).toHaveLength(1));
+    expect(backend.named('settings_set')[0]).toEqual({ settings: { popup: 'focus', keepOpen: false, history: { turns: 50, mib: 64 } } });
+    mib.value = '';
+    mib.dispatchEvent(new Event('change', { bubbles: true }));
+    await vi.waitFor(() => expect(backend.named('settings_set')).toHaveLength(2));
+    expect(backend.named('settings_set')[1]).toEqual({ settings: { popup: 'focus', keepOpen: false, history: { turns: 50, mib: 0 } } });
   });
 });
 
 describe('the editor setting', () => {
   test('shows the saved editor, saves a new one with the other settings, and empty is none', async () => {
-    const backend = fakeBackend([rust], { popup: 'focus', keepOpen: false, editor: 'nvim' });
+    const backend = fakeBackend([rust], { popup: 'focus', keepOpen: false, editor: 'nvim', history: { turns: 200, mib: 1024 } });
     const { root } = await mount();
     root.querySelector<HTMLButtonElement>('.settings-toggle')!.click();
     const form = root.querySelector<HTMLFormElement>('.settings')!;
@@ -514,7 +545,7 @@ describe('the editor setting', () => {
     editor.value = '  code --wait ';
     editor.dispatchEvent(new Event('change', { bubbles: true }));
     await vi.waitFor(() => expect(backend.named('settings_set')).toEqual([
-      { settings: { popup: 'focus', keepOpen: false, editor: 'code --wait' } },
+      { settings: { popup: 'focus', keepOpen: false, editor: 'code --wait', history: { turns: 200, mib: 1024 } } },
     ]));
     // Enter saves too, without the form's own submit (which would reload the page).
     editor.value = 'hx';
@@ -522,12 +553,12 @@ describe('the editor setting', () => {
     form.dispatchEvent(submit);
     expect(submit.defaultPrevented).toBe(true);
     await vi.waitFor(() => expect(backend.named('settings_set')).toHaveLength(2));
-    expect(backend.named('settings_set')[1]).toEqual({ settings: { popup: 'focus', keepOpen: false, editor: 'hx' } });
+    expect(backend.named('settings_set')[1]).toEqual({ settings: { popup: 'focus', keepOpen: false, editor: 'hx', history: { turns: 200, mib: 1024 } } });
 
     editor.value = '   ';
     editor.dispatchEvent(new Event('change', { bubbles: true }));
     await vi.waitFor(() => expect(backend.named('settings_set')).toHaveLength(3));
-    expect(backend.named('settings_set')[2]).toStrictEqual({ settings: { popup: 'focus', keepOpen: false } });
+    expect(backend.named('settings_set')[2]).toStrictEqual({ settings: { popup: 'focus', keepOpen: false, history: { turns: 200, mib: 1024 } } });
   });
 });
 

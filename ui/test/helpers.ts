@@ -35,7 +35,7 @@ export function detail(id: number, over: Partial<ReviewDetail> = {}): ReviewDeta
   };
 }
 
-export function fakeBackend(reviews: ReviewDetail[], settings: Settings = { popup: 'focus', keepOpen: false }): FakeBackend {
+export function fakeBackend(reviews: ReviewDetail[], settings: Settings = { popup: 'focus', keepOpen: false, history: { turns: 200, mib: 1024 } }): FakeBackend {
   const calls: Call[] = [];
   const backend: FakeBackend = {
     calls, settings, failing: new Map(), diskChanged: new Set(), emit,

@@ -56,4 +56,14 @@ describe('the Turns page', () => {
     await vi.waitFor(() => expect(made).toHaveBeenCalledTimes(2));
     expect(made.mock.calls[1][1]).toMatchObject({ workspace: '/w/other', turn: 9 });
   });
+
+  test('the Turns button goes in the top bar before the settings, never over them', async () => {
+    const { mountTurnsPage } = await import('../src/turn-history');
+    const root = document.createElement('div');
+    root.innerHTML = '<header class="topbar"><div class="tabs"></div><button class="settings-toggle"></button></header>';
+    const gear = root.querySelector('.settings-toggle')!;
+    mountTurnsPage(root, vi.fn(), gear);
+    expect(gear.previousElementSibling!.className).toBe('turns-open');
+    expect(root.querySelector('.turns-page')!.parentElement).toBe(root);
+  });
 });

@@ -107,6 +107,12 @@ impl Store {
         Ok(ended)
     }
 
+    /// Sets how much history is kept from the next turn's end on, pruning nothing now (a turn's
+    /// start may be waiting on this store).
+    pub fn keep_within(&mut self, bounds: Bounds) {
+        self.bounds = bounds;
+    }
+
     /// Sets how much history is kept, pruning at once what is past it.
     pub fn set_bounds(&mut self, bounds: Bounds) -> Result<()> {
         self.bounds = bounds;

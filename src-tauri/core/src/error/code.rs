@@ -25,6 +25,7 @@ pub enum FaultCode {
     NotWholeTurn,
     ContainerAddress,
     ContainerPath,
+    BadSetting,
     // A bound: the request, or what waits for decisions, is over it.
     TooLarge,
     /// The reviews waiting fill a bound: answering some of them makes room.

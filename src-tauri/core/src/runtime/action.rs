@@ -108,7 +108,7 @@ impl Handle<SettingsGet> for Instance {
 
 impl Handle<SettingsSet> for Instance {
     async fn handle(&self, r: SettingsSet) -> Result<()> {
-        self.workspaces().set_settings(r.settings).await
+        self.set_settings(r.settings).await
     }
 }
 

@@ -91,6 +91,9 @@ impl Instance {
             tracing::info!("removed stale discovery file {}", f.display());
         }
         let config = Config::load(&world.dirs.config_file())?;
+        let checkpoints =
+            checkpoints::Checkpoints::new(world.dirs.data.clone(), world.clock.clone());
+        checkpoints.keep_within(config.settings.history.into());
         let world = Arc::new(world);
         let reviews = reviews::Reviews::new(world.clock.clone());
         let queue = reviews.queue().clone();
@@ -105,10 +108,7 @@ impl Instance {
             editors: Editors::new(world.clock.clone()),
             codex: Default::default(),
             turns: Default::default(),
-            checkpoints: Arc::new(checkpoints::Checkpoints::new(
-                world.dirs.data.clone(),
-                world.clock.clone(),
-            )),
+            checkpoints: Arc::new(checkpoints),
             windows: Default::default(),
             quit: CancellationToken::new(),
             show: tokio::sync::broadcast::channel(4).0,
@@ -147,6 +147,15 @@ impl Instance {
     /// The review windows attached to the channel, and the requests to show one.
     pub fn windows(&self) -> &WindowHub {
         &self.windows
+    }
+
+    /// Saves `settings` (refused, nothing saved, when a value is out of range); the turn
+    /// history's bounds apply from each workspace's next turn end.
+    pub async fn set_settings(&self, settings: crate::workspace::settings::Settings) -> Result<()> {
+        let history = settings.history;
+        self.workspaces.set_settings(settings).await?;
+        self.checkpoints.keep_within(history.into());
+        Ok(())
     }
 
     /// Asks whichever surface runs to show the reviews; false if none listens (headless).

@@ -12,7 +12,7 @@ use crate::platform::peer::PeerProcess;
 use crate::review::comment::Comment;
 use crate::review::selection::Selection;
 use crate::review::{ClientInfo, Detail, Outcome, Resolved, ReviewKind};
-use crate::workspace::settings::{PopupMode, Settings};
+use crate::workspace::settings::{HistoryBounds, PopupMode, Settings};
 use ts_rs::TS;
 
 /// The whole `ui/src/bindings.ts`.
@@ -40,6 +40,7 @@ pub fn typescript() -> String {
         Resolved::decl(&cfg),
         Selection::decl(&cfg),
         PopupMode::decl(&cfg),
+        HistoryBounds::decl(&cfg),
         Settings::decl(&cfg),
         FaultCode::decl(&cfg),
         Fault::decl(&cfg),

@@ -46,6 +46,9 @@ pub enum WorkspaceError {
     ContainerPath(String),
     #[error("containers are off for {0}; turn them on with `redline container enable {0}`")]
     ContainersOff(PathBuf),
+    /// A setting's value out of its range: nothing saved.
+    #[error("{0}; the settings were not saved")]
+    BadSetting(String),
 }
 
 impl WorkspaceError {
@@ -67,6 +70,7 @@ impl WorkspaceError {
             WorkspaceError::ContainerAddress(_) => FaultCode::ContainerAddress,
             WorkspaceError::ContainerPath(_) => FaultCode::ContainerPath,
             WorkspaceError::ContainersOff(_) => FaultCode::ContainersOff,
+            WorkspaceError::BadSetting(_) => FaultCode::BadSetting,
         }
     }
 }

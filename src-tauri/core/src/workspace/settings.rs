@@ -1,5 +1,6 @@
 //! What the user chose about the review window, persisted with the workspaces.
 
+use crate::workspace::error::WorkspaceError;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -40,6 +41,53 @@ pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub editor: Option<String>,
+    /// How much turn history each workspace keeps.
+    #[serde(default)]
+    pub history: HistoryBounds,
+}
+
+/// How much turn history each workspace keeps (issue 39): the newest `turns`, within `mib` MiB
+/// of its checkpoint store's own objects; older turns are pruned with their objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HistoryBounds {
+    pub turns: u32,
+    pub mib: u32,
+}
+
+impl Default for HistoryBounds {
+    fn default() -> Self {
+        HistoryBounds {
+            turns: 200,
+            mib: 1024,
+        }
+    }
+}
+
+impl HistoryBounds {
+    /// The most turns a workspace may be set to keep: each is a ref and a line of its index.
+    pub const MAX_TURNS: u32 = 100_000;
+    /// The most MiB (1 TiB).
+    pub const MAX_MIB: u32 = 1 << 20;
+
+    /// Refuses a value out of range, saying the range.
+    pub fn check(&self) -> Result<(), WorkspaceError> {
+        if !(1..=Self::MAX_TURNS).contains(&self.turns) {
+            return Err(WorkspaceError::BadSetting(format!(
+                "turns kept must be 1 to {}, not {}",
+                Self::MAX_TURNS,
+                self.turns
+            )));
+        }
+        if !(1..=Self::MAX_MIB).contains(&self.mib) {
+            return Err(WorkspaceError::BadSetting(format!(
+                "the history's size must be 1 to {} MiB, not {}",
+                Self::MAX_MIB,
+                self.mib
+            )));
+        }
+        Ok(())
+    }
 }
 
 impl Settings {

@@ -5,7 +5,7 @@ use crate::common::start;
 use redline_core::runtime::instance::{Instance, World};
 use redline_core::surfaces::editor_jump;
 use redline_core::workspace::config::Config;
-use redline_core::workspace::settings::{PopupMode, Settings};
+use redline_core::workspace::settings::{HistoryBounds, PopupMode, Settings};
 use std::sync::Arc;
 
 /// A second instance on the same config file: what the next start of the app reads.
@@ -32,6 +32,7 @@ async fn the_editor_setting_is_saved_read_back_and_chosen_over_editor() {
         popup: PopupMode::TrayOnly,
         keep_open: true,
         editor: Some("code --wait".into()),
+        history: HistoryBounds { turns: 7, mib: 64 },
     };
     f.instance
         .workspaces()

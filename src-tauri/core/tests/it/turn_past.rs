@@ -2,6 +2,7 @@
 //! channel: the turn is listed (newest first, its files and lines counted), opened file by
 //! file, and undone whole after one of its files changed since: that file is named and left as
 //! it is, the others are back byte for byte; the tray's Recent turns asks the page to open one.
+//! How many turns are kept is the window's setting, applied at the next turn's end.
 
 use crate::common::{eventually, start, WAIT};
 use crate::editor::serve_control;
@@ -11,8 +12,12 @@ use redline_core::protocols::hook::{HookCall, HookCli};
 use redline_core::runtime::control::{self, Request};
 use redline_core::runtime::window::link;
 use redline_core::surfaces::action::{
-    Call, PastTurnFile, PastTurnFiles, PastTurnUndo, ReviewAccept, TurnAskedGet, TurnsHistory,
+    Call, PastTurnFile, PastTurnFiles, PastTurnUndo, ReviewAccept, SettingsSet, TurnAskedGet,
+    TurnsHistory,
 };
+use redline_core::workspace::config::Config;
+use redline_core::workspace::settings::{HistoryBounds, Settings};
+use redline_core::FaultCode;
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -130,4 +135,58 @@ async fn a_past_turn_is_listed_and_undone_where_it_still_applies() {
         assert_eq!(std::fs::read(f.ws.join(name)).unwrap(), START.as_bytes());
     }
     assert_eq!(std::fs::read_to_string(f.ws.join("b.txt")).unwrap(), since);
+}
+
+/// A turn that changes nothing: begun and ended at once (no review to answer).
+async fn empty_turn(f: &crate::common::Fixture) {
+    for event in ["UserPromptSubmit", "Stop"] {
+        let call = claude(event, &f.ws);
+        let answered = tokio::time::timeout(WAIT, control::call(&f.dirs, &call)).await;
+        assert!(answered.unwrap().is_ok(), "{event}");
+    }
+}
+
+async fn kept(window: &link::Link) -> Vec<u64> {
+    let rows: Vec<HistoryTurn> = ask(window, TurnsHistory {}.into()).await;
+    rows.iter().filter(|r| !r.running).map(|r| r.turn).collect()
+}
+
+#[tokio::test]
+async fn the_turns_kept_are_a_setting_applied_at_the_next_turns_end() {
+    let f = start().await;
+    serve_control(&f).await;
+    let (window, _events) = link::connect(&f.dirs).await.unwrap();
+    for _ in 0..3 {
+        empty_turn(&f).await;
+    }
+    assert_eq!(kept(&window).await, [2, 1, 0]);
+    let set = |turns, mib| SettingsSet {
+        settings: Settings {
+            history: HistoryBounds { turns, mib },
+            ..Settings::default()
+        },
+    };
+
+    // Out of range: refused with its range, nothing saved.
+    for (turns, mib) in [(0, 1024), (HistoryBounds::MAX_TURNS + 1, 1024), (2, 0)] {
+        let refused = window.forward(set(turns, mib).into()).await.unwrap_err();
+        assert_eq!(refused.code, FaultCode::BadSetting, "{refused:?}");
+        assert!(refused.message.contains("not saved"), "{}", refused.message);
+    }
+    let on_disk = Config::load(&f.dirs.config_file()).unwrap();
+    assert_eq!(on_disk.settings.history, HistoryBounds::default());
+
+    assert_eq!(window.forward(set(2, 1024).into()).await, Ok(Value::Null));
+    let on_disk = Config::load(&f.dirs.config_file()).unwrap();
+    assert_eq!(
+        on_disk.settings.history,
+        HistoryBounds {
+            turns: 2,
+            mib: 1024
+        }
+    );
+    // Nothing pruned until a turn ends: then the newest two are kept.
+    assert_eq!(kept(&window).await, [2, 1, 0]);
+    empty_turn(&f).await;
+    assert_eq!(kept(&window).await, [3, 2]);
 }

@@ -3,7 +3,7 @@
 //! begun again when the user says Continue). Each store's git runs on a blocking thread, one
 //! call at a time per store.
 
-use crate::checkpoint::{Checkpoint, CheckpointResult, Store, TurnRecord};
+use crate::checkpoint::{Bounds, Checkpoint, CheckpointResult, Store, TurnRecord};
 use crate::error::{Error, Result};
 use crate::platform::clock::Clock;
 use std::collections::HashMap;
@@ -27,6 +27,8 @@ pub struct Checkpoints {
     git: PathBuf,
     clock: Arc<dyn Clock>,
     stores: tokio::sync::Mutex<HashMap<PathBuf, Shared>>,
+    /// How much history each store keeps (the settings' `history`).
+    bounds: Mutex<Bounds>,
     /// Each session's running turn: its workspace, the turn's id there, and whether its end is
     /// reviewed whole (`Running::whole`).
     running: Mutex<HashMap<SessionKey, Running>>,
@@ -57,6 +59,7 @@ impl Checkpoints {
             git: PathBuf::from("git"),
             clock,
             stores: Default::default(),
+            bounds: Default::default(),
             running: Default::default(),
             shown: Default::default(),
         }
@@ -73,6 +76,15 @@ impl Checkpoints {
         let shared = Arc::new(Mutex::new(store));
         stores.insert(root.to_owned(), shared.clone());
         Ok(shared)
+    }
+
+    /// Sets how much history every store keeps, from each one's next turn end on.
+    pub fn keep_within(&self, bounds: Bounds) {
+        *self.bounds.lock().unwrap_or_else(PoisonError::into_inner) = bounds;
+    }
+
+    fn bounds(&self) -> Bounds {
+        *self.bounds.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Runs `f` on the store of the workspace `root`, on a blocking thread.
@@ -139,7 +151,13 @@ impl Checkpoints {
         let key: SessionKey = (cli.to_owned(), session.to_owned());
         let Running { root, id, whole } = self.running().remove(&key)?;
         let at = self.clock.now_ms();
-        Some((self.with(&root, move |st| st.end_turn(id, at)).await, whole))
+        // The bounds as set now: the settings may have changed since the store was opened.
+        let bounds = self.bounds();
+        let ended = self.with(&root, move |st| {
+            st.keep_within(bounds);
+            st.end_turn(id, at)
+        });
+        Some((ended.await, whole))
     }
 
     /// What turn `id`'s review in `root` shows as the turn's end, when an undo changed it.
@@ -171,5 +189,15 @@ async fn blocking<T: Send + 'static>(
         Ok(done) => Ok(done?),
         // Only a panic or the runtime shutting down: said as the store's failure.
         Err(e) => Err(Error::io(root, std::io::Error::other(e))),
+    }
+}
+
+/// The settings' history as the stores' bounds.
+impl From<crate::workspace::settings::HistoryBounds> for Bounds {
+    fn from(h: crate::workspace::settings::HistoryBounds) -> Bounds {
+        Bounds {
+            turns: h.turns.max(1) as usize,
+            bytes: u64::from(h.mib.max(1)) << 20,
+        }
     }
 }

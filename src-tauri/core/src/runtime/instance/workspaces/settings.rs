@@ -27,7 +27,9 @@ impl Workspaces {
         Ok(true)
     }
 
+    /// Saves `settings`; a value out of range is refused and nothing saved.
     pub async fn set_settings(&self, settings: Settings) -> Result<()> {
+        settings.history.check()?;
         let mut state = self.state.lock().await;
         state.config.settings = settings.clone();
         self.save(&state)?;
