@@ -43,6 +43,8 @@ mod turn;
 mod turn_modes;
 // Checkpoints need the `git` program, which Wine (the Windows tests here) lacks.
 #[cfg(unix)]
+mod turn_continue;
+#[cfg(unix)]
 mod turn_whole;
 mod window;
 mod ws_claude;
