@@ -2,13 +2,14 @@
 // model when the real `gemini` binary runs in tests, offline: GOOGLE_GEMINI_BASE_URL points here.
 //
 // Driven by the conversation, given a plan {trigger, filePath, content, final} (or, for another
-// tool such as `replace`, {trigger, tool, args, final}):
+// tool such as `replace`, {trigger, tool, args, final}; or, for several calls one after the
+// other, {trigger, calls: [{name, args}, ...], final}):
 //   - a request without tools (a side request: routing, next-speaker checks, titles) gets a JSON
 //     text that answers those schemas ("the user speaks next");
 //   - a main request whose last user text contains the trigger gets a `write_file` call (or
-//     plan.tool with plan.args);
-//   - a main request whose last part answers that call gets plan.final as text (the function
-//     response is kept for the test);
+//     plan.tool with plan.args, or the first of plan.calls): kind `write`;
+//   - a main request whose last part answers a call gets the plan's next call (kind `call`),
+//     and after the last one plan.final as text (the function response is kept for the test);
 //   - anything else gets "ok".
 // Every request is recorded and announced, so tests wait on events, never on time.
 import { startFakeServer, sendJson, sendEvents, requestLog } from './lib/fake-server.mjs';
@@ -18,6 +19,22 @@ const SIDE_JSON = JSON.stringify({ reasoning: 'the turn is complete', next_speak
 function partsOf(body) {
   const contents = Array.isArray(body?.contents) ? body.contents : [];
   return contents[contents.length - 1]?.parts ?? [];
+}
+
+/** The calls a plan makes, in order. */
+function callsOf(plan) {
+  if (plan.calls) return plan.calls;
+  if (plan.tool) return [{ name: plan.tool, args: plan.args }];
+  return [{ name: 'write_file', args: { file_path: plan.filePath, content: plan.content } }];
+}
+
+/** How many calls the model made since the user's last message with `trigger`. */
+function callsSince(body, trigger) {
+  const contents = Array.isArray(body?.contents) ? body.contents : [];
+  const textOf = (c) => (c.parts ?? []).map((p) => p.text ?? '').join('');
+  let from = contents.length;
+  while (from > 0 && !(contents[from - 1].role === 'user' && textOf(contents[from - 1]).includes(trigger))) from -= 1;
+  return contents.slice(from).flatMap((c) => (c.role === 'model' ? c.parts ?? [] : [])).filter((p) => p.functionCall).length;
 }
 
 export async function startGeminiFakeModel({ host = '127.0.0.1', log = () => {} } = {}) {
@@ -31,13 +48,13 @@ export async function startGeminiFakeModel({ host = '127.0.0.1', log = () => {} 
     const parts = partsOf(body);
     const text = parts.map((p) => p.text ?? '').join('');
     const response = parts.find((p) => p.functionResponse)?.functionResponse;
-    if (plan && response?.name === (plan.tool ?? 'write_file')) {
+    const calls = plan ? callsOf(plan) : [];
+    const made = plan && response ? callsSince(body, plan.trigger) : 0;
+    if (made > 0 && response.name === calls[made - 1]?.name) {
+      if (made < calls.length) return { kind: 'call', call: calls[made], toolResult: JSON.stringify(response.response) };
       return { kind: 'final', trigger: plan.trigger, text: plan.final, toolResult: JSON.stringify(response.response) };
     }
-    if (plan && text.includes(plan.trigger)) {
-      const call = plan.tool ? { name: plan.tool, args: plan.args } : { name: 'write_file', args: { file_path: plan.filePath, content: plan.content } };
-      return { kind: 'write', call };
-    }
+    if (plan && text.includes(plan.trigger)) return { kind: 'write', call: calls[0] };
     return { kind: 'text', text: 'ok' };
   }
 

@@ -3,7 +3,10 @@
 // through by claude's own permissions. One turn edits a CRLF file with the Write tool, then one
 // Bash command creates a file, deletes one with `rm` and renames one with `mv`: `turns list`
 // lists all four, and undoing one hunk of the CRLF file gives back exactly its bytes; the turn's
-// review Continued with two comments gives the model both. The real
+// review Continued with two comments gives the model both. The real gemini 0.61.0 the same way
+// (offline, a local fake of the Gemini API; `redline hooks install gemini --review turn`:
+// BeforeAgent `--turn-start`, AfterAgent `--turn-review`, in yolo approval mode): its `replace`
+// edits the CRLF file, then three `run_shell_command` calls create, `rm` and `mv`. The real
 // codex 0.171.0 the same way, its one apply_patch editing, adding, deleting and moving a file.
 
 import { test, describe, before, after } from 'node:test';
@@ -18,11 +21,68 @@ import { startFakeApi } from './claude-fake-api.mjs';
 import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
 import { startFakeApi as startCodexApi } from './codex-fake-api.mjs';
 import { codexHome, codexInstalled, codexTempDir, startCodex, trustHooks, CODEX_VERSION } from './codex-driver.mjs';
+import { startGeminiFakeModel } from './gemini-fake-model.mjs';
+import { GEMINI_BIN, startGemini, submitUntilSent, writeGeminiHome } from './lib/gemini-tui.mjs';
 
 const STEP_MS = 45_000;
 const log = process.env.REDLINE_IT_VERBOSE ? (m) => console.log(m) : () => {};
 const CRLF = 'one\r\ntwo\r\nthree\r\nfour\r\nfive\r\n';
 const CRLF_AFTER = 'one\r\nTWO\r\nthree\r\nfour\r\nFIVE\r\n';
+
+/** The CRLF file the turn edits, and the files its commands delete and rename, in `ws`. */
+function writeTurnFiles(ws) {
+  const crlf = path.join(ws, 'crlf.txt');
+  fs.writeFileSync(crlf, CRLF);
+  fs.writeFileSync(path.join(ws, 'gone.txt'), 'bye\n');
+  fs.writeFileSync(path.join(ws, 'old.txt'), 'moved along\n');
+  return crlf;
+}
+
+/** `turns list` once the workspace's one turn has ended. */
+function endedTurns(r, ws) {
+  return pollUntil(async () => {
+    const list = await r.json(['turns', 'list', ws, '--json']);
+    return { ok: list.length === 1 && list[0].state === 'ended', value: list };
+  }, STEP_MS, 'the turn to end');
+}
+
+/**
+ * The turn `cli` took: the CRLF file edited, one file made, one deleted and one renamed, all four
+ * listed; then the hunk covering the CRLF file's line 2 undone goes back to the start's bytes,
+ * the other hunk stays as the CLI left it.
+ */
+async function fourChangesOneHunkUndone(t, r, ws, { turn, cli, crlf }) {
+  const files = turn.files.map((f) => [f.path, f.status]).sort();
+  t.diagnostic(JSON.stringify(turn.files));
+  assert.deepEqual(files, [['crlf.txt', 'modified'], ['gone.txt', 'deleted'], ['made.txt', 'added'], ['moved.txt', 'renamed']]);
+  assert.equal(turn.files.find((f) => f.path === 'moved.txt').from, 'old.txt');
+  assert.equal(turn.cli, cli);
+  const after = fs.readFileSync(crlf);
+  assert.notDeepEqual(after, Buffer.from(CRLF));
+  assert.ok(after.includes('TWO\r\n'), `${cli} kept the CRLF line endings: ${JSON.stringify(after.toString())}`);
+  await ok(r, ['turns', 'undo', String(turn.id), 'crlf.txt:2'], { cwd: ws });
+  const lines = after.toString('latin1').split('\n');
+  lines[1] = 'two\r';
+  assert.deepEqual(fs.readFileSync(crlf), Buffer.from(lines.join('\n'), 'latin1'));
+}
+
+/**
+ * The turn's review, Continued with two comments: the model's next request (`nextRequest`:
+ * resolves with it as text once it carries `until`) has both anchors, their quotes and texts.
+ */
+async function continuedWithTwoComments(t, r, turn, nextRequest) {
+  const [review] = await r.json(['review', 'list', '--json']);
+  assert.equal(review.kind, 'turn');
+  assert.equal(review.turnId, turn.id);
+  await ok(r, ['review', 'continue', String(review.id),
+    '--comment', 'crlf.txt:5:REDLINE-C1 make FIVE lower case again',
+    '--comment', 'made.txt:1:REDLINE-C2 name it made.md', '--reason', 'then stop']);
+  const said = await nextRequest('REDLINE-C2');
+  t.diagnostic(`the model's next request carries: ${said.slice(said.indexOf('Review comments'), said.indexOf('Review comments') + 300)}`);
+  for (const want of ['crlf.txt:5', '> FIVE', 'REDLINE-C1 make FIVE lower case again', 'made.txt:1', '> made', 'REDLINE-C2 name it made.md', 'then stop']) {
+    assert.ok(said.includes(want), `${want} in ${said.slice(-1500)}`);
+  }
+}
 
 describe('Claude Code (real claude): a turn\'s every change in `redline turns`', { skip: !claudeInstalled() && 'claude not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
   const API_KEY = 'sk-ant-api03-redline-turns-0123456789abcdefghijklmnop';
@@ -59,10 +119,7 @@ describe('Claude Code (real claude): a turn\'s every change in `redline turns`',
   });
 
   test('edit, create, rm and mv in one turn: all four listed; one CRLF hunk undone byte for byte', async (t) => {
-    const crlf = path.join(ws, 'crlf.txt');
-    fs.writeFileSync(crlf, CRLF);
-    fs.writeFileSync(path.join(ws, 'gone.txt'), 'bye\n');
-    fs.writeFileSync(path.join(ws, 'old.txt'), 'moved along\n');
+    const crlf = writeTurnFiles(ws);
     try {
       const trigger = 'REDLINE-TURNS-C';
       api.addPlan({
@@ -70,40 +127,85 @@ describe('Claude Code (real claude): a turn\'s every change in `redline turns`',
         then: { tool: 'Bash', input: { command: 'printf "made\\n" > made.txt && rm gone.txt && mv old.txt moved.txt', description: 'tidy' } },
       });
       await c.submit(`${trigger} please`);
-      const turns = await pollUntil(async () => {
-        const list = await r.json(['turns', 'list', ws, '--json']);
-        return { ok: list.length === 1 && list[0].state === 'ended', value: list };
-      }, STEP_MS, 'the turn to end');
-      const files = turns[0].files.map((f) => [f.path, f.status]).sort();
-      t.diagnostic(JSON.stringify(turns[0].files));
-      assert.deepEqual(files, [['crlf.txt', 'modified'], ['gone.txt', 'deleted'], ['made.txt', 'added'], ['moved.txt', 'renamed']]);
-      assert.equal(turns[0].files.find((f) => f.path === 'moved.txt').from, 'old.txt');
-      assert.equal(turns[0].cli, 'claude');
-      // What claude wrote, CRLF kept or not: the hunk covering line 2 goes back to the start's
-      // bytes, the other hunk stays as claude left it.
-      const after = fs.readFileSync(crlf);
-      assert.notDeepEqual(after, Buffer.from(CRLF));
-      assert.ok(after.includes('TWO\r\n'), `claude kept the CRLF line endings: ${JSON.stringify(after.toString())}`);
-      await ok(r, ['turns', 'undo', String(turns[0].id), 'crlf.txt:2'], { cwd: ws });
-      const lines = after.toString('latin1').split('\n');
-      lines[1] = 'two\r';
-      assert.deepEqual(fs.readFileSync(crlf), Buffer.from(lines.join('\n'), 'latin1'));
-      // The turn's review, Continued with two comments: the model's next request carries both
-      // anchors, their quotes and texts (claude passes the Stop hook's block on to the model).
-      const [review] = await r.json(['review', 'list', '--json']);
-      assert.equal(review.kind, 'turn');
-      assert.equal(review.turnId, turns[0].id);
-      await ok(r, ['review', 'continue', String(review.id),
-        '--comment', 'crlf.txt:5:REDLINE-C1 make FIVE lower case again',
-        '--comment', 'made.txt:1:REDLINE-C2 name it made.md', '--reason', 'then stop']);
-      const next = await api.waitFor((q) => JSON.stringify(q.body.messages ?? []).includes('REDLINE-C2'), STEP_MS, 'the next request with the comments');
-      const said = JSON.stringify(next.body.messages);
-      t.diagnostic(`the model's next request carries: ${said.slice(said.indexOf('Review comments'), said.indexOf('Review comments') + 300)}`);
-      for (const want of ['crlf.txt:5', '> FIVE', 'REDLINE-C1 make FIVE lower case again', 'made.txt:1', '> made', 'REDLINE-C2 name it made.md', 'then stop']) {
-        assert.ok(said.includes(want), `${want} in ${said.slice(-1500)}`);
-      }
+      const turns = await endedTurns(r, ws);
+      await fourChangesOneHunkUndone(t, r, ws, { turn: turns[0], cli: 'claude', crlf });
+      // claude passes the Stop hook's block on to the model.
+      await continuedWithTwoComments(t, r, turns[0], async (until) => {
+        const next = await api.waitFor((q) => JSON.stringify(q.body.messages ?? []).includes(until), STEP_MS, 'the next request with the comments');
+        return JSON.stringify(next.body.messages);
+      });
     } catch (err) {
       err.message += `\n--- screen ---\n${await c?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
+      throw err;
+    }
+  });
+});
+
+describe('Gemini CLI (real gemini 0.61.0): a turn\'s every change in `redline turns`', { skip: !fs.existsSync(GEMINI_BIN) && 'gemini not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  let ws, home, r, model, g;
+
+  before(async () => {
+    ws = realTmpDir('rl-turns-gemini-ws-');
+    home = realTmpDir('rl-turns-gemini-home-');
+    model = await startGeminiFakeModel({ log });
+    r = await startRedline({ workspaces: [ws] });
+    const file = writeGeminiHome(home, ws);
+    // The turn hooks, the edits only recorded (no per-edit review): gemini's yolo approval mode
+    // lets its edits and shell commands run, as a user who lets the turn run and reviews its end.
+    await ok(r, ['hooks', 'install', 'gemini', '--review', 'turn'], { env: { ...r.env, HOME: home } });
+    const { hooks } = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.match(hooks.BeforeAgent[0].hooks[0].command, / hook gemini --turn-start$/);
+    assert.match(hooks.AfterAgent[0].hooks[0].command, / hook gemini --turn-review$/);
+    assert.match(hooks.BeforeTool[0].hooks[0].command, / hook gemini --record-only$/);
+    g = await startGemini({ ws, home, model, r, approvalMode: 'yolo' });
+    await g.waitForScreen(/Type your message/, STEP_MS, 'gemini to show its input prompt');
+  });
+
+  after(async () => {
+    await g?.stop();
+    await r?.stop();
+    await model?.close();
+    await removeDirs(ws, home);
+  });
+
+  test('replace, then shell commands that create, rm and mv, in one turn: all four listed; one CRLF hunk undone byte for byte', async (t) => {
+    const crlf = writeTurnFiles(ws);
+    try {
+      const trigger = 'REDLINE-TURNS-G';
+      const shell = (command) => ({ name: 'run_shell_command', args: { command, description: command } });
+      model.setPlan({
+        trigger,
+        calls: [
+          // Gemini's replace reads the file with LF and writes it back with its CRLF endings.
+          { name: 'replace', args: { file_path: crlf, old_string: 'two\nthree\nfour\nfive\n', new_string: 'TWO\nthree\nfour\nFIVE\n', instruction: 'Capitalise two and five.' } },
+          shell('printf "made\\n" > made.txt'),
+          shell('rm gone.txt'),
+          shell('mv old.txt moved.txt'),
+        ],
+        final: 'Gemini done G.',
+      });
+      const before = model.requests.length;
+      await submitUntilSent(g, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'write' && x.n > before, ms, `gemini to send ${trigger}`));
+      const turns = await endedTurns(r, ws);
+      await fourChangesOneHunkUndone(t, r, ws, { turn: turns[0], cli: 'gemini', crlf });
+      // Gemini sends AfterAgent's block reason to the model as the next user message.
+      await continuedWithTwoComments(t, r, turns[0], async (until) => {
+        const next = await model.waitFor((q) => q.decision.kind !== 'side' && JSON.stringify(q.body.contents ?? []).includes(until), STEP_MS, 'the next request with the comments');
+        const last = next.body.contents[next.body.contents.length - 1];
+        assert.equal(last.role, 'user');
+        return JSON.stringify(last.parts);
+      });
+      // Gemini runs BeforeAgent again with the comments as the prompt: the turn the Continue
+      // began goes on (no empty turn between). The fake model answers "ok", AfterAgent runs
+      // again, nothing more changed: that turn ends at once, with no review.
+      const after = await pollUntil(async () => {
+        const list = await r.json(['turns', 'list', ws, '--json']);
+        return { ok: list.length >= 2 && list.every((x) => x.state === 'ended'), value: list };
+      }, STEP_MS, 'the turn after the Continue to end');
+      assert.deepEqual(after.map((x) => [x.id, x.files.length]), [[turns[0].id + 1, 0], [turns[0].id, 4]]);
+      assert.deepEqual(await r.json(['review', 'list', '--json']), []);
+    } catch (err) {
+      err.message += `\n--- screen ---\n${await g?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
       throw err;
     }
   });

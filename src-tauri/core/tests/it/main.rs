@@ -40,6 +40,9 @@ mod reject;
 mod sessions_started;
 mod settings;
 mod turn;
+// Takes checkpoints, as turn_whole below: Unix only.
+#[cfg(unix)]
+mod turn_continue;
 mod turn_modes;
 // Checkpoints need the `git` program, which Wine (the Windows tests here) lacks.
 #[cfg(unix)]

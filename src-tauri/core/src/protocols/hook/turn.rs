@@ -83,6 +83,9 @@ pub struct TurnStart {
     /// The CLI's session; empty where the CLI names none (Copilot CLI's prompt hook).
     pub session: String,
     pub cwd: String,
+    /// The prompt the model is about to get, where the input says (Gemini CLI runs its prompt
+    /// hook again with a Continue's instructions as the prompt: that turn already began).
+    pub prompt: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -90,6 +93,8 @@ struct StartFields {
     #[serde(default)]
     session_id: Option<String>,
     cwd: String,
+    #[serde(default)]
+    prompt: Option<String>,
 }
 
 /// The prompt hook's input; `Err`: why it is not one (the prompt goes on, no checkpoint taken).
@@ -105,6 +110,7 @@ pub fn read_start(cli: HookCli, input: &Value) -> Result<TurnStart, String> {
     Ok(TurnStart {
         session: f.session_id.unwrap_or_default(),
         cwd: f.cwd,
+        prompt: f.prompt,
     })
 }
 
@@ -205,6 +211,7 @@ mod tests {
             "prompt":"hi","transcript_path":"/t"});
         let start = read_start(HookCli::of("claude").unwrap(), &claude).unwrap();
         assert_eq!((start.session.as_str(), start.cwd.as_str()), ("s", "/w"));
+        assert_eq!(start.prompt.as_deref(), Some("hi"));
         let copilot = json!({"timestamp":1,"cwd":"/w","prompt":"hi"});
         let start = read_start(HookCli::of("copilot").unwrap(), &copilot).unwrap();
         assert_eq!(start.session, "");

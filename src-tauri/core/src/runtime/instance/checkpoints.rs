@@ -46,6 +46,10 @@ struct Running {
     /// a Continue on a whole turn's review. A Continue on the edit tools' tabs (no prompt hook
     /// checkpointed the turn before) keeps those tabs for the turn after it.
     whole: bool,
+    /// Begun by a Continue with these instructions, and no prompt hook has run for it yet: the
+    /// CLI may run its prompt hook with them as the prompt (Gemini CLI's `BeforeAgent` does),
+    /// which is this turn going on, not a new one.
+    continued: Option<String>,
 }
 
 /// The most turns whose review's undos are remembered: past it the oldest are forgotten (their
@@ -105,15 +109,17 @@ impl Checkpoints {
     /// A turn of `cli`'s `session` begins in the workspace `root`: checkpointed and recorded,
     /// its end reviewed whole. A turn of that session still running ends here first.
     pub async fn begin(&self, root: &Path, cli: &str, session: &str) -> Result<TurnRecord> {
-        self.begin_as(root, (cli, session), true).await
+        self.begin_as(root, (cli, session), true, None).await
     }
 
-    /// As `begin`; `whole`: its end is reviewed as one whole turn (`Running::whole`).
+    /// As `begin`; `whole`: its end is reviewed as one whole turn (`Running::whole`);
+    /// `continued`: the instructions of the Continue that begins it (`Running::continued`).
     pub async fn begin_as(
         &self,
         root: &Path,
         (cli, session): (&str, &str),
         whole: bool,
+        continued: Option<String>,
     ) -> Result<TurnRecord> {
         let key: SessionKey = (cli.to_owned(), session.to_owned());
         if let Some(Err(e)) = self.end(cli, session).await {
@@ -130,6 +136,7 @@ impl Checkpoints {
                     root: root.to_owned(),
                     id: begun.id,
                     whole,
+                    continued,
                 },
             )),
             false => tracing::warn!(
@@ -141,6 +148,22 @@ impl Checkpoints {
         Ok(begun)
     }
 
+    /// The id of `cli`'s `session`'s running turn when a Continue with `prompt` as its
+    /// instructions began it and no prompt hook ran for it yet: that prompt hook is the turn
+    /// going on (it is taken: the next prompt hook begins a new turn).
+    pub fn continued(&self, (cli, session): (&str, &str), prompt: &str) -> Option<u64> {
+        let key: SessionKey = (cli.to_owned(), session.to_owned());
+        let mut running = self.running();
+        let turn = running.get_mut(&key)?;
+        match turn.continued.as_deref() == Some(prompt) {
+            true => {
+                turn.continued = None;
+                Some(turn.id)
+            }
+            false => None,
+        }
+    }
+
     /// `cli`'s `session`'s running turn ends now; `None`: it has none.
     pub async fn end(&self, cli: &str, session: &str) -> Option<Result<TurnRecord>> {
         Some(self.end_as(cli, session).await?.0)
@@ -149,7 +172,9 @@ impl Checkpoints {
     /// As `end`, with whether the turn's end is reviewed whole (`Running::whole`).
     pub async fn end_as(&self, cli: &str, session: &str) -> Option<(Result<TurnRecord>, bool)> {
         let key: SessionKey = (cli.to_owned(), session.to_owned());
-        let Running { root, id, whole } = self.running().remove(&key)?;
+        let Running {
+            root, id, whole, ..
+        } = self.running().remove(&key)?;
         let at = self.clock.now_ms();
         // The bounds as set now: the settings may have changed since the store was opened.
         let bounds = self.bounds();

@@ -1,7 +1,8 @@
 //! A turn's checkpoints from the CLI's hooks: its prompt hook (`redline hook CLI --turn-start`)
 //! has the workspace holding its `cwd` checkpointed before it is answered, so the turn's first
 //! edit lands after the checkpoint holds the files; its end-of-turn hook ends the turn; a
-//! Continue begins the next. Never in the user's way: a checkpoint that fails lets the prompt go
+//! Continue begins the next (a prompt hook run for that Continue's instructions, as Gemini CLI
+//! runs one, goes on with it). Never in the user's way: a checkpoint that fails lets the prompt go
 //! on and says why (in the log and on the hook's standard error).
 
 use super::checkpoints::Checkpoints;
@@ -36,6 +37,11 @@ pub(super) async fn begin(
     // connects (the launcher follows this signal), so it does not pay a cold start then.
     service.session_started();
     let root = service.workspace.id();
+    let session = (call.cli.id(), start.session.as_str());
+    if let Some(id) = (start.prompt.as_deref()).and_then(|p| checkpoints.continued(session, p)) {
+        tracing::info!("{cli}'s turn {id} goes on with the user's Continue");
+        return TurnBegun::Recorded { id };
+    }
     match checkpoints.begin(root, call.cli.id(), &start.session).await {
         Ok(turn) => {
             tracing::info!("{cli}'s turn {} begins in {}", turn.id, root.display());
@@ -86,12 +92,13 @@ pub(super) async fn answered(
         return;
     };
     let root = service.workspace.id();
-    if !matches!(ruling, TurnRuling::Continue { .. }) {
+    let TurnRuling::Continue { instructions } = ruling else {
         spawn_checkpoint(checkpoints.clone(), root.to_owned(), "its turn reviewed");
         return;
-    }
+    };
+    let session = (call.cli.id(), end.of.session.as_str());
     if let Err(e) = checkpoints
-        .begin_as(root, (call.cli.id(), &end.of.session), whole)
+        .begin_as(root, session, whole, Some(instructions.clone()))
         .await
     {
         tracing::warn!("the turn after a Continue is not checkpointed: {e}");
