@@ -150,15 +150,17 @@ export class ReviewWindow {
     } catch (err) {
       this.toasts.error(err, 'Could not listen to the backend');
     }
+    let listed: number[] = [];
     try {
       const reviews = await ipc.reviewsList();
       for (const d of reviews) if (!this.resolved.has(d.id)) this.list.upsert(d);
-      // A window made for its first review learns of it here, not from an event.
-      this.reportPainted(reviews.map((d) => d.id));
+      listed = reviews.map((d) => d.id);
     } catch (err) {
       this.toasts.error(err, 'Could not load the pending reviews');
     }
     this.render();
+    // A window made for its first review learns of it here, not from an event.
+    this.reportPainted(listed);
   }
 
   // ---- events from the backend ----
@@ -168,12 +170,17 @@ export class ReviewWindow {
     this.reportPainted([detail.id]);
   }
 
-  /** Two frames later the reviews are on screen: the backend times openDiff → painted from this. */
+  /** Two frames later the reviews are on screen: the backend times openDiff → painted from this.
+   * A whole turn's review the turn view shows is drawn once its file list and first file are,
+   * which the view fetches after: two frames after that. */
   private reportPainted(ids: number[]): void {
-    requestAnimationFrame(() => requestAnimationFrame(() => {
+    const painted = (shown: number[]) => shown.length && requestAnimationFrame(() => requestAnimationFrame(() => {
       if (this.lifetime.signal.aborted) return;
-      for (const id of ids) ipc.reviewShown(id).catch(() => {});
+      for (const id of shown) ipc.reviewShown(id).catch(() => {});
     }));
+    const turns = ids.map((id) => [id, this.pane.turnView.drawn(id)] as const);
+    painted(turns.filter(([, drawn]) => drawn === null).map(([id]) => id));
+    for (const [id, drawn] of turns) void drawn?.then((yes) => yes && painted([id]));
   }
 
   private onUpdated(detail: ReviewDetail, arriving = false): void {
