@@ -36,6 +36,8 @@ pub struct Store {
     file_limit: u64,
     history: history::History,
     bounds: Bounds,
+    /// What changed between the last pairs of trees asked for (`changes`).
+    known: changes::Known,
 }
 
 /// The largest file undo reads by default: as large as the review reads (32 MiB).
@@ -60,6 +62,7 @@ impl Store {
             file_limit: FILE_LIMIT,
             history,
             bounds: Bounds::default(),
+            known: changes::Known::default(),
         };
         store.history.forget_stray(&store.git)?;
         Ok(store)
@@ -155,7 +158,9 @@ impl Store {
     /// What changed from `before` to `after`: every file added, deleted, modified, renamed
     /// (detected) or changed in mode, each with its lines added and removed (none for a binary).
     pub fn changes(&self, before: &Checkpoint, after: &Checkpoint) -> Result<Vec<Delta>> {
-        self.git.changes(&before.tree, &after.tree)
+        let trees = (&before.tree, &after.tree);
+        self.known
+            .get_or(trees, || self.git.changes(&before.tree, &after.tree))
     }
 
     /// The unified diff from `before` to `after` (git style, renames named), of every file or
