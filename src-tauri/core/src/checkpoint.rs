@@ -21,7 +21,7 @@ pub use error::{CheckpointError, CheckpointResult};
 pub use history::{Bounds, TurnRecord};
 pub use hunks::{Hunk, HunkLines};
 pub use object::{Checkpoint, ObjectId};
-pub use undo::{Pick, Undo};
+pub use undo::{Opened, Pick, Undo};
 
 use git::{Git, LATEST};
 use std::path::{Path, PathBuf};
@@ -185,8 +185,19 @@ impl Store {
 
     /// `path`'s hunks from `before` to `after`: each contiguous run of changed lines.
     pub fn hunks(&self, before: &Checkpoint, after: &Checkpoint, path: &Path) -> Result<Vec<Hunk>> {
+        Ok(self.open_file(before, after, path)?.hunks)
+    }
+
+    /// `path` from `before` to `after` (a turn's start and end), opened: both sides' bytes, read
+    /// within the bound undo reads, and its hunks (as `hunks`); refused as `hunks` refuses.
+    pub fn open_file(
+        &self,
+        before: &Checkpoint,
+        after: &Checkpoint,
+        path: &Path,
+    ) -> Result<Opened> {
         let renames = self.renames(before, after)?;
-        undo::hunks_of(&self.scope(before, after, &renames), path)
+        undo::opened(&self.scope(before, after, &renames), path)
     }
 
     /// Undoes `files` of the change from `before` to `after` (a turn's start and end), back to

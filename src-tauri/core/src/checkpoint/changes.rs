@@ -232,7 +232,9 @@ mod tests {
         }
         assert_eq!(reads.get(), KNOWN_PAIRS + 1);
         // The newest are still known; the first went.
-        known.get_or((&trees[KNOWN_PAIRS], &trees[KNOWN_PAIRS]), read).unwrap();
+        known
+            .get_or((&trees[KNOWN_PAIRS], &trees[KNOWN_PAIRS]), read)
+            .unwrap();
         assert_eq!(reads.get(), KNOWN_PAIRS + 1);
         known.get_or((&trees[0], &trees[0]), read).unwrap();
         assert_eq!(reads.get(), KNOWN_PAIRS + 2);
