@@ -15,7 +15,7 @@
 //     [--turns 5] [--cli-runs 20] [--vs-bin OLD_BUILD/redline]
 //     [--out FILE] [--readme README.md]   (--readme rewrites the figures between its bench-window markers)
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, chmodSync, existsSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, chmodSync, existsSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -201,6 +201,8 @@ async function startApp(onLine) {
     const line = raw.replace(/\x1b\[[0-9;]*m/g, '');
     logTail.push(line);
     if (logTail.length > 40) logTail.shift();
+    // Tracing: every line of the app's log, stamped with the bench's clock, in that file.
+    if (process.env.BENCH_LOG) appendFileSync(process.env.BENCH_LOG, `${performance.now().toFixed(1)} ${line}\n`);
     onLine(line);
   });
   const status = await until('the app', () => { try { return JSON.parse(run('status', '--json')); } catch { return null; } });
@@ -224,6 +226,9 @@ async function launch(n) {
     const loaded = /review window loaded ms=(\d+)/.exec(line);
     if (loaded) seen.loadedMs.push(Number(loaded[1]));
     if (line.includes('review window idle:')) seen.released += 1;
+    // A whole turn's steps, in the core: its end checkpointed, its review opened.
+    if (/turn \d+ ended/.test(line)) seen.turnEnded = performance.now();
+    if (/turn \d+ in .*file\(s\) to review/.test(line)) seen.turnOpened = performance.now();
     const m = /review shown review=(\d+)/.exec(line);
     if (!m) return;
     const id = Number(m[1]);
@@ -289,7 +294,9 @@ async function launch(n) {
     const begun = await codexHook(['--turn-start'], { hook_event_name: 'UserPromptSubmit', turn_id: turn, prompt: 'bench' });
     if (begun.code !== 0 || begun.stderr.includes('not checkpointed')) throw new Error(`the prompt hook: ${begun.stderr}`);
     writeTurn(turnEnd);
+    seen.turnEnded = seen.turnOpened = NaN;
     const t0 = performance.now();
+    if (process.env.BENCH_LOG) appendFileSync(process.env.BENCH_LOG, `${t0.toFixed(1)} bench: the end-of-turn hook starts\n`);
     const stop = codexHook(['--turn-review'], { hook_event_name: 'Stop', turn_id: turn, stop_hook_active: false,
       last_assistant_message: 'Changed the files.' });
     try {
@@ -298,6 +305,7 @@ async function launch(n) {
       throw new Error(`${e.message} (the window is ${windowVisible() ? 'visible' : 'hidden'})`);
     }
     const dt = shownAt.get(mine) - t0;
+    r.turnSteps.push({ ended: seen.turnEnded - t0, opened: seen.turnOpened - seen.turnEnded, page: shownAt.get(mine) - seen.turnOpened });
     run('review', 'done', String(mine));
     const ended = await stop;
     if (ended.code !== 0) throw new Error(`the end-of-turn hook: ${ended.code} ${ended.stderr}`);
@@ -317,6 +325,7 @@ async function launch(n) {
   r.big = [];
   for (let i = 0; i < bigRuns; i++) r.big.push(await review('big.rs', `${bigProposal}// ${i}\n`));
   r.turn = [];
+  r.turnSteps = [];
   if (hasTurns(appBin)) {
     for (let i = 0; i < turnRuns; i++) {
       r.turn.push(await turnReview(`${n}.${i}`, ++id));
@@ -438,6 +447,12 @@ async function main() {
       `| end-of-turn hook → the file list and the first file's diff painted | ${f(t.median)} | ${f(t.max)} | ${t.n} |`,
       `| openDiff → a warm 300-line review painted (above) | ${f(w.median)} | ${f(w.max)} | ${w.n} |`,
       `| ratio (target: at most 2×) | ${(t.median / w.median).toFixed(2)}× | ${(t.max / w.max).toFixed(2)}× | |`,
+      '',
+      '| where a whole turn\'s review\'s time goes, ms (from the app\'s log lines as they reach the bench) | min | median | max | samples |',
+      '| --- | --- | --- | --- | --- |',
+      row('the hook starts, asks, and the turn\'s end is checkpointed (git status, add, write-tree, commits)', build.results.flatMap((r) => r.turnSteps.map((x) => x.ended))),
+      row('its review opened: what changed, every file counted (git diff-tree)', build.results.flatMap((r) => r.turnSteps.map((x) => x.opened))),
+      row('the window: the review, its file list, the first file\'s sides and hunks, painted', build.results.flatMap((r) => r.turnSteps.map((x) => x.page))),
       '',
     ];
   };

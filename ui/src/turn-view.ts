@@ -138,13 +138,15 @@ export class TurnView {
     try {
       const listed = await this.core.files(id);
       this.files = listed.files;
+      const path = this.opened?.path ?? this.files[0]?.path;
+      const still = this.files.find((f) => f.path === path) ?? this.files[0];
+      // Asked before the list is drawn: the core reads the file while the page draws.
+      const opening = still ? this.openFile(still.path) : null;
       const note = this.q('.turn-note');
       note.hidden = listed.unlisted === 0;
       note.textContent = `${listed.unlisted} more changed file(s) are not listed.`;
       this.renderList();
-      const path = this.opened?.path ?? this.files[0]?.path;
-      const still = this.files.find((f) => f.path === path) ?? this.files[0];
-      if (still) return await this.openFile(still.path);
+      if (opening) return await opening;
       this.showFile(null);
       return true;
     } catch (err) {

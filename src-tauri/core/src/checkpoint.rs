@@ -104,7 +104,10 @@ impl Store {
         if self.turn(id).is_none() {
             return Err(CheckpointError::NoSuchTurn(id));
         }
-        let now = self.checkpoint()?;
+        // A turn mostly changes something: the status `checkpoint` asks first would read every
+        // changed file once more, for the `add` after it to read them again.
+        self.git.sync_excludes()?;
+        let now = self.record()?;
         let ended = self.history.end(&self.git, id, now, at)?;
         self.history.prune(&self.git, self.bounds)?;
         Ok(ended)
@@ -142,6 +145,12 @@ impl Store {
                 return Ok(last.clone());
             }
         }
+        self.record()
+    }
+
+    /// Records the workspace as it is now, without asking first whether it changed: the same
+    /// tree as the last checkpoint is that one again.
+    fn record(&mut self) -> Result<Checkpoint> {
         let tree = self.git.snapshot()?;
         if let Some(last) = self.latest.as_ref().filter(|c| c.tree == tree) {
             return Ok(last.clone());
