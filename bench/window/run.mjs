@@ -450,7 +450,7 @@ async function main() {
       '',
       '| where a whole turn\'s review\'s time goes, ms (from the app\'s log lines as they reach the bench) | min | median | max | samples |',
       '| --- | --- | --- | --- | --- |',
-      row('the hook starts, asks, and the turn\'s end is checkpointed (git status, add, write-tree, commits)', build.results.flatMap((r) => r.turnSteps.map((x) => x.ended))),
+      row('the hook starts, asks, and the turn\'s end is checkpointed (git add, write-tree, commits)', build.results.flatMap((r) => r.turnSteps.map((x) => x.ended))),
       row('its review opened: what changed, every file counted (git diff-tree)', build.results.flatMap((r) => r.turnSteps.map((x) => x.opened))),
       row('the window: the review, its file list, the first file\'s sides and hunks, painted', build.results.flatMap((r) => r.turnSteps.map((x) => x.page))),
       '',
