@@ -150,17 +150,15 @@ export class ReviewWindow {
     } catch (err) {
       this.toasts.error(err, 'Could not listen to the backend');
     }
-    let listed: number[] = [];
     try {
       const reviews = await ipc.reviewsList();
       for (const d of reviews) if (!this.resolved.has(d.id)) this.list.upsert(d);
-      listed = reviews.map((d) => d.id);
+      // A window made for its first review learns of it here, not from an event.
+      this.reportPainted(reviews.map((d) => d.id));
     } catch (err) {
       this.toasts.error(err, 'Could not load the pending reviews');
     }
     this.render();
-    // A window made for its first review learns of it here, not from an event.
-    this.reportPainted(listed);
   }
 
   // ---- events from the backend ----
@@ -170,17 +168,13 @@ export class ReviewWindow {
     this.reportPainted([detail.id]);
   }
 
-  /** Two frames later the reviews are on screen: the backend times openDiff → painted from this.
-   * A whole turn's review the turn view shows is drawn once its file list and first file are,
-   * which the view fetches after: two frames after that. */
+  /** Two frames after a review is drawn it is on screen: the backend times openDiff → painted from this. A whole
+   * turn's review is drawn once its file list and first file are (looked up after the render around this call). */
   private reportPainted(ids: number[]): void {
-    const painted = (shown: number[]) => shown.length && requestAnimationFrame(() => requestAnimationFrame(() => {
-      if (this.lifetime.signal.aborted) return;
-      for (const id of shown) ipc.reviewShown(id).catch(() => {});
-    }));
-    const turns = ids.map((id) => [id, this.pane.turnView.drawn(id)] as const);
-    painted(turns.filter(([, drawn]) => drawn === null).map(([id]) => id));
-    for (const [id, drawn] of turns) void drawn?.then((yes) => yes && painted([id]));
+    for (const id of ids) void Promise.resolve().then(() => this.pane.turnView.drawn(id) ?? true).then((yes) => yes
+      && requestAnimationFrame(() => requestAnimationFrame(() => {
+        if (!this.lifetime.signal.aborted) ipc.reviewShown(id).catch(() => {});
+      })));
   }
 
   private onUpdated(detail: ReviewDetail, arriving = false): void {

@@ -21,7 +21,7 @@ pub use error::{CheckpointError, CheckpointResult};
 pub use history::{Bounds, TurnRecord};
 pub use hunks::{Hunk, HunkLines};
 pub use object::{Checkpoint, ObjectId};
-pub use undo::{Opened, Pick, Undo};
+pub use undo::{FileSides, Pick, Undo};
 
 use git::{Git, LATEST};
 use std::path::{Path, PathBuf};
@@ -204,7 +204,7 @@ impl Store {
         before: &Checkpoint,
         after: &Checkpoint,
         path: &Path,
-    ) -> Result<Opened> {
+    ) -> Result<FileSides> {
         let renames = self.renames(before, after)?;
         undo::opened(&self.scope(before, after, &renames), path)
     }

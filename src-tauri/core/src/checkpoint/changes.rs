@@ -143,7 +143,10 @@ pub(super) fn path_of(bytes: &[u8]) -> PathBuf {
 /// at each step (the review opened, its list, each file opened and its hunks): git diffs every
 /// file of the turn once, not at each step.
 #[derive(Default)]
-pub(super) struct Known(RefCell<VecDeque<((ObjectId, ObjectId), Vec<Delta>)>>);
+pub(super) struct Known(RefCell<VecDeque<KnownPair>>);
+
+/// Two trees (from, to), and the changes between them.
+type KnownPair = ((ObjectId, ObjectId), Vec<Delta>);
 
 /// How many pairs are kept, and the longest list kept (past it, asked of git each time).
 const KNOWN_PAIRS: usize = 4;
@@ -156,7 +159,7 @@ impl Known {
         (a, b): (&ObjectId, &ObjectId),
         read: impl FnOnce() -> Result<Vec<Delta>>,
     ) -> Result<Vec<Delta>> {
-        let hit = |((x, y), _): &&((ObjectId, ObjectId), Vec<Delta>)| x == a && y == b;
+        let hit = |((x, y), _): &&KnownPair| x == a && y == b;
         if let Some((_, known)) = self.0.borrow().iter().find(hit) {
             return Ok(known.clone());
         }

@@ -88,7 +88,7 @@ pub(super) fn run(t: &UndoScope, files: &[Undo]) -> Result<Vec<PathBuf>> {
 /// `path` in the turn, opened: its bytes at the turn's start (a moved file's where it came from)
 /// and at its end, `None` where there was no file, and its hunks (an added or deleted file's
 /// against no lines).
-pub(super) fn opened(t: &UndoScope, path: &Path) -> Result<Opened> {
+pub(super) fn opened(t: &UndoScope, path: &Path) -> Result<FileSides> {
     let rel = confine(t.root, path)?;
     let from = t.renames.iter().find(|(to, _)| *to == rel).map(|(_, f)| f);
     let read = |tree: &ObjectId, p: &Path| match t.git.entry(tree, p)? {
@@ -103,7 +103,7 @@ pub(super) fn opened(t: &UndoScope, path: &Path) -> Result<Opened> {
     if before.contains(&0) || after.contains(&0) {
         return Err(CheckpointError::NotText(rel));
     }
-    Ok(Opened {
+    Ok(FileSides {
         hunks: hunks::hunks(before, after),
         start,
         end,
@@ -112,7 +112,7 @@ pub(super) fn opened(t: &UndoScope, path: &Path) -> Result<Opened> {
 
 /// A file of a turn, opened (`opened`, `Store::open_file`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Opened {
+pub struct FileSides {
     pub start: Option<Vec<u8>>,
     pub end: Option<Vec<u8>>,
     pub hunks: Vec<Hunk>,
