@@ -1,7 +1,9 @@
 // Benchmark of the desktop app: openDiff → review visible and painted, for the first review after
 // a CLI connects (the window was prepared hidden meanwhile), the truly cold one (the window was
 // released after the idle spell while the CLI stayed connected), warm ones (a 300-line file and a
-// 5,000-line file with 200 changes), and the memory (PSS and RSS) of all the app's processes.
+// 5,000-line file with 200 changes), a whole turn's review of 200 files and 20,000 changed lines
+// (Codex's end-of-turn hook → its file list and first file painted, on the warm window), and the
+// memory (PSS and RSS) of all the app's processes.
 // Runs the real app under its own Xvfb display in temp dirs, `--launches` times; prints markdown,
 // with the CPU time each process spent per warm review. With `--vs-bin`, a baseline build is
 // launched as many times, the two taking turns launch by launch, and their medians are compared.
@@ -10,10 +12,10 @@
 // per call), against a `serve --headless` of the same build, alternating with the baseline.
 //
 //   node bench/window/run.mjs [--bin target/release/redline] [--launches 5] [--warm 10] [--big 5]
-//     [--cli-runs 20] [--vs-bin OLD_BUILD/redline]
+//     [--turns 5] [--cli-runs 20] [--vs-bin OLD_BUILD/redline]
 //     [--out FILE] [--readme README.md]   (--readme rewrites the figures between its bench-window markers)
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, chmodSync, existsSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, chmodSync, existsSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,6 +33,7 @@ const bin = resolve(opt('bin', join(repo, 'target/release/redline')));
 const launches = Number(opt('launches', '5'));
 const warmRuns = Number(opt('warm', '10'));
 const bigRuns = Number(opt('big', '5'));
+const turnRuns = Number(opt('turns', '5'));
 const cliRuns = Number(opt('cli-runs', '20'));
 const vsBin = opt('vs-bin', null);
 const out = opt('out', null);
@@ -79,6 +82,20 @@ const big = rustFile(5000);
 const bigProposal = big.split('\n').map((l, i) => (i % 25 === 12 ? l.replace('* 2', '* 7') : l)).join('\n');
 writeFileSync(join(dirs.ws, 'lib.rs'), small);
 writeFileSync(join(dirs.ws, 'big.rs'), big);
+// A whole turn: 200 files of 200 lines in 10 folders (there from the start, as a project's are);
+// the turn changes 100 lines of each, in blocks of 5 (20 hunks a file): 20,000 in all.
+const TURN_FILES = 200;
+const turnPath = (i) => join(dirs.ws, 'turn', `m${i % 10}`, `f${String(i).padStart(3, '0')}.rs`);
+const turnStart = rustFile(200);
+const turnEnd = turnStart.split('\n').map((l, i) => (i % 10 >= 2 && i % 10 <= 6 ? `${l} // turn` : l)).join('\n');
+const turnChanged = turnStart.split('\n').filter((l, i) => (i % 10 >= 2 && i % 10 <= 6 && i < 200)).length * TURN_FILES;
+const writeTurn = (text) => {
+  for (let i = 0; i < TURN_FILES; i++) {
+    mkdirSync(join(turnPath(i), '..'), { recursive: true });
+    writeFileSync(turnPath(i), text);
+  }
+};
+writeTurn(turnStart);
 
 async function until(what, check, ms = 30000) {
   if (process.env.BENCH_TRACE) console.error(`waiting: ${what}`);
@@ -91,6 +108,22 @@ async function until(what, check, ms = 30000) {
   }
 }
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** `redline hook codex ARGS` as Codex runs it in the workspace, `input` on its stdin; `done`:
+ * its exit code and output. */
+function codexHook(hookArgs, input) {
+  const child = spawn(appBin, ['hook', 'codex', ...hookArgs], { cwd: dirs.ws, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  let stdout = '', stderr = '';
+  child.stdout.on('data', (b) => (stdout += b));
+  child.stderr.on('data', (b) => (stderr += b));
+  child.stdin.end(JSON.stringify({ session_id: 'bench', transcript_path: null, model: 'gpt-5.5',
+    permission_mode: 'default', cwd: dirs.ws, ...input }));
+  return new Promise((res) => child.on('close', (code) => res({ code, stdout, stderr })));
+}
+
+/** The build has the prompt hook that checkpoints a turn (a baseline from before issue 39 has not). */
+const hasTurns = (b) => execFileSync(b, ['hook', '--help'], { env, encoding: 'utf8' }).includes('--turn-start');
 
 function windowVisible() {
   try {
@@ -168,6 +201,8 @@ async function startApp(onLine) {
     const line = raw.replace(/\x1b\[[0-9;]*m/g, '');
     logTail.push(line);
     if (logTail.length > 40) logTail.shift();
+    // Tracing: every line of the app's log, stamped with the bench's clock, in that file.
+    if (process.env.BENCH_LOG) appendFileSync(process.env.BENCH_LOG, `${performance.now().toFixed(1)} ${line}\n`);
     onLine(line);
   });
   const status = await until('the app', () => { try { return JSON.parse(run('status', '--json')); } catch { return null; } });
@@ -191,6 +226,9 @@ async function launch(n) {
     const loaded = /review window loaded ms=(\d+)/.exec(line);
     if (loaded) seen.loadedMs.push(Number(loaded[1]));
     if (line.includes('review window idle:')) seen.released += 1;
+    // A whole turn's steps, in the core: its end checkpointed, its review opened.
+    if (/turn \d+ ended/.test(line)) seen.turnEnded = performance.now();
+    if (/turn \d+ in .*file\(s\) to review/.test(line)) seen.turnOpened = performance.now();
     const m = /review shown review=(\d+)/.exec(line);
     if (!m) return;
     const id = Number(m[1]);
@@ -244,6 +282,36 @@ async function launch(n) {
     return dt;
   };
 
+  /**
+   * A whole turn's review, warm: the prompt hook checkpoints the workspace (the 200 files as at
+   * the start), the turn changes them all, then the end-of-turn hook → the review's file list and
+   * first file painted (the page reports a whole turn's review once both are drawn), in ms. The
+   * review is answered Done (the hook ends) and the files go back to the start's text.
+   */
+  const turnReview = async (turn, mine) => {
+    await until('the window to hide', () => !windowVisible());
+    writeTurn(turnStart);
+    const begun = await codexHook(['--turn-start'], { hook_event_name: 'UserPromptSubmit', turn_id: turn, prompt: 'bench' });
+    if (begun.code !== 0 || begun.stderr.includes('not checkpointed')) throw new Error(`the prompt hook: ${begun.stderr}`);
+    writeTurn(turnEnd);
+    seen.turnEnded = seen.turnOpened = NaN;
+    const t0 = performance.now();
+    if (process.env.BENCH_LOG) appendFileSync(process.env.BENCH_LOG, `${t0.toFixed(1)} bench: the end-of-turn hook starts\n`);
+    const stop = codexHook(['--turn-review'], { hook_event_name: 'Stop', turn_id: turn, stop_hook_active: false,
+      last_assistant_message: 'Changed the files.' });
+    try {
+      await until(`turn review ${mine} painted`, () => shownAt.has(mine), 60000);
+    } catch (e) {
+      throw new Error(`${e.message} (the window is ${windowVisible() ? 'visible' : 'hidden'})`);
+    }
+    const dt = shownAt.get(mine) - t0;
+    r.turnSteps.push({ ended: seen.turnEnded - t0, opened: seen.turnOpened - seen.turnEnded, page: shownAt.get(mine) - seen.turnOpened });
+    run('review', 'done', String(mine));
+    const ended = await stop;
+    if (ended.code !== 0) throw new Error(`the end-of-turn hook: ${ended.code} ${ended.stderr}`);
+    return dt;
+  };
+
   if (seen.released) throw new Error('the prepared window was released before the first review');
   r.afterConnect = await review('lib.rs', `${smallProposal}// first\n`);
   r.warm = [];
@@ -256,6 +324,14 @@ async function launch(n) {
   r.cpuPerWarm = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, (cpuAfter[k] - (cpuBefore[k] ?? 0)) / warmRuns]));
   r.big = [];
   for (let i = 0; i < bigRuns; i++) r.big.push(await review('big.rs', `${bigProposal}// ${i}\n`));
+  r.turn = [];
+  r.turnSteps = [];
+  if (hasTurns(appBin)) {
+    for (let i = 0; i < turnRuns; i++) {
+      r.turn.push(await turnReview(`${n}.${i}`, ++id));
+      if (seen.released) throw new Error('the window was released between the turn reviews: they were not warm');
+    }
+  }
   await until('the window to hide', () => !windowVisible());
   await pause(1000);
   r.hidden = memory(app.pid);
@@ -359,6 +435,27 @@ async function main() {
   const all = (build, k) => build.results.flatMap((r) => r[k]);
   const mem = (build, k, m) => build.results.map((r) => r[k][m]);
   const cpuAll = (r) => Object.values(r.cpuPerWarm).reduce((a, b) => a + b, 0);
+  /** A whole turn's review against the warm single review of the same launches (none: the build
+   * has no turns). */
+  const turnTable = (build) => {
+    const turn = all(build, 'turn');
+    if (!turn.length) return [];
+    const t = stats(turn), w = stats(all(build, 'warm'));
+    return [
+      `| a whole turn's review, warm (${TURN_FILES} files, ${turnChanged.toLocaleString('en')} changed lines), ms | median | max | samples |`,
+      '| --- | --- | --- | --- |',
+      `| end-of-turn hook → the file list and the first file's diff painted | ${f(t.median)} | ${f(t.max)} | ${t.n} |`,
+      `| openDiff → a warm 300-line review painted (above) | ${f(w.median)} | ${f(w.max)} | ${w.n} |`,
+      `| ratio (target: at most 2×) | ${(t.median / w.median).toFixed(2)}× | ${(t.max / w.max).toFixed(2)}× | |`,
+      '',
+      '| where a whole turn\'s review\'s time goes, ms (from the app\'s log lines as they reach the bench) | min | median | max | samples |',
+      '| --- | --- | --- | --- | --- |',
+      row('the hook starts, asks, and the turn\'s end is checkpointed (git add, write-tree, commits)', build.results.flatMap((r) => r.turnSteps.map((x) => x.ended))),
+      row('its review opened: what changed, every file counted (git diff-tree)', build.results.flatMap((r) => r.turnSteps.map((x) => x.opened))),
+      row('the window: the review, its file list, the first file\'s sides and hunks, painted', build.results.flatMap((r) => r.turnSteps.map((x) => x.page))),
+      '',
+    ];
+  };
   /** The tables for one build's launches. */
   const tables = (build) => {
     const { name, path, results, firsts } = build;
@@ -380,6 +477,7 @@ async function main() {
       row('truly cold (no window: made, page loaded, for the review)', all(build, 'cold')),
       row('a new app\'s first review, nothing connected before (its first window; timed by the app)', firsts),
       '',
+      ...turnTable(build),
       `| memory, all processes (${names.join(', ')}), MiB | PSS min | PSS median | PSS max | RSS median |`,
       '| --- | --- | --- | --- | --- |',
       memRow('idle at start, no window', 'idle'),
@@ -421,6 +519,7 @@ async function main() {
       line('first review after a CLI connected', (c) => all(c, 'afterConnect'), 'ms'),
       line('truly cold', (c) => all(c, 'cold'), 'ms'),
       line('a new app\'s first review', (c) => c.firsts, 'ms'),
+      ...(all(a, 'turn').length && all(b, 'turn').length ? [line('a whole turn\'s review, warm', (c) => all(c, 'turn'), 'ms')] : []),
       ...[['idle, no window', 'idle'], ['a CLI connected, window prepared', 'prepared'], ['one review shown', 'shown'],
         ['window released after the idle spell', 'released']].map(([label, k]) =>
         line(`memory (PSS, all processes): ${label}`, (c) => mem(c, k, 'pss'), 'MiB')),
@@ -430,7 +529,7 @@ async function main() {
   };
   const report = [
     `Desktop app, ${launches} launches of each build under Xvfb (software rendering) on ${cpus().length} CPUs, load average ${loadBefore} at the start and ${loadAfter} at the end.`,
-    `Each launch: idle, a CLI connects (MCP \`initialize\`), its first openDiff ${THINK_MS} ms after the prepared page loaded, ${warmRuns} warm reviews of a 300-line Rust file, ${bigRuns} of a 5,000-line file with 200 changed lines, the window released after the idle spell (${IDLE_SECS} s here) with the CLI still connected, then one truly cold review. Then ${launches} more launches, each sent one review (\`redline propose\`) 1 s after it started.${builds.length > 1 ? ' The builds take turns, launch by launch.' : ''}`,
+    `Each launch: idle, a CLI connects (MCP \`initialize\`), its first openDiff ${THINK_MS} ms after the prepared page loaded, ${warmRuns} warm reviews of a 300-line Rust file, ${bigRuns} of a 5,000-line file with 200 changed lines, ${turnRuns} whole turns' reviews (Codex's prompt hook checkpoints ${TURN_FILES} files of 200 lines, all are changed, 100 lines each, then its end-of-turn hook; answered Done), the window released after the idle spell (${IDLE_SECS} s here) with the CLI still connected, then one truly cold review. Then ${launches} more launches, each sent one review (\`redline propose\`) 1 s after it started.${builds.length > 1 ? ' The builds take turns, launch by launch.' : ''}`,
     '',
     ...(builds.length > 1 ? versus(builds) : []),
     ...builds.flatMap(tables),
@@ -456,6 +555,7 @@ async function main() {
       `| openDiff → painted, first review after a CLI connected | ${med(all(mine, 'afterConnect'))} ms |`,
       `| openDiff → painted, truly cold (no window yet) | ${med(all(mine, 'cold'))} ms |`,
       `| a new app's first review, nothing connected before | ${med(mine.firsts)} ms |`,
+      ...(all(mine, 'turn').length ? [`| end-of-turn hook → a whole turn's review painted, warm (${TURN_FILES} files, ${turnChanged.toLocaleString('en')} changed lines) | ${med(all(mine, 'turn'))} ms (${(stats(all(mine, 'turn')).median / stats(all(mine, 'warm')).median).toFixed(2)}× warm) |`] : []),
       `| memory (PSS, all processes): idle, no window / one review shown | ${med(mem(mine, 'idle', 'pss'))} MiB / ${med(mem(mine, 'shown', 'pss'))} MiB |`,
       '<!-- /bench-window -->',
     ].join('\n');

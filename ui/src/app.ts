@@ -168,12 +168,13 @@ export class ReviewWindow {
     this.reportPainted([detail.id]);
   }
 
-  /** Two frames later the reviews are on screen: the backend times openDiff → painted from this. */
+  /** Two frames after a review is drawn it is on screen: the backend times openDiff → painted from this. A whole
+   * turn's review is drawn once its file list and first file are (looked up after the render around this call). */
   private reportPainted(ids: number[]): void {
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-      if (this.lifetime.signal.aborted) return;
-      for (const id of ids) ipc.reviewShown(id).catch(() => {});
-    }));
+    for (const id of ids) void Promise.resolve().then(() => this.pane.turnView.drawn(id) ?? true).then((yes) => yes
+      && requestAnimationFrame(() => requestAnimationFrame(() => {
+        if (!this.lifetime.signal.aborted) ipc.reviewShown(id).catch(() => {});
+      })));
   }
 
   private onUpdated(detail: ReviewDetail, arriving = false): void {

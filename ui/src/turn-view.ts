@@ -71,6 +71,8 @@ export class TurnView {
   private opened: TurnFileView | null = null;
   private hunk = 0;
   private readonly kept = new Set<string>();
+  /** Review `id`'s first showing: true once its file list and opened file are drawn. */
+  private loading: Promise<boolean> = Promise.resolve(false);
   readonly comments: Comment[] = [];
   private readonly q: <T extends HTMLElement>(sel: string) => T;
 
@@ -100,7 +102,13 @@ export class TurnView {
 
   /** Shows review `id`, fetched when it is not the one shown. */
   show(id: number): void {
-    if (this.id !== id) void this.open(id);
+    if (this.id !== id) this.loading = this.open(id);
+  }
+
+  /** Review `id`'s first showing, when it is the view's: resolves true once its file list and
+   * opened file are drawn (false: they could not be fetched); `null`: the view shows another. */
+  drawn(id: number): Promise<boolean> | null {
+    return this.id === id ? this.loading : null;
   }
 
   /** The view's keys (`turnKey`), while it is active and no text box has the focus. */
@@ -113,8 +121,9 @@ export class TurnView {
     this.act(key);
   }
 
-  /** Shows review `id` (a new one: from its first file, its comments cleared). */
-  async open(id: number): Promise<void> {
+  /** Shows review `id` (a new one: from its first file, its comments cleared); true once its
+   * list and file are drawn. */
+  async open(id: number): Promise<boolean> {
     if (this.id !== id) {
       this.id = id;
       this.comments.length = 0;
@@ -122,37 +131,44 @@ export class TurnView {
       this.opened = null;
       this.renderComments();
     }
-    await this.refresh();
+    return this.refresh();
   }
 
-  /** Fetches the file list again, and the opened file (or the first). */
-  async refresh(): Promise<void> {
+  /** Fetches the file list again, and the opened file (or the first); true once both are drawn. */
+  async refresh(): Promise<boolean> {
     const id = this.id;
-    if (id === null) return;
+    if (id === null) return false;
     try {
       const listed = await this.core.files(id);
       this.files = listed.files;
+      const path = this.opened?.path ?? this.files[0]?.path;
+      const still = this.files.find((f) => f.path === path) ?? this.files[0];
+      // Asked before the list is drawn: the core reads the file while the page draws.
+      const opening = still ? this.openFile(still.path) : null;
       const note = this.q('.turn-note');
       note.hidden = listed.unlisted === 0;
       note.textContent = `${listed.unlisted} more changed file(s) are not listed.`;
       this.renderList();
-      const path = this.opened?.path ?? this.files[0]?.path;
-      const still = this.files.find((f) => f.path === path) ?? this.files[0];
-      if (still) await this.openFile(still.path);
-      else this.showFile(null);
+      if (opening) return await opening;
+      this.showFile(null);
+      return true;
     } catch (err) {
       this.say(err, 'Could not list the turn\'s files');
+      return false;
     }
   }
 
-  async openFile(path: string): Promise<void> {
-    if (this.id === null) return;
+  /** Opens `path`; true once it is drawn. */
+  async openFile(path: string): Promise<boolean> {
+    if (this.id === null) return false;
     try {
       const view = await this.core.file(this.id, path);
       if (this.opened?.path !== path) this.hunk = 0;
       this.showFile(view);
+      return true;
     } catch (err) {
       this.say(err, `Could not open ${path}`);
+      return false;
     }
   }
 

@@ -17,6 +17,8 @@ export interface FakeBackend {
   /** What the `welcome` command answers; `workspace_add` sets its workspace to `folder`. */
   welcome: Welcome;
   folder: string | null;
+  /** Answers of commands the switch below does not know (an action by its old command's name). */
+  answers: Map<string, (args: Record<string, unknown>) => unknown>;
   emit: typeof emit;
   named(cmd: string): Record<string, unknown>[];
 }
@@ -39,7 +41,7 @@ export function fakeBackend(reviews: ReviewDetail[], settings: Settings = { popu
   const calls: Call[] = [];
   const backend: FakeBackend = {
     calls, settings, failing: new Map(), diskChanged: new Set(), emit,
-    welcome: { workspace: null, lines: [] }, folder: null,
+    welcome: { workspace: null, lines: [] }, folder: null, answers: new Map(),
     named: (cmd) => calls.filter((c) => c.cmd === cmd).map((c) => c.args),
   };
   mockIPC((command, args) => {
@@ -61,7 +63,7 @@ export function fakeBackend(reviews: ReviewDetail[], settings: Settings = { popu
       case 'workspace_add':
         if (backend.folder) backend.welcome = { ...backend.welcome, workspace: backend.folder };
         return backend.folder;
-      default: return null;
+      default: return backend.answers.get(cmd)?.(a) ?? null;
     }
   }, { shouldMockEvents: true });
   return backend;

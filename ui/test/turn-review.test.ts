@@ -1,6 +1,7 @@
 // The end of a CLI's turn: its files read-only as tabs, answered Done or Continue with instructions.
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { detail, fakeBackend, key, mount, reset, settle, tabs } from './helpers';
+import type { TurnFileView, TurnFiles } from '../src/types';
 
 afterEach(reset);
 
@@ -56,5 +57,37 @@ describe('turn review', () => {
     q<HTMLButtonElement>(root, '.actions .accept').click();
     await vi.waitFor(() => expect(backend.named('review_accept').map((a) => a.id)).toEqual([2, 1]));
     expect(backend.named('review_reject')).toHaveLength(0);
+  });
+});
+
+describe('a whole turn\'s review', () => {
+  const whole = detail(1, { relativePath: '.', kind: 'turn', turnId: 7, reasonHeard: true });
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));
+
+  test('is reported painted only once its file list and first file are drawn', async () => {
+    const backend = fakeBackend([whole]);
+    let list: (files: TurnFiles) => void = () => {};
+    let file: (view: TurnFileView) => void = () => {};
+    backend.answers.set('turn_files', () => new Promise((r) => (list = r)));
+    backend.answers.set('turn_file', () => new Promise((r) => (file = r)));
+    const { root } = await mount();
+    await frames();
+    expect(backend.named('review_shown')).toEqual([]);
+    list({ turn: 7, unlisted: 0, files: [{ path: 'a.rs', status: 'modified', binary: false, tooLarge: false, added: 1, removed: 1 }] });
+    await frames();
+    expect(root.querySelectorAll('.turn-row.file')).toHaveLength(1);
+    expect(backend.named('review_shown')).toEqual([]);
+    file({ path: 'a.rs', from: null, start: 'one\n', end: 'two\n', hunks: [{ before: { first: 1, count: 1 }, after: { first: 1, count: 1 } }], unshown: null });
+    await vi.waitFor(() => expect(backend.named('review_shown')).toEqual([{ id: 1 }]));
+    expect(root.querySelectorAll('.turn-diff .turn-line')).toHaveLength(2);
+  });
+
+  test('whose list cannot be fetched is not reported painted', async () => {
+    const backend = fakeBackend([whole]);
+    backend.failing.set('turn_files', { code: 'internal', message: 'no store' } as never);
+    const { root } = await mount();
+    await vi.waitFor(() => expect(root.querySelector('.turn-error')?.textContent).toContain('no store'));
+    await frames();
+    expect(backend.named('review_shown')).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ pub use error::{CheckpointError, CheckpointResult};
 pub use history::{Bounds, TurnRecord};
 pub use hunks::{Hunk, HunkLines};
 pub use object::{Checkpoint, ObjectId};
-pub use undo::{Pick, Undo};
+pub use undo::{FileSides, Pick, Undo};
 
 use git::{Git, LATEST};
 use std::path::{Path, PathBuf};
@@ -36,6 +36,8 @@ pub struct Store {
     file_limit: u64,
     history: history::History,
     bounds: Bounds,
+    /// What changed between the last pairs of trees asked for (`changes`).
+    known: changes::Known,
 }
 
 /// The largest file undo reads by default: as large as the review reads (32 MiB).
@@ -60,6 +62,7 @@ impl Store {
             file_limit: FILE_LIMIT,
             history,
             bounds: Bounds::default(),
+            known: changes::Known::default(),
         };
         store.history.forget_stray(&store.git)?;
         Ok(store)
@@ -101,7 +104,10 @@ impl Store {
         if self.turn(id).is_none() {
             return Err(CheckpointError::NoSuchTurn(id));
         }
-        let now = self.checkpoint()?;
+        // A turn mostly changes something: the status `checkpoint` asks first would read every
+        // changed file once more, for the `add` after it to read them again.
+        self.git.sync_excludes()?;
+        let now = self.record()?;
         let ended = self.history.end(&self.git, id, now, at)?;
         self.history.prune(&self.git, self.bounds)?;
         Ok(ended)
@@ -145,6 +151,12 @@ impl Store {
                 return Ok(last.clone());
             }
         }
+        self.record()
+    }
+
+    /// Records the workspace as it is now, without asking first whether it changed: the same
+    /// tree as the last checkpoint is that one again.
+    fn record(&mut self) -> Result<Checkpoint> {
         let tree = self.git.snapshot()?;
         if let Some(last) = self.latest.as_ref().filter(|c| c.tree == tree) {
             return Ok(last.clone());
@@ -161,7 +173,9 @@ impl Store {
     /// What changed from `before` to `after`: every file added, deleted, modified, renamed
     /// (detected) or changed in mode, each with its lines added and removed (none for a binary).
     pub fn changes(&self, before: &Checkpoint, after: &Checkpoint) -> Result<Vec<Delta>> {
-        self.git.changes(&before.tree, &after.tree)
+        let trees = (&before.tree, &after.tree);
+        self.known
+            .get_or(trees, || self.git.changes(&before.tree, &after.tree))
     }
 
     /// The unified diff from `before` to `after` (git style, renames named), of every file or
@@ -186,8 +200,19 @@ impl Store {
 
     /// `path`'s hunks from `before` to `after`: each contiguous run of changed lines.
     pub fn hunks(&self, before: &Checkpoint, after: &Checkpoint, path: &Path) -> Result<Vec<Hunk>> {
+        Ok(self.open_file(before, after, path)?.hunks)
+    }
+
+    /// `path` from `before` to `after` (a turn's start and end), opened: both sides' bytes, read
+    /// within the bound undo reads, and its hunks (as `hunks`); refused as `hunks` refuses.
+    pub fn open_file(
+        &self,
+        before: &Checkpoint,
+        after: &Checkpoint,
+        path: &Path,
+    ) -> Result<FileSides> {
         let renames = self.renames(before, after)?;
-        undo::hunks_of(&self.scope(before, after, &renames), path)
+        undo::opened(&self.scope(before, after, &renames), path)
     }
 
     /// Undoes `files` of the change from `before` to `after` (a turn's start and end), back to

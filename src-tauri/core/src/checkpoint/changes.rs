@@ -1,6 +1,9 @@
 //! What changed between two checkpoints, read from `git diff-tree -z`'s raw and numstat forms.
 
 use super::error::{CheckpointError, CheckpointResult as Result};
+use super::object::ObjectId;
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
 /// How a file changed.
@@ -133,4 +136,110 @@ pub(super) fn path_of(bytes: &[u8]) -> PathBuf {
 #[cfg(not(unix))]
 pub(super) fn path_of(bytes: &[u8]) -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// The changes between the last few pairs of trees asked for. A tree's id is its content's hash,
+/// so what changed between two trees never changes, and a turn's review asks for the same pair
+/// at each step (the review opened, its list, each file opened and its hunks): git diffs every
+/// file of the turn once, not at each step.
+#[derive(Default)]
+pub(super) struct Known(RefCell<VecDeque<KnownPair>>);
+
+/// Two trees (from, to), and the changes between them.
+type KnownPair = ((ObjectId, ObjectId), Vec<Delta>);
+
+/// How many pairs are kept, and the longest list kept (past it, asked of git each time).
+const KNOWN_PAIRS: usize = 4;
+const KNOWN_DELTAS: usize = 10_000;
+
+impl Known {
+    /// The changes from tree `a` to tree `b`: known, or `read` (kept when it succeeds).
+    pub fn get_or(
+        &self,
+        (a, b): (&ObjectId, &ObjectId),
+        read: impl FnOnce() -> Result<Vec<Delta>>,
+    ) -> Result<Vec<Delta>> {
+        let hit = |((x, y), _): &&KnownPair| x == a && y == b;
+        if let Some((_, known)) = self.0.borrow().iter().find(hit) {
+            return Ok(known.clone());
+        }
+        let read = read()?;
+        if read.len() <= KNOWN_DELTAS {
+            let mut known = self.0.borrow_mut();
+            if known.len() >= KNOWN_PAIRS {
+                known.pop_front();
+            }
+            known.push_back(((a.clone(), b.clone()), read.clone()));
+        }
+        Ok(read)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    fn tree(n: u8) -> ObjectId {
+        ObjectId(format!("{n:040x}"))
+    }
+
+    fn delta(path: &str) -> Delta {
+        Delta {
+            path: PathBuf::from(path),
+            from: None,
+            status: ChangeKind::Modified,
+            modes: (0o100644, 0o100644),
+            binary: false,
+            added: 1,
+            removed: 1,
+        }
+    }
+
+    #[test]
+    fn a_pair_of_trees_is_diffed_once_and_a_failure_is_not_kept() {
+        let known = Known::default();
+        let reads = Cell::new(0);
+        let read = |path: &'static str| {
+            let reads = &reads;
+            move || {
+                reads.set(reads.get() + 1);
+                Ok(vec![delta(path)])
+            }
+        };
+        let (a, b, c) = (tree(1), tree(2), tree(3));
+        assert_eq!(known.get_or((&a, &b), read("x")).unwrap(), vec![delta("x")]);
+        assert_eq!(known.get_or((&a, &b), read("y")).unwrap(), vec![delta("x")]);
+        assert_eq!(reads.get(), 1);
+        // Another pair, or the same trees the other way round, is another diff.
+        assert_eq!(known.get_or((&b, &a), read("y")).unwrap(), vec![delta("y")]);
+        assert_eq!(known.get_or((&a, &c), read("z")).unwrap(), vec![delta("z")]);
+        assert_eq!(reads.get(), 3);
+        let failed = known.get_or((&c, &a), || Err(unreadable("no")));
+        assert!(failed.is_err());
+        assert_eq!(known.get_or((&c, &a), read("w")).unwrap(), vec![delta("w")]);
+        assert_eq!(reads.get(), 4);
+    }
+
+    #[test]
+    fn only_the_last_pairs_are_kept() {
+        let known = Known::default();
+        let reads = Cell::new(0);
+        let read = || {
+            reads.set(reads.get() + 1);
+            Ok(Vec::new())
+        };
+        let trees: Vec<ObjectId> = (0..=KNOWN_PAIRS as u8).map(tree).collect();
+        for t in &trees {
+            known.get_or((t, t), read).unwrap();
+        }
+        assert_eq!(reads.get(), KNOWN_PAIRS + 1);
+        // The newest are still known; the first went.
+        known
+            .get_or((&trees[KNOWN_PAIRS], &trees[KNOWN_PAIRS]), read)
+            .unwrap();
+        assert_eq!(reads.get(), KNOWN_PAIRS + 1);
+        known.get_or((&trees[0], &trees[0]), read).unwrap();
+        assert_eq!(reads.get(), KNOWN_PAIRS + 2);
+    }
 }

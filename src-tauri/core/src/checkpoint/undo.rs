@@ -85,20 +85,37 @@ pub(super) fn run(t: &UndoScope, files: &[Undo]) -> Result<Vec<PathBuf>> {
         .collect())
 }
 
-/// `path`'s hunks in the turn (a moved file's against the file it came from; an added or
-/// deleted file's against no lines).
-pub(super) fn hunks_of(t: &UndoScope, path: &Path) -> Result<Vec<Hunk>> {
+/// `path` in the turn, opened: its bytes at the turn's start (a moved file's where it came from)
+/// and at its end, `None` where there was no file, and its hunks (an added or deleted file's
+/// against no lines).
+pub(super) fn opened(t: &UndoScope, path: &Path) -> Result<FileSides> {
     let rel = confine(t.root, path)?;
     let from = t.renames.iter().find(|(to, _)| *to == rel).map(|(_, f)| f);
     let read = |tree: &ObjectId, p: &Path| match t.git.entry(tree, p)? {
-        Some(e) => blob(t.git, p, &e, t.limit),
-        None => Ok(Vec::new()),
+        Some(e) => blob(t.git, p, &e, t.limit).map(Some),
+        None => Ok(None),
     };
     let (start, end) = (read(t.start, from.unwrap_or(&rel))?, read(t.end, &rel)?);
-    if start.contains(&0) || end.contains(&0) {
+    let (before, after) = (
+        start.as_deref().unwrap_or_default(),
+        end.as_deref().unwrap_or_default(),
+    );
+    if before.contains(&0) || after.contains(&0) {
         return Err(CheckpointError::NotText(rel));
     }
-    Ok(hunks::hunks(&start, &end))
+    Ok(FileSides {
+        hunks: hunks::hunks(before, after),
+        start,
+        end,
+    })
+}
+
+/// A file of a turn, opened (`opened`, `Store::open_file`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileSides {
+    pub start: Option<Vec<u8>>,
+    pub end: Option<Vec<u8>>,
+    pub hunks: Vec<Hunk>,
 }
 
 /// Checks `undo` and says what it writes: one file, or for a renamed file undone whole, also the

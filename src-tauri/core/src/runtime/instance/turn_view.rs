@@ -135,21 +135,22 @@ pub(super) async fn file(parts: Parts<'_>, target: Target, path: PathBuf) -> Res
                 hunks: Vec::new(),
                 unshown: None,
             };
-            // The hunks read both sides within the size bound: only then are the texts read.
-            match store.hunks(&start, &end, &path) {
-                Ok(hunks) => view.hunks = hunks.into_iter().map(shown_hunk).collect(),
-                Err(CheckpointError::NotText(_)) => view.unshown = Some(Unshown::Binary),
-                Err(CheckpointError::TooLarge { .. }) => view.unshown = Some(Unshown::TooLarge),
+            // Both sides are read once, within the size bound, for the hunks and the texts.
+            let opened = match store.open_file(&start, &end, &path) {
+                Ok(opened) => opened,
+                Err(CheckpointError::NotText(_)) => return Ok(unshown(view, Unshown::Binary)),
+                Err(CheckpointError::TooLarge { .. }) => {
+                    return Ok(unshown(view, Unshown::TooLarge))
+                }
                 Err(e) => return Err(e),
-            }
-            if view.unshown.is_none() && delta.binary {
+            };
+            view.hunks = opened.hunks.into_iter().map(shown_hunk).collect();
+            if delta.binary {
                 view.unshown = Some(Unshown::Binary);
-            }
-            if view.unshown.is_none() {
+            } else {
                 let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-                let was = delta.from.as_deref().unwrap_or(&path);
-                view.start = store.file_at(&start, was)?.map(text);
-                view.end = store.file_at(&end, &path)?.map(text);
+                view.start = opened.start.map(text);
+                view.end = opened.end.map(text);
             }
             Ok(view)
         })
@@ -238,6 +239,14 @@ fn undone(
     files: Vec<PathBuf>,
 ) -> crate::checkpoint::CheckpointResult<(Vec<PathBuf>, Checkpoint)> {
     Ok((files, store.checkpoint()?))
+}
+
+/// `view` without its text: `why`.
+fn unshown(view: TurnFileView, why: Unshown) -> TurnFileView {
+    TurnFileView {
+        unshown: Some(why),
+        ..view
+    }
 }
 
 fn pick(p: TurnPick) -> Undo {
