@@ -168,8 +168,7 @@ export class ReviewWindow {
     this.reportPainted([detail.id]);
   }
 
-  /** Two frames after a review is drawn it is on screen: the backend times openDiff → painted from this. A whole
-   * turn's review is drawn once its file list and first file are (looked up after the render around this call). */
+  /** Two frames after a review (a whole turn's: its list and first file) is drawn it is on screen: the backend times from this. */
   private reportPainted(ids: number[]): void {
     for (const id of ids) void Promise.resolve().then(() => this.pane.turnView.drawn(id) ?? true).then((yes) => yes
       && requestAnimationFrame(() => requestAnimationFrame(() => {
