@@ -628,7 +628,10 @@ async fn the_lock_file_announces_the_port_and_goes_with_the_workspace() {
     // CI), what answers there does not take this workspace's token.
     if !crate::common::refused("127.0.0.1", f.ws_port).await {
         let ours = crate::common::claude::upgrade_at("127.0.0.1", "127.0.0.1", f.ws_port, &token);
-        assert!(ours.await.is_err(), "the workspace's listener still takes its token");
+        assert!(
+            ours.await.is_err(),
+            "the workspace's listener still takes its token"
+        );
     }
 }
 
