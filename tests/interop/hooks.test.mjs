@@ -18,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ok, startRedline } from './lib/redline.mjs';
-import { realTmpDir, removeDirs } from './lib/dirs.mjs';
+import { endSession, realTmpDir, removeDirs } from './lib/dirs.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { privateTmux, paneCommand, tmuxPane } from './lib/tmux.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
@@ -26,7 +26,7 @@ import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './clau
 import { startFakeModel } from './qwen-fake-model.mjs';
 import { writeQwenSettings, startQwen, qwenInstalled } from './qwen-driver.mjs';
 import { startGeminiFakeModel } from './gemini-fake-model.mjs';
-import { GEMINI_BIN, startGemini, submitUntilSent, writeGeminiHome } from './lib/gemini-tui.mjs';
+import { GEMINI_BIN, readyGemini, startGemini, submitUntilSent, writeGeminiHome } from './lib/gemini-tui.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const STEP_MS = 45_000;
@@ -144,12 +144,7 @@ describe('Claude Code (real claude) with Redline as its PreToolUse hook', { skip
     await c.waitForScreen(/for shortcuts/, STEP_MS, 'claude to be ready');
   });
 
-  after(async () => {
-    await tmux?.stop();
-    await r?.stop();
-    await api?.close();
-    await removeDirs(ws, home);
-  });
+  after(() => endSession({ cli: tmux, redline: r, api }, ws, home));
 
   /**
    * Prompts claude into `tool` on `name` (after the Read it needs); resolves with the hook's
@@ -320,16 +315,10 @@ describe('Gemini CLI (real gemini) with Redline as its BeforeTool hook', { skip:
     assert.equal(settings.hooks.BeforeTool.find((grp) => grp.hooks.includes(entry)).matcher, 'write_file|replace');
     assert.equal(settings.ide.enabled, false, 'install kept the user settings');
     // auto_edit: what a Redline user picks, so an edit is asked once (in Redline), not twice.
-    g = await startGemini({ ws, home, model, r, approvalMode: 'auto_edit' });
-    await g.waitForScreen(/Type your message/, STEP_MS, 'gemini to show its input prompt');
+    g = await readyGemini({ ws, home, model, r, approvalMode: 'auto_edit' });
   });
 
-  after(async () => {
-    await g?.stop();
-    await r?.stop();
-    await model?.close();
-    await removeDirs(ws, home);
-  });
+  after(() => endSession({ cli: g, redline: r, api: model }, ws, home));
 
   async function propose(tag, filePath, tool, args) {
     const trigger = `REDLINE-HOOK-${tag}`;
@@ -550,12 +539,7 @@ describe('Qwen Code (real qwen) with Redline as its PreToolUse hook', { skip: !q
     q = await startQwenHooked({ ws, home, model, r, approvalMode: 'auto-edit' });
   });
 
-  after(async () => {
-    await q?.stop();
-    await r?.stop();
-    await model?.close();
-    await removeDirs(ws, home);
-  });
+  after(() => endSession({ cli: q, redline: r, api: model }, ws, home));
 
   async function propose(tag, filePath, tool, args) {
     const trigger = `REDLINE-HOOK-${tag}`;

@@ -12,12 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { ok, startRedline } from './lib/redline.mjs';
-import { realTmpDir, removeDirs } from './lib/dirs.mjs';
+import { endSession, realTmpDir } from './lib/dirs.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
 import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
 import { startGeminiFakeModel } from './gemini-fake-model.mjs';
-import { GEMINI_BIN, startGemini, submitUntilSent, writeGeminiHome } from './lib/gemini-tui.mjs';
+import { GEMINI_BIN, readyGemini, submitUntilSent, writeGeminiHome } from './lib/gemini-tui.mjs';
 
 const STEP_MS = 45_000;
 const log = process.env.REDLINE_IT_VERBOSE ? (m) => console.log(m) : () => {};
@@ -42,12 +42,7 @@ describe('Claude Code (real claude): the turn\'s changes in one review at its St
     await c.waitForScreen(/for shortcuts/, STEP_MS, 'claude to be ready');
   });
 
-  after(async () => {
-    await tmux?.stop();
-    await r?.stop();
-    await api?.close();
-    await removeDirs(ws, home);
-  });
+  after(() => endSession({ cli: tmux, redline: r, api }, ws, home));
 
   test('Continue with instructions: the Stop blocks, and the model\'s next request carries the words', async (t) => {
     const file = path.join(ws, 'a.txt');
@@ -105,16 +100,10 @@ describe('Gemini CLI (real gemini): the turn\'s changes in one review at its Aft
     const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
     assert.match(settings.hooks.AfterAgent[0].hooks[0].command, / hook gemini --turn-review$/);
     assert.match(settings.hooks.BeforeTool[0].hooks[0].command, / --record-turn$/);
-    g = await startGemini({ ws, home, model, r, approvalMode: 'auto_edit' });
-    await g.waitForScreen(/Type your message/, STEP_MS, 'gemini to show its input prompt');
+    g = await readyGemini({ ws, home, model, r, approvalMode: 'auto_edit' });
   });
 
-  after(async () => {
-    await g?.stop();
-    await r?.stop();
-    await model?.close();
-    await removeDirs(ws, home);
-  });
+  after(() => endSession({ cli: g, redline: r, api: model }, ws, home));
 
   test('Continue with instructions: AfterAgent blocks, and the model\'s next request carries the words', async (t) => {
     const file = path.join(ws, 'a.txt');

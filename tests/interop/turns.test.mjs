@@ -15,14 +15,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { ok, startRedline } from './lib/redline.mjs';
-import { realTmpDir, removeDirs } from './lib/dirs.mjs';
+import { endSession, realTmpDir } from './lib/dirs.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { startFakeApi } from './claude-fake-api.mjs';
 import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled } from './claude-driver.mjs';
 import { startFakeApi as startCodexApi } from './codex-fake-api.mjs';
 import { codexHome, codexInstalled, codexTempDir, startCodex, trustHooks, CODEX_VERSION } from './codex-driver.mjs';
 import { startGeminiFakeModel } from './gemini-fake-model.mjs';
-import { GEMINI_BIN, startGemini, submitUntilSent, writeGeminiHome } from './lib/gemini-tui.mjs';
+import { GEMINI_BIN, readyGemini, submitUntilSent, writeGeminiHome } from './lib/gemini-tui.mjs';
 
 const STEP_MS = 45_000;
 const log = process.env.REDLINE_IT_VERBOSE ? (m) => console.log(m) : () => {};
@@ -111,12 +111,7 @@ describe('Claude Code (real claude): a turn\'s every change in `redline turns`',
     await c.waitForScreen(/accept edits on/, STEP_MS, 'claude to be ready (edits accepted by its own setting)');
   });
 
-  after(async () => {
-    await tmux?.stop();
-    await r?.stop();
-    await api?.close();
-    await removeDirs(ws, home);
-  });
+  after(() => endSession({ cli: tmux, redline: r, api }, ws, home));
 
   test('edit, create, rm and mv in one turn: all four listed; one CRLF hunk undone byte for byte', async (t) => {
     const crlf = writeTurnFiles(ws);
@@ -157,16 +152,10 @@ describe('Gemini CLI (real gemini 0.61.0): a turn\'s every change in `redline tu
     assert.match(hooks.BeforeAgent[0].hooks[0].command, / hook gemini --turn-start$/);
     assert.match(hooks.AfterAgent[0].hooks[0].command, / hook gemini --turn-review$/);
     assert.match(hooks.BeforeTool[0].hooks[0].command, / hook gemini --record-only$/);
-    g = await startGemini({ ws, home, model, r, approvalMode: 'yolo' });
-    await g.waitForScreen(/Type your message/, STEP_MS, 'gemini to show its input prompt');
+    g = await readyGemini({ ws, home, model, r, approvalMode: 'yolo' });
   });
 
-  after(async () => {
-    await g?.stop();
-    await r?.stop();
-    await model?.close();
-    await removeDirs(ws, home);
-  });
+  after(() => endSession({ cli: g, redline: r, api: model }, ws, home));
 
   test('replace, then shell commands that create, rm and mv, in one turn: all four listed; one CRLF hunk undone byte for byte', async (t) => {
     const crlf = writeTurnFiles(ws);

@@ -22,3 +22,14 @@ export async function removeDirs(...dirs) {
     }, 10_000, `${d} to be removed`);
   }
 }
+
+/**
+ * Ends a CLI's test session, each part only if it started: the CLI (its tmux), then Redline,
+ * then the fake model API, then the test's folders.
+ */
+export async function endSession({ cli, redline, api }, ...dirs) {
+  await cli?.stop();
+  await redline?.stop();
+  await api?.close();
+  await removeDirs(...dirs);
+}

@@ -58,6 +58,13 @@ export async function startGemini({ ws, home, model, r, approvalMode }) {
   return { ...pane, stop: server.stop };
 }
 
+/** `startGemini`, then waits for its input prompt: a session ready for its first message. */
+export async function readyGemini(options, stepMs = STEP_MS) {
+  const g = await startGemini(options);
+  await g.waitForScreen(/Type your message/, stepMs, 'gemini to show its input prompt');
+  return g;
+}
+
 /**
  * Types `text` into `pane` and presses Enter until the model API has it (`sent(ms)` resolves):
  * a TUI busy redrawing (gemini just after a turn) may drop an Enter, and its screen cannot tell
