@@ -200,10 +200,11 @@ fn print_status(p: &mut Printer, s: &HookStatus) {
         ),
         Some(c) if !s.current => outln!(
             p,
-            "{}: a Redline hook that is not this one ({c}); `redline hooks install {}` \
+            "{}: a Redline hook that is not this one ({c}); `redline hooks install {}{}` \
              updates it",
             s.name,
-            s.cli
+            s.cli,
+            review_flag(s.review)
         ),
         Some(_) => outln!(
             p,
@@ -223,6 +224,15 @@ fn print_status(p: &mut Printer, s: &HookStatus) {
 }
 
 /// A review mode as `hooks status` says it.
+/// The flag `hooks install` needs to keep `mode` (none for the edit mode, its default).
+fn review_flag(mode: Option<ReviewMode>) -> &'static str {
+    match mode {
+        Some(ReviewMode::Turn) => " --review turn",
+        Some(ReviewMode::Both) => " --review both",
+        Some(ReviewMode::Edit) | None => "",
+    }
+}
+
 fn mode_words(mode: Option<ReviewMode>) -> &'static str {
     match mode {
         Some(ReviewMode::Turn) => "reviewing each turn (--review turn)",

@@ -219,7 +219,12 @@ pub fn status(site: &HookCli, file: &Path, program: &Path) -> Result<HookStatus>
     };
     let turn_review = is(&turn, turn_command(site, program));
     let review = mode_of(site, found.as_ref(), turn.is_some());
-    let start_current = start.is_none() || is(&start, start_command(site, program));
+    // An end-of-turn hook without the prompt hook beside it (installed before there was one)
+    // reviews only the edit tools' files: the install to run again is not this one.
+    let start_current = match &start {
+        None => turn.is_none() || hook_turn::start_slot(site).is_none(),
+        Some(_) => is(&start, start_command(site, program)),
+    };
     let current = (turn.is_none() || turn_review)
         && start_current
         && found.as_ref().is_some_and(|f| match site.layout {

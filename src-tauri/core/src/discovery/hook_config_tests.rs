@@ -400,6 +400,31 @@ fn the_end_of_turn_hook_goes_in_and_out_beside_anothers_and_an_empty_event_of_th
     assert_eq!(doc, theirs);
 }
 
+#[test]
+fn an_end_of_turn_hook_without_its_prompt_hook_is_an_install_to_run_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("settings.json");
+    let site = &HookCli::of_cli(&crate::clients::CLAUDE);
+    let program = Path::new("/usr/bin/redline");
+    install_for(site, &file, program, true).unwrap();
+    assert!(status(site, &file, program).unwrap().current);
+    // As an install from before there was a prompt hook: the end-of-turn hook alone.
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    doc["hooks"]
+        .as_object_mut()
+        .unwrap()
+        .remove("UserPromptSubmit");
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let stale = status(site, &file, program).unwrap();
+    assert!(
+        !stale.current,
+        "an end-of-turn hook without its prompt hook is stale"
+    );
+    assert_eq!(stale.review, Some(ReviewMode::Both));
+    install_for(site, &file, program, true).unwrap();
+    assert!(status(site, &file, program).unwrap().current);
+}
+
 // Issue 37, finding 5: each reproduction as it was filed.
 
 #[test]
