@@ -204,3 +204,30 @@ fn doctor_says_which_mode_a_hooked_cli_is_in() {
         "{said}"
     );
 }
+
+#[test]
+fn a_turn_install_from_before_the_prompt_hook_is_named_with_the_install_that_keeps_its_mode() {
+    let env = Env::new();
+    let file = env.root.join("home/.claude/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, THEIRS).unwrap();
+    env.ok(&["hooks", "install", "claude", "--review", "both"]);
+    // As `--turn-review` installed before there was a prompt hook: no UserPromptSubmit group.
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    doc["hooks"]
+        .as_object_mut()
+        .unwrap()
+        .remove("UserPromptSubmit");
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let said = env.ok(&["hooks", "status"]);
+    assert!(
+        said.contains("`redline hooks install claude --review both` updates it"),
+        "{said}"
+    );
+    // That install gives it back its prompt hook, and the mode stays.
+    env.ok(&["hooks", "install", "claude", "--review", "both"]);
+    let now = status_of(&env, "claude");
+    assert_eq!(now["review"], json!("both"), "{now}");
+    let said = env.ok(&["hooks", "status"]);
+    assert!(!said.contains("updates it"), "{said}");
+}
