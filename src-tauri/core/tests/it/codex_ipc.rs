@@ -290,8 +290,10 @@ async fn a_stale_socket_is_replaced_and_removed_at_stop() {
         std::fs::Permissions::from_mode(0o700),
     )
     .unwrap();
-    // A crashed run's socket: the file stays, nothing listens.
-    drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
+    // A crashed run's socket: the file stays, nothing listens. A datagram socket, never a
+    // listener: a stream listener bound and dropped here still listened in any child another
+    // test forked meanwhile (until its exec), and Redline's probe then found it held (CI).
+    drop(std::os::unix::net::UnixDatagram::bind(&path).unwrap());
     assert!(path.exists());
     let instance = instance_in(&root).await;
     let answer = ask(&path, &root.join("ws")).await;
