@@ -2,7 +2,7 @@
 // Reject sends them, an Accept that would drop them held once, and "Copy as prompt" of the
 // core's message where the CLI hears no reason.
 import type { Comment } from './bindings';
-import { lineOf, PendingComments } from './comments';
+import { PendingComments } from './comments';
 import { CommentsPanel } from './comments-panel';
 import * as ipc from './ipc';
 import type { ReviewEditor } from './review-editor';
@@ -38,11 +38,11 @@ export class ReviewComments {
     this.panel.show(edit ? { id: edit.detail.id, heard: edit.detail.reasonHeard } : null);
   }
 
-  /** "Comment": a comment on the cursor's line of the proposal `editor` shows for `review`. */
+  /** "Comment": a comment on the cursor's line of `editor` (the proposal's, or the original's
+   * when it was focused last) for `review`. */
   start(review: Review | undefined | null, editor: ReviewEditor | null): void {
     if (!review || review.detail.kind === 'turn' || !editor || this.shown !== review.detail.id) return;
-    const line = editor.selection().startLine;
-    this.panel.start({ path: review.detail.relativePath, line: line + 1, quote: lineOf(editor.getText(), line) });
+    this.panel.start({ path: review.detail.relativePath, ...editor.commentLine() });
   }
 
   /** An Accept with comments pending sends none of them: the first one says so and is held, so

@@ -11,6 +11,7 @@ import {
   keymap, lineNumbers,
 } from '@codemirror/view';
 import { classHighlighter, tagHighlighter, tags } from '@lezer/highlight';
+import { lineOf } from './comments';
 import { forReviewEditor, restore } from './endings';
 import { languageFor, languageIfLoaded, loadLanguage } from './language';
 import { lineFirstDiff } from './linediff';
@@ -44,6 +45,9 @@ export interface ReviewEditor {
   counts(): { added: number; removed: number };
   /** The 1-based line, in the original (the file on disk), of the change at or after the caret. */
   hunkLine(): number;
+  /** The line a comment is on: the caret's in the side last focused, 1-based, with its text. On
+   * the original's side it is the line in the file as it was, as a turn's removed line is. */
+  commentLine(): { line: number; quote: string };
   focus(): void;
   destroy(): void;
 }
@@ -195,6 +199,8 @@ class CodeMirrorReviewEditor implements ReviewEditor {
   private destroyed = false;
   /** What the views show: CodeMirror splits lines on any break and joins them with `\n`. */
   private original: string;
+  /** The side-by-side original was focused last (a click on Comment takes the focus away). */
+  private originalFocused = false;
   unified: boolean;
 
   constructor(
@@ -257,7 +263,10 @@ class CodeMirrorReviewEditor implements ReviewEditor {
         highlightChanges: this.input.highlightChanges,
         diffConfig,
       });
+      this.merge.a.dom.addEventListener('focusin', () => { this.originalFocused = true; });
+      this.merge.b.dom.addEventListener('focusin', () => { this.originalFocused = false; });
     }
+    this.originalFocused = false;
     for (const v of this.views()) liveViews.add(v);
   }
 
@@ -326,6 +335,15 @@ class CodeMirrorReviewEditor implements ReviewEditor {
     const chunk = chunks.find((c) => c.toB >= head) ?? chunks[chunks.length - 1];
     if (!chunk) return Math.min(this.main.state.doc.lineAt(head).number, original.lines);
     return original.lineAt(Math.min(chunk.fromA, original.length)).number;
+  }
+
+  commentLine(): { line: number; quote: string } {
+    const view = this.merge && this.originalFocused ? this.merge.a : this.main;
+    const { doc, selection } = view.state;
+    const at = doc.lineAt(selection.main.head);
+    // The proposal's line as it will be written (its own endings); the original's as shown.
+    const quote = view === this.main ? lineOf(this.getText(), at.number - 1) : at.text;
+    return { line: at.number, quote };
   }
 
   focus(): void {

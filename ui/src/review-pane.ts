@@ -31,7 +31,7 @@ export const REVIEW_HTML = `
         <button type="button" class="icon" data-nav="1" title="Next change (Alt+↓ or F7)" aria-label="Next change">↓</button>
       </div>
       <button type="button" class="ask" hidden title="Send the selected lines to Claude Code, to ask about them (${MOD}${ALT}K)">Ask Claude <kbd>${MOD}${ALT}K</kbd></button>
-      <button type="button" class="comment" title="Comment on the line of the cursor in the proposal: Reject sends the comments to the CLI (${MOD}${ALT}M)">Comment</button>
+      <button type="button" class="comment" title="Comment on the line of the cursor, in the proposal or the original: Reject sends the comments to the CLI (${MOD}${ALT}M)">Comment</button>
       <button type="button" class="open-editor" title="Open the file at this change in your editor (the one in ⚙ Settings, else $VISUAL or $EDITOR) (${MOD}${ALT}E)">Open in editor</button>
       <button type="button" class="reject-reason" title="${REASON_TITLE}">Reject with reason…</button>
       <button type="button" class="reject" title="Reject this proposal: the file stays as it is">Reject</button>

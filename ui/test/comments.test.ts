@@ -1,5 +1,6 @@
 // Comments on lines of a per-edit review: the pending state, the pane's list, and what Reject,
 // Accept and "Copy as prompt" do with them.
+import { EditorView } from '@codemirror/view';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { anchor, commentOn, lineOf, MAX_COMMENTS, PendingComments } from '../src/comments';
 import { detail, editableView, fakeBackend, key, mount, reset, settle, tabs } from './helpers';
@@ -52,6 +53,7 @@ const items = (root: HTMLElement) => [...panel(root).querySelectorAll<HTMLElemen
 /** Puts the cursor on `line` (0-based) of the proposal and writes a comment there. */
 function commentAt(root: HTMLElement, line: number, words: string): void {
   const view = editableView(root);
+  view.focus(); // as a key pressed in it
   view.dispatch({ selection: { anchor: view.state.doc.line(line + 1).from } });
   key({ key: 'm', code: 'KeyM', ctrlKey: true, altKey: true }, view.contentDOM);
   text(root).value = words;
@@ -82,6 +84,29 @@ describe('comments in the review pane', () => {
       comments: [
         { path: 'src/a.rs', line: 1, quote: 'fn main() {', text: 'keep main' },
         { path: 'src/a.rs', line: 2, quote: '    println!("hello, world");', text: 'say hello to whom?' },
+      ],
+    }]));
+  });
+
+  test('a comment on the original side is on its line in the file as it was, also from the button', async () => {
+    const backend = fakeBackend([detail(1, {
+      relativePath: 'src/a.rs', reasonHeard: true,
+      original: 'fn main() {\r\n    old();\r\n    gone();\r\n}\r\n', proposal: 'fn main() {\r\n    new();\r\n}\r\n',
+    })]);
+    const { root } = await mount();
+    const original = EditorView.findFromDOM(root.querySelector<HTMLElement>('.cm-merge-a')!)!;
+    original.focus();
+    original.dispatch({ selection: { anchor: original.state.doc.line(3).from } });
+    root.querySelector<HTMLButtonElement>('.actions .comment')!.click();
+    text(root).value = 'why remove it?';
+    key({ key: 'Enter' }, text(root));
+    commentAt(root, 1, 'and this?');
+    root.querySelector<HTMLButtonElement>('.actions .reject')!.click();
+    await vi.waitFor(() => expect(backend.named('review_reject')).toEqual([{
+      id: 1,
+      comments: [
+        { path: 'src/a.rs', line: 2, quote: '    new();', text: 'and this?' },
+        { path: 'src/a.rs', line: 3, quote: '    gone();', text: 'why remove it?' },
       ],
     }]));
   });
