@@ -62,9 +62,9 @@ fn run_action(runtime: Runtime, p: &mut Printer, action: Action) -> ExitCode {
         // A hook's exit status is the CLI's to read: it says it itself.
         Action::Hook(a) => return runtime.block_on(crate::hook::run(&dirs, p, a)),
         action => {
-            let bridge = matches!(action, Action::Editor(_));
+            let joined = matches!(action, Action::Editor(_) | Action::Bridge);
             let result = runtime.block_on(run(&dirs, p, action));
-            if bridge {
+            if joined {
                 // Its read of stdin may still be blocked in a thread (the instance went first):
                 // that must not keep the process alive.
                 runtime.shutdown_background();
@@ -224,6 +224,10 @@ async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: Action) -> Result<bool> {
             return Err(Error::Usage("a local review runs from main".into()))
         }
         Action::Editor(a) => crate::editor_cli::run(dirs, a).await?,
+        Action::Bridge => {
+            let (input, output) = (tokio::io::stdin(), tokio::io::stdout());
+            redline_core::runtime::stdio_channel::bridge(dirs, input, output).await?
+        }
     }
     Ok(true)
 }

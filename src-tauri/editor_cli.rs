@@ -9,10 +9,10 @@ use redline_core::{ControlFailure, Error, Result};
 
 /// The editor channel and the one-shot editor commands.
 pub async fn run(dirs: &Dirs, action: EditorAction) -> Result<()> {
-    use redline_core::runtime::{editor_command, editor_stdio};
+    use redline_core::runtime::{editor_command, stdio_channel};
     let message = match action {
         EditorAction::Stdio(true) => {
-            return editor_stdio::join(dirs, tokio::io::stdin(), tokio::io::stdout()).await
+            return stdio_channel::editor(dirs, tokio::io::stdin(), tokio::io::stdout()).await
         }
         EditorAction::Stdio(false) => {
             return Err(Error::Control(ControlFailure::EditorWithoutStdio))

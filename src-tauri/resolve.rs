@@ -44,6 +44,8 @@ pub(crate) enum Action {
     Hook(HookArgs),
     Hooks(HooksCmd),
     Editor(EditorAction),
+    /// `redline bridge`: stdin and stdout joined to the instance's bridge.
+    Bridge,
     Completions {
         shell: clap_complete::Shell,
     },
@@ -209,6 +211,7 @@ pub(crate) fn resolve(command: Command, here: &Here) -> Result<Action> {
         Command::Completions { shell } => Action::Completions { shell },
         Command::Man => Action::Man,
         Command::Editor { stdio } => Action::Editor(EditorAction::Stdio(stdio)),
+        Command::Bridge => Action::Bridge,
         Command::Mention { target } => Action::Editor(EditorAction::Mention {
             target,
             cwd: here.dir()?,

@@ -23,7 +23,7 @@ pub enum ControlFailure {
     #[error("{0}")]
     EditorHello(#[source] serde_json::Error),
     #[error("{0}")]
-    EditorChannel(#[source] std::io::Error),
+    StdioChannel(#[source] std::io::Error),
     #[error("`redline editor` speaks on stdin and stdout only: give --stdio")]
     EditorWithoutStdio,
     /// A local review (propose, diff, a hook) holds its connection until decided.

@@ -18,6 +18,28 @@ pub struct Limits {
     pub header_read: Duration,
     /// A request's body must arrive within this once its head has.
     pub body_read: Duration,
+    /// A bridge's heartbeat (`runtime::remote`).
+    pub beat: Beat,
+}
+
+/// A bridge's heartbeat: a `ping` after `idle` without a line sent, and the link let go after
+/// `dead` without a byte read. Bytes, not lines: a large review crossing a slow link is not
+/// silence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Beat {
+    pub idle: Duration,
+    pub dead: Duration,
+}
+
+impl Default for Beat {
+    /// Within the 15 s a silent link must be noticed in (issue 40): `dead` plus the other
+    /// side's check.
+    fn default() -> Beat {
+        Beat {
+            idle: Duration::from_secs(4),
+            dead: Duration::from_secs(10),
+        }
+    }
 }
 
 impl Default for Limits {
@@ -28,6 +50,7 @@ impl Default for Limits {
             max_connections: 256,
             header_read: Duration::from_secs(10),
             body_read: Duration::from_secs(30),
+            beat: Beat::default(),
         }
     }
 }

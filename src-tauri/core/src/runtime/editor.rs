@@ -1,6 +1,6 @@
 //! The editor channel: JSON lines from an editor plugin in, answers and review events out, over
 //! the control socket (`{"cmd":"editor"}` turns a control connection into one). `redline editor
-//! --stdio` joins an editor's pipes to it (runtime::editor_stdio). The format is docs/editors.md.
+//! --stdio` joins an editor's pipes to it (runtime::stdio_channel). The format is docs/editors.md.
 
 use crate::error::{BadEditorMessage, Error};
 use crate::platform::peer::{self, PeerProcess};

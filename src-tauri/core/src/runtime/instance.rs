@@ -70,6 +70,8 @@ pub struct Instance {
     quit: CancellationToken,
     /// Asks a surface to show the reviews (a second launch, the tray, a command).
     show: tokio::sync::broadcast::Sender<()>,
+    /// What the bridges to desktops share: this run's id, the decisions seen (`runtime::remote`).
+    remote: crate::runtime::remote::serve::RemoteEnd,
 }
 
 impl Instance {
@@ -97,6 +99,7 @@ impl Instance {
         let world = Arc::new(world);
         let reviews = reviews::Reviews::new(world.clock.clone());
         let queue = reviews.queue().clone();
+        let remote = crate::runtime::remote::serve::RemoteEnd::new(limits.beat);
         let instance = Arc::new(Instance {
             workspaces: Arc::new(workspaces::Workspaces::new(
                 world.clone(),
@@ -112,6 +115,7 @@ impl Instance {
             windows: Default::default(),
             quit: CancellationToken::new(),
             show: tokio::sync::broadcast::channel(4).0,
+            remote,
             world,
         });
         instance.workspaces.start_enabled().await;
@@ -132,6 +136,11 @@ impl Instance {
     /// The workspaces and their servers.
     pub fn workspaces(&self) -> &workspaces::Workspaces {
         &self.workspaces
+    }
+
+    /// What the bridges to desktops share (`runtime::remote`).
+    pub(crate) fn remote_end(&self) -> &crate::runtime::remote::serve::RemoteEnd {
+        &self.remote
     }
 
     /// The review queue, and what a surface does with its reviews.

@@ -37,6 +37,7 @@ mod keyring;
 mod peer;
 mod peer_hostile;
 mod reject;
+mod remote_bridge;
 mod sessions_started;
 mod settings;
 mod turn;

@@ -83,6 +83,7 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
         Some(Ok(Request::Window)) => {
             return crate::runtime::window::channel::serve(instance, stream).await
         }
+        Some(Ok(Request::Bridge)) => return crate::runtime::remote::serve::serve(instance, stream).await,
         Some(Ok(Request::Action(call))) => match call.handle(instance).await {
             Ok(v) => Response::Ok(v),
             Err(e) => Response::Error((&e).into()),

@@ -38,6 +38,9 @@ pub enum Request {
     /// Turns this connection into the review window's channel (runtime::window): no reply
     /// line, JSON lines both ways until either side closes.
     Window,
+    /// Turns this connection into a bridge to a desktop (runtime::remote, `redline bridge`):
+    /// no reply line, JSON lines both ways until either side closes or the link goes silent.
+    Bridge,
     /// Any action, sent as `{"cmd": its name, ...its fields}`.
     #[serde(untagged)]
     Action(Call),

@@ -7,11 +7,21 @@ macro_rules! page_only {
     ($other:ident, $($body:tt)*) => {};
 }
 
-/// `reach "wireName" Struct { fields } -> Reply;`, once per action (see `list.rs`).
+/// True for an action marked `bridge`: a desktop may ask it of a remote instance.
+macro_rules! bridged {
+    (bridge) => {
+        true
+    };
+    () => {
+        false
+    };
+}
+
+/// `reach [bridge] "wireName" Struct { fields } -> Reply;`, once per action (see `list.rs`).
 macro_rules! actions {
     ($(
         $(#[$doc:meta])*
-        $reach:ident $wire:literal $name:ident {
+        $reach:ident $($bridge:ident)? $wire:literal $name:ident {
             $( $(#[$fattr:meta])* $field:ident : $fty:ty ),* $(,)?
         } -> $reply:ty;
     )*) => {
@@ -64,6 +74,15 @@ macro_rules! actions {
                 }
             }
 
+            /// A desktop may ask it of a remote instance over a bridge (`runtime::remote`):
+            /// the review's answers, its turn's files and the workspaces, never a setting, an
+            /// editor or a container of the remote machine.
+            pub fn bridged(&self) -> bool {
+                match self {
+                    $( Call::$name(_) => $crate::surfaces::action::declare::bridged!($($bridge)?), )*
+                }
+            }
+
             /// Carries it out on `handler`, the reply as the channel sends it.
             pub async fn handle<H>(self, handler: &H) -> $crate::error::Result<serde_json::Value>
             where
@@ -107,5 +126,6 @@ macro_rules! not_page {
 }
 
 pub(crate) use actions;
+pub(crate) use bridged;
 pub(crate) use not_page;
 pub(crate) use page_only;

@@ -1,4 +1,5 @@
 //! The one list of actions: each line a request (its wire name, its fields) and its reply.
+//! `bridge` marks what a desktop may ask of a remote instance (`runtime::remote`).
 //! Adding an action is a line here, its `Handle` impl in `runtime/action.rs`, and, for a `Page`
 //! action, the page's use of the generated client function (docs/architecture.md).
 
@@ -20,17 +21,17 @@ use std::path::PathBuf;
 
 actions! {
     /// Every pending review, as the review window shows it.
-    Page "reviewsList" ReviewsList {} -> Vec<Detail>;
+    Page bridge "reviewsList" ReviewsList {} -> Vec<Detail>;
     /// The user's edits, made against proposal `revision` (a newer one refuses them:
     /// `superseded`).
-    Page "reviewUpdate" ReviewUpdate {
+    Page bridge "reviewUpdate" ReviewUpdate {
         #[ts(type = "number")] id: ReviewId,
         #[ts(type = "number")] revision: u64,
         content: String,
     } -> ();
     /// `content`: the edited text; `None` accepts as proposed. `revision`: the proposal the
     /// edits were made against (the window always names it; a command accepts the latest).
-    Page "reviewAccept" ReviewAccept {
+    Page bridge "reviewAccept" ReviewAccept {
         #[ts(type = "number")] id: ReviewId,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(type = "number | null")]
@@ -39,7 +40,7 @@ actions! {
     } -> ();
     /// `reason`: why, for whoever asked (where its protocol carries it); absent, a plain
     /// rejection.
-    Page "reviewReject" ReviewReject {
+    Page bridge "reviewReject" ReviewReject {
         #[ts(type = "number")] id: ReviewId,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
@@ -52,7 +53,7 @@ actions! {
     /// The one message a reject (or a turn's Continue) with these comments and `reason` sends
     /// (`review::comment::compose`), for the user to copy as a prompt where the review's CLI
     /// hears no reason; `None`: nothing to say. Too long a part is refused as in a reject.
-    Page "commentsMessage" CommentsMessage {
+    Page bridge "commentsMessage" CommentsMessage {
         comments: Vec<Comment>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
@@ -65,7 +66,7 @@ actions! {
         line: u32,
     } -> ();
     /// Whether the file changed on disk since the review opened.
-    Page "reviewDiskChanged" ReviewDiskChanged { #[ts(type = "number")] id: ReviewId } -> bool;
+    Page bridge "reviewDiskChanged" ReviewDiskChanged { #[ts(type = "number")] id: ReviewId } -> bool;
     /// "Ask about this part": the lines go to the CLI that opened the review.
     Page "reviewMention" ReviewMention {
         #[ts(type = "number")] id: ReviewId,
@@ -77,14 +78,14 @@ actions! {
         selection: Selection,
     } -> ();
     /// The page painted a review (the core logs how long it took).
-    Page "reviewShown" ReviewShown { #[ts(type = "number")] id: ReviewId } -> ();
+    Page bridge "reviewShown" ReviewShown { #[ts(type = "number")] id: ReviewId } -> ();
     /// The files turn review `id` lists (a whole turn's review: `turnId` set).
-    Page "turnFiles" TurnFilesGet { #[ts(type = "number")] id: ReviewId } -> TurnFiles;
+    Page bridge "turnFiles" TurnFilesGet { #[ts(type = "number")] id: ReviewId } -> TurnFiles;
     /// One file of turn review `id`, opened: its text at the start and now, and its hunks.
-    Page "turnFile" TurnFileGet { #[ts(type = "number")] id: ReviewId, path: PathBuf } -> TurnFileView;
+    Page bridge "turnFile" TurnFileGet { #[ts(type = "number")] id: ReviewId, path: PathBuf } -> TurnFileView;
     /// Undoes what `picks` name of turn review `id` (empty: every file), back to the turn's
     /// start; refused, writing nothing, when a file is no longer what the review shows.
-    Page "turnUndo" TurnUndo {
+    Page bridge "turnUndo" TurnUndo {
         #[ts(type = "number")] id: ReviewId,
         picks: Vec<TurnPick>,
     } -> TurnUndone;
@@ -120,16 +121,16 @@ actions! {
     Window "rejectAll" RejectAll {} -> ();
     /// A folder to add as a workspace (the window's own dialog picked it, or a command named
     /// it); `force` adds `/`, the home folder or a folder around other workspaces too.
-    Window "workspaceAdd" WorkspaceAdd {
+    Window bridge "workspaceAdd" WorkspaceAdd {
         path: PathBuf,
         #[serde(default)]
         force: bool,
     } -> PathBuf;
 
     Control "status" StatusGet {} -> Status;
-    Control "workspaceRemove" WorkspaceRemove { path: PathBuf } -> PathBuf;
-    Control "workspaceEnable" WorkspaceEnable { path: PathBuf, enabled: bool } -> ();
-    Control "workspaceList" WorkspaceList {} -> Vec<WorkspaceEntry>;
+    Control bridge "workspaceRemove" WorkspaceRemove { path: PathBuf } -> PathBuf;
+    Control bridge "workspaceEnable" WorkspaceEnable { path: PathBuf, enabled: bool } -> ();
+    Control bridge "workspaceList" WorkspaceList {} -> Vec<WorkspaceEntry>;
     /// The pending reviews as `redline review list` prints them: no texts, which the window's
     /// `reviewsList` carries and a command does not need.
     Control "reviewSummaries" ReviewSummaries {} -> Vec<Summary>;

@@ -1,0 +1,9 @@
+//! Reviews on another machine, decided on the desktop: the remote instance's end of a bridge
+//! (`redline bridge`, joined to a desktop over a command's stdio such as `ssh HOST redline
+//! bridge`), its messages, and the record that applies each of the desktop's decisions once.
+
+pub mod decisions;
+pub mod message;
+pub(crate) mod serve;
+
+pub use message::{FromDesktop, Hello, Settled, ToDesktop, PROTOCOL};

@@ -1,0 +1,323 @@
+//! The remote instance's end of a bridge: its hello, a snapshot of the pending reviews, the
+//! queue's events as they happen, the desktop's calls and decisions carried out, and a
+//! heartbeat both ways so a link that goes silent is let go.
+
+use super::decisions::{Decisions, MAX_ID};
+use super::message::{Call, FromDesktop, Hello, Settled, ToDesktop};
+use super::message::{MAX_FROM_DESKTOP, PROTOCOL};
+use crate::api::fault::Fault;
+use crate::error::Error;
+use crate::net::limits::Beat;
+use crate::review::{Detail, Resolved, ReviewEvent};
+use crate::runtime::instance::Instance;
+use crate::runtime::line::{self, rebound, Delimited, JsonLines, PeerLine};
+use crate::runtime::window::message::Returned;
+use futures::stream::{FuturesUnordered, StreamExt};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::sync::broadcast::error::RecvError;
+use tokio::time::{sleep_until, Instant};
+use tokio_util::codec::{Framed, FramedParts};
+
+/// Calls carried out at once on one link; past it the link reads no more until one ends.
+const IN_FLIGHT: usize = 32;
+
+/// A desktop that reads nothing for this long is let go (as a window is).
+const WRITE_DEADLINE: Duration = Duration::from_secs(10);
+
+/// What the instance keeps for the bridges it serves: its run's id and the decisions seen.
+pub struct RemoteEnd {
+    /// This run of the instance (`Hello::instance`), random.
+    pub run: String,
+    pub decisions: Decisions,
+    pub beat: Beat,
+}
+
+impl RemoteEnd {
+    pub fn new(beat: Beat) -> RemoteEnd {
+        let mut bytes = [0u8; 8];
+        // Without randomness the run is told apart by the clock, which is enough to tell a
+        // restart (the id only has to differ from the last run's).
+        if getrandom::fill(&mut bytes).is_err() {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default();
+            bytes = (now.as_nanos() as u64).to_le_bytes();
+        }
+        RemoteEnd {
+            run: bytes.iter().map(|b| format!("{b:02x}")).collect(),
+            decisions: Decisions::default(),
+            beat,
+        }
+    }
+}
+
+type Down = ToDesktop<Detail, Resolved>;
+
+/// Serves one desktop until either side closes the link or it goes silent.
+pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
+    instance: &Instance,
+    stream: Delimited<S>,
+) {
+    let end = instance.remote_end();
+    let (mut stream, read_at) = counted(stream);
+    rebound(&mut stream, MAX_FROM_DESKTOP as usize);
+    if !send(&mut stream, &Down::Hello(Hello::ours(&end.run))).await {
+        return;
+    }
+    if let Err(why) = their_hello(&mut stream, end.beat.dead).await {
+        tracing::warn!("bridge: {why}");
+        let _ = send(&mut stream, &Down::Bye { why }).await;
+        return;
+    }
+    // Subscribed before the snapshot is taken, so no review added in between is missed.
+    let mut events = instance.reviews().queue().subscribe();
+    let mut workspaces = instance.workspaces().changes();
+    let reviews = instance.reviews().details();
+    if !send(&mut stream, &Down::Snapshot { reviews }).await {
+        return;
+    }
+    let mut calls = FuturesUnordered::new();
+    let mut wrote = Instant::now();
+    loop {
+        let silent_until = last_read(&read_at) + end.beat.dead;
+        let down: Down = tokio::select! {
+            biased;
+            Some(down) = calls.next(), if !calls.is_empty() => down,
+            line = line::recv(&mut stream), if calls.len() < IN_FLIGHT => match heard(line) {
+                Heard::Work(work) => {
+                    calls.push(carry_out(instance, end, work));
+                    continue;
+                }
+                Heard::Say(down) => down,
+                Heard::Noted => continue,
+                Heard::Closed => return,
+            },
+            event = events.recv() => match event_down(event) {
+                Some(down) => down,
+                None => return,
+            },
+            Ok(()) = workspaces.changed() => Down::WorkspacesChanged,
+            () = sleep_until(wrote + end.beat.idle) => Down::Ping,
+            () = sleep_until(silent_until) => {
+                if last_read(&read_at) + end.beat.dead <= Instant::now() {
+                    tracing::warn!("bridge: nothing heard from the desktop for {:?}; letting it go", end.beat.dead);
+                    return;
+                }
+                continue;
+            }
+        };
+        if !send(&mut stream, &down).await {
+            return;
+        }
+        wrote = Instant::now();
+    }
+}
+
+/// The desktop's hello, within `dead`; why not, when it is none or of another protocol.
+async fn their_hello<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: &mut Delimited<S>,
+    dead: Duration,
+) -> Result<Hello, String> {
+    let line = match tokio::time::timeout(dead, line::recv(stream)).await {
+        Ok(Ok(PeerLine::Text(line))) => line,
+        Ok(_) => return Err("the desktop closed the link before its hello".into()),
+        Err(_) => return Err(format!("no hello from the desktop within {dead:?}")),
+    };
+    match serde_json::from_slice::<FromDesktop>(&line) {
+        Ok(FromDesktop::Hello(h)) if h.protocol == PROTOCOL => Ok(h),
+        Ok(FromDesktop::Hello(h)) => Err(format!(
+            "the desktop's Redline {} speaks bridge protocol {}, this one {PROTOCOL}: install the same version on both",
+            h.redline, h.protocol
+        )),
+        Ok(_) | Err(_) => Err("the desktop's first line was no hello".into()),
+    }
+}
+
+/// A line from the desktop that takes the instance's time.
+enum Work {
+    Call(u64, Call),
+    Decide {
+        decision: String,
+        instance: String,
+        call: Call,
+    },
+}
+
+/// What a line from the desktop leaves the loop to do.
+enum Heard {
+    Work(Work),
+    /// Answered at once.
+    Say(Down),
+    /// Nothing more: a pong, or a line dropped (said in the log).
+    Noted,
+    Closed,
+}
+
+fn heard(line: std::io::Result<PeerLine>) -> Heard {
+    match line {
+        Ok(PeerLine::Text(bytes)) => match serde_json::from_slice::<FromDesktop>(&bytes) {
+            Ok(FromDesktop::Call { id, call }) => return Heard::Work(Work::Call(id, call)),
+            Ok(FromDesktop::Decide {
+                decision,
+                instance,
+                call,
+            }) => {
+                return Heard::Work(Work::Decide {
+                    decision,
+                    instance,
+                    call,
+                })
+            }
+            Ok(FromDesktop::Ping) => return Heard::Say(Down::Pong),
+            Ok(FromDesktop::Pong) => {}
+            Ok(FromDesktop::Hello(_)) => tracing::warn!("bridge: a second hello, ignored"),
+            Err(e) => tracing::warn!("bridge: a line that is no message: {e}"),
+        },
+        Ok(PeerLine::TooLong) => {
+            tracing::warn!("bridge: a line over {MAX_FROM_DESKTOP} bytes, dropped")
+        }
+        Ok(PeerLine::Closed) | Err(_) => return Heard::Closed,
+    }
+    Heard::Noted
+}
+
+async fn carry_out(instance: &Instance, end: &RemoteEnd, work: Work) -> Down {
+    match work {
+        Work::Call(id, call) => Down::Reply {
+            id,
+            answer: answer(instance, call).await,
+        },
+        Work::Decide {
+            decision,
+            instance: run,
+            call,
+        } => {
+            let settled = match refused(end, &decision, &run, &call) {
+                Some(why) => Settled::Gone { why },
+                None => end.decisions.settle(&decision, apply(instance, call)).await,
+            };
+            Down::Decided { decision, settled }
+        }
+    }
+}
+
+/// Why decision `id` cannot be applied here, if it cannot.
+fn refused(end: &RemoteEnd, id: &str, run: &str, call: &Call) -> Option<String> {
+    if id.is_empty() || id.len() > MAX_ID {
+        return Some(format!("a decision's id is 1 to {MAX_ID} bytes"));
+    }
+    if !matches!(call, Call::ReviewAccept(_) | Call::ReviewReject(_)) {
+        return Some(format!("`{}` is no decision", call.name()));
+    }
+    (run != end.run).then(|| {
+        "Redline on this machine restarted since the review was shown: that review is gone".into()
+    })
+}
+
+async fn apply(instance: &Instance, call: Call) -> Settled {
+    match call.handle(instance).await {
+        Ok(_) => Settled::Applied,
+        Err(e) => Settled::Gone {
+            why: Fault::from(&e).message,
+        },
+    }
+}
+
+async fn answer(instance: &Instance, call: Call) -> Returned {
+    let asked = if call.bridged() {
+        call.handle(instance).await
+    } else {
+        Err(Error::Usage(format!(
+            "`{}` is not asked of another machine's Redline",
+            call.name()
+        )))
+    };
+    match asked {
+        Ok(v) => Returned::Ok(v),
+        Err(e) => Returned::Error(Fault::from(&e)),
+    }
+}
+
+/// A review event, as the desktop hears it; `None` ends the link: the desktop fell behind (it
+/// attaches again and takes a fresh snapshot), or the queue is gone.
+fn event_down(event: Result<ReviewEvent, RecvError>) -> Option<Down> {
+    match event {
+        Ok(ReviewEvent::Added(r)) => Some(Down::Added { review: r.detail() }),
+        Ok(ReviewEvent::Updated(r)) => Some(Down::Updated { review: r.detail() }),
+        Ok(ReviewEvent::Resolved { id, outcome, .. }) => Some(Down::Resolved {
+            resolved: Resolved { id, outcome },
+        }),
+        Err(RecvError::Lagged(n)) => {
+            tracing::warn!("bridge: the desktop fell {n} events behind; closing the link");
+            None
+        }
+        Err(RecvError::Closed) => None,
+    }
+}
+
+async fn send<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut Delimited<S>, down: &Down) -> bool {
+    line::send(stream, down, WRITE_DEADLINE).await.is_ok()
+}
+
+type ReadAt = Arc<Mutex<Instant>>;
+
+fn last_read(at: &ReadAt) -> Instant {
+    *at.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// `stream` with the time its last byte was read kept beside it; what was buffered stays.
+fn counted<S: AsyncRead + AsyncWrite>(stream: Delimited<S>) -> (Delimited<Counted<S>>, ReadAt) {
+    let at: ReadAt = Arc::new(Mutex::new(Instant::now()));
+    let parts = stream.into_parts();
+    let io = Counted {
+        inner: parts.io,
+        at: at.clone(),
+    };
+    let mut counted = FramedParts::new::<&()>(io, parts.codec);
+    counted.read_buf = parts.read_buf;
+    counted.write_buf = parts.write_buf;
+    (Framed::<_, JsonLines>::from_parts(counted), at)
+}
+
+/// A stream that notes when it last read a byte.
+pub(crate) struct Counted<S> {
+    inner: S,
+    at: ReadAt,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            *self.at.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+        }
+        polled
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Counted<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
