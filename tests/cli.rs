@@ -1210,6 +1210,9 @@ mod diff_edit;
 #[path = "cli/control_owner.rs"]
 mod control_owner;
 
+#[path = "cli/bridge.rs"]
+mod bridge;
+
 /// Whether `program` is on PATH (a test that needs it skips, or fails where CI requires it).
 fn have(program: &str) -> bool {
     Command::new("sh")

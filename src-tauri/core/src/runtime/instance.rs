@@ -71,7 +71,7 @@ pub struct Instance {
     /// Asks a surface to show the reviews (a second launch, the tray, a command).
     show: tokio::sync::broadcast::Sender<()>,
     /// What the bridges to desktops share: this run's id, the decisions seen (`runtime::remote`).
-    remote: crate::runtime::remote::serve::RemoteEnd,
+    remote: crate::runtime::remote::end::RemoteEnd,
 }
 
 impl Instance {
@@ -99,7 +99,7 @@ impl Instance {
         let world = Arc::new(world);
         let reviews = reviews::Reviews::new(world.clock.clone());
         let queue = reviews.queue().clone();
-        let remote = crate::runtime::remote::serve::RemoteEnd::new(limits.beat);
+        let remote = crate::runtime::remote::end::RemoteEnd::new(limits.beat);
         let instance = Arc::new(Instance {
             workspaces: Arc::new(workspaces::Workspaces::new(
                 world.clone(),
@@ -139,7 +139,7 @@ impl Instance {
     }
 
     /// What the bridges to desktops share (`runtime::remote`).
-    pub(crate) fn remote_end(&self) -> &crate::runtime::remote::serve::RemoteEnd {
+    pub(crate) fn remote_end(&self) -> &crate::runtime::remote::end::RemoteEnd {
         &self.remote
     }
 

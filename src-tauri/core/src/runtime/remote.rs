@@ -3,7 +3,8 @@
 //! bridge`), its messages, and the record that applies each of the desktop's decisions once.
 
 pub mod decisions;
-pub mod message;
+pub(crate) mod end;
+pub mod protocol;
 pub(crate) mod serve;
 
-pub use message::{FromDesktop, Hello, Settled, ToDesktop, PROTOCOL};
+pub use protocol::{Fate, FromDesktop, Hello, ToDesktop, PROTOCOL};

@@ -27,7 +27,17 @@ where
     I: AsyncRead + Unpin,
     O: AsyncWrite + Unpin,
 {
-    let refusal = |e: &Error| crate::runtime::remote::ToDesktop::<(), ()>::Bye { why: e.to_string() };
+    let refusal = |e: &Error| {
+        let why = match e {
+            // Read on the desktop, about this machine: said as what to do here.
+            Error::NotRunning => {
+                "no Redline runs on this machine: start it there with `redline serve --headless`"
+                    .to_owned()
+            }
+            other => other.to_string(),
+        };
+        crate::runtime::remote::ToDesktop::<(), ()>::Bye { why }
+    };
     join(dirs, Request::Bridge, refusal, input, output).await
 }
 

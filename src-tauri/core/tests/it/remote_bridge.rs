@@ -96,13 +96,25 @@ async fn a_desktop_sees_the_reviews_and_its_decision_is_applied_once_across_link
     assert_eq!(snapshot["reviews"][0]["id"], first, "{snapshot}");
     let second = f.propose(&mut cli, "b.txt", "two\n").await;
     let added = next(&mut s).await.unwrap();
-    assert_eq!((&added["kind"], &added["review"]["id"]), (&json!("added"), &json!(second)));
+    assert_eq!(
+        (&added["kind"], &added["review"]["id"]),
+        (&json!("added"), &json!(second))
+    );
 
     // Accepted with the desktop's edit: the CLI writes exactly it.
     send(&mut s, &accept("desk:1", &run, first, "edited\r\n")).await;
-    let [decided, resolved] = until(&mut s, &["decided", "resolved"]).await.try_into().unwrap();
-    assert_eq!(decided, json!({"kind": "decided", "decision": "desk:1", "result": "applied"}));
-    assert_eq!(resolved["resolved"], json!({"id": first, "outcome": "accepted"}));
+    let [decided, resolved] = until(&mut s, &["decided", "resolved"])
+        .await
+        .try_into()
+        .unwrap();
+    assert_eq!(
+        decided,
+        json!({"kind": "decided", "decision": "desk:1", "result": "applied"})
+    );
+    assert_eq!(
+        resolved["resolved"],
+        json!({"id": first, "outcome": "accepted"})
+    );
     let decision = told.next_decision().await.unwrap();
     assert_eq!(decision["params"]["content"], "edited\r\n", "{decision}");
 
@@ -112,18 +124,34 @@ async fn a_desktop_sees_the_reviews_and_its_decision_is_applied_once_across_link
     assert_eq!(again["instance"], run, "the same run");
     send(&mut s, &hello()).await;
     let snapshot = next(&mut s).await.unwrap();
-    let ids: Vec<&Value> = snapshot["reviews"].as_array().unwrap().iter().map(|r| &r["id"]).collect();
+    let ids: Vec<&Value> = snapshot["reviews"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["id"])
+        .collect();
     assert_eq!(ids, [&json!(second)]);
     send(&mut s, &accept("desk:1", &run, first, "edited again\r\n")).await;
     let decided = next(&mut s).await.unwrap();
     assert_eq!(decided["result"], "appliedBefore", "{decided}");
 
     // Made against another run of the remote (it restarted): never applied.
-    send(&mut s, &accept("desk:2", &json!("an earlier run"), second, "x")).await;
+    send(
+        &mut s,
+        &accept("desk:2", &json!("an earlier run"), second, "x"),
+    )
+    .await;
     let decided = next(&mut s).await.unwrap();
     assert_eq!(decided["result"], "gone", "{decided}");
-    assert!(decided["why"].as_str().unwrap().contains("restarted"), "{decided}");
-    assert_eq!(f.instance.reviews().list().len(), 1, "the review still waits");
+    assert!(
+        decided["why"].as_str().unwrap().contains("restarted"),
+        "{decided}"
+    );
+    assert_eq!(
+        f.instance.reviews().list().len(),
+        1,
+        "the review still waits"
+    );
 
     // A decision for a review that ended otherwise says so.
     send(&mut s, &accept("desk:3", &run, 999, "x")).await;
@@ -138,9 +166,17 @@ async fn a_desktop_asks_only_what_a_bridge_carries_and_is_answered_by_id() {
     send(&mut s, &hello()).await;
     assert_eq!(next(&mut s).await.unwrap()["kind"], "snapshot");
 
-    send(&mut s, &json!({"kind": "call", "id": 7, "call": {"cmd": "workspaceList"}})).await;
+    send(
+        &mut s,
+        &json!({"kind": "call", "id": 7, "call": {"cmd": "workspaceList"}}),
+    )
+    .await;
     let reply = next(&mut s).await.unwrap();
-    assert_eq!((&reply["kind"], &reply["id"]), (&json!("reply"), &json!(7)), "{reply}");
+    assert_eq!(
+        (&reply["kind"], &reply["id"]),
+        (&json!("reply"), &json!(7)),
+        "{reply}"
+    );
     assert!(reply["answer"]["ok"].is_array(), "{reply}");
 
     // A setting, the remote's editor, the instance itself: not a desktop's to ask.
@@ -176,7 +212,10 @@ async fn a_silent_link_is_let_go_and_an_idle_one_is_pinged() {
     // Nothing sent: the remote pings after its idle spell, then lets the link go once nothing
     // has been heard for its dead spell.
     let mut l = String::new();
-    tokio::time::timeout(WAIT, s.read_line(&mut l)).await.unwrap().unwrap();
+    tokio::time::timeout(WAIT, s.read_line(&mut l))
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(serde_json::from_str::<Value>(&l).unwrap()["kind"], "ping");
     assert_eq!(next(&mut s).await, None, "the silent link is closed");
 
@@ -186,7 +225,10 @@ async fn a_silent_link_is_let_go_and_an_idle_one_is_pinged() {
     let started = tokio::time::Instant::now();
     while started.elapsed() < Duration::from_millis(1800) {
         let mut l = String::new();
-        tokio::time::timeout(WAIT, s.read_line(&mut l)).await.unwrap().unwrap();
+        tokio::time::timeout(WAIT, s.read_line(&mut l))
+            .await
+            .unwrap()
+            .unwrap();
         assert!(!l.is_empty(), "the link closed while answered");
         if serde_json::from_str::<Value>(&l).unwrap()["kind"] == "ping" {
             send(&mut s, &json!({"kind": "pong"})).await;

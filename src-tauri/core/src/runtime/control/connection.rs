@@ -59,18 +59,10 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
             Err(v) => Response::Ok(value(v)),
         },
         Some(Ok(Request::TurnReview(call))) => {
-            let (ruling, whole) = match instance.turn_review(call.clone(), pid).await {
-                Ok(waiting) => {
-                    let whole = waiting.whole();
-                    match waiting.ruling(instance.reviews(), gone(&mut stream)).await {
-                        Some(v) => (v, whole),
-                        None => return,
-                    }
-                }
-                Err(v) => (v, false),
-            };
-            instance.turn_answered(&call, &ruling, whole).await;
-            Response::Ok(value(ruling))
+            match turn_review(instance, &mut stream, call, pid).await {
+                Some(reply) => reply,
+                None => return,
+            }
         }
         Some(Ok(Request::HookRecord(call))) => {
             instance.hook_record(call).await;
@@ -83,7 +75,9 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
         Some(Ok(Request::Window)) => {
             return crate::runtime::window::channel::serve(instance, stream).await
         }
-        Some(Ok(Request::Bridge)) => return crate::runtime::remote::serve::serve(instance, stream).await,
+        Some(Ok(Request::Bridge)) => {
+            return crate::runtime::remote::serve::serve(instance, stream).await
+        }
         Some(Ok(Request::Action(call))) => match call.handle(instance).await {
             Ok(v) => Response::Ok(v),
             Err(e) => Response::Error((&e).into()),
@@ -92,6 +86,28 @@ pub(super) async fn answer_from<S: AsyncRead + AsyncWrite + Unpin>(
         None => return,
     };
     let _ = line::send(&mut stream, &reply, REPLY_WRITE).await;
+}
+
+/// A CLI's end of turn: its ruling once the user has seen the turn (`None`: the hook went away),
+/// the turn's end recorded with it.
+async fn turn_review<S: AsyncRead + AsyncWrite + Unpin>(
+    instance: &Instance,
+    stream: &mut Delimited<S>,
+    call: crate::protocols::hook::HookCall,
+    pid: Option<u32>,
+) -> Option<Response> {
+    let (ruling, whole) = match instance.turn_review(call.clone(), pid).await {
+        Ok(waiting) => {
+            let whole = waiting.whole();
+            (
+                waiting.ruling(instance.reviews(), gone(stream)).await?,
+                whole,
+            )
+        }
+        Err(v) => (v, false),
+    };
+    instance.turn_answered(&call, &ruling, whole).await;
+    Some(Response::Ok(value(ruling)))
 }
 
 /// The connection's request line, bounded in size and in time; `None`: none came in time (or

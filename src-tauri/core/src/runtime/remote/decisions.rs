@@ -1,7 +1,7 @@
 //! The desktop's decisions a remote instance has seen, by id, so that one sent again (the link
 //! dropped before its answer came back, and the desktop repeats it) is applied at most once.
 
-use super::message::Settled;
+use super::protocol::Fate;
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -14,7 +14,7 @@ pub const REMEMBERED: usize = 1024;
 /// The longest decision id taken: a desktop's ids are short; a longer one is a fault.
 pub const MAX_ID: usize = 128;
 
-type Cell = Arc<OnceCell<Settled>>;
+type Cell = Arc<OnceCell<Fate>>;
 
 /// Each decision id seen, with what it came to once settled.
 #[derive(Default)]
@@ -31,9 +31,9 @@ struct Seen {
 impl Decisions {
     /// Settles decision `id` with `apply`, unless it was settled before (or is being settled
     /// on another link now: then its outcome once known, as `AppliedBefore` if it applied).
-    pub async fn settle<F>(&self, id: &str, apply: F) -> Settled
+    pub async fn settle<F>(&self, id: &str, apply: F) -> Fate
     where
-        F: Future<Output = Settled>,
+        F: Future<Output = Fate>,
     {
         let cell = self.cell(id);
         let mut ran = false;
@@ -45,7 +45,7 @@ impl Decisions {
             .await
             .clone();
         match settled {
-            Settled::Applied if !ran => Settled::AppliedBefore,
+            Fate::Applied if !ran => Fate::AppliedBefore,
             other => other,
         }
     }
@@ -79,11 +79,11 @@ mod tests {
         let runs = AtomicUsize::new(0);
         let apply = || async {
             runs.fetch_add(1, Ordering::SeqCst);
-            Settled::Applied
+            Fate::Applied
         };
-        assert_eq!(d.settle("a", apply()).await, Settled::Applied);
-        assert_eq!(d.settle("a", apply()).await, Settled::AppliedBefore);
-        assert_eq!(d.settle("b", apply()).await, Settled::Applied);
+        assert_eq!(d.settle("a", apply()).await, Fate::Applied);
+        assert_eq!(d.settle("a", apply()).await, Fate::AppliedBefore);
+        assert_eq!(d.settle("b", apply()).await, Fate::Applied);
         assert_eq!(runs.load(Ordering::SeqCst), 2);
     }
 
@@ -95,25 +95,27 @@ mod tests {
         // is let go.
         let first = d.settle("a", async {
             let _ = wait.await;
-            Settled::Applied
+            Fate::Applied
         });
         let second = d.settle("a", async { panic!("applied twice") });
         let release = async {
             let _ = go.send(());
         };
         let (one, two, ()) = tokio::join!(first, second, release);
-        assert_eq!((one, two), (Settled::Applied, Settled::AppliedBefore));
+        assert_eq!((one, two), (Fate::Applied, Fate::AppliedBefore));
     }
 
     #[tokio::test]
     async fn a_gone_decision_stays_gone_and_old_ones_are_forgotten() {
         let d = Decisions::default();
-        let gone = Settled::Gone { why: "closed".into() };
+        let gone = Fate::Gone {
+            why: "closed".into(),
+        };
         assert_eq!(d.settle("g", async { gone.clone() }).await, gone);
-        assert_eq!(d.settle("g", async { Settled::Applied }).await, gone);
+        assert_eq!(d.settle("g", async { Fate::Applied }).await, gone);
         for i in 0..REMEMBERED {
-            d.settle(&i.to_string(), async { Settled::Applied }).await;
+            d.settle(&i.to_string(), async { Fate::Applied }).await;
         }
-        assert_eq!(d.settle("g", async { Settled::Applied }).await, Settled::Applied);
+        assert_eq!(d.settle("g", async { Fate::Applied }).await, Fate::Applied);
     }
 }

@@ -2,12 +2,12 @@
 //! queue's events as they happen, the desktop's calls and decisions carried out, and a
 //! heartbeat both ways so a link that goes silent is let go.
 
-use super::decisions::{Decisions, MAX_ID};
-use super::message::{Call, FromDesktop, Hello, Settled, ToDesktop};
-use super::message::{MAX_FROM_DESKTOP, PROTOCOL};
+use super::decisions::MAX_ID;
+use super::end::RemoteEnd;
+use super::protocol::{Call, Fate, FromDesktop, Hello, ToDesktop};
+use super::protocol::{MAX_FROM_DESKTOP, PROTOCOL};
 use crate::api::fault::Fault;
 use crate::error::Error;
-use crate::net::limits::Beat;
 use crate::review::{Detail, Resolved, ReviewEvent};
 use crate::runtime::instance::Instance;
 use crate::runtime::line::{self, rebound, Delimited, JsonLines, PeerLine};
@@ -27,33 +27,6 @@ const IN_FLIGHT: usize = 32;
 
 /// A desktop that reads nothing for this long is let go (as a window is).
 const WRITE_DEADLINE: Duration = Duration::from_secs(10);
-
-/// What the instance keeps for the bridges it serves: its run's id and the decisions seen.
-pub struct RemoteEnd {
-    /// This run of the instance (`Hello::instance`), random.
-    pub run: String,
-    pub decisions: Decisions,
-    pub beat: Beat,
-}
-
-impl RemoteEnd {
-    pub fn new(beat: Beat) -> RemoteEnd {
-        let mut bytes = [0u8; 8];
-        // Without randomness the run is told apart by the clock, which is enough to tell a
-        // restart (the id only has to differ from the last run's).
-        if getrandom::fill(&mut bytes).is_err() {
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap_or_default();
-            bytes = (now.as_nanos() as u64).to_le_bytes();
-        }
-        RemoteEnd {
-            run: bytes.iter().map(|b| format!("{b:02x}")).collect(),
-            decisions: Decisions::default(),
-            beat,
-        }
-    }
-}
 
 type Down = ToDesktop<Detail, Resolved>;
 
@@ -92,7 +65,7 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
                     calls.push(carry_out(instance, end, work));
                     continue;
                 }
-                Heard::Say(down) => down,
+                Heard::Pinged => Down::Pong,
                 Heard::Noted => continue,
                 Heard::Closed => return,
             },
@@ -150,8 +123,8 @@ enum Work {
 /// What a line from the desktop leaves the loop to do.
 enum Heard {
     Work(Work),
-    /// Answered at once.
-    Say(Down),
+    /// A ping, answered at once.
+    Pinged,
     /// Nothing more: a pong, or a line dropped (said in the log).
     Noted,
     Closed,
@@ -172,7 +145,7 @@ fn heard(line: std::io::Result<PeerLine>) -> Heard {
                     call,
                 })
             }
-            Ok(FromDesktop::Ping) => return Heard::Say(Down::Pong),
+            Ok(FromDesktop::Ping) => return Heard::Pinged,
             Ok(FromDesktop::Pong) => {}
             Ok(FromDesktop::Hello(_)) => tracing::warn!("bridge: a second hello, ignored"),
             Err(e) => tracing::warn!("bridge: a line that is no message: {e}"),
@@ -196,11 +169,11 @@ async fn carry_out(instance: &Instance, end: &RemoteEnd, work: Work) -> Down {
             instance: run,
             call,
         } => {
-            let settled = match refused(end, &decision, &run, &call) {
-                Some(why) => Settled::Gone { why },
+            let fate = match refused(end, &decision, &run, &call) {
+                Some(why) => Fate::Gone { why },
                 None => end.decisions.settle(&decision, apply(instance, call)).await,
             };
-            Down::Decided { decision, settled }
+            Down::Decided { decision, fate }
         }
     }
 }
@@ -218,10 +191,10 @@ fn refused(end: &RemoteEnd, id: &str, run: &str, call: &Call) -> Option<String> 
     })
 }
 
-async fn apply(instance: &Instance, call: Call) -> Settled {
+async fn apply(instance: &Instance, call: Call) -> Fate {
     match call.handle(instance).await {
-        Ok(_) => Settled::Applied,
-        Err(e) => Settled::Gone {
+        Ok(_) => Fate::Applied,
+        Err(e) => Fate::Gone {
             why: Fault::from(&e).message,
         },
     }

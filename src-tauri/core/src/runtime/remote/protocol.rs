@@ -54,7 +54,10 @@ impl Hello {
 pub enum FromDesktop {
     Hello(Hello),
     /// An action marked `bridge` (`surfaces::action::list`), answered with a `Reply` of `id`.
-    Call { id: u64, call: Call },
+    Call {
+        id: u64,
+        call: Call,
+    },
     /// An accept or reject (`reviewAccept`, `reviewReject`) made against the remote's run
     /// `instance`, applied at most once by `decision` whichever link carries it (a desktop sends
     /// it again after a reconnect until it hears `Decided`).
@@ -69,8 +72,12 @@ pub enum FromDesktop {
 
 /// What became of a decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "result", rename_all = "camelCase", rename_all_fields = "camelCase")]
-pub enum Settled {
+#[serde(
+    tag = "result",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Fate {
     /// Applied now: the CLI is told.
     Applied,
     /// Applied when an earlier line carried it (the same decision sent again).
@@ -100,7 +107,7 @@ pub enum ToDesktop<D = Detail, R = Resolved> {
     Decided {
         decision: String,
         #[serde(flatten)]
-        settled: Settled,
+        fate: Fate,
     },
     Added {
         review: D,
