@@ -76,7 +76,7 @@ fn a_cli_s_review_is_decided_through_the_bridge_and_the_cli_gets_the_accepted_by
         json!({"kind": "decide", "decision": "d:1", "instance": hello["instance"],
         "call": {"cmd": "reviewAccept", "id": id, "content": accepted}}),
     );
-    let mut heard = vec![line(&mut from), line(&mut from)];
+    let mut heard = [line(&mut from), line(&mut from)];
     heard.sort_by_key(|v| v["kind"].as_str().unwrap_or_default().to_owned());
     assert_eq!(
         heard[0],
