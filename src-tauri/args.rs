@@ -163,8 +163,12 @@ pub enum Command {
     /// This machine's reviews for a desktop's Redline: joins stdin and stdout to the running
     /// instance as one long-lived link (JSON lines, docs/remote.md). A desktop runs it over ssh
     /// or wsl.exe; it ends when stdin closes, the instance stops or the link goes silent.
-    #[command(after_long_help = "Example:\n  ssh -T devbox redline bridge")]
-    Bridge,
+    #[command(after_long_help = "Example:\n  ssh -T devbox redline bridge --start")]
+    Bridge {
+        /// Start `redline serve --headless` first when no instance runs.
+        #[arg(long)]
+        start: bool,
+    },
     /// Point the connected CLIs at lines of a file: FILE:L1-L2 (1-based).
     #[command(after_long_help = "Example:\n  redline mention src/main.rs:10-24")]
     Mention {

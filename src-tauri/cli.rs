@@ -62,7 +62,7 @@ fn run_action(runtime: Runtime, p: &mut Printer, action: Action) -> ExitCode {
         // A hook's exit status is the CLI's to read: it says it itself.
         Action::Hook(a) => return runtime.block_on(crate::hook::run(&dirs, p, a)),
         action => {
-            let joined = matches!(action, Action::Editor(_) | Action::Bridge);
+            let joined = matches!(action, Action::Editor(_) | Action::Bridge { .. });
             let result = runtime.block_on(run(&dirs, p, action));
             if joined {
                 // Its read of stdin may still be blocked in a thread (the instance went first):
@@ -224,10 +224,7 @@ async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: Action) -> Result<bool> {
             return Err(Error::Usage("a local review runs from main".into()))
         }
         Action::Editor(a) => crate::editor_cli::run(dirs, a).await?,
-        Action::Bridge => {
-            let (input, output) = (tokio::io::stdin(), tokio::io::stdout());
-            redline_core::runtime::stdio_channel::bridge(dirs, input, output).await?
-        }
+        Action::Bridge { start } => crate::bridge_cli::run(dirs, start).await?,
     }
     Ok(true)
 }

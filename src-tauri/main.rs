@@ -8,6 +8,7 @@ mod action;
 mod args;
 #[cfg(feature = "desktop")]
 mod autostart;
+mod bridge_cli;
 mod cli;
 mod comment_arg;
 #[cfg(feature = "desktop")]

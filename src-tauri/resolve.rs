@@ -45,7 +45,9 @@ pub(crate) enum Action {
     Hooks(HooksCmd),
     Editor(EditorAction),
     /// `redline bridge`: stdin and stdout joined to the instance's bridge.
-    Bridge,
+    Bridge {
+        start: bool,
+    },
     Completions {
         shell: clap_complete::Shell,
     },
@@ -211,7 +213,7 @@ pub(crate) fn resolve(command: Command, here: &Here) -> Result<Action> {
         Command::Completions { shell } => Action::Completions { shell },
         Command::Man => Action::Man,
         Command::Editor { stdio } => Action::Editor(EditorAction::Stdio(stdio)),
-        Command::Bridge => Action::Bridge,
+        Command::Bridge { start } => Action::Bridge { start },
         Command::Mention { target } => Action::Editor(EditorAction::Mention {
             target,
             cwd: here.dir()?,

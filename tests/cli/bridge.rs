@@ -114,3 +114,23 @@ fn with_no_instance_the_desktop_reads_why_and_the_bridge_fails() {
         "{bye}"
     );
 }
+
+#[test]
+fn with_start_an_instance_is_started_for_the_link_and_serves_after_it() {
+    let env = Env::new();
+    let mut bridge = env
+        .cmd(&["bridge", "--start"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let to = bridge.stdin.take().unwrap();
+    let mut from = BufReader::new(bridge.stdout.take().unwrap());
+    assert_eq!(line(&mut from)["kind"], "hello");
+    drop(to);
+    assert!(bridge.wait().unwrap().success());
+    // The instance it started serves on for the next link and the CLIs, until asked to quit.
+    let status: Value = serde_json::from_str(&env.ok(&["status", "--json"])).unwrap();
+    assert!(status["pid"].as_u64().is_some(), "{status}");
+    env.ok(&["quit"]);
+}

@@ -24,6 +24,12 @@ pub enum ControlFailure {
     EditorHello(#[source] serde_json::Error),
     #[error("{0}")]
     StdioChannel(#[source] std::io::Error),
+    /// `redline bridge --start` could not start an instance here.
+    #[error("could not start `redline serve --headless` here ({why}); its log: {}", log.display())]
+    NotStarted {
+        why: String,
+        log: std::path::PathBuf,
+    },
     #[error("`redline editor` speaks on stdin and stdout only: give --stdio")]
     EditorWithoutStdio,
     /// A local review (propose, diff, a hook) holds its connection until decided.
