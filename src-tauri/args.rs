@@ -161,7 +161,7 @@ pub enum Command {
         stdio: bool,
     },
     /// This machine's reviews for a desktop's Redline: joins stdin and stdout to the running
-    /// instance as one long-lived link (JSON lines, docs/remote.md). A desktop runs it over ssh
+    /// instance as one long-lived link (JSON lines). A desktop runs it over ssh
     /// or wsl.exe; it ends when stdin closes, the instance stops or the link goes silent.
     #[command(after_long_help = "Example:\n  ssh -T devbox redline bridge --start")]
     Bridge {
