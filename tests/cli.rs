@@ -1213,6 +1213,9 @@ mod control_owner;
 #[path = "cli/bridge.rs"]
 mod bridge;
 
+#[path = "cli/bridge_ssh.rs"]
+mod bridge_ssh;
+
 /// Whether `program` is on PATH (a test that needs it skips, or fails where CI requires it).
 fn have(program: &str) -> bool {
     Command::new("sh")
