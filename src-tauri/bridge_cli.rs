@@ -5,9 +5,7 @@ use redline_core::platform::background;
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::{control, stdio_channel};
 use redline_core::{ControlFailure, Error, Result};
-use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// How long a started instance may take to serve: as long as the desktop app's start.
@@ -49,14 +47,7 @@ fn start_headless() -> Result<()> {
         .stdout
         .take()
         .ok_or_else(|| failed("no output".into()))?;
-    let (tx, rx) = mpsc::channel();
-    // A blocked read has no timeout of its own: a thread reads, and this waits on it with one.
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(out.take(64)).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    match rx.recv_timeout(READY_WITHIN) {
+    match crate::child_ready::first_line(out, READY_WITHIN) {
         Ok(line) if line.trim_end() == "ready" => Ok(()),
         // Exit 1: an instance that another start made meanwhile serves already.
         Ok(_) if child.wait().is_ok_and(|s| s.code() == Some(1)) => Ok(()),

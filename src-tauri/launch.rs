@@ -8,10 +8,9 @@ use crate::output::{errln, Printer};
 use redline_core::platform::background;
 use redline_core::platform::dirs::Dirs;
 use redline_core::Error;
-use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Child, Command, ExitCode, Stdio};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
 /// The hidden flag the app started in the background is given: it then logs to the file and
@@ -88,15 +87,7 @@ fn wait_ready(p: &mut Printer, mut child: Child, log: &Path, from: u64) -> ExitC
     let Some(out) = child.stdout.take() else {
         return ended_early(p, child, log, from);
     };
-    let (tx, rx) = mpsc::channel();
-    // A blocked read has no timeout of its own: a thread reads, and we wait on it with one.
-    // The line is bounded: this reads nothing else.
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(out.take(64)).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    match rx.recv_timeout(READY_WITHIN) {
+    match crate::child_ready::first_line(out, READY_WITHIN) {
         Ok(line) if line.trim_end() == READY => {
             errln!(p, "{}", desktop::started_line(Some(log)));
             ExitCode::SUCCESS

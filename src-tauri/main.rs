@@ -9,6 +9,7 @@ mod args;
 #[cfg(feature = "desktop")]
 mod autostart;
 mod bridge_cli;
+mod child_ready;
 mod cli;
 mod comment_arg;
 #[cfg(feature = "desktop")]

@@ -6,7 +6,8 @@ use super::local_review::{serving, stop};
 use super::Env;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{ChildStdout, Stdio};
+use std::path::Path;
+use std::process::{Child, ChildStdout, Stdio};
 
 fn line(out: &mut BufReader<ChildStdout>) -> Value {
     loop {
@@ -17,6 +18,25 @@ fn line(out: &mut BufReader<ChildStdout>) -> Value {
             return v;
         }
     }
+}
+
+/// Claude Code's pre-edit hook in `env`'s workspace, proposing `content` for `file`.
+pub(super) fn claude_write(env: &Env, file: &Path, content: &str) -> Child {
+    let input = json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": env.ws(),
+        "hook_event_name": "PreToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": file, "content": content},
+    });
+    let mut hook = env
+        .cmd(&["hook", "claude"])
+        .current_dir(env.ws())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = hook.stdin.take().unwrap();
+    stdin.write_all(input.to_string().as_bytes()).unwrap();
+    hook
 }
 
 fn say(to: &mut impl Write, v: Value) {
@@ -50,23 +70,7 @@ fn a_cli_s_review_is_decided_through_the_bridge_and_the_cli_gets_the_accepted_by
 
     // Claude Code's pre-edit hook asks; the desktop sees it and accepts with its own edit.
     let file = env.ws().join("a.txt");
-    let input = json!({
-        "session_id": "s", "transcript_path": "/dev/null", "cwd": env.ws(),
-        "hook_event_name": "PreToolUse", "tool_name": "Write",
-        "tool_input": {"file_path": file, "content": "proposed\n"},
-    });
-    let mut hook = env
-        .cmd(&["hook", "claude"])
-        .current_dir(env.ws())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    hook.stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
+    let hook = claude_write(&env, &file, "proposed\n");
     let added = line(&mut from);
     assert_eq!(added["kind"], "added", "{added}");
     let id = added["review"]["id"].clone();

@@ -3,6 +3,7 @@
 //! decided through it, a link killed mid-review and made again, and the failures a desktop must
 //! tell apart (a host key that changed, no key) ending at once, never waiting on a prompt.
 
+use super::bridge::claude_write;
 use super::Env;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
@@ -184,28 +185,6 @@ impl Link {
     }
 }
 
-/// Claude Code's pre-edit hook on the far side, proposing `content` for `file`.
-fn far_hook(far: &Env, file: &Path, content: &str) -> Child {
-    let input = json!({
-        "session_id": "s", "transcript_path": "/dev/null", "cwd": far.ws(),
-        "hook_event_name": "PreToolUse", "tool_name": "Write",
-        "tool_input": {"file_path": file, "content": content},
-    });
-    let mut hook = far
-        .cmd(&["hook", "claude"])
-        .current_dir(far.ws())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    hook.stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    hook
-}
-
 fn accepted_content(out: &Output) -> Value {
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
@@ -225,7 +204,7 @@ fn a_review_on_the_far_side_survives_a_killed_link_and_its_accept_reaches_the_cl
     let (mut link, hello) = Link::open(&sshd, &far);
     assert_eq!(link.next(), json!({"kind": "snapshot", "reviews": []}));
     let file = far.ws().join("a.txt");
-    let hook = far_hook(&far, &file, "proposed\n");
+    let hook = claude_write(&far, &file, "proposed\n");
     let added = link.next();
     assert_eq!(added["kind"], "added", "{added}");
     let id = added["review"]["id"].clone();

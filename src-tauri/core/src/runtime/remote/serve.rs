@@ -8,9 +8,10 @@ use super::protocol::{Call, Fate, FromDesktop, Hello, ToDesktop};
 use super::protocol::{MAX_FROM_DESKTOP, PROTOCOL};
 use crate::api::fault::Fault;
 use crate::error::Error;
-use crate::review::{Detail, Resolved, ReviewEvent};
+use crate::review::{Detail, Resolved};
 use crate::runtime::instance::Instance;
 use crate::runtime::line::{self, rebound, Delimited, JsonLines, PeerLine};
+use crate::runtime::window::channel::{event_line, EventLine};
 use crate::runtime::window::message::Returned;
 use futures::stream::{FuturesUnordered, StreamExt};
 use std::pin::Pin;
@@ -18,7 +19,6 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::sync::broadcast::error::RecvError;
 use tokio::time::{sleep_until, Instant};
 use tokio_util::codec::{Framed, FramedParts};
 
@@ -69,7 +69,7 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
                 Heard::Noted => continue,
                 Heard::Closed => return,
             },
-            event = events.recv() => match event_down(event) {
+            event = events.recv() => match event_line("bridge", event) {
                 Some(down) => down,
                 None => return,
             },
@@ -215,20 +215,15 @@ async fn answer(instance: &Instance, call: Call) -> Returned {
     }
 }
 
-/// A review event, as the desktop hears it; `None` ends the link: the desktop fell behind (it
-/// attaches again and takes a fresh snapshot), or the queue is gone.
-fn event_down(event: Result<ReviewEvent, RecvError>) -> Option<Down> {
-    match event {
-        Ok(ReviewEvent::Added(r)) => Some(Down::Added { review: r.detail() }),
-        Ok(ReviewEvent::Updated(r)) => Some(Down::Updated { review: r.detail() }),
-        Ok(ReviewEvent::Resolved { id, outcome, .. }) => Some(Down::Resolved {
-            resolved: Resolved { id, outcome },
-        }),
-        Err(RecvError::Lagged(n)) => {
-            tracing::warn!("bridge: the desktop fell {n} events behind; closing the link");
-            None
-        }
-        Err(RecvError::Closed) => None,
+impl EventLine for Down {
+    fn added(review: Detail) -> Self {
+        Down::Added { review }
+    }
+    fn updated(review: Detail) -> Self {
+        Down::Updated { review }
+    }
+    fn resolved(resolved: Resolved) -> Self {
+        Down::Resolved { resolved }
     }
 }
 

@@ -48,17 +48,39 @@ fn heard(hub: &WindowHub, line: std::io::Result<PeerLine>) -> Heard {
     Heard::Noted
 }
 
-/// A review event, as the window hears it; `None` ends the channel: the window's list fell
-/// behind (a new window lists the queue afresh), or the queue is gone.
-fn event_down(event: Result<ReviewEvent, RecvError>) -> Option<Down> {
+/// A channel's line for each review event: the window's and a bridge's say them alike.
+pub(crate) trait EventLine: Sized {
+    fn added(review: Detail) -> Self;
+    fn updated(review: Detail) -> Self;
+    fn resolved(resolved: Resolved) -> Self;
+}
+
+impl EventLine for Down {
+    fn added(review: Detail) -> Self {
+        Down::Added { review }
+    }
+    fn updated(review: Detail) -> Self {
+        Down::Updated { review }
+    }
+    fn resolved(resolved: Resolved) -> Self {
+        Down::Resolved { resolved }
+    }
+}
+
+/// A review event, as `channel`'s peer hears it; `None` ends the channel: the peer fell behind
+/// (it attaches again and lists the queue afresh), or the queue is gone.
+pub(crate) fn event_line<L: EventLine>(
+    channel: &str,
+    event: Result<ReviewEvent, RecvError>,
+) -> Option<L> {
     match event {
-        Ok(ReviewEvent::Added(r)) => Some(Down::Added { review: r.detail() }),
-        Ok(ReviewEvent::Updated(r)) => Some(Down::Updated { review: r.detail() }),
-        Ok(ReviewEvent::Resolved { id, outcome, .. }) => Some(Down::Resolved {
-            resolved: Resolved { id, outcome },
-        }),
+        Ok(ReviewEvent::Added(r)) => Some(L::added(r.detail())),
+        Ok(ReviewEvent::Updated(r)) => Some(L::updated(r.detail())),
+        Ok(ReviewEvent::Resolved { id, outcome, .. }) => {
+            Some(L::resolved(Resolved { id, outcome }))
+        }
         Err(RecvError::Lagged(n)) => {
-            tracing::warn!("window channel: the window fell {n} events behind; closing it");
+            tracing::warn!("{channel}: the peer fell {n} events behind; closing it");
             None
         }
         Err(RecvError::Closed) => None,
@@ -100,7 +122,7 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
                 }
                 continue;
             }
-            event = events.recv() => match event_down(event) {
+            event = events.recv() => match event_line("window channel", event) {
                 Some(down) => down,
                 None => return,
             },
