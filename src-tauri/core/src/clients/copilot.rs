@@ -88,6 +88,8 @@ const HOOK: HookSite = HookSite {
     trust: None,
     // On timeout the tool call proceeds: Redline's hook denies a minute before.
     // Redline does not review its turns.
+    start_event: Some("userPromptSubmitted"),
     turn_event: None,
+    start_every_request: false,
     fails_open: true,
 };

@@ -1,6 +1,6 @@
 //! A CLI's review mode in its hooks (`--review edit|turn|both`), for a CLI whose settings file
-//! holds groups of hooks per event: the end-of-turn hook (`--turn-review`: Codex CLI's `Stop`,
-//! Claude Code's `Stop`, Gemini CLI's `AfterAgent`) and the prompt hook (`--turn-start`:
+//! holds groups of hooks per event: the end-of-turn hook (`--turn-review`: Codex CLI's, Claude
+//! Code's and Qwen Code's `Stop`, Gemini CLI's `AfterAgent`) and the prompt hook (`--turn-start`:
 //! `UserPromptSubmit`, `BeforeAgent`) beside the pre-edit one, put in, found and taken out
 //! together, each in a group of Redline's own (no matcher: the events have none), every other
 //! byte of the file kept.
@@ -26,7 +26,7 @@ pub(super) fn slot<'s>(site: &'s HookCli, event: &'s str) -> Slot<'s> {
 
 /// Where Redline's prompt-hook group goes, for a CLI that has a prompt hook.
 pub(super) fn start_slot(site: &HookCli) -> Option<Slot<'_>> {
-    site.start_event().map(|event| slot(site, event))
+    site.start_event.map(|event| slot(site, event))
 }
 
 /// The hooks `mode` needs, in one write: the pre-edit hook (reviewing, recording the turn's
