@@ -303,3 +303,55 @@ fn qwen_gets_its_prompt_and_stop_hooks_and_uninstall_gives_its_file_back() {
         );
     }
 }
+
+#[test]
+fn copilot_gets_its_prompt_and_agent_stop_hooks_in_its_own_file() {
+    let env = Env::new();
+    let file = env.root.join("home/.copilot/hooks/redline.json");
+    let said = env.ok(&["hooks", "install", "copilot", "--review", "turn"]);
+    assert!(said.contains("(userPromptSubmitted: "), "{said}");
+    assert!(said.contains("(agentStop: "), "{said}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let entry = |event: &str| doc["hooks"][event][0].clone();
+    assert_eq!(
+        entry("preToolUse"),
+        json!({"type": "command", "bash": format!("{BIN} hook copilot --record-only"),
+            "matcher": "^(edit|create)$", "timeoutSec": 3600})
+    );
+    assert_eq!(
+        entry("userPromptSubmitted"),
+        json!({"type": "command", "bash": format!("{BIN} hook copilot --turn-start"),
+            "timeoutSec": 3600})
+    );
+    assert_eq!(
+        entry("agentStop"),
+        json!({"type": "command", "bash": format!("{BIN} hook copilot --turn-review"),
+            "timeoutSec": 3600})
+    );
+    let st = status_of(&env, "copilot");
+    assert_eq!(
+        (&st["review"], &st["current"], &st["turnReview"]),
+        (&json!("turn"), &json!(true), &json!(true))
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(env
+        .ok(&["hooks", "install", "copilot", "--review", "turn"])
+        .contains("already in"));
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    env.ok(&["hooks", "install", "copilot", "--review", "both"]);
+    let st = status_of(&env, "copilot");
+    assert_eq!(
+        (&st["review"], &st["current"]),
+        (&json!("both"), &json!(true))
+    );
+    // The edit mode: the pre-edit hook alone again.
+    env.ok(&["hooks", "install", "copilot", "--review", "edit"]);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        doc["hooks"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["preToolUse"]
+    );
+    assert_eq!(status_of(&env, "copilot")["review"], "edit");
+    env.ok(&["hooks", "uninstall", "copilot"]);
+    assert!(!file.exists());
+}

@@ -9,7 +9,7 @@ use super::hook_entry::{
     pre_command, start_command, turn_command, Found, HookInstalled, ReviewMode,
 };
 use super::hook_groups::{self, entry, fresh, group, slot as pre_slot, Op, Slot};
-use crate::clients::{Entries, HookCli};
+use crate::clients::{Entries, HookCli, Layout};
 use crate::discovery::DiscoveryError;
 use crate::error::Result;
 use serde_json::Value;
@@ -78,17 +78,21 @@ pub fn install<'s>(
 
 /// Redline's end-of-turn hook in `file`, if the CLI has one and it is there.
 pub fn find(site: &HookCli, file: &Path) -> Result<Option<Found>> {
-    let Some(event) = site.turn_event else {
-        return Ok(None);
-    };
-    find_in(&slot(site, event), file)
+    find_on(site, file, site.turn_event)
 }
 
 /// Redline's prompt hook in `file`, if the CLI has one and it is there.
 pub fn find_start(site: &HookCli, file: &Path) -> Result<Option<Found>> {
-    match start_slot(site) {
-        Some(start) => find_in(&start, file),
-        None => Ok(None),
+    find_on(site, file, site.start_event)
+}
+
+/// Redline's hook on `event` in `file`: in a group of its own, or in a hooks file of Redline's
+/// own (Copilot CLI); none for a plugin or a CLI without the event.
+fn find_on(site: &HookCli, file: &Path, event: Option<&str>) -> Result<Option<Found>> {
+    match (event, site.layout) {
+        (Some(event), Layout::OwnFile) => super::hook_file::find_event(site, file, event),
+        (Some(event), Layout::Settings(Entries::Grouped)) => find_in(&slot(site, event), file),
+        _ => Ok(None),
     }
 }
 

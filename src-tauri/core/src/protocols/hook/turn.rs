@@ -1,7 +1,8 @@
 //! The start and end of a CLI's turn (its prompt hook: Codex, Claude Code and Qwen Code
 //! `UserPromptSubmit`, Gemini CLI `BeforeAgent`, Copilot CLI `userPromptSubmitted`; its end:
-//! Codex, Claude Code and Qwen Code `Stop`, Gemini CLI `AfterAgent`): whose turn its hooks name,
-//! and the user's answer in the words each takes (`../shared/specs/cli-hooks.md`).
+//! Codex, Claude Code and Qwen Code `Stop`, Gemini CLI `AfterAgent`, Copilot CLI `agentStop`):
+//! whose turn its hooks name, and the user's answer in the words each takes
+//! (`../shared/specs/cli-hooks.md`).
 
 use super::ruling::HookOutput;
 use super::HookCli;
@@ -25,8 +26,10 @@ pub struct TurnEnd {
     pub again: bool,
 }
 
+/// Copilot CLI names the session `sessionId`; the others `session_id`.
 #[derive(Deserialize)]
 struct Fields {
+    #[serde(alias = "sessionId")]
     session_id: String,
     #[serde(default)]
     turn_id: Option<String>,
@@ -42,7 +45,10 @@ pub fn event(cli: HookCli) -> Option<&'static str> {
 
 /// Whose turn a pre-edit or end-of-turn hook input names; `None`: the input names no session.
 pub fn of(cli: HookCli, input: &Value) -> Option<TurnOf> {
-    let session = input.get("session_id")?.as_str()?.to_owned();
+    let session = (input.get("session_id"))
+        .or_else(|| input.get("sessionId"))?
+        .as_str()?
+        .to_owned();
     // Only Codex names the turn (`names_turn`); the others' turn runs until the session's next end of turn.
     let turn = match cli.names_turn {
         true => input
@@ -80,7 +86,7 @@ pub fn start_event(cli: HookCli) -> Option<&'static str> {
 /// A prompt hook's input: whose turn starts, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TurnStart {
-    /// The CLI's session; empty where the CLI names none (Copilot CLI's prompt hook).
+    /// The CLI's session; empty where the input names none.
     pub session: String,
     pub cwd: String,
     /// The prompt the model is about to get, where the input says (Gemini CLI runs its prompt
@@ -90,7 +96,7 @@ pub struct TurnStart {
 
 #[derive(Deserialize)]
 struct StartFields {
-    #[serde(default)]
+    #[serde(default, alias = "sessionId")]
     session_id: Option<String>,
     cwd: String,
     #[serde(default)]
@@ -285,6 +291,28 @@ mod tests {
         assert!(read(qwen, &json!({"cwd":"/w"}))
             .unwrap_err()
             .contains("Stop hook input"));
+    }
+
+    /// Copilot CLI 1.0.102's `agentStop` and `userPromptSubmitted` inputs, as the real one sent
+    /// them to a command hook: `sessionId`, `cwd`, and `stop_hook_active` on a Continue.
+    #[test]
+    fn copilots_agent_stop_and_prompt_inputs_are_read() {
+        let copilot = HookCli::of("copilot").unwrap();
+        let stop = json!({"sessionId":"1c81","timestamp":1,"cwd":"/w",
+            "transcriptPath":"/t/events.jsonl","stopReason":"end_turn","stop_hook_active":true});
+        let end = read(copilot, &stop).unwrap();
+        assert_eq!(
+            (end.of.session.as_str(), end.cwd.as_str(), end.again),
+            ("1c81", "/w", true)
+        );
+        let prompt = json!({"sessionId":"1c81","timestamp":1,"cwd":"/w","prompt":"go on"});
+        let start = read_start(copilot, &prompt).unwrap();
+        assert_eq!(
+            (start.session.as_str(), start.prompt.as_deref()),
+            ("1c81", Some("go on"))
+        );
+        let tool = json!({"sessionId":"1c81","timestamp":1,"cwd":"/w","toolName":"edit"});
+        assert_eq!(of(copilot, &tool).unwrap().session, "1c81");
     }
 
     #[test]
