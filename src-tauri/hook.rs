@@ -189,6 +189,9 @@ async fn record_only(dirs: &Dirs, p: &mut Printer<'_>, a: &HookArgs) -> ExitCode
 /// prompt goes on (exit 0, nothing on standard output), and standard error says why.
 async fn turn_start(dirs: &Dirs, p: &mut Printer<'_>, a: &HookArgs) -> ExitCode {
     let begun = match input() {
+        // The CLI going on with its turn (Qwen Code's prompt hook for a tool's result): nothing
+        // to begin, and no line on every tool call.
+        Ok(input) if turn::goes_on(a.cli, &input) => return ExitCode::SUCCESS,
         Ok(input) => {
             let req = Request::TurnStart(HookCall {
                 cli: a.cli,

@@ -99,7 +99,7 @@ fn explain_turn(p: &mut Printer, site: HookCli, program: &Path, mode: ReviewMode
     let Some(event) = site.turn_event.filter(|_| mode.turns()) else {
         return;
     };
-    if let Some(start) = site.start_event() {
+    if let Some(start) = site.start_event {
         let command = config::start_command(&site, program);
         outln!(
             p,

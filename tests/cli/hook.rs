@@ -1242,9 +1242,9 @@ fn hooks_install_turn_review_adds_the_end_of_turn_hook_and_without_it_takes_it_o
     // `hooks` was Redline's alone, and so was the file install created for it: both go.
     assert!(!gemini.exists());
 
-    let out = env.run(&["hooks", "install", "qwen", "--turn-review"]);
+    let out = env.run(&["hooks", "install", "kiro", "--turn-review"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("does not review Qwen Code's turns"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not review Kiro CLI's turns"));
 }
 
 /// Claude Code's Write of `a.txt` in the workspace, as its hook's input.

@@ -151,7 +151,7 @@ fn codex_and_gemini_get_their_own_prompt_events_and_a_cli_without_turns_is_refus
     env.ok(&["hooks", "uninstall", "gemini"]);
     assert!(!codex.exists() && !gemini.exists());
 
-    let out = env.run(&["hooks", "install", "qwen", "--review", "turn"]);
+    let out = env.run(&["hooks", "install", "kiro", "--review", "turn"]);
     assert_eq!(out.status.code(), Some(2));
     let out = env.run(&["hooks", "install", "codex", "--review", "sometimes"]);
     assert_eq!(out.status.code(), Some(2));
@@ -230,4 +230,128 @@ fn a_turn_install_from_before_the_prompt_hook_is_named_with_the_install_that_kee
     assert_eq!(now["review"], json!("both"), "{now}");
     let said = env.ok(&["hooks", "status"]);
     assert!(!said.contains("updates it"), "{said}");
+}
+
+/// The user's Qwen Code settings as Qwen Code reads them: a byte-order mark, a comment, CRLF line
+/// endings, and a Stop hook of their own.
+const QWEN_THEIRS: &str = "\u{feff}{\r\n  // mine\r\n  \"model\": {\"name\": \"qwen3\"},\r\n  \"hooks\": {\r\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"notify.sh\"}]}]\r\n  }\r\n}\r\n";
+
+#[test]
+fn qwen_gets_its_prompt_and_stop_hooks_and_uninstall_gives_its_file_back() {
+    let env = Env::new();
+    let file = env.root.join("home/.qwen/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, QWEN_THEIRS).unwrap();
+    let said = env.ok(&["hooks", "install", "qwen", "--review", "turn"]);
+    assert!(said.contains("(UserPromptSubmit: "), "{said}");
+    assert!(said.contains("(Stop: "), "{said}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        written.starts_with("\u{feff}{\r\n  // mine\r\n"),
+        "{written:?}"
+    );
+    let doc: Value = serde_json::from_str(
+        written
+            .trim_start_matches('\u{feff}')
+            .replace("// mine", "")
+            .as_str(),
+    )
+    .unwrap();
+    let command = |event: &str, at: usize| doc["hooks"][event][at]["hooks"][0]["command"].clone();
+    assert_eq!(command("Stop", 0), json!("notify.sh"));
+    assert_eq!(
+        command("Stop", 1),
+        json!(format!("{BIN} hook qwen --turn-review"))
+    );
+    assert_eq!(
+        command("UserPromptSubmit", 0),
+        json!(format!("{BIN} hook qwen --turn-start"))
+    );
+    assert_eq!(
+        command("PreToolUse", 0),
+        json!(format!("{BIN} hook qwen --record-only"))
+    );
+    // Qwen Code reads a timeout of 1000 or more in milliseconds.
+    assert_eq!(doc["hooks"]["Stop"][1]["hooks"][0]["timeout"], 3_600_000);
+    let st = status_of(&env, "qwen");
+    assert_eq!(
+        (&st["review"], &st["current"], &st["turnReview"]),
+        (&json!("turn"), &json!(true), &json!(true))
+    );
+    assert!(st["ownQuestions"]
+        .as_str()
+        .unwrap()
+        .contains("its approval mode"));
+    assert!(env
+        .ok(&["hooks", "install", "qwen", "--review", "turn"])
+        .contains("already in"));
+    env.ok(&["hooks", "install", "qwen", "--review", "both"]);
+    let st = status_of(&env, "qwen");
+    assert_eq!(
+        (&st["review"], &st["current"]),
+        (&json!("both"), &json!(true))
+    );
+    env.ok(&["hooks", "uninstall", "qwen"]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), QWEN_THEIRS);
+    for mode in ["turn", "both", "edit"] {
+        env.ok(&["hooks", "install", "qwen", "--review", mode]);
+        env.ok(&["hooks", "uninstall", "qwen"]);
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            QWEN_THEIRS,
+            "{mode}"
+        );
+    }
+}
+
+#[test]
+fn copilot_gets_its_prompt_and_agent_stop_hooks_in_its_own_file() {
+    let env = Env::new();
+    let file = env.root.join("home/.copilot/hooks/redline.json");
+    let said = env.ok(&["hooks", "install", "copilot", "--review", "turn"]);
+    assert!(said.contains("(userPromptSubmitted: "), "{said}");
+    assert!(said.contains("(agentStop: "), "{said}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let entry = |event: &str| doc["hooks"][event][0].clone();
+    assert_eq!(
+        entry("preToolUse"),
+        json!({"type": "command", "bash": format!("{BIN} hook copilot --record-only"),
+            "matcher": "^(edit|create)$", "timeoutSec": 3600})
+    );
+    assert_eq!(
+        entry("userPromptSubmitted"),
+        json!({"type": "command", "bash": format!("{BIN} hook copilot --turn-start"),
+            "timeoutSec": 3600})
+    );
+    assert_eq!(
+        entry("agentStop"),
+        json!({"type": "command", "bash": format!("{BIN} hook copilot --turn-review"),
+            "timeoutSec": 3600})
+    );
+    let st = status_of(&env, "copilot");
+    assert_eq!(
+        (&st["review"], &st["current"], &st["turnReview"]),
+        (&json!("turn"), &json!(true), &json!(true))
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(env
+        .ok(&["hooks", "install", "copilot", "--review", "turn"])
+        .contains("already in"));
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    env.ok(&["hooks", "install", "copilot", "--review", "both"]);
+    let st = status_of(&env, "copilot");
+    assert_eq!(
+        (&st["review"], &st["current"]),
+        (&json!("both"), &json!(true))
+    );
+    // The edit mode: the pre-edit hook alone again.
+    env.ok(&["hooks", "install", "copilot", "--review", "edit"]);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        doc["hooks"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["preToolUse"]
+    );
+    assert_eq!(status_of(&env, "copilot")["review"], "edit");
+    env.ok(&["hooks", "uninstall", "copilot"]);
+    assert!(!file.exists());
 }

@@ -8,7 +8,8 @@
 //   - a request whose last user message contains a plan's trigger gets one `edit` tool call
 //     {path, old_str, new_str}: copilot asks permission for it (and, connected to an IDE, sends
 //     `open_diff` with the whole new file);
-//   - a request whose last message is that call's tool result gets plan.final as text;
+//   - a request whose last message is that call's tool result gets plan.final as text (or, with
+//     plan.then = {name, arguments}, that tool call first, and plan.final after its result);
 //   - anything else gets "ok".
 // Answers are streamed (SSE chunks, then `data: [DONE]`) when asked, plain JSON otherwise. Every
 // request is recorded and announced, so tests wait on events instead of sleeping.
@@ -58,6 +59,11 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
     }
     const m = last && /^call_rl_edit_(\d+)_/.exec(String(last.tool_call_id));
     const plan = m && plans[Number(m[1])];
+    // A plan's `then` ({name, arguments}): one more tool call after the edit's result.
+    if (plan?.then) return { kind: 'then', plan: Number(m[1]), call: { id: `call_rl_then_${m[1]}_${++seq}`, ...plan.then } };
+    const t = last && /^call_rl_then_(\d+)_/.exec(String(last.tool_call_id));
+    const after = t && plans[Number(t[1])];
+    if (after) return { kind: 'final', plan: Number(t[1]), text: after.final, result: textOf(last.content) };
     if (plan) return { kind: 'final', plan: Number(m[1]), text: plan.final, result: textOf(last.content) };
     return { kind: 'text', text: 'ok' };
   }
@@ -133,7 +139,10 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
     port: server.port,
     baseURL: `http://${host}:${server.port}/v1`,
     requests: seen.requests,
-    /** Adds a plan {trigger, path, oldStr, newStr, final} (or {trigger, path, fileText, final}); returns its index. */
+    /**
+     * Adds a plan {trigger, path, oldStr, newStr, final} (or {trigger, path, fileText, final}), with
+     * `then` ({name, arguments}) one more tool call after the edit; returns its index.
+     */
     addPlan(p) {
       plans.push(p);
       return plans.length - 1;

@@ -10,6 +10,8 @@
 //     tool call with plan.content, or plan.tool with plan.args (this is what makes qwen ask for confirmation
 //     and, in IDE mode, call the companion's `openDiff`);
 //   - a main request whose last tool result answers the write gets plan.final as text;
+//   - with plan.calls (a list of {name, args}) instead: the prompt gets calls[0], the result of
+//     each call the next one, the last one's result plan.final (a turn of several tools);
 //   - anything else gets "ok".
 // Every request is recorded and announced, so tests synchronise on events instead
 // of sleeping.
@@ -40,6 +42,7 @@ export async function startFakeModel({ log = () => {}, host = '127.0.0.1' } = {}
     if (!hasTools) return { kind: 'side', text: 'ok' };
     const last = lastMessage(body);
     if (!plan) return { kind: 'text', text: 'ok' };
+    if (plan.calls) return decideCalls(last);
     if (last?.role === 'user' && textOf(last.content).includes(plan.trigger)) {
       return {
         kind: 'read',
@@ -60,6 +63,17 @@ export async function startFakeModel({ log = () => {}, host = '127.0.0.1' } = {}
       return { kind: 'final', trigger: plan.trigger, text: plan.final, toolResult: textOf(last.content) };
     }
     return { kind: 'text', text: 'ok' };
+  }
+
+  /** The next of plan.calls, as the conversation's last message says. */
+  function decideCalls(last) {
+    const call = (i) => ({ kind: 'call', call: { id: `rl_call_${i}_${++seq}`, ...plan.calls[i] } });
+    if (last?.role === 'user' && textOf(last.content).includes(plan.trigger)) return call(0);
+    const done = last?.role === 'tool' && /^rl_call_(\d+)_/.exec(String(last.tool_call_id));
+    if (!done) return { kind: 'text', text: 'ok' };
+    const next = Number(done[1]) + 1;
+    if (next < plan.calls.length) return call(next);
+    return { kind: 'final', trigger: plan.trigger, text: plan.final, toolResult: textOf(last.content) };
   }
 
   function completionJson(d) {
@@ -169,7 +183,7 @@ export async function startFakeModel({ log = () => {}, host = '127.0.0.1' } = {}
     model: MODEL,
     requests: seen.requests,
     events: seen.events,
-    /** plan = {trigger, filePath, content, final, tool?, args?}; null clears it. */
+    /** plan = {trigger, filePath, content, final, tool?, args?} or {trigger, calls, final}; null clears it. */
     setPlan(p) {
       plan = p;
     },

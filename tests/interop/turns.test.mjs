@@ -8,6 +8,13 @@
 // BeforeAgent `--turn-start`, AfterAgent `--turn-review`, in yolo approval mode): its `replace`
 // edits the CRLF file, then three `run_shell_command` calls create, `rm` and `mv`. The real
 // codex 0.171.0 the same way, its one apply_patch editing, adding, deleting and moving a file.
+// The real qwen 0.24.4 the same way (offline, a local fake of the Chat Completions API; `redline
+// hooks install qwen --review turn`: UserPromptSubmit `--turn-start`, Stop `--turn-review`, in
+// yolo approval mode): its `edit` changes a file, one `run_shell_command` creates one, deletes one
+// and renames one; the review Continued with two comments gives the model both. The real copilot
+// 1.0.102 the same way (offline, BYOK against a local fake of the Chat Completions API, in a
+// loopback-only network namespace; `--review turn`: userPromptSubmitted `--turn-start`, agentStop
+// `--turn-review`, its tools allowed by `--allow-all-tools`): `edit`, then one `bash` command.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +30,10 @@ import { startFakeApi as startCodexApi } from './codex-fake-api.mjs';
 import { codexHome, codexInstalled, codexTempDir, startCodex, trustHooks, CODEX_VERSION } from './codex-driver.mjs';
 import { startGeminiFakeModel } from './gemini-fake-model.mjs';
 import { GEMINI_BIN, readyGemini, submitUntilSent, writeGeminiHome } from './lib/gemini-tui.mjs';
+import { startFakeModel as startQwenModel } from './qwen-fake-model.mjs';
+import { writeQwenSettings, startQwen, qwenInstalled, QWEN_VERSION } from './qwen-driver.mjs';
+import { startFakeApi as startCopilotApi } from './copilot-fake-api.mjs';
+import { copilotHome, startTmux as startCopilotTmux, copilotInstalled, isolationUnavailable, READY as COPILOT_READY } from './copilot-driver.mjs';
 
 const STEP_MS = 45_000;
 const log = process.env.REDLINE_IT_VERBOSE ? (m) => console.log(m) : () => {};
@@ -254,6 +265,164 @@ describe(`Codex CLI (real codex ${CODEX_VERSION}): a turn's every change in \`re
       assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'one\ntwo\nthree\nfour\nFIVE\n');
     } catch (err) {
       err.message += `\n--- screen ---\n${await codex?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
+      throw err;
+    }
+  });
+});
+
+describe(`Qwen Code (real qwen ${QWEN_VERSION}): a turn's every change in \`redline turns\``, { skip: !qwenInstalled() && 'qwen not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
+  let ws, home, r, model, q;
+
+  before(async () => {
+    ws = realTmpDir('rl-turns-qwen-ws-');
+    home = realTmpDir('rl-turns-qwen-home-');
+    model = await startQwenModel({ log });
+    r = await startRedline({ workspaces: [ws] });
+    const file = await writeQwenSettings(home);
+    const base = JSON.parse(fs.readFileSync(file, 'utf8'));
+    base.ide.enabled = false;
+    fs.writeFileSync(file, JSON.stringify(base, null, 2));
+    // The turn hooks, the edits only recorded: qwen's yolo approval mode lets its edits and
+    // shell commands run, as a user who lets the turn run and reviews its end.
+    await ok(r, ['hooks', 'install', 'qwen', '--review', 'turn'], { env: { ...r.env, HOME: home } });
+    const { hooks } = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.match(hooks.UserPromptSubmit[0].hooks[0].command, / hook qwen --turn-start$/);
+    assert.match(hooks.Stop[0].hooks[0].command, / hook qwen --turn-review$/);
+    assert.match(hooks.PreToolUse[0].hooks[0].command, / hook qwen --record-only$/);
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      TMPDIR: path.join(home, 'tmp'),
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      OPENAI_API_KEY: 'dummy-key-for-the-fake-model',
+      OPENAI_BASE_URL: model.baseURL,
+      OPENAI_MODEL: model.model,
+      XDG_RUNTIME_DIR: r.dirs.runtime,
+    };
+    fs.mkdirSync(env.TMPDIR, { recursive: true });
+    q = await startQwen({ cwd: ws, env, args: ['--approval-mode', 'yolo'], name: 'qwen-turns' });
+    await q.waitForScreen(/Type your message/, STEP_MS, 'qwen to show its input prompt');
+  });
+
+  after(() => endSession({ cli: q, redline: r, api: model }, ws, home));
+
+  test('edit, then a shell command that creates, rm and mv, in one turn: all listed; Continue with two comments reaches the model', async (t) => {
+    const edited = path.join(ws, 'crlf.txt');
+    writeTurnFiles(ws);
+    // An LF file: what is proved here is the turn's every change, not qwen's line endings.
+    fs.writeFileSync(edited, 'one\ntwo\nthree\nfour\nfive\n');
+    try {
+      const trigger = 'REDLINE-TURNS-Q';
+      model.setPlan({
+        trigger,
+        calls: [
+          // Qwen edits only a file read in the session.
+          { name: 'read_file', args: { file_path: edited } },
+          { name: 'edit', args: { file_path: edited, old_string: 'two\nthree\nfour\nfive\n', new_string: 'TWO\nthree\nfour\nFIVE\n' } },
+          { name: 'run_shell_command', args: { command: 'printf "made\\n" > made.txt && rm gone.txt && mv old.txt moved.txt', description: 'tidy' } },
+        ],
+        final: 'Qwen done Q.',
+      });
+      const before = model.requests.length;
+      await submitUntilSent(q, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'call' && x.n > before, ms, `qwen to send ${trigger}`));
+      const turns = await endedTurns(r, ws);
+      const turn = turns[0];
+      t.diagnostic(JSON.stringify(turn.files));
+      assert.deepEqual(turn.files.map((f) => [f.path, f.status]).sort(),
+        [['crlf.txt', 'modified'], ['gone.txt', 'deleted'], ['made.txt', 'added'], ['moved.txt', 'renamed']]);
+      assert.equal(turn.cli, 'qwen');
+      assert.equal(fs.readFileSync(edited, 'utf8'), 'one\nTWO\nthree\nfour\nFIVE\n');
+      // Qwen sends the Stop hook's block reason to the model as the next user message.
+      await continuedWithTwoComments(t, r, turn, async (until) => {
+        const next = await model.waitFor((x) => x.decision.kind !== 'side' && JSON.stringify(x.body.messages ?? []).includes(until), STEP_MS, 'the next request with the comments');
+        const last = next.body.messages[next.body.messages.length - 1];
+        assert.equal(last.role, 'user');
+        return JSON.stringify(last.content);
+      });
+      // Qwen runs UserPromptSubmit again with the comments as the prompt: the turn the Continue
+      // began goes on. The fake model answers "ok", Stop runs again, nothing more changed: that
+      // turn ends at once, with no review.
+      const after = await pollUntil(async () => {
+        const list = await r.json(['turns', 'list', ws, '--json']);
+        return { ok: list.length >= 2 && list.every((x) => x.state === 'ended'), value: list };
+      }, STEP_MS, 'the turn after the Continue to end');
+      assert.deepEqual(after.map((x) => [x.id, x.files.length]), [[turn.id + 1, 0], [turn.id, 4]]);
+      assert.deepEqual(await r.json(['review', 'list', '--json']), []);
+    } catch (err) {
+      err.message += `\n--- screen ---\n${await q?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
+      throw err;
+    }
+  });
+});
+
+const copilotSkip = (!copilotInstalled() && 'copilot not installed (npm install in tests/interop)') || isolationUnavailable() || false;
+
+describe('GitHub Copilot CLI (real copilot 1.0.102): a turn\'s every change in `redline turns`', { skip: copilotSkip, timeout: 300_000 }, () => {
+  let ws, home, r, api, tmux, c;
+
+  before(async () => {
+    ws = realTmpDir('rl-turns-copilot-ws-');
+    api = await startCopilotApi({ log });
+    r = await startRedline({ workspaces: [ws] });
+    home = await copilotHome({ trustedFolders: [ws], settings: { ide: { autoConnect: false } } });
+    // The turn hooks, the edits only recorded: copilot's own tool permissions (--allow-all-tools)
+    // let its edit and its shell command run, as a user who lets the turn run and reviews its end.
+    await ok(r, ['hooks', 'install', 'copilot', '--review', 'turn'], { env: { ...r.env, HOME: home.home, COPILOT_HOME: home.copilotDir } });
+    const { hooks } = JSON.parse(fs.readFileSync(path.join(home.copilotDir, 'hooks', 'redline.json'), 'utf8'));
+    assert.match(hooks.userPromptSubmitted[0].bash, / hook copilot --turn-start$/);
+    assert.match(hooks.agentStop[0].bash, / hook copilot --turn-review$/);
+    assert.match(hooks.preToolUse[0].bash, / hook copilot --record-only$/);
+    tmux = await startCopilotTmux();
+    c = await tmux.copilot({ name: 'turns', cwd: ws, home, api, env: { XDG_RUNTIME_DIR: r.dirs.runtime }, args: ['--log-level', 'all', '--allow-all-tools'] });
+    await c.waitForScreen(COPILOT_READY, STEP_MS, 'copilot to be ready');
+  });
+
+  after(async () => {
+    await tmux?.stop();
+    await r?.stop();
+    await api?.close();
+    await home?.stop();
+    if (ws) fs.rmSync(ws, { recursive: true, force: true });
+  });
+
+  test('edit, then a bash command that creates, rm and mv, in one turn: all listed; Continue with two comments reaches the model', async (t) => {
+    const edited = path.join(ws, 'crlf.txt');
+    writeTurnFiles(ws);
+    // An LF file: what is proved here is the turn's every change, not copilot's line endings.
+    fs.writeFileSync(edited, 'one\ntwo\nthree\nfour\nfive\n');
+    try {
+      const trigger = 'REDLINE-TURNS-P';
+      const n = api.addPlan({
+        trigger, path: edited, oldStr: 'two\nthree\nfour\nfive', newStr: 'TWO\nthree\nfour\nFIVE', final: 'done P',
+        then: { name: 'bash', arguments: { command: 'printf "made\\n" > made.txt && rm gone.txt && mv old.txt moved.txt', description: 'tidy', mode: 'sync' } },
+      });
+      await c.submit(`${trigger} please`);
+      await api.waitFor((q) => q.decision.kind === 'final' && q.decision.plan === n, STEP_MS, 'the turn\'s last request');
+      const turns = await endedTurns(r, ws);
+      const turn = turns[0];
+      t.diagnostic(JSON.stringify(turn.files));
+      assert.deepEqual(turn.files.map((f) => [f.path, f.status]).sort(),
+        [['crlf.txt', 'modified'], ['gone.txt', 'deleted'], ['made.txt', 'added'], ['moved.txt', 'renamed']]);
+      assert.equal(turn.cli, 'copilot');
+      assert.equal(fs.readFileSync(edited, 'utf8'), 'one\nTWO\nthree\nfour\nFIVE\n');
+      // Copilot sends agentStop's block reason to the model as the next user message.
+      await continuedWithTwoComments(t, r, turn, async (until) => {
+        const next = await api.waitFor((q) => q.decision.kind !== 'side' && JSON.stringify(q.body.messages ?? []).includes(until), STEP_MS, 'the next request with the comments');
+        const last = next.body.messages[next.body.messages.length - 1];
+        assert.equal(last.role, 'user');
+        return JSON.stringify(last.content);
+      });
+      // Copilot runs userPromptSubmitted again with the comments as the prompt: the turn the
+      // Continue began goes on; agentStop runs again with nothing more changed: it ends at once.
+      const after = await pollUntil(async () => {
+        const list = await r.json(['turns', 'list', ws, '--json']);
+        return { ok: list.length >= 2 && list.every((x) => x.state === 'ended'), value: list };
+      }, STEP_MS, 'the turn after the Continue to end');
+      assert.deepEqual(after.map((x) => [x.id, x.files.length]), [[turn.id + 1, 0], [turn.id, 4]]);
+      assert.deepEqual(await r.json(['review', 'list', '--json']), []);
+    } catch (err) {
+      err.message += `\n--- screen ---\n${await c?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
       throw err;
     }
   });

@@ -31,7 +31,9 @@ const HOOK: HookSite = HookSite {
     },
     event: "PreToolUse",
     matcher: "apply_patch",
+    start_event: Some("UserPromptSubmit"),
     turn_event: Some("Stop"),
+    start_every_request: false,
     // Codex applies the patch once its hook times out: Redline's hook denies a minute before.
     timeout_secs: 3600,
     timeout_in_ms: false,

@@ -86,8 +86,11 @@ const HOOK: HookSite = HookSite {
     timeout_in_ms: false,
     takes_edits: true,
     trust: None,
+    // Copilot CLI 1.0.102's prompt and end-of-turn hooks, both with `sessionId` and `cwd`:
+    // `agentStop`'s `{"decision": "block", "reason"}` sends the reason as the next user message.
+    start_event: Some("userPromptSubmitted"),
+    turn_event: Some("agentStop"),
+    start_every_request: false,
     // On timeout the tool call proceeds: Redline's hook denies a minute before.
-    // Redline does not review its turns.
-    turn_event: None,
     fails_open: true,
 };

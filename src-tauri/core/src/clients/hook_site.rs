@@ -13,9 +13,16 @@ pub struct HookSite {
     /// The event run before a file edit, and the matcher naming its edit tools.
     pub event: &'static str,
     pub matcher: &'static str,
+    /// The event the CLI's prompt hook runs on, before the model gets the prompt: the turn's
+    /// start, its checkpoint (`redline hook CLI --turn-start`); `None`: none Redline hooks
+    /// (docs/hooks.md says why).
+    pub start_event: Option<&'static str>,
     /// The event run at the end of the model's turn, for `--turn-review`; `None`: Redline does
     /// not review this CLI's turns.
     pub turn_event: Option<&'static str>,
+    /// The prompt hook runs before every request to the model, a tool call's result included
+    /// (its prompt then empty): only a prompt with words begins a turn (Qwen Code).
+    pub start_every_request: bool,
     /// The hook's timeout the CLI enforces; `redline hook` denies before it (none for a plugin).
     pub timeout_secs: u64,
     /// The config gives the timeout in milliseconds (else seconds).
@@ -95,18 +102,6 @@ pub enum Entries {
 }
 
 impl HookSite {
-    /// The event a CLI's prompt hook runs on, where it has one: the turn's start, its
-    /// checkpoint (`redline hook CLI --turn-start`). Qwen Code, Kiro CLI, Cursor CLI and
-    /// opencode: none Redline hooks (docs/hooks.md says why).
-    pub fn start_event(&self) -> Option<&'static str> {
-        match self.dialect {
-            Dialect::Codex | Dialect::Claude => Some("UserPromptSubmit"),
-            Dialect::Gemini => Some("BeforeAgent"),
-            Dialect::Copilot => Some("userPromptSubmitted"),
-            Dialect::Qwen | Dialect::Kiro | Dialect::Cursor | Dialect::Opencode => None,
-        }
-    }
-
     /// Whether, and by which of its own settings, the CLI still asks its own question about an
     /// edit Redline's pre-edit hook accepted (`../shared/specs/cli-hooks.md`); `None`: an accept
     /// answers for it. Redline never changes these settings.

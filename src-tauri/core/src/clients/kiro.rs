@@ -47,7 +47,9 @@ const HOOK: HookSite = HookSite {
     ),
     // Its docs do not say what a timed-out hook does to the edit.
     // Redline does not review its turns.
+    start_event: None,
     turn_event: None,
+    start_every_request: false,
     fails_open: false,
     layout: Layout::Settings(Entries::Kiro),
 };

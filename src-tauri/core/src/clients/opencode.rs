@@ -49,6 +49,8 @@ const HOOK: HookSite = HookSite {
     trust: None,
     layout: Layout::Plugin,
     // Redline does not review its turns.
+    start_event: None,
     turn_event: None,
+    start_every_request: false,
     fails_open: false,
 };

@@ -59,7 +59,8 @@ const IDE: Ide = Ide {
 };
 
 /// Its `PreToolUse` hook: it runs after Qwen Code's own approval and takes no changed input, so
-/// it can only deny (with the user's reason).
+/// it can only deny (with the user's reason). Its turn: `UserPromptSubmit` and `Stop`, whose
+/// `decision: block` sends the reason to the model as the next user message.
 const HOOK: HookSite = HookSite {
     dialect: Dialect::Qwen,
     names_turn: false,
@@ -74,7 +75,10 @@ const HOOK: HookSite = HookSite {
     },
     event: "PreToolUse",
     matcher: "write_file|edit",
-    turn_event: None,
+    start_event: Some("UserPromptSubmit"),
+    turn_event: Some("Stop"),
+    // `sendMessageStream` fires `UserPromptSubmit` for a tool call's result too, with no words.
+    start_every_request: true,
     timeout_secs: 3600,
     // Qwen Code 0.24.4 reads a value of 1000 or more as milliseconds.
     timeout_in_ms: true,

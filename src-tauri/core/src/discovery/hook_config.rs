@@ -18,7 +18,7 @@ pub fn install(site: &HookCli, file: &Path, program: &Path) -> Result<HookInstal
     let command = &command(site, program);
     let entries = match site.layout {
         Layout::Plugin => return hook_plugin::install(site, file, program),
-        Layout::OwnFile => return hook_file::install(site, file, command),
+        Layout::OwnFile => return hook_file::install(site, file, program, ReviewMode::Edit),
         Layout::Settings(entries) => entries,
     };
     let ops = [Op::Put(slot(site, entries), member(site, entries, command))];
@@ -57,6 +57,7 @@ pub fn install_mode(
         (Layout::Settings(Entries::Grouped), Some(_)) => {
             hook_turn::install(site, file, program, mode)
         }
+        (Layout::OwnFile, Some(_)) => hook_file::install(site, file, program, mode),
         _ if mode.turns() => Err(DiscoveryError::HookConfig {
             path: file.to_owned(),
             why: format!("Redline does not review {}'s turns yet", site.name()),
@@ -260,7 +261,10 @@ pub fn mode(site: &HookCli, file: &Path) -> Result<Option<ReviewMode>> {
 fn mode_of(site: &HookCli, pre: Option<&Found>, turn: bool) -> Option<ReviewMode> {
     let pre = pre?;
     let record_only = pre.command.ends_with(" --record-only")
-        && site.layout == Layout::Settings(Entries::Grouped);
+        && matches!(
+            site.layout,
+            Layout::Settings(Entries::Grouped) | Layout::OwnFile
+        );
     Some(match (record_only, turn) {
         (true, _) => ReviewMode::Turn,
         (false, true) => ReviewMode::Both,

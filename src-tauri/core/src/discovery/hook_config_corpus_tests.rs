@@ -186,7 +186,7 @@ fn install_then_uninstall_gives_back_every_file_byte_for_byte_with_its_mode_and_
 #[test]
 fn the_end_of_turn_review_goes_in_and_out_of_every_file_byte_for_byte() {
     let program = Path::new(PROGRAM);
-    for site in [&CLAUDE_HOOK, &CODEX, &GEMINI_HOOK] {
+    for site in [&CLAUDE_HOOK, &CODEX, &GEMINI_HOOK, &QWEN_HOOK] {
         let event = site.turn_event.unwrap();
         for (text, readable) in texts(site) {
             // The user's groups moved to the end-of-turn event, beside which Redline's goes.

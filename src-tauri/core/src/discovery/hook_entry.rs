@@ -160,15 +160,21 @@ pub fn command(site: &HookCli, program: &Path) -> String {
     if site.layout == Layout::Plugin {
         return format!("{} hook {}", program.display(), site.id());
     }
-    let program = quote(program);
-    // PowerShell (a hooks file's Windows shell) reads a quoted path as a string, not a program.
-    let call = match site.layout == Layout::OwnFile && program.starts_with('"') {
-        true => "& ",
-        false => "",
-    };
+    let program = invoke(site, program);
     match site.deny_after() {
-        Some(secs) => format!("{call}{program} hook {} --deny-after {secs}", site.id()),
-        None => format!("{call}{program} hook {}", site.id()),
+        Some(secs) => format!("{program} hook {} --deny-after {secs}", site.id()),
+        None => format!("{program} hook {}", site.id()),
+    }
+}
+
+/// `program` as the CLI's hook shell runs it: quoted, and for a hooks file of Redline's own
+/// called with `& ` when quoted (PowerShell, its Windows shell, reads a quoted path as a string,
+/// not a program).
+fn invoke(site: &HookCli, program: &Path) -> String {
+    let program = quote(program);
+    match site.layout == Layout::OwnFile && program.starts_with('"') {
+        true => format!("& {program}"),
+        false => program,
     }
 }
 
@@ -181,7 +187,7 @@ pub fn command_recording(site: &HookCli, program: &Path) -> String {
 /// The pre-edit command line of the turn mode (`--record-only`): the turn's files recorded for
 /// its review, no review of the edit, no waiting (so no `--deny-after`).
 pub fn command_record_only(site: &HookCli, program: &Path) -> String {
-    format!("{} hook {} --record-only", quote(program), site.id())
+    format!("{} hook {} --record-only", invoke(site, program), site.id())
 }
 
 /// The pre-edit command line `mode` installs.
@@ -195,7 +201,7 @@ pub fn pre_command(site: &HookCli, program: &Path, mode: ReviewMode) -> String {
 
 /// The command line the prompt hook runs (`--turn-start`): the turn's checkpoint.
 pub fn start_command(site: &HookCli, program: &Path) -> String {
-    format!("{} hook {} --turn-start", quote(program), site.id())
+    format!("{} hook {} --turn-start", invoke(site, program), site.id())
 }
 
 /// What Redline reviews of a CLI's work, as its installed hooks say (never stored elsewhere):
@@ -227,7 +233,7 @@ impl ReviewMode {
 
 /// The command line the end-of-turn hook runs (`--turn-review`).
 pub fn turn_command(site: &HookCli, program: &Path) -> String {
-    format!("{} hook {} --turn-review", quote(program), site.id())
+    format!("{} hook {} --turn-review", invoke(site, program), site.id())
 }
 
 /// The file's text, `None` when it does not exist; refused when it is not UTF-8.

@@ -1,6 +1,6 @@
 //! A CLI's review mode in its hooks (`--review edit|turn|both`), for a CLI whose settings file
-//! holds groups of hooks per event: the end-of-turn hook (`--turn-review`: Codex CLI's `Stop`,
-//! Claude Code's `Stop`, Gemini CLI's `AfterAgent`) and the prompt hook (`--turn-start`:
+//! holds groups of hooks per event: the end-of-turn hook (`--turn-review`: Codex CLI's, Claude
+//! Code's and Qwen Code's `Stop`, Gemini CLI's `AfterAgent`) and the prompt hook (`--turn-start`:
 //! `UserPromptSubmit`, `BeforeAgent`) beside the pre-edit one, put in, found and taken out
 //! together, each in a group of Redline's own (no matcher: the events have none), every other
 //! byte of the file kept.
@@ -9,7 +9,7 @@ use super::hook_entry::{
     pre_command, start_command, turn_command, Found, HookInstalled, ReviewMode,
 };
 use super::hook_groups::{self, entry, fresh, group, slot as pre_slot, Op, Slot};
-use crate::clients::{Entries, HookCli};
+use crate::clients::{Entries, HookCli, Layout};
 use crate::discovery::DiscoveryError;
 use crate::error::Result;
 use serde_json::Value;
@@ -26,7 +26,7 @@ pub(super) fn slot<'s>(site: &'s HookCli, event: &'s str) -> Slot<'s> {
 
 /// Where Redline's prompt-hook group goes, for a CLI that has a prompt hook.
 pub(super) fn start_slot(site: &HookCli) -> Option<Slot<'_>> {
-    site.start_event().map(|event| slot(site, event))
+    site.start_event.map(|event| slot(site, event))
 }
 
 /// The hooks `mode` needs, in one write: the pre-edit hook (reviewing, recording the turn's
@@ -78,17 +78,21 @@ pub fn install<'s>(
 
 /// Redline's end-of-turn hook in `file`, if the CLI has one and it is there.
 pub fn find(site: &HookCli, file: &Path) -> Result<Option<Found>> {
-    let Some(event) = site.turn_event else {
-        return Ok(None);
-    };
-    find_in(&slot(site, event), file)
+    find_on(site, file, site.turn_event)
 }
 
 /// Redline's prompt hook in `file`, if the CLI has one and it is there.
 pub fn find_start(site: &HookCli, file: &Path) -> Result<Option<Found>> {
-    match start_slot(site) {
-        Some(start) => find_in(&start, file),
-        None => Ok(None),
+    find_on(site, file, site.start_event)
+}
+
+/// Redline's hook on `event` in `file`: in a group of its own, or in a hooks file of Redline's
+/// own (Copilot CLI); none for a plugin or a CLI without the event.
+fn find_on(site: &HookCli, file: &Path, event: Option<&str>) -> Result<Option<Found>> {
+    match (event, site.layout) {
+        (Some(event), Layout::OwnFile) => super::hook_file::find_event(site, file, event),
+        (Some(event), Layout::Settings(Entries::Grouped)) => find_in(&slot(site, event), file),
+        _ => Ok(None),
     }
 }
 

@@ -1,7 +1,8 @@
-//! The start and end of a CLI's turn (its prompt hook: Codex and Claude Code
+//! The start and end of a CLI's turn (its prompt hook: Codex, Claude Code and Qwen Code
 //! `UserPromptSubmit`, Gemini CLI `BeforeAgent`, Copilot CLI `userPromptSubmitted`; its end:
-//! Codex and Claude Code `Stop`, Gemini CLI `AfterAgent`): whose turn its hooks name, and the
-//! user's answer in the words each takes (`../shared/specs/cli-hooks.md`).
+//! Codex, Claude Code and Qwen Code `Stop`, Gemini CLI `AfterAgent`, Copilot CLI `agentStop`):
+//! whose turn its hooks name, and the user's answer in the words each takes
+//! (`../shared/specs/cli-hooks.md`).
 
 use super::ruling::HookOutput;
 use super::HookCli;
@@ -25,8 +26,10 @@ pub struct TurnEnd {
     pub again: bool,
 }
 
+/// Copilot CLI names the session `sessionId`; the others `session_id`.
 #[derive(Deserialize)]
 struct Fields {
+    #[serde(alias = "sessionId")]
     session_id: String,
     #[serde(default)]
     turn_id: Option<String>,
@@ -42,7 +45,10 @@ pub fn event(cli: HookCli) -> Option<&'static str> {
 
 /// Whose turn a pre-edit or end-of-turn hook input names; `None`: the input names no session.
 pub fn of(cli: HookCli, input: &Value) -> Option<TurnOf> {
-    let session = input.get("session_id")?.as_str()?.to_owned();
+    let session = (input.get("session_id"))
+        .or_else(|| input.get("sessionId"))?
+        .as_str()?
+        .to_owned();
     // Only Codex names the turn (`names_turn`); the others' turn runs until the session's next end of turn.
     let turn = match cli.names_turn {
         true => input
@@ -74,13 +80,13 @@ pub fn read(cli: HookCli, input: &Value) -> Result<TurnEnd, String> {
 
 /// The event a CLI's prompt hook runs on, where it has one: the turn's start.
 pub fn start_event(cli: HookCli) -> Option<&'static str> {
-    cli.site().start_event()
+    cli.site().start_event
 }
 
 /// A prompt hook's input: whose turn starts, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TurnStart {
-    /// The CLI's session; empty where the CLI names none (Copilot CLI's prompt hook).
+    /// The CLI's session; empty where the input names none.
     pub session: String,
     pub cwd: String,
     /// The prompt the model is about to get, where the input says (Gemini CLI runs its prompt
@@ -90,11 +96,22 @@ pub struct TurnStart {
 
 #[derive(Deserialize)]
 struct StartFields {
-    #[serde(default)]
+    #[serde(default, alias = "sessionId")]
     session_id: Option<String>,
     cwd: String,
     #[serde(default)]
     prompt: Option<String>,
+}
+
+/// Whether a prompt hook's input is the CLI going on with its own turn, not a prompt: a CLI that
+/// runs its prompt hook before every request to the model (`start_every_request`: Qwen Code)
+/// sends a tool call's result with no words in it. Nothing begins, and the hook says nothing.
+pub fn goes_on(cli: HookCli, input: &Value) -> bool {
+    cli.start_every_request
+        && input
+            .get("prompt")
+            .and_then(Value::as_str)
+            .is_none_or(|p| p.trim().is_empty())
 }
 
 /// The prompt hook's input; `Err`: why it is not one (the prompt goes on, no checkpoint taken).
@@ -105,6 +122,11 @@ pub fn read_start(cli: HookCli, input: &Value) -> Result<TurnStart, String> {
             "Redline takes no turn checkpoint from {name}'s hooks yet"
         ));
     };
+    if goes_on(cli, input) {
+        return Err(format!(
+            "{name}'s {event} for its own going on (a tool's result) begins no turn"
+        ));
+    }
     let f = StartFields::deserialize(input)
         .map_err(|e| format!("this is not {name}'s {event} hook input ({e})"))?;
     Ok(TurnStart {
@@ -160,7 +182,8 @@ pub enum TurnRuling {
 pub const CONTINUE_WITHOUT_WORDS: &str =
     "The user reviewed this turn's changes in Redline and asked you to continue.";
 
-/// `ruling` as the end-of-turn hook's output. The three CLIs take the same block.
+/// `ruling` as the end-of-turn hook's output. Every CLI whose turns Redline reviews takes the
+/// same block.
 pub fn answer(_cli: HookCli, ruling: &TurnRuling) -> HookOutput {
     match ruling {
         TurnRuling::Done => HookOutput::silent(None),
@@ -197,7 +220,7 @@ mod tests {
                 .turn,
             None
         );
-        assert!(read(HookCli::of("qwen").unwrap(), &claude)
+        assert!(read(HookCli::of("kiro").unwrap(), &claude)
             .unwrap_err()
             .contains("not review"));
         assert!(read(HookCli::of("claude").unwrap(), &json!({"cwd":"/w"}))
@@ -215,7 +238,7 @@ mod tests {
         let copilot = json!({"timestamp":1,"cwd":"/w","prompt":"hi"});
         let start = read_start(HookCli::of("copilot").unwrap(), &copilot).unwrap();
         assert_eq!(start.session, "");
-        assert!(read_start(HookCli::of("qwen").unwrap(), &claude)
+        assert!(read_start(HookCli::of("kiro").unwrap(), &claude)
             .unwrap_err()
             .contains("no turn checkpoint"));
         assert!(
@@ -232,6 +255,64 @@ mod tests {
             (out.stdout.as_str(), out.stderr.as_deref(), out.exit),
             ("", Some("redline: no git"), 0)
         );
+    }
+
+    /// Qwen Code 0.24.4's `Stop` and `UserPromptSubmit` inputs (`fireStopEvent`,
+    /// `fireUserPromptSubmitEvent` over `createBaseInput`): a session, no turn.
+    #[test]
+    fn qwens_stop_and_prompt_inputs_are_read() {
+        let qwen = HookCli::of("qwen").unwrap();
+        let stop = json!({"session_id":"s","transcript_path":"/t","cwd":"/w",
+            "hook_event_name":"Stop","timestamp":"2026-01-01T00:00:00Z","permission_mode":"yolo",
+            "stop_hook_active":true,"last_assistant_message":"done","background_tasks":[],
+            "crons":[]});
+        let end = read(qwen, &stop).unwrap();
+        assert_eq!(
+            (end.of.session.as_str(), end.of.turn, end.again),
+            ("s", None, true)
+        );
+        let prompt = json!({"session_id":"s","transcript_path":"/t","cwd":"/w",
+            "hook_event_name":"UserPromptSubmit","timestamp":"2026-01-01T00:00:00Z",
+            "permission_mode":"default","prompt":"hi"});
+        let start = read_start(qwen, &prompt).unwrap();
+        assert_eq!(
+            (start.session.as_str(), start.prompt.as_deref()),
+            ("s", Some("hi"))
+        );
+        // Qwen runs it again for each tool call's result, with no words: no new turn.
+        let result = json!({"session_id":"s","cwd":"/w","hook_event_name":"UserPromptSubmit",
+            "prompt":""});
+        assert!(goes_on(qwen, &result));
+        assert!(read_start(qwen, &result)
+            .unwrap_err()
+            .contains("begins no turn"));
+        assert!(!goes_on(qwen, &prompt));
+        assert!(!goes_on(HookCli::of("claude").unwrap(), &result));
+        assert!(read(qwen, &json!({"cwd":"/w"}))
+            .unwrap_err()
+            .contains("Stop hook input"));
+    }
+
+    /// Copilot CLI 1.0.102's `agentStop` and `userPromptSubmitted` inputs, as the real one sent
+    /// them to a command hook: `sessionId`, `cwd`, and `stop_hook_active` on a Continue.
+    #[test]
+    fn copilots_agent_stop_and_prompt_inputs_are_read() {
+        let copilot = HookCli::of("copilot").unwrap();
+        let stop = json!({"sessionId":"1c81","timestamp":1,"cwd":"/w",
+            "transcriptPath":"/t/events.jsonl","stopReason":"end_turn","stop_hook_active":true});
+        let end = read(copilot, &stop).unwrap();
+        assert_eq!(
+            (end.of.session.as_str(), end.cwd.as_str(), end.again),
+            ("1c81", "/w", true)
+        );
+        let prompt = json!({"sessionId":"1c81","timestamp":1,"cwd":"/w","prompt":"go on"});
+        let start = read_start(copilot, &prompt).unwrap();
+        assert_eq!(
+            (start.session.as_str(), start.prompt.as_deref()),
+            ("1c81", Some("go on"))
+        );
+        let tool = json!({"sessionId":"1c81","timestamp":1,"cwd":"/w","toolName":"edit"});
+        assert_eq!(of(copilot, &tool).unwrap().session, "1c81");
     }
 
     #[test]
