@@ -113,6 +113,26 @@ impl Store {
         Ok(ended)
     }
 
+    /// Turn `id` ends and the next turn of `cli`'s `session` begins at `at`, from one checkpoint:
+    /// the workspace as `id` left it is where the next one starts (a prompt with no end hook
+    /// before it: the turn was interrupted). Nothing is pruned here: the CLI waits on this.
+    pub fn end_and_begin(
+        &mut self,
+        id: u64,
+        (cli, session): (&str, &str),
+        at: u64,
+    ) -> Result<(TurnRecord, TurnRecord)> {
+        if self.turn(id).is_none() {
+            return Err(CheckpointError::NoSuchTurn(id));
+        }
+        // As at a turn's end: it mostly changed something, so no status first.
+        self.git.sync_excludes()?;
+        let now = self.record()?;
+        let ended = self.history.end(&self.git, id, now.clone(), at)?;
+        let begun = self.history.begin(&self.git, now, (cli, session), at)?;
+        Ok((ended, begun))
+    }
+
     /// Sets how much history is kept from the next turn's end on, pruning nothing now (a turn's
     /// start may be waiting on this store).
     pub fn keep_within(&mut self, bounds: Bounds) {
