@@ -2,6 +2,7 @@
 
 use super::error::{CheckpointError, CheckpointResult as Result};
 use super::object::ObjectId;
+pub use super::stand_in::NotKept;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -32,6 +33,11 @@ pub struct Delta {
     pub binary: bool,
     pub added: u64,
     pub removed: u64,
+    /// The blobs before and after (all zeros where the file was not).
+    pub ids: (ObjectId, ObjectId),
+    /// The file as the change left it (deleted: as it was) was not stored: too large, or no
+    /// regular file. The lines of a change to or from a file not stored are not counted.
+    pub not_kept: Option<NotKept>,
 }
 
 /// The changes from `raw` (`--raw -z`) and `numstat` (`--numstat -z`) of the same two trees.
@@ -65,7 +71,7 @@ fn raw_entries(raw: &[u8]) -> Result<Vec<Delta>> {
     while let Some(head) = fields.next() {
         let head = std::str::from_utf8(head).map_err(|_| unreadable("a head that is not text"))?;
         let parts: Vec<&str> = head.trim_start_matches(':').split(' ').collect();
-        let [old, new, _, _, letter] = parts[..] else {
+        let [old, new, old_id, new_id, letter] = parts[..] else {
             return Err(unreadable("a head of the wrong shape"));
         };
         let mode = |m: &str| u32::from_str_radix(m, 8).map_err(|_| unreadable("a mode"));
@@ -95,6 +101,8 @@ fn raw_entries(raw: &[u8]) -> Result<Vec<Delta>> {
             binary: false,
             added: 0,
             removed: 0,
+            ids: (ObjectId(old_id.to_owned()), ObjectId(new_id.to_owned())),
+            not_kept: None,
         });
     }
     Ok(out)
@@ -193,6 +201,8 @@ mod tests {
             binary: false,
             added: 1,
             removed: 1,
+            ids: (tree(0), tree(0)),
+            not_kept: None,
         }
     }
 
