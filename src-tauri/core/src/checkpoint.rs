@@ -315,7 +315,8 @@ impl Store {
         }
     }
 
-    /// The bytes `path` (relative to the workspace) had at `at`; `None`: it was not there.
+    /// The bytes `path` (relative to the workspace) had at `at`; `None`: it was not there. A
+    /// file the checkpoint did not store (`NotKept`) gives its stand-in's line.
     pub fn file_at(&self, at: &Checkpoint, path: &Path) -> Result<Option<Vec<u8>>> {
         self.git.blob(&at.tree, path)
     }

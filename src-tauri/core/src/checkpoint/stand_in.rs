@@ -7,6 +7,7 @@
 
 use super::error::{CheckpointError, CheckpointResult};
 use crate::platform::folder::{Folder, Perms};
+use std::collections::HashSet;
 use std::fs::{FileType, Metadata};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -151,7 +152,7 @@ fn special(t: &FileType) -> Option<&'static str> {
 /// skipping `.git`, a nested repository (git keeps it as a submodule, never entering it) and
 /// what `ignored` names (git's ignored paths, relative, a folder's ending in `/`). A special file
 /// that an ignore rule names alone is not known here: the caller asks git (`git check-ignore`).
-pub fn walk(root: &Path, ignored: &[Vec<u8>], limit: u64) -> io::Result<Vec<StandIn>> {
+pub fn walk(root: &Path, ignored: &HashSet<Vec<u8>>, limit: u64) -> io::Result<Vec<StandIn>> {
     let mut found = Vec::new();
     let mut todo = vec![PathBuf::new()];
     while let Some(rel) = todo.pop() {
@@ -176,7 +177,7 @@ pub fn walk(root: &Path, ignored: &[Vec<u8>], limit: u64) -> io::Result<Vec<Stan
                 }
                 continue;
             }
-            if t.is_symlink() || ignored.iter().any(|i| i == bytes) {
+            if t.is_symlink() || ignored.contains(bytes) {
                 continue;
             }
             // Only a regular file's size needs its metadata: a special file is known by its

@@ -45,7 +45,7 @@ fn the_walk_finds_special_and_large_files_outside_what_is_ignored() {
     std::fs::write(root.join("large.bin"), vec![0u8; 100]).unwrap();
     std::fs::write(root.join("ignored.bin"), vec![0u8; 100]).unwrap();
     std::os::unix::fs::symlink("large.bin", root.join("link")).unwrap();
-    let ignored = vec![b"build/".to_vec(), b"ignored.bin".to_vec()];
+    let ignored = [b"build/".to_vec(), b"ignored.bin".to_vec()].into();
     let found = walk(root, &ignored, 10).unwrap();
     let paths: Vec<_> = found.iter().map(|s| s.path.clone()).collect();
     assert_eq!(

@@ -412,6 +412,9 @@ fn a_fifo_is_listed_as_it_comes_and_goes_never_opened_nor_undone() {
     let (program, log) = noting_git(tmp.path());
     let mut s = Store::open(&program, &tmp.path().join("store"), &ws).unwrap();
     let first = s.checkpoint().unwrap();
+    // Its ignore rules hold for a FIFO too (git lists none as ignored: asked by name).
+    assert_eq!(s.file_at(&first, Path::new("run/app.sock")).unwrap(), None);
+    assert!(s.file_at(&first, Path::new("old-pipe")).unwrap().is_some());
     noted(&log);
     assert_eq!(s.checkpoint().unwrap(), first);
     assert_eq!(noted(&log), ["status"]);

@@ -7,6 +7,7 @@ use crate::checkpoint::changes::{ChangeKind, Delta};
 use crate::checkpoint::error::{CheckpointError, CheckpointResult as Result};
 use crate::checkpoint::object::ObjectId;
 use crate::checkpoint::stand_in::{self, NotKept, StandIn};
+use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -65,7 +66,7 @@ impl Git {
                 "--directory",
             ]),
         )?;
-        let ignored: Vec<Vec<u8>> = out
+        let ignored: HashSet<Vec<u8>> = out
             .split(|b| *b == 0)
             .filter(|p| !p.is_empty())
             .map(<[u8]>::to_vec)
@@ -82,9 +83,17 @@ impl Git {
         }
         let input = nul_list(specials.iter().map(|s| s.path.as_path()));
         let a = args(&["check-ignore", "-z", "--stdin", "--no-index"]);
+        let out = self.run_fed(&a, &input)?;
         // Exit 1: none is ignored.
-        let out = self.run_fed(&a, &input)?.stdout;
+        if !matches!(out.status.code(), Some(0 | 1)) {
+            return Err(CheckpointError::Git {
+                step: "check-ignore",
+                status: out.status,
+                stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+            });
+        }
         let named: Vec<PathBuf> = out
+            .stdout
             .split(|b| *b == 0)
             .filter(|p| !p.is_empty())
             .map(crate::checkpoint::changes::path_of)
