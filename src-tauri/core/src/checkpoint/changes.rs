@@ -1,6 +1,7 @@
 //! What changed between two checkpoints, read from `git diff-tree -z`'s raw and numstat forms.
 
 use super::error::{CheckpointError, CheckpointResult as Result};
+pub(super) use super::object::path_of;
 use super::object::ObjectId;
 pub use super::stand_in::NotKept;
 use std::cell::RefCell;
@@ -133,17 +134,6 @@ fn numstat_entries(numstat: &[u8]) -> Result<Vec<Option<(u64, u64)>>> {
         out.push(count(a).zip(count(r)));
     }
     Ok(out)
-}
-
-#[cfg(unix)]
-pub(super) fn path_of(bytes: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
-}
-
-#[cfg(not(unix))]
-pub(super) fn path_of(bytes: &[u8]) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }
 
 /// The changes between the last few pairs of trees asked for. A tree's id is its content's hash,

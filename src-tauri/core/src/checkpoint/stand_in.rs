@@ -226,7 +226,7 @@ pub fn decode(bytes: &[u8]) -> Option<Vec<StandIn>> {
             k => read(format!("{MARK}{k}, not a regular file").as_bytes())?,
         };
         out.push(StandIn {
-            path: super::changes::path_of(path),
+            path: super::object::path_of(path),
             what,
             stamp: text(stamp)?.parse().ok()?,
         });

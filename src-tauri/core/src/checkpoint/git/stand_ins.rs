@@ -96,7 +96,7 @@ impl Git {
             .stdout
             .split(|b| *b == 0)
             .filter(|p| !p.is_empty())
-            .map(crate::checkpoint::changes::path_of)
+            .map(crate::checkpoint::object::path_of)
             .collect();
         Ok(found
             .into_iter()
