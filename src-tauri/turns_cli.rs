@@ -83,10 +83,11 @@ fn list_text(p: &mut Printer, list: &Vec<TurnSummary>) {
             t.files.len() as u64 + t.unlisted
         );
         for f in &t.files {
-            let lines = match (f.too_large, f.binary) {
-                (true, _) => "binary, too large to undo".to_owned(),
-                (false, true) => "binary".to_owned(),
-                (false, false) => format!("+{} −{}", f.added, f.removed),
+            let lines = match (&f.not_a_file, f.too_large, f.binary) {
+                (Some(kind), _, _) => format!("{kind}, not a regular file: never read or undone"),
+                (None, true, _) => "too large to keep or undo".to_owned(),
+                (None, false, true) => "binary".to_owned(),
+                (None, false, false) => format!("+{} −{}", f.added, f.removed),
             };
             let from = match &f.from {
                 Some(from) => format!(" (from {})", from.display()),

@@ -161,7 +161,9 @@ fn print_hooks(h: &turn_start::HookTimes, budget_ms: f64) -> bool {
     println!("turns recorded: {}", h.turns_recorded);
     let (fresh, next) = h.p50();
     if ms(next) > budget_ms {
-        println!("(the next prompt's median is over {budget_ms} ms: it takes two checkpoints)");
+        println!(
+            "(the next prompt's median is over {budget_ms} ms: it ends a turn and begins one)"
+        );
     }
     ms(fresh) <= budget_ms
 }

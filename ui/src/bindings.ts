@@ -124,9 +124,15 @@ from?: string | null, status: FileStatus,
  */
 binary: boolean, 
 /**
- * Larger than undo reads (32 MiB): listed, never read whole, not undone.
+ * Larger than undo reads (32 MiB): listed, never read whole, not undone (and not stored:
+ * its checkpoint keeps its size and modification time).
  */
-tooLarge: boolean, added: number, removed: number, };
+tooLarge: boolean, 
+/**
+ * What the file is when it is no regular file ("a FIFO", "a socket", "a device"): listed
+ * as it appears or goes, never opened, not undone.
+ */
+notAFile?: string, added: number, removed: number, };
 
 export type TurnFiles = { 
 /**
@@ -150,7 +156,7 @@ before: LineSpan,
  */
 after: LineSpan, };
 
-export type Unshown = "binary" | "tooLarge";
+export type Unshown = "binary" | "tooLarge" | "notAFile";
 
 export type TurnFileView = { path: string, from: string | null, 
 /**

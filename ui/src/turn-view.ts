@@ -297,7 +297,7 @@ export class TurnView {
     }
     e.classList.toggle('selected', f.path === this.opened?.path);
     e.append(el('span', `status ${f.status}`, statusLetter(f.status)), el('span', 'name', row.name));
-    e.append(el('span', 'counts', f.tooLarge ? 'too large' : f.binary ? 'binary' : `+${f.added} −${f.removed}`));
+    e.append(el('span', 'counts', f.notAFile ?? (f.tooLarge ? 'too large' : f.binary ? 'binary' : `+${f.added} −${f.removed}`)));
     e.title = f.from ? `${f.from} → ${f.path}` : f.path;
     e.addEventListener('click', () => void this.openFile(f.path));
     return e;
@@ -317,7 +317,9 @@ export class TurnView {
     if (view.unshown) {
       diff.replaceChildren(el('p', 'turn-unshown', view.unshown === 'binary'
         ? 'Binary file: not shown. Undo file takes it back whole.'
-        : 'Too large to show: Undo file takes it back whole.'));
+        : view.unshown === 'notAFile'
+          ? 'Not a regular file (a FIFO, a socket or a device): never opened, not undone.'
+          : 'Too large to show: Undo file takes it back whole.'));
       return;
     }
     diff.replaceChildren(...diffRows(view, this.hunk, (h) => this.kept.has(this.hunkKey(h)), {

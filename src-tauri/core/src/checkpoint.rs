@@ -10,12 +10,13 @@ mod git;
 mod history;
 mod hunks;
 mod object;
+mod stand_in;
 mod undo;
 // Against the real git, which the Windows tests under Wine do not have.
 #[cfg(all(test, unix))]
 mod tests;
 
-pub use changes::{ChangeKind, Delta};
+pub use changes::{ChangeKind, Delta, NotKept};
 use error::CheckpointResult as Result;
 pub use error::{CheckpointError, CheckpointResult};
 pub use history::{Bounds, TurnRecord};
@@ -38,6 +39,8 @@ pub struct Store {
     bounds: Bounds,
     /// What changed between the last pairs of trees asked for (`changes`).
     known: changes::Known,
+    /// The files the newest checkpoint holds stand-ins of (`stand_in`), as found then.
+    stand_ins: Vec<stand_in::StandIn>,
 }
 
 /// The largest file undo reads by default: as large as the review reads (32 MiB).
@@ -63,6 +66,7 @@ impl Store {
             history,
             bounds: Bounds::default(),
             known: changes::Known::default(),
+            stand_ins: stand_in::load(dir)?,
         };
         store.history.forget_stray(&store.git)?;
         Ok(store)
@@ -113,6 +117,26 @@ impl Store {
         Ok(ended)
     }
 
+    /// Turn `id` ends and the next turn of `cli`'s `session` begins at `at`, from one checkpoint:
+    /// the workspace as `id` left it is where the next one starts (a prompt with no end hook
+    /// before it: the turn was interrupted). Nothing is pruned here: the CLI waits on this.
+    pub fn end_and_begin(
+        &mut self,
+        id: u64,
+        (cli, session): (&str, &str),
+        at: u64,
+    ) -> Result<(TurnRecord, TurnRecord)> {
+        if self.turn(id).is_none() {
+            return Err(CheckpointError::NoSuchTurn(id));
+        }
+        // As at a turn's end: it mostly changed something, so no status first.
+        self.git.sync_excludes()?;
+        let now = self.record()?;
+        let ended = self.history.end(&self.git, id, now.clone(), at)?;
+        let begun = self.history.begin(&self.git, now, (cli, session), at)?;
+        Ok((ended, begun))
+    }
+
     /// Sets how much history is kept from the next turn's end on, pruning nothing now (a turn's
     /// start may be waiting on this store).
     pub fn keep_within(&mut self, bounds: Bounds) {
@@ -147,7 +171,9 @@ impl Store {
         self.git.sync_excludes()?;
         if let Some(last) = &self.latest {
             // A status that fails says nothing: the whole `add` below then runs, and tells why.
-            if self.git.unchanged().unwrap_or(false) {
+            // Git's status never looks at a stand-in's file: each is asked here (a `lstat`).
+            let kept = |s: &stand_in::StandIn| s.holds(&self.workspace);
+            if self.git.unchanged().unwrap_or(false) && self.stand_ins.iter().all(kept) {
                 return Ok(last.clone());
             }
         }
@@ -157,7 +183,8 @@ impl Store {
     /// Records the workspace as it is now, without asking first whether it changed: the same
     /// tree as the last checkpoint is that one again.
     fn record(&mut self) -> Result<Checkpoint> {
-        let tree = self.git.snapshot()?;
+        let now = self.git.stand_ins(self.file_limit)?;
+        let tree = self.snapshot(now)?;
         if let Some(last) = self.latest.as_ref().filter(|c| c.tree == tree) {
             return Ok(last.clone());
         }
@@ -170,12 +197,33 @@ impl Store {
         Ok(made)
     }
 
+    /// The workspace into the store's index and a tree, with `now`'s stand-ins. The list kept
+    /// beside the store holds the old ones too until the index holds the new: a kill between
+    /// leaves no stand-in in the index that the next checkpoint would not clear.
+    fn snapshot(&mut self, now: Vec<stand_in::StandIn>) -> Result<ObjectId> {
+        let dir = self.git.dir();
+        if now != self.stand_ins {
+            let mut both = self.stand_ins.clone();
+            both.extend(now.iter().cloned());
+            stand_in::save(dir, &both)?;
+        }
+        let tree = self.git.snapshot(&self.stand_ins, &now)?;
+        if now != self.stand_ins {
+            stand_in::save(dir, &now)?;
+            self.stand_ins = now;
+        }
+        Ok(tree)
+    }
+
     /// What changed from `before` to `after`: every file added, deleted, modified, renamed
     /// (detected) or changed in mode, each with its lines added and removed (none for a binary).
     pub fn changes(&self, before: &Checkpoint, after: &Checkpoint) -> Result<Vec<Delta>> {
         let trees = (&before.tree, &after.tree);
-        self.known
-            .get_or(trees, || self.git.changes(&before.tree, &after.tree))
+        self.known.get_or(trees, || {
+            let mut changes = self.git.changes(&before.tree, &after.tree)?;
+            self.git.mark_stand_ins(&mut changes)?;
+            Ok(changes)
+        })
     }
 
     /// The unified diff from `before` to `after` (git style, renames named), of every file or
@@ -267,7 +315,8 @@ impl Store {
         }
     }
 
-    /// The bytes `path` (relative to the workspace) had at `at`; `None`: it was not there.
+    /// The bytes `path` (relative to the workspace) had at `at`; `None`: it was not there. A
+    /// file the checkpoint did not store (`NotKept`) gives its stand-in's line.
     pub fn file_at(&self, at: &Checkpoint, path: &Path) -> Result<Option<Vec<u8>>> {
         self.git.blob(&at.tree, path)
     }

@@ -47,8 +47,14 @@ pub struct TurnFile {
     pub status: FileStatus,
     /// Binary on either side: no lines counted.
     pub binary: bool,
-    /// Larger than undo reads (32 MiB): listed, never read whole, not undone.
+    /// Larger than undo reads (32 MiB): listed, never read whole, not undone (and not stored:
+    /// its checkpoint keeps its size and modification time).
     pub too_large: bool,
+    /// What the file is when it is no regular file ("a FIFO", "a socket", "a device"): listed
+    /// as it appears or goes, never opened, not undone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub not_a_file: Option<String>,
     #[ts(type = "number")]
     pub added: u64,
     #[ts(type = "number")]
@@ -248,6 +254,8 @@ pub enum Unshown {
     Binary,
     /// Larger than Redline reads (`checkpoint::FILE_LIMIT`): undo it whole.
     TooLarge,
+    /// No regular file (a FIFO, a socket, a device): never opened, not undone.
+    NotAFile,
 }
 
 /// What of a turn the window's `turnUndo` takes back: a file whole (`hunks` absent) or some of

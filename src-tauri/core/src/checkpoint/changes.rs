@@ -1,7 +1,9 @@
 //! What changed between two checkpoints, read from `git diff-tree -z`'s raw and numstat forms.
 
 use super::error::{CheckpointError, CheckpointResult as Result};
+pub(super) use super::object::path_of;
 use super::object::ObjectId;
+pub use super::stand_in::NotKept;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -32,6 +34,11 @@ pub struct Delta {
     pub binary: bool,
     pub added: u64,
     pub removed: u64,
+    /// The blobs before and after (all zeros where the file was not).
+    pub ids: (ObjectId, ObjectId),
+    /// The file as the change left it (deleted: as it was) was not stored: too large, or no
+    /// regular file. The lines of a change to or from a file not stored are not counted.
+    pub not_kept: Option<NotKept>,
 }
 
 /// The changes from `raw` (`--raw -z`) and `numstat` (`--numstat -z`) of the same two trees.
@@ -65,7 +72,7 @@ fn raw_entries(raw: &[u8]) -> Result<Vec<Delta>> {
     while let Some(head) = fields.next() {
         let head = std::str::from_utf8(head).map_err(|_| unreadable("a head that is not text"))?;
         let parts: Vec<&str> = head.trim_start_matches(':').split(' ').collect();
-        let [old, new, _, _, letter] = parts[..] else {
+        let [old, new, old_id, new_id, letter] = parts[..] else {
             return Err(unreadable("a head of the wrong shape"));
         };
         let mode = |m: &str| u32::from_str_radix(m, 8).map_err(|_| unreadable("a mode"));
@@ -95,6 +102,8 @@ fn raw_entries(raw: &[u8]) -> Result<Vec<Delta>> {
             binary: false,
             added: 0,
             removed: 0,
+            ids: (ObjectId(old_id.to_owned()), ObjectId(new_id.to_owned())),
+            not_kept: None,
         });
     }
     Ok(out)
@@ -125,17 +134,6 @@ fn numstat_entries(numstat: &[u8]) -> Result<Vec<Option<(u64, u64)>>> {
         out.push(count(a).zip(count(r)));
     }
     Ok(out)
-}
-
-#[cfg(unix)]
-pub(super) fn path_of(bytes: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
-}
-
-#[cfg(not(unix))]
-pub(super) fn path_of(bytes: &[u8]) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }
 
 /// The changes between the last few pairs of trees asked for. A tree's id is its content's hash,
@@ -193,6 +191,8 @@ mod tests {
             binary: false,
             added: 1,
             removed: 1,
+            ids: (tree(0), tree(0)),
+            not_kept: None,
         }
     }
 

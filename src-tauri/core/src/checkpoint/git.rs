@@ -5,10 +5,12 @@
 use super::changes::{self, Delta};
 use super::error::{CheckpointError, CheckpointResult as Result};
 use super::object::{Checkpoint, ObjectId};
+use super::stand_in::StandIn;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+mod stand_ins;
 mod tree;
 pub use tree::{TreeEntry, EXECUTABLE, REGULAR};
 
@@ -64,6 +66,11 @@ impl Git {
             dir: dir.to_owned(),
             work_tree: work_tree.to_owned(),
         }
+    }
+
+    /// The store's git directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     fn command(&self) -> Command {
@@ -201,9 +208,13 @@ impl Git {
         Ok(Some(Checkpoint { commit, tree }))
     }
 
-    /// Every file not ignored, into the store's own index, written as a tree. A file that cannot
-    /// be read (a FIFO, no permission) is left out, not a failure.
-    pub fn snapshot(&self) -> Result<ObjectId> {
+    /// Every file not ignored, into the store's own index, written as a tree: `now`'s stand-ins
+    /// instead of their files (`before`'s, the last checkpoint's, gone where no longer one). A
+    /// file that cannot be read (no permission) is left out, not a failure.
+    pub fn snapshot(&self, before: &[StandIn], now: &[StandIn]) -> Result<ObjectId> {
+        if !before.is_empty() || !now.is_empty() {
+            self.set_stand_ins(before, now)?;
+        }
         self.run(
             "add",
             &args(&["add", "--all", "--ignore-errors", "--", "."]),

@@ -1,4 +1,5 @@
-//! The names git gives what a store keeps: an object id, and a checkpoint's commit and tree.
+//! The names git gives what a store keeps: an object id, a checkpoint's commit and tree, and a
+//! path as git prints it.
 
 /// A git object id, as git prints it.
 #[derive(
@@ -13,4 +14,16 @@ pub struct ObjectId(pub String);
 pub struct Checkpoint {
     pub commit: ObjectId,
     pub tree: ObjectId,
+}
+
+/// A path from the bytes git prints (`-z`: as they are; elsewhere than Unix, read as UTF-8).
+#[cfg(unix)]
+pub(super) fn path_of(bytes: &[u8]) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    std::path::PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+#[cfg(not(unix))]
+pub(super) fn path_of(bytes: &[u8]) -> std::path::PathBuf {
+    std::path::PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }

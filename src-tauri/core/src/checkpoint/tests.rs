@@ -277,7 +277,14 @@ fn an_unchanged_workspace_costs_one_git_status() {
     assert_ne!(again.checkpoint().unwrap(), first);
     assert_eq!(
         noted(&log),
-        ["status", "add", "write-tree", "commit-tree", "update-ref"]
+        [
+            "status",
+            "ls-files",
+            "add",
+            "write-tree",
+            "commit-tree",
+            "update-ref"
+        ]
     );
 }
 
@@ -378,4 +385,150 @@ fn the_workspace_repositorys_own_excludes_are_followed() {
         s.file_at(&now, Path::new("secret.txt")).unwrap(),
         Some(b"mine\n".to_vec())
     );
+}
+
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid C string; mkfifo only makes the node.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+}
+
+fn change_of<'a>(changes: &'a [Delta], path: &str) -> &'a Delta {
+    let found = changes.iter().find(|d| d.path == Path::new(path));
+    found.unwrap_or_else(|| panic!("{path} not in {changes:?}"))
+}
+
+/// A FIFO is kept as a marked stand-in: listed as it comes and goes, never opened (a test that
+/// opened one would hang here), refused by undo, the unchanged checkpoint still one status.
+#[test]
+fn a_fifo_is_listed_as_it_comes_and_goes_never_opened_nor_undone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(ws.join("run")).unwrap();
+    fs::write(ws.join(".gitignore"), "*.sock\n").unwrap();
+    fs::write(ws.join("a.txt"), "a\n").unwrap();
+    mkfifo(&ws.join("old-pipe"));
+    mkfifo(&ws.join("run/app.sock"));
+    let (program, log) = noting_git(tmp.path());
+    let mut s = Store::open(&program, &tmp.path().join("store"), &ws).unwrap();
+    let first = s.checkpoint().unwrap();
+    // Its ignore rules hold for a FIFO too (git lists none as ignored: asked by name).
+    assert_eq!(s.file_at(&first, Path::new("run/app.sock")).unwrap(), None);
+    assert!(s.file_at(&first, Path::new("old-pipe")).unwrap().is_some());
+    noted(&log);
+    assert_eq!(s.checkpoint().unwrap(), first);
+    assert_eq!(noted(&log), ["status"]);
+
+    fs::remove_file(ws.join("old-pipe")).unwrap();
+    mkfifo(&ws.join("run/new-pipe"));
+    let second = s.checkpoint().unwrap();
+    let changes = s.changes(&first, &second).unwrap();
+    assert_eq!(changes.len(), 2, "{changes:?}");
+    let added = change_of(&changes, "run/new-pipe");
+    assert_eq!(added.status, ChangeKind::Added);
+    assert_eq!(added.not_kept, Some(NotKept::NotAFile("a FIFO")));
+    let gone = change_of(&changes, "old-pipe");
+    assert_eq!(gone.status, ChangeKind::Deleted);
+    assert_eq!(gone.not_kept, Some(NotKept::NotAFile("a FIFO")));
+    let patch = String::from_utf8(s.patch(&first, &second, None).unwrap()).unwrap();
+    assert!(patch.contains("a FIFO, not a regular file"), "{patch}");
+    for path in ["run/new-pipe", "old-pipe"] {
+        let undo = [Undo {
+            path: path.into(),
+            pick: Pick::Whole,
+        }];
+        let err = s.undo(&first, &second, &undo).unwrap_err();
+        assert!(
+            matches!(err, CheckpointError::NotAFile(_, "a FIFO")),
+            "{err}"
+        );
+    }
+    // Still there, untouched; the next checkpoint with nothing changed is the same again.
+    assert!(fs::symlink_metadata(ws.join("run/new-pipe")).is_ok());
+    assert!(!ws.join("old-pipe").exists());
+    assert_eq!(s.checkpoint().unwrap(), second);
+    // Reopened (Redline restarted): the stand-ins are still known.
+    let mut again = Store::open(&program, &tmp.path().join("store"), &ws).unwrap();
+    noted(&log);
+    assert_eq!(again.checkpoint().unwrap(), second);
+    assert_eq!(noted(&log), ["status"]);
+    // A regular file where the FIFO was: stored, its bytes.
+    fs::remove_file(ws.join("run/new-pipe")).unwrap();
+    fs::write(ws.join("run/new-pipe"), "now a file\n").unwrap();
+    let third = again.checkpoint().unwrap();
+    assert_eq!(
+        again.file_at(&third, Path::new("run/new-pipe")).unwrap(),
+        Some(b"now a file\n".to_vec())
+    );
+    let changes = again.changes(&second, &third).unwrap();
+    assert_eq!(change_of(&changes, "run/new-pipe").not_kept, None);
+}
+
+/// Bytes that do not compress: the store's growth shows whether the file went in.
+fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+/// A file past the bound is never hashed into the store: its stand-in keeps its size and
+/// modification time, so it is listed added, modified, deleted, and undo refuses it.
+#[test]
+fn a_file_past_the_bound_is_listed_by_its_size_and_never_stored() {
+    const MIB: usize = 1 << 20;
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(&ws).unwrap();
+    fs::write(ws.join("a.txt"), "a\n").unwrap();
+    let mut s = store(tmp.path(), &ws);
+    s.set_file_limit(MIB as u64);
+    let first = s.checkpoint().unwrap();
+    let grown_from = s.git.own_bytes().unwrap();
+
+    fs::write(ws.join("big.bin"), noise(8 * MIB, 1)).unwrap();
+    let second = s.checkpoint().unwrap();
+    let changes = s.changes(&first, &second).unwrap();
+    let big = change_of(&changes, "big.bin");
+    assert_eq!(big.status, ChangeKind::Added);
+    assert_eq!(big.not_kept, Some(NotKept::TooLarge(8 * MIB as u64)));
+    let grown = s.git.own_bytes().unwrap() - grown_from;
+    assert!(grown < MIB as u64, "the store grew by {grown} bytes");
+    let patch = String::from_utf8(s.patch(&first, &second, None).unwrap()).unwrap();
+    assert!(
+        patch.contains("too large to keep, 8388608 bytes"),
+        "{patch}"
+    );
+    // Unchanged: the same checkpoint.
+    assert_eq!(s.checkpoint().unwrap(), second);
+
+    // Rewritten in place, the same size: its modification time tells.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    fs::write(ws.join("big.bin"), noise(8 * MIB, 2)).unwrap();
+    let third = s.checkpoint().unwrap();
+    assert_ne!(third, second);
+    let changes = s.changes(&second, &third).unwrap();
+    assert_eq!(change_of(&changes, "big.bin").status, ChangeKind::Modified);
+    let err = s.undo_all(&second, &third).unwrap_err();
+    assert!(
+        matches!(err, CheckpointError::TooLarge { size, .. } if size == 8 * MIB as u64),
+        "{err}"
+    );
+
+    fs::remove_file(ws.join("big.bin")).unwrap();
+    let fourth = s.checkpoint().unwrap();
+    let changes = s.changes(&third, &fourth).unwrap();
+    let gone = change_of(&changes, "big.bin");
+    assert_eq!(gone.status, ChangeKind::Deleted);
+    assert_eq!(gone.not_kept, Some(NotKept::TooLarge(8 * MIB as u64)));
+    let err = s.undo_all(&third, &fourth).unwrap_err();
+    assert!(matches!(err, CheckpointError::TooLarge { .. }), "{err}");
+    assert!(!ws.join("big.bin").exists());
+    let grown = s.git.own_bytes().unwrap() - grown_from;
+    assert!(grown < MIB as u64, "the store grew by {grown} bytes");
 }

@@ -7,6 +7,7 @@ use super::error::{CheckpointError, CheckpointResult as Result};
 use super::git::{Git, TreeEntry, EXECUTABLE, REGULAR};
 use super::hunks::{self, Hunk};
 use super::object::ObjectId;
+use super::stand_in::{self, NotKept};
 use crate::platform::folder::{Folder, Perms};
 use std::fs::Metadata;
 use std::io;
@@ -263,7 +264,17 @@ fn blob(git: &Git, path: &Path, e: &TreeEntry, limit: u64) -> Result<Vec<u8>> {
         return Err(CheckpointError::NotAFile(path.to_owned(), what));
     }
     too_large(path, git.size(&e.id)?, limit)?;
-    git.read_blob(&e.id)
+    let bytes = git.read_blob(&e.id)?;
+    // A file the checkpoint did not store: refused for what it was.
+    match stand_in::read(&bytes) {
+        Some(NotKept::TooLarge(size)) => Err(CheckpointError::TooLarge {
+            path: path.to_owned(),
+            size,
+            limit,
+        }),
+        Some(NotKept::NotAFile(kind)) => Err(CheckpointError::NotAFile(path.to_owned(), kind)),
+        None => Ok(bytes),
+    }
 }
 
 #[cfg(unix)]

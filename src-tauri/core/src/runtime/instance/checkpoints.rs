@@ -122,12 +122,7 @@ impl Checkpoints {
         continued: Option<String>,
     ) -> Result<TurnRecord> {
         let key: SessionKey = (cli.to_owned(), session.to_owned());
-        if let Some(Err(e)) = self.end(cli, session).await {
-            tracing::warn!("{cli} session {session}'s previous turn did not end well: {e}");
-        }
-        let at = self.clock.now_ms();
-        let (c, s) = key.clone();
-        let begun = self.with(root, move |st| st.begin_turn(&c, &s, at)).await?;
+        let begun = self.begin_after(root, &key).await?;
         let mut running = self.running();
         match running.len() < MAX_RUNNING {
             true => drop(running.insert(
@@ -146,6 +141,37 @@ impl Checkpoints {
             ),
         }
         Ok(begun)
+    }
+
+    /// Begins `key`'s turn in `root`, after ending the one it still runs (its prompt came with
+    /// no end hook before it: an interrupted turn). In the same workspace one checkpoint is both
+    /// that turn's end and this one's start: the CLI waits on it.
+    async fn begin_after(&self, root: &Path, key: &SessionKey) -> Result<TurnRecord> {
+        let (cli, session) = key.clone();
+        let unfinished = self.running().remove(key);
+        let at = self.clock.now_ms();
+        match unfinished {
+            Some(r) if r.root == root => {
+                let (c, s) = key.clone();
+                let ended = self.with(root, move |st| st.end_and_begin(r.id, (&c, &s), at));
+                let (ended, begun) = ended.await?;
+                tracing::info!("{cli}'s turn {} ended with the next prompt", ended.id);
+                Ok(begun)
+            }
+            other => {
+                if let Some(r) = other {
+                    // In another workspace: ended there, its own checkpoint.
+                    self.running().insert(key.clone(), r);
+                    if let Some(Err(e)) = self.end(&cli, &session).await {
+                        tracing::warn!(
+                            "{cli} session {session}'s previous turn did not end well: {e}"
+                        );
+                    }
+                }
+                self.with(root, move |st| st.begin_turn(&cli, &session, at))
+                    .await
+            }
+        }
     }
 
     /// The id of `cli`'s `session`'s running turn when a Continue with `prompt` as its
@@ -204,6 +230,19 @@ impl Checkpoints {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
+
+#[cfg(all(test, unix))]
+impl Checkpoints {
+    /// Runs `git` as the `git` program (a test's wrapper that counts what runs).
+    fn with_git(mut self, git: PathBuf) -> Checkpoints {
+        self.git = git;
+        self
+    }
+}
+
+#[cfg(all(test, unix))]
+#[path = "checkpoints_tests.rs"]
+mod tests;
 
 /// Runs `f` (git, files) on tokio's blocking threads.
 async fn blocking<T: Send + 'static>(

@@ -8,7 +8,8 @@ use crate::api::turns::{
     Checkpointed, FileStatus, TurnFile, TurnState, TurnSummary, TurnUndone, MAX_LISTED,
 };
 use crate::checkpoint::{
-    ChangeKind, Checkpoint, CheckpointError, CheckpointResult, Delta, Pick, Store, TurnRecord, Undo,
+    ChangeKind, Checkpoint, CheckpointError, CheckpointResult, Delta, NotKept, Pick, Store,
+    TurnRecord, Undo,
 };
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -122,7 +123,11 @@ fn file(d: Delta, too_large: bool) -> TurnFile {
             ChangeKind::TypeChanged => FileStatus::TypeChanged,
         },
         binary: d.binary,
-        too_large,
+        too_large: too_large || matches!(d.not_kept, Some(NotKept::TooLarge(_))),
+        not_a_file: match d.not_kept {
+            Some(NotKept::NotAFile(kind)) => Some(kind.to_owned()),
+            _ => None,
+        },
         added: d.added,
         removed: d.removed,
     }

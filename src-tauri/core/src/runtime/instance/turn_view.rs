@@ -142,6 +142,9 @@ pub(super) async fn file(parts: Parts<'_>, target: Target, path: PathBuf) -> Res
                 Err(CheckpointError::TooLarge { .. }) => {
                     return Ok(unshown(view, Unshown::TooLarge))
                 }
+                Err(CheckpointError::NotAFile(..)) if delta.not_kept.is_some() => {
+                    return Ok(unshown(view, Unshown::NotAFile))
+                }
                 Err(e) => return Err(e),
             };
             view.hunks = opened.hunks.into_iter().map(shown_hunk).collect();

@@ -428,6 +428,7 @@ fn turn(id: u64, cli: &str, ended: bool) -> crate::api::turns::TurnSummary {
         status: FileStatus::Modified,
         binary: false,
         too_large: false,
+        not_a_file: None,
         added,
         removed,
     };
