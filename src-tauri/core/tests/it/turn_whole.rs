@@ -169,3 +169,60 @@ async fn a_shell_made_turn_is_one_review_with_hunks_undone_exactly_and_comments_
         assert!(instructions.contains(anchor), "{anchor} in {instructions}");
     }
 }
+
+/// The first file is opened ahead while the window is shown the review; an undo made before the
+/// window opens it is seen: the file opened is the workspace as the undo left it, not the view
+/// read ahead (the file undone whole is no longer in the turn).
+#[tokio::test]
+async fn the_first_file_opened_ahead_is_not_shown_after_an_undo() {
+    let f = start().await;
+    serve_control(&f).await;
+    let (window, _events) = link::connect(&f.dirs).await.unwrap();
+    std::fs::write(f.ws.join("a.txt"), CRLF_START).unwrap();
+    std::fs::write(f.ws.join("b.txt"), "bee\n").unwrap();
+    turn_start(&f).await;
+    std::fs::write(f.ws.join("a.txt"), CRLF_END).unwrap();
+    std::fs::write(f.ws.join("b.txt"), "BEE\n").unwrap();
+
+    let ending = turn_end(&f);
+    eventually("the turn's one review", || async {
+        f.instance.reviews().list().len() == 1
+    })
+    .await;
+    let id = f.instance.reviews().details().remove(0).id;
+    let listed: TurnFiles = ask(&window, TurnFilesGet { id }.into()).await;
+    assert_eq!(
+        listed.files[0].path,
+        PathBuf::from("a.txt"),
+        "the first file"
+    );
+    let whole = TurnUndo {
+        id,
+        picks: vec![TurnPick {
+            path: "a.txt".into(),
+            hunks: None,
+        }],
+    };
+    let undone: TurnUndone = ask(&window, whole.into()).await;
+    assert!(matches!(undone, TurnUndone::Done { .. }), "{undone:?}");
+    let a = TurnFileGet {
+        id,
+        path: "a.txt".into(),
+    };
+    let opened = window.forward(a.into()).await;
+    assert!(opened.is_err(), "a.txt is no longer changed: {opened:?}");
+    let b = TurnFileGet {
+        id,
+        path: "b.txt".into(),
+    };
+    let other: TurnFileView = ask(&window, b.into()).await;
+    assert_eq!(other.end.as_deref(), Some("BEE\n"));
+
+    let reject = ReviewReject {
+        id,
+        reason: Some("stop".into()),
+        comments: None,
+    };
+    assert_eq!(window.forward(reject.into()).await, Ok(Value::Null));
+    tokio::time::timeout(WAIT, ending).await.unwrap().unwrap();
+}

@@ -13,7 +13,8 @@ use crate::api::turns::{TurnFileView, TurnFiles, TurnPick, TurnUndone, Unshown};
 use crate::checkpoint::{Checkpoint, CheckpointError, Hunk, HunkLines, Pick, Store, Undo};
 use crate::error::{Error, Result};
 use crate::review::{ReviewError, ReviewId};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// The parts a turn's view reads: the reviews (a review's turn), the workspaces (a past turn's
 /// workspace, served) and the checkpoint stores.
@@ -100,12 +101,15 @@ pub(super) async fn files(parts: Parts<'_>, target: Target) -> Result<TurnFiles>
     let (root, turn) = resolve(parts, &target).await?;
     let checkpoints = parts.2;
     let shown = checkpoints.shown(&root, turn);
+    let asked = std::time::Instant::now();
     let (files, unlisted) = checkpoints
         .with(&root, move |store| {
             let (start, end) = ends(store, turn, shown)?;
             super::turn_history::changed_files(store, (&start, &end))
         })
         .await?;
+    let ms = asked.elapsed().as_millis();
+    tracing::debug!("turn {turn}'s files listed ms={ms}");
     Ok(TurnFiles {
         turn,
         files,
@@ -114,47 +118,122 @@ pub(super) async fn files(parts: Parts<'_>, target: Target) -> Result<TurnFiles>
 }
 
 /// `path` of `target`'s turn, opened: its texts and hunks; a binary or too large file without
-/// them.
+/// them. The file a whole turn's review opens first was mostly opened ahead (`open_ahead`).
 pub(super) async fn file(parts: Parts<'_>, target: Target, path: PathBuf) -> Result<TurnFileView> {
     let (root, turn) = resolve(parts, &target).await?;
     let checkpoints = parts.2;
     let shown = checkpoints.shown(&root, turn);
-    checkpoints
+    let ahead = checkpoints.ahead();
+    let key = root.clone();
+    let asked = std::time::Instant::now();
+    let (view, taken) = checkpoints
         .with(&root, move |store| {
             let (start, end) = ends(store, turn, shown)?;
-            let delta = store
-                .changes(&start, &end)?
-                .into_iter()
-                .find(|d| d.path == path)
-                .ok_or_else(|| CheckpointError::NotInTurn(path.clone()))?;
-            let mut view = TurnFileView {
-                path: path.clone(),
-                from: delta.from.clone(),
-                start: None,
-                end: None,
-                hunks: Vec::new(),
-                unshown: None,
-            };
-            // Both sides are read once, within the size bound, for the hunks and the texts.
-            let opened = match store.open_file(&start, &end, &path) {
-                Ok(opened) => opened,
-                Err(CheckpointError::NotText(_)) => return Ok(unshown(view, Unshown::Binary)),
-                Err(CheckpointError::TooLarge { .. }) => {
-                    return Ok(unshown(view, Unshown::TooLarge))
-                }
-                Err(e) => return Err(e),
-            };
-            view.hunks = opened.hunks.into_iter().map(shown_hunk).collect();
-            if delta.binary {
-                view.unshown = Some(Unshown::Binary);
-            } else {
-                let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-                view.start = opened.start.map(text);
-                view.end = opened.end.map(text);
+            match Ahead::take(&ahead, (&key, &start, &end), &path) {
+                Some(view) => Ok((view, true)),
+                None => Ok((open(store, (&start, &end), path)?, false)),
             }
-            Ok(view)
         })
-        .await
+        .await?;
+    let ms = asked.elapsed().as_millis();
+    tracing::debug!("turn {turn}'s file opened ms={ms} ahead={taken}");
+    Ok(view)
+}
+
+/// `path` from `start` to `end`, opened (`file`).
+fn open(
+    store: &Store,
+    (start, end): (&Checkpoint, &Checkpoint),
+    path: PathBuf,
+) -> crate::checkpoint::CheckpointResult<TurnFileView> {
+    let delta = store
+        .changes(start, end)?
+        .into_iter()
+        .find(|d| d.path == path)
+        .ok_or_else(|| CheckpointError::NotInTurn(path.clone()))?;
+    let mut view = TurnFileView {
+        path: path.clone(),
+        from: delta.from.clone(),
+        start: None,
+        end: None,
+        hunks: Vec::new(),
+        unshown: None,
+    };
+    // Both sides are read once, within the size bound, for the hunks and the texts.
+    let opened = match store.open_file(start, end, &path) {
+        Ok(opened) => opened,
+        Err(CheckpointError::NotText(_)) => return Ok(unshown(view, Unshown::Binary)),
+        Err(CheckpointError::TooLarge { .. }) => return Ok(unshown(view, Unshown::TooLarge)),
+        Err(e) => return Err(e),
+    };
+    view.hunks = opened.hunks.into_iter().map(shown_hunk).collect();
+    if delta.binary {
+        view.unshown = Some(Unshown::Binary);
+    } else {
+        let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+        view.start = opened.start.map(text);
+        view.end = opened.end.map(text);
+    }
+    Ok(view)
+}
+
+/// A whole turn's first file, opened ahead (`open_ahead`) for the window's `turnFile` to take:
+/// what it is of (the workspace and the two checkpoints, whose trees never change) and the view.
+pub struct Ahead {
+    root: PathBuf,
+    ends: (Checkpoint, Checkpoint),
+    view: TurnFileView,
+}
+
+/// The one file opened ahead, if any: a newer review's replaces it, `turnFile` takes it.
+pub type AheadSlot = Arc<Mutex<Option<Ahead>>>;
+
+impl Ahead {
+    /// The view of `path` from `start` to `end` in `root` when it is the one opened ahead
+    /// (taken: it is used once).
+    fn take(
+        slot: &AheadSlot,
+        (root, start, end): (&Path, &Checkpoint, &Checkpoint),
+        path: &Path,
+    ) -> Option<TurnFileView> {
+        let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        let of = |a: &Ahead| {
+            a.root == root && a.ends.0 == *start && a.ends.1 == *end && a.view.path == path
+        };
+        match slot.as_ref().is_some_and(of) {
+            true => slot.take().map(|a| a.view),
+            false => None,
+        }
+    }
+}
+
+/// Opens the first file of turn `turn`'s review in `root` (the one the window opens first)
+/// in the background, while the window is shown the review and asks for its list: the git
+/// that reads its two sides is then off the window's way. What it opens is the same as
+/// `file` would (both read the same two trees); a failure is left for `file` to meet again.
+pub(super) async fn open_ahead(checkpoints: &Checkpoints, root: &Path, turn: u64) {
+    let slot = checkpoints.ahead();
+    let key = root.to_owned();
+    let asked = std::time::Instant::now();
+    let opening = checkpoints.start_with(root, move |store| {
+        let (start, end) = ends(store, turn, None)?;
+        let Some(first) = store.changes(&start, &end)?.into_iter().next() else {
+            return Ok(());
+        };
+        let view = open(store, (&start, &end), first.path)?;
+        let ends = (start, end);
+        *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(Ahead {
+            root: key,
+            ends,
+            view,
+        });
+        let ms = asked.elapsed().as_millis();
+        tracing::debug!("turn {turn}'s first file opened ahead ms={ms}");
+        Ok(())
+    });
+    if let Err(e) = opening.await {
+        tracing::debug!("turn {turn}'s first file is not opened ahead: {e}");
+    }
 }
 
 /// Undoes what `picks` name of `target`'s turn (none: every file). In a review a refusal (a
