@@ -122,13 +122,16 @@ pub(super) fn opened(t: &UndoScope, path: &Path, modes: Option<(u32, u32)>) -> R
     })
 }
 
+/// A file's bytes at a turn's start and end; `None` where there was no file.
+type Sides = (Option<Vec<u8>>, Option<Vec<u8>>);
+
 /// Both sides of a file whose modes the change lists (`opened`), each a regular file or none:
 /// each one there read, in one git process, refused past the size bound as `blob` refuses.
 fn read_both(
     t: &UndoScope,
     (start_path, end_path): (&Path, &Path),
     (start_mode, end_mode): (u32, u32),
-) -> Result<(Option<Vec<u8>>, Option<Vec<u8>>)> {
+) -> Result<Sides> {
     let mut wanted: Vec<(&ObjectId, &Path)> = Vec::new();
     for (mode, tree, path) in [
         (start_mode, t.start, start_path),
