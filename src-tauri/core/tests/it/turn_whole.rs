@@ -78,6 +78,9 @@ async fn a_shell_made_turn_is_one_review_with_hunks_undone_exactly_and_comments_
     assert!(review.turn_id.is_some());
     let id = review.id;
 
+    // The first file is opened ahead as the review opens (a few git processes): given time, it
+    // comes with the list.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     let listed: TurnFiles = ask(&window, TurnFilesGet { id }.into()).await;
     let status = |p: &str| {
         let file = listed
@@ -105,6 +108,11 @@ async fn a_shell_made_turn_is_one_review_with_hunks_undone_exactly_and_comments_
         path: "a.txt".into(),
     };
     let opened: TurnFileView = ask(&window, a.clone().into()).await;
+    assert_eq!(
+        listed.first.as_ref(),
+        Some(&opened),
+        "the first file, with the list"
+    );
     assert_eq!(opened.start.as_deref(), Some(CRLF_START));
     assert_eq!(opened.end.as_deref(), Some(CRLF_END));
     assert_eq!(opened.hunks.len(), 2, "two changes three lines apart");

@@ -96,24 +96,34 @@ pub(super) async fn show(
     Ok(String::from_utf8_lossy(&patch).into_owned())
 }
 
-/// The files `target`'s turn lists, bounded (`MAX_LISTED`).
+/// The files `target`'s turn lists, bounded (`MAX_LISTED`), with the first one opened when it
+/// was opened ahead (`open_ahead`): the window then shows both from one answer.
 pub(super) async fn files(parts: Parts<'_>, target: Target) -> Result<TurnFiles> {
     let (root, turn) = resolve(parts, &target).await?;
     let checkpoints = parts.2;
     let shown = checkpoints.shown(&root, turn);
+    let ahead = checkpoints.ahead();
+    let key = root.clone();
     let asked = std::time::Instant::now();
-    let (files, unlisted) = checkpoints
+    let (files, unlisted, first) = checkpoints
         .with(&root, move |store| {
             let (start, end) = ends(store, turn, shown)?;
-            super::turn_history::changed_files(store, (&start, &end))
+            let (files, unlisted) = super::turn_history::changed_files(store, (&start, &end))?;
+            let first =
+                (files.first()).and_then(|f| Ahead::take(&ahead, (&key, &start, &end), &f.path));
+            Ok((files, unlisted, first))
         })
         .await?;
     let ms = asked.elapsed().as_millis();
-    tracing::debug!("turn {turn}'s files listed ms={ms}");
+    tracing::debug!(
+        "turn {turn}'s files listed ms={ms} first={}",
+        first.is_some()
+    );
     Ok(TurnFiles {
         turn,
         files,
         unlisted,
+        first,
     })
 }
 
