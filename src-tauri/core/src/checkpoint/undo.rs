@@ -97,8 +97,7 @@ pub(super) fn opened(t: &UndoScope, path: &Path, modes: Option<(u32, u32)>) -> R
         Some(e) => blob(t.git, p, &e, t.limit).map(Some),
         None => Ok(None),
     };
-    // Git's batch names a file by a line `<tree>:<path>`: a path is given so only where it
-    // has no line break, and its separators are `/` (on Unix).
+    // Git's batch names a file by a line `<tree>:<path>`: no line break, `/` (Unix) in it.
     let batched = |p: &Path| cfg!(unix) && !p.as_os_str().as_encoded_bytes().contains(&b'\n');
     // A side that is no regular file is refused by the route below, in its order.
     let plain = |m: u32| m == 0 || m == REGULAR || m == EXECUTABLE;
@@ -124,7 +123,6 @@ pub(super) fn opened(t: &UndoScope, path: &Path, modes: Option<(u32, u32)>) -> R
 
 /// A file's bytes at a turn's start and end; `None` where there was no file.
 type Sides = (Option<Vec<u8>>, Option<Vec<u8>>);
-
 /// Both sides of a file whose modes the change lists (`opened`), each a regular file or none:
 /// each one there read, in one git process, refused past the size bound as `blob` refuses.
 fn read_both(
@@ -143,8 +141,7 @@ fn read_both(
     }
     let mut read = t.git.read_files(&wanted, t.limit)?.into_iter();
     let start = if start_mode != 0 { read.next() } else { None };
-    let end = if end_mode != 0 { read.next() } else { None };
-    Ok((start, end))
+    Ok((start, if end_mode != 0 { read.next() } else { None }))
 }
 
 /// A file of a turn, opened (`opened`, `Store::open_file`).

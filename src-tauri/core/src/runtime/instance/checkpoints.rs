@@ -35,8 +35,8 @@ pub struct Checkpoints {
     /// What a turn's review shows as its end once an undo was made there: the workspace after
     /// that undo, so the next undo checks the files against it (keyed by workspace and turn).
     shown: Mutex<HashMap<(PathBuf, u64), Checkpoint>>,
-    /// A whole turn's first file, opened while its review was being shown (`turn_view::Ahead`).
-    ahead: super::turn_view::AheadSlot,
+    /// A whole turn's first file, opened while its review was being shown (`turn_ahead::Ahead`).
+    ahead: super::turn_ahead::AheadSlot,
 }
 
 /// A session's running turn.
@@ -129,7 +129,7 @@ impl Checkpoints {
     }
 
     /// The slot of the file a whole turn's review opened ahead (`turn_view::open_ahead`).
-    pub(super) fn ahead(&self) -> super::turn_view::AheadSlot {
+    pub(super) fn ahead(&self) -> super::turn_ahead::AheadSlot {
         self.ahead.clone()
     }
 

@@ -7,6 +7,7 @@
 
 use super::checkpoints::Checkpoints;
 use super::reviews::Reviews;
+use super::turn_ahead::Ahead;
 use super::workspaces::Workspaces;
 use crate::api::turns::{HistoryTurn, LineSpan, TurnHunk, TurnLeft, HISTORY_PER_WORKSPACE};
 use crate::api::turns::{TurnFileView, TurnFiles, TurnPick, TurnUndone, Unshown};
@@ -14,7 +15,7 @@ use crate::checkpoint::{Checkpoint, CheckpointError, Hunk, HunkLines, Pick, Stor
 use crate::error::{Error, Result};
 use crate::review::{ReviewError, ReviewId};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::PoisonError;
 
 /// The parts a turn's view reads: the reviews (a review's turn), the workspaces (a past turn's
 /// workspace, served) and the checkpoint stores.
@@ -185,36 +186,6 @@ fn open(
         view.end = opened.end.map(text);
     }
     Ok(view)
-}
-
-/// A whole turn's first file, opened ahead (`open_ahead`) for the window's `turnFile` to take:
-/// what it is of (the workspace and the two checkpoints, whose trees never change) and the view.
-pub struct Ahead {
-    root: PathBuf,
-    ends: (Checkpoint, Checkpoint),
-    view: TurnFileView,
-}
-
-/// The one file opened ahead, if any: a newer review's replaces it, `turnFile` takes it.
-pub type AheadSlot = Arc<Mutex<Option<Ahead>>>;
-
-impl Ahead {
-    /// The view of `path` from `start` to `end` in `root` when it is the one opened ahead
-    /// (taken: it is used once).
-    fn take(
-        slot: &AheadSlot,
-        (root, start, end): (&Path, &Checkpoint, &Checkpoint),
-        path: &Path,
-    ) -> Option<TurnFileView> {
-        let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
-        let of = |a: &Ahead| {
-            a.root == root && a.ends.0 == *start && a.ends.1 == *end && a.view.path == path
-        };
-        match slot.as_ref().is_some_and(of) {
-            true => slot.take().map(|a| a.view),
-            false => None,
-        }
-    }
 }
 
 /// Opens the first file of turn `turn`'s review in `root` (the one the window opens first)
