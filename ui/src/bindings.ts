@@ -142,7 +142,12 @@ turn: number, files: Array<TurnFile>,
 /**
  * Files past the bound of the list (`MAX_LISTED`): changed, counted, not listed.
  */
-unlisted: number, };
+unlisted: number, 
+/**
+ * The first file listed, opened as `turnFile` opens it, when Redline opened it ahead (a
+ * whole turn's review's first listing): the window needs not ask for it.
+ */
+first?: TurnFileView, };
 
 export type LineSpan = { first: number, count: number, };
 

@@ -143,14 +143,17 @@ export class TurnView {
       this.files = listed.files;
       const path = this.opened?.path ?? this.files[0]?.path;
       const still = this.files.find((f) => f.path === path) ?? this.files[0];
-      // Asked before the list is drawn: the core reads the file while the page draws.
-      const opening = still ? this.openFile(still.path) : null;
+      // The first file may come with the list (opened ahead by the core): drawn with it, no
+      // second round trip. Else asked before the list is drawn: the core reads it meanwhile.
+      const first = still && listed.first?.path === still.path ? listed.first : undefined;
+      const opening = still && !first ? this.openFile(still.path) : null;
       const note = this.q('.turn-note');
       note.hidden = listed.unlisted === 0;
       note.textContent = `${listed.unlisted} more changed file(s) are not listed.`;
       this.renderList();
+      if (first) this.shown(first);
       if (opening) return await opening;
-      this.showFile(null);
+      if (!still) this.showFile(null);
       return true;
     } catch (err) {
       this.say(err, 'Could not list the turn\'s files');
@@ -162,14 +165,18 @@ export class TurnView {
   async openFile(path: string): Promise<boolean> {
     if (this.id === null) return false;
     try {
-      const view = await this.core.file(this.id, path);
-      if (this.opened?.path !== path) this.hunk = 0;
-      this.showFile(view);
+      this.shown(await this.core.file(this.id, path));
       return true;
     } catch (err) {
       this.say(err, `Could not open ${path}`);
       return false;
     }
+  }
+
+  /** Shows `view`, opened (from its first hunk when it is another file). */
+  private shown(view: TurnFileView): void {
+    if (this.opened?.path !== view.path) this.hunk = 0;
+    this.showFile(view);
   }
 
   /** Runs what `key` names. */

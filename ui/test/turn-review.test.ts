@@ -82,6 +82,17 @@ describe('a whole turn\'s review', () => {
     expect(root.querySelectorAll('.turn-diff .turn-line')).toHaveLength(2);
   });
 
+  test('whose first file comes with its list is drawn from that one answer, not asked for', async () => {
+    const backend = fakeBackend([whole]);
+    const first: TurnFileView = { path: 'a.rs', from: null, start: 'one\n', end: 'two\n', hunks: [{ before: { first: 1, count: 1 }, after: { first: 1, count: 1 } }], unshown: null };
+    backend.answers.set('turn_files', () => Promise.resolve({ turn: 7, unlisted: 0, first,
+      files: [{ path: 'a.rs', status: 'modified', binary: false, tooLarge: false, added: 1, removed: 1 }] }));
+    const { root } = await mount();
+    await vi.waitFor(() => expect(backend.named('review_shown')).toEqual([{ id: 1 }]));
+    expect(root.querySelectorAll('.turn-diff .turn-line')).toHaveLength(2);
+    expect(backend.named('turn_file')).toEqual([]);
+  });
+
   test('whose list cannot be fetched is not reported painted', async () => {
     const backend = fakeBackend([whole]);
     backend.failing.set('turn_files', { code: 'internal', message: 'no store' } as never);

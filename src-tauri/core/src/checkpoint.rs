@@ -259,8 +259,13 @@ impl Store {
         after: &Checkpoint,
         path: &Path,
     ) -> Result<FileSides> {
-        let renames = self.renames(before, after)?;
-        undo::opened(&self.scope(before, after, &renames), path)
+        let changes = self.changes(before, after)?;
+        let renames: Vec<(PathBuf, PathBuf)> = (changes.iter())
+            .filter_map(|d| Some((d.path.clone(), d.from.clone()?)))
+            .collect();
+        // The change gives both sides' modes: the two are read in one git process.
+        let modes = changes.iter().find(|d| d.path == path).map(|d| d.modes);
+        undo::opened(&self.scope(before, after, &renames), path, modes)
     }
 
     /// Undoes `files` of the change from `before` to `after` (a turn's start and end), back to

@@ -225,6 +225,11 @@ pub struct TurnFiles {
     /// Files past the bound of the list (`MAX_LISTED`): changed, counted, not listed.
     #[ts(type = "number")]
     pub unlisted: u64,
+    /// The first file listed, opened as `turnFile` opens it, when Redline opened it ahead (a
+    /// whole turn's review's first listing): the window needs not ask for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub first: Option<TurnFileView>,
 }
 
 /// The most files a turn's review lists: past it they are counted, and the review says so.

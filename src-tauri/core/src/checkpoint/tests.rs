@@ -531,4 +531,54 @@ fn a_file_past_the_bound_is_listed_by_its_size_and_never_stored() {
     assert!(!ws.join("big.bin").exists());
     let grown = s.git.own_bytes().unwrap() - grown_from;
     assert!(grown < MIB as u64, "the store grew by {grown} bytes");
+
+/// A file of a turn opened (`open_file`, the window's first ask) reads both its sides in one
+/// `git cat-file` once the changes are known: the start where a moved file came from, none
+/// where there was no file, and a side past the bound refused by its size.
+#[test]
+fn a_file_opened_reads_both_sides_in_one_git_process() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(&ws).unwrap();
+    let old = "a file long enough\nthat git detects\nits move\nas a rename\nof it\n";
+    for (name, text) in [
+        ("a.txt", "one\ntwo\n"),
+        ("old.txt", old),
+        ("gone.txt", "bye\n"),
+    ] {
+        fs::write(ws.join(name), text).unwrap();
+    }
+    fs::write(ws.join("big.txt"), "small\n").unwrap();
+    let (program, log) = noting_git(tmp.path());
+    let mut s = Store::open(&program, &tmp.path().join("store"), &ws).unwrap();
+    let before = s.checkpoint().unwrap();
+    fs::write(ws.join("a.txt"), "one\nTWO\n").unwrap();
+    fs::rename(ws.join("old.txt"), ws.join("moved.txt")).unwrap();
+    fs::remove_file(ws.join("gone.txt")).unwrap();
+    fs::write(ws.join("new.txt"), "fresh\n").unwrap();
+    fs::write(ws.join("big.txt"), "x\n".repeat(2048)).unwrap();
+    let after = s.checkpoint().unwrap();
+    s.changes(&before, &after).unwrap();
+    noted(&log);
+
+    let sides = |s: &Store, name: &str| {
+        let o = s.open_file(&before, &after, Path::new(name)).unwrap();
+        let text = |b: Option<Vec<u8>>| b.map(|b| String::from_utf8(b).unwrap());
+        (text(o.start), text(o.end))
+    };
+    let some = |t: &str| Some(t.to_owned());
+    assert_eq!(sides(&s, "a.txt"), (some("one\ntwo\n"), some("one\nTWO\n")));
+    assert_eq!(noted(&log), ["cat-file"]);
+    assert_eq!(sides(&s, "moved.txt"), (some(old), some(old)));
+    assert_eq!(sides(&s, "gone.txt"), (some("bye\n"), None));
+    assert_eq!(sides(&s, "new.txt"), (None, some("fresh\n")));
+    assert_eq!(noted(&log), ["cat-file", "cat-file", "cat-file"]);
+    s.set_file_limit(1024);
+    let err = s
+        .open_file(&before, &after, Path::new("big.txt"))
+        .unwrap_err();
+    assert!(
+        matches!(err, CheckpointError::TooLarge { size: 4096, .. }),
+        "{err}"
+    );
 }

@@ -45,6 +45,7 @@ pub mod local;
 pub mod reviews;
 mod serve_checkpoint;
 pub mod turn;
+mod turn_ahead;
 mod turn_history;
 mod turn_start;
 mod turn_view;

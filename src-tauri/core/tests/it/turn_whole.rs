@@ -78,7 +78,15 @@ async fn a_shell_made_turn_is_one_review_with_hunks_undone_exactly_and_comments_
     assert!(review.turn_id.is_some());
     let id = review.id;
 
-    let listed: TurnFiles = ask(&window, TurnFilesGet { id }.into()).await;
+    // The first file is opened ahead as the review opens (a few git processes): once it is, it
+    // comes with the list (a list asked before it is, comes without it and takes nothing).
+    let mut listed: TurnFiles = ask(&window, TurnFilesGet { id }.into()).await;
+    let ahead = tokio::time::Instant::now();
+    while listed.first.is_none() {
+        assert!(ahead.elapsed() < WAIT, "the first file was never opened ahead");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        listed = ask(&window, TurnFilesGet { id }.into()).await;
+    }
     let status = |p: &str| {
         let file = listed
             .files
@@ -105,6 +113,11 @@ async fn a_shell_made_turn_is_one_review_with_hunks_undone_exactly_and_comments_
         path: "a.txt".into(),
     };
     let opened: TurnFileView = ask(&window, a.clone().into()).await;
+    assert_eq!(
+        listed.first.as_ref(),
+        Some(&opened),
+        "the first file, with the list"
+    );
     assert_eq!(opened.start.as_deref(), Some(CRLF_START));
     assert_eq!(opened.end.as_deref(), Some(CRLF_END));
     assert_eq!(opened.hunks.len(), 2, "two changes three lines apart");
@@ -168,4 +181,61 @@ async fn a_shell_made_turn_is_one_review_with_hunks_undone_exactly_and_comments_
     ] {
         assert!(instructions.contains(anchor), "{anchor} in {instructions}");
     }
+}
+
+/// The first file is opened ahead while the window is shown the review; an undo made before the
+/// window opens it is seen: the file opened is the workspace as the undo left it, not the view
+/// read ahead (the file undone whole is no longer in the turn).
+#[tokio::test]
+async fn the_first_file_opened_ahead_is_not_shown_after_an_undo() {
+    let f = start().await;
+    serve_control(&f).await;
+    let (window, _events) = link::connect(&f.dirs).await.unwrap();
+    std::fs::write(f.ws.join("a.txt"), CRLF_START).unwrap();
+    std::fs::write(f.ws.join("b.txt"), "bee\n").unwrap();
+    turn_start(&f).await;
+    std::fs::write(f.ws.join("a.txt"), CRLF_END).unwrap();
+    std::fs::write(f.ws.join("b.txt"), "BEE\n").unwrap();
+
+    let ending = turn_end(&f);
+    eventually("the turn's one review", || async {
+        f.instance.reviews().list().len() == 1
+    })
+    .await;
+    let id = f.instance.reviews().details().remove(0).id;
+    let listed: TurnFiles = ask(&window, TurnFilesGet { id }.into()).await;
+    assert_eq!(
+        listed.files[0].path,
+        PathBuf::from("a.txt"),
+        "the first file"
+    );
+    let whole = TurnUndo {
+        id,
+        picks: vec![TurnPick {
+            path: "a.txt".into(),
+            hunks: None,
+        }],
+    };
+    let undone: TurnUndone = ask(&window, whole.into()).await;
+    assert!(matches!(undone, TurnUndone::Done { .. }), "{undone:?}");
+    let a = TurnFileGet {
+        id,
+        path: "a.txt".into(),
+    };
+    let opened = window.forward(a.into()).await;
+    assert!(opened.is_err(), "a.txt is no longer changed: {opened:?}");
+    let b = TurnFileGet {
+        id,
+        path: "b.txt".into(),
+    };
+    let other: TurnFileView = ask(&window, b.into()).await;
+    assert_eq!(other.end.as_deref(), Some("BEE\n"));
+
+    let reject = ReviewReject {
+        id,
+        reason: Some("stop".into()),
+        comments: None,
+    };
+    assert_eq!(window.forward(reject.into()).await, Ok(Value::Null));
+    tokio::time::timeout(WAIT, ending).await.unwrap().unwrap();
 }

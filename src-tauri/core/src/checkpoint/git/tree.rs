@@ -5,7 +5,9 @@ use super::{args, id, Git};
 use crate::checkpoint::changes;
 use crate::checkpoint::error::{CheckpointError, CheckpointResult as Result};
 use crate::checkpoint::object::ObjectId;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
 
 /// A file as a tree holds it: its git mode and blob.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,6 +83,33 @@ impl Git {
         self.run("cat-file", &args(&["cat-file", "blob", &oid.0]))
     }
 
+    /// The bytes of each file `(tree, path)` names (each one there), in one `git cat-file
+    /// --batch`; one past `limit` bytes is refused (`TooLarge`) before its bytes are read.
+    pub fn read_files(&self, files: &[(&ObjectId, &Path)], limit: u64) -> Result<Vec<Vec<u8>>> {
+        let mut names = Vec::new();
+        for (tree, path) in files {
+            names.extend_from_slice(tree.0.as_bytes());
+            names.push(b':');
+            names.extend_from_slice(path.as_os_str().as_encoded_bytes());
+            names.push(b'\n');
+        }
+        let mut child = self
+            .command()
+            .args(["cat-file", "--batch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(CheckpointError::GitMissing)?;
+        let read = batch(&mut child, &names, files, limit);
+        // Refused or unreadable: git is not left writing a large file nobody reads.
+        if read.is_err() {
+            let _ = child.kill();
+        }
+        let _ = child.wait();
+        read
+    }
+
     /// The refs under `prefix` (e.g. `refs/redline/turns/`), by full name.
     pub fn refs(&self, prefix: &str) -> Result<Vec<String>> {
         let out = self.run(
@@ -117,4 +146,55 @@ impl Git {
             .sum();
         Ok(kib * 1024)
     }
+}
+
+/// Sends `names` (a few lines: they fit the pipe before git answers) to `cat-file --batch`, then
+/// reads each answer: `<id> blob <size>\n<bytes>\n`, or `<name> missing\n`.
+fn batch(
+    child: &mut Child,
+    names: &[u8],
+    files: &[(&ObjectId, &Path)],
+    limit: u64,
+) -> Result<Vec<Vec<u8>>> {
+    let unreadable =
+        |why: String| CheckpointError::Unreadable(format!("git cat-file --batch: {why}"));
+    let (Some(mut input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err(unreadable("no pipe".into()));
+    };
+    let io = |e: std::io::Error| unreadable(e.to_string());
+    input.write_all(names).map_err(io)?;
+    drop(input);
+    let mut output = BufReader::new(output);
+    let mut read = Vec::with_capacity(files.len());
+    for (_, path) in files {
+        let mut head = Vec::new();
+        output.read_until(b'\n', &mut head).map_err(io)?;
+        let head = String::from_utf8_lossy(&head);
+        let cols: Vec<&str> = head.trim_end().split(' ').collect();
+        let [_, "blob", size] = cols[..] else {
+            return Err(unreadable(format!("{}: {head:?}", path.display())));
+        };
+        let size: u64 = size
+            .parse()
+            .map_err(|_| unreadable(format!("size {size:?}")))?;
+        if size > limit {
+            return Err(CheckpointError::TooLarge {
+                path: path.to_path_buf(),
+                size,
+                limit,
+            });
+        }
+        let mut bytes = Vec::new();
+        (&mut output)
+            .take(size)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        let mut end = [0u8; 1];
+        output.read_exact(&mut end).map_err(io)?;
+        if bytes.len() as u64 != size || end != *b"\n" {
+            return Err(unreadable(format!("{}: cut short", path.display())));
+        }
+        read.push(bytes);
+    }
+    Ok(read)
 }

@@ -35,6 +35,8 @@ pub struct Checkpoints {
     /// What a turn's review shows as its end once an undo was made there: the workspace after
     /// that undo, so the next undo checks the files against it (keyed by workspace and turn).
     shown: Mutex<HashMap<(PathBuf, u64), Checkpoint>>,
+    /// A whole turn's first file, opened while its review was being shown (`turn_ahead::Ahead`).
+    ahead: super::turn_ahead::AheadSlot,
 }
 
 /// A session's running turn.
@@ -66,6 +68,7 @@ impl Checkpoints {
             bounds: Default::default(),
             running: Default::default(),
             shown: Default::default(),
+            ahead: Default::default(),
         }
     }
 
@@ -104,6 +107,30 @@ impl Checkpoints {
             f(&mut store)
         })
         .await
+    }
+
+    /// Runs `f` on the store of the workspace `root` on a blocking thread, in the background:
+    /// returns once it is started (a call of `with` made after it mostly finds `f` holding the
+    /// store, and waits for it). What `f` fails with is logged.
+    pub async fn start_with(
+        &self,
+        root: &Path,
+        f: impl FnOnce(&mut Store) -> CheckpointResult<()> + Send + 'static,
+    ) -> Result<()> {
+        let store = self.store(root).await?;
+        let root = root.to_owned();
+        tokio::task::spawn_blocking(move || {
+            let mut store = store.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Err(e) = f(&mut store) {
+                tracing::debug!("in the background, {}'s store: {e}", root.display());
+            }
+        });
+        Ok(())
+    }
+
+    /// The slot of the file a whole turn's review opened ahead (`turn_view::open_ahead`).
+    pub(super) fn ahead(&self) -> super::turn_ahead::AheadSlot {
+        self.ahead.clone()
     }
 
     /// A turn of `cli`'s `session` begins in the workspace `root`: checkpointed and recorded,

@@ -214,6 +214,8 @@ pub(super) async fn review_whole(
             why: format!("cannot show the turn's changes: {e}"),
         })?;
     waiting.batch.opened(id);
+    // The window opens the first file as soon as it has the list: read it meanwhile.
+    super::turn_view::open_ahead(checkpoints, &root, ended.id).await;
     tracing::info!(
         "{}'s turn {} in {}: {} file(s) to review",
         cli.name(),

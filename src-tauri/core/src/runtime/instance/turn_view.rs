@@ -7,13 +7,15 @@
 
 use super::checkpoints::Checkpoints;
 use super::reviews::Reviews;
+use super::turn_ahead::Ahead;
 use super::workspaces::Workspaces;
 use crate::api::turns::{HistoryTurn, LineSpan, TurnHunk, TurnLeft, HISTORY_PER_WORKSPACE};
 use crate::api::turns::{TurnFileView, TurnFiles, TurnPick, TurnUndone, Unshown};
 use crate::checkpoint::{Checkpoint, CheckpointError, Hunk, HunkLines, Pick, Store, Undo};
 use crate::error::{Error, Result};
 use crate::review::{ReviewError, ReviewId};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::PoisonError;
 
 /// The parts a turn's view reads: the reviews (a review's turn), the workspaces (a past turn's
 /// workspace, served) and the checkpoint stores.
@@ -95,69 +97,127 @@ pub(super) async fn show(
     Ok(String::from_utf8_lossy(&patch).into_owned())
 }
 
-/// The files `target`'s turn lists, bounded (`MAX_LISTED`).
+/// The files `target`'s turn lists, bounded (`MAX_LISTED`), with the first one opened when it
+/// was opened ahead (`open_ahead`): the window then shows both from one answer.
 pub(super) async fn files(parts: Parts<'_>, target: Target) -> Result<TurnFiles> {
     let (root, turn) = resolve(parts, &target).await?;
     let checkpoints = parts.2;
     let shown = checkpoints.shown(&root, turn);
-    let (files, unlisted) = checkpoints
+    let ahead = checkpoints.ahead();
+    let key = root.clone();
+    let asked = std::time::Instant::now();
+    let (files, unlisted, first) = checkpoints
         .with(&root, move |store| {
             let (start, end) = ends(store, turn, shown)?;
-            super::turn_history::changed_files(store, (&start, &end))
+            let (files, unlisted) = super::turn_history::changed_files(store, (&start, &end))?;
+            let first =
+                (files.first()).and_then(|f| Ahead::take(&ahead, (&key, &start, &end), &f.path));
+            Ok((files, unlisted, first))
         })
         .await?;
+    let ms = asked.elapsed().as_millis();
+    tracing::debug!(
+        "turn {turn}'s files listed ms={ms} first={}",
+        first.is_some()
+    );
     Ok(TurnFiles {
         turn,
         files,
         unlisted,
+        first,
     })
 }
 
 /// `path` of `target`'s turn, opened: its texts and hunks; a binary or too large file without
-/// them.
+/// them. The file a whole turn's review opens first was mostly opened ahead (`open_ahead`).
 pub(super) async fn file(parts: Parts<'_>, target: Target, path: PathBuf) -> Result<TurnFileView> {
     let (root, turn) = resolve(parts, &target).await?;
     let checkpoints = parts.2;
     let shown = checkpoints.shown(&root, turn);
-    checkpoints
+    let ahead = checkpoints.ahead();
+    let key = root.clone();
+    let asked = std::time::Instant::now();
+    let (view, taken) = checkpoints
         .with(&root, move |store| {
             let (start, end) = ends(store, turn, shown)?;
-            let delta = store
-                .changes(&start, &end)?
-                .into_iter()
-                .find(|d| d.path == path)
-                .ok_or_else(|| CheckpointError::NotInTurn(path.clone()))?;
-            let mut view = TurnFileView {
-                path: path.clone(),
-                from: delta.from.clone(),
-                start: None,
-                end: None,
-                hunks: Vec::new(),
-                unshown: None,
-            };
-            // Both sides are read once, within the size bound, for the hunks and the texts.
-            let opened = match store.open_file(&start, &end, &path) {
-                Ok(opened) => opened,
-                Err(CheckpointError::NotText(_)) => return Ok(unshown(view, Unshown::Binary)),
-                Err(CheckpointError::TooLarge { .. }) => {
-                    return Ok(unshown(view, Unshown::TooLarge))
-                }
-                Err(CheckpointError::NotAFile(..)) if delta.not_kept.is_some() => {
-                    return Ok(unshown(view, Unshown::NotAFile))
-                }
-                Err(e) => return Err(e),
-            };
-            view.hunks = opened.hunks.into_iter().map(shown_hunk).collect();
-            if delta.binary {
-                view.unshown = Some(Unshown::Binary);
-            } else {
-                let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-                view.start = opened.start.map(text);
-                view.end = opened.end.map(text);
+            match Ahead::take(&ahead, (&key, &start, &end), &path) {
+                Some(view) => Ok((view, true)),
+                None => Ok((open(store, (&start, &end), path)?, false)),
             }
-            Ok(view)
         })
-        .await
+        .await?;
+    let ms = asked.elapsed().as_millis();
+    tracing::debug!("turn {turn}'s file opened ms={ms} ahead={taken}");
+    Ok(view)
+}
+
+/// `path` from `start` to `end`, opened (`file`).
+fn open(
+    store: &Store,
+    (start, end): (&Checkpoint, &Checkpoint),
+    path: PathBuf,
+) -> crate::checkpoint::CheckpointResult<TurnFileView> {
+    let delta = store
+        .changes(start, end)?
+        .into_iter()
+        .find(|d| d.path == path)
+        .ok_or_else(|| CheckpointError::NotInTurn(path.clone()))?;
+    let mut view = TurnFileView {
+        path: path.clone(),
+        from: delta.from.clone(),
+        start: None,
+        end: None,
+        hunks: Vec::new(),
+        unshown: None,
+    };
+    // Both sides are read once, within the size bound, for the hunks and the texts.
+    let opened = match store.open_file(start, end, &path) {
+        Ok(opened) => opened,
+        Err(CheckpointError::NotText(_)) => return Ok(unshown(view, Unshown::Binary)),
+        Err(CheckpointError::TooLarge { .. }) => return Ok(unshown(view, Unshown::TooLarge)),
+        Err(CheckpointError::NotAFile(..)) if delta.not_kept.is_some() => {
+            return Ok(unshown(view, Unshown::NotAFile))
+        }
+        Err(e) => return Err(e),
+    };
+    view.hunks = opened.hunks.into_iter().map(shown_hunk).collect();
+    if delta.binary {
+        view.unshown = Some(Unshown::Binary);
+    } else {
+        let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+        view.start = opened.start.map(text);
+        view.end = opened.end.map(text);
+    }
+    Ok(view)
+}
+
+/// Opens the first file of turn `turn`'s review in `root` (the one the window opens first)
+/// in the background, while the window is shown the review and asks for its list: the git
+/// that reads its two sides is then off the window's way. What it opens is the same as
+/// `file` would (both read the same two trees); a failure is left for `file` to meet again.
+pub(super) async fn open_ahead(checkpoints: &Checkpoints, root: &Path, turn: u64) {
+    let slot = checkpoints.ahead();
+    let key = root.to_owned();
+    let asked = std::time::Instant::now();
+    let opening = checkpoints.start_with(root, move |store| {
+        let (start, end) = ends(store, turn, None)?;
+        let Some(first) = store.changes(&start, &end)?.into_iter().next() else {
+            return Ok(());
+        };
+        let view = open(store, (&start, &end), first.path)?;
+        let ends = (start, end);
+        *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(Ahead {
+            root: key,
+            ends,
+            view,
+        });
+        let ms = asked.elapsed().as_millis();
+        tracing::debug!("turn {turn}'s first file opened ahead ms={ms}");
+        Ok(())
+    });
+    if let Err(e) = opening.await {
+        tracing::debug!("turn {turn}'s first file is not opened ahead: {e}");
+    }
 }
 
 /// Undoes what `picks` name of `target`'s turn (none: every file). In a review a refusal (a
