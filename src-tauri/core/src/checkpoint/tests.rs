@@ -507,9 +507,20 @@ fn a_file_past_the_bound_is_listed_by_its_size_and_never_stored() {
     // Unchanged: the same checkpoint.
     assert_eq!(s.checkpoint().unwrap(), second);
 
-    // Rewritten in place, the same size: its modification time tells.
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    // Rewritten in place, the same size: its modification time tells (set a second on, as
+    // a later write would leave it, whatever the file system's clock grain).
+    let was = fs::metadata(ws.join("big.bin"))
+        .unwrap()
+        .modified()
+        .unwrap();
     fs::write(ws.join("big.bin"), noise(8 * MIB, 2)).unwrap();
+    let file = fs::File::options()
+        .write(true)
+        .open(ws.join("big.bin"))
+        .unwrap();
+    file.set_modified(was + std::time::Duration::from_secs(1))
+        .unwrap();
+    drop(file);
     let third = s.checkpoint().unwrap();
     assert_ne!(third, second);
     let changes = s.changes(&second, &third).unwrap();
@@ -531,6 +542,7 @@ fn a_file_past_the_bound_is_listed_by_its_size_and_never_stored() {
     assert!(!ws.join("big.bin").exists());
     let grown = s.git.own_bytes().unwrap() - grown_from;
     assert!(grown < MIB as u64, "the store grew by {grown} bytes");
+}
 
 /// A file of a turn opened (`open_file`, the window's first ask) reads both its sides in one
 /// `git cat-file` once the changes are known: the start where a moved file came from, none

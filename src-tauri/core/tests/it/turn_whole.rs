@@ -83,7 +83,10 @@ async fn a_shell_made_turn_is_one_review_with_hunks_undone_exactly_and_comments_
     let mut listed: TurnFiles = ask(&window, TurnFilesGet { id }.into()).await;
     let ahead = tokio::time::Instant::now();
     while listed.first.is_none() {
-        assert!(ahead.elapsed() < WAIT, "the first file was never opened ahead");
+        assert!(
+            ahead.elapsed() < WAIT,
+            "the first file was never opened ahead"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         listed = ask(&window, TurnFilesGet { id }.into()).await;
     }
