@@ -10,6 +10,7 @@ mod git;
 mod history;
 mod hunks;
 mod object;
+mod open_file;
 mod stand_in;
 mod undo;
 // Against the real git, which the Windows tests under Wine do not have.
@@ -22,7 +23,8 @@ pub use error::{CheckpointError, CheckpointResult};
 pub use history::{Bounds, TurnRecord};
 pub use hunks::{Hunk, HunkLines};
 pub use object::{Checkpoint, ObjectId};
-pub use undo::{FileSides, Pick, Undo};
+pub use open_file::FileSides;
+pub use undo::{Pick, Undo};
 
 use git::{Git, LATEST};
 use std::path::{Path, PathBuf};
@@ -265,7 +267,7 @@ impl Store {
             .collect();
         // The change gives both sides' modes: the two are read in one git process.
         let modes = changes.iter().find(|d| d.path == path).map(|d| d.modes);
-        undo::opened(&self.scope(before, after, &renames), path, modes)
+        open_file::opened(&self.scope(before, after, &renames), path, modes)
     }
 
     /// Undoes `files` of the change from `before` to `after` (a turn's start and end), back to
