@@ -95,6 +95,33 @@ async function continuedWithTwoComments(t, r, turn, nextRequest) {
   }
 }
 
+/**
+ * An LF turn of `cli` (its edit, then one shell command that made, removed and moved a file): all
+ * four listed; Continued with two comments, the model's next request (`nextRequest(until)`: that
+ * request once its messages carry `until`) ends with them as a user message; the prompt hook the
+ * CLI runs again with them goes on with the same turn, which ends with nothing more changed and
+ * no review.
+ */
+async function lfTurnThenContinued(t, r, ws, { turn, cli, edited, nextRequest }) {
+  t.diagnostic(JSON.stringify(turn.files));
+  assert.deepEqual(turn.files.map((f) => [f.path, f.status]).sort(),
+    [['crlf.txt', 'modified'], ['gone.txt', 'deleted'], ['made.txt', 'added'], ['moved.txt', 'renamed']]);
+  assert.equal(turn.cli, cli);
+  assert.equal(fs.readFileSync(edited, 'utf8'), 'one\nTWO\nthree\nfour\nFIVE\n');
+  await continuedWithTwoComments(t, r, turn, async (until) => {
+    const next = await nextRequest(until);
+    const last = next.body.messages[next.body.messages.length - 1];
+    assert.equal(last.role, 'user');
+    return JSON.stringify(last.content);
+  });
+  const after = await pollUntil(async () => {
+    const list = await r.json(['turns', 'list', ws, '--json']);
+    return { ok: list.length >= 2 && list.every((x) => x.state === 'ended'), value: list };
+  }, STEP_MS, 'the turn after the Continue to end');
+  assert.deepEqual(after.map((x) => [x.id, x.files.length]), [[turn.id + 1, 0], [turn.id, 4]]);
+  assert.deepEqual(await r.json(['review', 'list', '--json']), []);
+}
+
 describe('Claude Code (real claude): a turn\'s every change in `redline turns`', { skip: !claudeInstalled() && 'claude not installed (npm install in tests/interop)', timeout: 300_000 }, () => {
   const API_KEY = 'sk-ant-api03-redline-turns-0123456789abcdefghijklmnop';
   let ws, home, r, api, tmux, c;
@@ -326,29 +353,13 @@ describe(`Qwen Code (real qwen ${QWEN_VERSION}): a turn's every change in \`redl
       });
       const before = model.requests.length;
       await submitUntilSent(q, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'call' && x.n > before, ms, `qwen to send ${trigger}`));
-      const turns = await endedTurns(r, ws);
-      const turn = turns[0];
-      t.diagnostic(JSON.stringify(turn.files));
-      assert.deepEqual(turn.files.map((f) => [f.path, f.status]).sort(),
-        [['crlf.txt', 'modified'], ['gone.txt', 'deleted'], ['made.txt', 'added'], ['moved.txt', 'renamed']]);
-      assert.equal(turn.cli, 'qwen');
-      assert.equal(fs.readFileSync(edited, 'utf8'), 'one\nTWO\nthree\nfour\nFIVE\n');
-      // Qwen sends the Stop hook's block reason to the model as the next user message.
-      await continuedWithTwoComments(t, r, turn, async (until) => {
-        const next = await model.waitFor((x) => x.decision.kind !== 'side' && JSON.stringify(x.body.messages ?? []).includes(until), STEP_MS, 'the next request with the comments');
-        const last = next.body.messages[next.body.messages.length - 1];
-        assert.equal(last.role, 'user');
-        return JSON.stringify(last.content);
+      const [turn] = await endedTurns(r, ws);
+      // Qwen sends the Stop hook's block reason to the model as the next user message, and runs
+      // UserPromptSubmit again with it as the prompt.
+      await lfTurnThenContinued(t, r, ws, {
+        turn, cli: 'qwen', edited,
+        nextRequest: (until) => model.waitFor((x) => x.decision.kind !== 'side' && JSON.stringify(x.body.messages ?? []).includes(until), STEP_MS, 'the next request with the comments'),
       });
-      // Qwen runs UserPromptSubmit again with the comments as the prompt: the turn the Continue
-      // began goes on. The fake model answers "ok", Stop runs again, nothing more changed: that
-      // turn ends at once, with no review.
-      const after = await pollUntil(async () => {
-        const list = await r.json(['turns', 'list', ws, '--json']);
-        return { ok: list.length >= 2 && list.every((x) => x.state === 'ended'), value: list };
-      }, STEP_MS, 'the turn after the Continue to end');
-      assert.deepEqual(after.map((x) => [x.id, x.files.length]), [[turn.id + 1, 0], [turn.id, 4]]);
-      assert.deepEqual(await r.json(['review', 'list', '--json']), []);
     } catch (err) {
       err.message += `\n--- screen ---\n${await q?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
       throw err;
@@ -399,28 +410,13 @@ describe('GitHub Copilot CLI (real copilot 1.0.102): a turn\'s every change in `
       });
       await c.submit(`${trigger} please`);
       await api.waitFor((q) => q.decision.kind === 'final' && q.decision.plan === n, STEP_MS, 'the turn\'s last request');
-      const turns = await endedTurns(r, ws);
-      const turn = turns[0];
-      t.diagnostic(JSON.stringify(turn.files));
-      assert.deepEqual(turn.files.map((f) => [f.path, f.status]).sort(),
-        [['crlf.txt', 'modified'], ['gone.txt', 'deleted'], ['made.txt', 'added'], ['moved.txt', 'renamed']]);
-      assert.equal(turn.cli, 'copilot');
-      assert.equal(fs.readFileSync(edited, 'utf8'), 'one\nTWO\nthree\nfour\nFIVE\n');
-      // Copilot sends agentStop's block reason to the model as the next user message.
-      await continuedWithTwoComments(t, r, turn, async (until) => {
-        const next = await api.waitFor((q) => q.decision.kind !== 'side' && JSON.stringify(q.body.messages ?? []).includes(until), STEP_MS, 'the next request with the comments');
-        const last = next.body.messages[next.body.messages.length - 1];
-        assert.equal(last.role, 'user');
-        return JSON.stringify(last.content);
+      const [turn] = await endedTurns(r, ws);
+      // Copilot sends agentStop's block reason to the model as the next user message, and runs
+      // userPromptSubmitted again with it as the prompt.
+      await lfTurnThenContinued(t, r, ws, {
+        turn, cli: 'copilot', edited,
+        nextRequest: (until) => api.waitFor((q) => q.decision.kind !== 'side' && JSON.stringify(q.body.messages ?? []).includes(until), STEP_MS, 'the next request with the comments'),
       });
-      // Copilot runs userPromptSubmitted again with the comments as the prompt: the turn the
-      // Continue began goes on; agentStop runs again with nothing more changed: it ends at once.
-      const after = await pollUntil(async () => {
-        const list = await r.json(['turns', 'list', ws, '--json']);
-        return { ok: list.length >= 2 && list.every((x) => x.state === 'ended'), value: list };
-      }, STEP_MS, 'the turn after the Continue to end');
-      assert.deepEqual(after.map((x) => [x.id, x.files.length]), [[turn.id + 1, 0], [turn.id, 4]]);
-      assert.deepEqual(await r.json(['review', 'list', '--json']), []);
     } catch (err) {
       err.message += `\n--- screen ---\n${await c?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
       throw err;
