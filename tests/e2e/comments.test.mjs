@@ -1,6 +1,6 @@
 // Comments on lines of a per-edit review in the real webview: two comments written on lines of
-// the proposal (the Comment button, then Ctrl+Alt+M on the cursor line), listed under the editor,
-// and Reject sends them: the waiting `redline propose` prints the one message the model would
+// the proposal (the Comment button, then Ctrl+Alt+M on the cursor line) and one on a line of the
+// original (the line in the file as it was), listed under the editor, and Reject sends them: the waiting `redline propose` prints the one message the model would
 // read, each comment anchored `path:line` with its line quoted (screenshot comments.png).
 
 import assert from 'node:assert/strict';
@@ -31,9 +31,10 @@ function propose(d, file, contentFile) {
   return { child, done, stderr: () => stderr };
 }
 
-/** Writes `words` as a comment on the proposal's line `n` (1-based), opened by `open`. */
-async function comment(wd, n, words, open) {
-  const [line] = (await wd.findAll('.cm-merge-b .cm-line')).slice(n - 1, n);
+/** Writes `words` as a comment on line `n` (1-based) of `side` (`b` the proposal, `a` the
+ * original), opened by `open`. */
+async function comment(wd, n, words, open, side = 'b') {
+  const [line] = (await wd.findAll(`.cm-merge-${side} .cm-line`)).slice(n - 1, n);
   await wd.click(line);
   await open();
   const text = await wd.waitFor('.comment-form textarea');
@@ -66,9 +67,10 @@ test('two comments written in the window reach the waiting redline propose with 
     const content = await wd.find('.cm-merge-b .cm-content');
     await comment(wd, 2, 'Keep the dash.',
       () => wd.sendKeys(content, `${Key.Control}${Key.Alt}m${Key.Alt}${Key.Control}`));
+    await comment(wd, 1, 'Why rename it at all?', () => wd.click(button), 'a');
     assert.deepEqual(
       await wd.execute(`return [...document.querySelectorAll('.comment-list .comment-where')].map((e) => e.textContent)`),
-      ['src/name.rs:1', 'src/name.rs:2']);
+      ['src/name.rs:1', 'src/name.rs:1', 'src/name.rs:2']);
 
     await wd.until(() => wd.execute(`return document.fonts.status === 'loaded'
         && document.querySelectorAll('.toasts > *').length === 0`),
@@ -85,6 +87,7 @@ test('two comments written in the window reach the waiting redline propose with 
     assert.equal(end.stderr,
       'redline: rejected: Review comments on your changes:\n\n'
       + '- src/name.rs:1\n  > pub fn display_name(id: u32) -> String {\n  Keep user_name: other crates call it.\n\n'
+      + '- src/name.rs:1\n  > pub fn user_name(id: u32) -> String {\n  Why rename it at all?\n\n'
       + '- src/name.rs:2\n  >     format!("user:{id}")\n  Keep the dash.\n');
     await waitTabs(wd, []);
     assert.equal(await fsp.readFile(file, 'utf8'), NAME, 'Redline never writes the file');
