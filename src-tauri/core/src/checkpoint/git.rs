@@ -107,14 +107,7 @@ impl Git {
             .args(args)
             .output()
             .map_err(CheckpointError::GitMissing)?;
-        if !out.status.success() {
-            return Err(CheckpointError::Git {
-                step,
-                status: out.status,
-                stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
-            });
-        }
-        Ok(out.stdout)
+        exited(step, out, |code| code == Some(0))
     }
 
     /// Makes the store on first use (idempotent): the git directory and its attributes.
@@ -339,4 +332,21 @@ fn null_device() -> &'static str {
     } else {
         "/dev/null"
     }
+}
+
+/// `out`'s standard output when git's exit code is one `ok` takes; else why `step` failed, with
+/// what git said.
+fn exited(
+    step: &'static str,
+    out: std::process::Output,
+    ok: impl Fn(Option<i32>) -> bool,
+) -> Result<Vec<u8>> {
+    if !ok(out.status.code()) {
+        return Err(CheckpointError::Git {
+            step,
+            status: out.status,
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+        });
+    }
+    Ok(out.stdout)
 }

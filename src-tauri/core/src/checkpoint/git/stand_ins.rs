@@ -41,15 +41,7 @@ impl Git {
 
     /// Like `run_fed`, its standard output, failing unless git exits 0.
     fn run_fed_ok(&self, step: &'static str, a: &[OsString], input: &[u8]) -> Result<Vec<u8>> {
-        let out = self.run_fed(a, input)?;
-        if !out.status.success() {
-            return Err(CheckpointError::Git {
-                step,
-                status: out.status,
-                stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
-            });
-        }
-        Ok(out.stdout)
+        super::exited(step, self.run_fed(a, input)?, |code| code == Some(0))
     }
 
     /// Every file of the workspace a checkpoint does not store (over `limit` bytes, or
@@ -83,17 +75,11 @@ impl Git {
         }
         let input = nul_list(specials.iter().map(|s| s.path.as_path()));
         let a = args(&["check-ignore", "-z", "--stdin", "--no-index"]);
-        let out = self.run_fed(&a, &input)?;
         // Exit 1: none is ignored.
-        if !matches!(out.status.code(), Some(0 | 1)) {
-            return Err(CheckpointError::Git {
-                step: "check-ignore",
-                status: out.status,
-                stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
-            });
-        }
+        let out = super::exited("check-ignore", self.run_fed(&a, &input)?, |code| {
+            matches!(code, Some(0 | 1))
+        })?;
         let named: Vec<PathBuf> = out
-            .stdout
             .split(|b| *b == 0)
             .filter(|p| !p.is_empty())
             .map(crate::checkpoint::object::path_of)

@@ -7,11 +7,10 @@ use super::end::RemoteEnd;
 use super::protocol::{Call, Fate, FromDesktop, Hello, ToDesktop};
 use super::protocol::{MAX_FROM_DESKTOP, PROTOCOL};
 use crate::api::fault::Fault;
-use crate::error::Error;
 use crate::review::{Detail, Resolved};
 use crate::runtime::instance::Instance;
 use crate::runtime::line::{self, rebound, Delimited, JsonLines, PeerLine};
-use crate::runtime::window::channel::{event_line, EventLine};
+use crate::runtime::window::channel::{answer_if, event_line, EventLine};
 use crate::runtime::window::message::Returned;
 use futures::stream::{FuturesUnordered, StreamExt};
 use std::pin::Pin;
@@ -201,18 +200,14 @@ async fn apply(instance: &Instance, call: Call) -> Fate {
 }
 
 async fn answer(instance: &Instance, call: Call) -> Returned {
-    let asked = if call.bridged() {
-        call.handle(instance).await
-    } else {
-        Err(Error::Usage(format!(
-            "`{}` is not asked of another machine's Redline",
-            call.name()
-        )))
-    };
-    match asked {
-        Ok(v) => Returned::Ok(v),
-        Err(e) => Returned::Error(Fault::from(&e)),
-    }
+    let allowed = call.bridged();
+    answer_if(
+        instance,
+        call,
+        allowed,
+        "asked of another machine's Redline",
+    )
+    .await
 }
 
 impl EventLine for Down {

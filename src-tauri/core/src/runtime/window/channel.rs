@@ -153,13 +153,21 @@ async fn send<S: AsyncRead + AsyncWrite + Unpin, D: serde::Serialize, R: serde::
 
 async fn answer(instance: &Instance, call: Call) -> Returned {
     // The window asks what the page and the window itself may ask; the rest is a command's.
-    let asked = if call.reach() <= Reach::Window {
-        call.handle(instance).await
-    } else {
-        Err(Error::Usage(format!(
-            "`{}` is not an action of the review window",
-            call.name()
-        )))
+    let allowed = call.reach() <= Reach::Window;
+    answer_if(instance, call, allowed, "an action of the review window").await
+}
+
+/// `call` carried out if `allowed` (else refused as not `what` the channel carries), as the
+/// channel's peer reads it: its value, or the fault.
+pub(crate) async fn answer_if(
+    instance: &Instance,
+    call: Call,
+    allowed: bool,
+    what: &str,
+) -> Returned {
+    let asked = match allowed {
+        true => call.handle(instance).await,
+        false => Err(Error::Usage(format!("`{}` is not {what}", call.name()))),
     };
     match asked {
         Ok(v) => Returned::Ok(v),
