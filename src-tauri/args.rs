@@ -3,6 +3,7 @@
 use crate::format::{json_help, JsonFlag};
 use crate::help_text::{doctor_about, hooks_about, long_about};
 pub use crate::hook_args::{HookArgs, HooksCmd};
+pub use crate::remote_args::RemoteCmd;
 pub use crate::review_args::ReviewCmd;
 pub use crate::turns_args::TurnsCmd;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -169,6 +170,12 @@ pub enum Command {
         #[arg(long)]
         start: bool,
     },
+    /// Other machines whose reviews this one shows (SSH hosts, WSL distros): add, remove, list.
+    #[command(
+        subcommand,
+        after_long_help = "Example:\n  redline remote add ssh://me@devbox\n  redline remote list"
+    )]
+    Remote(RemoteCmd),
     /// Point the connected CLIs at lines of a file: FILE:L1-L2 (1-based).
     #[command(after_long_help = "Example:\n  redline mention src/main.rs:10-24")]
     Mention {

@@ -34,6 +34,8 @@ mod manual;
 #[cfg(feature = "desktop")]
 mod outcome;
 mod output;
+mod remote_args;
+mod remote_cli;
 mod request;
 mod resolve;
 mod review_args;

@@ -44,6 +44,7 @@ pub(crate) enum Action {
     Hook(HookArgs),
     Hooks(HooksCmd),
     Editor(EditorAction),
+    Remote(crate::remote_cli::RemoteAction),
     /// `redline bridge`: stdin and stdout joined to the instance's bridge.
     Bridge {
         start: bool,
@@ -197,6 +198,7 @@ pub(crate) fn resolve(command: Command, here: &Here) -> Result<Action> {
         Command::Workspace(cmd) => Action::Workspace(workspace(cmd, here)?),
         Command::Review(cmd) => Action::Review(review(cmd, here)?),
         Command::Turns(cmd) => Action::Turns(turns(cmd, here)?),
+        Command::Remote(cmd) => Action::Remote(crate::remote_cli::resolve(cmd)?),
         Command::Token(TokenCmd::Rotate { workspace }) => Action::TokenRotate {
             path: here.or_dir(workspace)?,
         },

@@ -50,10 +50,10 @@ pub(crate) fn summary(p: &mut Printer, r: &Summary) {
         return outln!(p, "{:>4}  turn {turn} of {ws}  [{who}]", r.id);
     }
     let new = if r.new_file { " (new file)" } else { "" };
-    let file = if r.container {
-        format!("{} (container: {})", r.path.display(), r.file_path)
-    } else {
-        r.file_path.clone()
+    let file = match (&r.remote, r.container) {
+        (Some(remote), _) => format!("{remote}:{}", r.file_path),
+        (None, true) => format!("{} (container: {})", r.path.display(), r.file_path),
+        (None, false) => r.file_path.clone(),
     };
     outln!(
         p,

@@ -1216,6 +1216,12 @@ mod bridge;
 #[path = "cli/bridge_ssh.rs"]
 mod bridge_ssh;
 
+#[path = "cli/remote.rs"]
+mod remote;
+
+#[path = "cli/remote_ssh.rs"]
+mod remote_ssh;
+
 /// Whether `program` is on PATH (a test that needs it skips, or fails where CI requires it).
 fn have(program: &str) -> bool {
     Command::new("sh")

@@ -13,7 +13,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
 const SSHD: &str = "/usr/sbin/sshd";
 
 /// A private sshd on 127.0.0.1, stopped when dropped.
-struct Sshd {
+pub(super) struct Sshd {
     child: Child,
     port: u16,
     dir: PathBuf,
@@ -26,7 +26,7 @@ impl Drop for Sshd {
     }
 }
 
-fn keygen(path: &Path) {
+pub(super) fn keygen(path: &Path) {
     let ok = Command::new("ssh-keygen")
         .args(["-q", "-t", "ed25519", "-N", "", "-f"])
         .arg(path)
@@ -43,7 +43,7 @@ fn free_port() -> u16 {
 }
 
 impl Sshd {
-    fn start(dir: &Path) -> Sshd {
+    pub(super) fn start(dir: &Path) -> Sshd {
         assert!(
             Path::new(SSHD).exists(),
             "no {SSHD}: `bash .ci/setup` installs openssh-server"
@@ -98,7 +98,7 @@ impl Sshd {
 
     /// `ssh` as a desktop runs it: no terminal, never a prompt (BatchMode), only this test's
     /// known hosts and key; `key: false` offers none.
-    fn ssh(&self, key: bool, remote: &str) -> Command {
+    pub(super) fn ssh(&self, key: bool, remote: &str) -> Command {
         let mut c = Command::new("ssh");
         c.args([
             "-F",
@@ -127,7 +127,7 @@ impl Sshd {
 }
 
 /// The remote command: this test's `redline` with the far side's own home and runtime dirs.
-fn remote_bridge(far: &Env) -> String {
+pub(super) fn remote_bridge(far: &Env) -> String {
     let bin = env!("CARGO_BIN_EXE_redline");
     let dirs = [
         ("HOME", "home"),

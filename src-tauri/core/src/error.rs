@@ -13,12 +13,14 @@ pub use control::ControlFailure;
 pub use dir_problem::DirProblem;
 pub use editor_message::BadEditorMessage;
 pub use keyring_failure::KeyringFailure;
+pub use remote_failure::RemoteFailure;
 
 mod code;
 mod control;
 mod dir_problem;
 mod editor_message;
 mod keyring_failure;
+mod remote_failure;
 
 /// Every error of the core. A layer's own errors are its enum, composed here once
 /// (`Error::Review`, `Error::Workspace`, …, each with its `code()` beside it); the variants
@@ -78,6 +80,9 @@ pub enum Error {
     /// A channel to the instance, or the plumbing around it, failed (`ControlFailure` says how).
     #[error(transparent)]
     Control(#[from] ControlFailure),
+    /// A decision on another machine's review that was not applied, or not yet.
+    #[error(transparent)]
+    Remote(#[from] RemoteFailure),
     #[error("bad editor message: {0}")]
     EditorMessage(BadEditorMessage),
 }
@@ -120,6 +125,7 @@ impl Error {
             Error::NoWindow => FaultCode::NoWindow,
             Error::Timeout => FaultCode::Timeout,
             Error::Control(_) => FaultCode::Control,
+            Error::Remote(e) => e.code(),
             Error::EditorMessage(_) => FaultCode::BadMessage,
         }
     }

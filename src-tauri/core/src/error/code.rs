@@ -44,6 +44,14 @@ pub enum FaultCode {
     NoFolder,
     ContainersOff,
     NoContainerBridge,
+    NoSuchRemote,
+    RemoteExists,
+    /// The review is another machine's: what was asked reads or opens files on this one.
+    OnRemote,
+    /// A decision on another machine's review that it did not apply (the message says why).
+    NotApplied,
+    /// A remote that has not answered a decision yet: it is sent again when the link is back.
+    Unanswered,
     // What Redline could not do on this machine.
     NotWritten,
     NotKept,

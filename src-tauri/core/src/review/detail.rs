@@ -61,4 +61,9 @@ pub struct Detail {
     /// of a turn that was not checkpointed.
     #[ts(type = "number | null")]
     pub turn_id: Option<u64>,
+    /// The remote machine it is on (`redline remote add NAME`): its paths are that machine's,
+    /// shown here as labels only. Absent: a review on this machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub remote: Option<String>,
 }

@@ -52,6 +52,9 @@ pub enum ReviewError {
     /// A comment on a diff's line that cannot be sent (`review::comment::clean`).
     #[error("{0}")]
     BadComment(String),
+    /// What reads or opens a review's file on this machine, asked of another machine's review.
+    #[error("review {id} is on {remote}: its file is that machine's, and is never read or opened on this one")]
+    OnRemote { id: u64, remote: String },
 }
 
 impl ReviewError {
@@ -73,6 +76,7 @@ impl ReviewError {
             ReviewError::EmptyContent => FaultCode::EmptyContent,
             ReviewError::ReasonTooLong { .. } => FaultCode::ReasonTooLong,
             ReviewError::BadComment(_) => FaultCode::BadComment,
+            ReviewError::OnRemote { .. } => FaultCode::OnRemote,
         }
     }
 }
@@ -107,6 +111,8 @@ pub enum QueueBound {
     Bytes(usize),
     /// What `redline diff` may hold open across its invocations.
     Diffs,
+    /// Decisions sent to another machine and not answered yet.
+    Unanswered(usize),
 }
 
 impl std::fmt::Display for QueueBound {
@@ -120,6 +126,10 @@ impl std::fmt::Display for QueueBound {
                 n >> 20
             ),
             QueueBound::Diffs => f.write_str("answer the diffs already waiting first"),
+            QueueBound::Unanswered(n) => write!(
+                f,
+                "{n} decisions wait for that machine's answer (`redline remote list`)"
+            ),
         }
     }
 }

@@ -19,6 +19,13 @@ pub enum Origin {
     Propose { run: u64 },
     /// One run of a CLI's pre-edit hook (`redline hook`): every file of its edit.
     Hook { run: u64 },
+    /// Review `id` of another machine's Redline, run `run`, shown here (`runtime::remote`): its
+    /// paths are labels only, never read or opened on this machine.
+    Remote {
+        remote: String,
+        run: String,
+        id: crate::review::id::ReviewId,
+    },
 }
 
 impl Origin {
@@ -27,14 +34,28 @@ impl Origin {
     pub fn shown_as(&self) -> Option<&std::path::Path> {
         match self {
             Origin::Diff { shown_as, .. } => shown_as.as_deref(),
-            Origin::Cli { .. } | Origin::Propose { .. } | Origin::Hook { .. } => None,
+            Origin::Cli { .. }
+            | Origin::Propose { .. }
+            | Origin::Hook { .. }
+            | Origin::Remote { .. } => None,
+        }
+    }
+
+    /// The remote machine's name, for another machine's review.
+    pub fn remote(&self) -> Option<&str> {
+        match self {
+            Origin::Remote { remote, .. } => Some(remote),
+            _ => None,
         }
     }
 
     pub fn session(&self) -> Option<&str> {
         match self {
             Origin::Cli { session } => Some(session),
-            Origin::Diff { .. } | Origin::Propose { .. } | Origin::Hook { .. } => None,
+            Origin::Diff { .. }
+            | Origin::Propose { .. }
+            | Origin::Hook { .. }
+            | Origin::Remote { .. } => None,
         }
     }
 

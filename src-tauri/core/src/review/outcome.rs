@@ -5,7 +5,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 /// A review that left the queue, for surfaces to drop it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, TS)]
 pub struct Resolved {
     #[ts(type = "number")]
     pub id: ReviewId,

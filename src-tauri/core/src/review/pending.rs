@@ -111,7 +111,14 @@ impl Review {
             reason_heard: self.reason_heard,
             kind: self.kind(),
             turn_id: self.turn_id(),
+            remote: self.origin.remote().map(str::to_owned),
         }
+    }
+
+    /// A review of this machine's workspace `ws` (another machine's, however its workspace is
+    /// spelt, is never one: its paths are labels only here).
+    pub fn in_workspace(&self, ws: &std::path::Path) -> bool {
+        self.origin.remote().is_none() && self.workspace == ws
     }
 
     /// The end of a CLI's turn, answered Done or Continue with instructions.
@@ -153,6 +160,7 @@ impl Review {
             reason_heard: self.reason_heard,
             kind: self.kind(),
             turn_id: self.turn_id(),
+            remote: self.origin.remote().map(str::to_owned),
         }
     }
 }

@@ -272,7 +272,7 @@ impl ReviewQueue {
         let mut candidates = state
             .reviews
             .values()
-            .filter(|r| r.workspace == workspace && r.file_path == file_path);
+            .filter(|r| r.in_workspace(workspace) && r.file_path == file_path);
         let first = candidates.next()?.clone();
         if first.origin.is_session(session) {
             return Some(first);

@@ -25,7 +25,7 @@ pub fn admit(
     incoming: usize,
 ) -> Result<(), ReviewError> {
     let (mut in_session, mut in_workspace, mut bytes) = (0, 0, 0usize);
-    for r in reviews.list().iter().filter(|r| r.workspace == workspace) {
+    for r in reviews.list().iter().filter(|r| r.in_workspace(workspace)) {
         if r.origin == *origin && r.file_path == file_path {
             // A replacement: its old text goes as the new one comes.
             continue;

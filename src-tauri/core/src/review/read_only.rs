@@ -26,12 +26,18 @@ pub enum ReadOnly {
         not_shown: usize,
         checkpointed: Option<u64>,
     },
+    /// Another machine's review (`runtime::remote`): why it is read-only there, in that
+    /// instance's words, and whether it is a turn's.
+    Remote { said: String, turn: bool },
 }
 
 impl ReadOnly {
     /// A turn review: its answers are Done and Continue with instructions.
     pub fn is_turn(&self) -> bool {
-        matches!(self, ReadOnly::Turn { .. })
+        matches!(
+            self,
+            ReadOnly::Turn { .. } | ReadOnly::Remote { turn: true, .. }
+        )
     }
 
     /// The turn (its id in the workspace's history) a whole turn's review shows.
@@ -46,6 +52,7 @@ impl ReadOnly {
 impl std::fmt::Display for ReadOnly {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            ReadOnly::Remote { said, .. } => f.write_str(said),
             ReadOnly::CliWritesItsOwn { cli } => {
                 write!(
                     f,

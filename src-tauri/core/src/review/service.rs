@@ -187,7 +187,7 @@ impl Service {
         self.reviews
             .list()
             .into_iter()
-            .filter(|r| r.workspace == ws)
+            .filter(|r| r.in_workspace(ws))
             .collect()
     }
 
@@ -200,7 +200,7 @@ impl Service {
     pub fn dismiss_session(&self, session: &str) -> usize {
         let ws = self.workspace.id();
         self.reviews
-            .dismiss(|r| r.origin.is_session(session) && r.workspace == ws)
+            .dismiss(|r| r.origin.is_session(session) && r.in_workspace(ws))
     }
 
     /// A local review (`redline propose`/`diff`) ends undecided: its workspace or Redline stopped.

@@ -38,4 +38,7 @@ pub struct Summary {
     /// A whole turn's review: the turn's id in the workspace's history (`redline turns`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_id: Option<u64>,
+    /// The remote machine it is on (`redline remote list`); absent: this machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote: Option<String>,
 }

@@ -1,6 +1,7 @@
 //! Each action carried out on the running instance: one `Handle` impl per action of
 //! `surfaces::action`'s list, whichever channel asked it.
 
+use crate::api::remotes::RemoteInfo;
 use crate::api::status::{ContainersOn, Pin, Status};
 use crate::doctor::Welcome;
 use crate::error::Result;
@@ -39,7 +40,7 @@ impl Handle<ReviewAccept> for Instance {
             content: r.content,
             revision: r.revision,
         };
-        self.reviews().decide(r.id, decision).await
+        self.decide(r.id, decision).await
     }
 }
 
@@ -49,7 +50,7 @@ impl Handle<ReviewReject> for Instance {
             reason: r.reason,
             comments: r.comments.unwrap_or_default(),
         };
-        self.reviews().decide(r.id, decision).await
+        self.decide(r.id, decision).await
     }
 }
 
@@ -121,7 +122,7 @@ impl Handle<WelcomeGet> for Instance {
 
 impl Handle<RejectAll> for Instance {
     async fn handle(&self, _: RejectAll) -> Result<()> {
-        self.reviews().reject_all().await
+        self.reject_all().await
     }
 }
 
@@ -152,6 +153,24 @@ impl Handle<WorkspaceEnable> for Instance {
 impl Handle<WorkspaceList> for Instance {
     async fn handle(&self, _: WorkspaceList) -> Result<Vec<WorkspaceEntry>> {
         Ok(self.workspaces().list().await)
+    }
+}
+
+impl Handle<RemoteAdd> for Instance {
+    async fn handle(&self, r: RemoteAdd) -> Result<RemoteInfo> {
+        self.remote_add(r.remote).await
+    }
+}
+
+impl Handle<RemoteRemove> for Instance {
+    async fn handle(&self, r: RemoteRemove) -> Result<()> {
+        self.remote_remove(&r.name).await
+    }
+}
+
+impl Handle<RemoteList> for Instance {
+    async fn handle(&self, _: RemoteList) -> Result<Vec<RemoteInfo>> {
+        Ok(self.remote_list())
     }
 }
 

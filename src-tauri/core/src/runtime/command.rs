@@ -1,6 +1,7 @@
 //! The one path every `redline` command takes: its request goes to the running instance over the
 //! control channel, or, when none runs, is carried out on the stored config and keyring.
 
+use crate::api::remotes::{LinkState, RemoteInfo};
 use crate::api::status::{ContainerStatus, Status};
 use crate::doctor;
 use crate::error::{ControlFailure, Error, Result};
@@ -8,8 +9,8 @@ use crate::platform::dirs::Dirs;
 use crate::runtime::control::{self, ContainersOn, Request};
 use crate::runtime::instance::World;
 use crate::surfaces::action::{
-    Act, Call, ContainerArgs, ContainerDisable, ContainerEnable, StatusGet, WorkspaceAdd,
-    WorkspaceEnable, WorkspaceRemove,
+    Act, Call, ContainerArgs, ContainerDisable, ContainerEnable, RemoteAdd, RemoteRemove,
+    StatusGet, WorkspaceAdd, WorkspaceEnable, WorkspaceRemove,
 };
 use crate::workspace::config::{self, Config};
 use crate::workspace::container::{self};
@@ -71,6 +72,8 @@ fn works_stored(call: &Call) -> bool {
             | Call::ContainerEnable(_)
             | Call::ContainerDisable(_)
             | Call::ContainerArgs(_)
+            | Call::RemoteAdd(_)
+            | Call::RemoteRemove(_)
     )
 }
 
@@ -117,6 +120,23 @@ async fn stored(world: &World, call: Call) -> Result<Value> {
             (json!(path), changed)
         }
         Call::ContainerArgs(args) => stored_args(world, &mut c, args)?,
+        Call::RemoteAdd(RemoteAdd { remote }) => {
+            // Its link is made by the next instance that starts: not connected yet.
+            let info = RemoteInfo {
+                name: remote.name.clone(),
+                command: remote.command.clone(),
+                state: LinkState::Connecting,
+                reason: None,
+                pending: 0,
+                last_decision: None,
+            };
+            c.add_remote(remote)?;
+            (json!(info), true)
+        }
+        Call::RemoteRemove(RemoteRemove { name }) => {
+            c.remove_remote(&name)?;
+            (Value::Null, true)
+        }
         _ => return Err(Error::NotRunning),
     };
     if changed {

@@ -100,13 +100,15 @@ pub(crate) async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
     instance.editor_closed(owner).await;
 }
 
-/// Each pending review's file, to say which one an accepted review wrote.
+/// Each pending review's file on this machine, to say which one an accepted review wrote
+/// (another machine's file is none of this editor's).
 fn pending_paths(instance: &Instance) -> HashMap<ReviewId, PathBuf> {
     instance
         .reviews()
         .queue()
         .list()
         .iter()
+        .filter(|r| r.origin.remote().is_none())
         .map(|r| (r.id, r.path.clone()))
         .collect()
 }
@@ -119,7 +121,9 @@ fn accepted(
 ) -> Result<Option<PathBuf>, RecvError> {
     match event {
         Ok(ReviewEvent::Added(r) | ReviewEvent::Updated(r)) => {
-            paths.insert(r.id, r.path.clone());
+            if r.origin.remote().is_none() {
+                paths.insert(r.id, r.path.clone());
+            }
             Ok(None)
         }
         Ok(ReviewEvent::Resolved { id, outcome, .. }) => {

@@ -16,6 +16,7 @@
 //! (a hook's reviews, an editor's message, the status). No other file writes `impl Instance`:
 //! the others take only the parts they need.
 
+use crate::api::remotes::RemoteInfo;
 use crate::api::status::Status;
 use crate::api::turns::{Checkpointed, TurnSummary, TurnUndone};
 use crate::discovery;
@@ -24,13 +25,16 @@ use crate::net::limits::Limits;
 use crate::platform::dirs::Dirs;
 use crate::protocols::hook::turn::{TurnBegun, TurnRuling};
 use crate::protocols::hook::{HookCall, HookRuling};
+use crate::review::decision::Decision;
 use crate::review::editor::Message;
 use crate::review::editor_context::Owner;
 use crate::review::selection::Selection;
 use crate::review::turn::Turns;
-use crate::review::ReviewId;
+use crate::review::{ReviewError, ReviewId};
+use crate::runtime::remote::desktop::Remotes;
 use crate::runtime::window::hub::WindowHub;
 use crate::workspace::config::Config;
+use crate::workspace::remote_entry::RemoteEntry;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
@@ -73,6 +77,8 @@ pub struct Instance {
     show: tokio::sync::broadcast::Sender<()>,
     /// What the bridges to desktops share: this run's id, the decisions seen (`runtime::remote`).
     remote: crate::runtime::remote::end::RemoteEnd,
+    /// The other machines whose reviews this one shows (`redline remote add`).
+    remotes: Remotes,
 }
 
 impl Instance {
@@ -94,6 +100,7 @@ impl Instance {
             tracing::info!("removed stale discovery file {}", f.display());
         }
         let config = Config::load(&world.dirs.config_file())?;
+        let remotes_stored = config.remotes.clone();
         let checkpoints =
             checkpoints::Checkpoints::new(world.dirs.data.clone(), world.clock.clone());
         checkpoints.keep_within(config.settings.history.into());
@@ -101,6 +108,7 @@ impl Instance {
         let reviews = reviews::Reviews::new(world.clock.clone());
         let queue = reviews.queue().clone();
         let remote = crate::runtime::remote::end::RemoteEnd::new(limits.beat);
+        let remotes = Remotes::new(queue.clone(), limits.beat, remote.run.clone());
         let instance = Arc::new(Instance {
             workspaces: Arc::new(workspaces::Workspaces::new(
                 world.clone(),
@@ -117,9 +125,13 @@ impl Instance {
             quit: CancellationToken::new(),
             show: tokio::sync::broadcast::channel(4).0,
             remote,
+            remotes,
             world,
         });
         instance.workspaces.start_enabled().await;
+        for entry in remotes_stored {
+            instance.remotes.attach(entry);
+        }
         let held = Arc::downgrade(&instance.workspaces);
         crate::runtime::folders::follow(held.clone(), instance.quit.clone());
         let quit = instance.quit.clone();
@@ -369,8 +381,53 @@ impl Instance {
         self.workspaces.select(&review, sel).await
     }
 
+    /// The user's decision on review `id`: settled here, or sent to the machine it is on.
+    pub async fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
+        let review = self.reviews.any(id)?;
+        match review.origin.remote() {
+            Some(_) => self.remotes.decide(&review, decision).await,
+            None => self.reviews.decide(id, decision).await,
+        }
+    }
+
+    /// Rejects every pending review, another machine's too (the window closed with "reject
+    /// them").
+    pub async fn reject_all(&self) -> Result<()> {
+        for r in self.reviews.queue().list() {
+            match self.decide(r.id, Decision::reject()).await {
+                Ok(()) | Err(crate::error::Error::Review(ReviewError::NoSuchReview(_))) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the remote `entry`, saved, and starts its link.
+    pub async fn remote_add(&self, entry: RemoteEntry) -> Result<RemoteInfo> {
+        let name = entry.name.clone();
+        let stored = entry.clone();
+        (self.workspaces)
+            .change_config(|c| Ok(c.add_remote(stored)?))
+            .await?;
+        self.remotes.attach(entry);
+        self.remotes.info(&name)
+    }
+
+    /// Removes the remote `name`: saved, its link ended, its reviews here gone.
+    pub async fn remote_remove(&self, name: &str) -> Result<()> {
+        (self.workspaces)
+            .change_config(|c| Ok(c.remove_remote(name)?))
+            .await?;
+        self.remotes.detach(name)
+    }
+
+    pub fn remote_list(&self) -> Vec<RemoteInfo> {
+        self.remotes.list()
+    }
+
     /// Stops every server and removes every discovery file.
     pub async fn shutdown(&self) {
+        self.remotes.stop_all();
         self.codex.stop().await;
         self.workspaces.stop_all().await;
     }

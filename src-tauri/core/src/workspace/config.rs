@@ -33,6 +33,9 @@ pub struct Config {
     /// The desktop app has shown its welcome page on a launch: later launches start in the tray.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub welcomed: bool,
+    /// The machines whose reviews this desktop shows (`redline remote add`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remotes: Vec<crate::workspace::remote_entry::RemoteEntry>,
 }
 
 impl Config {

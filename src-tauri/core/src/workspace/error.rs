@@ -49,6 +49,13 @@ pub enum WorkspaceError {
     /// A setting's value out of its range: nothing saved.
     #[error("{0}; the settings were not saved")]
     BadSetting(String),
+    /// A remote's name or command that cannot be used (the message says what to give).
+    #[error("{0}")]
+    BadRemote(String),
+    #[error("there is no remote {0}; `redline remote list` names them")]
+    NoSuchRemote(String),
+    #[error("there is a remote {0} already; `redline remote remove {0}` first to change it")]
+    RemoteExists(String),
 }
 
 impl WorkspaceError {
@@ -71,6 +78,9 @@ impl WorkspaceError {
             WorkspaceError::ContainerPath(_) => FaultCode::ContainerPath,
             WorkspaceError::ContainersOff(_) => FaultCode::ContainersOff,
             WorkspaceError::BadSetting(_) => FaultCode::BadSetting,
+            WorkspaceError::BadRemote(_) => FaultCode::Usage,
+            WorkspaceError::NoSuchRemote(_) => FaultCode::NoSuchRemote,
+            WorkspaceError::RemoteExists(_) => FaultCode::RemoteExists,
         }
     }
 }

@@ -4,6 +4,7 @@ pub mod config;
 mod config_change;
 pub mod container;
 pub mod error;
+pub mod remote_entry;
 pub mod settings;
 pub mod way_in;
 use crate::error::{Error, Result};

@@ -36,7 +36,22 @@ impl Reviews {
         self.queue.list().iter().map(|r| r.summary()).collect()
     }
 
+    /// Review `id` of this machine, for what reads or opens its file here (another machine's
+    /// is refused: its paths are only labels on this one).
     pub fn review(&self, id: ReviewId) -> Result<Arc<Review>> {
+        let r = self.any(id)?;
+        match r.origin.remote() {
+            Some(remote) => Err(ReviewError::OnRemote {
+                id,
+                remote: remote.to_owned(),
+            }
+            .into()),
+            None => Ok(r),
+        }
+    }
+
+    /// Review `id`, of this machine or another.
+    pub fn any(&self, id: ReviewId) -> Result<Arc<Review>> {
         self.queue
             .get(id)
             .ok_or(ReviewError::NoSuchReview(id).into())
@@ -44,7 +59,7 @@ impl Reviews {
 
     /// A unified diff of the review's original and current text.
     pub fn show(&self, id: ReviewId) -> Result<String> {
-        let r = self.review(id)?;
+        let r = self.any(id)?;
         let ws = crate::workspace::Workspace::new(r.workspace.clone());
         let label = ws.relative(&r.path).to_string_lossy().into_owned();
         Ok(diff::unified(r.original_text(), &r.current, &label))
@@ -132,17 +147,6 @@ impl Reviews {
             ) => Ok(true),
             Err(e) => Err(e),
         }
-    }
-
-    /// Rejects every pending review (the window closed with "reject them").
-    pub async fn reject_all(&self) -> Result<()> {
-        for r in self.queue.list() {
-            match self.decide(r.id, Decision::reject()).await {
-                Ok(()) | Err(Error::Review(ReviewError::NoSuchReview(_))) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
     }
 
     /// The command that opened these reviews is gone (Ctrl-C): nobody waits for them.

@@ -189,6 +189,18 @@ impl Workspaces {
         Ok(())
     }
 
+    /// Changes the stored config with `change`, and saves it: what starts or stops no server
+    /// (the remotes).
+    pub async fn change_config<T>(
+        &self,
+        change: impl FnOnce(&mut Config) -> Result<T>,
+    ) -> Result<T> {
+        let mut state = self.state.lock().await;
+        let value = change(&mut state.config)?;
+        self.save(&state)?;
+        Ok(value)
+    }
+
     /// The configured workspaces, as the config has them.
     pub async fn list(&self) -> Vec<config::WorkspaceEntry> {
         self.state.lock().await.config.workspaces.clone()

@@ -2,6 +2,7 @@
 //! queue's events as they happen, the desktop's calls and decisions carried out, and a
 //! heartbeat both ways so a link that goes silent is let go.
 
+use super::counted::{counted, last_read};
 use super::decisions::MAX_ID;
 use super::end::RemoteEnd;
 use super::protocol::{Call, Fate, FromDesktop, Hello, ToDesktop};
@@ -9,17 +10,13 @@ use super::protocol::{MAX_FROM_DESKTOP, PROTOCOL};
 use crate::api::fault::Fault;
 use crate::review::{Detail, Resolved};
 use crate::runtime::instance::Instance;
-use crate::runtime::line::{self, rebound, Delimited, JsonLines, PeerLine};
+use crate::runtime::line::{self, rebound, Delimited, PeerLine};
 use crate::runtime::window::channel::{answer_if, event_line, EventLine};
 use crate::runtime::window::message::Returned;
 use futures::stream::{FuturesUnordered, StreamExt};
-use std::pin::Pin;
-use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::{sleep_until, Instant};
-use tokio_util::codec::{Framed, FramedParts};
 
 /// Calls carried out at once on one link; past it the link reads no more until one ends.
 const IN_FLIGHT: usize = 32;
@@ -224,63 +221,4 @@ impl EventLine for Down {
 
 async fn send<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut Delimited<S>, down: &Down) -> bool {
     line::send(stream, down, WRITE_DEADLINE).await.is_ok()
-}
-
-type ReadAt = Arc<Mutex<Instant>>;
-
-fn last_read(at: &ReadAt) -> Instant {
-    *at.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// `stream` with the time its last byte was read kept beside it; what was buffered stays.
-fn counted<S: AsyncRead + AsyncWrite>(stream: Delimited<S>) -> (Delimited<Counted<S>>, ReadAt) {
-    let at: ReadAt = Arc::new(Mutex::new(Instant::now()));
-    let parts = stream.into_parts();
-    let io = Counted {
-        inner: parts.io,
-        at: at.clone(),
-    };
-    let mut counted = FramedParts::new::<&()>(io, parts.codec);
-    counted.read_buf = parts.read_buf;
-    counted.write_buf = parts.write_buf;
-    (Framed::<_, JsonLines>::from_parts(counted), at)
-}
-
-/// A stream that notes when it last read a byte.
-pub(crate) struct Counted<S> {
-    inner: S,
-    at: ReadAt,
-}
-
-impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        let before = buf.filled().len();
-        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
-        if buf.filled().len() > before {
-            *self.at.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
-        }
-        polled
-    }
-}
-
-impl<S: AsyncWrite + Unpin> AsyncWrite for Counted<S> {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write(cx, buf)
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(cx)
-    }
 }

@@ -4,6 +4,7 @@
 //! action, the page's use of the generated client function (docs/architecture.md).
 
 use super::declare::actions;
+use crate::api::remotes::RemoteInfo;
 use crate::api::status::{ContainersOn, Pin, Status};
 use crate::api::turns::{
     Checkpointed, HistoryTurn, TurnAsked, TurnFileView, TurnFiles, TurnPick, TurnSummary,
@@ -16,6 +17,7 @@ use crate::review::selection::Selection;
 use crate::review::{Detail, ReviewId, Summary};
 use crate::workspace::config::WorkspaceEntry;
 use crate::workspace::container::RunArgs;
+use crate::workspace::remote_entry::RemoteEntry;
 use crate::workspace::settings::Settings;
 use std::path::PathBuf;
 
@@ -165,5 +167,11 @@ actions! {
     Control "turnsUndo" TurnsUndo { dir: PathBuf, id: u64, picks: Vec<String> } -> TurnUndone;
     /// A checkpoint of the workspace holding `dir`, now.
     Control "turnsCheckpoint" TurnsCheckpoint { dir: PathBuf } -> Checkpointed;
+    /// Adds a remote machine (`redline remote add`): its reviews are shown here from then on.
+    Control "remoteAdd" RemoteAdd { remote: RemoteEntry } -> RemoteInfo;
+    /// Removes a remote: its link ends and its reviews here go (they wait on there).
+    Control "remoteRemove" RemoteRemove { name: String } -> ();
+    /// Each remote, its link's state and its reviews waiting here.
+    Control "remoteList" RemoteList {} -> Vec<RemoteInfo>;
     Control "quit" Quit {} -> ();
 }

@@ -1,0 +1,11 @@
+//! The desktop's end of its links to other machines (`redline remote add`): each remote's
+//! command run, and run again with a backoff when it ends; its reviews shown in this machine's
+//! queue; the user's decisions carried back and applied there once (docs/remote.md).
+
+mod attached;
+mod mirror;
+mod remotes;
+pub mod shorthand;
+mod unsettled;
+
+pub use remotes::Remotes;

@@ -1,0 +1,44 @@
+//! The arguments of `redline remote`: the other machines whose reviews this one shows, each
+//! reached by a command (`ssh`, `wsl.exe`) that runs `redline bridge` there.
+
+use crate::format::{json_help, JsonFlag};
+use clap::Subcommand;
+
+#[derive(Subcommand)]
+pub enum RemoteCmd {
+    /// Show another machine's reviews here: NAME -- COMMAND... (the command's stdin and stdout
+    /// reach `redline bridge` there), or ssh://[USER@]HOST[:PORT] or wsl://DISTRO. The command
+    /// runs without a terminal: it must not ask for a password (ssh runs with BatchMode).
+    #[command(after_long_help = "Example:\n  \
+        redline remote add ssh://me@devbox\n  \
+        redline remote add wsl://Ubuntu\n  \
+        redline remote add gpu -- ssh -T -J bastion gpu redline bridge --start")]
+    Add {
+        /// The remote's name (letters, digits, `.`, `_`, `-`), or ssh://… or wsl://….
+        target: String,
+        /// With a shorthand: the name to give it (default: its host or distro).
+        #[arg(long)]
+        name: Option<String>,
+        /// The program and its arguments, run as given (no shell on this side).
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
+    /// Stop showing a machine's reviews (they wait on there) and forget it.
+    #[command(after_long_help = "Example:\n  redline remote remove devbox")]
+    Remove {
+        /// The remote's name, as `redline remote list` shows it.
+        name: String,
+    },
+    /// Each remote: its link's state (and why it is not connected), its reviews waiting here.
+    #[command(
+        after_long_help = "Example:\n  redline remote list --json",
+        mut_arg(
+            "json",
+            json_help("Print them as a JSON array of `{name, state, reason, pending, …}`")
+        )
+    )]
+    List {
+        #[command(flatten)]
+        output: JsonFlag,
+    },
+}

@@ -1,0 +1,95 @@
+//! `redline remote add|remove|list`: the other machines whose reviews this one shows.
+
+use crate::format::Format;
+use crate::output::{outln, Printer};
+use crate::remote_args::RemoteCmd;
+use crate::request::ask;
+use redline_core::api::remotes::RemoteInfo;
+use redline_core::platform::dirs::Dirs;
+use redline_core::runtime::command::Via;
+use redline_core::runtime::remote::desktop::shorthand;
+use redline_core::surfaces::action::{RemoteAdd, RemoteList, RemoteRemove};
+use redline_core::workspace::remote_entry::RemoteEntry;
+use redline_core::{Error, Result};
+
+/// What `redline remote …` asks, its arguments resolved.
+pub(crate) enum RemoteAction {
+    Add(RemoteEntry),
+    Remove { name: String },
+    List { format: Format },
+}
+
+/// `cmd`'s arguments resolved: a shorthand expanded to its command, a name checked.
+pub(crate) fn resolve(cmd: RemoteCmd) -> Result<RemoteAction> {
+    Ok(match cmd {
+        RemoteCmd::Add {
+            target,
+            name,
+            command,
+        } => RemoteAction::Add(entry(&target, name.as_deref(), command)?),
+        RemoteCmd::Remove { name } => RemoteAction::Remove { name },
+        RemoteCmd::List { output } => RemoteAction::List {
+            format: output.format(),
+        },
+    })
+}
+
+fn entry(target: &str, name: Option<&str>, command: Vec<String>) -> Result<RemoteEntry> {
+    match (shorthand::expand(target, name)?, command.is_empty(), name) {
+        (Some(entry), true, _) => Ok(entry),
+        (Some(_), false, _) => Err(Error::Usage(format!(
+            "{target} stands for its own command: give either it or `NAME -- COMMAND...`"
+        ))),
+        (None, _, Some(_)) => Err(Error::Usage(
+            "--name goes with ssh://… or wsl://…; otherwise the first word is the name".into(),
+        )),
+        (None, _, None) => Ok(RemoteEntry::new(target, command)?),
+    }
+}
+
+pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: RemoteAction) -> Result<()> {
+    match action {
+        RemoteAction::Add(remote) => {
+            let answer = ask(dirs, RemoteAdd { remote }).await?;
+            let name = answer.value.name;
+            match answer.via {
+                Via::Instance => outln!(p, "added {name}; `redline remote list` shows its link"),
+                Via::Stored => outln!(
+                    p,
+                    "added {name} (its link is made by the next `redline serve`)"
+                ),
+            }
+        }
+        RemoteAction::Remove { name } => {
+            ask(dirs, RemoteRemove { name: name.clone() }).await?;
+            outln!(p, "removed {name}");
+        }
+        RemoteAction::List { format } => {
+            let list: Vec<RemoteInfo> = ask(dirs, RemoteList {}).await?.value;
+            p.show(format, &list, list_text);
+        }
+    }
+    Ok(())
+}
+
+fn list_text(p: &mut Printer, list: &Vec<RemoteInfo>) {
+    if list.is_empty() {
+        outln!(
+            p,
+            "no remotes; add one with `redline remote add ssh://HOST`"
+        );
+    }
+    for r in list {
+        let reviews = match r.pending {
+            1 => "1 review".to_owned(),
+            n => format!("{n} reviews"),
+        };
+        match &r.reason {
+            Some(why) => outln!(p, "{}  {}  {reviews}  ({why})", r.name, r.state),
+            None => outln!(p, "{}  {}  {reviews}", r.name, r.state),
+        }
+        if let Some(last) = &r.last_decision {
+            outln!(p, "  last decision: {last}");
+        }
+    }
+}

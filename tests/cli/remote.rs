@@ -1,0 +1,284 @@
+//! `redline remote`, the real binary on both ends: a desktop instance showing another instance's
+//! reviews through a command's stdio (here `env … redline bridge`, as ssh would run it), deciding
+//! them so that the far CLI gets exactly the accepted bytes or the reason, and the states a
+//! failing command leaves (`redline remote list`).
+
+use super::bridge::claude_write;
+use super::local_review::serving;
+use super::Env;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+/// The argv that joins `far`'s instance: its own home, config and runtime dirs.
+pub(super) fn far_bridge(far: &Env) -> Vec<String> {
+    let bin = env!("CARGO_BIN_EXE_redline");
+    let mut argv: Vec<String> = vec!["env".into(), "-i".into(), "PATH=/usr/bin:/bin".into()];
+    for (k, d) in [
+        ("HOME", "home"),
+        ("TMPDIR", "tmp"),
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_RUNTIME_DIR", "run"),
+    ] {
+        argv.push(format!("{k}={}", far.root.join(d).display()));
+    }
+    argv.extend(["RUST_LOG=warn".into(), bin.into(), "bridge".into()]);
+    argv
+}
+
+/// `redline remote add NAME -- ARGV…` on `desk`.
+pub(super) fn add(desk: &Env, name: &str, argv: &[String]) -> String {
+    let mut args = vec!["remote", "add", name, "--"];
+    args.extend(argv.iter().map(String::as_str));
+    desk.ok(&args)
+}
+
+/// `desk`'s remote `name` once `ready` holds of it (`redline remote list --json`), polled: the
+/// link's state is the instance's to change, on its own time.
+pub(super) fn remote_when(desk: &Env, name: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let list = desk.json(&["remote", "list", "--json"]);
+        let found = list.as_array().unwrap().iter().find(|r| r["name"] == name);
+        if let Some(r) = found.filter(|r| ready(r)) {
+            return r.clone();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "remote {name} never got there: {list}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// An instance a test started, killed if the test fails before it quits.
+pub(super) struct Serving(pub std::process::Child);
+
+impl Serving {
+    /// Asked to quit, as a user would, and waited for.
+    pub(super) fn quit(mut self, env: &Env) {
+        env.ok(&["quit"]);
+        self.0.wait().unwrap();
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The next review pending on `desk` (its summary), within 20 s.
+pub(super) fn next_review(desk: &Env) -> Value {
+    desk.json(&["review", "wait", "--timeout", "20"])
+}
+
+/// An action sent to `env`'s instance on its control socket, as the window would send it; the
+/// reply line.
+fn action(env: &Env, call: Value) -> Value {
+    let mut sock = UnixStream::connect(env.root.join("run/redline/control.sock")).unwrap();
+    writeln!(sock, "{call}").unwrap();
+    let mut line = String::new();
+    BufReader::new(sock).read_line(&mut line).unwrap();
+    serde_json::from_str(&line).unwrap()
+}
+
+fn hook_answer(out: &Output) -> Value {
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    answer["hookSpecificOutput"].clone()
+}
+
+#[test]
+fn a_far_review_is_shown_labelled_and_its_accept_and_reject_reach_the_far_cli() {
+    let far = Env::new();
+    let far_server = Serving(serving(&far));
+    let desk = Env::new();
+    let desk_server = Serving(desk.serve());
+    assert!(add(&desk, "far", &far_bridge(&far)).contains("added far"));
+    remote_when(&desk, "far", |r| r["state"] == "connected");
+
+    // Claude Code on the far side proposes; the desktop lists it as the far machine's.
+    let file = far.ws().join("a.txt");
+    let hook = claude_write(&far, &file, "proposed\n");
+    let review = next_review(&desk);
+    assert_eq!(review["remote"], "far", "{review}");
+    assert_eq!(review["filePath"], file.to_str().unwrap(), "{review}");
+    let id = review["id"].as_u64().unwrap().to_string();
+    let listed = desk.ok(&["review", "list"]);
+    assert!(
+        listed.contains(&format!("far:{}", file.display())),
+        "{listed}"
+    );
+    // Its diff is of the texts it carries (its file is the far machine's, never read here).
+    let diff = desk.ok(&["review", "show", &id]);
+    assert!(diff.contains("+proposed"), "{diff}");
+
+    // What would read, open or write its path here is refused: the path is the far machine's.
+    let n = review["id"].clone();
+    for call in [
+        serde_json::json!({"cmd": "reviewDiskChanged", "id": n}),
+        serde_json::json!({"cmd": "reviewOpenInEditor", "id": n, "line": 1}),
+        serde_json::json!({"cmd": "reviewMention", "id": n, "lineStart": 1, "lineEnd": 1}),
+        serde_json::json!({"cmd": "turnFiles", "id": n}),
+        serde_json::json!({"cmd": "turnUndo", "id": n, "picks": []}),
+    ] {
+        let answer = action(&desk, call.clone());
+        assert_eq!(answer["error"]["code"], "on_remote", "{call}: {answer}");
+    }
+
+    // Accepted here with the user's edits: the far CLI gets exactly these bytes.
+    let bytes = "\u{feff}accepted; édité\r\nmixed\nend\r";
+    let edited = desk.root.join("edited");
+    std::fs::write(&edited, bytes).unwrap();
+    let said = desk.ok(&[
+        "review",
+        "accept",
+        &id,
+        "--content-file",
+        edited.to_str().unwrap(),
+    ]);
+    assert!(said.contains(&format!("accepted review {id}")), "{said}");
+    let answer = hook_answer(&hook.wait_with_output().unwrap());
+    assert_eq!(answer["permissionDecision"], "allow", "{answer}");
+    assert_eq!(answer["updatedInput"]["content"], bytes);
+    assert_eq!(desk.ok(&["review", "list"]).trim(), "no pending reviews");
+    let r = remote_when(&desk, "far", |r| r["pending"] == 0);
+    let last = r["lastDecision"].as_str().unwrap();
+    assert!(last.contains("accepted on far"), "{r}");
+
+    // Rejected with a reason: the far CLI is told it.
+    let hook = claude_write(&far, &file, "again\n");
+    let id = next_review(&desk)["id"].as_u64().unwrap().to_string();
+    desk.ok(&[
+        "review",
+        "reject",
+        &id,
+        "--reason",
+        "use the helper; $(not run)",
+    ]);
+    let answer = hook_answer(&hook.wait_with_output().unwrap());
+    assert_eq!(answer["permissionDecision"], "deny", "{answer}");
+    let reason = answer["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("use the helper; $(not run)"), "{answer}");
+    // Decided once: the same id again is no review.
+    let again = desk.run(&["review", "accept", &id]);
+    assert_eq!(again.status.code(), Some(2));
+
+    desk.ok(&["remote", "remove", "far"]);
+    assert_eq!(
+        desk.json(&["remote", "list", "--json"]),
+        serde_json::json!([])
+    );
+    desk_server.quit(&desk);
+    far_server.quit(&far);
+}
+
+#[test]
+fn a_far_review_ends_here_when_it_ends_there_and_goes_with_its_remote() {
+    let far = Env::new();
+    let far_server = Serving(serving(&far));
+    let desk = Env::new();
+    let desk_server = Serving(desk.serve());
+    add(&desk, "far", &far_bridge(&far));
+    let file = far.ws().join("b.txt");
+    let mut hook = claude_write(&far, &file, "one\n");
+    let id = next_review(&desk)["id"].as_u64().unwrap();
+    // Decided on the far machine itself: it ends on the desktop too.
+    let far_id = far.json(&["review", "wait", "--timeout", "20"])["id"].to_string();
+    far.ok(&["review", "accept", &far_id]);
+    hook.wait().unwrap();
+    remote_when(&desk, "far", |r| r["pending"] == 0);
+    let gone = desk.run(&["review", "accept", &id.to_string()]);
+    assert_eq!(gone.status.code(), Some(2));
+
+    // A review shown when its remote is removed: gone here, still waiting there.
+    let hook = claude_write(&far, &file, "two\n");
+    next_review(&desk);
+    desk.ok(&["remote", "remove", "far"]);
+    assert_eq!(desk.ok(&["review", "list"]).trim(), "no pending reviews");
+    let there = far.json(&["review", "list", "--json"]);
+    assert_eq!(there.as_array().unwrap().len(), 1, "{there}");
+    let far_id = there[0]["id"].to_string();
+    far.ok(&["review", "reject", &far_id]);
+    hook.wait_with_output().unwrap();
+    desk_server.quit(&desk);
+    far_server.quit(&far);
+}
+
+#[test]
+fn a_command_that_reaches_no_redline_is_failed_with_its_own_words() {
+    let desk = Env::new();
+    let desk_server = Serving(desk.serve());
+    add(
+        &desk,
+        "nowhere",
+        &["/nonexistent/redline".into(), "bridge".into()],
+    );
+    let r = remote_when(&desk, "nowhere", |r| r["state"] == "failed");
+    assert!(
+        r["reason"].as_str().unwrap().contains("could not be run"),
+        "{r}"
+    );
+    let says = [
+        "sh",
+        "-c",
+        "echo 'ssh: connect to host devbox port 22: No route to host' >&2; exit 255",
+    ];
+    add(&desk, "devbox", &says.map(String::from));
+    let r = remote_when(&desk, "devbox", |r| r["state"] == "failed");
+    assert!(
+        r["reason"].as_str().unwrap().contains("No route to host"),
+        "{r}"
+    );
+    // Not a Redline at all: said so, not taken for one.
+    add(
+        &desk,
+        "cat",
+        &[
+            "sh".into(),
+            "-c".into(),
+            "echo '{\"kind\":\"ping\"}'; echo hi".into(),
+        ],
+    );
+    let r = remote_when(&desk, "cat", |r| r["state"] == "failed");
+    assert!(r["reason"].as_str().unwrap().contains("no hello"), "{r}");
+    let text = desk.ok(&["remote", "list"]);
+    assert!(text.contains("devbox  failed  0 reviews  ("), "{text}");
+    desk_server.quit(&desk);
+}
+
+#[test]
+fn names_and_shorthands_are_checked_and_a_remote_is_kept_with_no_instance_running() {
+    let desk = Env::new();
+    for bad in [
+        vec!["remote", "add", "a;b", "--", "ssh", "x"],
+        vec!["remote", "add", "$(id)", "--", "ssh", "x"],
+        vec!["remote", "add", "ssh://-oProxyCommand=touch"],
+        vec!["remote", "add", "ssh://h:0"],
+        vec!["remote", "add", "dev"],
+        vec!["remote", "add", "ssh://h", "--", "ssh", "h"],
+    ] {
+        let out = desk.run(&bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(!out.stderr.is_empty(), "{bad:?}: said why");
+    }
+    let said = desk.ok(&["remote", "add", "ssh://me@devbox:2222"]);
+    assert!(
+        said.contains("added devbox") && said.contains("next `redline serve`"),
+        "{said}"
+    );
+    let config = std::fs::read_to_string(desk.root.join("config/redline/config.json")).unwrap();
+    let config: Value = serde_json::from_str(&config).unwrap();
+    let command = config["remotes"][0]["command"].as_array().unwrap();
+    assert_eq!(command[0], "ssh");
+    assert!(command.iter().any(|a| a == "BatchMode=yes"), "{config}");
+    assert!(command.iter().any(|a| a == "me@devbox"), "{config}");
+    // Listed by the instance that makes the links: none runs.
+    assert_eq!(desk.run(&["remote", "list"]).status.code(), Some(3));
+    desk.ok(&["remote", "remove", "devbox"]);
+    let gone = desk.run(&["remote", "remove", "devbox"]);
+    assert_eq!(gone.status.code(), Some(2));
+}
