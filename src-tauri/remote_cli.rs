@@ -4,7 +4,7 @@ use crate::format::Format;
 use crate::output::{outln, Printer};
 use crate::remote_args::RemoteCmd;
 use crate::request::ask;
-use redline_core::api::remotes::RemoteInfo;
+use redline_core::api::remote_info::RemoteInfo;
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::command::Via;
 use redline_core::runtime::remote::desktop::shorthand;

@@ -87,7 +87,12 @@ kind: ReviewKind,
  * `turnUndo`): the turn's id in the workspace's history; `None`: an edit, or one file's tab
  * of a turn that was not checkpointed.
  */
-turnId: number | null, };
+turnId: number | null, 
+/**
+ * The remote machine it is on (`redline remote add NAME`): its paths are that machine's,
+ * shown here as labels only. Absent: a review on this machine.
+ */
+remote?: string, };
 
 export type Comment = { 
 /**
@@ -236,7 +241,7 @@ editor?: string,
  */
 history: HistoryBounds, };
 
-export type FaultCode = "usage" | "relative_path" | "outside_workspace" | "not_in_workspace" | "bad_path" | "not_text" | "is_directory" | "not_regular_file" | "empty_content" | "reason_too_long" | "bad_comment" | "not_whole_turn" | "container_address" | "container_path" | "bad_setting" | "too_large" | "busy" | "no_such_review" | "no_review" | "no_open_diff" | "cannot_take" | "read_only" | "superseded" | "no_such_workspace" | "workspace_exists" | "workspace_off" | "folder_gone" | "no_folder" | "containers_off" | "no_container_bridge" | "not_written" | "not_kept" | "io" | "config" | "hook_config" | "keyring" | "no_display" | "no_window" | "window" | "timeout" | "not_running" | "already_running" | "runtime_dir" | "foreign_server" | "refused" | "control" | "bad_request" | "bad_message" | "internal";
+export type FaultCode = "usage" | "relative_path" | "outside_workspace" | "not_in_workspace" | "bad_path" | "not_text" | "is_directory" | "not_regular_file" | "empty_content" | "reason_too_long" | "bad_comment" | "not_whole_turn" | "container_address" | "container_path" | "bad_setting" | "too_large" | "busy" | "no_such_review" | "no_review" | "no_open_diff" | "cannot_take" | "read_only" | "superseded" | "no_such_workspace" | "workspace_exists" | "workspace_off" | "folder_gone" | "no_folder" | "containers_off" | "no_container_bridge" | "no_such_remote" | "remote_exists" | "on_remote" | "not_applied" | "unanswered" | "not_written" | "not_kept" | "io" | "config" | "hook_config" | "keyring" | "no_display" | "no_window" | "window" | "timeout" | "not_running" | "already_running" | "runtime_dir" | "foreign_server" | "refused" | "control" | "bad_request" | "bad_message" | "internal";
 
 export type Fault = { code: FaultCode, message: string, };
 

@@ -157,6 +157,7 @@ export function describe(review: Review): string {
   const d = review.detail;
   const parts = [`${d.relativePath} in ${d.workspace}`, `from ${clientLabel(d.client)}`];
   if (d.container) parts.push(`in a container, as ${d.filePath}`);
+  if (d.remote) parts.push(`on ${d.remote}`);
   if (d.newFile) parts.push('new file');
   parts.push(countsLabel(review.added, review.removed));
   return parts.join(', ');
@@ -279,6 +280,12 @@ export function renderSummary(box: HTMLElement, review: Review): void {
   if (d.container) {
     const badge = el('span', 'badge container', 'container');
     badge.title = `Proposed by a CLI in a container, as ${d.filePath}; this is ${d.path} on this machine`;
+    meta.append(badge);
+  }
+  if (d.remote) {
+    const badge = el('span', 'badge remote', d.remote);
+    badge.title = `On ${d.remote}: ${d.path} is that machine's file. Your decision goes to Redline there, `
+      + 'and its CLI writes what you accept.';
     meta.append(badge);
   }
   if (d.turnId !== null) return void box.replaceChildren(path, meta);

@@ -68,6 +68,25 @@ describe('the list', () => {
     expect(summary.querySelector('.rel')!.getAttribute('title')).toBe('/home/ana/src/redline/src/file8.rs');
   });
 
+  test('another machine\'s review is labelled with it, never checked on disk or opened in an editor here', async () => {
+    const far = detail(9, { relativePath: 'src/main.rs', path: '/home/dev/app/src/main.rs', remote: 'devbox' });
+    const backend = fakeBackend([far, detail(10)]);
+    const { root } = await mount();
+    await settle();
+    const summary = root.querySelector('.summary')!;
+    const badge = summary.querySelector('.badge.remote')!;
+    expect(badge.textContent).toBe('devbox');
+    expect(badge.getAttribute('title')).toContain('/home/dev/app/src/main.rs');
+    expect(tabs(root)[0].title).toContain('on devbox');
+    expect((root.querySelector('.actions .open-editor') as HTMLButtonElement).hidden).toBe(true);
+    expect(backend.named('review_disk_changed').map((a) => (a as { id: number }).id)).not.toContain(9);
+
+    tabs(root)[1].click();
+    await settle();
+    expect(summary.querySelector('.badge.remote')).toBeNull();
+    expect((root.querySelector('.actions .open-editor') as HTMLButtonElement).hidden).toBe(false);
+  });
+
   test('the review editor shows the original read-only on the left and the proposal editable on the right', async () => {
     fakeBackend([rust]);
     const { root } = await mount();

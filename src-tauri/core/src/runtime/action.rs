@@ -1,13 +1,13 @@
 //! Each action carried out on the running instance: one `Handle` impl per action of
 //! `surfaces::action`'s list, whichever channel asked it.
 
-use crate::api::remotes::RemoteInfo;
+use crate::api::remote_info::RemoteInfo;
 use crate::api::status::{ContainersOn, Pin, Status};
 use crate::doctor::Welcome;
 use crate::error::Result;
 use crate::review::{Detail, Summary};
 use crate::runtime::companion::Decision;
-use crate::runtime::instance::{Instance, TurnTarget};
+use crate::runtime::instance::{deciding, Instance, TurnTarget};
 use crate::surfaces::action::*;
 use crate::surfaces::editor_jump;
 use crate::workspace::config::{Config, WorkspaceEntry};
@@ -158,19 +158,19 @@ impl Handle<WorkspaceList> for Instance {
 
 impl Handle<RemoteAdd> for Instance {
     async fn handle(&self, r: RemoteAdd) -> Result<RemoteInfo> {
-        self.remote_add(r.remote).await
+        deciding::add_remote(self.workspaces(), self.remotes(), r.remote).await
     }
 }
 
 impl Handle<RemoteRemove> for Instance {
     async fn handle(&self, r: RemoteRemove) -> Result<()> {
-        self.remote_remove(&r.name).await
+        deciding::remove_remote(self.workspaces(), self.remotes(), &r.name).await
     }
 }
 
 impl Handle<RemoteList> for Instance {
     async fn handle(&self, _: RemoteList) -> Result<Vec<RemoteInfo>> {
-        Ok(self.remote_list())
+        Ok(self.remotes().list())
     }
 }
 

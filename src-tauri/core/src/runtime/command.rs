@@ -1,7 +1,7 @@
 //! The one path every `redline` command takes: its request goes to the running instance over the
 //! control channel, or, when none runs, is carried out on the stored config and keyring.
 
-use crate::api::remotes::{LinkState, RemoteInfo};
+use crate::api::remote_info::{LinkState, RemoteInfo};
 use crate::api::status::{ContainerStatus, Status};
 use crate::doctor;
 use crate::error::{ControlFailure, Error, Result};
@@ -120,6 +120,19 @@ async fn stored(world: &World, call: Call) -> Result<Value> {
             (json!(path), changed)
         }
         Call::ContainerArgs(args) => stored_args(world, &mut c, args)?,
+        Call::RemoteAdd(_) | Call::RemoteRemove(_) => stored_remote(&mut c, call)?,
+        _ => return Err(Error::NotRunning),
+    };
+    if changed {
+        c.save(&file)?;
+    }
+    Ok(answer)
+}
+
+/// `redline remote add|remove` with no instance running: the config alone (the next instance
+/// makes the link).
+fn stored_remote(c: &mut Config, call: Call) -> Result<(Value, bool)> {
+    Ok(match call {
         Call::RemoteAdd(RemoteAdd { remote }) => {
             // Its link is made by the next instance that starts: not connected yet.
             let info = RemoteInfo {
@@ -138,11 +151,7 @@ async fn stored(world: &World, call: Call) -> Result<Value> {
             (Value::Null, true)
         }
         _ => return Err(Error::NotRunning),
-    };
-    if changed {
-        c.save(&file)?;
-    }
-    Ok(answer)
+    })
 }
 
 /// `redline container args` with no instance running: a newly mapped container path is the only

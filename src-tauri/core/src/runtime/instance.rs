@@ -16,7 +16,6 @@
 //! (a hook's reviews, an editor's message, the status). No other file writes `impl Instance`:
 //! the others take only the parts they need.
 
-use crate::api::remotes::RemoteInfo;
 use crate::api::status::Status;
 use crate::api::turns::{Checkpointed, TurnSummary, TurnUndone};
 use crate::discovery;
@@ -30,11 +29,10 @@ use crate::review::editor::Message;
 use crate::review::editor_context::Owner;
 use crate::review::selection::Selection;
 use crate::review::turn::Turns;
-use crate::review::{ReviewError, ReviewId};
+use crate::review::ReviewId;
 use crate::runtime::remote::desktop::Remotes;
 use crate::runtime::window::hub::WindowHub;
 use crate::workspace::config::Config;
-use crate::workspace::remote_entry::RemoteEntry;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
@@ -43,6 +41,7 @@ mod batch;
 pub mod checkpoints;
 mod codex;
 mod codex_channel;
+pub mod deciding;
 mod editor;
 pub mod hook;
 pub mod local;
@@ -100,7 +99,6 @@ impl Instance {
             tracing::info!("removed stale discovery file {}", f.display());
         }
         let config = Config::load(&world.dirs.config_file())?;
-        let remotes_stored = config.remotes.clone();
         let checkpoints =
             checkpoints::Checkpoints::new(world.dirs.data.clone(), world.clock.clone());
         checkpoints.keep_within(config.settings.history.into());
@@ -108,7 +106,7 @@ impl Instance {
         let reviews = reviews::Reviews::new(world.clock.clone());
         let queue = reviews.queue().clone();
         let remote = crate::runtime::remote::end::RemoteEnd::new(limits.beat);
-        let remotes = Remotes::new(queue.clone(), limits.beat, remote.run.clone());
+        let remotes = Remotes::new(queue.clone(), (limits.beat, &remote.run), &config.remotes);
         let instance = Arc::new(Instance {
             workspaces: Arc::new(workspaces::Workspaces::new(
                 world.clone(),
@@ -129,9 +127,6 @@ impl Instance {
             world,
         });
         instance.workspaces.start_enabled().await;
-        for entry in remotes_stored {
-            instance.remotes.attach(entry);
-        }
         let held = Arc::downgrade(&instance.workspaces);
         crate::runtime::folders::follow(held.clone(), instance.quit.clone());
         let quit = instance.quit.clone();
@@ -383,46 +378,17 @@ impl Instance {
 
     /// The user's decision on review `id`: settled here, or sent to the machine it is on.
     pub async fn decide(&self, id: ReviewId, decision: Decision) -> Result<()> {
-        let review = self.reviews.any(id)?;
-        match review.origin.remote() {
-            Some(_) => self.remotes.decide(&review, decision).await,
-            None => self.reviews.decide(id, decision).await,
-        }
+        deciding::decide((&self.reviews, &self.remotes), id, decision).await
     }
 
-    /// Rejects every pending review, another machine's too (the window closed with "reject
-    /// them").
+    /// Rejects every pending review, another machine's too (the window closed so).
     pub async fn reject_all(&self) -> Result<()> {
-        for r in self.reviews.queue().list() {
-            match self.decide(r.id, Decision::reject()).await {
-                Ok(()) | Err(crate::error::Error::Review(ReviewError::NoSuchReview(_))) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
+        deciding::reject_all((&self.reviews, &self.remotes)).await
     }
 
-    /// Adds the remote `entry`, saved, and starts its link.
-    pub async fn remote_add(&self, entry: RemoteEntry) -> Result<RemoteInfo> {
-        let name = entry.name.clone();
-        let stored = entry.clone();
-        (self.workspaces)
-            .change_config(|c| Ok(c.add_remote(stored)?))
-            .await?;
-        self.remotes.attach(entry);
-        self.remotes.info(&name)
-    }
-
-    /// Removes the remote `name`: saved, its link ended, its reviews here gone.
-    pub async fn remote_remove(&self, name: &str) -> Result<()> {
-        (self.workspaces)
-            .change_config(|c| Ok(c.remove_remote(name)?))
-            .await?;
-        self.remotes.detach(name)
-    }
-
-    pub fn remote_list(&self) -> Vec<RemoteInfo> {
-        self.remotes.list()
+    /// The other machines whose reviews this one shows (`redline remote`).
+    pub fn remotes(&self) -> &Remotes {
+        &self.remotes
     }
 
     /// Stops every server and removes every discovery file.

@@ -1,9 +1,11 @@
-//! The changes `redline workspace …` and `redline container …` make to the stored workspaces,
+//! The changes `redline workspace …`, `redline container …` and `redline remote …` make to the stored workspaces,
 //! written once: the running instance makes them (then starts or stops servers), and so does a
 //! command when no instance runs (`runtime::command`).
 
 use super::config::{canonical_dir, refuse_broad, Config};
 use super::container::{self, Containers, Interfaces};
+use super::remote_entry::RemoteEntry;
+use super::WorkspaceError;
 use crate::error::Result;
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
@@ -63,5 +65,28 @@ impl Config {
             }
             _ => false,
         }
+    }
+}
+
+impl Config {
+    /// The remote named `name`.
+    pub fn remote(&self, name: &str) -> Option<&RemoteEntry> {
+        self.remotes.iter().find(|r| r.name == name)
+    }
+
+    /// Adds `entry`; refused when its name is taken.
+    pub fn add_remote(&mut self, entry: RemoteEntry) -> Result<(), WorkspaceError> {
+        if self.remote(&entry.name).is_some() {
+            return Err(WorkspaceError::RemoteExists(entry.name));
+        }
+        self.remotes.push(entry);
+        Ok(())
+    }
+
+    /// Removes the remote `name`, returned.
+    pub fn remove_remote(&mut self, name: &str) -> Result<RemoteEntry, WorkspaceError> {
+        let at = self.remotes.iter().position(|r| r.name == name);
+        let at = at.ok_or_else(|| WorkspaceError::NoSuchRemote(name.to_owned()))?;
+        Ok(self.remotes.remove(at))
     }
 }

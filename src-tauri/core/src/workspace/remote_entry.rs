@@ -1,7 +1,6 @@
 //! The machines a desktop reviews for, as the config keeps them: each a name and the command
 //! whose stdin and stdout reach that machine's `redline bridge` (docs/remote.md).
 
-use super::config::Config;
 use super::WorkspaceError;
 use serde::{Deserialize, Serialize};
 
@@ -50,31 +49,10 @@ pub fn check_name(name: &str) -> Result<(), WorkspaceError> {
     }
 }
 
-impl Config {
-    pub fn remote(&self, name: &str) -> Option<&RemoteEntry> {
-        self.remotes.iter().find(|r| r.name == name)
-    }
-
-    /// Adds `entry`; refused when its name is taken.
-    pub fn add_remote(&mut self, entry: RemoteEntry) -> Result<(), WorkspaceError> {
-        if self.remote(&entry.name).is_some() {
-            return Err(WorkspaceError::RemoteExists(entry.name));
-        }
-        self.remotes.push(entry);
-        Ok(())
-    }
-
-    /// Removes the remote `name`, returned.
-    pub fn remove_remote(&mut self, name: &str) -> Result<RemoteEntry, WorkspaceError> {
-        let at = self.remotes.iter().position(|r| r.name == name);
-        let at = at.ok_or_else(|| WorkspaceError::NoSuchRemote(name.to_owned()))?;
-        Ok(self.remotes.remove(at))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workspace::config::Config;
 
     #[test]
     fn names_that_a_shell_or_terminal_would_read_twice_are_refused() {

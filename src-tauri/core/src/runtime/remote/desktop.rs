@@ -3,9 +3,10 @@
 //! queue; the user's decisions carried back and applied there once (docs/remote.md).
 
 mod attached;
+mod far;
+mod kept;
 mod mirror;
-mod remotes;
 pub mod shorthand;
 mod unsettled;
 
-pub use remotes::Remotes;
+pub use kept::Remotes;

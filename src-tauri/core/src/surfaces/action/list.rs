@@ -4,7 +4,7 @@
 //! action, the page's use of the generated client function (docs/architecture.md).
 
 use super::declare::actions;
-use crate::api::remotes::RemoteInfo;
+use crate::api::remote_info::RemoteInfo;
 use crate::api::status::{ContainersOn, Pin, Status};
 use crate::api::turns::{
     Checkpointed, HistoryTurn, TurnAsked, TurnFileView, TurnFiles, TurnPick, TurnSummary,

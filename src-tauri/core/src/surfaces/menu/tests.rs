@@ -74,6 +74,7 @@ fn pending(n: usize) -> Vec<Summary> {
             reason_heard: false,
             kind: crate::review::ReviewKind::Edit,
             turn_id: None,
+            remote: None,
         })
         .collect()
 }

@@ -2,7 +2,7 @@
 //! the remote's events mirrored here and the decisions written there, with a heartbeat both
 //! ways, until the link ends or the remote is removed.
 
-use super::remotes::Remote;
+use super::far::Remote;
 use crate::net::limits::Beat;
 use crate::review::{Detail, Resolved, ReviewQueue};
 use crate::runtime::line::{self, delimited, Delimited, PeerLine};
@@ -31,7 +31,7 @@ type Said = (Arc<Mutex<String>>, tokio::task::JoinHandle<()>);
 type Stream = Delimited<Counted<Join<ChildStdout, ChildStdin>>>;
 
 /// How a link ended.
-pub(super) enum Ended {
+pub(super) enum LinkEnd {
     /// The remote was removed, or the instance stops.
     Stopped,
     /// It never reached a Redline there: why (the command's own words when it said some).
@@ -48,17 +48,17 @@ pub(super) async fn run(
     (beat, desktop_run): (Beat, &str),
     link: u64,
     up: impl FnOnce(),
-) -> Ended {
+) -> LinkEnd {
     let (mut child, stream, said) = match spawn(&remote.entry.command) {
         Ok(started) => started,
         Err(e) => {
             let program = remote.entry.command.first().cloned().unwrap_or_default();
-            return Ended::Failed(format!("`{program}` could not be run: {e}"));
+            return LinkEnd::Failed(format!("`{program}` could not be run: {e}"));
         }
     };
     let ended = tokio::select! {
         ended = talk(remote, queue, (beat, desktop_run), link, stream, up) => ended,
-        () = remote.stop.cancelled() => Ended::Stopped,
+        () = remote.stop.cancelled() => LinkEnd::Stopped,
     };
     let _ = child.start_kill();
     let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
@@ -68,8 +68,8 @@ pub(super) async fn run(
     let _ = tokio::time::timeout(Duration::from_secs(1), reading).await;
     let tail = said.lock().map(|s| s.clone()).unwrap_or_default();
     match ended {
-        Ended::Failed(why) if !tail.trim().is_empty() => {
-            Ended::Failed(format!("{why}: {}", last_line(&tail)))
+        LinkEnd::Failed(why) if !tail.trim().is_empty() => {
+            LinkEnd::Failed(format!("{why}: {}", last_line(&tail)))
         }
         ended => ended,
     }
@@ -134,26 +134,28 @@ async fn talk(
     link: u64,
     (mut stream, read_at): (Stream, ReadAt),
     up: impl FnOnce(),
-) -> Ended {
+) -> LinkEnd {
     // Theirs first (the remote speaks first): a command that says something else and ends is
     // told by what it said, not by the write that found it gone.
     let run = match their_hello(&mut stream).await {
         Ok(hello) => hello.instance,
-        Err(why) => return Ended::Failed(why),
+        Err(why) => return LinkEnd::Failed(why),
     };
     let ours = FromDesktop::Hello(Hello::ours(desktop_run));
     if line::send(&mut stream, &ours, WRITE_DEADLINE)
         .await
         .is_err()
     {
-        return Ended::Failed("the command ended after Redline there said hello".into());
+        return LinkEnd::Failed("the command ended after Redline there said hello".into());
     }
     match tokio::time::timeout(HELLO_WITHIN, next(&mut stream)).await {
         Ok(Ok(Up::Snapshot { reviews })) => remote.mirror.reconcile(queue, &run, reviews),
-        Ok(Ok(Up::Bye { why })) => return Ended::Failed(why),
-        Ok(Ok(_)) => return Ended::Failed("Redline there sent no list of its reviews".into()),
-        Ok(Err(why)) => return Ended::Failed(why),
-        Err(_) => return Ended::Failed("Redline there sent no list of its reviews in time".into()),
+        Ok(Ok(Up::Bye { why })) => return LinkEnd::Failed(why),
+        Ok(Ok(_)) => return LinkEnd::Failed("Redline there sent no list of its reviews".into()),
+        Ok(Err(why)) => return LinkEnd::Failed(why),
+        Err(_) => {
+            return LinkEnd::Failed("Redline there sent no list of its reviews in time".into())
+        }
     }
     up();
     let mut wrote = Instant::now();
@@ -162,7 +164,7 @@ async fn talk(
         remote.told(queue, gone);
         for l in &lines {
             if line::send(&mut stream, l, WRITE_DEADLINE).await.is_err() {
-                return Ended::Dropped("Redline there stopped reading".into());
+                return LinkEnd::Dropped("Redline there stopped reading".into());
             }
             wrote = Instant::now();
         }
@@ -170,13 +172,13 @@ async fn talk(
         let reply = tokio::select! {
             heard = next(&mut stream) => match heard {
                 Ok(up) => heard_up(remote, queue, up),
-                Err(why) => return Ended::Dropped(why),
+                Err(why) => return LinkEnd::Dropped(why),
             },
             () = remote.unsettled.added() => None,
             () = sleep_until(wrote + beat.idle) => Some(FromDesktop::Ping),
             () = sleep_until(silent_until) => {
                 if last_read(&read_at) + beat.dead <= Instant::now() {
-                    return Ended::Dropped(format!("nothing heard for {} s", beat.dead.as_secs()));
+                    return LinkEnd::Dropped(format!("nothing heard for {} s", beat.dead.as_secs()));
                 }
                 None
             }
@@ -186,7 +188,7 @@ async fn talk(
                 .await
                 .is_err()
             {
-                return Ended::Dropped("Redline there stopped reading".into());
+                return LinkEnd::Dropped("Redline there stopped reading".into());
             }
             wrote = Instant::now();
         }

@@ -161,7 +161,7 @@ impl Mirror {
             name: d.client.label(),
             ..ClientInfo::default()
         };
-        let original = (!d.new_file).then(|| Original {
+        let original = (!d.new_file).then_some(Original {
             text: d.original,
             utf8: !d.original_not_utf8,
             binary: d.original_binary,

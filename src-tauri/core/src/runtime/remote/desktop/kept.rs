@@ -2,10 +2,10 @@
 //! ends), its state for `redline remote list`, and the user's decisions on its reviews sent
 //! there and answered once.
 
-use super::attached::{self, Ended};
-use super::mirror::{Mirror, Theirs};
-use super::unsettled::{Answered, Unsettled};
-use crate::api::remotes::{LinkState, RemoteInfo};
+use super::attached::{self, LinkEnd};
+use super::far::Remote;
+use super::mirror::Theirs;
+use crate::api::remote_info::{LinkState, RemoteInfo};
 use crate::error::{RemoteFailure, Result};
 use crate::net::limits::Beat;
 use crate::review::decision::Decision;
@@ -18,7 +18,6 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::time::Instant;
-use tokio_util::sync::CancellationToken;
 
 /// The first wait before a link is made again; doubled each time, up to `LAST_RETRY`.
 const FIRST_RETRY: Duration = Duration::from_millis(500);
@@ -39,29 +38,23 @@ pub struct Remotes {
     each: Mutex<BTreeMap<String, Arc<Remote>>>,
 }
 
-/// One remote: what reaches it, what it shows here, what was sent there.
-pub(super) struct Remote {
-    pub entry: RemoteEntry,
-    pub stop: CancellationToken,
-    pub mirror: Mirror,
-    pub unsettled: Unsettled,
-    now: Mutex<Now>,
-}
-
-struct Now {
-    state: LinkState,
-    reason: Option<String>,
-    last_decision: Option<String>,
-}
-
 impl Remotes {
-    pub fn new(queue: Arc<ReviewQueue>, beat: Beat, run: String) -> Remotes {
-        Remotes {
+    /// The remotes `stored`, each one's link started; this desktop runs as `run`.
+    pub fn new(
+        queue: Arc<ReviewQueue>,
+        (beat, run): (Beat, &str),
+        stored: &[RemoteEntry],
+    ) -> Remotes {
+        let remotes = Remotes {
             queue,
             beat,
-            run,
+            run: run.to_owned(),
             each: Mutex::default(),
+        };
+        for entry in stored {
+            remotes.attach(entry.clone());
         }
+        remotes
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Arc<Remote>>> {
@@ -70,17 +63,7 @@ impl Remotes {
 
     /// Starts keeping a link to `entry` up (one already kept under its name stays).
     pub fn attach(&self, entry: RemoteEntry) {
-        let remote = Arc::new(Remote {
-            mirror: Mirror::new(&entry.name),
-            entry,
-            stop: CancellationToken::new(),
-            unsettled: Unsettled::default(),
-            now: Mutex::new(Now {
-                state: LinkState::Connecting,
-                reason: None,
-                last_decision: None,
-            }),
-        });
+        let remote = Arc::new(Remote::new(entry));
         {
             let mut each = self.lock();
             if each.contains_key(&remote.entry.name) {
@@ -137,7 +120,7 @@ impl Remotes {
         let id = review.id;
         match tokio::time::timeout(DECIDE_WAIT, answer).await {
             Ok(Ok(Fate::Applied | Fate::AppliedBefore)) => {
-                // Ended here before the answer returns: a list right after no longer shows it.
+                // LinkEnd here before the answer returns: a list right after no longer shows it.
                 remote.mirror.decided(&self.queue, id, outcome);
                 Ok(())
             }
@@ -205,9 +188,9 @@ async fn keep_up(remote: Arc<Remote>, queue: Arc<ReviewQueue>, beat: Beat, run: 
         let up = || remote.set(LinkState::Connected, None);
         let ended = attached::run(&remote, &queue, (beat, &run), link, up).await;
         let (state, why) = match ended {
-            Ended::Stopped => return,
-            Ended::Failed(why) => (LinkState::Failed, why),
-            Ended::Dropped(why) => (LinkState::Reconnecting, why),
+            LinkEnd::Stopped => return,
+            LinkEnd::Failed(why) => (LinkState::Failed, why),
+            LinkEnd::Dropped(why) => (LinkState::Reconnecting, why),
         };
         tracing::warn!(remote = %remote.entry.name, "link {state}: {why}");
         remote.set(state, Some(why));
@@ -219,55 +202,5 @@ async fn keep_up(remote: Arc<Remote>, queue: Arc<ReviewQueue>, beat: Beat, run: 
             () = remote.stop.cancelled() => return,
         }
         wait = (wait * 2).min(LAST_RETRY);
-    }
-}
-
-impl Remote {
-    fn now(&self) -> std::sync::MutexGuard<'_, Now> {
-        self.now.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn set(&self, state: LinkState, reason: Option<String>) {
-        let mut now = self.now();
-        now.state = state;
-        now.reason = reason;
-    }
-
-    fn info(&self) -> RemoteInfo {
-        let now = self.now();
-        RemoteInfo {
-            name: self.entry.name.clone(),
-            command: self.entry.command.clone(),
-            state: now.state,
-            reason: now.reason.clone(),
-            pending: self.mirror.len(),
-            last_decision: now.last_decision.clone(),
-        }
-    }
-
-    /// Decisions answered: each review here ends if it was applied there, and what became of
-    /// the last is said (the log, `redline remote list`).
-    pub fn told(&self, queue: &ReviewQueue, answered: Vec<Answered>) {
-        for a in answered {
-            let name = &self.entry.name;
-            let said = match &a.fate {
-                Fate::Applied | Fate::AppliedBefore => {
-                    self.mirror.decided(queue, a.desktop, a.outcome);
-                    format!("review {}: {} on {name}", a.desktop, words(a.outcome))
-                }
-                Fate::Gone { why } => format!("review {}: not applied on {name}: {why}", a.desktop),
-            };
-            tracing::info!(remote = %name, "{said}");
-            self.now().last_decision = Some(said);
-        }
-    }
-}
-
-fn words(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Accepted => "accepted",
-        Outcome::Rejected => "rejected",
-        Outcome::Closed => "closed",
-        Outcome::Dismissed => "dismissed",
     }
 }

@@ -1,0 +1,58 @@
+//! The user's decisions, wherever the review is: settled in this machine's queue, or sent to the
+//! machine it is on (`runtime::remote::desktop`); and a remote's entry saved with the config.
+
+use super::reviews::Reviews;
+use super::workspaces::Workspaces;
+use crate::api::remote_info::RemoteInfo;
+use crate::error::{Error, Result};
+use crate::review::decision::Decision;
+use crate::review::{ReviewError, ReviewId};
+use crate::runtime::remote::desktop::Remotes;
+use crate::workspace::remote_entry::RemoteEntry;
+
+/// `decision` on review `id`: another machine's is sent there.
+pub(super) async fn decide(
+    (reviews, remotes): (&Reviews, &Remotes),
+    id: ReviewId,
+    decision: Decision,
+) -> Result<()> {
+    let review = reviews.any(id)?;
+    match review.origin.remote() {
+        Some(_) => remotes.decide(&review, decision).await,
+        None => reviews.decide(id, decision).await,
+    }
+}
+
+/// Rejects every pending review (one decided meanwhile is skipped).
+pub(super) async fn reject_all(parts: (&Reviews, &Remotes)) -> Result<()> {
+    for r in parts.0.queue().list() {
+        match decide(parts, r.id, Decision::reject()).await {
+            Ok(()) | Err(Error::Review(ReviewError::NoSuchReview(_))) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Adds the remote `entry`, saved with the config, and starts its link.
+pub async fn add_remote(
+    workspaces: &Workspaces,
+    remotes: &Remotes,
+    entry: RemoteEntry,
+) -> Result<RemoteInfo> {
+    let name = entry.name.clone();
+    let stored = entry.clone();
+    workspaces
+        .change_config(|c| Ok(c.add_remote(stored)?))
+        .await?;
+    remotes.attach(entry);
+    remotes.info(&name)
+}
+
+/// Removes the remote `name`: saved, its link ended, its reviews here gone.
+pub async fn remove_remote(workspaces: &Workspaces, remotes: &Remotes, name: &str) -> Result<()> {
+    workspaces
+        .change_config(|c| Ok(c.remove_remote(name)?))
+        .await?;
+    remotes.detach(name)
+}

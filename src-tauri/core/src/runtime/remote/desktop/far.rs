@@ -1,0 +1,90 @@
+//! One remote of this desktop: the command that reaches it, its reviews shown here, the
+//! decisions sent there, and its link's state as `redline remote list` shows it.
+
+use super::mirror::Mirror;
+use super::unsettled::{Answered, Unsettled};
+use crate::api::remote_info::{LinkState, RemoteInfo};
+use crate::review::{Outcome, ReviewQueue};
+use crate::runtime::remote::protocol::Fate;
+use crate::workspace::remote_entry::RemoteEntry;
+use std::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+
+/// One remote: what reaches it, what it shows here, what was sent there.
+pub(super) struct Remote {
+    pub entry: RemoteEntry,
+    pub stop: CancellationToken,
+    pub mirror: Mirror,
+    pub unsettled: Unsettled,
+    now: Mutex<Now>,
+}
+
+struct Now {
+    state: LinkState,
+    reason: Option<String>,
+    last_decision: Option<String>,
+}
+
+impl Remote {
+    pub fn new(entry: RemoteEntry) -> Remote {
+        Remote {
+            mirror: Mirror::new(&entry.name),
+            entry,
+            stop: CancellationToken::new(),
+            unsettled: Unsettled::default(),
+            now: Mutex::new(Now {
+                state: LinkState::Connecting,
+                reason: None,
+                last_decision: None,
+            }),
+        }
+    }
+
+    fn now(&self) -> std::sync::MutexGuard<'_, Now> {
+        self.now.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn set(&self, state: LinkState, reason: Option<String>) {
+        let mut now = self.now();
+        now.state = state;
+        now.reason = reason;
+    }
+
+    pub fn info(&self) -> RemoteInfo {
+        let now = self.now();
+        RemoteInfo {
+            name: self.entry.name.clone(),
+            command: self.entry.command.clone(),
+            state: now.state,
+            reason: now.reason.clone(),
+            pending: self.mirror.len(),
+            last_decision: now.last_decision.clone(),
+        }
+    }
+
+    /// Decisions answered: each review here ends if it was applied there, and what became of
+    /// the last is said (the log, `redline remote list`).
+    pub fn told(&self, queue: &ReviewQueue, answered: Vec<Answered>) {
+        for a in answered {
+            let name = &self.entry.name;
+            let said = match &a.fate {
+                Fate::Applied | Fate::AppliedBefore => {
+                    self.mirror.decided(queue, a.desktop, a.outcome);
+                    format!("review {}: {} on {name}", a.desktop, words(a.outcome))
+                }
+                Fate::Gone { why } => format!("review {}: not applied on {name}: {why}", a.desktop),
+            };
+            tracing::info!(remote = %name, "{said}");
+            self.now().last_decision = Some(said);
+        }
+    }
+}
+
+fn words(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Accepted => "accepted",
+        Outcome::Rejected => "rejected",
+        Outcome::Closed => "closed",
+        Outcome::Dismissed => "dismissed",
+    }
+}
