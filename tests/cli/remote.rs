@@ -282,3 +282,48 @@ fn names_and_shorthands_are_checked_and_a_remote_is_kept_with_no_instance_runnin
     let gone = desk.run(&["remote", "remove", "devbox"]);
     assert_eq!(gone.status.code(), Some(2));
 }
+
+/// A remote that says hello and lists `review`, then reads and never answers.
+fn hostile(review: Value) -> Vec<String> {
+    let hello = serde_json::json!({"kind": "hello", "protocol": 1, "redline": "0.1.0",
+        "instance": "run1", "os": "linux", "arch": "x86_64"});
+    let snapshot = serde_json::json!({"kind": "snapshot", "reviews": [review]});
+    let script = format!("printf '%s\\n' '{hello}' '{snapshot}'; exec cat >/dev/null");
+    vec!["sh".into(), "-c".into(), script]
+}
+
+#[test]
+fn a_hostile_remote_s_labels_reach_no_terminal_and_an_unanswered_decision_says_so() {
+    let desk = Env::new();
+    let desk_server = Serving(desk.serve());
+    let evil = "/ws/\u{1b}]0;pwned\u{7}\u{1b}[2Jx.rs";
+    let review = serde_json::json!({
+        "id": 7, "workspace": "/ws", "relativePath": "x.rs", "filePath": evil, "path": evil,
+        "container": false, "client": {"name": "\u{1b}[31mclaude", "version": "1", "process": null},
+        "newFile": false, "original": "a\n", "originalNotUtf8": false, "originalBinary": null,
+        "proposal": "b\n", "current": "b\n", "added": 1, "removed": 1, "createdAt": 0,
+        "updatedAt": 0, "revision": 1, "readOnly": null, "canMention": true,
+        "reasonHeard": true, "kind": "edit", "turnId": null,
+    });
+    add(&desk, "evil", &hostile(review));
+    let listed = next_review(&desk);
+    assert_eq!(listed["remote"], "evil");
+    assert_eq!(listed["filePath"], "/ws/]0;pwned[2Jx.rs", "{listed}");
+    let text = desk.ok(&["review", "list"]);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text:?}"
+    );
+    // The remote reads the decision and never answers: said as not in yet, not as done.
+    let id = listed["id"].to_string();
+    let out = desk.run(&["review", "accept", &id]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("has not answered yet") && said.contains("once or not at all"),
+        "{said}"
+    );
+    let still = desk.json(&["review", "list", "--json"]);
+    assert_eq!(still[0]["id"], listed["id"], "still pending here: {still}");
+    desk_server.quit(&desk);
+}

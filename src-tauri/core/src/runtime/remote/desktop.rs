@@ -6,6 +6,7 @@ mod attached;
 mod far;
 mod kept;
 mod mirror;
+mod said;
 pub mod shorthand;
 mod unsettled;
 

@@ -3,6 +3,7 @@
 //! ways, until the link ends or the remote is removed.
 
 use super::far::Remote;
+use super::said::label;
 use crate::net::limits::Beat;
 use crate::review::{Detail, Resolved, ReviewQueue};
 use crate::runtime::line::{self, delimited, Delimited, PeerLine};
@@ -209,7 +210,10 @@ fn heard_up(remote: &Remote, queue: &ReviewQueue, up: Up) -> Option<FromDesktop>
         Up::Hello(_) | Up::Snapshot { .. } => {
             tracing::warn!(remote = %remote.entry.name, "a second hello or snapshot, ignored")
         }
-        Up::Bye { why } => tracing::warn!(remote = %remote.entry.name, "the remote says: {why}"),
+        Up::Bye { why } => {
+            let why = label(&why);
+            tracing::warn!(remote = %remote.entry.name, "the remote says: {why}")
+        }
     }
     None
 }

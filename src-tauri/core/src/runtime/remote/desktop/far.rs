@@ -2,6 +2,7 @@
 //! decisions sent there, and its link's state as `redline remote list` shows it.
 
 use super::mirror::Mirror;
+use super::said::label;
 use super::unsettled::{Answered, Unsettled};
 use crate::api::remote_info::{LinkState, RemoteInfo};
 use crate::review::{Outcome, ReviewQueue};
@@ -47,7 +48,7 @@ impl Remote {
     pub fn set(&self, state: LinkState, reason: Option<String>) {
         let mut now = self.now();
         now.state = state;
-        now.reason = reason;
+        now.reason = reason.as_deref().map(label);
     }
 
     pub fn info(&self) -> RemoteInfo {
@@ -74,6 +75,7 @@ impl Remote {
                 }
                 Fate::Gone { why } => format!("review {}: not applied on {name}: {why}", a.desktop),
             };
+            let said = label(&said);
             tracing::info!(remote = %name, "{said}");
             self.now().last_decision = Some(said);
         }

@@ -5,6 +5,7 @@
 use super::attached::{self, LinkEnd};
 use super::far::Remote;
 use super::mirror::Theirs;
+use super::said::label;
 use crate::api::remote_info::{LinkState, RemoteInfo};
 use crate::error::{RemoteFailure, Result};
 use crate::net::limits::Beat;
@@ -125,7 +126,7 @@ impl Remotes {
                 Ok(())
             }
             Ok(Ok(Fate::Gone { why })) => {
-                let remote = name.to_owned();
+                let (remote, why) = (name.to_owned(), label(&why));
                 Err(RemoteFailure::NotApplied { remote, id, why }.into())
             }
             Ok(Err(_)) | Err(_) => {
@@ -192,6 +193,7 @@ async fn keep_up(remote: Arc<Remote>, queue: Arc<ReviewQueue>, beat: Beat, run: 
             LinkEnd::Failed(why) => (LinkState::Failed, why),
             LinkEnd::Dropped(why) => (LinkState::Reconnecting, why),
         };
+        let why = label(&why);
         tracing::warn!(remote = %remote.entry.name, "link {state}: {why}");
         remote.set(state, Some(why));
         if began.elapsed() >= STEADY {

@@ -2,6 +2,7 @@
 //! (its own id), opened, replaced and dropped as the remote says, within one workspace's
 //! bounds; its paths are labels only, and its CLI is told by the remote, never from here.
 
+use super::said::label;
 use crate::review::original::Original;
 use crate::review::quota::{MAX_QUEUED_BYTES, MAX_REVIEWS_PER_WORKSPACE};
 use crate::review::{ClientInfo, Detail, Origin, Outcome, Proposal, ReadOnly, ReviewId};
@@ -153,12 +154,13 @@ impl Mirror {
         })
     }
 
-    /// The review here of `detail`: its texts, its labels, and who proposed it in words; no
-    /// process of the remote's (its pid means nothing here), no file of this machine.
+    /// The review here of `detail`: its texts, its labels (`said::label`: no control character),
+    /// and who proposed it in words; no process of the remote's (its pid means nothing here),
+    /// no file of this machine.
     fn proposal(&self, run: &str, d: Detail) -> Proposal {
         let turn = d.kind == ReviewKind::Turn;
         let client = ClientInfo {
-            name: d.client.label(),
+            name: label(&d.client.label()),
             ..ClientInfo::default()
         };
         let original = (!d.new_file).then_some(Original {
@@ -167,19 +169,22 @@ impl Mirror {
             binary: d.original_binary,
         });
         Proposal {
-            workspace: d.workspace.into(),
+            workspace: label(&d.workspace).into(),
             origin: Origin::Remote {
                 remote: self.remote.clone(),
                 run: run.to_owned(),
                 id: d.id,
             },
             client,
-            file_path: d.file_path,
-            path: d.path.into(),
+            file_path: label(&d.file_path),
+            path: label(&d.path).into(),
             original,
             proposal: d.proposal,
             container: d.container,
-            read_only: d.read_only.map(|said| ReadOnly::Remote { said, turn }),
+            read_only: (d.read_only).map(|said| ReadOnly::Remote {
+                said: label(&said),
+                turn,
+            }),
             can_mention: false,
             on_disk: None,
             reason_heard: d.reason_heard,
