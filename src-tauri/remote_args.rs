@@ -29,6 +29,17 @@ pub enum RemoteCmd {
         /// The remote's name, as `redline remote list` shows it.
         name: String,
     },
+    /// The workspaces of a remote's Redline: add, remove, list (its paths, on that machine).
+    #[command(
+        after_long_help = "Example:\n  redline remote workspace devbox add /home/me/src/app\n  \
+        redline remote workspace devbox list"
+    )]
+    Workspace {
+        /// The remote's name, as `redline remote list` shows it.
+        name: String,
+        #[command(subcommand)]
+        cmd: RemoteWorkspaceCmd,
+    },
     /// Each remote: its link's state (and why it is not connected), its reviews waiting here.
     #[command(
         after_long_help = "Example:\n  redline remote list --json",
@@ -37,6 +48,28 @@ pub enum RemoteCmd {
             json_help("Print them as a JSON array of `{name, state, reason, pending, …}`")
         )
     )]
+    List {
+        #[command(flatten)]
+        output: JsonFlag,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum RemoteWorkspaceCmd {
+    /// Serve a folder of that machine (its path there, as its own `redline workspace add`).
+    Add {
+        path: String,
+        /// Add it even if it is `/`, the home folder there or a folder around other workspaces.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Stop serving a folder of that machine and forget it.
+    Remove { path: String },
+    /// Its workspaces, on or off.
+    #[command(mut_arg(
+        "json",
+        json_help("Print them as a JSON array of `{path, enabled, …}`")
+    ))]
     List {
         #[command(flatten)]
         output: JsonFlag,

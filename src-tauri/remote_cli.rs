@@ -2,21 +2,37 @@
 
 use crate::format::Format;
 use crate::output::{outln, Printer};
-use crate::remote_args::RemoteCmd;
+use crate::remote_args::{RemoteCmd, RemoteWorkspaceCmd};
 use crate::request::ask;
 use redline_core::api::remote_info::RemoteInfo;
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::command::Via;
+use redline_core::runtime::control::decode;
 use redline_core::runtime::remote::desktop::shorthand;
-use redline_core::surfaces::action::{RemoteAdd, RemoteList, RemoteRemove};
+use redline_core::surfaces::action::{
+    Call, RemoteAdd, RemoteAsk, RemoteList, RemoteRemove, WorkspaceAdd, WorkspaceList,
+    WorkspaceRemove,
+};
+use redline_core::workspace::config::WorkspaceEntry;
 use redline_core::workspace::remote_entry::RemoteEntry;
 use redline_core::{Error, Result};
+use std::path::PathBuf;
 
 /// What `redline remote …` asks, its arguments resolved.
 pub(crate) enum RemoteAction {
     Add(RemoteEntry),
-    Remove { name: String },
-    List { format: Format },
+    Remove {
+        name: String,
+    },
+    List {
+        format: Format,
+    },
+    /// `call` (a workspace action) asked of remote `name`'s Redline.
+    Workspace {
+        name: String,
+        call: Call,
+        format: Format,
+    },
 }
 
 /// `cmd`'s arguments resolved: a shorthand expanded to its command, a name checked.
@@ -31,6 +47,23 @@ pub(crate) fn resolve(cmd: RemoteCmd) -> Result<RemoteAction> {
         RemoteCmd::List { output } => RemoteAction::List {
             format: output.format(),
         },
+        RemoteCmd::Workspace { name, cmd } => {
+            let (call, format) = match cmd {
+                RemoteWorkspaceCmd::Add { path, force } => (
+                    WorkspaceAdd {
+                        path: path.into(),
+                        force,
+                    }
+                    .into(),
+                    Format::Text,
+                ),
+                RemoteWorkspaceCmd::Remove { path } => {
+                    (WorkspaceRemove { path: path.into() }.into(), Format::Text)
+                }
+                RemoteWorkspaceCmd::List { output } => (WorkspaceList {}.into(), output.format()),
+            };
+            RemoteAction::Workspace { name, call, format }
+        }
     })
 }
 
@@ -64,11 +97,51 @@ pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: RemoteAction) 
             ask(dirs, RemoteRemove { name: name.clone() }).await?;
             outln!(p, "removed {name}");
         }
+        RemoteAction::Workspace { name, call, format } => {
+            workspace(dirs, p, name, call, format).await?
+        }
         RemoteAction::List { format } => {
             let list: Vec<RemoteInfo> = ask(dirs, RemoteList {}).await?.value;
             p.show(format, &list, list_text);
         }
     }
+    Ok(())
+}
+
+/// A workspace action asked of remote `name`: its answer said as `redline workspace` says it,
+/// with the remote's name (its paths are that machine's: nothing here looks at them).
+async fn workspace(
+    dirs: &Dirs,
+    p: &mut Printer<'_>,
+    name: String,
+    call: Call,
+    format: Format,
+) -> Result<()> {
+    let listing = matches!(call, Call::WorkspaceList(_));
+    let verb = match &call {
+        Call::WorkspaceAdd(_) => "added",
+        _ => "removed",
+    };
+    let ask_call = RemoteAsk {
+        name: name.clone(),
+        call: Box::new(call),
+    };
+    let value = ask(dirs, ask_call).await?.value;
+    if !listing {
+        let path: PathBuf = decode::<WorkspaceAdd>(value)?;
+        outln!(p, "{verb} {} on {name}", path.display());
+        return Ok(());
+    }
+    let list: Vec<WorkspaceEntry> = decode::<WorkspaceList>(value)?;
+    p.show(format, &list, |p, list| {
+        if list.is_empty() {
+            outln!(p, "no workspaces on {name}");
+        }
+        for w in list {
+            let on = if w.enabled { "on " } else { "off" };
+            outln!(p, "{on}  {name}:{}", w.path.display());
+        }
+    });
     Ok(())
 }
 

@@ -5,6 +5,7 @@
 
 use super::bridge::claude_write;
 use super::local_review::serving;
+use super::turns::{prompt, spawn_in, stop_input};
 use super::Env;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
@@ -116,18 +117,37 @@ fn a_far_review_is_shown_labelled_and_its_accept_and_reject_reach_the_far_cli() 
     let diff = desk.ok(&["review", "show", &id]);
     assert!(diff.contains("+proposed"), "{diff}");
 
-    // What would read, open or write its path here is refused: the path is the far machine's.
+    // What would open its path here is refused (the path is the far machine's); what asks
+    // about its file is asked there, and answered there.
     let n = review["id"].clone();
     for call in [
-        serde_json::json!({"cmd": "reviewDiskChanged", "id": n}),
         serde_json::json!({"cmd": "reviewOpenInEditor", "id": n, "line": 1}),
         serde_json::json!({"cmd": "reviewMention", "id": n, "lineStart": 1, "lineEnd": 1}),
-        serde_json::json!({"cmd": "turnFiles", "id": n}),
-        serde_json::json!({"cmd": "turnUndo", "id": n, "picks": []}),
+        serde_json::json!({"cmd": "reviewSelect", "id": n, "selection": {"startLine": 0, "startCharacter": 0, "endLine": 0, "endCharacter": 1}}),
     ] {
         let answer = action(&desk, call.clone());
         assert_eq!(answer["error"]["code"], "on_remote", "{call}: {answer}");
     }
+    let changed = action(
+        &desk,
+        serde_json::json!({"cmd": "reviewDiskChanged", "id": n}),
+    );
+    assert_eq!(
+        changed["ok"], false,
+        "the far file is as the review opened: {changed}"
+    );
+    std::fs::write(&file, "written meanwhile on the far side\n").unwrap();
+    let changed = action(
+        &desk,
+        serde_json::json!({"cmd": "reviewDiskChanged", "id": n}),
+    );
+    assert_eq!(changed["ok"], true, "{changed}");
+    std::fs::remove_file(&file).unwrap();
+    let files = action(&desk, serde_json::json!({"cmd": "turnFiles", "id": n}));
+    assert_eq!(
+        files["error"]["code"], "not_whole_turn",
+        "the far one's answer: {files}"
+    );
 
     // Accepted here with the user's edits: the far CLI gets exactly these bytes.
     let bytes = "\u{feff}accepted; édité\r\nmixed\nend\r";
@@ -326,4 +346,106 @@ fn a_hostile_remote_s_labels_reach_no_terminal_and_an_unanswered_decision_says_s
     let still = desk.json(&["review", "list", "--json"]);
     assert_eq!(still[0]["id"], listed["id"], "still pending here: {still}");
     desk_server.quit(&desk);
+}
+
+#[test]
+fn a_far_turn_s_files_are_read_and_undone_there_and_done_here_ends_the_far_turn() {
+    let far = Env::new();
+    let ws = far.ws();
+    let crlf = b"one\r\ntwo\r\n";
+    std::fs::write(ws.join("crlf.txt"), crlf).unwrap();
+    let far_server = Serving(serving(&far));
+    let desk = Env::new();
+    let desk_server = Serving(desk.serve());
+    add(&desk, "far", &far_bridge(&far));
+    remote_when(&desk, "far", |r| r["state"] == "connected");
+
+    // A turn on the far side, its files changed by plain writes; its end waits for the desktop.
+    assert_eq!(prompt(&far, &ws, "s1"), "");
+    std::fs::write(ws.join("crlf.txt"), b"one\r\nTWO\r\n").unwrap();
+    std::fs::write(ws.join("new.txt"), "made\n").unwrap();
+    let end = spawn_in(
+        &far,
+        &ws,
+        &["hook", "claude", "--turn-review"],
+        &stop_input(&ws, "s1"),
+    );
+    let review = next_review(&desk);
+    assert_eq!(
+        (&review["kind"], &review["remote"]),
+        (&serde_json::json!("turn"), &serde_json::json!("far")),
+        "{review}"
+    );
+    assert!(review["turnId"].is_u64(), "{review}");
+    let n = review["id"].clone();
+
+    let listed = action(&desk, serde_json::json!({"cmd": "turnFiles", "id": n}));
+    let mut paths: Vec<&str> = (listed["ok"]["files"].as_array().unwrap().iter())
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    paths.sort();
+    assert_eq!(paths, ["crlf.txt", "new.txt"], "{listed}");
+    let undo = serde_json::json!({"cmd": "turnUndo", "id": n, "picks": [{"path": "crlf.txt"}]});
+    let undone = action(&desk, undo);
+    assert_eq!(undone["ok"]["undo"], "done", "{undone}");
+    assert_eq!(
+        std::fs::read(ws.join("crlf.txt")).unwrap(),
+        crlf,
+        "undone there, byte for byte"
+    );
+    assert!(ws.join("new.txt").exists(), "only what was picked");
+
+    desk.ok(&["review", "done", &n.to_string()]);
+    let out = end.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    desk_server.quit(&desk);
+    far_server.quit(&far);
+}
+
+#[test]
+fn a_far_machine_s_workspaces_are_added_listed_and_removed_from_the_desktop() {
+    let far = Env::new();
+    let far_server = Serving(far.serve());
+    let desk = Env::new();
+    let desk_server = Serving(desk.serve());
+    add(&desk, "far", &far_bridge(&far));
+    remote_when(&desk, "far", |r| r["state"] == "connected");
+    let ws = far.ws();
+    let path = ws.to_str().unwrap();
+    let said = desk.ok(&["remote", "workspace", "far", "add", path]);
+    assert_eq!(said.trim(), format!("added {path} on far"));
+    let theirs = far.json(&["workspace", "list", "--json"]);
+    assert_eq!(
+        theirs[0]["path"], path,
+        "added on the far machine: {theirs}"
+    );
+    let listed = desk.json(&["remote", "workspace", "far", "list", "--json"]);
+    assert_eq!(listed, theirs);
+    // What the far machine refuses is said with its words and code.
+    let out = desk.run(&["remote", "workspace", "far", "add", "/nonexistent/dir"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("far: "),
+        "{out:?}"
+    );
+    desk.ok(&["remote", "workspace", "far", "remove", path]);
+    assert_eq!(
+        far.json(&["workspace", "list", "--json"]),
+        serde_json::json!([])
+    );
+    // A remote that is not connected is said so.
+    desk.ok(&["remote", "add", "off", "--", "false"]);
+    remote_when(&desk, "off", |r| r["state"] == "failed");
+    let out = desk.run(&["remote", "workspace", "off", "list"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("off is not connected"),
+        "{out:?}"
+    );
+    desk_server.quit(&desk);
+    far_server.quit(&far);
 }

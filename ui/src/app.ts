@@ -45,7 +45,7 @@ export class ReviewWindow {
   private resolved = new Set<number>();
   private readonly disk = new DiskCheck(ipc.reviewDiskChanged, {
     // Nothing is written for a read-only proposal, so a change on disk is nothing to warn of.
-    wanted: (id) => this.list.get(id)?.detail.readOnly === null && !this.list.get(id)?.detail.remote,
+    wanted: (id) => this.list.get(id)?.detail.readOnly === null,
     answered: (id, changed) => {
       const review = this.list.get(id);
       if (review) review.diskChanged = changed;

@@ -50,8 +50,10 @@ pub enum FaultCode {
     OnRemote,
     /// A decision on another machine's review that it did not apply (the message says why).
     NotApplied,
-    /// A remote that has not answered a decision yet: it is sent again when the link is back.
+    /// A remote that has not answered (a decision: it is sent again when the link is back).
     Unanswered,
+    /// A remote whose link is not up.
+    NotConnected,
     // What Redline could not do on this machine.
     NotWritten,
     NotKept,

@@ -16,13 +16,30 @@ pub enum RemoteFailure {
     /// No answer within the wait: the link is down or slow. The decision is kept and sent again.
     #[error("{remote} has not answered yet: your decision on review {id} is sent again when the link is back, and applied there once or not at all; `redline remote list` says which")]
     Unanswered { remote: String, id: u64 },
+    /// A call for the remote's instance while its link is not up.
+    #[error("{remote} is not connected ({state}): `redline remote list` says why")]
+    NotConnected { remote: String, state: String },
+    /// A call the link took and did not bring an answer to: it ended, or the remote was slow.
+    #[error("{remote} did not answer: {why}")]
+    NoAnswer { remote: String, why: String },
+    /// The remote's instance answered the call with an error: its code and words.
+    #[error("{remote}: {message}")]
+    Said {
+        remote: String,
+        code: FaultCode,
+        message: String,
+    },
 }
 
 impl RemoteFailure {
     pub fn code(&self) -> FaultCode {
         match self {
             RemoteFailure::NotApplied { .. } => FaultCode::NotApplied,
-            RemoteFailure::Unanswered { .. } => FaultCode::Unanswered,
+            RemoteFailure::Unanswered { .. } | RemoteFailure::NoAnswer { .. } => {
+                FaultCode::Unanswered
+            }
+            RemoteFailure::NotConnected { .. } => FaultCode::NotConnected,
+            RemoteFailure::Said { code, .. } => *code,
         }
     }
 }

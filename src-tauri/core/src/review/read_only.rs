@@ -27,8 +27,13 @@ pub enum ReadOnly {
         checkpointed: Option<u64>,
     },
     /// Another machine's review (`runtime::remote`): why it is read-only there, in that
-    /// instance's words, and whether it is a turn's.
-    Remote { said: String, turn: bool },
+    /// instance's words, whether it is a turn's, and which turn of that machine's workspace a
+    /// whole turn's review shows (its files are asked of that machine).
+    Remote {
+        said: String,
+        turn: bool,
+        checkpointed: Option<u64>,
+    },
 }
 
 impl ReadOnly {
@@ -43,7 +48,9 @@ impl ReadOnly {
     /// The turn (its id in the workspace's history) a whole turn's review shows.
     pub fn checkpointed(&self) -> Option<u64> {
         match self {
-            ReadOnly::Turn { checkpointed, .. } => *checkpointed,
+            ReadOnly::Turn { checkpointed, .. } | ReadOnly::Remote { checkpointed, .. } => {
+                *checkpointed
+            }
             _ => None,
         }
     }

@@ -5,7 +5,7 @@ use crate::api::remote_info::RemoteInfo;
 use crate::api::status::{ContainersOn, Pin, Status};
 use crate::doctor::Welcome;
 use crate::error::Result;
-use crate::review::{Detail, Summary};
+use crate::review::{Detail, Review, ReviewId, Summary};
 use crate::runtime::companion::Decision;
 use crate::runtime::instance::{deciding, Instance, TurnTarget};
 use crate::surfaces::action::*;
@@ -14,6 +14,7 @@ use crate::workspace::config::{Config, WorkspaceEntry};
 use crate::workspace::container::RunArgs;
 use crate::workspace::settings::Settings;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 impl Handle<ReviewsList> for Instance {
@@ -76,8 +77,20 @@ impl Handle<ReviewOpenInEditor> for Instance {
 
 impl Handle<ReviewDiskChanged> for Instance {
     async fn handle(&self, r: ReviewDiskChanged) -> Result<bool> {
+        if let Some(review) = elsewhere(self, r.id) {
+            return self
+                .remotes()
+                .ask_about(&review, |id| ReviewDiskChanged { id })
+                .await;
+        }
         self.reviews().disk_changed(r.id)
     }
+}
+
+/// Review `id` when it is another machine's: what is asked about its file is asked there.
+fn elsewhere(instance: &Instance, id: ReviewId) -> Option<Arc<Review>> {
+    let review = instance.reviews().any(id).ok()?;
+    review.origin.remote().is_some().then_some(review)
 }
 
 impl Handle<ReviewMention> for Instance {
@@ -165,6 +178,12 @@ impl Handle<RemoteAdd> for Instance {
 impl Handle<RemoteRemove> for Instance {
     async fn handle(&self, r: RemoteRemove) -> Result<()> {
         deciding::remove_remote(self.workspaces(), self.remotes(), &r.name).await
+    }
+}
+
+impl Handle<RemoteAsk> for Instance {
+    async fn handle(&self, r: RemoteAsk) -> Result<serde_json::Value> {
+        self.remotes().ask(&r.name, *r.call).await
     }
 }
 
@@ -268,18 +287,36 @@ impl Handle<TurnsUndo> for Instance {
 
 impl Handle<TurnFilesGet> for Instance {
     async fn handle(&self, r: TurnFilesGet) -> Result<crate::api::turns::TurnFiles> {
+        if let Some(review) = elsewhere(self, r.id) {
+            return self
+                .remotes()
+                .ask_about(&review, |id| TurnFilesGet { id })
+                .await;
+        }
         self.turn_files(TurnTarget::Review(r.id)).await
     }
 }
 
 impl Handle<TurnFileGet> for Instance {
     async fn handle(&self, r: TurnFileGet) -> Result<crate::api::turns::TurnFileView> {
+        if let Some(review) = elsewhere(self, r.id) {
+            let path = r.path;
+            return (self.remotes())
+                .ask_about(&review, |id| TurnFileGet { id, path })
+                .await;
+        }
         self.turn_file(TurnTarget::Review(r.id), r.path).await
     }
 }
 
 impl Handle<TurnUndo> for Instance {
     async fn handle(&self, r: TurnUndo) -> Result<crate::api::turns::TurnUndone> {
+        if let Some(review) = elsewhere(self, r.id) {
+            let picks = r.picks;
+            return (self.remotes())
+                .ask_about(&review, |id| TurnUndo { id, picks })
+                .await;
+        }
         self.turn_undo(TurnTarget::Review(r.id), r.picks).await
     }
 }

@@ -2,6 +2,7 @@
 //! command run, and run again with a backoff when it ends; its reviews shown in this machine's
 //! queue; the user's decisions carried back and applied there once (docs/remote.md).
 
+mod asked;
 mod attached;
 mod far;
 mod kept;

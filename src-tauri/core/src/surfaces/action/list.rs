@@ -171,6 +171,9 @@ actions! {
     Control "remoteAdd" RemoteAdd { remote: RemoteEntry } -> RemoteInfo;
     /// Removes a remote: its link ends and its reviews here go (they wait on there).
     Control "remoteRemove" RemoteRemove { name: String } -> ();
+    /// An action of another machine's Redline, asked over its link (`redline remote workspace`):
+    /// only what it marks `bridge` is done there; its reply as it gave it.
+    Control "remoteAsk" RemoteAsk { name: String, call: Box<Call> } -> serde_json::Value;
     /// Each remote, its link's state and its reviews waiting here.
     Control "remoteList" RemoteList {} -> Vec<RemoteInfo>;
     Control "quit" Quit {} -> ();

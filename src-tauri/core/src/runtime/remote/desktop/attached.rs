@@ -61,6 +61,7 @@ pub(super) async fn run(
         ended = talk(remote, queue, (beat, desktop_run), link, stream, up) => ended,
         () = remote.stop.cancelled() => LinkEnd::Stopped,
     };
+    remote.asked.drop_all();
     let _ = child.start_kill();
     let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
     // Its stderr read to its end (a child of its own may hold it open: not for long) before it
@@ -161,8 +162,9 @@ async fn talk(
     up();
     let mut wrote = Instant::now();
     loop {
-        let (lines, gone) = remote.unsettled.to_write(link, &run);
+        let (mut lines, gone) = remote.unsettled.to_write(link, &run);
         remote.told(queue, gone);
+        lines.extend(remote.asked.unsent());
         for l in &lines {
             if line::send(&mut stream, l, WRITE_DEADLINE).await.is_err() {
                 return LinkEnd::Dropped("Redline there stopped reading".into());
@@ -176,6 +178,7 @@ async fn talk(
                 Err(why) => return LinkEnd::Dropped(why),
             },
             () = remote.unsettled.added() => None,
+            () = remote.asked.added() => None,
             () = sleep_until(wrote + beat.idle) => Some(FromDesktop::Ping),
             () = sleep_until(silent_until) => {
                 if last_read(&read_at) + beat.dead <= Instant::now() {
@@ -206,7 +209,8 @@ fn heard_up(remote: &Remote, queue: &ReviewQueue, up: Up) -> Option<FromDesktop>
             remote.told(queue, answered.into_iter().collect());
         }
         Up::Ping => return Some(FromDesktop::Pong),
-        Up::Pong | Up::WorkspacesChanged | Up::Reply { .. } => {}
+        Up::Reply { id, answer } => remote.asked.answered(id, answer),
+        Up::Pong | Up::WorkspacesChanged => {}
         Up::Hello(_) | Up::Snapshot { .. } => {
             tracing::warn!(remote = %remote.entry.name, "a second hello or snapshot, ignored")
         }

@@ -1,15 +1,24 @@
 //! One remote of this desktop: the command that reaches it, its reviews shown here, the
 //! decisions sent there, and its link's state as `redline remote list` shows it.
 
+use super::asked::Asked;
+use super::asked::MAX_ASKED;
 use super::mirror::Mirror;
 use super::said::label;
 use super::unsettled::{Answered, Unsettled};
 use crate::api::remote_info::{LinkState, RemoteInfo};
+use crate::error::{RemoteFailure, Result};
 use crate::review::{Outcome, ReviewQueue};
-use crate::runtime::remote::protocol::Fate;
+use crate::runtime::remote::protocol::{Call, Fate};
+use crate::runtime::window::message::Returned;
 use crate::workspace::remote_entry::RemoteEntry;
+use serde_json::Value;
 use std::sync::Mutex;
+use std::time::Duration;
 use tokio_util::sync::CancellationToken;
+
+/// How long a call waits for the remote's answer (a turn's file is read there).
+const ASK_WAIT: Duration = Duration::from_secs(30);
 
 /// One remote: what reaches it, what it shows here, what was sent there.
 pub(super) struct Remote {
@@ -17,6 +26,7 @@ pub(super) struct Remote {
     pub stop: CancellationToken,
     pub mirror: Mirror,
     pub unsettled: Unsettled,
+    pub asked: Asked,
     now: Mutex<Now>,
 }
 
@@ -33,6 +43,7 @@ impl Remote {
             entry,
             stop: CancellationToken::new(),
             unsettled: Unsettled::default(),
+            asked: Asked::default(),
             now: Mutex::new(Now {
                 state: LinkState::Connecting,
                 reason: None,
@@ -49,6 +60,42 @@ impl Remote {
         let mut now = self.now();
         now.state = state;
         now.reason = reason.as_deref().map(label);
+    }
+
+    /// `call` asked of the remote's instance: its answer, or why there is none (the link is not
+    /// up, it ended before the answer, `ASK_WAIT` passed, or the instance refused it).
+    pub async fn ask(&self, call: Call) -> Result<Value> {
+        let remote = self.entry.name.clone();
+        let state = self.now().state;
+        if state != LinkState::Connected {
+            let state = state.to_string();
+            return Err(RemoteFailure::NotConnected { remote, state }.into());
+        }
+        let Some(answer) = self.asked.push(call) else {
+            let why = format!("{MAX_ASKED} calls wait for it already");
+            return Err(RemoteFailure::NoAnswer { remote, why }.into());
+        };
+        match tokio::time::timeout(ASK_WAIT, answer).await {
+            Ok(Ok(Returned::Ok(value))) => Ok(value),
+            Ok(Ok(Returned::Error(fault))) => {
+                let message = label(&fault.message);
+                let code = fault.code;
+                Err(RemoteFailure::Said {
+                    remote,
+                    code,
+                    message,
+                }
+                .into())
+            }
+            Ok(Err(_)) => {
+                let why = "the link ended before it did".to_owned();
+                Err(RemoteFailure::NoAnswer { remote, why }.into())
+            }
+            Err(_) => {
+                let why = format!("nothing within {} s", ASK_WAIT.as_secs());
+                Err(RemoteFailure::NoAnswer { remote, why }.into())
+            }
+        }
     }
 
     pub fn info(&self) -> RemoteInfo {

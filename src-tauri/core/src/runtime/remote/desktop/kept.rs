@@ -10,8 +10,10 @@ use crate::api::remote_info::{LinkState, RemoteInfo};
 use crate::error::{RemoteFailure, Result};
 use crate::net::limits::Beat;
 use crate::review::decision::Decision;
-use crate::review::{Outcome, Review, ReviewError, ReviewQueue};
+use crate::review::{Outcome, Review, ReviewError, ReviewId, ReviewQueue};
+use crate::runtime::control::decode;
 use crate::runtime::remote::protocol::{Call, Fate};
+use crate::surfaces::action::Act;
 use crate::surfaces::action::{ReviewAccept, ReviewReject};
 use crate::workspace::remote_entry::RemoteEntry;
 use crate::workspace::WorkspaceError;
@@ -101,19 +103,45 @@ impl Remotes {
     }
 
     pub fn info(&self, name: &str) -> Result<RemoteInfo> {
+        Ok(self.get(name)?.info())
+    }
+
+    /// The remote `review` is on, and its review there.
+    fn theirs(&self, review: &Review) -> Result<(Arc<Remote>, Theirs)> {
+        let name = review.origin.remote().unwrap_or_default();
+        let remote = self.get(name)?;
+        let theirs = remote.mirror.theirs(review.id);
+        let theirs = theirs.ok_or(ReviewError::NoSuchReview(review.id))?;
+        Ok((remote, theirs))
+    }
+
+    fn get(&self, name: &str) -> Result<Arc<Remote>> {
         let remote = self.lock().get(name).cloned();
-        let remote = remote.ok_or_else(|| WorkspaceError::NoSuchRemote(name.to_owned()))?;
-        Ok(remote.info())
+        Ok(remote.ok_or_else(|| WorkspaceError::NoSuchRemote(name.to_owned()))?)
+    }
+
+    /// `make`'s action asked of the remote `review` is on, about its review there (a turn
+    /// review's files, one file, an undo; whether the file changed there).
+    pub async fn ask_about<A: Act>(
+        &self,
+        review: &Review,
+        make: impl FnOnce(ReviewId) -> A,
+    ) -> Result<A::Reply> {
+        let (remote, theirs) = self.theirs(review)?;
+        decode::<A>(remote.ask(make(theirs.id).into()).await?)
+    }
+
+    /// `call` asked of remote `name`'s instance (`redline remote workspace`): its answer as it
+    /// gave it.
+    pub async fn ask(&self, name: &str, call: Call) -> Result<serde_json::Value> {
+        self.get(name)?.ask(call).await
     }
 
     /// The user's `decision` on `review`, another machine's: sent there, and answered once it
     /// is applied, or not, or not within `DECIDE_WAIT` (it is then sent again on the next link).
     pub async fn decide(&self, review: &Review, decision: Decision) -> Result<()> {
-        let name = review.origin.remote().unwrap_or_default();
-        let remote = self.lock().get(name).cloned();
-        let remote = remote.ok_or_else(|| WorkspaceError::NoSuchRemote(name.to_owned()))?;
-        let theirs =
-            (remote.mirror.theirs(review.id)).ok_or(ReviewError::NoSuchReview(review.id))?;
+        let (remote, theirs) = self.theirs(review)?;
+        let name = remote.entry.name.as_str();
         let (call, outcome) = as_call(review, &theirs, decision)?;
         let answer = remote
             .unsettled

@@ -184,6 +184,7 @@ impl Mirror {
             read_only: (d.read_only).map(|said| ReadOnly::Remote {
                 said: label(&said),
                 turn,
+                checkpointed: d.turn_id,
             }),
             can_mention: false,
             on_disk: None,
