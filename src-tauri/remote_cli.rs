@@ -153,16 +153,6 @@ fn list_text(p: &mut Printer, list: &Vec<RemoteInfo>) {
         );
     }
     for r in list {
-        let reviews = match r.pending {
-            1 => "1 review".to_owned(),
-            n => format!("{n} reviews"),
-        };
-        match &r.reason {
-            Some(why) => outln!(p, "{}  {}  {reviews}  ({why})", r.name, r.state),
-            None => outln!(p, "{}  {}  {reviews}", r.name, r.state),
-        }
-        if let Some(last) = &r.last_decision {
-            outln!(p, "  last decision: {last}");
-        }
+        crate::text::remote(p, r);
     }
 }

@@ -2,6 +2,7 @@
 //! what turning containers on did (`--json` shows the same answers as JSON instead).
 
 use crate::output::{outln, Printer};
+use redline_core::api::remote_info::RemoteInfo;
 use redline_core::api::status::{ContainerStatus, Status, WorkspaceStatus};
 use redline_core::review::Summary;
 use redline_core::runtime::command::Via;
@@ -96,11 +97,30 @@ pub(crate) fn status(p: &mut Printer, s: &Status) {
         };
         outln!(p, "Codex IDE socket {} ({role})", c.path.display());
     }
+    for r in &s.remotes {
+        remote(p, r);
+    }
     if let Some(log) = &s.log_file {
         outln!(p, "log file: {}", log.display());
     }
     if !s.keyring.available {
         outln!(p, "keyring {}", s.keyring.detail);
+    }
+}
+
+/// A remote as `redline remote list` and `redline status` say it: its name, its link's state,
+/// its reviews here, why it is not connected, and what became of its last decision.
+pub(crate) fn remote(p: &mut Printer, r: &RemoteInfo) {
+    let reviews = match r.pending {
+        1 => "1 review".to_owned(),
+        n => format!("{n} reviews"),
+    };
+    match &r.reason {
+        Some(why) => outln!(p, "{}  {}  {reviews}  ({why})", r.name, r.state),
+        None => outln!(p, "{}  {}  {reviews}", r.name, r.state),
+    }
+    if let Some(last) = &r.last_decision {
+        outln!(p, "  last decision: {last}");
     }
 }
 

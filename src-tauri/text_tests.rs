@@ -44,6 +44,7 @@ fn status_of(workspaces: Vec<WorkspaceStatus>) -> Status {
         editors: Vec::new(),
         window_problem: None,
         log_file: None,
+        remotes: vec![],
         codex_ide: None,
     }
 }

@@ -179,7 +179,7 @@ pub async fn refresh(core: &Instance, main: &MainThread) {
 }
 
 /// Keeps the tray current until the instance quits: its first menu now, a new one when the
-/// pending reviews, the workspaces or the window's problem change and after each click, which it
+/// pending reviews, the workspaces, the remotes or the window's problem change and after each click, which it
 /// acts on.
 pub fn feed(core: Arc<Instance>, main: MainThread) {
     // Clicks come on the main thread; acting may wait on the core or a dialog: a task each.
@@ -198,6 +198,8 @@ pub fn feed(core: Arc<Instance>, main: MainThread) {
         let mut problem = c.windows().problem();
         // A workspace changed from a command (`redline workspace add`) shows in the menu too.
         let mut workspaces = c.workspaces().changes();
+        // A remote's link coming up or failing too.
+        let mut remotes = c.remotes().changes();
         loop {
             tokio::select! {
                 _ = c.quit_requested() => return,
@@ -213,6 +215,11 @@ pub fn feed(core: Arc<Instance>, main: MainThread) {
                     }
                 }
                 changed = workspaces.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                }
+                changed = remotes.changed() => {
                     if changed.is_err() {
                         return;
                     }

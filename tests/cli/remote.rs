@@ -267,6 +267,10 @@ fn a_command_that_reaches_no_redline_is_failed_with_its_own_words() {
     assert!(r["reason"].as_str().unwrap().contains("no hello"), "{r}");
     let text = desk.ok(&["remote", "list"]);
     assert!(text.contains("devbox  failed  0 reviews  ("), "{text}");
+    let status = desk.ok(&["status"]);
+    assert!(status.contains("devbox  failed  0 reviews  ("), "{status}");
+    let json = desk.json(&["status", "--json"]);
+    assert_eq!(json["remotes"].as_array().unwrap().len(), 3, "{json}");
     desk_server.quit(&desk);
 }
 

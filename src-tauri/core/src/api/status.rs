@@ -23,6 +23,9 @@ pub struct Status {
     /// The file Redline logs to, when it runs in the background (`redline` from a terminal).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log_file: Option<PathBuf>,
+    /// The other machines whose reviews this one shows (`redline remote list`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remotes: Vec<crate::api::remote_info::RemoteInfo>,
 }
 
 /// Codex CLI's IDE socket (docs/editors.md): where, and what Redline is on it.

@@ -135,7 +135,7 @@ impl Handle<WelcomeGet> for Instance {
 
 impl Handle<RejectAll> for Instance {
     async fn handle(&self, _: RejectAll) -> Result<()> {
-        self.reject_all().await
+        deciding::reject_all((self.reviews(), self.remotes())).await
     }
 }
 

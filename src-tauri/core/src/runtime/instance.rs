@@ -1,7 +1,6 @@
 //! The running Redline: its parts, each a type with its own state, and the wiring between them.
 //! - `Workspaces` (`workspaces.rs`): the config, each enabled workspace's companion (its servers),
-//!   the workspaces whose folder is gone, the settings saved with them, and the watch that says
-//!   they changed;
+//!   the folders gone, the settings saved with them, and the watch that says they changed;
 //! - `Reviews` (`reviews.rs`): the review queue and what a surface does with its reviews;
 //! - `Editors` (`editor.rs`): the open editor channels;
 //! - `CodexChannel` (`codex_channel.rs`): Redline on Codex CLI's IDE socket, one per user;
@@ -10,7 +9,8 @@
 //!   begun and ended by the CLIs' hooks (`turn_start.rs`), read by `redline turns`
 //!   (`turn_history.rs`);
 //! - `WindowHub` (`runtime::window::hub`): the review windows attached;
-//! - Copilot CLI's folder locks (`runtime::folders`): a task following the CLIs' sessions.
+//! - Copilot CLI's folder locks (`runtime::folders`): a task following the CLIs' sessions;
+//! - `Remotes` (`runtime::remote::desktop`): the other machines whose reviews this one shows.
 //!
 //! `Instance` holds the parts, starts and stops them, and carries out what takes more than one
 //! (a hook's reviews, an editor's message, the status). No other file writes `impl Instance`:
@@ -214,6 +214,7 @@ impl Instance {
             window_problem: self.windows.problem().borrow().clone(),
             codex_ide: self.codex.status(),
             log_file: crate::platform::background::in_use(),
+            remotes: self.remotes.list(),
         }
     }
 
@@ -381,12 +382,7 @@ impl Instance {
         deciding::decide((&self.reviews, &self.remotes), id, decision).await
     }
 
-    /// Rejects every pending review, another machine's too (the window closed so).
-    pub async fn reject_all(&self) -> Result<()> {
-        deciding::reject_all((&self.reviews, &self.remotes)).await
-    }
-
-    /// The other machines whose reviews this one shows (`redline remote`).
+    /// The other machines whose reviews this one shows.
     pub fn remotes(&self) -> &Remotes {
         &self.remotes
     }

@@ -1,5 +1,6 @@
 //! The tray menu as data, built from the instance's state, so it is tested without a display.
 
+use crate::api::remote_info::LinkState;
 use crate::api::status::{Status, WorkspaceStatus};
 use crate::review::Summary;
 use std::path::{Path, PathBuf};
@@ -49,6 +50,7 @@ pub fn tray_with_turns(
     items.extend(window_problem.into_iter().flat_map(problem_notes));
     items.push(Item::Separator);
     items.extend(workspaces(status));
+    items.extend(remotes(status));
     items.extend(turns.map(recent_turns));
     items.push(Item::Separator);
     items.push(tokens(status, token_hint));
@@ -97,6 +99,31 @@ fn pending(reviews: &[Summary]) -> Vec<Item> {
         items.push(Item::Note(format!("and {} more", pending - MAX_LISTED)));
     }
     items
+}
+
+/// The remote machines, each with its link's state and its reviews here, and why one is not
+/// connected (`redline remote list` says the same); nothing when there are none.
+fn remotes(status: &Status) -> Option<Item> {
+    if status.remotes.is_empty() {
+        return None;
+    }
+    let items = (status.remotes.iter())
+        .map(|r| {
+            let reviews = plural(r.pending, "review", "reviews");
+            Item::Note(match &r.reason {
+                Some(why) => format!("{} — {}: {why}", r.name, r.state),
+                None => format!("{} — {}, {reviews}", r.name, r.state),
+            })
+        })
+        .collect();
+    let connected = (status.remotes.iter())
+        .filter(|r| r.state == LinkState::Connected)
+        .count();
+    let label = format!(
+        "Remotes ({connected} of {} connected)",
+        status.remotes.len()
+    );
+    Some(Item::Submenu { label, items })
 }
 
 /// Each workspace's switch with its state, then adding one and the submenu that removes one.

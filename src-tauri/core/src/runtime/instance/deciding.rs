@@ -23,8 +23,9 @@ pub(super) async fn decide(
     }
 }
 
-/// Rejects every pending review (one decided meanwhile is skipped).
-pub(super) async fn reject_all(parts: (&Reviews, &Remotes)) -> Result<()> {
+/// Rejects every pending review, another machine's too (the window closed so); one decided
+/// meanwhile is skipped.
+pub async fn reject_all(parts: (&Reviews, &Remotes)) -> Result<()> {
     for r in parts.0.queue().list() {
         match decide(parts, r.id, Decision::reject()).await {
             Ok(()) | Err(Error::Review(ReviewError::NoSuchReview(_))) => {}

@@ -41,6 +41,7 @@ fn status(available: bool) -> Status {
         window_problem: None,
         log_file: None,
         codex_ide: None,
+        remotes: vec![],
     }
 }
 
@@ -516,4 +517,46 @@ fn recent_turns_list_a_few_per_workspace_newest_first_each_opening_the_window() 
     assert!(!plain
         .iter()
         .any(|i| matches!(i, Item::Submenu { label, .. } if label == "Recent turns")));
+}
+
+#[test]
+fn remotes_show_their_state_and_why_one_is_not_connected() {
+    use crate::api::remote_info::{LinkState, RemoteInfo};
+    let mut s = status(true);
+    let remotes = |items: &[Item]| {
+        items
+            .iter()
+            .find(|i| matches!(i, Item::Submenu { label, .. } if label.starts_with("Remotes")))
+            .cloned()
+    };
+    assert!(remotes(&tray(&s, &[], false, |_| None)).is_none());
+    let remote = |name: &str, state, reason: Option<&str>, pending| RemoteInfo {
+        name: name.into(),
+        command: vec!["ssh".into()],
+        state,
+        reason: reason.map(str::to_owned),
+        pending,
+        last_decision: None,
+    };
+    s.remotes = vec![
+        remote("devbox", LinkState::Connected, None, 2),
+        remote(
+            "gpu",
+            LinkState::Failed,
+            Some("Permission denied (publickey)"),
+            0,
+        ),
+    ];
+    let items = tray(&s, &[], false, |_| None);
+    let Some(Item::Submenu { label, items }) = remotes(&items) else {
+        panic!("no Remotes submenu: {items:?}")
+    };
+    assert_eq!(label, "Remotes (1 of 2 connected)");
+    assert_eq!(
+        items,
+        vec![
+            Item::Note("devbox — connected, 2 reviews".into()),
+            Item::Note("gpu — failed: Permission denied (publickey)".into()),
+        ]
+    );
 }

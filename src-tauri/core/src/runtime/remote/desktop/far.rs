@@ -15,6 +15,7 @@ use crate::workspace::remote_entry::RemoteEntry;
 use serde_json::Value;
 use std::sync::Mutex;
 use std::time::Duration;
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 /// How long a call waits for the remote's answer (a turn's file is read there).
@@ -27,6 +28,8 @@ pub(super) struct Remote {
     pub mirror: Mirror,
     pub unsettled: Unsettled,
     pub asked: Asked,
+    /// What shows the remotes (the tray) hears of a change.
+    changed: watch::Sender<()>,
     now: Mutex<Now>,
 }
 
@@ -37,8 +40,10 @@ struct Now {
 }
 
 impl Remote {
-    pub fn new(entry: RemoteEntry) -> Remote {
+    /// `changed` hears each change of its link's state.
+    pub fn new(entry: RemoteEntry, changed: watch::Sender<()>) -> Remote {
         Remote {
+            changed,
             mirror: Mirror::new(&entry.name),
             entry,
             stop: CancellationToken::new(),
@@ -60,6 +65,8 @@ impl Remote {
         let mut now = self.now();
         now.state = state;
         now.reason = reason.as_deref().map(label);
+        drop(now);
+        self.changed.send_replace(());
     }
 
     /// `call` asked of the remote's instance: its answer, or why there is none (the link is not

@@ -20,6 +20,7 @@ use crate::workspace::WorkspaceError;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::sync::watch;
 use tokio::time::Instant;
 
 /// The first wait before a link is made again; doubled each time, up to `LAST_RETRY`.
@@ -39,6 +40,8 @@ pub struct Remotes {
     /// This desktop's run (`Hello::instance`).
     run: String,
     each: Mutex<BTreeMap<String, Arc<Remote>>>,
+    /// Changes when a remote is added or removed or its link's state changes.
+    changed: watch::Sender<()>,
 }
 
 impl Remotes {
@@ -53,6 +56,7 @@ impl Remotes {
             beat,
             run: run.to_owned(),
             each: Mutex::default(),
+            changed: watch::channel(()).0,
         };
         for entry in stored {
             remotes.attach(entry.clone());
@@ -66,7 +70,7 @@ impl Remotes {
 
     /// Starts keeping a link to `entry` up (one already kept under its name stays).
     pub fn attach(&self, entry: RemoteEntry) {
-        let remote = Arc::new(Remote::new(entry));
+        let remote = Arc::new(Remote::new(entry, self.changed.clone()));
         {
             let mut each = self.lock();
             if each.contains_key(&remote.entry.name) {
@@ -74,6 +78,7 @@ impl Remotes {
             }
             each.insert(remote.entry.name.clone(), remote.clone());
         }
+        self.changed.send_replace(());
         let (queue, beat, run) = (self.queue.clone(), self.beat, self.run.clone());
         tokio::spawn(async move { keep_up(remote, queue, beat, run).await });
     }
@@ -84,11 +89,17 @@ impl Remotes {
         let remote = self.lock().remove(name);
         let remote = remote.ok_or_else(|| WorkspaceError::NoSuchRemote(name.to_owned()))?;
         remote.stop.cancel();
+        self.changed.send_replace(());
         remote.mirror.clear(&self.queue);
         let why = "the remote was removed before it answered";
         let answered = remote.unsettled.drop_all(why);
         remote.told(&self.queue, answered);
         Ok(())
+    }
+
+    /// Changes when a remote is added or removed or its link's state changes (the tray).
+    pub fn changes(&self) -> watch::Receiver<()> {
+        self.changed.subscribe()
     }
 
     /// Stops every link (the instance stops).
