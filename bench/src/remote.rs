@@ -40,7 +40,10 @@ struct Window {
 pub fn run(a: Args) -> Result<()> {
     let scratch = tempfile::tempdir()?;
     let bin = target::redline_bin(a.redline_bin.as_deref());
-    let (desk_ws, far_ws) = (scratch.path().join("desk-ws"), scratch.path().join("far-ws"));
+    let (desk_ws, far_ws) = (
+        scratch.path().join("desk-ws"),
+        scratch.path().join("far-ws"),
+    );
     for ws in [&desk_ws, &far_ws] {
         std::fs::create_dir_all(ws)?;
         std::fs::write(ws.join("a.rs"), "fn a() {}\n".repeat(40))?;
@@ -55,9 +58,17 @@ pub fn run(a: Args) -> Result<()> {
     let (mut local, mut remote) = (Vec::new(), Vec::new());
     for i in 0..3 + a.runs as usize {
         // Alternately first, so a load that comes and goes weighs on both alike.
-        let order = if i % 2 == 0 { [false, true] } else { [true, false] };
+        let order = if i % 2 == 0 {
+            [false, true]
+        } else {
+            [true, false]
+        };
         for far_side in order {
-            let (asker, ws) = if far_side { (&far, &far_ws) } else { (&desk, &desk_ws) };
+            let (asker, ws) = if far_side {
+                (&far, &far_ws)
+            } else {
+                (&desk, &desk_ws)
+            };
             let took = window.one(asker, &ws.join("a.rs"), &proposal)?;
             if i >= 3 {
                 if far_side { &mut remote } else { &mut local }.push(took);
@@ -185,10 +196,22 @@ fn report(a: &Args, local: &mut [u64], remote: &mut [u64]) {
     let (l90, r90) = (percentile(local, 90.0), percentile(remote, 90.0));
     let via = a.via.as_deref().unwrap_or("env (same host)");
     println!("review pop-up, {} of each, far side via {via}:", a.runs);
-    println!("  local   p50 {:>8.2} ms   p90 {:>8.2} ms", ms(l50), ms(l90));
-    println!("  remote  p50 {:>8.2} ms   p90 {:>8.2} ms", ms(r50), ms(r90));
+    println!(
+        "  local   p50 {:>8.2} ms   p90 {:>8.2} ms",
+        ms(l50),
+        ms(l90)
+    );
+    println!(
+        "  remote  p50 {:>8.2} ms   p90 {:>8.2} ms",
+        ms(r50),
+        ms(r90)
+    );
     let over = ms(r50.saturating_sub(l50));
-    let verdict = if over <= a.budget_ms { "MET" } else { "NOT MET" };
+    let verdict = if over <= a.budget_ms {
+        "MET"
+    } else {
+        "NOT MET"
+    };
     println!(
         "verdict: {verdict}: the far review pops up {over:.2} ms after the local one at p50 \
          (budget {} ms)",

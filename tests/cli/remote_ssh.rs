@@ -111,3 +111,110 @@ fn no_key_is_a_failed_remote_with_ssh_s_reason_never_a_prompt() {
     assert_eq!(far.run(&["status"]).status.code(), Some(3));
     desk_server.quit(&desk);
 }
+
+/// A login user for the far side (`/bin/sh`: sshd runs the command with it), made once; `None`
+/// when not root.
+fn far_user() -> Option<(u32, u32)> {
+    // SAFETY: geteuid cannot fail and touches no memory.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: needs root to log in as a second user");
+        return None;
+    }
+    let name = "redline-test-far";
+    let id = |flag: &str| {
+        let out = Command::new("id").args([flag, name]).output().ok()?;
+        String::from_utf8(out.stdout)
+            .ok()?
+            .trim()
+            .parse::<u32>()
+            .ok()
+    };
+    if id("-u").is_none() {
+        // Another test may make it at the same moment: whoever wins, it then exists.
+        let _ = Command::new("useradd")
+            .args(["--system", "--no-create-home", "--shell", "/bin/sh", name])
+            .status();
+        // Not locked (`!`, which sshd refuses even for a key), and no password either.
+        let _ = Command::new("usermod").args(["-p", "*", name]).status();
+    }
+    Some((id("-u")?, id("-g")?))
+}
+
+#[test]
+fn the_far_side_as_another_user_over_ssh_its_cli_gets_the_desktop_s_accepted_bytes() {
+    let Some((uid, gid)) = far_user() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let sshd = Sshd::start(dir.path());
+    use std::os::unix::fs::PermissionsExt;
+    // sshd reads the far user's authorized keys as that user (the private key stays root's).
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let keys = dir.path().join("authorized_keys");
+    std::fs::set_permissions(keys, std::fs::Permissions::from_mode(0o644)).unwrap();
+    // The far user's own home, config, runtime dir and workspace, none of them root's.
+    let far = Env::new();
+    std::fs::set_permissions(&far.root, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for d in ["home", "tmp", "config", "run", "ws", "ws/sub"] {
+        std::os::unix::fs::chown(far.root.join(d), Some(uid), Some(gid)).unwrap();
+    }
+    let as_far = |args: &[&str]| {
+        use std::os::unix::process::CommandExt;
+        let mut c = far.cmd(args);
+        c.uid(uid).gid(gid).env_remove("DBUS_SESSION_BUS_ADDRESS");
+        c
+    };
+    let added = as_far(&["workspace", "add", far.ws().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(added.status.success(), "{added:?}");
+    let desk = Env::new();
+    let desk_server = Serving(desk.serve());
+    let mut ssh = argv(&sshd.ssh(true, &remote_bridge(&far)));
+    let host = ssh.len() - 2;
+    ssh[host] = "redline-test-far@127.0.0.1".into();
+    add(&desk, "far", &ssh);
+    remote_when(&desk, "far", |r| r["state"] == "connected");
+
+    // Claude Code's pre-edit hook, run by the far user against its own instance.
+    let file = far.ws().join("a.txt");
+    let input = serde_json::json!({
+        "session_id": "s", "transcript_path": "/dev/null", "cwd": far.ws(),
+        "hook_event_name": "PreToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": file, "content": "proposed\n"},
+    });
+    let mut hook = as_far(&["hook", "claude"])
+        .current_dir(far.ws())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let mut stdin = hook.stdin.take().unwrap();
+    stdin.write_all(input.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let review = next_review(&desk);
+    assert_eq!(review["remote"], "far", "{review}");
+    let bytes = "accepted by root's desktop\r\nfor the far user ✓\n";
+    let edited = desk.root.join("edited");
+    std::fs::write(&edited, bytes).unwrap();
+    let id = review["id"].to_string();
+    desk.ok(&[
+        "review",
+        "accept",
+        &id,
+        "--content-file",
+        edited.to_str().unwrap(),
+    ]);
+    let out = hook.wait_with_output().unwrap();
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["updatedInput"]["content"], bytes,
+        "{answer}"
+    );
+    // The far instance runs as the far user, in its own runtime dir.
+    let sock = far.root.join("run/redline/control.sock");
+    use std::os::unix::fs::MetadataExt;
+    assert_eq!(std::fs::metadata(&sock).unwrap().uid(), uid);
+    desk_server.quit(&desk);
+    let quit = as_far(&["quit"]).output().unwrap();
+    assert!(quit.status.success(), "{quit:?}");
+}
