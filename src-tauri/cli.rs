@@ -225,7 +225,7 @@ async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: Action) -> Result<bool> {
         }
         Action::Editor(a) => crate::editor_cli::run(dirs, a).await?,
         Action::Bridge { start } => crate::bridge_cli::run(dirs, start).await?,
-        Action::Remote(a) => crate::remote_cli::run(dirs, p, a).await?,
+        Action::Remote(a) => return crate::remote_cli::run(dirs, p, a).await,
     }
     Ok(true)
 }

@@ -1,10 +1,10 @@
 //! `redline remote add|remove|list`: the other machines whose reviews this one shows.
 
 use crate::format::Format;
-use crate::output::{outln, Printer};
+use crate::output::{errln, outln, Printer};
 use crate::remote_args::{RemoteCmd, RemoteWorkspaceCmd};
 use crate::request::ask;
-use redline_core::api::remote_info::RemoteInfo;
+use redline_core::api::remote_info::{LinkState, RemoteInfo};
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::command::Via;
 use redline_core::runtime::control::decode;
@@ -80,19 +80,42 @@ fn entry(target: &str, name: Option<&str>, command: Vec<String>) -> Result<Remot
     }
 }
 
-pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: RemoteAction) -> Result<()> {
-    match action {
-        RemoteAction::Add(remote) => {
-            let answer = ask(dirs, RemoteAdd { remote }).await?;
-            let name = answer.value.name;
-            match answer.via {
-                Via::Instance => outln!(p, "added {name}; `redline remote list` shows its link"),
-                Via::Stored => outln!(
-                    p,
-                    "added {name} (its link is made by the next `redline serve`)"
-                ),
+/// `redline remote add`: saved, and what its first link did; `Ok(false)` (exit 1) when it
+/// failed (the remote stays, tried again with a backoff).
+async fn added(dirs: &Dirs, p: &mut Printer<'_>, remote: RemoteEntry) -> Result<bool> {
+    let answer = ask(dirs, RemoteAdd { remote }).await?;
+    let r = answer.value;
+    if answer.via == Via::Stored {
+        outln!(
+            p,
+            "added {} (its link is made by the next `redline serve`)",
+            r.name
+        );
+        return Ok(true);
+    }
+    match (r.state, r.reason.as_deref()) {
+        (LinkState::Failed, Some(why)) => {
+            errln!(p, "added {}, but its link failed: {why}", r.name);
+            if why.contains("not found") {
+                errln!(p, "{NOT_THERE}");
             }
+            Ok(false)
         }
+        (state, _) => {
+            outln!(p, "added {}: {state}", r.name);
+            Ok(true)
+        }
+    }
+}
+
+/// What to do when the far side has no `redline` (the shell there said `not found`).
+const NOT_THERE: &str = "Redline is not installed on that machine, or not on the PATH its \
+    login shell gives: install it there (its headless build is enough), put it in \
+    ~/.local/share/redline/bin, or name its path in the command after `--`";
+
+pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: RemoteAction) -> Result<bool> {
+    match action {
+        RemoteAction::Add(remote) => return added(dirs, p, remote).await,
         RemoteAction::Remove { name } => {
             ask(dirs, RemoteRemove { name: name.clone() }).await?;
             outln!(p, "removed {name}");
@@ -105,7 +128,7 @@ pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: RemoteAction) 
             p.show(format, &list, list_text);
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// A workspace action asked of remote `name`: its answer said as `redline workspace` says it,

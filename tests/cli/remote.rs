@@ -29,11 +29,31 @@ pub(super) fn far_bridge(far: &Env) -> Vec<String> {
     argv
 }
 
-/// `redline remote add NAME -- ARGV…` on `desk`.
+/// `redline remote add NAME -- ARGV…` on `desk`, its link up: what it said.
 pub(super) fn add(desk: &Env, name: &str, argv: &[String]) -> String {
+    let out = adding(desk, name, argv);
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `redline remote add NAME -- ARGV…` on `desk`, whatever its first link did.
+pub(super) fn adding(desk: &Env, name: &str, argv: &[String]) -> Output {
     let mut args = vec!["remote", "add", name, "--"];
     args.extend(argv.iter().map(String::as_str));
-    desk.ok(&args)
+    desk.run(&args)
+}
+
+/// `redline remote add NAME -- ARGV…` whose first link fails: exit 1, the remote kept; its
+/// standard error.
+pub(super) fn add_failing(desk: &Env, name: &str, argv: &[String]) -> String {
+    let out = adding(desk, name, argv);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        said.starts_with(&format!("added {name}, but its link failed: ")),
+        "{said}"
+    );
+    said
 }
 
 /// `desk`'s remote `name` once `ready` holds of it (`redline remote list --json`), polled: the
@@ -98,8 +118,10 @@ fn a_far_review_is_shown_labelled_and_its_accept_and_reject_reach_the_far_cli() 
     let far_server = Serving(serving(&far));
     let desk = Env::new();
     let desk_server = Serving(desk.serve());
-    assert!(add(&desk, "far", &far_bridge(&far)).contains("added far"));
-    remote_when(&desk, "far", |r| r["state"] == "connected");
+    assert_eq!(
+        add(&desk, "far", &far_bridge(&far)),
+        "added far: connected\n"
+    );
 
     // Claude Code on the far side proposes; the desktop lists it as the far machine's.
     let file = far.ws().join("a.txt");
@@ -232,45 +254,39 @@ fn a_far_review_ends_here_when_it_ends_there_and_goes_with_its_remote() {
 fn a_command_that_reaches_no_redline_is_failed_with_its_own_words() {
     let desk = Env::new();
     let desk_server = Serving(desk.serve());
-    add(
+    let said = add_failing(
         &desk,
         "nowhere",
         &["/nonexistent/redline".into(), "bridge".into()],
     );
-    let r = remote_when(&desk, "nowhere", |r| r["state"] == "failed");
-    assert!(
-        r["reason"].as_str().unwrap().contains("could not be run"),
-        "{r}"
-    );
+    assert!(said.contains("could not be run"), "{said}");
     let says = [
         "sh",
         "-c",
         "echo 'ssh: connect to host devbox port 22: No route to host' >&2; exit 255",
     ];
-    add(&desk, "devbox", &says.map(String::from));
-    let r = remote_when(&desk, "devbox", |r| r["state"] == "failed");
-    assert!(
-        r["reason"].as_str().unwrap().contains("No route to host"),
-        "{r}"
-    );
+    let said = add_failing(&desk, "devbox", &says.map(String::from));
+    assert!(said.contains("No route to host"), "{said}");
     // Not a Redline at all: said so, not taken for one.
-    add(
-        &desk,
-        "cat",
-        &[
-            "sh".into(),
-            "-c".into(),
-            "echo '{\"kind\":\"ping\"}'; echo hi".into(),
-        ],
+    let cat = ["sh", "-c", "echo '{\"kind\":\"ping\"}'; echo hi"];
+    assert!(add_failing(&desk, "cat", &cat.map(String::from)).contains("no hello"));
+    // No redline on the far side's PATH: said so, and how to put one there.
+    let none = ["sh", "-c", "exec redline-nowhere-to-be-found bridge"];
+    let said = add_failing(&desk, "bare", &none.map(String::from));
+    assert!(
+        said.contains("not found") && said.contains("~/.local/share/redline/bin"),
+        "{said}"
     );
-    let r = remote_when(&desk, "cat", |r| r["state"] == "failed");
-    assert!(r["reason"].as_str().unwrap().contains("no hello"), "{r}");
+    for name in ["nowhere", "devbox", "cat", "bare"] {
+        let r = remote_when(&desk, name, |r| r["state"] == "failed");
+        assert!(r["reason"].is_string(), "{r}");
+    }
     let text = desk.ok(&["remote", "list"]);
     assert!(text.contains("devbox  failed  0 reviews  ("), "{text}");
     let status = desk.ok(&["status"]);
     assert!(status.contains("devbox  failed  0 reviews  ("), "{status}");
     let json = desk.json(&["status", "--json"]);
-    assert_eq!(json["remotes"].as_array().unwrap().len(), 3, "{json}");
+    assert_eq!(json["remotes"].as_array().unwrap().len(), 4, "{json}");
     desk_server.quit(&desk);
 }
 
@@ -443,8 +459,7 @@ fn a_far_machine_s_workspaces_are_added_listed_and_removed_from_the_desktop() {
         serde_json::json!([])
     );
     // A remote that is not connected is said so.
-    desk.ok(&["remote", "add", "off", "--", "false"]);
-    remote_when(&desk, "off", |r| r["state"] == "failed");
+    add_failing(&desk, "off", &["false".into()]);
     let out = desk.run(&["remote", "workspace", "off", "list"]);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("off is not connected"),

@@ -3,7 +3,7 @@
 
 use super::reviews::Reviews;
 use super::workspaces::Workspaces;
-use crate::api::remote_info::RemoteInfo;
+use crate::api::remote_info::{LinkState, RemoteInfo};
 use crate::error::{Error, Result};
 use crate::review::decision::Decision;
 use crate::review::{ReviewError, ReviewId};
@@ -35,7 +35,9 @@ pub async fn reject_all(parts: (&Reviews, &Remotes)) -> Result<()> {
     Ok(())
 }
 
-/// Adds the remote `entry`, saved with the config, and starts its link.
+/// Adds the remote `entry`, saved with the config, and starts its link; answers once the first
+/// link is up or has failed (`FIRST_LINK` at most: ssh's own connect timeout fits), so the user
+/// reads which at once.
 pub async fn add_remote(
     workspaces: &Workspaces,
     remotes: &Remotes,
@@ -46,9 +48,27 @@ pub async fn add_remote(
     workspaces
         .change_config(|c| Ok(c.add_remote(stored)?))
         .await?;
+    let mut changes = remotes.changes();
     remotes.attach(entry);
-    remotes.info(&name)
+    let first = async {
+        loop {
+            let info = remotes.info(&name)?;
+            if info.state != LinkState::Connecting {
+                return Ok(info);
+            }
+            if changes.changed().await.is_err() {
+                return Ok(info);
+            }
+        }
+    };
+    match tokio::time::timeout(FIRST_LINK, first).await {
+        Ok(answer) => answer,
+        Err(_) => remotes.info(&name),
+    }
 }
+
+/// How long `redline remote add` waits for the first link's outcome.
+const FIRST_LINK: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Removes the remote `name`: saved, its link ended, its reviews here gone.
 pub async fn remove_remote(workspaces: &Workspaces, remotes: &Remotes, name: &str) -> Result<()> {
