@@ -13,18 +13,23 @@ use std::time::{Duration, Instant};
 
 /// A real second user, created once (idempotently) and kept for the next run.
 #[derive(Clone, Copy)]
-struct User {
-    uid: u32,
-    gid: u32,
+pub(super) struct User {
+    pub uid: u32,
+    pub gid: u32,
 }
 
 fn user_b() -> Option<User> {
+    system_user("redline-test-b", "/bin/false")
+}
+
+/// The user `name` with login shell `shell`, made if it is not there (not locked: sshd refuses
+/// a locked one even a key; no password either); `None` when not root.
+pub(super) fn system_user(name: &str, shell: &str) -> Option<User> {
     // SAFETY: geteuid cannot fail and touches no memory.
     if unsafe { libc::geteuid() } != 0 {
         eprintln!("skipped: needs root to run `redline` as a second user");
         return None;
     }
-    let name = "redline-test-b";
     let id = |flag: &str| {
         let out = Command::new("id").args([flag, name]).output().ok()?;
         String::from_utf8(out.stdout)
@@ -35,19 +40,13 @@ fn user_b() -> Option<User> {
     };
     if id("-u").is_none() {
         // Another test may create it at the same moment: whoever wins, it then exists.
-        let _ = Command::new("useradd")
-            .args([
-                "--system",
-                "--no-create-home",
-                "--shell",
-                "/bin/false",
-                name,
-            ])
-            .status();
+        let made = ["--system", "--no-create-home", "--shell", shell, name];
+        let _ = Command::new("useradd").args(made).status();
+        let _ = Command::new("usermod").args(["-p", "*", name]).status();
     }
     Some(User {
-        uid: id("-u").expect("useradd redline-test-b"),
-        gid: id("-g").expect("the group of redline-test-b"),
+        uid: id("-u").expect("useradd"),
+        gid: id("-g").expect("the user's group"),
     })
 }
 

@@ -10,7 +10,7 @@ use super::Env;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
-use std::process::Output;
+use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
 /// The argv that joins `far`'s instance: its own home, config and runtime dirs.
@@ -107,6 +107,19 @@ fn action(env: &Env, call: Value) -> Value {
     serde_json::from_str(&line).unwrap()
 }
 
+/// Accepts review `id` on `desk` with `bytes` (through a file, as a user's edit); what the far
+/// CLI's pre-edit `hook` answered (its `hookSpecificOutput`), which must let the edit through.
+pub(super) fn accept_and_hear(desk: &Env, id: &str, bytes: &str, hook: Child) -> Value {
+    let edited = desk.root.join(format!("edited-{id}"));
+    std::fs::write(&edited, bytes).unwrap();
+    let content = edited.to_str().unwrap();
+    let said = desk.ok(&["review", "accept", id, "--content-file", content]);
+    assert!(said.contains(&format!("accepted review {id}")), "{said}");
+    let answer = hook_answer(&hook.wait_with_output().unwrap());
+    assert_eq!(answer["permissionDecision"], "allow", "{answer}");
+    answer
+}
+
 fn hook_answer(out: &Output) -> Value {
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     answer["hookSpecificOutput"].clone()
@@ -173,18 +186,7 @@ fn a_far_review_is_shown_labelled_and_its_accept_and_reject_reach_the_far_cli() 
 
     // Accepted here with the user's edits: the far CLI gets exactly these bytes.
     let bytes = "\u{feff}accepted; édité\r\nmixed\nend\r";
-    let edited = desk.root.join("edited");
-    std::fs::write(&edited, bytes).unwrap();
-    let said = desk.ok(&[
-        "review",
-        "accept",
-        &id,
-        "--content-file",
-        edited.to_str().unwrap(),
-    ]);
-    assert!(said.contains(&format!("accepted review {id}")), "{said}");
-    let answer = hook_answer(&hook.wait_with_output().unwrap());
-    assert_eq!(answer["permissionDecision"], "allow", "{answer}");
+    let answer = accept_and_hear(&desk, &id, bytes, hook);
     assert_eq!(answer["updatedInput"]["content"], bytes);
     assert_eq!(desk.ok(&["review", "list"]).trim(), "no pending reviews");
     let r = remote_when(&desk, "far", |r| r["pending"] == 0);

@@ -4,9 +4,9 @@
 
 use super::bridge::claude_write;
 use super::bridge_ssh::{remote_bridge, Sshd};
-use super::remote::{add, add_failing, next_review, remote_when, Serving};
+use super::control_owner::{system_user, User};
+use super::remote::{accept_and_hear, add, add_failing, next_review, remote_when, Serving};
 use super::Env;
-use serde_json::Value;
 use std::process::Command;
 
 fn argv(c: &Command) -> Vec<String> {
@@ -53,22 +53,9 @@ fn a_far_review_survives_a_killed_ssh_and_its_accept_on_the_desktop_reaches_the_
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
 
     let bytes = "accepted\r\nover ssh ✓\n";
-    let edited = desk.root.join("edited");
-    std::fs::write(&edited, bytes).unwrap();
     let id = id.to_string();
-    desk.ok(&[
-        "review",
-        "accept",
-        &id,
-        "--content-file",
-        edited.to_str().unwrap(),
-    ]);
-    let out = hook.wait_with_output().unwrap();
-    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        answer["hookSpecificOutput"]["updatedInput"]["content"], bytes,
-        "{answer}"
-    );
+    let answer = accept_and_hear(&desk, &id, bytes, hook);
+    assert_eq!(answer["updatedInput"]["content"], bytes, "{answer}");
     // Once: the review is gone on both sides.
     assert_eq!(desk.run(&["review", "accept", &id]).status.code(), Some(2));
     assert_eq!(
@@ -108,37 +95,12 @@ fn no_key_is_a_failed_remote_with_ssh_s_reason_never_a_prompt() {
     desk_server.quit(&desk);
 }
 
-/// A login user for the far side (`/bin/sh`: sshd runs the command with it), made once; `None`
-/// when not root.
-fn far_user() -> Option<(u32, u32)> {
-    // SAFETY: geteuid cannot fail and touches no memory.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("skipped: needs root to log in as a second user");
-        return None;
-    }
-    let name = "redline-test-far";
-    let id = |flag: &str| {
-        let out = Command::new("id").args([flag, name]).output().ok()?;
-        String::from_utf8(out.stdout)
-            .ok()?
-            .trim()
-            .parse::<u32>()
-            .ok()
-    };
-    if id("-u").is_none() {
-        // Another test may make it at the same moment: whoever wins, it then exists.
-        let _ = Command::new("useradd")
-            .args(["--system", "--no-create-home", "--shell", "/bin/sh", name])
-            .status();
-        // Not locked (`!`, which sshd refuses even for a key), and no password either.
-        let _ = Command::new("usermod").args(["-p", "*", name]).status();
-    }
-    Some((id("-u")?, id("-g")?))
-}
-
 #[test]
 fn the_far_side_as_another_user_over_ssh_its_cli_gets_the_desktop_s_accepted_bytes() {
-    let Some((uid, gid)) = far_user() else { return };
+    // A login user for the far side (`/bin/sh`: sshd runs the command with it).
+    let Some(User { uid, gid }) = system_user("redline-test-far", "/bin/sh") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let sshd = Sshd::start(dir.path());
     use std::os::unix::fs::PermissionsExt;
@@ -190,22 +152,8 @@ fn the_far_side_as_another_user_over_ssh_its_cli_gets_the_desktop_s_accepted_byt
     let review = next_review(&desk);
     assert_eq!(review["remote"], "far", "{review}");
     let bytes = "accepted by root's desktop\r\nfor the far user ✓\n";
-    let edited = desk.root.join("edited");
-    std::fs::write(&edited, bytes).unwrap();
-    let id = review["id"].to_string();
-    desk.ok(&[
-        "review",
-        "accept",
-        &id,
-        "--content-file",
-        edited.to_str().unwrap(),
-    ]);
-    let out = hook.wait_with_output().unwrap();
-    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        answer["hookSpecificOutput"]["updatedInput"]["content"], bytes,
-        "{answer}"
-    );
+    let answer = accept_and_hear(&desk, &review["id"].to_string(), bytes, hook);
+    assert_eq!(answer["updatedInput"]["content"], bytes, "{answer}");
     // The far instance runs as the far user, in its own runtime dir.
     let sock = far.root.join("run/redline/control.sock");
     use std::os::unix::fs::MetadataExt;
