@@ -99,7 +99,7 @@ pub(super) fn next_review(desk: &Env) -> Value {
 
 /// An action sent to `env`'s instance on its control socket, as the window would send it; the
 /// reply line.
-fn action(env: &Env, call: Value) -> Value {
+pub(super) fn action(env: &Env, call: Value) -> Value {
     let mut sock = UnixStream::connect(env.root.join("run/redline/control.sock")).unwrap();
     writeln!(sock, "{call}").unwrap();
     let mut line = String::new();
@@ -152,11 +152,23 @@ fn a_far_review_is_shown_labelled_and_its_accept_and_reject_reach_the_far_cli() 
     let diff = desk.ok(&["review", "show", &id]);
     assert!(diff.contains("+proposed"), "{diff}");
 
-    // What would open its path here is refused (the path is the far machine's); what asks
-    // about its file is asked there, and answered there.
+    // What would point this machine's CLIs at its path is refused (the path is the far
+    // machine's); what asks about its file is asked there, and answered there.
     let n = review["id"].clone();
-    for call in [
+    // Its remote is reached by `env`, no ssh or wsl.exe: there is no way to open its file.
+    let open = action(
+        &desk,
         serde_json::json!({"cmd": "reviewOpenInEditor", "id": n, "line": 1}),
+    );
+    assert_eq!(open["error"]["code"], "usage", "{open}");
+    assert!(
+        open["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("through ssh or wsl.exe only"),
+        "{open}"
+    );
+    for call in [
         serde_json::json!({"cmd": "reviewMention", "id": n, "lineStart": 1, "lineEnd": 1}),
         serde_json::json!({"cmd": "reviewSelect", "id": n, "selection": {"startLine": 0, "startCharacter": 0, "endLine": 0, "endCharacter": 1}}),
     ] {

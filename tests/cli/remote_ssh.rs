@@ -5,7 +5,7 @@
 use super::bridge::claude_write;
 use super::bridge_ssh::{remote_bridge, Sshd};
 use super::control_owner::{system_user, User};
-use super::remote::{accept_and_hear, add, add_failing, next_review, remote_when, Serving};
+use super::remote::{accept_and_hear, action, add, add_failing, next_review, remote_when, Serving};
 use super::Env;
 use std::process::Command;
 
@@ -51,6 +51,36 @@ fn a_far_review_survives_a_killed_ssh_and_its_accept_on_the_desktop_reaches_the_
     let listed = desk.json(&["review", "list", "--json"]);
     assert_eq!(listed[0]["id"], id, "{listed}");
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+
+    // Open in editor: VS Code's own remote form, on the host ssh reaches.
+    let fake = desk.root.join("bin");
+    std::fs::create_dir_all(&fake).unwrap();
+    let (code, said) = (fake.join("code"), desk.root.join("code-args"));
+    let script = format!(
+        "#!/bin/sh\nprintf '%s\\n' \"$@\" > '{}.tmp'; mv '{0}.tmp' '{0}'\n",
+        said.display()
+    );
+    std::fs::write(&code, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&code, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let editor = serde_json::json!({"cmd": "settingsSet", "settings": {"editor": code}});
+    assert!(action(&desk, editor)["error"].is_null());
+    let open = action(
+        &desk,
+        serde_json::json!({"cmd": "reviewOpenInEditor", "id": id, "line": 1}),
+    );
+    assert!(open["error"].is_null(), "{open}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !said.exists() {
+        assert!(std::time::Instant::now() < deadline, "the editor never ran");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let args = std::fs::read_to_string(&said).unwrap();
+    let at = format!("{}:1", file.display());
+    assert_eq!(
+        args.lines().collect::<Vec<_>>(),
+        ["--remote", "ssh-remote+127.0.0.1", "-g", at.as_str()]
+    );
 
     let bytes = "accepted\r\nover ssh ✓\n";
     let id = id.to_string();

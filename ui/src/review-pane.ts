@@ -76,7 +76,7 @@ export class ReviewPane {
   readonly comments: ReviewComments;
   private readonly el: {
     summary: HTMLElement; banner: HTMLElement; readOnly: HTMLElement; proposalLabel: HTMLElement;
-    originalLabel: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement; ask: HTMLButtonElement; openEditor: HTMLButtonElement;
+    originalLabel: HTMLElement; columns: HTMLElement; accept: HTMLButtonElement; reject: HTMLButtonElement; ask: HTMLButtonElement;
     rejectWithReason: HTMLButtonElement; comment: HTMLButtonElement;
   };
 
@@ -88,7 +88,7 @@ export class ReviewPane {
     this.el = {
       summary: q('.summary'), banner: q('.disk-changed'), columns: q('.columns'),
       readOnly: q('.banner.read-only'), proposalLabel: q('.proposal-label'), originalLabel: q('.original-label'),
-      accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'), openEditor: q('.actions .open-editor'),
+      accept: q('.actions .accept'), reject: q('.actions .reject'), ask: q('.actions .ask'),
       rejectWithReason: q('.actions .reject-reason'), comment: q('.actions .comment'),
     };
     this.turnView = new TurnView(q('.turn-view'), {
@@ -108,7 +108,7 @@ export class ReviewPane {
       e.preventDefault();
       actions.comment();
     });
-    this.el.openEditor.addEventListener('click', () => actions.openInEditor());
+    q('.actions .open-editor').addEventListener('click', () => actions.openInEditor());
     q('.segmented').addEventListener('click', (e) => {
       const layout = (e.target as HTMLElement).closest<HTMLElement>('[data-layout]')?.dataset.layout;
       if (layout === 'split' || layout === 'unified') actions.setLayout(layout);
@@ -132,8 +132,6 @@ export class ReviewPane {
     this.showSummary(review);
     this.showBusy(review.busy);
     this.el.ask.hidden = !canAsk;
-    // Another machine's file is not on this one to open.
-    this.el.openEditor.hidden = Boolean(review.detail.remote);
     this.showLayout(layout);
     this.showDiskChanged(review.diskChanged);
     const readOnly = review.detail.readOnly;

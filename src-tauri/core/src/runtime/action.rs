@@ -66,11 +66,16 @@ impl Handle<CommentsMessage> for Instance {
 
 impl Handle<ReviewOpenInEditor> for Instance {
     async fn handle(&self, r: ReviewOpenInEditor) -> Result<()> {
-        let review = self.reviews().review(r.id)?;
         let editor = editor_jump::chosen(&self.workspaces().settings().await, |k| {
             std::env::var(k).ok()
         });
         let terminals = editor_jump::Terminals::os(self.dirs().runtime.clone());
+        if let Some(review) = elsewhere(self, r.id) {
+            let command = (self.remotes()).command(review.origin.remote().unwrap_or_default())?;
+            let editor = editor.as_deref();
+            return editor_jump::open_far(&review, &command, r.line, editor, &terminals);
+        }
+        let review = self.reviews().review(r.id)?;
         editor_jump::open(&review, r.line, editor.as_deref(), &terminals)
     }
 }

@@ -6,8 +6,11 @@ use crate::error::{Error, Result};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
+mod far;
 #[cfg(unix)]
 mod launcher;
+
+pub use far::Far;
 
 /// The programs that give a terminal editor its terminal (injected, so tests bring their own),
 /// and Redline's private runtime directory.
@@ -158,6 +161,30 @@ pub fn open(
         .as_ref()
         .and_then(|p| p.tmux.as_deref());
     launch(editor.unwrap_or(""), &review.path, line, tmux, terminals)
+}
+
+/// Opens `review`'s file, another machine's, at `line` in `editor` (`None`: none is set), the
+/// machine reached as its remote's `command` reaches it (`far`: ssh or wsl.exe).
+pub fn open_far(
+    review: &crate::review::Review,
+    command: &[String],
+    line: u32,
+    editor: Option<&str>,
+    terminals: &Terminals,
+) -> Result<()> {
+    let far = Far::of(command).ok_or_else(|| {
+        Error::Usage(format!(
+            "{} is reached by `{}`: Redline opens another machine's files through ssh or \
+             wsl.exe only",
+            review.origin.remote().unwrap_or("that machine"),
+            command.first().map(String::as_str).unwrap_or("")
+        ))
+    })?;
+    let c = far::command(editor.unwrap_or(""), &far, &review.path, line)?;
+    match c.needs_terminal {
+        false => spawn(&c.argv),
+        true => in_terminal(&c.argv, None, None, terminals),
+    }
 }
 
 /// Opens `path` at `line` in `editor`: a terminal editor in a new window of the tmux session

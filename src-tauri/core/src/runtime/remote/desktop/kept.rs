@@ -113,6 +113,11 @@ impl Remotes {
         self.lock().values().map(|r| r.info()).collect()
     }
 
+    /// The command that reaches remote `name`.
+    pub fn command(&self, name: &str) -> Result<Vec<String>> {
+        Ok(self.get(name)?.entry.command.clone())
+    }
+
     pub fn info(&self, name: &str) -> Result<RemoteInfo> {
         Ok(self.get(name)?.info())
     }
