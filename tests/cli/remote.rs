@@ -482,3 +482,43 @@ fn a_far_machine_s_workspaces_are_added_listed_and_removed_from_the_desktop() {
     desk_server.quit(&desk);
     far_server.quit(&far);
 }
+
+#[test]
+fn two_remotes_at_once_each_review_labelled_and_answered_on_its_own_machine() {
+    let (one, two) = (Env::new(), Env::new());
+    let one_server = Serving(serving(&one));
+    let two_server = Serving(serving(&two));
+    let desk = Env::new();
+    let desk_server = Serving(desk.serve());
+    add(&desk, "one", &far_bridge(&one));
+    add(&desk, "two", &far_bridge(&two));
+    let first = claude_write(&one, &one.ws().join("same.txt"), "from one\n");
+    let second = claude_write(&two, &two.ws().join("same.txt"), "from two\n");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let list = loop {
+        let list = desk.json(&["review", "list", "--json"]);
+        if list.as_array().unwrap().len() == 2 {
+            break list;
+        }
+        assert!(Instant::now() < deadline, "{list}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let id_of = |remote: &str| {
+        let r = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["remote"] == remote);
+        r.unwrap_or_else(|| panic!("no review of {remote}: {list}"))["id"].to_string()
+    };
+    let (id_one, id_two) = (id_of("one"), id_of("two"));
+    assert_ne!(id_one, id_two, "the desktop's own ids");
+    desk.ok(&["review", "reject", &id_one, "--reason", "not this one"]);
+    let answer = accept_and_hear(&desk, &id_two, "two's, accepted\n", second);
+    assert_eq!(answer["updatedInput"]["content"], "two's, accepted\n");
+    let denied = hook_answer(&first.wait_with_output().unwrap());
+    assert_eq!(denied["permissionDecision"], "deny", "{denied}");
+    desk_server.quit(&desk);
+    one_server.quit(&one);
+    two_server.quit(&two);
+}
