@@ -522,3 +522,68 @@ fn two_remotes_at_once_each_review_labelled_and_answered_on_its_own_machine() {
     one_server.quit(&one);
     two_server.quit(&two);
 }
+
+#[test]
+fn a_decision_made_while_the_link_is_down_is_applied_once_when_it_is_back_and_said_so() {
+    let far = Env::new();
+    let far_server = Serving(serving(&far));
+    let desk = Env::new();
+    let desk_server = Serving(desk.serve());
+    // The link's command: refused while `blocked` exists, else the bridge (its pid kept).
+    let (blocked, pid) = (desk.root.join("blocked"), desk.root.join("bridge.pid"));
+    let bridge: Vec<String> = far_bridge(&far);
+    let script = format!(
+        "[ -e '{}' ] && {{ echo 'link refused' >&2; exit 1; }}; echo $$ > '{}'; exec \"$@\"",
+        blocked.display(),
+        pid.display()
+    );
+    let mut command = vec!["sh".into(), "-c".into(), script, "sh".into()];
+    command.extend(bridge);
+    add(&desk, "far", &command);
+    let file = far.ws().join("a.txt");
+    let hook = claude_write(&far, &file, "proposed\n");
+    let id = next_review(&desk)["id"].to_string();
+
+    // The link drops and cannot come back: the accept is kept, said as not in yet.
+    std::fs::write(&blocked, "").unwrap();
+    let bridge_pid = std::fs::read_to_string(&pid).unwrap();
+    let killed = std::process::Command::new("kill")
+        .arg(bridge_pid.trim())
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    remote_when(&desk, "far", |r| r["state"] == "failed");
+    let edited = desk.root.join("edited");
+    std::fs::write(&edited, "accepted while down\n").unwrap();
+    let content = edited.to_str().unwrap();
+    let out = desk.run(&["review", "accept", &id, "--content-file", content]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("has not answered yet"),
+        "{out:?}"
+    );
+
+    // Back: the kept accept is sent on the new link and applied there, once.
+    std::fs::remove_file(&blocked).unwrap();
+    let r = remote_when(&desk, "far", |r| {
+        r["pending"] == 0 && r["state"] == "connected"
+    });
+    assert!(
+        r["lastDecision"]
+            .as_str()
+            .unwrap()
+            .contains("accepted on far"),
+        "{r}"
+    );
+    let answer = hook_answer(&hook.wait_with_output().unwrap());
+    assert_eq!(
+        answer["updatedInput"]["content"], "accepted while down\n",
+        "{answer}"
+    );
+    assert_eq!(
+        far.json(&["review", "list", "--json"]),
+        serde_json::json!([])
+    );
+    desk_server.quit(&desk);
+    far_server.quit(&far);
+}
