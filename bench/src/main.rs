@@ -18,6 +18,7 @@ mod http;
 mod load;
 mod machine;
 mod mcp;
+#[cfg(unix)]
 mod remote;
 mod report_text;
 mod sessions;
@@ -51,6 +52,7 @@ enum Command {
     /// A turn's checkpoint on a large git workspace, against git itself
     Checkpoint(checkpoint::Args),
     /// A review made on another machine (through `redline bridge`) against the same made here
+    #[cfg(unix)]
     Remote(remote::Args),
 }
 
@@ -62,6 +64,7 @@ fn main() {
             ("redline-bench sessions", on_runtime(1, sessions::run(args)))
         }
         Some(Command::Checkpoint(args)) => ("redline-bench checkpoint", checkpoint::run(args)),
+        #[cfg(unix)]
         Some(Command::Remote(args)) => ("redline-bench remote", remote::run(args)),
         Some(Command::Compare(args)) => ("redline-bench", compare_on_runtime(args)),
         None => ("redline-bench", compare_on_runtime(cli.compare)),

@@ -91,6 +91,12 @@ fn spawn(command: &[String]) -> std::io::Result<(Child, (Stream, ReadAt), Said)>
         .stderr(Stdio::piped());
     #[cfg(unix)]
     crate::platform::background::new_session(&mut std_cmd);
+    #[cfg(windows)]
+    {
+        use std::os::windows::process::CommandExt;
+        // CREATE_NO_WINDOW: ssh or wsl.exe started by the tray app gets no console to show.
+        std_cmd.creation_flags(0x0800_0000);
+    }
     let mut cmd = Command::from(std_cmd);
     cmd.kill_on_drop(true);
     let mut child = cmd.spawn()?;
