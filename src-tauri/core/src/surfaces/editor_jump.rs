@@ -6,11 +6,13 @@ use crate::error::{Error, Result};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-mod far;
+mod editor_line;
+mod far_file;
 #[cfg(unix)]
 mod launcher;
 
-pub use far::Far;
+pub use editor_line::{command, EditorCommand};
+pub use far_file::Far;
 
 /// The programs that give a terminal editor its terminal (injected, so tests bring their own),
 /// and Redline's private runtime directory.
@@ -36,46 +38,6 @@ impl Terminals {
     }
 }
 
-/// How an editor is told the line, and whether it needs a terminal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// `+L FILE` in a terminal: vi, vim, nvim, nano, micro, kak, `emacs -nw`, most `$EDITOR`s.
-    PlusLine,
-    /// `FILE:L` in a terminal: Helix.
-    ColonLine,
-    /// `-g FILE:L`, its own window: VS Code and its forks.
-    GotoFlag,
-    /// `FILE:L`, its own window: Sublime Text, Zed.
-    ColonLineWindow,
-    /// `+L FILE`, its own window: gvim, GUI Emacs, `emacsclient` reaching a running Emacs.
-    PlusLineWindow,
-}
-
-impl Kind {
-    fn of(program: &str, args: &[&str]) -> Kind {
-        let name = Path::new(program)
-            .file_stem()
-            .map(|n| n.to_string_lossy().to_lowercase())
-            .unwrap_or_default();
-        let has = |flags: &[&str]| args.iter().any(|a| flags.contains(a));
-        match name.as_str() {
-            "hx" | "helix" => Kind::ColonLine,
-            "code" | "code-insiders" | "codium" | "vscodium" | "cursor" | "windsurf" => {
-                Kind::GotoFlag
-            }
-            "subl" | "sublime_text" | "zed" | "zeditor" => Kind::ColonLineWindow,
-            "gvim" | "mvim" | "gedit" => Kind::PlusLineWindow,
-            "emacs" if !has(&["-nw", "--no-window-system", "-t"]) => Kind::PlusLineWindow,
-            "emacsclient" if !has(&["-t", "-nw", "--tty"]) => Kind::PlusLineWindow,
-            _ => Kind::PlusLine,
-        }
-    }
-
-    fn needs_terminal(self) -> bool {
-        matches!(self, Kind::PlusLine | Kind::ColonLine)
-    }
-}
-
 /// The user's editor command: `$VISUAL`, else `$EDITOR` (empty counts as unset).
 pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Option<String> {
     ["VISUAL", "EDITOR"]
@@ -95,56 +57,6 @@ pub fn chosen(
         .editor()
         .map(str::to_owned)
         .or_else(|| from_env(var))
-}
-
-/// An editor's command for one file: its words, and whether it needs a terminal.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EditorCommand {
-    pub argv: Vec<OsString>,
-    pub needs_terminal: bool,
-}
-
-/// The command that opens `path` at `line` (1-based) with `editor` (a command line, split on
-/// whitespace as `$EDITOR` is by most programs: it is the user's own, so its words are trusted;
-/// the path is not, and stays one word).
-pub fn command(editor: &str, path: &Path, line: u32) -> Result<EditorCommand> {
-    let words: Vec<&str> = editor.split_whitespace().collect();
-    let Some((program, args)) = words.split_first() else {
-        return Err(Error::Usage(
-            "no editor: choose one in the review window's settings (⚙), or set $VISUAL or $EDITOR"
-                .into(),
-        ));
-    };
-    let kind = Kind::of(program, args);
-    let file = operand(path);
-    let at_line = |file: &OsString| {
-        let mut word = file.clone();
-        word.push(format!(":{}", line.max(1)));
-        word
-    };
-    let mut argv: Vec<OsString> = words.iter().map(OsString::from).collect();
-    match kind {
-        Kind::PlusLine | Kind::PlusLineWindow => {
-            argv.push(format!("+{}", line.max(1)).into());
-            argv.push(file);
-        }
-        Kind::ColonLine | Kind::ColonLineWindow => argv.push(at_line(&file)),
-        Kind::GotoFlag => argv.extend(["-g".into(), at_line(&file)]),
-    }
-    Ok(EditorCommand {
-        argv,
-        needs_terminal: kind.needs_terminal(),
-    })
-}
-
-/// `path` as the editor's file operand: a relative one gets `./`, so that a name starting with
-/// `-` is never read as an option (the paths of reviews are absolute).
-fn operand(path: &Path) -> OsString {
-    if path.is_absolute() {
-        path.as_os_str().to_owned()
-    } else {
-        Path::new(".").join(path).into_os_string()
-    }
 }
 
 /// Opens the review's file at `line` in `editor` (`None`: none is set), in the tmux session of
@@ -180,7 +92,7 @@ pub fn open_far(
             command.first().map(String::as_str).unwrap_or("")
         ))
     })?;
-    let c = far::command(editor.unwrap_or(""), &far, &review.path, line)?;
+    let c = far_file::command(editor.unwrap_or(""), &far, &review.path, line)?;
     match c.needs_terminal {
         false => spawn(&c.argv),
         true => in_terminal(&c.argv, None, None, terminals),

@@ -137,7 +137,7 @@ fn the_checker_sees_a_cli_named_in_code_and_not_in_tests_or_its_adapter() {
 pub const HOMONYMS: &[Homonym] = &[
     // The Cursor editor's command, which the editor jump runs: not Cursor CLI (`cursor-agent`).
     Homonym {
-        file: "src-tauri/core/src/surfaces/editor_jump.rs",
+        file: "src-tauri/core/src/surfaces/editor_jump/editor_line.rs",
         word: "cursor",
     },
 ];

@@ -2,7 +2,7 @@
 //! Code and its forks `--remote ssh-remote+HOST` or `wsl+DISTRO`, Zed `ssh://`), a terminal
 //! editor through `ssh -t` or `wsl.exe`, read from the command that reaches that machine.
 
-use super::{EditorCommand, Kind};
+use super::editor_line::{self, EditorCommand, LineForm};
 use crate::error::{Error, Result};
 use std::ffi::OsString;
 use std::path::Path;
@@ -74,28 +74,28 @@ fn ssh(args: &[String]) -> Option<Far> {
 
 /// The command that opens `path` (on the far machine) at `line` with `editor`, or why it can't.
 pub fn command(editor: &str, far: &Far, path: &Path, line: u32) -> Result<EditorCommand> {
-    let local = super::command(editor, path, line)?;
+    let local = editor_line::command(editor, path, line)?;
     let words: Vec<&str> = editor.split_whitespace().collect();
-    let kind = Kind::of(words[0], &words[1..]);
+    let kind = LineForm::of(words[0], &words[1..]);
     let at = format!("{}:{}", path.display(), line.max(1));
     let mut argv: Vec<OsString> = words.iter().map(OsString::from).collect();
     match (kind, far) {
-        (Kind::GotoFlag, Far::Ssh { destination, .. }) => {
+        (LineForm::GotoFlag, Far::Ssh { destination, .. }) => {
             argv.extend([
                 "--remote".into(),
                 format!("ssh-remote+{destination}").into(),
             ]);
             argv.extend(["-g".into(), at.into()]);
         }
-        (Kind::GotoFlag, Far::Wsl { distro }) => {
+        (LineForm::GotoFlag, Far::Wsl { distro }) => {
             argv.extend(["--remote".into(), format!("wsl+{distro}").into()]);
             argv.extend(["-g".into(), at.into()]);
         }
-        (Kind::ColonLineWindow, Far::Ssh { destination, port }) if is_zed(words[0]) => {
+        (LineForm::ColonLineWindow, Far::Ssh { destination, port }) if is_zed(words[0]) => {
             let port = port.as_ref().map(|p| format!(":{p}")).unwrap_or_default();
             argv.push(format!("ssh://{destination}{port}{at}").into());
         }
-        (Kind::PlusLine | Kind::ColonLine, far) => {
+        (LineForm::PlusLine | LineForm::ColonLine, far) => {
             return Ok(EditorCommand {
                 argv: through(far, &local.argv),
                 needs_terminal: true,
