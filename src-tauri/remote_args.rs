@@ -57,19 +57,32 @@ pub enum RemoteCmd {
 #[derive(Subcommand)]
 pub enum RemoteWorkspaceCmd {
     /// Serve a folder of that machine (its path there, as its own `redline workspace add`).
+    #[command(
+        after_long_help = "Example:\n  redline remote workspace devbox add /home/me/src/app"
+    )]
     Add {
+        /// The folder's path on that machine.
         path: String,
         /// Add it even if it is `/`, the home folder there or a folder around other workspaces.
         #[arg(long)]
         force: bool,
     },
     /// Stop serving a folder of that machine and forget it.
-    Remove { path: String },
+    #[command(
+        after_long_help = "Example:\n  redline remote workspace devbox remove /home/me/src/app"
+    )]
+    Remove {
+        /// The workspace's path on that machine, as `redline remote workspace NAME list` shows it.
+        path: String,
+    },
     /// Its workspaces, on or off.
-    #[command(mut_arg(
-        "json",
-        json_help("Print them as a JSON array of `{path, enabled, …}`")
-    ))]
+    #[command(
+        after_long_help = "Example:\n  redline remote workspace devbox list --json",
+        mut_arg(
+            "json",
+            json_help("Print them as a JSON array of `{path, enabled, …}`")
+        )
+    )]
     List {
         #[command(flatten)]
         output: JsonFlag,
