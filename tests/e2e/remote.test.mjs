@@ -74,7 +74,7 @@ test('a far review pops up labelled with its machine and its accept reaches the 
     let stderr = '';
     asker.stdout.on('data', (b) => (stdout += b));
     asker.stderr.on('data', (b) => (stderr += b));
-    const done = new Promise((resolve) => asker.on('close', (code) => resolve(code)));
+    const done = new Promise((resolve) => asker.on('close', (code) => resolve({ code })));
     later(() => { if (asker.exitCode === null) asker.kill('SIGTERM'); });
 
     await waitTabs(wd, ['retry.rs']).catch((err) => {
@@ -86,7 +86,7 @@ test('a far review pops up labelled with its machine and its accept reaches the 
     // The user's own edit, at the end of the proposal.
     const content = await wd.waitFor('.cm-merge-b .cm-content');
     await wd.click(content);
-    await wd.sendKeys(content, `${Key.Control}${Key.End}${Key.Control}// five: the API is slow\n`);
+    await wd.sendKeys(content, `${Key.Control}${Key.End}${Key.Control}// five: the API is slow${Key.Enter}`);
     await wd.until(() => wd.execute(`return document.fonts.status === 'loaded'
         && document.querySelectorAll('.toasts > *').length === 0`),
     { timeoutMs: UI_TIMEOUT_MS, what: 'the pane fully drawn' });
@@ -96,7 +96,7 @@ test('a far review pops up labelled with its machine and its accept reaches the 
     t.diagnostic(`screenshot ${shot}`);
 
     await wd.click(await wd.waitFor('.review .actions .accept'));
-    const code = await poll(async () => (asker.exitCode === null ? null : done),
+    const { code } = await poll(async () => (asker.exitCode === null ? null : done),
       { timeoutMs: UI_TIMEOUT_MS, what: 'the far redline propose to end' });
     assert.equal(code, 0, stderr);
     assert.equal(stdout, `${PROPOSED}// five: the API is slow\n`);
