@@ -61,10 +61,12 @@ impl Remote {
         self.now.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// The link's `state`, and why when it is not connected: a remote's words, already made fit
+    /// to show (`said::label`, by the one caller that has any).
     pub fn set(&self, state: LinkState, reason: Option<String>) {
         let mut now = self.now();
         now.state = state;
-        now.reason = reason.as_deref().map(label);
+        now.reason = reason;
         drop(now);
         self.changed.send_replace(());
     }
