@@ -258,21 +258,59 @@ fn tty_of(_pid: u32) -> Option<String> {
 }
 
 /// The PID owning the client end of the connection: its socket's inode from `/proc/net/tcp`
-/// (and `tcp6`), then the process with that socket among its file descriptors.
+/// (and `tcp6`), then the eldest of the processes with that socket among their file descriptors.
 #[cfg(target_os = "linux")]
 pub fn socket_owner(local: SocketAddr, peer: SocketAddr) -> Option<u32> {
     let inode = ["/proc/net/tcp", "/proc/net/tcp6"]
         .iter()
         .filter_map(|f| std::fs::read_to_string(f).ok())
         .find_map(|table| client_inode(&table, local, peer))?;
+    eldest(&socket_holders(inode), parent_pid)
+}
+
+/// Every process with socket `inode` among its file descriptors.
+#[cfg(target_os = "linux")]
+fn socket_holders(inode: u64) -> Vec<u32> {
     let wanted = format!("socket:[{inode}]");
-    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
-        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
-        let fds = std::fs::read_dir(e.path().join("fd")).ok()?;
-        fds.flatten()
-            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|t| t.as_os_str() == wanted.as_str()))
-            .then_some(pid)
-    })
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    procs
+        .flatten()
+        .filter_map(|e| {
+            let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+            let fds = std::fs::read_dir(e.path().join("fd")).ok()?;
+            fds.flatten()
+                .any(|fd| {
+                    std::fs::read_link(fd.path()).is_ok_and(|t| t.as_os_str() == wanted.as_str())
+                })
+                .then_some(pid)
+        })
+        .collect()
+}
+
+/// `PPid` from `/proc/PID/status`.
+#[cfg(target_os = "linux")]
+fn parent_pid(pid: u32) -> Option<u32> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("PPid:"))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// Of the processes holding one socket, the one whose parent does not hold it too. A child the
+/// owner forks holds every descriptor until it execs (and keeps those not closed on exec), and
+/// PIDs wrap, so neither the first found nor the lowest PID is the owner.
+#[cfg(target_os = "linux")]
+fn eldest(holders: &[u32], parent: impl Fn(u32) -> Option<u32>) -> Option<u32> {
+    let held_by_parent =
+        |pid: u32| parent(pid).is_some_and(|pp| pp != pid && holders.contains(&pp));
+    holders
+        .iter()
+        .copied()
+        .find(|&pid| !held_by_parent(pid))
+        .or_else(|| holders.first().copied())
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -325,6 +363,24 @@ fn proc_addr(hex: &str) -> Option<SocketAddr> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_owner_is_the_holder_whose_parent_does_not_hold_the_socket() {
+        // 17237 is 30136's child between fork and exec, given a lower PID after a wrap.
+        let parents = |pid| match pid {
+            17237 => Some(30136),
+            30136 => Some(30000),
+            40001 => Some(17237),
+            _ => None,
+        };
+        assert_eq!(eldest(&[17237, 30136], parents), Some(30136));
+        assert_eq!(eldest(&[17237, 30136, 40001], parents), Some(30136));
+        assert_eq!(eldest(&[30136], parents), Some(30136));
+        assert_eq!(eldest(&[], parents), None);
+        // Unrelated holders (a socket passed over a unix socket): the first is named.
+        assert_eq!(eldest(&[5, 7], |_| Some(1)), Some(5));
+    }
 
     #[cfg(target_endian = "little")]
     #[test]

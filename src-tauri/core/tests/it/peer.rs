@@ -144,3 +144,44 @@ async fn in_tmux_the_pane_and_terminal_are_named() {
     );
     assert_eq!(found.label(), "Gemini CLI 0.61.0 · tmux who:0.0");
 }
+
+/// A child that holds the CLI's socket too (as every child does between fork and exec, and one
+/// given it keeps it), with a lower PID as after the PIDs wrapped, is not taken for the CLI: the
+/// CLI is the holder whose parent does not hold it.
+#[tokio::test]
+async fn a_child_holding_the_socket_under_a_lower_pid_is_not_taken_for_the_cli() {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let client = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+    let (server, peer) = listener.accept().unwrap();
+    let local = server.local_addr().unwrap();
+    let me = std::process::id();
+    let child = Killed(spawn_below(me, &client));
+    assert!(
+        child.0.id() < me,
+        "the child ({}) was given a PID below this process's ({me})",
+        child.0.id()
+    );
+    let found = tokio::task::spawn_blocking(move || OsPeers.lookup(local, peer))
+        .await
+        .unwrap()
+        .expect("the peer is found");
+    assert_eq!(found.pid, me);
+}
+
+/// `cat` with `held` as its standard output, under the lowest free PID at or above 300 (where
+/// the kernel starts again after a wrap): root sets the namespace's last PID, as CRIU does.
+fn spawn_below(pid: u32, held: &std::net::TcpStream) -> Child {
+    let floor = if pid > 1000 { 300 } else { 2 };
+    let free = (floor..pid)
+        .find(|p| !Path::new(&format!("/proc/{p}")).exists())
+        .expect("a free PID below this process's");
+    std::fs::write("/proc/sys/kernel/ns_last_pid", (free - 1).to_string())
+        .expect("root sets the next PID");
+    Command::new("cat")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::from(std::os::fd::OwnedFd::from(
+            held.try_clone().unwrap(),
+        )))
+        .spawn()
+        .unwrap()
+}
