@@ -4,7 +4,10 @@
 // (tests/cli/remote_ssh.rs runs the real OpenSSH). The desktop decides; the far client gets
 // exactly the accepted bytes, or the rejection; the far file is never written by Redline. Then
 // the real codex TUI (offline, codex-fake-api.mjs) with Redline's hook on the far machine: its
-// apply_patch waits for the desktop's accept and lands as accepted.
+// apply_patch waits for the desktop's accept and lands as accepted. Then the real claude TUI
+// (offline, claude-fake-api.mjs) in the far machine's HOME, connected to the far Redline by its
+// lock alone: its Write accepted on the desktop with edits lands exactly; a second one rejected
+// there leaves the file as it was.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -14,9 +17,12 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { clientEnv, startGeminiClient } from './lib/gemini.mjs';
+import { realTmpDir, endSession } from './lib/dirs.mjs';
 import { startRedline } from './lib/redline.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { startFakeApi } from './codex-fake-api.mjs';
+import { startFakeApi as startClaudeApi } from './claude-fake-api.mjs';
+import { writeClaudeConfig, claudeEnv, startTmux, claudeInstalled, CLAUDE_VERSION } from './claude-driver.mjs';
 import { codexHome, codexInstalled, codexTempDir, startCodex, trustHooks, CODEX_VERSION } from './codex-driver.mjs';
 
 const TEST_TIMEOUT_MS = 120_000;
@@ -123,4 +129,104 @@ test(`the real codex ${CODEX_VERSION} on the far machine: its apply_patch, accep
   await ok(desk, ['review', 'accept', String(review.id)]);
   await codex.waitForScreen((s) => s.includes(final), 30_000, 'codex to end the turn');
   assert.equal(fs.readFileSync(file, 'utf8'), 'one\r\nTWO\r\nthree\r\n', 'the patch as accepted, its CRLF kept');
+});
+
+const claudeSkip = !claudeInstalled() ? `claude ${CLAUDE_VERSION} not installed (npm install in tests/interop)` : false;
+const CLAUDE_STEP_MS = 60_000;
+const CLAUDE_KEY = 'sk-ant-api03-redline-interop-0123456789abcdefghijklmnop';
+
+test(`the real claude ${CLAUDE_VERSION} on the far machine: its Write accepted with edits and rejected on the desktop`, { timeout: 240_000, skip: claudeSkip }, async (t) => {
+  const ws = realTmpDir('rl-remote-claude-');
+  let api;
+  let far;
+  let desk;
+  let tmux;
+  let claude;
+  t.after(async () => {
+    await desk?.stop();
+    await endSession({ cli: tmux, redline: far, api }, ws);
+  });
+  api = await startClaudeApi({ log: process.env.REDLINE_IT_VERBOSE ? (m) => console.log(m) : () => {} });
+  far = await startRedline({ workspaces: [ws] });
+  // claude runs in the far machine's HOME: the far Redline's ~/.claude/ide/<PORT>.lock is all
+  // that tells it where Redline is.
+  await writeClaudeConfig(far.dirs.home, { workspaces: [ws], apiKey: CLAUDE_KEY });
+  desk = await startRedline({});
+  await ok(desk, ['remote', 'add', 'far', '--', ...bridgeTo(far)]);
+  await pollUntil(async () => {
+    const [far0] = await desk.json(['remote', 'list', '--json']);
+    return { ok: far0?.state === 'connected', value: far0 };
+  }, 15_000, 'the remote connected');
+
+  tmux = await startTmux();
+  claude = await tmux.claude({ name: 'far', cwd: ws, env: claudeEnv({ home: far.dirs.home, apiBaseUrl: api.baseURL, apiKey: CLAUDE_KEY }) });
+  try {
+    await claude.waitForScreen(/for shortcuts/, CLAUDE_STEP_MS, 'claude to be ready');
+    await pollUntil(async () => {
+      const clients = (await far.json(['status', '--json'])).workspaces[0].clients;
+      return { ok: clients.some((c) => c.name === 'Claude Code' && c.version === CLAUDE_VERSION), value: clients };
+    }, CLAUDE_STEP_MS, 'the far Redline to list claude as a client');
+
+    /** Prompts claude to write `content` to `name`; resolves with the desktop's review of it. */
+    async function propose(name, content, tag) {
+      const filePath = path.join(ws, name);
+      const trigger = `REDLINE-FAR-${tag}`;
+      const plan = api.addPlan({ trigger, filePath, content, final: `done ${tag}` });
+      await claude.submit(`${trigger} please`);
+      await claude.waitForScreen(/Opened changes in Redline/, CLAUDE_STEP_MS, `claude to open the diff in Redline (${tag})`);
+      const review = await farReview(desk, filePath);
+      // The desktop shows who asked as the far side said it: claude, its version, its terminal.
+      assert.match(review.client.name, new RegExp(`^Claude Code ${CLAUDE_VERSION.replace(/\./g, '\\.')} · /dev/pts/\\d+$`), JSON.stringify(review.client));
+      const [there] = await far.json(['review', 'list', '--json']);
+      assert.equal(there?.filePath, filePath, JSON.stringify(there));
+      assert.equal(there.client.process?.program, 'Claude Code', JSON.stringify(there.client));
+      assert.equal(there.client.process?.cwd, ws);
+      assert.equal(there.reasonHeard, false, 'the IDE protocol carries no reason');
+      return { review, plan, filePath };
+    }
+
+    const original = 'hello\nworld\n';
+    fs.writeFileSync(path.join(ws, 'greeting.txt'), original);
+    const a = await propose('greeting.txt', 'hello\nplanet\n', 'ACCEPT');
+    assert.deepEqual([a.review.added, a.review.removed], [1, 1]);
+    // Unicode (2-, 3- and 4-byte UTF-8), a CRLF, a tab, no trailing newline.
+    const edited = 'héllo wörld — ✓ 🚀 𝄞\nzweite Zeile\r\ndritte\tZeile ohne Zeilenende';
+    const contentFile = path.join(desk.dirs.root, 'edited.txt');
+    fs.writeFileSync(contentFile, edited);
+    await ok(desk, ['review', 'accept', String(a.review.id), '--content-file', contentFile]);
+    await api.waitFor((q) => q.decision.kind === 'final' && q.decision.plan === a.plan, CLAUDE_STEP_MS, "the accepted Write's result");
+    await claude.waitForScreen(/● done ACCEPT/, CLAUDE_STEP_MS, 'the end of the accepted turn');
+    await pollUntil(async () => {
+      const now = fs.readFileSync(a.filePath);
+      return { ok: now.equals(Buffer.from(edited)), value: now.toString('utf8') };
+    }, CLAUDE_STEP_MS, 'claude to write the accepted bytes');
+    assert.deepEqual(await far.json(['review', 'list', '--json']), [], 'decided on the far side too');
+
+    const b = await propose('greeting.txt', 'bye\n', 'REJECT');
+    const res = await ok(desk, ['review', 'reject', String(b.review.id), '--reason', 'keep the greeting']);
+    // Claude Code's IDE protocol carries no reason (DIFF_REJECTED alone), and the desktop says so.
+    assert.equal(b.review.reasonHeard, false, JSON.stringify(b.review));
+    assert.match(res.stdout + res.stderr, /its CLI's protocol carries no reason/);
+    // A rejected Write ends claude's turn: no result goes back to the model.
+    await claude.waitForScreen(/Rejected write to greeting\.txt/, CLAUDE_STEP_MS, 'claude to show the rejection');
+    await claude.waitForScreen((s) => !/Do you want to/.test(s), CLAUDE_STEP_MS, 'claude to drop its prompt');
+    assert.ok(!api.requests.some((q) => q.decision.kind === 'final' && q.decision.plan === b.plan), 'no Write result');
+    assert.deepEqual(await desk.json(['review', 'list', '--json']), []);
+    assert.deepEqual(await far.json(['review', 'list', '--json']), []);
+    assert.ok(fs.readFileSync(b.filePath).equals(Buffer.from(edited)), 'the file as accepted before');
+    // The model hears the rejection with the next prompt: the Write's result, an error.
+    await claude.submit('REDLINE-FAR-NEXT please');
+    const next = await api.waitFor(
+      (q) => q.decision.kind !== 'side' && JSON.stringify(q.body.messages ?? []).includes('REDLINE-FAR-NEXT'),
+      CLAUDE_STEP_MS,
+      'the next prompt',
+    );
+    const results = next.body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((x) => x?.type === 'tool_result');
+    const rejected = results.find((x) => String(x.tool_use_id).startsWith(`toolu_rl_write_${b.plan}_`));
+    assert.equal(rejected?.is_error, true, JSON.stringify(results));
+    assert.match(String(rejected.content), /^The user doesn't want to proceed with this tool use\. The tool use was rejected/);
+  } catch (err) {
+    err.message += `\n--- claude screen ---\n${await claude.screen().catch(() => '')}\n--- far redline ---\n${far.stderr().slice(-3000)}`;
+    throw err;
+  }
 });
