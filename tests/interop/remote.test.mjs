@@ -143,6 +143,9 @@ test(`the real claude ${CLAUDE_VERSION} on the far machine: its Write accepted w
   let tmux;
   let claude;
   t.after(async () => {
+    // claude first, and waited for: it still writes to its HOME (the far Redline's, removed by
+    // far.stop()) while it exits.
+    await claude?.quit(['C-c', 'C-c'], 20_000).catch(() => {});
     await desk?.stop();
     await endSession({ cli: tmux, redline: far, api }, ws);
   });
