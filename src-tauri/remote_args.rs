@@ -12,6 +12,7 @@ pub enum RemoteCmd {
     #[command(after_long_help = "Example:\n  \
         redline remote add ssh://me@devbox\n  \
         redline remote add wsl://Ubuntu\n  \
+        redline remote add ssh://me@devbox --install\n  \
         redline remote add gpu -- ssh -T -J bastion gpu redline bridge --start")]
     Add {
         /// The remote's name (letters, digits, `.`, `_`, `-`), or ssh://… or wsl://….
@@ -19,6 +20,11 @@ pub enum RemoteCmd {
         /// With a shorthand: the name to give it (default: its host or distro).
         #[arg(long)]
         name: Option<String>,
+        /// With a shorthand: first copy this Redline's headless build to that machine's
+        /// ~/.local/share/redline/bin, if its OS and architecture are this one's (checked there
+        /// by sha256 before it takes the place).
+        #[arg(long)]
+        install: bool,
         /// The program and its arguments, run as given (no shell on this side).
         #[arg(last = true, value_name = "COMMAND")]
         command: Vec<String>,

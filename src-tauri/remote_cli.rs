@@ -8,6 +8,7 @@ use redline_core::api::remote_info::{LinkState, RemoteInfo};
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::command::Via;
 use redline_core::runtime::control::decode;
+use redline_core::runtime::remote::desktop::install::{self, Installed};
 use redline_core::runtime::remote::desktop::shorthand;
 use redline_core::surfaces::action::{
     Call, RemoteAdd, RemoteAsk, RemoteList, RemoteRemove, WorkspaceAdd, WorkspaceList,
@@ -20,7 +21,11 @@ use std::path::PathBuf;
 
 /// What `redline remote …` asks, its arguments resolved.
 pub(crate) enum RemoteAction {
-    Add(RemoteEntry),
+    /// `install`: the shorthand whose machine gets this Redline's headless build first.
+    Add {
+        remote: RemoteEntry,
+        install: Option<String>,
+    },
     Remove {
         name: String,
     },
@@ -41,8 +46,22 @@ pub(crate) fn resolve(cmd: RemoteCmd) -> Result<RemoteAction> {
         RemoteCmd::Add {
             target,
             name,
+            install,
             command,
-        } => RemoteAction::Add(entry(&target, name.as_deref(), command)?),
+        } => {
+            let remote = entry(&target, name.as_deref(), command)?;
+            if install && !command_given_by(&target) {
+                return Err(Error::Usage(
+                    "--install goes with ssh://… or wsl://…: with a command of your own, \
+                     install Redline there yourself"
+                        .into(),
+                ));
+            }
+            RemoteAction::Add {
+                remote,
+                install: install.then_some(target),
+            }
+        }
         RemoteCmd::Remove { name } => RemoteAction::Remove { name },
         RemoteCmd::List { output } => RemoteAction::List {
             format: output.format(),
@@ -65,6 +84,11 @@ pub(crate) fn resolve(cmd: RemoteCmd) -> Result<RemoteAction> {
             RemoteAction::Workspace { name, call, format }
         }
     })
+}
+
+/// Whether `target` is a shorthand, whose command Redline makes (and can run a script with).
+fn command_given_by(target: &str) -> bool {
+    matches!(shorthand::expand(target, None), Ok(Some(_)))
 }
 
 fn entry(target: &str, name: Option<&str>, command: Vec<String>) -> Result<RemoteEntry> {
@@ -108,14 +132,34 @@ async fn added(dirs: &Dirs, p: &mut Printer<'_>, remote: RemoteEntry) -> Result<
     }
 }
 
+/// `--install`: this Redline's headless build put on `target`'s machine, and said.
+async fn installed(p: &mut Printer<'_>, target: &str, name: &str) -> Result<()> {
+    // The desktop build needs GTK, which a server seldom has.
+    let build = install::build_to_copy(name, !cfg!(feature = "desktop"))?;
+    match install::install(target, name, &build).await? {
+        Installed::Already => outln!(p, "{name} has this Redline already"),
+        Installed::Copied(bytes) => outln!(
+            p,
+            "installed Redline on {name} in ~/.local/share/redline/bin ({} MB, sha256 checked there)",
+            bytes.div_ceil(1 << 20)
+        ),
+    }
+    Ok(())
+}
+
 /// What to do when the far side has no `redline` (the shell there said `not found`).
 const NOT_THERE: &str = "Redline is not installed on that machine, or not on the PATH its \
-    login shell gives: install it there (its headless build is enough), put it in \
-    ~/.local/share/redline/bin, or name its path in the command after `--`";
+    login shell gives: add it with `--install` (ssh://… and wsl://…), install it there (its \
+    headless build is enough), or name its path in the command after `--`";
 
 pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: RemoteAction) -> Result<bool> {
     match action {
-        RemoteAction::Add(remote) => return added(dirs, p, remote).await,
+        RemoteAction::Add { remote, install } => {
+            if let Some(target) = install {
+                installed(p, &target, &remote.name).await?;
+            }
+            return added(dirs, p, remote).await;
+        }
         RemoteAction::Remove { name } => {
             ask(dirs, RemoteRemove { name: name.clone() }).await?;
             outln!(p, "removed {name}");

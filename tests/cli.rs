@@ -1222,6 +1222,9 @@ mod remote;
 #[path = "cli/remote_ssh.rs"]
 mod remote_ssh;
 
+#[path = "cli/remote_install.rs"]
+mod remote_install;
+
 /// Whether `program` is on PATH (a test that needs it skips, or fails where CI requires it).
 fn have(program: &str) -> bool {
     Command::new("sh")

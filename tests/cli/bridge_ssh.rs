@@ -96,6 +96,11 @@ impl Sshd {
         }
     }
 
+    /// The port it listens on, on 127.0.0.1.
+    pub(super) fn port(&self) -> u16 {
+        self.port
+    }
+
     /// `ssh` as a desktop runs it: no terminal, never a prompt (BatchMode), only this test's
     /// known hosts and key; `key: false` offers none.
     pub(super) fn ssh(&self, key: bool, remote: &str) -> Command {

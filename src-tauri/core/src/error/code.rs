@@ -54,6 +54,8 @@ pub enum FaultCode {
     Unanswered,
     /// A remote whose link is not up.
     NotConnected,
+    /// `remote add --install` could not put Redline on the remote.
+    NotInstalled,
     // What Redline could not do on this machine.
     NotWritten,
     NotKept,

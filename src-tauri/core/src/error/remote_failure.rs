@@ -22,6 +22,9 @@ pub enum RemoteFailure {
     /// A call the link took and did not bring an answer to: it ended, or the remote was slow.
     #[error("{remote} did not answer: {why}")]
     NoAnswer { remote: String, why: String },
+    /// `--install` could not put Redline there: why.
+    #[error("Redline was not installed on {remote}: {why}")]
+    NotInstalled { remote: String, why: String },
     /// The remote's instance answered the call with an error: its code and words.
     #[error("{remote}: {message}")]
     Said {
@@ -39,6 +42,7 @@ impl RemoteFailure {
                 FaultCode::Unanswered
             }
             RemoteFailure::NotConnected { .. } => FaultCode::NotConnected,
+            RemoteFailure::NotInstalled { .. } => FaultCode::NotInstalled,
             RemoteFailure::Said { code, .. } => *code,
         }
     }

@@ -5,6 +5,7 @@
 mod asked;
 mod attached;
 mod far;
+pub mod install;
 mod kept;
 mod mirror;
 mod said;

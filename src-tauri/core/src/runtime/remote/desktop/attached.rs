@@ -77,12 +77,10 @@ pub(super) async fn run(
     }
 }
 
-/// The command started in a session of its own (no terminal for a password prompt), its stdio
-/// framed, and its stderr's end kept.
-fn spawn(command: &[String]) -> std::io::Result<(Child, (Stream, ReadAt), Said)> {
-    let (program, args) = command
-        .split_first()
-        .ok_or_else(|| std::io::Error::other("no command"))?;
+/// `program` with `args`, its stdio piped, in a session of its own: ssh finds no terminal to
+/// ask a password on, and wsl.exe started by the tray app gets no console to show. Killed when
+/// dropped.
+pub(super) fn without_terminal(program: &str, args: &[String]) -> Command {
     let mut std_cmd = std::process::Command::new(program);
     std_cmd
         .args(args)
@@ -94,12 +92,21 @@ fn spawn(command: &[String]) -> std::io::Result<(Child, (Stream, ReadAt), Said)>
     #[cfg(windows)]
     {
         use std::os::windows::process::CommandExt;
-        // CREATE_NO_WINDOW: ssh or wsl.exe started by the tray app gets no console to show.
+        // CREATE_NO_WINDOW
         std_cmd.creation_flags(0x0800_0000);
     }
     let mut cmd = Command::from(std_cmd);
     cmd.kill_on_drop(true);
-    let mut child = cmd.spawn()?;
+    cmd
+}
+
+/// The command started in a session of its own (no terminal for a password prompt), its stdio
+/// framed, and its stderr's end kept.
+fn spawn(command: &[String]) -> std::io::Result<(Child, (Stream, ReadAt), Said)> {
+    let (program, args) = command
+        .split_first()
+        .ok_or_else(|| std::io::Error::other("no command"))?;
+    let mut child = without_terminal(program, args).spawn()?;
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {

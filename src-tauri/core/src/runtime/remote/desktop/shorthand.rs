@@ -27,18 +27,27 @@ const SSH_OPTIONS: [&str; 8] = [
 /// The remote `target` stands for, named `name` if given (else its host or distro); `None`
 /// when `target` is no shorthand.
 pub fn expand(target: &str, name: Option<&str>) -> Result<Option<RemoteEntry>, WorkspaceError> {
-    let (default_name, command) = if let Some(rest) = target.strip_prefix("ssh://") {
-        ssh(rest)?
-    } else if let Some(distro) = target.strip_prefix("wsl://") {
-        wsl(distro)?
-    } else {
+    let Some((default_name, command)) = there(target, FAR_SCRIPT)? else {
         return Ok(None);
     };
     RemoteEntry::new(name.unwrap_or(&default_name), command).map(Some)
 }
 
+/// The host or distro `target` names, and the command that runs the POSIX shell `script` there
+/// (which must hold no `'`); `None` when `target` is no shorthand.
+pub fn there(target: &str, script: &str) -> Result<Option<(String, Vec<String>)>, WorkspaceError> {
+    debug_assert!(!script.contains('\''));
+    if let Some(rest) = target.strip_prefix("ssh://") {
+        ssh(rest, script).map(Some)
+    } else if let Some(distro) = target.strip_prefix("wsl://") {
+        wsl(distro, script).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 /// `[USER@]HOST[:PORT]`: the host's name, and ssh's command.
-fn ssh(rest: &str) -> Result<(String, Vec<String>), WorkspaceError> {
+fn ssh(rest: &str, script: &str) -> Result<(String, Vec<String>), WorkspaceError> {
     let rest = rest.strip_suffix('/').unwrap_or(rest);
     let (user, host_port) = match rest.rsplit_once('@') {
         Some((user, hp)) => (Some(user), hp),
@@ -73,18 +82,18 @@ fn ssh(rest: &str) -> Result<(String, Vec<String>), WorkspaceError> {
     };
     // ssh hands the far side one string for the login shell: `sh -c` in it, the script quoted
     // (it holds no `'`).
-    command.extend([destination, format!("sh -c '{FAR_SCRIPT}'")]);
+    command.extend([destination, format!("sh -c '{script}'")]);
     Ok((host.to_owned(), command))
 }
 
 /// `DISTRO`: its name, and wsl.exe's command (`--exec`: no shell of Windows' between).
-fn wsl(distro: &str) -> Result<(String, Vec<String>), WorkspaceError> {
+fn wsl(distro: &str, script: &str) -> Result<(String, Vec<String>), WorkspaceError> {
     if !word(distro) {
         return Err(WorkspaceError::BadRemote(format!(
             "wsl://{distro}: give the distro's name as `wsl.exe -l` lists it"
         )));
     }
-    let command = ["wsl.exe", "-d", distro, "--exec", "sh", "-c", FAR_SCRIPT];
+    let command = ["wsl.exe", "-d", distro, "--exec", "sh", "-c", script];
     Ok((distro.to_owned(), command.map(str::to_owned).to_vec()))
 }
 
