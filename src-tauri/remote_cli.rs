@@ -8,7 +8,7 @@ use redline_core::api::remote_info::{LinkState, RemoteInfo};
 use redline_core::platform::dirs::Dirs;
 use redline_core::runtime::command::Via;
 use redline_core::runtime::control::decode;
-use redline_core::runtime::remote::desktop::install::{self, Installed};
+use redline_core::runtime::remote::desktop::far_install::{self, Placed};
 use redline_core::runtime::remote::desktop::shorthand;
 use redline_core::surfaces::action::{
     Call, RemoteAdd, RemoteAsk, RemoteList, RemoteRemove, WorkspaceAdd, WorkspaceList,
@@ -135,10 +135,10 @@ async fn added(dirs: &Dirs, p: &mut Printer<'_>, remote: RemoteEntry) -> Result<
 /// `--install`: this Redline's headless build put on `target`'s machine, and said.
 async fn installed(p: &mut Printer<'_>, target: &str, name: &str) -> Result<()> {
     // The desktop build needs GTK, which a server seldom has.
-    let build = install::build_to_copy(name, !cfg!(feature = "desktop"))?;
-    match install::install(target, name, &build).await? {
-        Installed::Already => outln!(p, "{name} has this Redline already"),
-        Installed::Copied(bytes) => outln!(
+    let build = far_install::build_to_copy(name, !cfg!(feature = "desktop"))?;
+    match far_install::install(target, name, &build).await? {
+        Placed::Already => outln!(p, "{name} has this Redline already"),
+        Placed::Copied(bytes) => outln!(
             p,
             "installed Redline on {name} in ~/.local/share/redline/bin ({} MB, sha256 checked there)",
             bytes.div_ceil(1 << 20)

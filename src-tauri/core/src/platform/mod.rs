@@ -34,6 +34,7 @@ pub mod shell_word;
 pub(crate) mod sid;
 pub(crate) mod small_file;
 pub mod stop;
+pub mod tcp_owner;
 pub(crate) mod token;
 
 pub use error::PlatformError;

@@ -5,7 +5,7 @@
 mod asked;
 mod attached;
 mod far;
-pub mod install;
+pub mod far_install;
 mod kept;
 mod mirror;
 mod said;

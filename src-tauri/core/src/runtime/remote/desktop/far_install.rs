@@ -37,7 +37,7 @@ const SAID_KEPT: u64 = 4096;
 
 /// What `--install` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Installed {
+pub enum Placed {
     /// The copy there was this build already.
     Already,
     /// Copied, this many bytes.
@@ -46,7 +46,7 @@ pub enum Installed {
 
 /// Installs `build` (a headless Redline) on the machine `target` (`ssh://…` or `wsl://…`)
 /// names, for the remote called `remote`.
-pub async fn install(target: &str, remote: &str, build: &Path) -> Result<Installed> {
+pub async fn install(target: &str, remote: &str, build: &Path) -> Result<Placed> {
     let fail = |why: String| RemoteFailure::NotInstalled {
         remote: remote.to_owned(),
         why,
@@ -66,12 +66,12 @@ pub async fn install(target: &str, remote: &str, build: &Path) -> Result<Install
     let unreadable = |e: std::io::Error| fail(format!("{} cannot be read: {e}", build.display()));
     let sum = sha256(build).await.map_err(unreadable)?;
     if lines.next().map(str::trim) == Some(sum.as_str()) {
-        return Ok(Installed::Already);
+        return Ok(Placed::Already);
     }
     let bytes = std::fs::metadata(build).map_err(unreadable)?.len();
     let copy = there(target, &COPY.replace("SUM", &sum))?;
     run(&copy, Some(build), COPY_WITHIN).await.map_err(fail)?;
-    Ok(Installed::Copied(bytes))
+    Ok(Placed::Copied(bytes))
 }
 
 /// The headless build `--install` copies to remote `remote`: this program when it is one
