@@ -149,8 +149,9 @@ async fn installed(p: &mut Printer<'_>, target: &str, name: &str) -> Result<()> 
 
 /// What to do when the far side has no `redline` (the shell there said `not found`).
 const NOT_THERE: &str = "Redline is not installed on that machine, or not on the PATH its \
-    login shell gives: add it with `--install` (ssh://… and wsl://…), install it there (its \
-    headless build is enough), or name its path in the command after `--`";
+    login shell gives: remove it and add it again with `--install` (ssh://… and wsl://…: this \
+    Redline's headless build is copied to ~/.local/share/redline/bin there), install it there \
+    yourself, or name its path in the command after `--`";
 
 pub(crate) async fn run(dirs: &Dirs, p: &mut Printer<'_>, action: RemoteAction) -> Result<bool> {
     match action {

@@ -288,7 +288,9 @@ fn a_command_that_reaches_no_redline_is_failed_with_its_own_words() {
     let none = ["sh", "-c", "exec redline-nowhere-to-be-found bridge"];
     let said = add_failing(&desk, "bare", &none.map(String::from));
     assert!(
-        said.contains("not found") && said.contains("~/.local/share/redline/bin"),
+        said.contains("not found")
+            && said.contains("~/.local/share/redline/bin")
+            && said.contains("--install"),
         "{said}"
     );
     for name in ["nowhere", "devbox", "cat", "bare"] {

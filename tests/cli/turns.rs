@@ -314,3 +314,51 @@ fn after_a_continue_the_models_further_work_is_a_turn_of_its_own() {
     assert!(turns[0]["id"].as_u64() > turns[1]["id"].as_u64());
     stop(&env, child);
 }
+
+/// Qwen Code's `UserPromptSubmit` input: it runs the hook before each request to the model,
+/// under the id of the user's prompt the request is for (`createBaseInput`'s `prompt_id`).
+fn qwen_prompt(env: &Env, ws: &Path, prompt: &str, prompt_id: &str) {
+    let input = json!({
+        "session_id": "q", "transcript_path": "/dev/null", "cwd": ws,
+        "hook_event_name": "UserPromptSubmit", "timestamp": "2026-11-30T01:00:00.000Z",
+        "permission_mode": "yolo", "prompt_id": prompt_id, "prompt": prompt,
+    });
+    let out = run_in(
+        env,
+        ws,
+        &["hook", "qwen", "--turn-start"],
+        &input.to_string(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+}
+
+#[test]
+fn words_typed_while_qwen_works_go_on_with_its_turn_and_the_next_prompt_begins_one() {
+    let env = Env::new();
+    let ws = env.ws();
+    let child = serving(&env);
+    let turns = || -> Value {
+        serde_json::from_str(&env.ok(&["turns", "list", ws.to_str().unwrap(), "--json"])).unwrap()
+    };
+    qwen_prompt(&env, &ws, "tidy the files", "q########1");
+    std::fs::write(ws.join("a.txt"), "one\n").unwrap();
+    // Mid-turn steering: the user's words on a tool's result, under the same prompt's id.
+    qwen_prompt(&env, &ws, "and keep the tests", "q########1");
+    let list = turns();
+    assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+    assert_eq!(list[0]["state"], "running", "{list}");
+    // The user's next prompt (an Esc before it: no Stop came) ends that turn and begins one.
+    std::fs::write(ws.join("b.txt"), "two\n").unwrap();
+    qwen_prompt(&env, &ws, "now the docs", "q########2");
+    let list = turns();
+    let states: Vec<_> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["state"].clone())
+        .collect();
+    assert_eq!(states, ["running", "ended"], "{list}");
+    assert_eq!(paths(&list[1]), ["a.txt", "b.txt"], "{list}");
+    stop(&env, child);
+}

@@ -92,7 +92,15 @@ pub struct TurnStart {
     /// The prompt the model is about to get, where the input says (Gemini CLI runs its prompt
     /// hook again with a Continue's instructions as the prompt: that turn already began).
     pub prompt: Option<String>,
+    /// The CLI's id of the user's prompt, where the input names one (Qwen Code's `prompt_id`):
+    /// a prompt hook run again under the same id is that prompt's turn going on. Qwen Code runs
+    /// it before each request to the model, and words typed while it works (its mid-turn
+    /// steering) ride on a tool's result under the turn's own id.
+    pub prompt_id: Option<String>,
 }
+
+/// The longest prompt id kept: a longer one is none (it is only compared, never shown).
+const MAX_PROMPT_ID: usize = 256;
 
 #[derive(Deserialize)]
 struct StartFields {
@@ -101,6 +109,8 @@ struct StartFields {
     cwd: String,
     #[serde(default)]
     prompt: Option<String>,
+    #[serde(default)]
+    prompt_id: Option<String>,
 }
 
 /// Whether a prompt hook's input is the CLI going on with its own turn, not a prompt: a CLI that
@@ -133,6 +143,9 @@ pub fn read_start(cli: HookCli, input: &Value) -> Result<TurnStart, String> {
         session: f.session_id.unwrap_or_default(),
         cwd: f.cwd,
         prompt: f.prompt,
+        prompt_id: f
+            .prompt_id
+            .filter(|id| !id.is_empty() && id.len() <= MAX_PROMPT_ID),
     })
 }
 

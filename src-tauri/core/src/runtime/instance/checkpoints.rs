@@ -52,6 +52,8 @@ struct Running {
     /// CLI may run its prompt hook with them as the prompt (Gemini CLI's `BeforeAgent` does),
     /// which is this turn going on, not a new one.
     continued: Option<String>,
+    /// The CLI's id of the prompt it runs for (`TurnStart::prompt_id`).
+    prompt_id: Option<String>,
 }
 
 /// The most turns whose review's undos are remembered: past it the oldest are forgotten (their
@@ -133,10 +135,35 @@ impl Checkpoints {
         self.ahead.clone()
     }
 
-    /// A turn of `cli`'s `session` begins in the workspace `root`: checkpointed and recorded,
-    /// its end reviewed whole. A turn of that session still running ends here first.
-    pub async fn begin(&self, root: &Path, cli: &str, session: &str) -> Result<TurnRecord> {
-        self.begin_as(root, (cli, session), true, None).await
+    /// A turn of `cli`'s `session` begins in the workspace `root` for the CLI's prompt
+    /// `prompt_id` (if it names one): checkpointed and recorded, its end reviewed whole. A turn
+    /// of that session still running ends here first.
+    pub async fn begin(
+        &self,
+        root: &Path,
+        (cli, session): (&str, &str),
+        prompt_id: Option<String>,
+    ) -> Result<TurnRecord> {
+        let begun = self.begin_as(root, (cli, session), true, None).await?;
+        self.for_prompt((cli, session), begun.id, prompt_id);
+        Ok(begun)
+    }
+
+    /// `cli`'s `session`'s running turn `id` runs for the CLI's prompt `prompt_id`.
+    fn for_prompt(&self, (cli, session): (&str, &str), id: u64, prompt_id: Option<String>) {
+        let key: SessionKey = (cli.to_owned(), session.to_owned());
+        if let Some(turn) = self.running().get_mut(&key).filter(|t| t.id == id) {
+            turn.prompt_id = prompt_id;
+        }
+    }
+
+    /// The id of `cli`'s `session`'s running turn when it runs for the CLI's prompt
+    /// `prompt_id`: a prompt hook under that id is the turn going on, not a new one.
+    pub fn for_same_prompt(&self, (cli, session): (&str, &str), prompt_id: &str) -> Option<u64> {
+        let key: SessionKey = (cli.to_owned(), session.to_owned());
+        let running = self.running();
+        let turn = running.get(&key)?;
+        (turn.prompt_id.as_deref() == Some(prompt_id)).then_some(turn.id)
     }
 
     /// As `begin`; `whole`: its end is reviewed as one whole turn (`Running::whole`);
@@ -159,6 +186,7 @@ impl Checkpoints {
                     id: begun.id,
                     whole,
                     continued,
+                    prompt_id: None,
                 },
             )),
             false => tracing::warn!(
@@ -203,14 +231,21 @@ impl Checkpoints {
 
     /// The id of `cli`'s `session`'s running turn when a Continue with `prompt` as its
     /// instructions began it and no prompt hook ran for it yet: that prompt hook is the turn
-    /// going on (it is taken: the next prompt hook begins a new turn).
-    pub fn continued(&self, (cli, session): (&str, &str), prompt: &str) -> Option<u64> {
+    /// going on (it is taken: the next prompt hook begins a new turn), and from then on it runs
+    /// for the CLI's prompt `prompt_id`.
+    pub fn continued(
+        &self,
+        (cli, session): (&str, &str),
+        prompt: &str,
+        prompt_id: Option<String>,
+    ) -> Option<u64> {
         let key: SessionKey = (cli.to_owned(), session.to_owned());
         let mut running = self.running();
         let turn = running.get_mut(&key)?;
         match turn.continued.as_deref() == Some(prompt) {
             true => {
                 turn.continued = None;
+                turn.prompt_id = prompt_id;
                 Some(turn.id)
             }
             false => None,

@@ -41,11 +41,11 @@ async fn a_prompt_with_no_end_before_it_takes_one_checkpoint_for_both_turns() {
     let data = tmp.path().join("data");
     let cps = Checkpoints::new(data, Arc::new(SystemClock)).with_git(git);
 
-    let first = cps.begin(&ws, "claude", "s").await.unwrap();
+    let first = cps.begin(&ws, ("claude", "s"), None).await.unwrap();
     std::fs::write(ws.join("a.txt"), "two\n").unwrap();
     std::fs::remove_file(&log).unwrap();
     // The next prompt, no end hook between: the first turn ends where the second begins.
-    let second = cps.begin(&ws, "claude", "s").await.unwrap();
+    let second = cps.begin(&ws, ("claude", "s"), None).await.unwrap();
     assert_eq!(
         checkpoints_taken(&log),
         1,

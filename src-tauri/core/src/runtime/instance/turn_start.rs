@@ -38,11 +38,20 @@ pub(super) async fn begin(
     service.session_started();
     let root = service.workspace.id();
     let session = (call.cli.id(), start.session.as_str());
-    if let Some(id) = (start.prompt.as_deref()).and_then(|p| checkpoints.continued(session, p)) {
+    let same = |id: &String| checkpoints.for_same_prompt(session, id);
+    if let Some(id) = start.prompt_id.as_ref().and_then(same) {
+        tracing::info!("{cli}'s turn {id} goes on with the same prompt");
+        return TurnBegun::Recorded { id };
+    }
+    let continued = |p: &str| checkpoints.continued(session, p, start.prompt_id.clone());
+    if let Some(id) = start.prompt.as_deref().and_then(continued) {
         tracing::info!("{cli}'s turn {id} goes on with the user's Continue");
         return TurnBegun::Recorded { id };
     }
-    match checkpoints.begin(root, call.cli.id(), &start.session).await {
+    match checkpoints
+        .begin(root, session, start.prompt_id.clone())
+        .await
+    {
         Ok(turn) => {
             tracing::info!("{cli}'s turn {} begins in {}", turn.id, root.display());
             TurnBegun::Recorded { id: turn.id }
