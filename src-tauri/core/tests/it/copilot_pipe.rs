@@ -344,3 +344,16 @@ async fn copilot_s_client_reviews_a_diff_over_the_named_pipe_its_lock_names() {
     assert!(ended.status < 300, "{}: {}", ended.status, ended.body);
     f.instance.shutdown().await;
 }
+
+#[tokio::test]
+async fn redline_doctor_reaches_copilot_s_pipe_and_a_forged_token_is_refused() {
+    use redline_core::doctor::probe::{http_initialize, Endpoint, Probe};
+    let f = start().await;
+    let pipe = Endpoint::Socket(PathBuf::from(lock(&f)["socketPath"].as_str().unwrap()));
+    match http_initialize(&pipe, &f.token).await {
+        Probe::Answered { server, .. } => assert_eq!(server, "redline"),
+        other => panic!("{other:?}"),
+    }
+    let forged = http_initialize(&pipe, "0".repeat(64).as_str()).await;
+    assert_eq!(forged, Probe::TokenRefused { status: 401 });
+}
