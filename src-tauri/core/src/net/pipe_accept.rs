@@ -82,10 +82,16 @@ impl Listen for PipeListener {
                     *waiting = Some(self.next()?);
                     continue;
                 }
-                // An instance whose connect failed fails every later connect the same way:
-                // it is replaced (after its successor is made) and the accept loop backs off.
+                // An instance whose connect failed fails every later connect the same way until
+                // it is disconnected: it is replaced once its successor is made (until then it
+                // stays, disconnected, holding the name), and the accept loop backs off.
                 Err(e) => {
-                    *waiting = self.next().ok();
+                    match self.next() {
+                        Ok(next) => *waiting = Some(next),
+                        Err(_) => {
+                            let _ = server.disconnect();
+                        }
+                    }
                     return Err(e);
                 }
             }
