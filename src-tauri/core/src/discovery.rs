@@ -34,7 +34,8 @@ pub struct Announcement<'a> {
     pub ws_port: Option<u16>,
     /// Amp's WebSocket port; no lock for it without one.
     pub amp_port: Option<u16>,
-    /// Copilot CLI's unix socket; no lock for it without one.
+    /// Copilot CLI's unix socket (on Windows its named pipe, `\\.\pipe\…`); no lock for it
+    /// without one.
     pub socket: Option<&'a Path>,
     pub workspace_path: &'a str,
     pub roots: &'a [PathBuf],
@@ -248,7 +249,8 @@ pub fn copilot_lock(a: &Announcement<'_>, folders: Vec<&Path>) -> Value {
         .collect();
     let mut body = json!({
         "socketPath": a.socket.map(|s| s.to_string_lossy().into_owned()),
-        "scheme": "unix",
+        // Never read by Copilot CLI (its schema only requires it); "pipe" is what VS Code writes.
+        "scheme": if cfg!(windows) { "pipe" } else { "unix" },
         "headers": {"Authorization": format!("Bearer {}", a.token.expose())},
         "pid": a.pid,
         "timestamp": a.at_ms,

@@ -41,8 +41,6 @@ pub enum ControlFailure {
     /// The CLI killed outright leaves its hook running: the hook ends with it.
     #[error("the CLI that ran this hook is gone")]
     HookOrphaned,
-    #[error("Copilot CLI's named pipe is not served on this system yet")]
-    NoCopilotPipe,
     /// The desktop app's servers ended in a panic (or were cancelled).
     #[error("the servers stopped: {0}")]
     ServersStopped(#[source] tokio::task::JoinError),

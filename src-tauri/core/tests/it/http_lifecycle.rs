@@ -294,6 +294,16 @@ async fn an_idle_stream_gets_keep_alive_traffic() {
 /// Whether the workspace's server still answers on its port. A refused connection is the plain
 /// no; but the other tests of this process bind ports all the time, and one may be given the port
 /// just freed: whatever listens there then must not answer this workspace's token.
+/// Whether a Copilot CLI probe (a bare connection) would reach `socket`.
+fn copilot_reachable(socket: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    return std::os::unix::net::UnixStream::connect(socket).is_ok();
+    #[cfg(windows)]
+    return tokio::net::windows::named_pipe::ClientOptions::new()
+        .open(socket)
+        .is_ok();
+}
+
 async fn served(f: &crate::common::Fixture) -> bool {
     if tokio::net::TcpStream::connect(("127.0.0.1", f.port))
         .await
@@ -320,13 +330,17 @@ async fn turning_a_workspace_off_removes_its_files_and_refuses_connections() {
     let f = start().await;
     let status = f.instance.status().await;
     let files = status.workspaces[0].discovery_files.clone();
-    // Copilot CLI's named pipe is not served on Windows yet: no lock for it there.
-    let expected = if cfg!(unix) { 5 } else { 4 };
     assert_eq!(
         files.len(),
-        expected,
-        "Gemini's, Qwen's, Claude Code's, Amp's (and Copilot CLI's)"
+        5,
+        "Gemini's, Qwen's, Claude Code's, Amp's and Copilot CLI's"
     );
+    // Copilot CLI's socket, or on Windows its named pipe, as its lock names it.
+    let copilot_dir = f.dirs.discovery(&redline_core::clients::COPILOT);
+    let lock = files.iter().find(|p| p.starts_with(&copilot_dir)).unwrap();
+    let lock: serde_json::Value = serde_json::from_slice(&std::fs::read(lock).unwrap()).unwrap();
+    let socket = std::path::PathBuf::from(lock["socketPath"].as_str().unwrap());
+    assert!(copilot_reachable(&socket), "{}", socket.display());
     assert!(files.iter().all(|p| p.exists()));
     assert!(
         served(&f).await,
@@ -339,6 +353,10 @@ async fn turning_a_workspace_off_removes_its_files_and_refuses_connections() {
         .unwrap();
     assert!(files.iter().all(|p| !p.exists()));
     assert!(!served(&f).await, "the listener is closed");
+    assert!(
+        !copilot_reachable(&socket),
+        "Copilot CLI's socket or pipe went with it"
+    );
     f.instance
         .workspaces()
         .set_enabled(&f.ws, true)

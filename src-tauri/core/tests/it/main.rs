@@ -17,6 +17,8 @@ mod codex_router;
 mod codex_wire;
 #[cfg(unix)]
 mod copilot;
+#[cfg(windows)]
+mod copilot_pipe;
 #[cfg(unix)]
 mod discovery_dirs;
 mod doctor;

@@ -12,7 +12,8 @@ use hyper_util::rt::TokioIo;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Endpoint {
     Port(u16),
-    /// A unix socket (Copilot CLI's transport), reached as `http://localhost`.
+    /// A unix socket (Copilot CLI's transport; a named pipe on Windows), reached as
+    /// `http://localhost`.
     Socket(std::path::PathBuf),
 }
 
@@ -82,7 +83,18 @@ async fn http(
                 })?;
                 send(stream, req).await
             }
-            #[cfg(not(unix))]
+            // On Windows Copilot CLI's "socket" is a named pipe (`\\.\pipe\…`), opened as its
+            // client opens it; the HTTP on it is the same.
+            #[cfg(windows)]
+            Endpoint::Socket(path) => {
+                let pipe = tokio::net::windows::named_pipe::ClientOptions::new()
+                    .open(path)
+                    .map_err(|e| Probe::Unreachable {
+                        error: e.to_string(),
+                    })?;
+                send(pipe, req).await
+            }
+            #[cfg(not(any(unix, windows)))]
             Endpoint::Socket(_) => Err(Probe::Unreachable {
                 error: "unix sockets are not served on this system".into(),
             }),

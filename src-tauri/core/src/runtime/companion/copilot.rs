@@ -1,10 +1,8 @@
 //! Copilot CLI's server in a companion: MCP over HTTP on a unix socket (the host's, and the one
-//! containers get mounted).
+//! containers get mounted), or on Windows on a named pipe only this user may open.
 
 use super::server::{Server, Terms};
 use crate::discovery::Announcement;
-#[cfg(not(unix))]
-use crate::error::Error;
 use crate::error::Result;
 use crate::platform::dirs::Dirs;
 use crate::protocols::copilot::sessions::CopilotSessions;
@@ -12,24 +10,23 @@ use crate::protocols::mcp_http::site::Site;
 use crate::review::registry::Registry;
 use crate::review::service::Service;
 use crate::runtime::bridge::Bridge;
-use crate::workspace::Workspace;
 #[cfg(unix)]
-use crate::{
-    net::host::Hosts, protocols::copilot, protocols::mcp_http::guard::Guard,
-    workspace::container::ContainerDirs,
-};
+use crate::workspace::container::ContainerDirs;
+use crate::workspace::Workspace;
+use crate::{net::host::Hosts, protocols::copilot, protocols::mcp_http::guard::Guard};
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::task::JoinHandle;
 
 #[cfg(unix)]
 type Listener = tokio::net::UnixListener;
-#[cfg(not(unix))]
-type Listener = std::convert::Infallible;
+#[cfg(windows)]
+type Listener = crate::net::pipe_accept::PipeListener;
 
 pub(super) struct CopilotServer {
     sessions: Arc<CopilotSessions>,
-    /// The host's socket, when it could be bound: without it nothing is served or announced.
+    /// The host's socket (on Windows the pipe's name), when it could be bound: without it
+    /// nothing is served or announced.
     socket: Option<PathBuf>,
     /// Taken when serving starts.
     listeners: Vec<Listener>,
@@ -118,21 +115,34 @@ fn bind_copilot_for_containers(
     }
 }
 
-#[cfg(not(unix))]
-fn bind_copilot_for_containers(
-    _: &Dirs,
-    _: &Workspace,
-    _: &mut Bridge,
-) -> Option<std::convert::Infallible> {
+/// Containers reach the host's unix socket through a mount; nothing mounts a Windows pipe.
+#[cfg(windows)]
+fn bind_copilot_for_containers(_: &Dirs, _: &Workspace, _: &mut Bridge) -> Option<Listener> {
     None
 }
 
-#[cfg(not(unix))]
-fn bind_copilot(_: &Dirs, _: u16) -> Result<(PathBuf, std::convert::Infallible)> {
-    Err(Error::Control(crate::error::ControlFailure::NoCopilotPipe))
+/// Copilot CLI's pipe on Windows. Pipe names are one namespace for the whole machine: the
+/// runtime dir's name carries the user (as the control pipe's does), the port keeps this
+/// workspace's apart while it runs, and a random part keeps anyone from making the name first
+/// (the lock, written after, is the only place it is said). Copilot CLI's client has no name
+/// format of its own: it opens whatever the lock's `socketPath` says (`http.request({socketPath,
+/// ...})` in its cli-main.js).
+#[cfg(windows)]
+fn bind_copilot(dirs: &Dirs, port: u16) -> Result<(PathBuf, Listener)> {
+    let user = dirs
+        .runtime
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "redline".into());
+    let mut nonce = [0u8; 8];
+    getrandom::fill(&mut nonce)
+        .map_err(|e| crate::error::Error::io(dirs.runtime.as_path(), std::io::Error::other(e)))?;
+    let nonce: String = nonce.iter().map(|b| format!("{b:02x}")).collect();
+    let path = PathBuf::from(format!(r"\\.\pipe\{user}-copilot-{port}-{nonce}"));
+    let listener = copilot::bind(&path)?;
+    Ok((path, listener))
 }
 
-#[cfg(unix)]
 fn serve_copilot(listener: Listener, site: Site<CopilotSessions>, terms: &Terms) -> JoinHandle<()> {
     let hosts = Hosts {
         port: None,
@@ -143,9 +153,4 @@ fn serve_copilot(listener: Listener, site: Site<CopilotSessions>, terms: &Terms)
         token: terms.token.clone(),
     };
     copilot::serve(listener, site, guard, terms.limits, terms.cancel.clone())
-}
-
-#[cfg(not(unix))]
-fn serve_copilot(listener: Listener, _: Site<CopilotSessions>, _: &Terms) -> JoinHandle<()> {
-    match listener {}
 }
