@@ -1,7 +1,9 @@
 // A whole turn of the real opencode TUI (opencode-ai 1.18.33) reviewed in Redline: its plugin
 // installed by `redline hooks install opencode --review turn` checkpoints the workspace on
 // `chat.message` and, when the session goes idle, runs the end-of-turn review and waits for it;
-// a Continue with a comment becomes the session's next prompt (`client.session.prompt`).
+// a Continue with a comment becomes the session's next prompt (`client.session.prompt`). A
+// subagent's session (the task tool's, which has a parent) begins no turn of its own: its work is
+// in its parent's one turn and one review (without the plugin's check there are two).
 //
 //   cd tests/interop && REDLINE_BIN=/path/to/redline node --test opencode-turn.test.mjs
 //
@@ -130,6 +132,52 @@ describe(`a whole turn of opencode ${OPENCODE_VERSION} reviewed in Redline (--re
       }, STEP_MS, 'the turn after the Continue to end');
       assert.deepEqual(turns.map((x) => [x.id, x.files.length]), [[turn.id + 1, 0], [turn.id, 2]]);
       assert.deepEqual(await r.json(['review', 'list', '--json']), []);
+    } catch (err) {
+      err.message += `\n--- opencode screen ---\n${await oc?.screen().catch(() => '(none)')}\n--- redline ---\n${r?.stderr?.().slice(-3000)}`;
+      throw err;
+    }
+  });
+
+  test('a subagent\'s work (the task tool\'s own session) is its parent\'s turn: one turn, one review', async (t) => {
+    const sub = path.join(ws, 'sub.txt');
+    const before = (await r.json(['turns', 'list', ws, '--json'])).length;
+    try {
+      // The parent calls the task tool; the subagent's session gets the child's trigger as its
+      // prompt and writes a file.
+      const child = api.addPlan({ trigger: 'REDLINE-OPENCODE-CHILD', tool: 'write', args: { filePath: sub, content: 'sub\n' }, final: 'done C' });
+      const parent = api.addPlan({
+        trigger: 'REDLINE-OPENCODE-PARENT',
+        tool: 'task',
+        args: { description: 'Make a file', prompt: 'REDLINE-OPENCODE-CHILD go', subagent_type: 'general' },
+        final: 'done P',
+      });
+      await oc.type('REDLINE-OPENCODE-PARENT please');
+      await oc.waitForScreen(/REDLINE-OPENCODE-PARENT/, STEP_MS, 'the prompt typed');
+      await oc.keys('Enter');
+      await api.waitFor((q) => q.decision.kind === 'final' && q.decision.plan === child, STEP_MS, 'the subagent\'s last request');
+      await api.waitFor((q) => q.decision.kind === 'final' && q.decision.plan === parent, STEP_MS, 'the parent\'s last request');
+      const list = await pollUntil(async () => {
+        const all = await r.json(['turns', 'list', ws, '--json']);
+        return { ok: all.length > before && all.every((x) => x.state === 'ended'), value: all };
+      }, STEP_MS, 'the parent\'s turn to end');
+      assert.equal(list.length, before + 1, `one turn, not one for the subagent too: ${JSON.stringify(list)}`);
+      assert.deepEqual(list[0].files.map((f) => [f.path, f.status]), [['sub.txt', 'added']]);
+      assert.equal(fs.readFileSync(sub, 'utf8'), 'sub\n');
+      const reviews = await pollUntil(async () => {
+        const open = await r.json(['review', 'list', '--json']);
+        return { ok: open.length >= 1, value: open };
+      }, STEP_MS, 'the turn\'s review');
+      assert.deepEqual(reviews.map((x) => [x.kind, x.turnId]), [['turn', list[0].id]]);
+      // Done: the plugin sends nothing, and nothing else opens.
+      const mark = api.requests.length;
+      const res = await r.run(['review', 'accept', String(reviews[0].id)]);
+      assert.equal(res.code, 0, `redline review accept: ${res.stderr}`);
+      await pollUntil(async () => {
+        const open = await r.json(['review', 'list', '--json']);
+        return { ok: open.length === 0, value: open };
+      }, STEP_MS, 'the review to close');
+      assert.equal(api.requests.length, mark, 'Done sends the model nothing');
+      t.diagnostic(`isolated in a loopback-only namespace: ${oc.isolated}`);
     } catch (err) {
       err.message += `\n--- opencode screen ---\n${await oc?.screen().catch(() => '(none)')}\n--- redline ---\n${r?.stderr?.().slice(-3000)}`;
       throw err;
