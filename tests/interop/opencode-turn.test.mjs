@@ -4,6 +4,7 @@
 // a Continue with a comment becomes the session's next prompt (`client.session.prompt`). A
 // subagent's session (the task tool's, which has a parent) begins no turn of its own: its work is
 // in its parent's one turn and one review (without the plugin's check there are two).
+// With `--review both`, each edit is reviewed before it lands too.
 //
 //   cd tests/interop && REDLINE_BIN=/path/to/redline node --test opencode-turn.test.mjs
 //
@@ -178,6 +179,75 @@ describe(`a whole turn of opencode ${OPENCODE_VERSION} reviewed in Redline (--re
       }, STEP_MS, 'the review to close');
       assert.equal(api.requests.length, mark, 'Done sends the model nothing');
       t.diagnostic(`isolated in a loopback-only namespace: ${oc.isolated}`);
+    } catch (err) {
+      err.message += `\n--- opencode screen ---\n${await oc?.screen().catch(() => '(none)')}\n--- redline ---\n${r?.stderr?.().slice(-3000)}`;
+      throw err;
+    }
+  });
+});
+
+describe(`opencode ${OPENCODE_VERSION} with --review both: each edit, then the turn`, { skip, timeout: 300_000 }, () => {
+  let api;
+  let r;
+  let ws;
+  let home;
+  let oc;
+
+  before(async () => {
+    api = await startFakeApi({ log: process.env.REDLINE_IT_VERBOSE ? (m) => console.error(m) : undefined });
+    ws = await opencodeTempDir('rl-opencode-both-ws-');
+    r = await startRedline({ workspaces: [ws] });
+    home = await opencodeHome({ api });
+    const installEnv = { ...r.env, HOME: home.home };
+    delete installEnv.XDG_CONFIG_HOME;
+    const res = await r.run(['hooks', 'install', 'opencode', '--review', 'both'], { env: installEnv });
+    assert.equal(res.code, 0, `redline hooks install opencode --review both: ${res.stderr}`);
+    assert.ok(fs.readFileSync(home.pluginFile, 'utf8').includes('const REVIEW = "both";'));
+    oc = await startOpencodeTui({ cwd: ws, home, api, env: { XDG_RUNTIME_DIR: r.env.XDG_RUNTIME_DIR } });
+    await oc.waitForScreen(/Ask anything/, STEP_MS, 'opencode to be ready');
+  });
+
+  after(async () => {
+    await oc?.stop();
+    await r?.stop();
+    await home?.stop();
+    await api?.close();
+    if (ws) await fsp.rm(ws, { recursive: true, force: true });
+  });
+
+  test('the write is reviewed before it lands, then the turn at its end; Done sends nothing', async () => {
+    const file = path.join(ws, 'b.txt');
+    fs.writeFileSync(file, 'one\n');
+    try {
+      const plan = api.addPlan({ trigger: 'REDLINE-OPENCODE-BOTH', tool: 'write', args: { filePath: file, content: 'ONE\n' }, final: 'done B' });
+      await oc.type('REDLINE-OPENCODE-BOTH please');
+      await oc.waitForScreen(/REDLINE-OPENCODE-BOTH/, STEP_MS, 'the prompt typed');
+      await oc.keys('Enter');
+      const [edit] = await pollUntil(async () => {
+        const open = await r.json(['review', 'list', '--json']);
+        return { ok: open.length === 1 && open[0].filePath === file, value: open };
+      }, STEP_MS, 'the write\'s own review');
+      // opencode awaits the plugin: nothing written before the decision.
+      assert.equal(fs.readFileSync(file, 'utf8'), 'one\n');
+      let res = await r.run(['review', 'accept', String(edit.id)]);
+      assert.equal(res.code, 0, `redline review accept: ${res.stderr}`);
+      await api.waitFor((q) => q.decision.kind === 'final' && q.decision.plan === plan, STEP_MS, 'the turn\'s last request');
+      const [turnReview] = await pollUntil(async () => {
+        const open = await r.json(['review', 'list', '--json']);
+        return { ok: open.length === 1 && open[0].kind === 'turn', value: open };
+      }, STEP_MS, 'the turn\'s review');
+      const [turn] = await r.json(['turns', 'list', ws, '--json']);
+      assert.equal(turnReview.turnId, turn.id);
+      assert.deepEqual(turn.files.map((f) => [f.path, f.status]), [['b.txt', 'modified']]);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'ONE\n');
+      const mark = api.requests.length;
+      res = await r.run(['review', 'accept', String(turnReview.id)]);
+      assert.equal(res.code, 0, `redline review accept: ${res.stderr}`);
+      await pollUntil(async () => {
+        const open = await r.json(['review', 'list', '--json']);
+        return { ok: open.length === 0, value: open };
+      }, STEP_MS, 'the turn\'s review to close');
+      assert.equal(api.requests.length, mark, 'Done sends the model nothing');
     } catch (err) {
       err.message += `\n--- opencode screen ---\n${await oc?.screen().catch(() => '(none)')}\n--- redline ---\n${r?.stderr?.().slice(-3000)}`;
       throw err;
