@@ -29,12 +29,13 @@ pub struct HookArgs {
     #[arg(long, conflicts_with_all = ["turn_review", "turn_start", "deny_after"])]
     pub record_only: bool,
     /// Run as the CLI's end-of-turn hook (Codex, Claude Code and Qwen Code `Stop`, Gemini CLI
-    /// `AfterAgent`, Copilot CLI `agentStop`): show every file the turn changed, and answer Done or Continue with the
-    /// user's instructions.
+    /// `AfterAgent`, Copilot CLI `agentStop`, opencode's `session.idle` through Redline's plugin):
+    /// show every file the turn changed, and answer Done or Continue with the user's instructions.
     #[arg(long, conflicts_with = "turn_start")]
     pub turn_review: bool,
     /// Run as the CLI's prompt hook (Codex, Claude Code and Qwen Code `UserPromptSubmit`, Gemini
-    /// CLI `BeforeAgent`, Copilot CLI `userPromptSubmitted`): the workspace is checkpointed as the
+    /// CLI `BeforeAgent`, Copilot CLI `userPromptSubmitted`, opencode's `chat.message` through
+    /// Redline's plugin): the workspace is checkpointed as the
     /// turn's start before the prompt goes on (`redline turns`). Never holds the prompt up: a
     /// failed checkpoint is said on standard error.
     #[arg(long)]
@@ -52,7 +53,7 @@ pub enum HooksCmd {
         cli: redline_core::protocols::hook::HookCli,
         /// What Redline reviews: each edit before it lands (edit), each turn's changes together
         /// at its end, edits going through without Redline asking (turn), or both; turn and
-        /// both for codex, claude, gemini, qwen and copilot.
+        /// both for codex, claude, gemini, qwen, copilot and opencode.
         #[arg(long, value_name = "MODE", value_parser = ["edit", "turn", "both"], conflicts_with = "turn_review")]
         review: Option<String>,
         /// The same as `--review both`.

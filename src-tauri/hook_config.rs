@@ -64,8 +64,14 @@ fn install(
         ReviewMode::Turn => outln!(
             p,
             "{} records the files each edit touches for the turn's review, and asks Redline \
-             nothing about it",
-            site.name()
+             nothing about it{}",
+            site.name(),
+            // A hook with no timeout is a plugin in the CLI's own process (opencode's), which
+            // loads it when it starts, as `explain_wait` says for the other modes.
+            match site.timeout() {
+                None => ", from its next start",
+                Some(_) => "",
+            }
         ),
         ReviewMode::Edit | ReviewMode::Both => explain_wait(p, site),
     }

@@ -1275,3 +1275,6 @@ mod turns;
 
 #[path = "cli/turns_proofs.rs"]
 mod turns_proofs;
+
+#[path = "cli/turns_opencode.rs"]
+mod turns_opencode;

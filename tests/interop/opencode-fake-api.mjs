@@ -5,7 +5,8 @@
 // ({trigger, tool, args, final}):
 //   - a request whose last user message contains a plan's trigger gets one call of plan.tool
 //     with plan.args;
-//   - a request whose last message is that call's result gets plan.final as text;
+//   - a request whose last message is that call's result gets the next of plan.then's calls
+//     ([{tool, args}], one a request: a turn of several tools), then plan.final as text;
 //   - anything else (the session title opencode asks for on the side) gets "ok".
 // Answers stream as SSE. Every request is recorded and announced, so tests wait on events
 // instead of sleeping, and can read what the model was told (tool results, the prompt).
@@ -33,8 +34,11 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
   function decide(body) {
     const messages = Array.isArray(body?.messages) ? body.messages : [];
     const last = messages[messages.length - 1];
-    const m = /^call_rl_(\d+)_/.exec(String(last?.tool_call_id ?? ''));
+    const m = /^call_rl_(\d+)_(?:s(\d+)_)?/.exec(String(last?.tool_call_id ?? ''));
     if (last?.role === 'tool' && m) {
+      const step = Number(m[2] ?? 0);
+      const next = plans[Number(m[1])]?.then?.[step];
+      if (next) return { kind: 'call', plan: Number(m[1]), step: step + 1, callId: `call_rl_${m[1]}_s${step + 1}_${++seq}` };
       return { kind: 'final', plan: Number(m[1]), text: plans[Number(m[1])]?.final ?? 'done', output: contentText(last.content) };
     }
     if (last?.role === 'user') {
@@ -55,7 +59,7 @@ export async function startFakeApi({ log = () => {}, host = '127.0.0.1' } = {}) 
     const chunk = (delta, finish = null) =>
       out.push(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
     if (d.kind === 'call') {
-      const p = plans[d.plan];
+      const p = d.step ? plans[d.plan].then[d.step - 1] : plans[d.plan];
       chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: d.callId, type: 'function', function: { name: p.tool, arguments: JSON.stringify(p.args) } }] });
       chunk({}, 'tool_calls');
     } else {

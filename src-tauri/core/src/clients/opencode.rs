@@ -1,6 +1,6 @@
 //! opencode (`opencode-ai`): no command hooks, so Redline reviews its edits through a plugin of
-//! its own that runs `redline hook opencode` before each file-writing tool
-//! (`../shared/specs/cli-hooks.md`).
+//! its own that runs `redline hook opencode` before each file-writing tool, and in the turn
+//! modes at each turn's start and end (`../shared/specs/cli-hooks.md`).
 
 use super::cli::{ClaudeClient, Cli, ContextRoute};
 use super::hook_site::{Dialect, HookSite, Layout, Reads};
@@ -48,9 +48,12 @@ const HOOK: HookSite = HookSite {
     takes_edits: true,
     trust: None,
     layout: Layout::Plugin,
-    // Redline does not review its turns.
-    start_event: None,
-    turn_event: None,
+    // The plugin's own hooks, read in opencode 1.18.33's bundled source: `chat.message`, awaited
+    // before the model gets the user's message (`sessionID`); the bus's `session.idle`
+    // (`{sessionID}`), handed to the plugin's `event` hook without awaiting it, so the plugin
+    // waits for the review itself and sends a Continue as the session's next prompt.
+    start_event: Some("chat.message"),
+    turn_event: Some("session.idle"),
     start_every_request: false,
     fails_open: false,
 };

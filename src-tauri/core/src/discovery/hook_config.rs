@@ -17,7 +17,7 @@ use std::path::Path;
 pub fn install(site: &HookCli, file: &Path, program: &Path) -> Result<HookInstalled> {
     let command = &command(site, program);
     let entries = match site.layout {
-        Layout::Plugin => return hook_plugin::install(site, file, program),
+        Layout::Plugin => return hook_plugin::install(site, file, program, ReviewMode::Edit),
         Layout::OwnFile => return hook_file::install(site, file, program, ReviewMode::Edit),
         Layout::Settings(entries) => entries,
     };
@@ -58,6 +58,7 @@ pub fn install_mode(
             hook_turn::install(site, file, program, mode)
         }
         (Layout::OwnFile, Some(_)) => hook_file::install(site, file, program, mode),
+        (Layout::Plugin, Some(_)) => hook_plugin::install(site, file, program, mode),
         _ if mode.turns() => Err(DiscoveryError::HookConfig {
             path: file.to_owned(),
             why: format!("Redline does not review {}'s turns yet", site.name()),
@@ -218,18 +219,25 @@ pub fn status(site: &HookCli, file: &Path, program: &Path) -> Result<HookStatus>
         f.as_ref()
             .is_some_and(|f| f.command == command && f.timeout == Some(site.timeout_value()))
     };
-    let turn_review = is(&turn, turn_command(site, program));
     let review = mode_of(site, found.as_ref(), turn.is_some());
+    // A plugin is one file, written whole for its mode: current when it is that file to the byte.
+    let turn_review = match site.layout {
+        Layout::Plugin => {
+            turn.is_some() && review.is_some_and(|m| hook_plugin::current(file, program, m))
+        }
+        _ => is(&turn, turn_command(site, program)),
+    };
     // An end-of-turn hook without the prompt hook beside it (installed before there was one)
     // reviews only the edit tools' files: the install to run again is not this one.
     let start_current = match &start {
+        _ if site.layout == Layout::Plugin => true,
         None => turn.is_none() || hook_turn::start_slot(site).is_none(),
         Some(_) => is(&start, start_command(site, program)),
     };
     let current = (turn.is_none() || turn_review)
         && start_current
         && found.as_ref().is_some_and(|f| match site.layout {
-            Layout::Plugin => hook_plugin::current(file, program),
+            Layout::Plugin => review.is_some_and(|m| hook_plugin::current(file, program, m)),
             Layout::Settings(_) | Layout::OwnFile => review.is_some_and(|mode| {
                 f.command == pre_command(site, program, mode)
                     && f.timeout == Some(site.timeout_value())
@@ -263,7 +271,7 @@ fn mode_of(site: &HookCli, pre: Option<&Found>, turn: bool) -> Option<ReviewMode
     let record_only = pre.command.ends_with(" --record-only")
         && matches!(
             site.layout,
-            Layout::Settings(Entries::Grouped) | Layout::OwnFile
+            Layout::Settings(Entries::Grouped) | Layout::OwnFile | Layout::Plugin
         );
     Some(match (record_only, turn) {
         (true, _) => ReviewMode::Turn,

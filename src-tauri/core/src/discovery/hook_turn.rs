@@ -86,11 +86,12 @@ pub fn find_start(site: &HookCli, file: &Path) -> Result<Option<Found>> {
     find_on(site, file, site.start_event)
 }
 
-/// Redline's hook on `event` in `file`: in a group of its own, or in a hooks file of Redline's
-/// own (Copilot CLI); none for a plugin or a CLI without the event.
+/// Redline's hook on `event` in `file`: in a group of its own, in a hooks file of Redline's own
+/// (Copilot CLI), or in Redline's plugin (opencode); none for a CLI without the event.
 fn find_on(site: &HookCli, file: &Path, event: Option<&str>) -> Result<Option<Found>> {
     match (event, site.layout) {
         (Some(event), Layout::OwnFile) => super::hook_file::find_event(site, file, event),
+        (Some(event), Layout::Plugin) => super::hook_plugin::find_event(site, file, event),
         (Some(event), Layout::Settings(Entries::Grouped)) => find_in(&slot(site, event), file),
         _ => Ok(None),
     }

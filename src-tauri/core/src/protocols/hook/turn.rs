@@ -1,6 +1,7 @@
 //! The start and end of a CLI's turn (its prompt hook: Codex, Claude Code and Qwen Code
-//! `UserPromptSubmit`, Gemini CLI `BeforeAgent`, Copilot CLI `userPromptSubmitted`; its end:
-//! Codex, Claude Code and Qwen Code `Stop`, Gemini CLI `AfterAgent`, Copilot CLI `agentStop`):
+//! `UserPromptSubmit`, Gemini CLI `BeforeAgent`, Copilot CLI `userPromptSubmitted`, opencode's
+//! plugin on `chat.message`; its end: Codex, Claude Code and Qwen Code `Stop`, Gemini CLI
+//! `AfterAgent`, Copilot CLI `agentStop`, opencode's plugin on `session.idle`):
 //! whose turn its hooks name, and the user's answer in the words each takes
 //! (`../shared/specs/cli-hooks.md`).
 
@@ -26,10 +27,11 @@ pub struct TurnEnd {
     pub again: bool,
 }
 
-/// Copilot CLI names the session `sessionId`; the others `session_id`.
+/// Copilot CLI names the session `sessionId`, Redline's opencode plugin `sessionID` (opencode's
+/// own name); the others `session_id`.
 #[derive(Deserialize)]
 struct Fields {
-    #[serde(alias = "sessionId")]
+    #[serde(alias = "sessionId", alias = "sessionID")]
     session_id: String,
     #[serde(default)]
     turn_id: Option<String>,
@@ -46,7 +48,8 @@ pub fn event(cli: HookCli) -> Option<&'static str> {
 /// Whose turn a pre-edit or end-of-turn hook input names; `None`: the input names no session.
 pub fn of(cli: HookCli, input: &Value) -> Option<TurnOf> {
     let session = (input.get("session_id"))
-        .or_else(|| input.get("sessionId"))?
+        .or_else(|| input.get("sessionId"))
+        .or_else(|| input.get("sessionID"))?
         .as_str()?
         .to_owned();
     // Only Codex names the turn (`names_turn`); the others' turn runs until the session's next end of turn.
@@ -104,7 +107,7 @@ const MAX_PROMPT_ID: usize = 256;
 
 #[derive(Deserialize)]
 struct StartFields {
-    #[serde(default, alias = "sessionId")]
+    #[serde(default, alias = "sessionId", alias = "sessionID")]
     session_id: Option<String>,
     cwd: String,
     #[serde(default)]
@@ -326,6 +329,34 @@ mod tests {
         );
         let tool = json!({"sessionId":"1c81","timestamp":1,"cwd":"/w","toolName":"edit"});
         assert_eq!(of(copilot, &tool).unwrap().session, "1c81");
+    }
+
+    /// What Redline's opencode plugin sends (`discovery/opencode_plugin.js`): on `chat.message`
+    /// the session, its folder and the user's words; on `session.idle` the session and folder; a
+    /// tool's call names the session too.
+    #[test]
+    fn the_opencode_plugins_turn_inputs_are_read() {
+        let opencode = HookCli::of("opencode").unwrap();
+        let start = json!({"sessionID":"ses_1","cwd":"/w","prompt":"hi"});
+        let start = read_start(opencode, &start).unwrap();
+        assert_eq!(
+            (
+                start.session.as_str(),
+                start.cwd.as_str(),
+                start.prompt.as_deref()
+            ),
+            ("ses_1", "/w", Some("hi"))
+        );
+        let end = read(opencode, &json!({"sessionID":"ses_1","cwd":"/w"})).unwrap();
+        assert_eq!(
+            (end.of.session.as_str(), end.of.turn, end.again),
+            ("ses_1", None, false)
+        );
+        let tool = json!({"tool":"write","sessionID":"ses_1","callID":"c","args":{},"cwd":"/w"});
+        assert_eq!(of(opencode, &tool).unwrap().session, "ses_1");
+        assert!(read(opencode, &json!({"cwd":"/w"}))
+            .unwrap_err()
+            .contains("session.idle hook input"));
     }
 
     #[test]
