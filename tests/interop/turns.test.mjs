@@ -11,7 +11,8 @@
 // The real qwen 0.24.4 the same way (offline, a local fake of the Chat Completions API; `redline
 // hooks install qwen --review turn`: UserPromptSubmit `--turn-start`, Stop `--turn-review`, in
 // yolo approval mode): its `edit` changes a file, one `run_shell_command` creates one, deletes one
-// and renames one; the review Continued with two comments gives the model both. The real copilot
+// and renames one; the review Continued with two comments gives the model both; words typed while
+// its shell command runs (its mid-turn steering) go on with the same turn. The real copilot
 // 1.0.102 the same way (offline, BYOK against a local fake of the Chat Completions API, in a
 // loopback-only network namespace; `--review turn`: userPromptSubmitted `--turn-start`, agentStop
 // `--turn-review`, its tools allowed by `--allow-all-tools`): `edit`, then one `bash` command.
@@ -20,6 +21,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 
 import { ok, startRedline } from './lib/redline.mjs';
 import { endSession, realTmpDir } from './lib/dirs.mjs';
@@ -365,7 +367,60 @@ describe(`Qwen Code (real qwen ${QWEN_VERSION}): a turn's every change in \`redl
       throw err;
     }
   });
+
+  test('words typed while qwen works ride on its tool\'s result and go on with the same turn: one turn, one review', async () => {
+    // The shell command waits on a FIFO the test opens once the words are queued, so they are
+    // typed while the tool runs: qwen sends them with the tool's result (its mid-turn steering).
+    const fifo = path.join(home, 'tmp', 'steer.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const before = await r.json(['turns', 'list', ws, '--json']);
+    const words = 'REDLINE-STEER keep the tests';
+    try {
+      const trigger = 'REDLINE-TURNS-STEER';
+      model.setPlan({
+        trigger,
+        calls: [{ name: 'run_shell_command', args: { command: `cat '${fifo}' > steered.txt`, description: 'wait' } }],
+        final: 'Qwen steered.',
+      });
+      const sent = model.requests.length;
+      await submitUntilSent(q, `Please do ${trigger}`, (ms) => model.waitFor((x) => x.decision.kind === 'call' && x.n > sent, ms, `qwen to send ${trigger}`));
+      await pollUntil(async () => ({ ok: readerOf(fifo) }), STEP_MS, 'the shell command to wait on the FIFO');
+      await q.type(words);
+      await q.keys('Enter');
+      // Queued: shown on the screen, no longer in the input line.
+      await q.waitForScreen((screen) => screen.includes(words) && !/>\s*REDLINE-STEER/.test(screen), STEP_MS, 'the words to be queued');
+      fs.writeFileSync(fifo, 'go\n');
+      const steered = await model.waitFor((x) => JSON.stringify(x.body.messages ?? []).includes(words), STEP_MS, 'the words to reach the model');
+      const last = JSON.stringify(steered.body.messages.slice(-2));
+      assert.ok(last.includes('tool'), `the words ride on the tool's result: ${last}`);
+      const list = await pollUntil(async () => {
+        const turns = await r.json(['turns', 'list', ws, '--json']);
+        const reviews = await r.json(['review', 'list', '--json']);
+        return { ok: turns.length > before.length && turns[0].state === 'ended' && reviews.length === 1, value: { turns, reviews } };
+      }, STEP_MS, 'the turn to end with its review');
+      assert.deepEqual(list.turns.slice(0, list.turns.length - before.length).map((x) => [x.state, x.files.map((f) => f.path)]), [['ended', ['steered.txt']]],
+        `one turn for the prompt and its steering: ${JSON.stringify(list.turns)}`);
+      assert.equal(list.reviews[0].turnId, list.turns[0].id);
+      await ok(r, ['review', 'accept', String(list.reviews[0].id)]);
+      assert.equal(fs.readFileSync(path.join(ws, 'steered.txt'), 'utf8'), 'go\n');
+    } catch (err) {
+      err.message += `\n--- screen ---\n${await q?.screen().catch(() => '')}\n--- redline ---\n${r?.stderr().slice(-3000)}`;
+      throw err;
+    } finally {
+      fs.rmSync(fifo, { force: true });
+    }
+  });
 });
+
+/** Whether a `cat` of `fifo` runs (blocked in its open until the test writes: not yet in its fds). */
+function readerOf(fifo) {
+  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).some((pid) => {
+    try {
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return argv[0] === 'cat' && argv[1] === fifo;
+    } catch { return false; }
+  });
+}
 
 const copilotSkip = (!copilotInstalled() && 'copilot not installed (npm install in tests/interop)') || isolationUnavailable() || false;
 
