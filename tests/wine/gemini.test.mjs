@@ -7,35 +7,16 @@
 // user accepted with `redline.exe review accept --content-file`.
 
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
 
-import { startGeminiClient } from '../interop/lib/gemini.mjs';
+import { REDLINE_EXE, WINE, WINEPREFIX, geminiOnLinux, redline, win, windowsDir, windowsWorkspace } from './wine.mjs';
 
-const run = promisify(execFile);
-const { WINE, WINEPREFIX, REDLINE_EXE } = process.env;
 const TIMEOUT_MS = 180_000;
-
-/** A Linux path as Wine's Windows processes see it (drive Z: is /). */
-const win = (p) => `Z:${p.replaceAll('/', '\\')}`;
-
-/** A Windows environment variable of the prefix, as a Linux path. */
-async function windowsDir(name) {
-  const { stdout } = await run(WINE, ['cmd', '/c', `echo %${name}%`]);
-  const { stdout: unix } = await run(WINE, ['winepath', '-u', stdout.trim()]);
-  return unix.trim();
-}
-
-/** `redline.exe ARGS` to completion; rejects with its output if it fails. */
-async function redline(args) {
-  const { stdout } = await run(WINE, [REDLINE_EXE, ...args], { env: process.env });
-  return stdout;
-}
 
 /** Resolves when `pred(text so far)` holds for the child's stdout, or rejects at the deadline. */
 function untilOutput(child, pred, what, ms = 60_000) {
@@ -69,9 +50,7 @@ test('redline.exe under Wine: the Linux IdeClient finds it in Windows\' temp fol
   await fsp.writeFile(target, 'hello\nworld\n');
 
   // A fresh config in the prefix: this test's workspace only.
-  const appdata = await windowsDir('APPDATA');
-  await fsp.rm(path.join(appdata, 'redline'), { recursive: true, force: true });
-  await redline(['workspace', 'add', win(ws)]);
+  await windowsWorkspace(ws);
 
   const server = spawn(WINE, [REDLINE_EXE, 'serve', '--headless'], { stdio: ['ignore', 'pipe', 'inherit'] });
   let exited = false;
@@ -91,20 +70,7 @@ test('redline.exe under Wine: the Linux IdeClient finds it in Windows\' temp fol
   assert.equal(announced.workspacePath, win(ws));
   assert.equal(announced.port, workspace.port);
 
-  // The client's terminal. Its workspace check compares its Linux cwd with the Windows path
-  // split at ':' (Linux's path delimiter): "Z" resolves in the cwd, where Z leads to /, the
-  // drive Wine maps to Z:. On Windows the same check compares two Windows paths.
-  const terminal = path.join(root, 'terminal');
-  await fsp.mkdir(terminal);
-  await fsp.symlink('/', path.join(terminal, 'Z'));
-  const home = path.join(root, 'home');
-  await fsp.mkdir(home);
-  // os.tmpdir() on Windows is %TEMP%: give the Linux client the same folder.
-  const env = { PATH: process.env.PATH, HOME: home, TMPDIR: temp, REMOTE_CONTAINERS: '1', NO_COLOR: '1' };
-  const g = await startGeminiClient({ cwd: terminal, env });
-  t.after(() => g.close());
-  const c = await g.connect();
-  assert.equal(c.state.status, 'connected', `${c.state.details}\n${g.output()}`);
+  const { g, c } = await geminiOnLinux(t, root, temp);
   assert.equal(c.diffing, true);
 
   // What a CLI on Windows sends: the Windows path.
