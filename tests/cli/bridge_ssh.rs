@@ -96,6 +96,15 @@ impl Sshd {
         }
     }
 
+    /// Lets another login user in with this test's key: sshd reads that user's authorized keys
+    /// as that user (the private key stays root's).
+    pub(super) fn for_another_user(&self) {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&self.dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let keys = self.dir.join("authorized_keys");
+        std::fs::set_permissions(keys, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+
     /// The port it listens on, on 127.0.0.1.
     pub(super) fn port(&self) -> u16 {
         self.port

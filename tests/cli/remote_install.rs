@@ -64,9 +64,7 @@ fn install_puts_this_build_on_a_machine_without_redline_checked_and_the_link_run
     };
     let dir = tempfile::tempdir().unwrap();
     let sshd = Sshd::start(dir.path());
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let keys = dir.path().join("authorized_keys");
-    std::fs::set_permissions(keys, std::fs::Permissions::from_mode(0o644)).unwrap();
+    sshd.for_another_user();
     // The far user's home: empty, its own; sshd gives it as HOME, and PATH has no redline.
     let home = dir.path().join("far-home");
     std::fs::create_dir_all(home.join("ws")).unwrap();

@@ -133,11 +133,8 @@ fn the_far_side_as_another_user_over_ssh_its_cli_gets_the_desktop_s_accepted_byt
     };
     let dir = tempfile::tempdir().unwrap();
     let sshd = Sshd::start(dir.path());
+    sshd.for_another_user();
     use std::os::unix::fs::PermissionsExt;
-    // sshd reads the far user's authorized keys as that user (the private key stays root's).
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let keys = dir.path().join("authorized_keys");
-    std::fs::set_permissions(keys, std::fs::Permissions::from_mode(0o644)).unwrap();
     // The far user's own home, config, runtime dir and workspace, none of them root's.
     let far = Env::new();
     std::fs::set_permissions(&far.root, std::fs::Permissions::from_mode(0o755)).unwrap();
