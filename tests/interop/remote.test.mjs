@@ -1,7 +1,8 @@
 // Interop: the real Gemini CLI IdeClient (@google/gemini-cli-core 0.61.0) on a far machine (a
 // headless Redline with its own home, config and runtime dirs), reviewed on a desktop Redline
-// that reaches it through `redline remote add far -- env … redline bridge`, as it would over ssh
-// (tests/cli/remote_ssh.rs runs the real OpenSSH). The desktop decides; the far client gets
+// that reaches it through the real OpenSSH, `redline remote add far -- ssh … 127.0.0.1 'env …
+// redline bridge'` (a private sshd on loopback, key-only: lib/sshd.mjs; tests/cli/remote_ssh.rs
+// also runs the far side as a second user). The desktop decides; the far client gets
 // exactly the accepted bytes, or the rejection; the far file is never written by Redline. Then
 // the real codex TUI (offline, codex-fake-api.mjs) with Redline's hook on the far machine: its
 // apply_patch waits for the desktop's accept and lands as accepted. Then the real claude TUI
@@ -19,6 +20,7 @@ import { test } from 'node:test';
 import { clientEnv, startGeminiClient } from './lib/gemini.mjs';
 import { realTmpDir, endSession } from './lib/dirs.mjs';
 import { startRedline } from './lib/redline.mjs';
+import { startSshd } from './lib/sshd.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { startFakeApi } from './codex-fake-api.mjs';
 import { startFakeApi as startClaudeApi } from './claude-fake-api.mjs';
@@ -33,10 +35,18 @@ async function ok(r, args) {
   return res;
 }
 
-/** The command that reaches `far`'s instance, its own dirs given (as ssh's login would). */
-function bridgeTo(far) {
+/**
+ * The command that reaches `far`'s instance: the real ssh to a private sshd on loopback (stopped
+ * with the test `t`), whose login shell runs `redline bridge` with the far side's own dirs (its
+ * home, temp, config and runtime dir: another machine's, as far as Redline and the CLIs go).
+ */
+async function bridgeTo(t, far) {
+  const sshd = await startSshd();
+  t.after(() => sshd.stop());
   const keep = ['PATH', 'HOME', 'TMPDIR', 'XDG_CONFIG_HOME', 'XDG_RUNTIME_DIR'];
-  return ['env', '-i', ...keep.map((k) => `${k}=${far.env[k]}`), far.bin, 'bridge'];
+  const quoted = (v) => `'${String(v).replaceAll("'", "'\\''")}'`;
+  const vars = keep.map((k) => `${k}=${quoted(far.env[k])}`);
+  return sshd.ssh(`env -i ${vars.join(' ')} ${quoted(far.bin)} bridge`);
 }
 
 /** The desktop's next pending review, which must be `far`'s. */
@@ -58,11 +68,12 @@ test('a far Gemini CLI\'s openDiff is accepted with edits and rejected on the de
   t.after(() => far.stop());
   const desk = await startRedline({});
   t.after(() => desk.stop());
-  await ok(desk, ['remote', 'add', 'far', '--', ...bridgeTo(far)]);
-  await pollUntil(async () => {
+  await ok(desk, ['remote', 'add', 'far', '--', ...(await bridgeTo(t, far))]);
+  const linked = await pollUntil(async () => {
     const [far0] = await desk.json(['remote', 'list', '--json']);
     return { ok: far0?.state === 'connected', value: far0 };
   }, 15_000, 'the remote connected');
+  assert.equal(linked.command[0], 'ssh', JSON.stringify(linked));
 
   const g = await startGeminiClient({ cwd: ws, env: clientEnv(far) });
   t.after(() => g.close());
@@ -108,7 +119,7 @@ test(`the real codex ${CODEX_VERSION} on the far machine: its apply_patch, accep
   trustHooks(home.codexHome);
   const desk = await startRedline({});
   t.after(() => desk.stop());
-  await ok(desk, ['remote', 'add', 'far', '--', ...bridgeTo(far)]);
+  await ok(desk, ['remote', 'add', 'far', '--', ...(await bridgeTo(t, far))]);
 
   const env = { PATH: `${path.dirname(far.bin)}:${process.env.PATH}`, XDG_RUNTIME_DIR: far.env.XDG_RUNTIME_DIR, XDG_CONFIG_HOME: far.env.XDG_CONFIG_HOME };
   const codex = await startCodex({ cwd: ws, home, api, env });
@@ -155,7 +166,7 @@ test(`the real claude ${CLAUDE_VERSION} on the far machine: its Write accepted w
   // that tells it where Redline is.
   await writeClaudeConfig(far.dirs.home, { workspaces: [ws], apiKey: CLAUDE_KEY });
   desk = await startRedline({});
-  await ok(desk, ['remote', 'add', 'far', '--', ...bridgeTo(far)]);
+  await ok(desk, ['remote', 'add', 'far', '--', ...(await bridgeTo(t, far))]);
   await pollUntil(async () => {
     const [far0] = await desk.json(['remote', 'list', '--json']);
     return { ok: far0?.state === 'connected', value: far0 };
