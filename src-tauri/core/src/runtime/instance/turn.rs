@@ -182,9 +182,17 @@ pub(super) async fn review_whole(
     let root = service.workspace.id().to_owned();
     let (start, stop) = (ended.start.clone(), ended.end.clone());
     let changed = checkpoints
-        .with(&root, move |st| match stop {
-            Some(stop) => st.changes(&start, &stop),
-            None => Ok(Vec::new()),
+        .with(&root, move |st| {
+            let changed = match stop {
+                Some(stop) => st.changes(&start, &stop)?,
+                None => Vec::new(),
+            };
+            // Nothing to review: the history's bound is kept now (else once the review's first
+            // file is open, `open_ahead`).
+            if changed.is_empty() {
+                st.prune_if_due()?;
+            }
+            Ok(changed)
         })
         .await
         .map_err(pass)?;
