@@ -2,6 +2,7 @@
 // opened file's diff, each hunk kept or undone, file Undo, Undo all, comments on lines, and
 // Continue with comments or Done. The core builds a file's diff only when it is opened.
 import * as ipc from './ipc';
+import { diffBlocks, DiffPane, lines } from './turn-diff';
 import { type Row, stepIndex, treeRows, turnKey, type TurnKey, visibleRows } from './turn-list';
 import type { Comment, TurnFile, TurnFiles, TurnFileView, TurnHunk as Hunk, TurnPick, TurnUndone } from './types';
 
@@ -28,12 +29,6 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
   return e;
-}
-
-function lines(text: string | null): string[] {
-  if (text === null || text === '') return [];
-  const all = text.split(/(?<=\n)/);
-  return all.map((l) => l.replace(/\r?\n$/, ''));
 }
 
 export const TURN_VIEW_HTML = `
@@ -75,6 +70,7 @@ export class TurnView {
   private loading: Promise<boolean> = Promise.resolve(false);
   readonly comments: Comment[] = [];
   private readonly q: <T extends HTMLElement>(sel: string) => T;
+  private readonly diff: DiffPane;
 
   private readonly say: (err: unknown, what: string) => void;
   private readonly core: Required<Pick<TurnDeps, 'files' | 'file' | 'undo'>>;
@@ -89,6 +85,7 @@ export class TurnView {
       box.textContent = `${what}: ${err instanceof Error ? err.message : (err as { message?: string })?.message ?? String(err)}`;
     });
     this.q = <T extends HTMLElement>(sel: string) => section.querySelector<T>(sel)!;
+    this.diff = new DiffPane(this.q('.turn-diff'));
     this.q<HTMLInputElement>('.turn-filter').addEventListener('input', () => this.renderList());
     this.q('.turn-list').addEventListener('scroll', () => this.renderRows());
     this.q('.turn-undo-all').addEventListener('click', () => void this.undo([]));
@@ -150,7 +147,8 @@ export class TurnView {
       const note = this.q('.turn-note');
       note.hidden = listed.unlisted === 0;
       note.textContent = `${listed.unlisted} more changed file(s) are not listed.`;
-      this.renderList();
+      // With its first file, the list's rows are drawn once, with that file selected.
+      this.renderList(!first);
       if (first) this.shown(first);
       if (opening) return await opening;
       if (!still) this.showFile(null);
@@ -279,10 +277,10 @@ export class TurnView {
     }));
   }
 
-  private renderList(): void {
+  private renderList(draw = true): void {
     this.rows = treeRows(this.files, this.q<HTMLInputElement>('.turn-filter').value);
     this.q('.turn-rows').style.height = `${this.rows.length * ROW_HEIGHT}px`;
-    this.renderRows();
+    if (draw) this.renderRows();
   }
 
   /** Only the rows in view are in the page: 500 files stay responsive. */
@@ -311,69 +309,35 @@ export class TurnView {
   }
 
   private showFile(view: TurnFileView | null): void {
+    const same = view !== null && view.path === this.opened?.path;
     this.opened = view;
     this.q('.turn-file-name').textContent = view ? (view.from ? `${view.from} → ${view.path}` : view.path) : '';
     this.renderRows();
-    this.renderDiff();
+    this.renderDiff(same);
   }
 
-  private renderDiff(): void {
-    const diff = this.q('.turn-diff');
+  /** Draws the opened file's diff, its current hunk scrolled to; `same`: the file drawn before,
+   * again (as far down as it was drawn), else from its top. */
+  private renderDiff(same = true): void {
     const view = this.opened;
-    if (!view) return void diff.replaceChildren();
+    if (!view) return this.diff.showOnly(null);
     if (view.unshown) {
-      diff.replaceChildren(el('p', 'turn-unshown', view.unshown === 'binary'
+      return this.diff.showOnly(el('p', 'turn-unshown', view.unshown === 'binary'
         ? 'Binary file: not shown. Undo file takes it back whole.'
         : view.unshown === 'notAFile'
           ? 'Not a regular file (a FIFO, a socket or a device): never opened, not undone.'
           : 'Too large to show: Undo file takes it back whole.'));
-      return;
     }
-    diff.replaceChildren(...diffRows(view, this.hunk, (h) => this.kept.has(this.hunkKey(h)), {
+    const blocks = diffBlocks(view, this.hunk, (h) => this.kept.has(this.hunkKey(h)), {
       keep: (h) => this.keep(h),
       undo: (h) => void this.undo([{ path: view.path, hunks: [h] }]),
       comment: (line) => this.comment(line),
-    }));
-    diff.querySelector('.hunk.current')?.scrollIntoView?.({ block: 'nearest' });
+    });
+    this.diff.show(blocks, same ? this.diff.blocksDrawn : 0, view.hunks.length > 0 ? this.hunk : null);
+    this.q('.turn-diff').querySelector('.hunk.current')?.scrollIntoView?.({ block: 'nearest' });
   }
 }
 
 function statusLetter(status: TurnFile['status']): string {
   return { added: 'A', deleted: 'D', modified: 'M', renamed: 'R', typeChanged: 'T' }[status];
-}
-
-interface HunkActions { keep(h: Hunk): void; undo(h: Hunk): void; comment(line: number): void }
-
-/** The file as the turn left it, each hunk's removed lines above its added ones, with its buttons. */
-function diffRows(view: TurnFileView, current: number, kept: (h: Hunk) => boolean, act: HunkActions): HTMLElement[] {
-  const before = lines(view.start), after = lines(view.end);
-  const out: HTMLElement[] = [];
-  const line = (cls: string, n: number | null, text: string) => {
-    const e = el('div', `turn-line ${cls}`);
-    const num = el('span', 'num', n === null ? '' : String(n));
-    if (n !== null) {
-      num.title = 'Comment on this line';
-      num.addEventListener('click', () => act.comment(n));
-    }
-    e.append(num, el('span', 'text', text));
-    return e;
-  };
-  let at = 1;
-  view.hunks.forEach((h, i) => {
-    for (; at < h.after.first && at <= after.length; at++) out.push(line('same', at, after[at - 1]));
-    const box = el('div', `hunk${i === current ? ' current' : ''}${kept(h) ? ' kept' : ''}`);
-    const bar = el('div', 'hunk-bar');
-    const keep = el('button', 'hunk-keep', kept(h) ? 'Kept' : 'Keep');
-    const undo = el('button', 'hunk-undo', 'Undo');
-    keep.addEventListener('click', () => act.keep(h));
-    undo.addEventListener('click', () => act.undo(h));
-    bar.append(keep, undo);
-    box.append(bar);
-    for (let b = 0; b < h.before.count; b++) box.append(line('del', null, before[h.before.first - 1 + b] ?? ''));
-    for (let a = 0; a < h.after.count; a++) box.append(line('add', h.after.first + a, after[h.after.first - 1 + a] ?? ''));
-    out.push(box);
-    at = h.after.first + h.after.count;
-  });
-  for (; at <= after.length; at++) out.push(line('same', at, after[at - 1]));
-  return out;
 }

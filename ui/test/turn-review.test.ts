@@ -102,3 +102,75 @@ describe('a whole turn\'s review', () => {
     expect(backend.named('review_shown')).toEqual([]);
   });
 });
+
+describe('a whole turn\'s file diff, drawn a screen at a time', () => {
+  // 400 lines, a hunk at line 3 and one at line 380 (each one line changed).
+  const text = (tag: string) => Array.from({ length: 400 }, (_, i) => `line ${i + 1}${i === 2 || i === 379 ? tag : ''}\n`).join('');
+  const big: TurnFileView = {
+    path: 'big.rs', from: null, start: text(''), end: text(' changed'), unshown: null,
+    hunks: [{ before: { first: 3, count: 1 }, after: { first: 3, count: 1 } }, { before: { first: 380, count: 1 }, after: { first: 380, count: 1 } }],
+  };
+  const listed: TurnFiles = { turn: 7, unlisted: 0, first: big,
+    files: [{ path: 'big.rs', status: 'modified', binary: false, tooLarge: false, added: 2, removed: 2 }] };
+
+  async function view() {
+    const { TurnView, TURN_VIEW_HTML } = await import('../src/turn-view');
+    const holder = document.createElement('div');
+    holder.innerHTML = TURN_VIEW_HTML;
+    document.body.append(holder);
+    const undo = vi.fn(() => Promise.resolve({ undo: 'done', files: ['big.rs'] } as never));
+    const turn = new TurnView(holder.querySelector<HTMLElement>('.turn-view')!, {
+      files: () => Promise.resolve(listed), file: () => Promise.resolve(big), undo,
+      done: vi.fn(), continue: vi.fn(), active: () => true,
+    });
+    expect(await turn.open(1)).toBe(true);
+    const diff = holder.querySelector<HTMLElement>('.turn-diff')!;
+    const numbers = () => [...diff.querySelectorAll('.turn-line .num')].map((n) => n.textContent).filter((n) => n !== '').map(Number);
+    return { turn, diff, numbers, undo, holder };
+  }
+
+  test('draws the first screen only, and the rows below it when scrolled to', async () => {
+    const { diff, numbers } = await view();
+    const first = numbers();
+    expect(first.slice(0, 3)).toEqual([1, 2, 3]);
+    expect(first.length).toBeGreaterThan(20);
+    expect(first.length).toBeLessThan(200);
+    expect(diff.querySelector<HTMLElement>('.turn-diff-rest')!.style.height).not.toBe('0px');
+    diff.scrollTop = 5000;
+    diff.dispatchEvent(new Event('scroll'));
+    expect(numbers().length).toBeGreaterThan(first.length);
+    diff.scrollTop = 400 * 15;
+    diff.dispatchEvent(new Event('scroll'));
+    expect(numbers()).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(diff.querySelector<HTMLElement>('.turn-diff-rest')!.style.height).toBe('0px');
+    expect(diff.lastElementChild!.className).toBe('turn-diff-rest');
+  });
+
+  test('a hunk navigated to below the first screen is drawn and scrolled to; its Keep and a line\'s comment work', async () => {
+    const scrolled: Element[] = [];
+    const was = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element) { scrolled.push(this); };
+    try {
+      const { turn, diff, numbers, undo, holder } = await view();
+      expect(numbers()).not.toContain(380);
+      key({ key: 'j' }, document.body);
+      const current = diff.querySelector('.hunk.current')!;
+      expect(current.textContent).toContain('line 380 changed');
+      expect(scrolled.at(-1)).toBe(current);
+      expect(numbers()).toContain(380);
+      key({ key: 'a' }, document.body);
+      expect(diff.querySelector('.hunk.current .hunk-keep')!.textContent).toBe('Kept');
+      expect(numbers()).toContain(380);
+      diff.querySelector<HTMLButtonElement>('.hunk.current .hunk-undo')!.click();
+      await vi.waitFor(() => expect(undo).toHaveBeenCalledWith(1, [{ path: 'big.rs', hunks: [big.hunks[1]] }]));
+      key({ key: 'k' }, document.body);
+      expect(diff.querySelector('.hunk.current')!.textContent).toContain('line 3 changed');
+      [...diff.querySelectorAll<HTMLElement>('.turn-line .num')].find((n) => n.textContent === '2')!.click();
+      expect(holder.querySelector('.turn-comment-at')!.textContent).toBe('big.rs:2');
+      turn.addComment(2, 'why?');
+      expect(turn.comments).toEqual([{ path: 'big.rs', line: 2, quote: 'line 2', text: 'why?' }]);
+    } finally {
+      Element.prototype.scrollIntoView = was;
+    }
+  });
+});

@@ -41,6 +41,8 @@ pub struct Store {
     bounds: Bounds,
     /// What changed between the last pairs of trees asked for (`changes`).
     known: changes::Known,
+    /// A turn ended since the history was last pruned to its bounds (`prune_if_due`).
+    prune_due: bool,
     /// The files the newest checkpoint holds stand-ins of (`stand_in`), as found then.
     stand_ins: Vec<stand_in::StandIn>,
 }
@@ -68,6 +70,7 @@ impl Store {
             history,
             bounds: Bounds::default(),
             known: changes::Known::default(),
+            prune_due: false,
             stand_ins: stand_in::load(dir)?,
         };
         store.history.forget_stray(&store.git)?;
@@ -104,19 +107,38 @@ impl Store {
         self.history.begin(&self.git, start, (cli, session), at)
     }
 
-    /// Turn `id` ends at `at`: the workspace is checkpointed as its end, then the history
-    /// pruned to its bounds.
+    /// Turn `id` ends at `at`: the workspace is checkpointed as its end. The history is pruned
+    /// to its bounds later (`prune_if_due`): its `count-objects` is off the way to the turn's
+    /// review.
     pub fn end_turn(&mut self, id: u64, at: u64) -> Result<TurnRecord> {
+        let ended = self.end_checkpointed(id, at)?;
+        self.prune_due = true;
+        Ok(ended.0)
+    }
+
+    /// Prunes the history to its bounds if a turn ended since it was last pruned.
+    pub fn prune_if_due(&mut self) -> Result<()> {
+        if !std::mem::take(&mut self.prune_due) {
+            return Ok(());
+        }
+        self.history.prune(&self.git, self.bounds)
+    }
+
+    /// Turn `id` ends at `at`, the workspace checkpointed as its end (also the store's newest).
+    /// A turn mostly changes something: the status `checkpoint` asks first would read every
+    /// changed file once more, for the `add` after it to read them again; and the refs of the
+    /// turn's end and of the newest checkpoint are moved in one git process.
+    fn end_checkpointed(&mut self, id: u64, at: u64) -> Result<(TurnRecord, Checkpoint)> {
         if self.turn(id).is_none() {
             return Err(CheckpointError::NoSuchTurn(id));
         }
-        // A turn mostly changes something: the status `checkpoint` asks first would read every
-        // changed file once more, for the `add` after it to read them again.
         self.git.sync_excludes()?;
-        let now = self.record()?;
-        let ended = self.history.end(&self.git, id, now, at)?;
-        self.history.prune(&self.git, self.bounds)?;
-        Ok(ended)
+        let (now, new) = self.record_unset()?;
+        let latest = [(LATEST, &now.commit)];
+        let with: &[(&str, &ObjectId)] = if new { &latest } else { &[] };
+        let ended = self.history.end(&self.git, id, (now.clone(), at), with)?;
+        self.latest = Some(now.clone());
+        Ok((ended, now))
     }
 
     /// Turn `id` ends and the next turn of `cli`'s `session` begins at `at`, from one checkpoint:
@@ -128,13 +150,7 @@ impl Store {
         (cli, session): (&str, &str),
         at: u64,
     ) -> Result<(TurnRecord, TurnRecord)> {
-        if self.turn(id).is_none() {
-            return Err(CheckpointError::NoSuchTurn(id));
-        }
-        // As at a turn's end: it mostly changed something, so no status first.
-        self.git.sync_excludes()?;
-        let now = self.record()?;
-        let ended = self.history.end(&self.git, id, now.clone(), at)?;
+        let (ended, now) = self.end_checkpointed(id, at)?;
         let begun = self.history.begin(&self.git, now, (cli, session), at)?;
         Ok((ended, begun))
     }
@@ -185,18 +201,26 @@ impl Store {
     /// Records the workspace as it is now, without asking first whether it changed: the same
     /// tree as the last checkpoint is that one again.
     fn record(&mut self) -> Result<Checkpoint> {
+        let (made, new) = self.record_unset()?;
+        if new {
+            self.git.set_ref(LATEST, &made.commit)?;
+            self.latest = Some(made.clone());
+        }
+        Ok(made)
+    }
+
+    /// As `record`, but `LATEST` is left for the caller to move (and `latest` to set) when
+    /// the checkpoint is a new one (`true`).
+    fn record_unset(&mut self) -> Result<(Checkpoint, bool)> {
         let now = self.git.stand_ins(self.file_limit)?;
         let tree = self.snapshot(now)?;
         if let Some(last) = self.latest.as_ref().filter(|c| c.tree == tree) {
-            return Ok(last.clone());
+            return Ok((last.clone(), false));
         }
         // No parent: what keeps a checkpoint alive is a turn's ref (or `LATEST`), so a pruned
         // turn's objects go.
         let commit = self.git.commit(&tree, None)?;
-        self.git.set_ref(LATEST, &commit)?;
-        let made = Checkpoint { commit, tree };
-        self.latest = Some(made.clone());
-        Ok(made)
+        Ok((Checkpoint { commit, tree }, true))
     }
 
     /// The workspace into the store's index and a tree, with `now`'s stand-ins. The list kept

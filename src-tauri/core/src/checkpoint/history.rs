@@ -6,7 +6,7 @@
 
 use super::error::{CheckpointError, CheckpointResult as Result};
 use super::git::Git;
-use super::object::Checkpoint;
+use super::object::{Checkpoint, ObjectId};
 use crate::platform::folder::{Folder, Perms};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -127,15 +127,25 @@ impl History {
     }
 
     /// Records turn `id`'s end at `now`. Its ref then holds a commit of the end's tree whose
-    /// parent is the start, so the one ref keeps both alive.
-    pub fn end(&mut self, git: &Git, id: u64, now: Checkpoint, at: u64) -> Result<TurnRecord> {
+    /// parent is the start, so the one ref keeps both alive. `with`: refs set with it, in the
+    /// same git process (the store's newest checkpoint, when `now` is a new one).
+    pub fn end(
+        &mut self,
+        git: &Git,
+        id: u64,
+        (now, at): (Checkpoint, u64),
+        with: &[(&str, &ObjectId)],
+    ) -> Result<TurnRecord> {
         let start = self
             .get(id)
             .ok_or(CheckpointError::NoSuchTurn(id))?
             .start
             .clone();
         let commit = git.commit(&now.tree, Some(&start.commit))?;
-        git.set_ref(&turn_ref(id), &commit)?;
+        let name = turn_ref(id);
+        let mut refs = vec![(name.as_str(), &commit)];
+        refs.extend_from_slice(with);
+        git.set_refs(&refs)?;
         let turn = self
             .turns
             .iter_mut()

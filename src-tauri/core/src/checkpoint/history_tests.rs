@@ -141,6 +141,10 @@ fn pruning_keeps_the_newest_turns_and_drops_the_objects_only_older_ones_held() {
         );
         blobs.push(sh(&ws, &hash));
         store.end_turn(t.id, i).unwrap();
+        // The turn's end leaves the bound to be kept after its review is open.
+        assert_eq!(store.turns().len(), (i as usize + 1).min(4));
+        store.prune_if_due().unwrap();
+        store.prune_if_due().unwrap();
     }
     let ids: Vec<u64> = store.turns().iter().map(|t| t.id).collect();
     assert_eq!(ids, vec![3, 4, 5]);
@@ -196,4 +200,64 @@ fn each_workspace_has_its_own_store() {
         .end_turn(7, 0)
         .unwrap_err();
     assert!(matches!(err, CheckpointError::NoSuchTurn(7)), "{err}");
+}
+
+/// A turn's end is on the way to its review: its checkpoint and both refs, in six git
+/// processes (the two refs in one transaction); the history's bound is kept after, apart.
+#[test]
+fn a_turns_end_moves_both_refs_in_one_git_process_and_prunes_apart() {
+    use super::super::tests::{noted, noting_git};
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = users_repository(tmp.path());
+    let users = hashed(&ws.join(".git"));
+    let (program, log) = noting_git(tmp.path());
+    let dir = tmp.path().join("store");
+    let mut store = Store::open(&program, &dir, &ws).unwrap();
+    let t = store.begin_turn("codex", "s", 1).unwrap();
+    fs::write(ws.join("a.txt"), "changed\n").unwrap();
+    noted(&log);
+    let ended = store.end_turn(t.id, 2).unwrap();
+    assert_eq!(
+        noted(&log),
+        [
+            "ls-files",
+            "add",
+            "write-tree",
+            "commit-tree",
+            "commit-tree",
+            "update-ref"
+        ]
+    );
+    // One turn: nothing to weigh.
+    store.prune_if_due().unwrap();
+    assert_eq!(noted(&log), Vec::<String>::new());
+    // Both refs moved: the turn's to its end (the start as its parent), the newest checkpoint's
+    // to a commit of the same tree, which a reopened store (Redline restarted) finds.
+    let end = ended.end.clone().unwrap();
+    let rev = |name: &str| {
+        sh(
+            &ws,
+            &format!("GIT_DIR='{}' git rev-parse {name}", dir.display()),
+        )
+    };
+    assert_eq!(rev("refs/redline/turns/0"), end.commit.0);
+    assert_eq!(rev("refs/redline/turns/0^"), t.start.commit.0);
+    assert_eq!(rev("refs/redline/latest^{tree}"), end.tree.0);
+    let mut again = Store::open(&program, &dir, &ws).unwrap();
+    noted(&log);
+    assert_eq!(again.checkpoint().unwrap().tree, end.tree);
+    assert_eq!(noted(&log), ["status"]);
+    // A turn ending on an unchanged workspace moves only its own ref.
+    let t = again.begin_turn("codex", "s", 3).unwrap();
+    noted(&log);
+    again.end_turn(t.id, 4).unwrap();
+    assert_eq!(
+        noted(&log),
+        ["ls-files", "add", "write-tree", "commit-tree", "update-ref"]
+    );
+    again.prune_if_due().unwrap();
+    assert_eq!(noted(&log), ["count-objects"]);
+    again.prune_if_due().unwrap();
+    assert_eq!(noted(&log), Vec::<String>::new());
+    assert_eq!(hashed(&ws.join(".git")), users);
 }

@@ -237,7 +237,7 @@ fn the_users_repository_is_untouched() {
 }
 
 /// A `git` that notes each command's name in `git.log` beside it, then runs the real one.
-fn noting_git(dir: &Path) -> (PathBuf, PathBuf) {
+pub(super) fn noting_git(dir: &Path) -> (PathBuf, PathBuf) {
     use std::os::unix::fs::PermissionsExt;
     let log = dir.join("git.log");
     let program = dir.join("git-noted");
@@ -250,7 +250,7 @@ fn noting_git(dir: &Path) -> (PathBuf, PathBuf) {
     (program, log)
 }
 
-fn noted(log: &Path) -> Vec<String> {
+pub(super) fn noted(log: &Path) -> Vec<String> {
     let text = fs::read_to_string(log).unwrap_or_default();
     let _ = fs::remove_file(log);
     text.lines().map(str::to_owned).collect()

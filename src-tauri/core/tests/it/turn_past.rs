@@ -189,4 +189,30 @@ async fn the_turns_kept_are_a_setting_applied_at_the_next_turns_end() {
     assert_eq!(kept(&window).await, [2, 1, 0]);
     empty_turn(&f).await;
     assert_eq!(kept(&window).await, [3, 2]);
+
+    // A turn that changed something: its end is reviewed whole, and the bound is kept once the
+    // review is open (off the way to the window), before it is answered.
+    let begun = control::call(&f.dirs, &claude("UserPromptSubmit", &f.ws)).await;
+    assert!(begun.is_ok(), "{begun:?}");
+    std::fs::write(f.ws.join("a.txt"), START).unwrap();
+    let dirs = f.dirs.clone();
+    let stop = claude("Stop", &f.ws);
+    let ending = tokio::spawn(async move { control::call(&dirs, &stop).await });
+    eventually("the turn's review", || async {
+        f.instance.reviews().list().len() == 1
+    })
+    .await;
+    eventually("the newest two turns kept, the review open", || async {
+        kept(&window).await == [4, 3]
+    })
+    .await;
+    let id = f.instance.reviews().details().remove(0).id;
+    let done = ReviewAccept {
+        id,
+        revision: None,
+        content: None,
+    };
+    assert_eq!(window.forward(done.into()).await, Ok(Value::Null));
+    let answer = tokio::time::timeout(WAIT, ending).await.unwrap().unwrap();
+    assert!(answer.is_ok(), "{answer:?}");
 }

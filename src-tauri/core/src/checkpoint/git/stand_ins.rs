@@ -40,7 +40,12 @@ impl Git {
     }
 
     /// Like `run_fed`, its standard output, failing unless git exits 0.
-    fn run_fed_ok(&self, step: &'static str, a: &[OsString], input: &[u8]) -> Result<Vec<u8>> {
+    pub(super) fn run_fed_ok(
+        &self,
+        step: &'static str,
+        a: &[OsString],
+        input: &[u8],
+    ) -> Result<Vec<u8>> {
         super::exited(step, self.run_fed(a, input)?, |code| code == Some(0))
     }
 

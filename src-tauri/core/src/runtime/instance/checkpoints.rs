@@ -268,7 +268,13 @@ impl Checkpoints {
         let bounds = self.bounds();
         let ended = self.with(&root, move |st| {
             st.keep_within(bounds);
-            st.end_turn(id, at)
+            let ended = st.end_turn(id, at)?;
+            // A whole turn's review prunes once its first file is open (`turn_view::open_ahead`),
+            // off the way to the window; the edit tools' review has no such moment.
+            if !whole {
+                st.prune_if_due()?;
+            }
+            Ok(ended)
         });
         Some((ended.await, whole))
     }

@@ -10,7 +10,7 @@ use super::checkpoints::Checkpoints;
 use super::local::run;
 use super::reviews::Reviews;
 use super::workspaces::Workspaces;
-use crate::checkpoint::TurnRecord;
+use crate::checkpoint::{CheckpointResult, Delta, Store, TurnRecord};
 use crate::protocols::hook::patched::Patched;
 use crate::protocols::hook::turn::{self, TurnRuling, CONTINUE_WITHOUT_WORDS};
 use crate::protocols::hook::{HookCall, HookCli};
@@ -180,12 +180,9 @@ pub(super) async fn review_whole(
         .await
         .map_err(pass)?;
     let root = service.workspace.id().to_owned();
-    let (start, stop) = (ended.start.clone(), ended.end.clone());
+    let turn = ended.clone();
     let changed = checkpoints
-        .with(&root, move |st| match stop {
-            Some(stop) => st.changes(&start, &stop),
-            None => Ok(Vec::new()),
-        })
+        .with(&root, move |st| changes(st, &turn))
         .await
         .map_err(pass)?;
     if changed.is_empty() {
@@ -224,6 +221,19 @@ pub(super) async fn review_whole(
         changed.len()
     );
     Ok(waiting)
+}
+
+/// What `turn` changed. Nothing: the history's bound is kept now, there being no review (else
+/// once the review's first file is open, `turn_view::open_ahead`).
+fn changes(st: &mut Store, turn: &TurnRecord) -> CheckpointResult<Vec<Delta>> {
+    let changed = match &turn.end {
+        Some(end) => st.changes(&turn.start, end)?,
+        None => Vec::new(),
+    };
+    if changed.is_empty() {
+        st.prune_if_due()?;
+    }
+    Ok(changed)
 }
 
 /// Keeps the first of the changes a review's tabs are bounded to, as any session's; returns how

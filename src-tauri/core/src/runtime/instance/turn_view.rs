@@ -11,7 +11,9 @@ use super::turn_ahead::Ahead;
 use super::workspaces::Workspaces;
 use crate::api::turns::{HistoryTurn, LineSpan, TurnHunk, TurnLeft, HISTORY_PER_WORKSPACE};
 use crate::api::turns::{TurnFileView, TurnFiles, TurnPick, TurnUndone, Unshown};
-use crate::checkpoint::{Checkpoint, CheckpointError, Hunk, HunkLines, Pick, Store, Undo};
+use crate::checkpoint::{
+    Checkpoint, CheckpointError, CheckpointResult, Hunk, HunkLines, Pick, Store, Undo,
+};
 use crate::error::{Error, Result};
 use crate::review::{ReviewError, ReviewId};
 use std::path::{Path, PathBuf};
@@ -200,20 +202,25 @@ pub(super) async fn open_ahead(checkpoints: &Checkpoints, root: &Path, turn: u64
     let key = root.to_owned();
     let asked = std::time::Instant::now();
     let opening = checkpoints.start_with(root, move |store| {
-        let (start, end) = ends(store, turn, None)?;
-        let Some(first) = store.changes(&start, &end)?.into_iter().next() else {
-            return Ok(());
-        };
-        let view = open(store, (&start, &end), first.path)?;
-        let ends = (start, end);
-        *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(Ahead {
-            root: key,
-            ends,
-            view,
-        });
-        let ms = asked.elapsed().as_millis();
-        tracing::debug!("turn {turn}'s first file opened ahead ms={ms}");
-        Ok(())
+        let opened = (|| -> CheckpointResult<()> {
+            let (start, end) = ends(store, turn, None)?;
+            let Some(first) = store.changes(&start, &end)?.into_iter().next() else {
+                return Ok(());
+            };
+            let view = open(store, (&start, &end), first.path)?;
+            let ends = (start, end);
+            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(Ahead {
+                root: key,
+                ends,
+                view,
+            });
+            let ms = asked.elapsed().as_millis();
+            tracing::debug!("turn {turn}'s first file opened ahead ms={ms}");
+            Ok(())
+        })();
+        // The turn's end left the history's bound to be kept: now, off the review's way.
+        store.prune_if_due()?;
+        opened
     });
     if let Err(e) = opening.await {
         tracing::debug!("turn {turn}'s first file is not opened ahead: {e}");
