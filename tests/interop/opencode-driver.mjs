@@ -184,3 +184,33 @@ export async function startOpencodeTui({ cwd, home, api, env = {}, ports = [], c
     },
   };
 }
+
+/**
+ * What an opencode session with Redline needs: the fake API, a workspace, a Redline serving it,
+ * an opencode home, and Redline's plugin installed there (`mode`: `--review MODE`, none for the
+ * default) through HOME alone, as a user's would be. `configure(home)` runs before the install.
+ * Resolves with them, the install's environment and its answer ({code, stdout, stderr}).
+ */
+export async function opencodeWithRedline({ prefix, mode, configure = () => {} }) {
+  const { startFakeApi } = await import('./opencode-fake-api.mjs');
+  const { startRedline } = await import('./lib/redline.mjs');
+  const api = await startFakeApi({ log: process.env.REDLINE_IT_VERBOSE ? (m) => console.error(m) : undefined });
+  const ws = await opencodeTempDir(prefix);
+  const r = await startRedline({ workspaces: [ws] });
+  const home = await opencodeHome({ api });
+  configure(home);
+  const installEnv = { ...r.env, HOME: home.home };
+  delete installEnv.XDG_CONFIG_HOME;
+  const review = mode ? ['--review', mode] : [];
+  const installed = await r.run(['hooks', 'install', 'opencode', ...review], { env: installEnv });
+  return { api, ws, r, home, installEnv, installed };
+}
+
+/** Ends what `opencodeWithRedline` made, opencode itself (`cli`: a run or the TUI) first. */
+export async function endOpencodeWithRedline({ cli, r, home, api, ws }) {
+  await cli?.stop();
+  await r?.stop();
+  await home?.stop();
+  await api?.close();
+  if (ws) await fsp.rm(ws, { recursive: true, force: true });
+}

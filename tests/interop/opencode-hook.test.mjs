@@ -13,10 +13,10 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 
-import { startRedline, runProcess, defaultBin } from './lib/redline.mjs';
+import { runProcess, defaultBin } from './lib/redline.mjs';
 import { pollUntil } from './lib/wait.mjs';
-import { startFakeApi, contentText } from './opencode-fake-api.mjs';
-import { opencodeHome, opencodeInstalled, opencodeTempDir, runOpencode, OPENCODE_VERSION } from './opencode-driver.mjs';
+import { contentText } from './opencode-fake-api.mjs';
+import { endOpencodeWithRedline, opencodeInstalled, opencodeTempDir, opencodeWithRedline, runOpencode, OPENCODE_VERSION } from './opencode-driver.mjs';
 
 const STEP_MS = 60_000;
 const BIN = process.env.REDLINE_BIN || defaultBin;
@@ -38,14 +38,9 @@ describe(`redline hook opencode under opencode ${OPENCODE_VERSION}`, { skip }, (
   let run;
 
   before(async () => {
-    api = await startFakeApi({ log: process.env.REDLINE_IT_VERBOSE ? (m) => console.error(m) : undefined });
-    ws = await opencodeTempDir('rl-opencode-ws-');
-    r = await startRedline({ workspaces: [ws] });
-    home = await opencodeHome({ api });
     // opencode's global config through HOME alone, as a user's would be.
-    const installEnv = { ...r.env, HOME: home.home };
-    delete installEnv.XDG_CONFIG_HOME;
-    const res = await r.run(['hooks', 'install', 'opencode'], { env: installEnv });
+    let installEnv, res;
+    ({ api, ws, r, home, installEnv, installed: res } = await opencodeWithRedline({ prefix: 'rl-opencode-ws-' }));
     assert.equal(res.code, 0, `redline hooks install opencode: ${res.stderr}`);
     const plugin = fs.readFileSync(home.pluginFile, 'utf8');
     assert.ok(plugin.includes(`const REDLINE = ${JSON.stringify(fs.realpathSync(r.bin))};`), 'the plugin runs this redline');
@@ -53,13 +48,7 @@ describe(`redline hook opencode under opencode ${OPENCODE_VERSION}`, { skip }, (
     assert.match(again.stdout, /already in/);
   });
 
-  after(async () => {
-    await run?.stop();
-    await r?.stop();
-    await home?.stop();
-    await api?.close();
-    if (ws) await fsp.rm(ws, { recursive: true, force: true });
-  });
+  after(() => endOpencodeWithRedline({ cli: run, r, home, api, ws }));
 
   /** Starts `opencode run` with a prompt that makes the model call `tool` with `args`. */
   async function propose(tool, args, { extraEnv = {}, model } = {}) {

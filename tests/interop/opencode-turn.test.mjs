@@ -16,13 +16,11 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 
-import { startRedline, runProcess, defaultBin } from './lib/redline.mjs';
+import { runProcess, defaultBin } from './lib/redline.mjs';
 import { pollUntil } from './lib/wait.mjs';
-import { startFakeApi } from './opencode-fake-api.mjs';
-import { opencodeHome, opencodeInstalled, opencodeTempDir, startOpencodeTui, OPENCODE_VERSION } from './opencode-driver.mjs';
+import { endOpencodeWithRedline, opencodeInstalled, opencodeWithRedline, startOpencodeTui, OPENCODE_VERSION } from './opencode-driver.mjs';
 
 const STEP_MS = 60_000;
 const BIN = process.env.REDLINE_BIN || defaultBin;
@@ -44,19 +42,16 @@ describe(`a whole turn of opencode ${OPENCODE_VERSION} reviewed in Redline (--re
   let oc;
 
   before(async () => {
-    api = await startFakeApi({ log: process.env.REDLINE_IT_VERBOSE ? (m) => console.error(m) : undefined });
-    ws = await opencodeTempDir('rl-opencode-turn-ws-');
-    r = await startRedline({ workspaces: [ws] });
-    home = await opencodeHome({ api });
     // Its own permissions let the edit and the command run, as a user who lets the turn run and
     // reviews its end (Redline asks nothing about an edit in this mode).
-    const configFile = path.join(home.configDir, 'opencode.json');
-    const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
-    config.permission = { edit: 'allow', bash: 'allow' };
-    fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
-    const installEnv = { ...r.env, HOME: home.home };
-    delete installEnv.XDG_CONFIG_HOME;
-    const res = await r.run(['hooks', 'install', 'opencode', '--review', 'turn'], { env: installEnv });
+    const configure = (h) => {
+      const configFile = path.join(h.configDir, 'opencode.json');
+      const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
+      config.permission = { edit: 'allow', bash: 'allow' };
+      fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
+    };
+    let installEnv, res;
+    ({ api, ws, r, home, installEnv, installed: res } = await opencodeWithRedline({ prefix: 'rl-opencode-turn-ws-', mode: 'turn', configure }));
     assert.equal(res.code, 0, `redline hooks install opencode --review turn: ${res.stderr}`);
     assert.match(res.stdout, /chat\.message: .* hook opencode --turn-start/);
     assert.match(res.stdout, /session\.idle: .* hook opencode --turn-review/);
@@ -69,13 +64,7 @@ describe(`a whole turn of opencode ${OPENCODE_VERSION} reviewed in Redline (--re
     await oc.waitForScreen(/Ask anything/, STEP_MS, 'opencode to be ready');
   });
 
-  after(async () => {
-    await oc?.stop();
-    await r?.stop();
-    await home?.stop();
-    await api?.close();
-    if (ws) await fsp.rm(ws, { recursive: true, force: true });
-  });
+  after(() => endOpencodeWithRedline({ cli: oc, r, home, api, ws }));
 
   test('write, then a bash command making a file, in one turn: both listed; Continue with a comment reaches the model', async (t) => {
     const file = path.join(ws, 'a.txt');
@@ -194,26 +183,15 @@ describe(`opencode ${OPENCODE_VERSION} with --review both: each edit, then the t
   let oc;
 
   before(async () => {
-    api = await startFakeApi({ log: process.env.REDLINE_IT_VERBOSE ? (m) => console.error(m) : undefined });
-    ws = await opencodeTempDir('rl-opencode-both-ws-');
-    r = await startRedline({ workspaces: [ws] });
-    home = await opencodeHome({ api });
-    const installEnv = { ...r.env, HOME: home.home };
-    delete installEnv.XDG_CONFIG_HOME;
-    const res = await r.run(['hooks', 'install', 'opencode', '--review', 'both'], { env: installEnv });
+    let res;
+    ({ api, ws, r, home, installed: res } = await opencodeWithRedline({ prefix: 'rl-opencode-both-ws-', mode: 'both' }));
     assert.equal(res.code, 0, `redline hooks install opencode --review both: ${res.stderr}`);
     assert.ok(fs.readFileSync(home.pluginFile, 'utf8').includes('const REVIEW = "both";'));
     oc = await startOpencodeTui({ cwd: ws, home, api, env: { XDG_RUNTIME_DIR: r.env.XDG_RUNTIME_DIR } });
     await oc.waitForScreen(/Ask anything/, STEP_MS, 'opencode to be ready');
   });
 
-  after(async () => {
-    await oc?.stop();
-    await r?.stop();
-    await home?.stop();
-    await api?.close();
-    if (ws) await fsp.rm(ws, { recursive: true, force: true });
-  });
+  after(() => endOpencodeWithRedline({ cli: oc, r, home, api, ws }));
 
   test('the write is reviewed before it lands, then the turn at its end; Done sends nothing', async () => {
     const file = path.join(ws, 'b.txt');
