@@ -214,3 +214,14 @@ export async function endOpencodeWithRedline({ cli, r, home, api, ws }) {
   await api?.close();
   if (ws) await fsp.rm(ws, { recursive: true, force: true });
 }
+
+/** Why the opencode tests cannot run here (false: they can): opencode, or this redline's plugin. */
+export async function opencodeSkip() {
+  const { runProcess, defaultBin } = await import('./lib/redline.mjs');
+  const bin = process.env.REDLINE_BIN || defaultBin;
+  if (!opencodeInstalled()) return `opencode ${OPENCODE_VERSION} (linux x64) not installed: npm ci in tests/interop`;
+  if (!fs.existsSync(bin)) return `no redline at ${bin}: build it or set REDLINE_BIN`;
+  const res = await runProcess(bin, ['hooks', 'install', '--help'], { timeoutMs: 10_000 });
+  if (res.code !== 0 || !/opencode/.test(res.stdout)) return 'this redline has no `redline hooks install opencode`';
+  return false;
+}

@@ -13,22 +13,13 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 
-import { runProcess, defaultBin } from './lib/redline.mjs';
 import { pollUntil } from './lib/wait.mjs';
 import { contentText } from './opencode-fake-api.mjs';
-import { endOpencodeWithRedline, opencodeInstalled, opencodeTempDir, opencodeWithRedline, runOpencode, OPENCODE_VERSION } from './opencode-driver.mjs';
+import { endOpencodeWithRedline, opencodeSkip, opencodeTempDir, opencodeWithRedline, runOpencode, OPENCODE_VERSION } from './opencode-driver.mjs';
 
 const STEP_MS = 60_000;
-const BIN = process.env.REDLINE_BIN || defaultBin;
 
-async function whySkip() {
-  if (!opencodeInstalled()) return `opencode ${OPENCODE_VERSION} (linux x64) not installed: npm ci in tests/interop`;
-  if (!fs.existsSync(BIN)) return `no redline at ${BIN}: build it or set REDLINE_BIN`;
-  const res = await runProcess(BIN, ['hooks', 'install', '--help'], { timeoutMs: 10_000 });
-  if (res.code !== 0 || !/opencode/.test(res.stdout)) return 'this redline has no `redline hooks install opencode`';
-  return false;
-}
-const skip = await whySkip();
+const skip = await opencodeSkip();
 
 describe(`redline hook opencode under opencode ${OPENCODE_VERSION}`, { skip }, () => {
   let api;

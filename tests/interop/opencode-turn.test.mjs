@@ -18,21 +18,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { runProcess, defaultBin } from './lib/redline.mjs';
 import { pollUntil } from './lib/wait.mjs';
-import { endOpencodeWithRedline, opencodeInstalled, opencodeWithRedline, startOpencodeTui, OPENCODE_VERSION } from './opencode-driver.mjs';
+import { endOpencodeWithRedline, opencodeSkip, opencodeWithRedline, startOpencodeTui, OPENCODE_VERSION } from './opencode-driver.mjs';
 
 const STEP_MS = 60_000;
-const BIN = process.env.REDLINE_BIN || defaultBin;
 
-async function whySkip() {
-  if (!opencodeInstalled()) return `opencode ${OPENCODE_VERSION} (linux x64) not installed: npm ci in tests/interop`;
-  if (!fs.existsSync(BIN)) return `no redline at ${BIN}: build it or set REDLINE_BIN`;
-  const res = await runProcess(BIN, ['hooks', 'install', '--help'], { timeoutMs: 10_000 });
-  if (res.code !== 0 || !/opencode/.test(res.stdout)) return 'this redline has no `redline hooks install opencode`';
-  return false;
-}
-const skip = await whySkip();
+const skip = await opencodeSkip();
 
 describe(`a whole turn of opencode ${OPENCODE_VERSION} reviewed in Redline (--review turn)`, { skip, timeout: 300_000 }, () => {
   let api;
