@@ -50,12 +50,8 @@ pub(crate) fn resolve(cmd: RemoteCmd) -> Result<RemoteAction> {
             command,
         } => {
             let remote = entry(&target, name.as_deref(), command)?;
-            if install && !command_given_by(&target) {
-                return Err(Error::Usage(
-                    "--install goes with ssh://… or wsl://…: with a command of your own, \
-                     install Redline there yourself"
-                        .into(),
-                ));
+            if install {
+                far_install::takes(&target)?;
             }
             RemoteAction::Add {
                 remote,
@@ -84,11 +80,6 @@ pub(crate) fn resolve(cmd: RemoteCmd) -> Result<RemoteAction> {
             RemoteAction::Workspace { name, call, format }
         }
     })
-}
-
-/// Whether `target` is a shorthand, whose command Redline makes (and can run a script with).
-fn command_given_by(target: &str) -> bool {
-    matches!(shorthand::expand(target, None), Ok(Some(_)))
 }
 
 fn entry(target: &str, name: Option<&str>, command: Vec<String>) -> Result<RemoteEntry> {

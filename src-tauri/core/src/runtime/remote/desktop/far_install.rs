@@ -47,10 +47,7 @@ pub enum Placed {
 /// Installs `build` (a headless Redline) on the machine `target` (`ssh://…` or `wsl://…`)
 /// names, for the remote called `remote`.
 pub async fn install(target: &str, remote: &str, build: &Path) -> Result<Placed> {
-    let fail = |why: String| RemoteFailure::NotInstalled {
-        remote: remote.to_owned(),
-        why,
-    };
+    let fail = |why: String| not_installed(remote, why);
     let probe = there(target, PROBE)?;
     let said = run(&probe, None, PROBE_WITHIN).await.map_err(fail)?;
     let mut lines = said.lines();
@@ -60,15 +57,13 @@ pub async fn install(target: &str, remote: &str, build: &Path) -> Result<Placed>
         return Err(fail(format!(
             "that machine is `{uname}`, this Redline is built for {here}: install Redline there \
              (docs/remote.md)"
-        ))
-        .into());
+        )));
     }
     let unreadable = |e: std::io::Error| fail(format!("{} cannot be read: {e}", build.display()));
-    let sum = sha256(build).await.map_err(unreadable)?;
+    let (sum, bytes) = sha256(build).await.map_err(unreadable)?;
     if lines.next().map(str::trim) == Some(sum.as_str()) {
         return Ok(Placed::Already);
     }
-    let bytes = std::fs::metadata(build).map_err(unreadable)?.len();
     let copy = there(target, &COPY.replace("SUM", &sum))?;
     run(&copy, Some(build), COPY_WITHIN).await.map_err(fail)?;
     Ok(Placed::Copied(bytes))
@@ -77,10 +72,7 @@ pub async fn install(target: &str, remote: &str, build: &Path) -> Result<Placed>
 /// The headless build `--install` copies to remote `remote`: this program when it is one
 /// (`headless`), else the one the package puts beside it.
 pub fn build_to_copy(remote: &str, headless: bool) -> Result<PathBuf> {
-    let not = |why: String| RemoteFailure::NotInstalled {
-        remote: remote.to_owned(),
-        why,
-    };
+    let not = |why: String| not_installed(remote, why);
     let exe = std::env::current_exe().map_err(|e| not(format!("this program's path: {e}")))?;
     if headless {
         return Ok(exe);
@@ -93,8 +85,21 @@ pub fn build_to_copy(remote: &str, headless: bool) -> Result<PathBuf> {
         "this Redline has no headless build beside it ({}) to copy: install Redline there \
          (docs/headless.md)",
         beside.display()
-    ))
-    .into())
+    )))
+}
+
+fn not_installed(remote: &str, why: String) -> crate::Error {
+    RemoteFailure::NotInstalled {
+        remote: remote.to_owned(),
+        why,
+    }
+    .into()
+}
+
+/// Whether `--install` can go with `target`: only a shorthand's command, which Redline makes, can
+/// run its scripts there. Checked when the arguments are read, before anything runs.
+pub fn takes(target: &str) -> Result<()> {
+    there(target, "").map(drop)
 }
 
 /// The command that runs `script` on `target`'s machine.
@@ -126,23 +131,26 @@ fn platform(uname: &str) -> Option<String> {
     Some(format!("{os} {arch}"))
 }
 
-/// The file's sha256, in lower-case hex as sha256sum prints it.
-async fn sha256(path: &Path) -> std::io::Result<String> {
+/// The file's sha256, in lower-case hex as sha256sum prints it, and its length in bytes.
+async fn sha256(path: &Path) -> std::io::Result<(String, u64)> {
     let mut file = tokio::fs::File::open(path).await?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
+    let mut len = 0u64;
     loop {
         let n = file.read(&mut buf).await?;
         if n == 0 {
             break;
         }
         hasher.update(&buf[..n]);
+        len += n as u64;
     }
-    Ok(hasher
+    let hex = hasher
         .finalize()
         .iter()
         .map(|b| format!("{b:02x}"))
-        .collect())
+        .collect();
+    Ok((hex, len))
 }
 
 /// Runs `command` with `input`'s bytes on its stdin (else none) within `within`: its stdout,
@@ -259,7 +267,8 @@ mod tests {
         let program = std::fs::read("/bin/true").unwrap();
         let good = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(good.path(), &program).unwrap();
-        let sum = sha256(good.path()).await.unwrap();
+        let (sum, len) = sha256(good.path()).await.unwrap();
+        assert_eq!(len, program.len() as u64);
         assert_eq!(
             copied(&program, &sum).await,
             (Ok(String::new()), vec!["redline".into()])
@@ -278,7 +287,7 @@ mod tests {
         let text = b"\x7fELF but not really\n";
         let damaged = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(damaged.path(), text).unwrap();
-        let (said, left) = copied(text, &sha256(damaged.path()).await.unwrap()).await;
+        let (said, left) = copied(text, &sha256(damaged.path()).await.unwrap().0).await;
         assert!(said.is_err());
         assert!(left.is_empty(), "{left:?}");
     }
