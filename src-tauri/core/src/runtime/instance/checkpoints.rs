@@ -144,17 +144,8 @@ impl Checkpoints {
         (cli, session): (&str, &str),
         prompt_id: Option<String>,
     ) -> Result<TurnRecord> {
-        let begun = self.begin_as(root, (cli, session), true, None).await?;
-        self.for_prompt((cli, session), begun.id, prompt_id);
-        Ok(begun)
-    }
-
-    /// `cli`'s `session`'s running turn `id` runs for the CLI's prompt `prompt_id`.
-    fn for_prompt(&self, (cli, session): (&str, &str), id: u64, prompt_id: Option<String>) {
-        let key: SessionKey = (cli.to_owned(), session.to_owned());
-        if let Some(turn) = self.running().get_mut(&key).filter(|t| t.id == id) {
-            turn.prompt_id = prompt_id;
-        }
+        self.begin_as(root, (cli, session), true, (None, prompt_id))
+            .await
     }
 
     /// The id of `cli`'s `session`'s running turn when it runs for the CLI's prompt
@@ -167,13 +158,14 @@ impl Checkpoints {
     }
 
     /// As `begin`; `whole`: its end is reviewed as one whole turn (`Running::whole`);
-    /// `continued`: the instructions of the Continue that begins it (`Running::continued`).
+    /// `continued`: the instructions of the Continue that begins it (`Running::continued`);
+    /// `prompt_id`: the CLI's prompt it runs for (`Running::prompt_id`).
     pub async fn begin_as(
         &self,
         root: &Path,
         (cli, session): (&str, &str),
         whole: bool,
-        continued: Option<String>,
+        (continued, prompt_id): (Option<String>, Option<String>),
     ) -> Result<TurnRecord> {
         let key: SessionKey = (cli.to_owned(), session.to_owned());
         let begun = self.begin_after(root, &key).await?;
@@ -186,7 +178,7 @@ impl Checkpoints {
                     id: begun.id,
                     whole,
                     continued,
-                    prompt_id: None,
+                    prompt_id,
                 },
             )),
             false => tracing::warn!(

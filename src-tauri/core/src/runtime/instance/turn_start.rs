@@ -107,7 +107,7 @@ pub(super) async fn answered(
     };
     let session = (call.cli.id(), end.of.session.as_str());
     if let Err(e) = checkpoints
-        .begin_as(root, session, whole, Some(instructions.clone()))
+        .begin_as(root, session, whole, (Some(instructions.clone()), None))
         .await
     {
         tracing::warn!("the turn after a Continue is not checkpointed: {e}");
