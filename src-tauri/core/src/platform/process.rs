@@ -51,12 +51,6 @@ pub fn own_pid() -> u32 {
 /// among its own ancestors, which a CLI started from this shell shares with this process.
 #[cfg(target_os = "linux")]
 pub fn ancestors(pid: u32) -> Vec<u32> {
-    let parent = |pid: u32| -> Option<u32> {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // The command name may hold spaces and parentheses: the fields follow the last ')'.
-        let rest = &stat[stat.rfind(')')? + 2..];
-        rest.split(' ').nth(1)?.parse().ok()
-    };
     let mut out = Vec::new();
     let mut at = pid;
     while let Some(p) = parent(at).filter(|p| *p > 1 && !out.contains(p)) {
@@ -75,10 +69,22 @@ pub fn ancestors(_pid: u32) -> Vec<u32> {
 /// started (`setsid`) to run what the user typed.
 #[cfg(target_os = "linux")]
 pub fn session(pid: u32) -> Option<u32> {
+    stat_field(pid, 3).filter(|s| *s > 0)
+}
+
+/// The PID of `pid`'s parent.
+#[cfg(target_os = "linux")]
+pub fn parent(pid: u32) -> Option<u32> {
+    stat_field(pid, 1)
+}
+
+/// Field `n` after the command name in `/proc/PID/stat` (0 state, 1 ppid, 2 pgrp, 3 session).
+#[cfg(target_os = "linux")]
+fn stat_field(pid: u32, n: usize) -> Option<u32> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // After the command name: state, ppid, pgrp, session.
+    // The command name may hold spaces and parentheses: the fields follow the last ')'.
     let rest = &stat[stat.rfind(')')? + 2..];
-    rest.split(' ').nth(3)?.parse().ok().filter(|s| *s > 0)
+    rest.split(' ').nth(n)?.parse().ok()
 }
 
 #[cfg(not(target_os = "linux"))]

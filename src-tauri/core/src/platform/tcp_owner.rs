@@ -12,7 +12,7 @@ pub fn socket_owner(local: SocketAddr, peer: SocketAddr) -> Option<u32> {
         .iter()
         .filter_map(|f| std::fs::read_to_string(f).ok())
         .find_map(|table| client_inode(&table, local, peer))?;
-    eldest(&socket_holders(inode), parent_pid)
+    eldest(&socket_holders(inode), super::process::parent)
 }
 
 /// Every process with socket `inode` among its file descriptors.
@@ -34,16 +34,6 @@ fn socket_holders(inode: u64) -> Vec<u32> {
                 .then_some(pid)
         })
         .collect()
-}
-
-/// `PPid` from `/proc/PID/status`.
-#[cfg(target_os = "linux")]
-fn parent_pid(pid: u32) -> Option<u32> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("PPid:"))
-        .and_then(|v| v.trim().parse().ok())
 }
 
 /// Of the processes holding one socket, the one whose parent does not hold it too. A child the
