@@ -30,6 +30,15 @@ fn start(env: &Env, cwd: &Path, session: &str, prompt: &str) -> String {
     text(&out.stderr)
 }
 
+/// `redline hook opencode --turn-review` run to its end: exit 0 and nothing on standard output
+/// (the plugin sends a Continue's message itself); its standard error.
+fn idle(env: &Env, cwd: &Path, session: &str) -> String {
+    let input = idle_input(cwd, session);
+    let out = run_in(env, cwd, &["hook", "opencode", "--turn-review"], &input);
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), "".into()));
+    text(&out.stderr)
+}
+
 fn turns(env: &Env, ws: &Path) -> Vec<Value> {
     let list = env.json(&["turns", "list", ws.to_str().unwrap(), "--json"]);
     list.as_array().unwrap().clone()
@@ -102,14 +111,7 @@ fn the_plugins_turn_inputs_checkpoint_list_and_continue_with_the_comments_messag
     let ws = env.ws();
     // No Redline: the prompt and the turn's end go on, each with one line saying why.
     assert!(start(&env, &ws, "ses_a", "tidy").contains("redline: Redline is not running"));
-    let out = run_in(
-        &env,
-        &ws,
-        &["hook", "opencode", "--turn-review"],
-        &idle_input(&ws, "ses_a"),
-    );
-    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), "".into()));
-    assert!(text(&out.stderr).starts_with("redline: Redline is not running"));
+    assert!(idle(&env, &ws, "ses_a").starts_with("redline: Redline is not running"));
 
     let a = ws.join("a.txt");
     std::fs::write(&a, "one\ntwo\n").unwrap();
@@ -176,13 +178,7 @@ fn the_plugins_turn_inputs_checkpoint_list_and_continue_with_the_comments_messag
     // The plugin sends that message as the session's next prompt: its `chat.message` goes on
     // with the turn the Continue began, which ends with nothing more changed and no review.
     assert_eq!(start(&env, &ws, "ses_a", message), "");
-    let out = run_in(
-        &env,
-        &ws,
-        &["hook", "opencode", "--turn-review"],
-        &idle_input(&ws, "ses_a"),
-    );
-    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), "".into()));
+    idle(&env, &ws, "ses_a");
     let after = turns(&env, &ws);
     let shape: Vec<(u64, &str, usize)> = (after.iter())
         .map(|t| {
