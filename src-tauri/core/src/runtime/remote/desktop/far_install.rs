@@ -4,6 +4,7 @@
 //! VS Code installs its server.
 
 use super::attached::without_terminal;
+use super::said::label;
 use super::shorthand;
 use crate::error::RemoteFailure;
 use crate::Result;
@@ -88,10 +89,12 @@ pub fn build_to_copy(remote: &str, headless: bool) -> Result<PathBuf> {
     )))
 }
 
+/// The failure said to the user: the far side's words (its `uname`, its shell's last line) made
+/// fit to show as every remote's text is, no escape sequence reaching the terminal.
 fn not_installed(remote: &str, why: String) -> crate::Error {
     RemoteFailure::NotInstalled {
         remote: remote.to_owned(),
-        why,
+        why: label(&why),
     }
     .into()
 }
@@ -290,6 +293,14 @@ mod tests {
         let (said, left) = copied(text, &sha256(damaged.path()).await.unwrap().0).await;
         assert!(said.is_err());
         assert!(left.is_empty(), "{left:?}");
+    }
+
+    #[test]
+    fn a_far_sides_escape_sequences_never_reach_the_message() {
+        let said = not_installed("box", "\x1b]0;owned\x07uname \x1b[31mLinux\r\n".into());
+        let text = said.to_string();
+        assert!(!text.chars().any(char::is_control), "{text:?}");
+        assert!(text.contains("Linux"), "{text}");
     }
 
     #[test]
