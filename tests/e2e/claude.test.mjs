@@ -46,7 +46,7 @@ test('a Claude Code review accepted with a typed edit: openDiff answers FILE_SAV
     // "Ask Claude": the caret's line goes to this Claude Code as at_mentioned (0-based).
     const ask = await wd.waitFor('.review .actions .ask');
     assert.equal(await wd.execute(`return document.querySelector('.review .actions .ask').hidden`), false);
-    await wd.click(await wd.waitFor('.cm-merge-b .cm-line:nth-child(2)'));
+    await wd.clickOn('.cm-merge-b .cm-line:nth-child(2)');
     await wd.click(ask);
     const mention = await claude.waitNotification((m) => m.method === 'at_mentioned', UI_TIMEOUT_MS, 'at_mentioned');
     assert.deepEqual(mention.params, { filePath: file, lineStart: 1, lineEnd: 1 });
@@ -64,7 +64,7 @@ test('a Claude Code review accepted with a typed edit: openDiff answers FILE_SAV
 
     const typed = ['Reviewed in Redline.'];
     await typeAtEnd(wd, typed);
-    await wd.click(await wd.waitFor('.review .actions .accept'));
+    await wd.clickOn('.review .actions .accept');
     const result = await answer;
     assert.deepEqual(result, {
       content: [{ type: 'text', text: 'FILE_SAVED' }, { type: 'text', text: `${NOTES_PROPOSAL}${typed.join('\n')}\n` }],

@@ -34,8 +34,7 @@ function propose(d, file, contentFile) {
 /** Writes `words` as a comment on line `n` (1-based) of `side` (`b` the proposal, `a` the
  * original), opened by `open`. */
 async function comment(wd, n, words, open, side = 'b') {
-  const [line] = (await wd.findAll(`.cm-merge-${side} .cm-line`)).slice(n - 1, n);
-  await wd.click(line);
+  await wd.clickOn(`.cm-merge-${side} .cm-line`, { index: n - 1 });
   await open();
   const text = await wd.waitFor('.comment-form textarea');
   await wd.until(() => wd.execute(`return document.activeElement?.id === 'comment-text'`),
@@ -80,7 +79,7 @@ test('two comments written in the window reach the waiting redline propose with 
     await windowShot(d, win, shot);
     t.diagnostic(`screenshot ${shot}`);
 
-    await wd.click(await wd.waitFor('.review .actions .reject'));
+    await wd.clickOn('.review .actions .reject');
     const end = await poll(async () => (asker.child.exitCode === null ? null : asker.done),
       { timeoutMs: UI_TIMEOUT_MS, what: 'redline propose to end' });
     assert.equal(end.code, 1, end.stderr);

@@ -54,7 +54,7 @@ test('a review from a container shows the host path and a "container" badge', { 
     t.diagnostic(`screenshot ${file}`);
 
     // The decision reaches the CLI under the path it sent.
-    await wd.click(await wd.waitFor('.review .actions .accept'));
+    await wd.clickOn('.review .actions .accept');
     assert.deepEqual(await diff.result, { status: 'accepted', content: 'export const total = 42;\n' });
   });
 });

@@ -56,7 +56,7 @@ test('a Copilot CLI review: shown read-only with its reason, the selection sent,
     assert.equal(await wd.execute(`return document.querySelector('.cm-merge-b .cm-content').getAttribute('contenteditable')`), 'false');
 
     // A click on the second line of the proposal: its caret goes to Copilot CLI.
-    await wd.click(await wd.waitFor('.cm-merge-b .cm-line:nth-child(2)'));
+    await wd.clickOn('.cm-merge-b .cm-line:nth-child(2)');
     const selection = await copilot.waitNotification((m) => m.method === 'selection_changed', UI_TIMEOUT_MS, 'selection_changed');
     assert.equal(selection.params.filePath, file);
     assert.equal(selection.params.selection.start.line, 1);
@@ -69,7 +69,7 @@ test('a Copilot CLI review: shown read-only with its reason, the selection sent,
     await windowShot(d, win, shot);
     t.diagnostic(`screenshot ${shot}`);
 
-    await wd.click(await wd.waitFor('.review .actions .accept'));
+    await wd.clickOn('.review .actions .accept');
     const { json } = await answer;
     assert.equal(json.success, true);
     assert.equal(json.result, 'SAVED');

@@ -43,7 +43,7 @@ test('a CRLF proposal with a BOM: accepted unedited byte for byte, edited in its
     const shot = await windowShot(d, win, path.join(SHOTS_DIR, 'window-crlf.png'));
     t.diagnostic(`screenshot: ${shot}`);
 
-    await wd.click(await wd.waitFor('.review .actions .accept'));
+    await wd.clickOn('.review .actions .accept');
     assert.deepEqual(await diff.result, { status: 'accepted', content: PROPOSAL });
     await waitTabs(wd, []);
 
@@ -54,7 +54,7 @@ test('a CRLF proposal with a BOM: accepted unedited byte for byte, edited in its
     await waitTabs(wd, ['mixed.py']);
     assert.equal(await wd.execute("return document.querySelector('.summary .badge.endings').textContent"), 'mixed endings');
     await typeAtEnd(wd, ['e = 5']);
-    await wd.click(await wd.waitFor('.review .actions .accept'));
+    await wd.clickOn('.review .actions .accept');
     assert.deepEqual(await mixed.result, { status: 'accepted', content: `${MIXED_PROPOSAL}e = 5\r\n` });
 
     // Redline never writes the files: the CLI does.
@@ -86,7 +86,7 @@ test('a binary original is shown as its size, not as text, and the accepted byte
     assert.ok(!shown[2].includes('\uFFFD') && !shown[2].includes('PNG'), `the left side shows the bytes: ${shown[2]}`);
     const win = await poll(() => reviewWindow(d), { timeoutMs: UI_TIMEOUT_MS, what: 'the review window on screen' });
     t.diagnostic(`screenshot: ${await windowShot(d, win, path.join(SHOTS_DIR, 'window-binary.png'))}`);
-    await wd.click(await wd.waitFor('.review .actions .accept'));
+    await wd.clickOn('.review .actions .accept');
     assert.deepEqual(await diff.result, { status: 'accepted', content: proposal });
     assert.deepEqual(await fsp.readFile(logo), png);
   });

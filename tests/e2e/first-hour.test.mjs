@@ -27,7 +27,7 @@ test('an error toast sits above the review, not over its text, and goes with the
     await diff.started;
     await waitTabs(wd, ['long.rs']);
     assert.equal(await wd.execute('return document.title'), 'Redline — review');
-    await wd.click(await wd.waitFor('.review .actions .open-editor'));
+    await wd.clickOn('.review .actions .open-editor');
     const toast = await wd.until(() => wd.execute("return document.querySelector('.toast.error')?.textContent ?? null"),
       { timeoutMs: UI_TIMEOUT_MS, what: 'the error toast' });
     assert.match(toast, /^Could not open long\.rs in your editor: no editor/);
@@ -40,7 +40,7 @@ test('an error toast sits above the review, not over its text, and goes with the
     t.diagnostic(`${file}: ${win.width}x${win.height}`);
 
     // The review answered: the error about it goes with it, not over the next page.
-    await wd.click(await wd.waitFor('.review .actions .reject'));
+    await wd.clickOn('.review .actions .reject');
     assert.deepEqual(await diff.result, { status: 'rejected' });
     await wd.until(() => wd.execute("return !document.querySelector('.empty').hidden"),
       { timeoutMs: UI_TIMEOUT_MS, what: 'the welcome page after the review' });

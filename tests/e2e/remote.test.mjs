@@ -95,7 +95,7 @@ test('a far review pops up labelled with its machine and its accept reaches the 
     await windowShot(d, win, shot);
     t.diagnostic(`screenshot ${shot}`);
 
-    await wd.click(await wd.waitFor('.review .actions .accept'));
+    await wd.clickOn('.review .actions .accept');
     const { code } = await poll(async () => (asker.exitCode === null ? null : done),
       { timeoutMs: UI_TIMEOUT_MS, what: 'the far redline propose to end' });
     assert.equal(code, 0, stderr);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import {
-  cleanups, desktop, GEMINI_CORE_VERSION, makeWorkspace, summary, tabPart, TEST_TIMEOUT_MS, typeAtEnd,
+  clickTab, cleanups, desktop, GEMINI_CORE_VERSION, makeWorkspace, summary, TEST_TIMEOUT_MS, typeAtEnd,
   UI_TIMEOUT_MS, waitReview, waitTabs, withAppLog, whoAsked,
 } from './lib/fixtures.mjs';
 import { Key } from './lib/webdriver.mjs';
@@ -72,7 +72,7 @@ test('accept with an edit typed in the proposal: the client gets exactly the edi
 
     const typed = ['// Reviewed in Redline.'];
     await typeAtEnd(wd, typed);
-    await wd.click(await wd.waitFor('.review .actions .accept'));
+    await wd.clickOn('.review .actions .accept');
 
     const result = await diff.result;
     assert.deepEqual(result, { status: 'accepted', content: `${GREET_PROPOSAL}${typed.join('\n')}\n` });
@@ -96,7 +96,7 @@ test('closing the tab (its ×) rejects: the client gets {status: rejected}', { t
     const diff = g.openDiff(file, GREET_PROPOSAL);
     await diff.started;
     await waitTabs(wd, ['greet.rs']);
-    await wd.click(await tabPart(wd, 'greet.rs', '.tab-close'));
+    await clickTab(wd, 'greet.rs', '.tab-close');
     assert.deepEqual(await diff.result, { status: 'rejected' });
     await waitTabs(wd, []);
     await assertNothingPending(d);
@@ -162,9 +162,9 @@ test('two clients, two files, two tabs: one accepted with an edit, one rejected,
     assert.equal((await d.json(['review', 'list', '--json'])).length, 2);
 
     // The second tab, then back to the first: the editor follows the selected tab.
-    await wd.click(await tabPart(wd, 'README.md'));
+    await clickTab(wd, 'README.md');
     await wd.until(async () => (await summary(wd)).path === 'README.md', { timeoutMs: UI_TIMEOUT_MS, what: 'README.md in front' });
-    await wd.click(await tabPart(wd, 'cart.py'));
+    await clickTab(wd, 'cart.py');
     await wd.until(async () => (await summary(wd)).path === 'src/cart.py', { timeoutMs: UI_TIMEOUT_MS, what: 'cart.py in front' });
 
     // Accept cart.py with an edit, from the keyboard (Ctrl+S).
@@ -179,7 +179,7 @@ test('two clients, two files, two tabs: one accepted with an edit, one rejected,
     const [left] = await waitTabs(wd, ['README.md']);
     assert.equal(left.selected, true);
     await wd.until(async () => (await summary(wd)).path === 'README.md', { timeoutMs: UI_TIMEOUT_MS, what: 'README.md in front' });
-    await wd.click(await wd.waitFor('.review .actions .reject'));
+    await wd.clickOn('.review .actions .reject');
     assert.deepEqual(await diffB.result, { status: 'rejected' });
 
     await waitTabs(wd, []);

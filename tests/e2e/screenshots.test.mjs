@@ -68,9 +68,9 @@ for (const [theme, gtkTheme, dark] of [['light', undefined, false], ['dark', 'Ad
       assert.ok(dark ? light < 0.35 : light > 0.65, `a ${theme} window has mean brightness ${light}`);
 
       // Leave nothing pending for the clients.
-      await wd.click(await wd.waitFor('.review .actions .reject'));
+      await wd.clickOn('.review .actions .reject');
       await wd.until(async () => (await summary(wd)).path === 'README.md', { timeoutMs: UI_TIMEOUT_MS, what: 'README.md in front' });
-      await wd.click(await wd.waitFor('.review .actions .reject'));
+      await wd.clickOn('.review .actions .reject');
       assert.deepEqual(await orders.result, { status: 'rejected' });
       assert.deepEqual(await readme.result, { status: 'rejected' });
     });

@@ -104,7 +104,7 @@ test('tray: the icon opens the menu; "Start at login", a workspace check mark an
 
     // The review answered, the first item is a disabled note and the workspace's check mark is
     // the first enabled item. Off: its server stops and its discovery files go.
-    await d.wd.click(await d.wd.waitFor('.review .actions .reject'));
+    await d.wd.clickOn('.review .actions .reject');
     assert.deepEqual(await diff.result, { status: 'rejected' });
     const [files] = (await d.json(['status', '--json'])).workspaces.map((w) => w.discoveryFiles);
     assert.ok(files.length >= 1 && files.every((f) => fs.existsSync(f)), JSON.stringify(files));

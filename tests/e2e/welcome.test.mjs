@@ -51,7 +51,7 @@ test('first run: the welcome page, then the live check of the workspace added', 
     assert.equal(added.code, 0, added.stderr);
     await fsp.mkdir(path.join(d.dirs.home, '.gemini'), { recursive: true });
     await fsp.writeFile(path.join(d.dirs.home, '.gemini', 'settings.json'), '{"ide":{"enabled":true}}');
-    await wd.click(await wd.waitFor('.recheck'));
+    await wd.clickOn('.recheck');
     await wd.until(() => wd.execute("return document.querySelector('.doctor-line.ok .cli')?.firstChild?.textContent === 'Gemini CLI'"),
       { timeoutMs: UI_TIMEOUT_MS, what: 'Gemini CLI checked as connecting' });
     const port = (await d.json(['status', '--json'])).workspaces[0].port;

@@ -119,13 +119,16 @@ export function summary(wd) {
              fullPath: q('.rel')?.title }`);
 }
 
-/** Waits for the element of `selector` inside the tab named `name`. */
-export async function tabPart(wd, name, selector = '') {
+/**
+ * Clicks `selector` inside the tab named `name` (the tab itself without one). By selector, not by
+ * element: the strip is drawn anew on each change, so an element found a moment ago can be gone.
+ */
+export async function clickTab(wd, name, selector = '') {
   const id = await wd.until(async () => {
     const all = await tabs(wd);
     return all.find((t) => t.name === name)?.id;
   }, { timeoutMs: UI_TIMEOUT_MS, what: `a tab named ${name}` });
-  return wd.waitFor(`.tabs .tab[data-id="${id}"] ${selector}`.trim());
+  return wd.clickOn(`.tabs .tab[data-id="${id}"] ${selector}`.trim());
 }
 
 /**

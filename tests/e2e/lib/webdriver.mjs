@@ -38,6 +38,12 @@ export class WebDriverError extends Error {
   }
 }
 
+/** A stale element (the page replaced it) reads as "not there yet"; any other error stands. */
+function staleAsFalse(err) {
+  if (err instanceof WebDriverError && err.error === 'stale element reference') return false;
+  throw err;
+}
+
 const agent = new http.Agent({ keepAlive: true });
 
 /** One HTTP exchange; rejects with `dropped: true` when the connection ends without a response. */
@@ -188,6 +194,19 @@ export class WebDriver {
       const [id] = await this.findAll(css);
       return id && (await this.displayed(id)) ? id : null;
     }, { what: `a displayed ${css}`, ...opts });
+  }
+
+  /**
+   * Clicks the element matching `css` (the `index`th, the first by default) once it is displayed,
+   * found again if the page replaced it between the find and the click (a "stale element
+   * reference": the page drew it anew, and a user's click lands on what is there now).
+   */
+  clickOn(css, { index = 0, ...opts } = {}) {
+    return this.until(async () => {
+      const id = (await this.findAll(css))[index];
+      if (!id || !(await this.displayed(id).catch(staleAsFalse))) return null;
+      return this.click(id).then(() => true, staleAsFalse);
+    }, { what: `a displayed ${css} clicked`, ...opts });
   }
 
   /** Resolves once no element matches `css`. */
