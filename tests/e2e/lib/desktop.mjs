@@ -36,6 +36,17 @@ const SESSION_TIMEOUT_MS = 60_000;
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
+/**
+ * WebKitWebDriver picks the window's inspector port by binding port 0 and closing it, then starts
+ * the app, which binds its own servers on port 0 too: once in a while the kernel hands the app
+ * that very port, the window's inspector cannot listen, and the session never comes. Not the
+ * app's fault and not a user's case (no inspector runs for users): the desktop is started again.
+ */
+const INSPECTOR_PORT_TAKEN = /Failed to start remote inspector server on (\S+): .*Address already in use/;
+const DESKTOP_ATTEMPTS = 3;
+
+class InspectorPortTaken extends Error {}
+
 export function redlineBin() {
   const bin = process.env.REDLINE_BIN || path.join(repoRoot, 'target', 'debug', 'redline');
   if (!fs.existsSync(bin)) throw new Error(`redline binary not found at ${bin} (set REDLINE_BIN)`);
@@ -99,14 +110,33 @@ function discoveryFiles(dirs) {
 function child(cmd, args, opts) {
   const proc = spawn(cmd, args, opts);
   let output = '';
-  proc.stdout?.setEncoding('utf8').on('data', (d) => (output += d));
-  proc.stderr?.setEncoding('utf8').on('data', (d) => (output += d));
+  const watchers = new Set();
+  const add = (d) => {
+    output += d;
+    for (const w of watchers) w();
+  };
+  proc.stdout?.setEncoding('utf8').on('data', add);
+  proc.stderr?.setEncoding('utf8').on('data', add);
   const exited = once(proc, 'exit').then(([code, signal]) => ({ code, signal }));
-  proc.on('error', (err) => (output += `\n${cmd}: ${err.message}`));
+  proc.on('error', (err) => add(`\n${cmd}: ${err.message}`));
   return {
     proc,
     exited,
     output: () => output,
+    /** Resolves with the match once the output matches `re` (never, if it does not). */
+    saying(re) {
+      return new Promise((resolve) => {
+        const w = () => {
+          const m = re.exec(output);
+          if (m) {
+            watchers.delete(w);
+            resolve(m);
+          }
+        };
+        watchers.add(w);
+        w();
+      });
+    },
     running: () => proc.exitCode === null && proc.signalCode === null,
     async stop(signal = 'SIGTERM') {
       if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return exited;
@@ -173,11 +203,22 @@ export async function xWindows(env, args) {
  * `firstLaunch: true` leaves the config empty, so the app welcomes the user with its window;
  * otherwise the config says the welcome was shown, as after a user's first launch.
  */
-export async function startDesktop({
+export async function startDesktop(opts = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDesktopOnce(opts);
+    } catch (err) {
+      if (!(err instanceof InspectorPortTaken) || attempt === DESKTOP_ATTEMPTS) throw err;
+      (opts.log ?? (() => {}))(`${err.message}; the desktop is started again (attempt ${attempt + 1})`);
+    }
+  }
+}
+
+/** `bin`: the program the session launches as the app (a test's wrapper of redline). */
+async function startDesktopOnce({
   workspaces = [], env: extra = {}, tray = false, screen = { width: 1600, height: 1000 }, log = () => {},
-  webdriver = true, firstLaunch = false,
+  webdriver = true, firstLaunch = false, bin = redlineBin(),
 } = {}) {
-  const bin = redlineBin();
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-e2e-'));
   const dirs = { root };
   for (const name of ['home', 'tmp', 'config', 'runtime']) dirs[name] = await fsp.mkdtemp(path.join(root, `${name}-`));
@@ -295,8 +336,13 @@ export async function startDesktop({
       wd = new WebDriver(`http://127.0.0.1:${port}`, { log });
       await poll(async () => td.running() && (await wd.status()), { timeoutMs: DRIVER_TIMEOUT_MS, what: 'tauri-driver /status' })
         .catch((err) => { throw new Error(`${err.message}\n${td.output()}`); });
-      await wd.newSession({ 'tauri:options': { application: bin, args: ['--foreground'] } }, { timeoutMs: SESSION_TIMEOUT_MS })
+      const session = wd.newSession({ 'tauri:options': { application: bin, args: ['--foreground'] } }, { timeoutMs: SESSION_TIMEOUT_MS })
         .catch((err) => { throw new Error(`${err.message}\n${td.output()}`); });
+      const taken = td.saying(INSPECTOR_PORT_TAKEN).then(([, at]) => {
+        throw new InspectorPortTaken(`the window's inspector port ${at} was taken before the window could listen on it`);
+      });
+      session.catch(() => {}); // the race below reports whichever comes first
+      await Promise.race([session, taken]);
     } else {
       // In the foreground: its log is read here, and it is the process stopped at the end.
       app = child(bin, ['--foreground'], { env: { RUST_LOG: 'info,rmcp=warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
