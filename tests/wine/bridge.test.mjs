@@ -6,34 +6,19 @@
 // WINE, WINEPREFIX and REDLINE_EXE; REDLINE_BIN is the Linux build.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { startRedline } from '../interop/lib/redline.mjs';
+import { ok, startRedline } from '../interop/lib/redline.mjs';
 import { pollUntil } from '../interop/lib/wait.mjs';
 import { REDLINE_EXE, WINE, WINEPREFIX, geminiOnLinux, redline, win, windowsDir, windowsWorkspace } from './wine.mjs';
 
 const TIMEOUT_MS = 240_000;
 
-async function ok(r, args) {
-  const res = await r.run(args);
-  assert.equal(res.code, 0, `redline ${args.join(' ')} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
-  return res;
-}
-
 test('a Windows Redline under Wine, reached by `redline.exe bridge --start`, reviewed on a Linux desktop: its CLI gets the accepted bytes', { timeout: TIMEOUT_MS }, async (t) => {
-  assert.ok(WINE && WINEPREFIX && REDLINE_EXE, 'run through tests/wine');
-  const root = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-wine-bridge-')));
-  t.after(() => fsp.rm(root, { recursive: true, force: true }));
-  const ws = path.join(root, 'ws');
-  await fsp.mkdir(ws);
-  const target = path.join(ws, 'greeting.txt');
   const original = 'hello\r\nworld\r\n';
-  await fsp.writeFile(target, original);
-  await windowsWorkspace(ws);
+  const { root, ws, target } = await windowsWorkspace(t, 'redline-wine-bridge-', original);
 
   // The desktop: no Redline runs in the prefix yet; the link's `--start` starts one there.
   const desk = await startRedline({});
@@ -57,10 +42,10 @@ test('a Windows Redline under Wine, reached by `redline.exe bridge --start`, rev
 
   const diff = g.openDiff(win(target), 'hello\r\nplanet\r\n');
   await diff.started;
-  const res = await ok(desk, ['review', 'wait', '--timeout', '60']);
-  const review = JSON.parse(res.stdout);
-  assert.equal(review.remote, 'winbox', res.stdout);
-  assert.equal(review.filePath, win(target), res.stdout);
+  const said = await ok(desk, ['review', 'wait', '--timeout', '60']);
+  const review = JSON.parse(said);
+  assert.equal(review.remote, 'winbox', said);
+  assert.equal(review.filePath, win(target), said);
   assert.deepEqual([review.added, review.removed], [1, 1]);
 
   const edited = 'héllo wörld — ✓ 🚀 𝄞\r\nzweite Zeile\nohne Zeilenende';

@@ -10,11 +10,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { REDLINE_EXE, WINE, WINEPREFIX, geminiOnLinux, redline, win, windowsDir, windowsWorkspace } from './wine.mjs';
+import { REDLINE_EXE, WINE, geminiOnLinux, redline, win, windowsDir, windowsWorkspace } from './wine.mjs';
 
 const TIMEOUT_MS = 180_000;
 
@@ -41,16 +40,8 @@ function untilOutput(child, pred, what, ms = 60_000) {
 }
 
 test('redline.exe under Wine: the Linux IdeClient finds it in Windows\' temp folder and gets the accepted edit', { timeout: TIMEOUT_MS }, async (t) => {
-  assert.ok(WINE && WINEPREFIX && REDLINE_EXE, 'run through tests/wine');
-  const root = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), 'redline-wine-')));
-  t.after(() => fsp.rm(root, { recursive: true, force: true }));
-  const ws = path.join(root, 'ws');
-  await fsp.mkdir(ws);
-  const target = path.join(ws, 'greeting.txt');
-  await fsp.writeFile(target, 'hello\nworld\n');
-
   // A fresh config in the prefix: this test's workspace only.
-  await windowsWorkspace(ws);
+  const { root, ws, target } = await windowsWorkspace(t, 'redline-wine-', 'hello\nworld\n');
 
   const server = spawn(WINE, [REDLINE_EXE, 'serve', '--headless'], { stdio: ['ignore', 'pipe', 'inherit'] });
   let exited = false;

@@ -2,8 +2,11 @@
 // Windows folders, `redline.exe` run to completion, and the real Gemini CLI IdeClient on Linux
 // set up to find a Windows Redline's discovery file in the prefix's %TEMP%.
 
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -28,11 +31,22 @@ export async function redline(args) {
   return stdout;
 }
 
-/** A fresh config in the prefix with `ws` (a Linux path) as its one workspace. */
-export async function windowsWorkspace(ws) {
+/**
+ * A temp folder for test `t` (removed after it) whose `ws` holds `greeting.txt` with `text`, and a
+ * fresh config in the prefix with that `ws` as its one workspace.
+ */
+export async function windowsWorkspace(t, prefix, text) {
+  assert.ok(WINE && WINEPREFIX && REDLINE_EXE, 'run through tests/wine');
+  const root = fs.realpathSync(await fsp.mkdtemp(path.join(os.tmpdir(), prefix)));
+  t.after(() => fsp.rm(root, { recursive: true, force: true }));
+  const ws = path.join(root, 'ws');
+  await fsp.mkdir(ws);
+  const target = path.join(ws, 'greeting.txt');
+  await fsp.writeFile(target, text);
   const appdata = await windowsDir('APPDATA');
   await fsp.rm(path.join(appdata, 'redline'), { recursive: true, force: true });
   await redline(['workspace', 'add', win(ws)]);
+  return { root, ws, target };
 }
 
 /**
