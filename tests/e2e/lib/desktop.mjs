@@ -123,8 +123,11 @@ function child(cmd, args, opts) {
     proc,
     exited,
     output: () => output,
-    /** Resolves with the match once the output matches `re` (never, if it does not). */
-    saying(re) {
+    /**
+     * Resolves with the match once the output matches `re`; never, if it does not before `signal`
+     * aborts (the output is then no longer read for it).
+     */
+    saying(re, signal) {
       return new Promise((resolve) => {
         const w = () => {
           const m = re.exec(output);
@@ -134,6 +137,7 @@ function child(cmd, args, opts) {
           }
         };
         watchers.add(w);
+        signal.addEventListener('abort', () => watchers.delete(w), { once: true });
         w();
       });
     },
@@ -338,11 +342,12 @@ async function startDesktopOnce({
         .catch((err) => { throw new Error(`${err.message}\n${td.output()}`); });
       const session = wd.newSession({ 'tauri:options': { application: bin, args: ['--foreground'] } }, { timeoutMs: SESSION_TIMEOUT_MS })
         .catch((err) => { throw new Error(`${err.message}\n${td.output()}`); });
-      const taken = td.saying(INSPECTOR_PORT_TAKEN).then(([, at]) => {
+      const asked = new AbortController();
+      const taken = td.saying(INSPECTOR_PORT_TAKEN, asked.signal).then(([, at]) => {
         throw new InspectorPortTaken(`the window's inspector port ${at} was taken before the window could listen on it`);
       });
       session.catch(() => {}); // the race below reports whichever comes first
-      await Promise.race([session, taken]);
+      await Promise.race([session, taken]).finally(() => asked.abort());
     } else {
       // In the foreground: its log is read here, and it is the process stopped at the end.
       app = child(bin, ['--foreground'], { env: { RUST_LOG: 'info,rmcp=warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
