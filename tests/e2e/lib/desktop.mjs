@@ -17,11 +17,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { freePort } from '../../interop/lib/port.mjs';
 import { runProcess } from '../../interop/lib/redline.mjs';
 import { poll } from './poll.mjs';
 import { WebDriver } from './webdriver.mjs';
@@ -57,17 +57,6 @@ export function tauriDriverBin() {
   if (process.env.TAURI_DRIVER) return process.env.TAURI_DRIVER;
   const cargoBin = path.join(process.env.CARGO_HOME || path.join(os.homedir(), '.cargo'), 'bin', 'tauri-driver');
   return fs.existsSync(cargoBin) ? cargoBin : 'tauri-driver';
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function baseEnv() {

@@ -6,20 +6,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-const SSHD = '/usr/sbin/sshd';
+import { freePort } from './port.mjs';
 
-/** A port nobody listens on now (a race with another test is sshd's bind error, not a hang). */
-async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const SSHD = '/usr/sbin/sshd';
 
 const keygen = (file) => execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', file]);
 
@@ -30,6 +22,7 @@ export async function startSshd() {
   keygen(path.join(dir, 'host'));
   keygen(path.join(dir, 'id'));
   fs.copyFileSync(path.join(dir, 'id.pub'), path.join(dir, 'authorized_keys'));
+  // Taken by another test before sshd binds it: sshd's bind error, not a hang.
   const port = await freePort();
   const config = [
     `ListenAddress 127.0.0.1:${port}`, `HostKey ${path.join(dir, 'host')}`, 'PidFile none',
