@@ -15,7 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolationUnavailable, unixBridge, isolated, isolatedWith } from './lib/netns.mjs';
+import { defaultBin, runProcess, startRedline } from './lib/redline.mjs';
 import { privateTmux, tmuxPane, paneCommand } from './lib/tmux.mjs';
+import { startFakeApi } from './opencode-fake-api.mjs';
 
 export { isolationUnavailable };
 
@@ -192,8 +194,6 @@ export async function startOpencodeTui({ cwd, home, api, env = {}, ports = [], c
  * Resolves with them, the install's environment and its answer ({code, stdout, stderr}).
  */
 export async function opencodeWithRedline({ prefix, mode, configure = () => {} }) {
-  const { startFakeApi } = await import('./opencode-fake-api.mjs');
-  const { startRedline } = await import('./lib/redline.mjs');
   const api = await startFakeApi({ log: process.env.REDLINE_IT_VERBOSE ? (m) => console.error(m) : undefined });
   const ws = await opencodeTempDir(prefix);
   const r = await startRedline({ workspaces: [ws] });
@@ -217,7 +217,6 @@ export async function endOpencodeWithRedline({ cli, r, home, api, ws }) {
 
 /** Why the opencode tests cannot run here (false: they can): opencode, or this redline's plugin. */
 export async function opencodeSkip() {
-  const { runProcess, defaultBin } = await import('./lib/redline.mjs');
   const bin = process.env.REDLINE_BIN || defaultBin;
   if (!opencodeInstalled()) return `opencode ${OPENCODE_VERSION} (linux x64) not installed: npm ci in tests/interop`;
   if (!fs.existsSync(bin)) return `no redline at ${bin}: build it or set REDLINE_BIN`;
